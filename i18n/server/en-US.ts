@@ -1,0 +1,37 @@
+import type zh from './zh-CN';
+
+/** Messages the API puts in the envelope's `msg`, en-US. */
+const en: Record<keyof typeof zh, string> = {
+  ok: 'Success',
+  invalid: 'Invalid request',
+  'invalid.json': 'The request body is not valid JSON',
+  'invalid.contentType': 'The request content type must be application/json',
+  'invalid.tooLarge': 'The request body is too large (limit {limit})',
+  'invalid.field': '{field}: {message}',
+  notFound: 'The requested resource does not exist',
+  'notFound.route': 'No such endpoint: {method} {path}',
+  conflict: 'Someone else changed this record; reload and try again',
+  'conflict.duplicate': '{field} already exists',
+  forbidden: 'Your role may not do this',
+  server: 'Internal server error (request {requestId})',
+  badCredentials: 'Wrong user name or password',
+  tooMany: 'Too many attempts; try again in {minutes} minutes',
+  illegalToken: 'Your session is not valid; please log in again',
+  sessionReplaced: 'Your session was replaced or ended elsewhere; please log in again',
+  tokenExpired: 'Your session has expired; please log in again',
+  accountDisabled: 'This account has been disabled or deleted',
+  'operator.self': 'You cannot do this to your own account',
+  'operator.lastAdmin': 'At least one enabled admin must remain',
+  'password.wrongOld': 'The current password is wrong',
+  'password.weak': 'A password needs at least 8 characters with both letters and digits',
+  'field.required': 'Required',
+  'field.invalid': 'Invalid format',
+  'field.tooLong': 'At most {max} characters',
+  'field.tooShort': 'At least {min} characters',
+  'field.type': 'Should be {expected}',
+  'field.unknown': 'Unsupported field',
+  'field.enum': 'Should be one of {values}',
+  'field.range': 'Out of range',
+  loggedOut: 'Logged out',
+};
+export default en;

@@ -1,0 +1,92 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { Code, type Envelope } from './core/codes';
+import type { AppDeps, AppEnv } from './core/context';
+import { errorEnvelope } from './core/envelope';
+import { ApiError } from './core/errors';
+import { pickLocale, translate } from './core/i18n';
+import { throwValidation } from './core/validate';
+import { modules } from './modules';
+
+/**
+ * The API: one Hono app, web-standard Request/Response only, so it runs in Node (`npm start`), in-process in
+ * tests (`app.request`) and in the browser behind msw (demo mode). Everything platform-specific is in `deps`.
+ */
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throwValidation(result.error);
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    const requestId = crypto.randomUUID();
+    c.set('deps', deps);
+    c.set('requestId', requestId);
+    c.set('locale', pickLocale(c.req.header('accept-language')));
+    await next();
+    c.header('X-Request-Id', requestId);
+  });
+
+  app.use(
+    '/app/*',
+    bodyLimit({
+      maxSize: deps.config.bodyLimitBytes,
+      onError: () => {
+        throw new ApiError(Code.INVALID, 'invalid.tooLarge', { limit: `${Math.round(deps.config.bodyLimitBytes / 1024)} KB` });
+      },
+    }),
+  );
+
+  for (const mount of modules) app.route('/app', mount());
+
+  app.doc31('/app/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Zhanggui API',
+      version: '1',
+      description:
+        'Every answer is HTTP 200 with the envelope {code, msg, data}; code 20000 is success. See the README for the codes.',
+    },
+    servers: [{ url: '/' }],
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Admin-Token',
+  });
+
+  app.notFound((c) => {
+    if (!c.req.path.startsWith('/app')) return c.text('Not found', 404);
+    const err = new ApiError(Code.NOT_FOUND, 'notFound.route', { method: c.req.method, path: c.req.path });
+    return c.json(errorEnvelope(c as any, err), 200);
+  });
+
+  app.onError((err, c) => {
+    const ctx = c as any;
+    if (err instanceof ApiError) return c.json(errorEnvelope(ctx, err), 200);
+    if (err instanceof HTTPException && err.status < 500) {
+      const key = err.status === 415 ? 'invalid.contentType' : err.status === 413 ? 'invalid.tooLarge' : 'invalid.json';
+      return c.json(errorEnvelope(ctx, new ApiError(Code.INVALID, key, { limit: '' })), 200);
+    }
+    const requestId = c.get('requestId') ?? 'unknown';
+    deps.logger.error({ err: serializeError(err), requestId, method: c.req.method, path: c.req.path }, 'unhandled error');
+    const body: Envelope = {
+      code: Code.SERVER,
+      msg: translate(c.get('locale') ?? 'zh-CN', 'server', { requestId }),
+      data: null,
+      requestId,
+    };
+    return c.json(body, 500);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+function serializeError(err: unknown) {
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { message: String(err) };
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment, with defaults. Isomorphic: the Node entry passes `process.env`,
+ * tests and demo mode pass a literal. A bad value fails with one line naming the variable.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+const hex = (bytes: number[]) =>
+  z
+    .string()
+    .regex(/^[0-9a-fA-F]*$/, 'must be hexadecimal')
+    .refine((v) => bytes.includes(v.length / 2), `must be ${bytes.map((b) => b * 2).join(' or ')} hex digits`);
+
+const schema = z.object({
+  PORT: int(1, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must have at least 8 characters').optional(),
+  IMAGE_KEY: hex([16, 24, 32]).optional(),
+  IMAGE_IV: hex([16]).optional(),
+  SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
+  PASSWORD_ITERATIONS: int(1000, 10_000_000).default(310_000),
+  TRUST_PROXY: bool.default(false),
+  BODY_LIMIT_KB: int(1, 1024 * 1024).default(1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEFAULT_TENANT: int(1, 1_000_000).default(2),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminPassword?: string;
+  imageKey?: string;
+  imageIv?: string;
+  sessionIdleMs: number;
+  passwordIterations: number;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+  logLevel: string;
+  defaultTenant: number;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v;
+  }
+  const parsed = schema.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name])} ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    imageKey: e.IMAGE_KEY,
+    imageIv: e.IMAGE_IV,
+    sessionIdleMs: e.SESSION_IDLE_HOURS * 3600_000,
+    passwordIterations: e.PASSWORD_ITERATIONS,
+    trustProxy: e.TRUST_PROXY,
+    bodyLimitBytes: e.BODY_LIMIT_KB * 1024,
+    logLevel: e.LOG_LEVEL,
+    defaultTenant: e.DEFAULT_TENANT,
+  };
+}

@@ -1,0 +1,39 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Config } from '../config';
+import type { Db } from '../db/types';
+import type { Clock } from './clock';
+import type { Locale } from './i18n';
+import type { Logger } from './logger';
+
+/** The operator behind the request's session (set by `requireSession`). */
+export interface SessionOperator {
+  id: number;
+  account: string;
+  nickname: string;
+  avatar: string;
+  role: 'user' | 'admin';
+  sessionId: number;
+}
+
+/** What the app is built from: everything platform-specific comes in here, so the app itself is isomorphic. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** The caller's network address (the Node entry reads the socket; tests and demo mode pass a constant). */
+  clientAddress: (c: Context) => string;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    locale: Locale;
+    requestId: string;
+    operator: SessionOperator;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
+export type Module = OpenAPIHono<AppEnv>;

@@ -1,0 +1,111 @@
+import { z } from '@hono/zod-openapi';
+import { type AnyColumn, and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/types';
+import { conflict, notFound } from './errors';
+
+/** Page sizes a list accepts; anything else is 40000. */
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+
+const intString = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+/** `?ids=1,2,3` for react-admin's getMany. */
+export const idList = z
+  .string()
+  .regex(/^\d{1,9}(,\d{1,9}){0,99}$/)
+  .transform((s) => s.split(',').map(Number));
+
+/**
+ * The query of a list route: page, pageSize, sort (allow-listed), order, ids, plus the resource's own filters.
+ * Unknown sort fields, page sizes and filter values are refused with 40000 naming the field.
+ */
+export function listQuery<F extends z.ZodRawShape, S extends readonly [string, ...string[]]>(sorts: S, filters: F) {
+  return z.object({
+    page: intString(1, 1_000_000).optional().default(1),
+    pageSize: z
+      .enum(PAGE_SIZES.map(String) as [string, ...string[]])
+      .transform(Number)
+      .optional()
+      .default(20),
+    sort: z.enum(sorts).optional(),
+    order: z.enum(['asc', 'desc']).optional().default('asc'),
+    ids: idList.optional(),
+    ...filters,
+  });
+}
+
+export const idParam = z.object({ id: intString(1, 2_147_483_647).openapi({ param: { name: 'id', in: 'path' } }) });
+
+/** `{action, ids}` of a batch route: every id exists or nothing changes. */
+export function batchBody<A extends readonly [string, ...string[]]>(actions: A) {
+  return z.object({ action: z.enum(actions), ids: z.array(z.number().int().positive()).min(1).max(1000) });
+}
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+}
+
+/** One page and its total: the page query and the count run on the same filter. */
+export async function listPage<T>(
+  db: Executor,
+  opts: {
+    table: PgTable;
+    where?: SQL;
+    orderBy: AnyColumn;
+    order: 'asc' | 'desc';
+    tieBreak: AnyColumn;
+    page: number;
+    pageSize: number;
+    select: Record<string, any>;
+  },
+): Promise<Page<T>> {
+  const direction = opts.order === 'desc' ? desc : asc;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select(opts.select as any)
+      .from(opts.table)
+      .where(opts.where)
+      .orderBy(direction(opts.orderBy), direction(opts.tieBreak))
+      .limit(opts.pageSize)
+      .offset((opts.page - 1) * opts.pageSize),
+    db.select({ total: count() }).from(opts.table).where(opts.where),
+  ]);
+  return { list: rows as T[], total: Number(total) };
+}
+
+/**
+ * Optimistic locking: updates the row only if its `version` is still the one the client read, and bumps it.
+ * A stale version is 40900 and nothing is written; a missing row is 40400.
+ */
+export async function updateVersioned<T>(
+  db: Executor,
+  table: PgTable & { id: any; version: any },
+  id: number,
+  version: number,
+  values: Record<string, unknown>,
+  extraWhere?: SQL,
+): Promise<T> {
+  const rows = await db
+    .update(table)
+    .set({ ...values, version: sql`${table.version} + 1` } as any)
+    .where(and(eq(table.id, id), eq(table.version, version), extraWhere))
+    .returning();
+  if (rows.length) return rows[0] as T;
+  const exists = await db
+    .select({ id: table.id as any })
+    .from(table as any)
+    .where(and(eq(table.id, id), extraWhere));
+  throw exists.length ? conflict() : notFound();
+}
+
+/** A unique-constraint violation from either driver (Drizzle wraps the driver's error in `cause`). */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: any = err; e; e = e.cause) if (e.code === '23505') return true;
+  return false;
+}

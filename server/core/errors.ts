@@ -1,0 +1,35 @@
+import { Code, ERR_SESSION_INVALID } from './codes';
+import type { MessageKey, Params } from './i18n';
+
+/**
+ * A handled outcome other than success. Thrown anywhere in a handler; the app's error handler turns it
+ * into the envelope `{code, msg, data}` with HTTP 200, `msg` translated into the request's locale.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly key: MessageKey,
+    readonly params: Params = {},
+    readonly data: unknown = null,
+    readonly errCode?: number,
+  ) {
+    super(key);
+  }
+}
+
+/** `fields` maps a field path to a message key (translated on the way out). */
+export type FieldErrors = Record<string, { key: MessageKey; params?: Params }>;
+
+export class ValidationError extends ApiError {
+  constructor(readonly fields: FieldErrors) {
+    super(Code.INVALID, 'invalid');
+  }
+}
+
+export const notFound = () => new ApiError(Code.NOT_FOUND, 'notFound');
+export const forbidden = () => new ApiError(Code.FORBIDDEN, 'forbidden');
+export const conflict = () => new ApiError(Code.CONFLICT, 'conflict');
+export const invalidField = (field: string, key: MessageKey, params?: Params) =>
+  new ValidationError({ [field]: { key, params } });
+export const accountDisabled = () =>
+  new ApiError(Code.FORBIDDEN, 'accountDisabled', {}, null, ERR_SESSION_INVALID);

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from './types';
+
+/**
+ * The SQL migrations drizzle-kit generated, bundled as text, so the same migrator runs in Node, in tests
+ * and in the browser (demo mode) without a filesystem.
+ */
+const files = import.meta.glob('./migrations/*.sql', { query: '?raw', import: 'default', eager: true }) as Record<
+  string,
+  string
+>;
+
+export const migrations = Object.entries(files)
+  .map(([path, text]) => ({ name: path.replace(/^.*\/|\.sql$/g, ''), text }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+/** Any 64-bit number that is ours: two instances starting at once on one PostgreSQL wait on it. */
+const MIGRATION_LOCK = 7_270_772_011;
+
+/**
+ * Applies the migrations not yet applied, in order, in one transaction under an advisory lock:
+ * starting twice is harmless, and two instances starting at once serialize instead of racing.
+ * Returns the names applied now.
+ */
+export async function migrate(db: Db): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await tx.execute(
+      sql`create table if not exists _migrations (name text primary key, applied_at timestamptz not null default now())`,
+    );
+    const done = await tx.execute<{ name: string }>(sql`select name from _migrations`);
+    const applied = new Set(rowsOf<{ name: string }>(done).map((r) => r.name));
+    const now: string[] = [];
+    for (const m of migrations) {
+      if (applied.has(m.name)) continue;
+      for (const statement of m.text.split('--> statement-breakpoint')) {
+        if (statement.trim()) await tx.execute(sql.raw(statement));
+      }
+      await tx.execute(sql`insert into _migrations (name) values (${m.name})`);
+      now.push(m.name);
+    }
+    return now;
+  });
+}
+
+/** node-postgres answers `{rows}`, PGlite answers `{rows}` too; this keeps callers from caring. */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}

@@ -1,0 +1,6 @@
+import health from './health';
+import operators from './operators';
+import system from './system';
+
+/** Every module's sub-app, mounted under /app. A new module adds one line here (and its tables to db/schema.ts). */
+export const modules = [health, operators, system];

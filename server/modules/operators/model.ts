@@ -1,0 +1,53 @@
+import { z } from '@hono/zod-openapi';
+import { operators } from './schema';
+
+export const ROLES = ['user', 'admin'] as const;
+
+/** A new password: at least 8 characters with letters and digits. */
+export const newPassword = z
+  .string()
+  .max(128)
+  .refine((p) => p.length >= 8 && /[A-Za-z]/.test(p) && /\d/.test(p), { params: { key: 'password.weak' } });
+
+export const account = z
+  .string()
+  .min(3)
+  .max(32)
+  .regex(/^[A-Za-z0-9_.-]+$/);
+
+export const nickname = z.string().trim().max(64);
+export const avatar = z.string().max(1024);
+
+/** What the API shows of an operator: never the password hash. */
+export const operatorColumns = {
+  id: operators.id,
+  account: operators.account,
+  nickname: operators.nickname,
+  avatar: operators.avatar,
+  role: operators.role,
+  disabled: operators.disabled,
+  createdAt: operators.createdAt,
+  updatedAt: operators.updatedAt,
+  lastLoginAt: operators.lastLoginAt,
+  version: operators.version,
+};
+
+export const Operator = z
+  .object({
+    id: z.number(),
+    account: z.string(),
+    nickname: z.string(),
+    avatar: z.string(),
+    role: z.enum(ROLES),
+    disabled: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    lastLoginAt: z.string().nullable(),
+    version: z.number(),
+  })
+  .openapi('Operator');
+
+/** The user info of SPEC.md §3. */
+export const UserInfo = z
+  .object({ uid: z.number(), avatar: z.string(), nickname: z.string(), account: z.string(), role: z.enum(ROLES) })
+  .openapi('UserInfo');

@@ -1,0 +1,234 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { Code } from '../../core/codes';
+import type { AppContext, AppEnv } from '../../core/context';
+import { hashPassword } from '../../core/crypto';
+import { batchBody, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { ApiError, notFound } from '../../core/errors';
+import { asAdmin, security } from './guard';
+import { account, avatar, newPassword, nickname, Operator, operatorColumns, ROLES } from './model';
+import { operators } from './schema';
+import { replaceSessions } from './sessions';
+
+const live = isNull(operators.deletedAt);
+const sorts = { id: operators.id, account: operators.account, createdAt: operators.createdAt, lastLoginAt: operators.lastLoginAt } as const;
+const tags = ['operators'];
+const idOf = { params: idParam };
+
+const list = createRoute({
+  method: 'get',
+  path: '/admin/operators',
+  tags,
+  summary: 'List operators',
+  middleware: asAdmin,
+  security,
+  request: {
+    query: listQuery(['id', 'account', 'createdAt', 'lastLoginAt'], {
+      q: z.string().max(64).optional(),
+      role: z.enum(ROLES).optional(),
+      disabled: z.enum(['true', 'false']).optional(),
+    }),
+  },
+  responses: jsonResponse(z.object({ list: z.array(Operator), total: z.number() })),
+});
+
+const getOne = createRoute({ method: 'get', path: '/admin/operators/{id}', tags, summary: 'One operator', middleware: asAdmin, security, request: idOf, responses: jsonResponse(Operator) });
+
+const create = createRoute({
+  method: 'post',
+  path: '/admin/operators',
+  tags,
+  summary: 'Create an operator',
+  middleware: asAdmin,
+  security,
+  request: {
+    body: jsonBody(
+      z.object({ account, password: newPassword, nickname: nickname.optional().default(''), avatar: avatar.optional().default(''), role: z.enum(ROLES) }),
+    ),
+  },
+  responses: jsonResponse(Operator),
+});
+
+const update = createRoute({
+  method: 'put',
+  path: '/admin/operators/{id}',
+  tags,
+  summary: 'Edit nickname, avatar and role (optimistic locking on version)',
+  middleware: asAdmin,
+  security,
+  request: {
+    ...idOf,
+    body: jsonBody(z.object({ nickname: nickname.optional(), avatar: avatar.optional(), role: z.enum(ROLES).optional(), version: z.number().int().positive() })),
+  },
+  responses: jsonResponse(Operator),
+});
+
+const remove = createRoute({ method: 'delete', path: '/admin/operators/{id}', tags, summary: 'Delete an operator (its sessions end with errCode 2001)', middleware: asAdmin, security, request: idOf, responses: jsonResponse(Operator) });
+
+const toggle = (action: 'disable' | 'enable') =>
+  createRoute({ method: 'post', path: `/admin/operators/{id}/${action}`, tags, summary: `${action} an operator`, middleware: asAdmin, security, request: idOf, responses: jsonResponse(Operator) });
+
+const resetPassword = createRoute({
+  method: 'post',
+  path: '/admin/operators/{id}/reset-password',
+  tags,
+  summary: "Set an operator's password (its sessions end with 50012)",
+  middleware: asAdmin,
+  security,
+  request: { ...idOf, body: jsonBody(z.object({ password: newPassword })) },
+  responses: jsonResponse(z.null()),
+});
+
+const batch = createRoute({
+  method: 'post',
+  path: '/admin/operators/batch',
+  tags,
+  summary: 'Enable, disable or delete several operators in one transaction',
+  middleware: asAdmin,
+  security,
+  request: { body: jsonBody(batchBody(['enable', 'disable', 'delete'] as const)) },
+  responses: jsonResponse(z.object({ changed: z.number() })),
+});
+
+function toApi(row: Record<string, unknown>) {
+  const r = row as Record<string, any>;
+  return {
+    id: r.id,
+    account: r.account,
+    nickname: r.nickname,
+    avatar: r.avatar,
+    role: r.role,
+    disabled: r.disabled,
+    createdAt: new Date(r.createdAt).toISOString(),
+    updatedAt: new Date(r.updatedAt).toISOString(),
+    lastLoginAt: r.lastLoginAt ? new Date(r.lastLoginAt).toISOString() : null,
+    version: r.version,
+  };
+}
+
+/** An admin may not disable, delete or demote itself: the back-office always keeps one admin who can act. */
+function assertNotSelf(c: AppContext, ids: number[]) {
+  if (ids.includes(c.get('operator').id)) throw new ApiError(Code.INVALID, 'operator.self');
+}
+
+async function setDisabled(c: AppContext, ids: number[], disabled: boolean) {
+  if (disabled) assertNotSelf(c, ids);
+  const { db, clock } = c.get('deps');
+  return db.transaction(async (tx) => {
+    const rows = await tx.select({ id: operators.id }).from(operators).where(and(inArray(operators.id, ids), live));
+    if (rows.length !== new Set(ids).size) throw notFound();
+    return tx
+      .update(operators)
+      .set({ disabled, updatedAt: clock.now() })
+      .where(and(inArray(operators.id, ids), live, eq(operators.disabled, !disabled)))
+      .returning();
+  });
+}
+
+async function softDelete(c: AppContext, ids: number[]) {
+  assertNotSelf(c, ids);
+  const { db, clock } = c.get('deps');
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(operators)
+      .set({ deletedAt: clock.now(), updatedAt: clock.now() })
+      .where(and(inArray(operators.id, ids), live))
+      .returning();
+    if (rows.length !== new Set(ids).size) throw notFound(); // rolls back the others
+    return rows;
+  });
+}
+
+export function operatorRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(list, async (c) => {
+    const q = c.req.valid('query');
+    const where: (SQL | undefined)[] = [live];
+    if (q.ids) where.push(inArray(operators.id, q.ids));
+    if (q.q) {
+      const pattern = `%${q.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      where.push(or(ilike(operators.account, pattern), ilike(operators.nickname, pattern)));
+    }
+    if (q.role) where.push(eq(operators.role, q.role));
+    if (q.disabled) where.push(eq(operators.disabled, q.disabled === 'true'));
+    const page = await listPage<Record<string, unknown>>(c.get('deps').db, {
+      table: operators,
+      where: and(...where),
+      orderBy: sorts[(q.sort ?? 'id') as keyof typeof sorts],
+      order: q.order,
+      tieBreak: operators.id,
+      page: q.page,
+      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
+      select: operatorColumns,
+    });
+    return ok(c, { list: page.list.map(toApi), total: page.total });
+  });
+
+  app.openapi(getOne, async (c) => {
+    const { id } = c.req.valid('param');
+    const [row] = await c.get('deps').db.select(operatorColumns).from(operators).where(and(eq(operators.id, id), live));
+    if (!row) throw notFound();
+    return ok(c, toApi(row));
+  });
+
+  app.openapi(create, async (c) => {
+    const { db, config, clock } = c.get('deps');
+    const body = c.req.valid('json');
+    const passwordHash = await hashPassword(body.password, config.passwordIterations);
+    try {
+      const [row] = await db
+        .insert(operators)
+        .values({ account: body.account, passwordHash, nickname: body.nickname || body.account, avatar: body.avatar, role: body.role, createdAt: clock.now(), updatedAt: clock.now() })
+        .returning();
+      return ok(c, toApi(row));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ApiError(Code.CONFLICT, 'conflict.duplicate', { field: 'account' }, { fields: { account: 'duplicate' } });
+      throw err;
+    }
+  });
+
+  app.openapi(update, async (c) => {
+    const { id } = c.req.valid('param');
+    const { version, ...patch } = c.req.valid('json');
+    if (patch.role && patch.role !== 'admin') assertNotSelf(c, [id]);
+    const row = await updateVersioned<Record<string, unknown>>(c.get('deps').db, operators, id, version, { ...patch, updatedAt: c.get('deps').clock.now() }, live);
+    return ok(c, toApi(row));
+  });
+
+  app.openapi(remove, async (c) => {
+    const { id } = c.req.valid('param');
+    const [row] = await softDelete(c, [id]);
+    return ok(c, toApi(row));
+  });
+
+  for (const action of ['disable', 'enable'] as const) {
+    app.openapi(toggle(action), async (c) => {
+      const { id } = c.req.valid('param');
+      await setDisabled(c, [id], action === 'disable');
+      const [row] = await c.get('deps').db.select(operatorColumns).from(operators).where(eq(operators.id, id));
+      return ok(c, toApi(row));
+    });
+  }
+
+  app.openapi(resetPassword, async (c) => {
+    const { db, config, clock } = c.get('deps');
+    const { id } = c.req.valid('param');
+    const passwordHash = await hashPassword(c.req.valid('json').password, config.passwordIterations);
+    await db.transaction(async (tx) => {
+      const rows = await tx.update(operators).set({ passwordHash, updatedAt: clock.now() }).where(and(eq(operators.id, id), live)).returning({ id: operators.id });
+      if (!rows.length) throw notFound();
+      await replaceSessions(tx, id, clock.now());
+    });
+    return ok(c, null);
+  });
+
+  app.openapi(batch, async (c) => {
+    const { action, ids } = c.req.valid('json');
+    const rows = action === 'delete' ? await softDelete(c, ids) : await setDisabled(c, ids, action === 'disable');
+    return ok(c, { changed: rows.length });
+  });
+
+  return app;
+}

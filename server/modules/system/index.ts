@@ -1,0 +1,99 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { eq } from 'drizzle-orm';
+import type { AppEnv } from '../../core/context';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { conflict, invalidField } from '../../core/errors';
+import { isUniqueViolation } from '../../core/crud';
+import type { Executor } from '../../db/types';
+import { asAdmin, asAnyOperator, security } from '../operators';
+import { DEFAULT_SETTINGS } from './defaults';
+import { systemSettings } from './schema';
+
+const tenant = z.number().int().min(1).max(1_000_000);
+
+const Platform = z.object({ key: z.number().int().min(0).max(9999), name: z.string().trim().min(1).max(32) });
+
+/** Known fields are checked; any other field is kept as sent (SPEC.md §3: copied into the store as received). */
+const SettingsPatch = z
+  .object({
+    tenant: tenant.optional(),
+    version: z.number().int().positive().optional(),
+    imgdomain: z
+      .string()
+      .trim()
+      .max(512)
+      .refine((v) => v === '' || /^https?:\/\/[^\s/]+/.test(v) || v.startsWith('/'), { params: { key: 'field.invalid' } })
+      .optional(),
+    platforms: z.array(Platform).max(50).optional(),
+  })
+  .catchall(z.unknown())
+  .openapi('SettingsPatch');
+
+const Settings = z
+  .object({ tenant: z.number(), version: z.number(), imgdomain: z.string(), platforms: z.array(Platform) })
+  .catchall(z.unknown())
+  .openapi('Settings');
+
+const getSetting = createRoute({
+  method: 'get',
+  path: '/admin/sys/getSetting',
+  tags: ['system'],
+  summary: "A tenant's system settings (defaults merged with what was saved)",
+  middleware: asAnyOperator,
+  security,
+  request: { query: z.object({ tenant: z.string().regex(/^\d{1,7}$/).transform(Number).pipe(tenant).optional() }) },
+  responses: jsonResponse(Settings),
+});
+
+const updateSetting = createRoute({
+  method: 'post',
+  path: '/admin/sys/updateSetting',
+  tags: ['system'],
+  summary: "Save fields of a tenant's settings (others are kept; a stale version is 40900)",
+  middleware: asAdmin,
+  security,
+  request: { body: jsonBody(SettingsPatch) },
+  responses: jsonResponse(Settings),
+});
+
+/** A named query other modules may use: the settings of one tenant. */
+export async function readSettings(db: Executor, t: number) {
+  const [row] = await db.select().from(systemSettings).where(eq(systemSettings.tenant, t));
+  return { ...DEFAULT_SETTINGS, ...(row?.data ?? {}), tenant: t, version: row?.version ?? 0 };
+}
+
+export default function systemModule() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(getSetting, async (c) => {
+    const t = c.req.valid('query').tenant ?? c.get('deps').config.defaultTenant;
+    return ok(c, await readSettings(c.get('deps').db, t));
+  });
+
+  app.openapi(updateSetting, async (c) => {
+    const { db, clock } = c.get('deps');
+    const { tenant: t0, version, ...fields } = c.req.valid('json');
+    const t = t0 ?? c.get('deps').config.defaultTenant;
+    if (fields.platforms) {
+      const keys = fields.platforms.map((p) => p.key);
+      if (new Set(keys).size !== keys.length) throw invalidField('platforms', 'field.invalid');
+    }
+    try {
+      await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(systemSettings).where(eq(systemSettings.tenant, t)).for('update');
+        const current = row?.version ?? 0;
+        if (version !== undefined && version !== current) throw conflict();
+        const data = { ...(row?.data ?? {}), ...fields };
+        const values = { data, version: current + 1, updatedAt: clock.now(), updatedBy: c.get('operator').id };
+        if (row) await tx.update(systemSettings).set(values).where(eq(systemSettings.tenant, t));
+        else await tx.insert(systemSettings).values({ tenant: t, ...values });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(); // two first saves of one tenant at once
+      throw err;
+    }
+    return ok(c, await readSettings(db, t));
+  });
+
+  return app;
+}

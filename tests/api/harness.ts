@@ -1,0 +1,92 @@
+import pg from 'pg';
+import { createApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { manualClock } from '../../server/core/clock';
+import { silentLogger } from '../../server/core/logger';
+import { migrate } from '../../server/db/migrate';
+import { openPglite } from '../../server/db/pglite';
+import type { Database } from '../../server/db/types';
+import { ensureFirstAdmin } from '../../server/modules/operators';
+import { openPostgres } from '../../server/node/postgres';
+
+export const ADMIN_PASSWORD = 'admin-pass-1';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh database for one test file: PGlite in memory, or a new database on the PostgreSQL of TEST_DATABASE_URL. */
+export async function freshDatabase(): Promise<Database> {
+  if (process.env.TEST_DB !== 'postgres') return openPglite();
+  const name = `zg_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString());
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApi {
+  app: ReturnType<typeof createApp>;
+  database: Database;
+  config: Config;
+  clock: ReturnType<typeof manualClock>;
+  /** Sets the address the throttle sees for the next requests. */
+  setAddress(a: string): void;
+  /** Sends a request and returns the parsed envelope with the HTTP status. */
+  call(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  login(username?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The API in-process on a migrated, bootstrapped database, with a manual clock and a cheap password hash. */
+export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const database = await freshDatabase();
+  const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', ...env });
+  await migrate(database.db);
+  await ensureFirstAdmin(database.db, config);
+  const clock = manualClock(new Date('2026-06-01T08:00:00Z'));
+  let address = '10.0.0.1';
+  const app = createApp({ db: database.db, config, clock, logger: silentLogger, clientAddress: () => address });
+  const call: TestApi['call'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers['Admin-Token'] = opts.token;
+    let body: BodyInit | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const res = await app.request(path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body: parsed };
+  };
+  return {
+    app,
+    database,
+    config,
+    clock,
+    setAddress: (a) => {
+      address = a;
+    },
+    call,
+    async login(username = 'admin', password = ADMIN_PASSWORD) {
+      const r = await call('POST', '/app/admin/login', { body: { username, password } });
+      if (r.body.code !== 20000) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
+      return r.body.data.token as string;
+    },
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,21 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// Projects: `ui` (jsdom components and client rules), `api` (the API in-process on PGlite) and `api-pg`
+// (the same API suite on a real PostgreSQL, a fresh database per file). scripts/test.mjs picks which run.
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      { extends: true, test: { name: 'ui', include: ['tests/ui/**/*.test.{ts,tsx}'], environment: 'node' } },
+      {
+        extends: true,
+        test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', env: { TEST_DB: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: { name: 'api-pg', include: ['tests/api/**/*.test.ts'], environment: 'node', env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+    ],
+  },
+});
