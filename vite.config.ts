@@ -5,6 +5,8 @@ import { defineConfig } from 'vite';
 // browser behind msw). The Node server is built separately (vite.server.config.ts).
 export default defineConfig(({ mode }) => ({
   plugins: [react()],
+  // Only the demo build carries msw's worker script (copied in by scripts/demo.mjs).
+  publicDir: mode === 'demo' ? 'mocks/public' : 'public',
   build: {
     outDir: mode === 'demo' ? 'dist/demo' : 'dist/client',
     emptyOutDir: true,

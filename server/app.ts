@@ -34,7 +34,9 @@ export function createApp(deps: AppDeps) {
     bodyLimit({
       maxSize: deps.config.bodyLimitBytes,
       onError: () => {
-        throw new ApiError(Code.INVALID, 'invalid.tooLarge', { limit: `${Math.round(deps.config.bodyLimitBytes / 1024)} KB` });
+        throw new ApiError(Code.INVALID, 'invalid.tooLarge', {
+          limit: `${Math.round(deps.config.bodyLimitBytes / 1024)} KB`,
+        });
       },
     }),
   );
@@ -57,21 +59,24 @@ export function createApp(deps: AppDeps) {
     name: 'Admin-Token',
   });
 
-  app.notFound((c) => {
-    if (!c.req.path.startsWith('/app')) return c.text('Not found', 404);
-    const err = new ApiError(Code.NOT_FOUND, 'notFound.route', { method: c.req.method, path: c.req.path });
-    return c.json(errorEnvelope(c as any, err), 200);
+  // An explicit catch-all rather than notFound(): it still answers when this app is mounted in another one.
+  app.all('/app/*', (c) => {
+    throw new ApiError(Code.NOT_FOUND, 'notFound.route', { method: c.req.method, path: c.req.path });
   });
 
   app.onError((err, c) => {
     const ctx = c as any;
     if (err instanceof ApiError) return c.json(errorEnvelope(ctx, err), 200);
     if (err instanceof HTTPException && err.status < 500) {
-      const key = err.status === 415 ? 'invalid.contentType' : err.status === 413 ? 'invalid.tooLarge' : 'invalid.json';
+      const key =
+        err.status === 415 ? 'invalid.contentType' : err.status === 413 ? 'invalid.tooLarge' : 'invalid.json';
       return c.json(errorEnvelope(ctx, new ApiError(Code.INVALID, key, { limit: '' })), 200);
     }
     const requestId = c.get('requestId') ?? 'unknown';
-    deps.logger.error({ err: serializeError(err), requestId, method: c.req.method, path: c.req.path }, 'unhandled error');
+    deps.logger.error(
+      { err: serializeError(err), requestId, method: c.req.method, path: c.req.path },
+      'unhandled error',
+    );
     const body: Envelope = {
       code: Code.SERVER,
       msg: translate(c.get('locale') ?? 'zh-CN', 'server', { requestId }),

@@ -8,16 +8,15 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 const int = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(min).max(max));
 const hex = (bytes: number[]) =>
   z
     .string()
     .regex(/^[0-9a-fA-F]*$/, 'must be hexadecimal')
-    .refine((v) => bytes.includes(v.length / 2), `must be ${bytes.map((b) => b * 2).join(' or ')} hex digits`);
+    .refine(
+      (v) => bytes.includes(v.length / 2),
+      `must be ${bytes.map((b) => b * 2).join(' or ')} hex digits`,
+    );
 
 const schema = z.object({
   PORT: int(1, 65535).default(8080),

@@ -24,7 +24,10 @@ export const idList = z
  * The query of a list route: page, pageSize, sort (allow-listed), order, ids, plus the resource's own filters.
  * Unknown sort fields, page sizes and filter values are refused with 40000 naming the field.
  */
-export function listQuery<F extends z.ZodRawShape, S extends readonly [string, ...string[]]>(sorts: S, filters: F) {
+export function listQuery<F extends z.ZodRawShape, S extends readonly [string, ...string[]]>(
+  sorts: S,
+  filters: F,
+) {
   return z.object({
     page: intString(1, 1_000_000).optional().default(1),
     pageSize: z
@@ -39,7 +42,9 @@ export function listQuery<F extends z.ZodRawShape, S extends readonly [string, .
   });
 }
 
-export const idParam = z.object({ id: intString(1, 2_147_483_647).openapi({ param: { name: 'id', in: 'path' } }) });
+export const idParam = z.object({
+  id: intString(1, 2_147_483_647).openapi({ param: { name: 'id', in: 'path' } }),
+});
 
 /** `{action, ids}` of a batch route: every id exists or nothing changes. */
 export function batchBody<A extends readonly [string, ...string[]]>(actions: A) {

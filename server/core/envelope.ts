@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { Code, type Envelope } from './codes';
 import type { AppContext } from './context';
-import { ApiError, ValidationError } from './errors';
+import { type ApiError, ValidationError } from './errors';
 import { translate } from './i18n';
 
 /** Answer a success: `{code: 20000, msg, data}`. */
@@ -16,7 +16,8 @@ export function errorEnvelope(c: AppContext, err: ApiError): Envelope {
   let msg = translate(locale, err.key, err.params);
   if (err instanceof ValidationError) {
     const fields: Record<string, string> = {};
-    for (const [field, { key, params }] of Object.entries(err.fields)) fields[field] = translate(locale, key, params);
+    for (const [field, { key, params }] of Object.entries(err.fields))
+      fields[field] = translate(locale, key, params);
     data = { fields };
     const first = Object.entries(fields)[0];
     if (first) msg = translate(locale, 'invalid.field', { field: first[0], message: first[1] });

@@ -5,10 +5,11 @@ import type { Db } from './types';
  * The SQL migrations drizzle-kit generated, bundled as text, so the same migrator runs in Node, in tests
  * and in the browser (demo mode) without a filesystem.
  */
-const files = import.meta.glob('./migrations/*.sql', { query: '?raw', import: 'default', eager: true }) as Record<
-  string,
-  string
->;
+const files = import.meta.glob('./migrations/*.sql', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 
 export const migrations = Object.entries(files)
   .map(([path, text]) => ({ name: path.replace(/^.*\/|\.sql$/g, ''), text }))

@@ -7,7 +7,10 @@ import type { Database } from './types';
  * The embedded database: a directory in Node (`DATA_DIR`), `idb://…` in the browser (demo mode),
  * or memory when `dataDir` is undefined (tests).
  */
-export async function openPglite(dataDir?: string, options: { relaxedDurability?: boolean } = {}): Promise<Database> {
+export async function openPglite(
+  dataDir?: string,
+  options: { relaxedDurability?: boolean } = {},
+): Promise<Database> {
   const client = await PGlite.create({ dataDir, relaxedDurability: options.relaxedDurability });
   return {
     db: drizzle(client, { schema }) as unknown as Database['db'],

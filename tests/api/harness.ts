@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createApp } from '../../server/app';
-import { loadConfig, type Config } from '../../server/config';
+import { type Config, loadConfig } from '../../server/config';
 import { manualClock } from '../../server/core/clock';
 import { silentLogger } from '../../server/core/logger';
 import { migrate } from '../../server/db/migrate';
@@ -10,7 +10,8 @@ import { ensureFirstAdmin } from '../../server/modules/operators';
 import { openPostgres } from '../../server/node/postgres';
 
 export const ADMIN_PASSWORD = 'admin-pass-1';
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** A fresh database for one test file: PGlite in memory, or a new database on the PostgreSQL of TEST_DATABASE_URL. */
 export async function freshDatabase(): Promise<Database> {
@@ -43,7 +44,11 @@ export interface TestApi {
   /** Sets the address the throttle sees for the next requests. */
   setAddress(a: string): void;
   /** Sends a request and returns the parsed envelope with the HTTP status. */
-  call(method: string, path: string, opts?: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any }>;
   login(username?: string, password?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -56,7 +61,13 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
   await ensureFirstAdmin(database.db, config);
   const clock = manualClock(new Date('2026-06-01T08:00:00Z'));
   let address = '10.0.0.1';
-  const app = createApp({ db: database.db, config, clock, logger: silentLogger, clientAddress: () => address });
+  const app = createApp({
+    db: database.db,
+    config,
+    clock,
+    logger: silentLogger,
+    clientAddress: () => address,
+  });
   const call: TestApi['call'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers['Admin-Token'] = opts.token;

@@ -20,7 +20,9 @@ const login = createRoute({
   tags: ['session'],
   summary: 'Log in with account and password',
   request: {
-    body: jsonBody(z.object({ username: z.string().trim().min(1).max(64), password: z.string().min(1).max(256) })),
+    body: jsonBody(
+      z.object({ username: z.string().trim().min(1).max(64), password: z.string().min(1).max(256) }),
+    ),
   },
   responses: jsonResponse(z.object({ token: z.string(), id: z.number() })),
 });
@@ -42,7 +44,15 @@ const info = createRoute({
   summary: "The operator's profile (another operator's only for admins)",
   middleware: asAnyOperator,
   security,
-  request: { query: z.object({ id: z.string().regex(/^\d{1,9}$/).transform(Number).optional() }) },
+  request: {
+    query: z.object({
+      id: z
+        .string()
+        .regex(/^\d{1,9}$/)
+        .transform(Number)
+        .optional(),
+    }),
+  },
   responses: jsonResponse(UserInfo),
 });
 
@@ -78,7 +88,10 @@ export function authRoutes() {
     }
     if (op.disabled) throw new ApiError(Code.BAD_CREDENTIALS, 'accountDisabled');
     await clearAccountFailures(db, username);
-    const token = await createSession(db, op.id, now, { address, userAgent: c.req.header('user-agent') ?? '' });
+    const token = await createSession(db, op.id, now, {
+      address,
+      userAgent: c.req.header('user-agent') ?? '',
+    });
     await db.update(operators).set({ lastLoginAt: now }).where(eq(operators.id, op.id));
     return ok(c, { token, id: op.id });
   });
@@ -93,7 +106,13 @@ export function authRoutes() {
     const me = c.get('operator');
     const { id } = c.req.valid('query');
     if (id === undefined || id === me.id) {
-      return ok(c, { uid: me.id, avatar: me.avatar, nickname: me.nickname, account: me.account, role: me.role });
+      return ok(c, {
+        uid: me.id,
+        avatar: me.avatar,
+        nickname: me.nickname,
+        account: me.account,
+        role: me.role,
+      });
     }
     if (me.role !== 'admin') throw forbidden();
     const [op] = await c
@@ -102,7 +121,13 @@ export function authRoutes() {
       .from(operators)
       .where(and(eq(operators.id, id), isNull(operators.deletedAt)));
     if (!op) throw notFound();
-    return ok(c, { uid: op.id, avatar: op.avatar, nickname: op.nickname, account: op.account, role: op.role });
+    return ok(c, {
+      uid: op.id,
+      avatar: op.avatar,
+      nickname: op.nickname,
+      account: op.account,
+      role: op.role,
+    });
   });
 
   app.openapi(password, async (c) => {
@@ -110,7 +135,8 @@ export function authRoutes() {
     const me = c.get('operator');
     const body = c.req.valid('json');
     const [op] = await db.select().from(operators).where(eq(operators.id, me.id));
-    if (!(await verifyPassword(body.oldPassword, op.passwordHash))) throw invalidField('oldPassword', 'password.wrongOld');
+    if (!(await verifyPassword(body.oldPassword, op.passwordHash)))
+      throw invalidField('oldPassword', 'password.wrongOld');
     const passwordHash = await hashPassword(body.newPassword, config.passwordIterations);
     await db.transaction(async (tx) => {
       await tx.update(operators).set({ passwordHash, updatedAt: clock.now() }).where(eq(operators.id, me.id));

@@ -8,7 +8,10 @@ import { operators } from './schema';
  * First start with no operator at all: creates `admin` (role admin) with ADMIN_PASSWORD, or a random password
  * that the caller prints once. Returns what it created, or null when operators already exist.
  */
-export async function ensureFirstAdmin(db: Db, config: Config): Promise<{ account: string; password: string; generated: boolean } | null> {
+export async function ensureFirstAdmin(
+  db: Db,
+  config: Config,
+): Promise<{ account: string; password: string; generated: boolean } | null> {
   const [{ n }] = await db.select({ n: count() }).from(operators);
   if (Number(n) > 0) return null;
   const password = config.adminPassword ?? randomPassword();

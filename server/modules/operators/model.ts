@@ -49,5 +49,11 @@ export const Operator = z
 
 /** The user info of SPEC.md §3. */
 export const UserInfo = z
-  .object({ uid: z.number(), avatar: z.string(), nickname: z.string(), account: z.string(), role: z.enum(ROLES) })
+  .object({
+    uid: z.number(),
+    avatar: z.string(),
+    nickname: z.string(),
+    account: z.string(),
+    role: z.enum(ROLES),
+  })
   .openapi('UserInfo');

@@ -2,8 +2,8 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
-import { hashPassword } from '../../core/crypto';
 import { batchBody, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
+import { hashPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, notFound } from '../../core/errors';
 import { asAdmin, security } from './guard';
@@ -12,7 +12,12 @@ import { operators } from './schema';
 import { replaceSessions } from './sessions';
 
 const live = isNull(operators.deletedAt);
-const sorts = { id: operators.id, account: operators.account, createdAt: operators.createdAt, lastLoginAt: operators.lastLoginAt } as const;
+const sorts = {
+  id: operators.id,
+  account: operators.account,
+  createdAt: operators.createdAt,
+  lastLoginAt: operators.lastLoginAt,
+} as const;
 const tags = ['operators'];
 const idOf = { params: idParam };
 
@@ -33,7 +38,16 @@ const list = createRoute({
   responses: jsonResponse(z.object({ list: z.array(Operator), total: z.number() })),
 });
 
-const getOne = createRoute({ method: 'get', path: '/admin/operators/{id}', tags, summary: 'One operator', middleware: asAdmin, security, request: idOf, responses: jsonResponse(Operator) });
+const getOne = createRoute({
+  method: 'get',
+  path: '/admin/operators/{id}',
+  tags,
+  summary: 'One operator',
+  middleware: asAdmin,
+  security,
+  request: idOf,
+  responses: jsonResponse(Operator),
+});
 
 const create = createRoute({
   method: 'post',
@@ -44,7 +58,13 @@ const create = createRoute({
   security,
   request: {
     body: jsonBody(
-      z.object({ account, password: newPassword, nickname: nickname.optional().default(''), avatar: avatar.optional().default(''), role: z.enum(ROLES) }),
+      z.object({
+        account,
+        password: newPassword,
+        nickname: nickname.optional().default(''),
+        avatar: avatar.optional().default(''),
+        role: z.enum(ROLES),
+      }),
     ),
   },
   responses: jsonResponse(Operator),
@@ -59,15 +79,40 @@ const update = createRoute({
   security,
   request: {
     ...idOf,
-    body: jsonBody(z.object({ nickname: nickname.optional(), avatar: avatar.optional(), role: z.enum(ROLES).optional(), version: z.number().int().positive() })),
+    body: jsonBody(
+      z.object({
+        nickname: nickname.optional(),
+        avatar: avatar.optional(),
+        role: z.enum(ROLES).optional(),
+        version: z.number().int().positive(),
+      }),
+    ),
   },
   responses: jsonResponse(Operator),
 });
 
-const remove = createRoute({ method: 'delete', path: '/admin/operators/{id}', tags, summary: 'Delete an operator (its sessions end with errCode 2001)', middleware: asAdmin, security, request: idOf, responses: jsonResponse(Operator) });
+const remove = createRoute({
+  method: 'delete',
+  path: '/admin/operators/{id}',
+  tags,
+  summary: 'Delete an operator (its sessions end with errCode 2001)',
+  middleware: asAdmin,
+  security,
+  request: idOf,
+  responses: jsonResponse(Operator),
+});
 
 const toggle = (action: 'disable' | 'enable') =>
-  createRoute({ method: 'post', path: `/admin/operators/{id}/${action}`, tags, summary: `${action} an operator`, middleware: asAdmin, security, request: idOf, responses: jsonResponse(Operator) });
+  createRoute({
+    method: 'post',
+    path: `/admin/operators/{id}/${action}`,
+    tags,
+    summary: `${action} an operator`,
+    middleware: asAdmin,
+    security,
+    request: idOf,
+    responses: jsonResponse(Operator),
+  });
 
 const resetPassword = createRoute({
   method: 'post',
@@ -116,7 +161,10 @@ async function setDisabled(c: AppContext, ids: number[], disabled: boolean) {
   if (disabled) assertNotSelf(c, ids);
   const { db, clock } = c.get('deps');
   return db.transaction(async (tx) => {
-    const rows = await tx.select({ id: operators.id }).from(operators).where(and(inArray(operators.id, ids), live));
+    const rows = await tx
+      .select({ id: operators.id })
+      .from(operators)
+      .where(and(inArray(operators.id, ids), live));
     if (rows.length !== new Set(ids).size) throw notFound();
     return tx
       .update(operators)
@@ -168,7 +216,11 @@ export function operatorRoutes() {
 
   app.openapi(getOne, async (c) => {
     const { id } = c.req.valid('param');
-    const [row] = await c.get('deps').db.select(operatorColumns).from(operators).where(and(eq(operators.id, id), live));
+    const [row] = await c
+      .get('deps')
+      .db.select(operatorColumns)
+      .from(operators)
+      .where(and(eq(operators.id, id), live));
     if (!row) throw notFound();
     return ok(c, toApi(row));
   });
@@ -180,11 +232,25 @@ export function operatorRoutes() {
     try {
       const [row] = await db
         .insert(operators)
-        .values({ account: body.account, passwordHash, nickname: body.nickname || body.account, avatar: body.avatar, role: body.role, createdAt: clock.now(), updatedAt: clock.now() })
+        .values({
+          account: body.account,
+          passwordHash,
+          nickname: body.nickname || body.account,
+          avatar: body.avatar,
+          role: body.role,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
         .returning();
       return ok(c, toApi(row));
     } catch (err) {
-      if (isUniqueViolation(err)) throw new ApiError(Code.CONFLICT, 'conflict.duplicate', { field: 'account' }, { fields: { account: 'duplicate' } });
+      if (isUniqueViolation(err))
+        throw new ApiError(
+          Code.CONFLICT,
+          'conflict.duplicate',
+          { field: 'account' },
+          { fields: { account: 'duplicate' } },
+        );
       throw err;
     }
   });
@@ -193,7 +259,14 @@ export function operatorRoutes() {
     const { id } = c.req.valid('param');
     const { version, ...patch } = c.req.valid('json');
     if (patch.role && patch.role !== 'admin') assertNotSelf(c, [id]);
-    const row = await updateVersioned<Record<string, unknown>>(c.get('deps').db, operators, id, version, { ...patch, updatedAt: c.get('deps').clock.now() }, live);
+    const row = await updateVersioned<Record<string, unknown>>(
+      c.get('deps').db,
+      operators,
+      id,
+      version,
+      { ...patch, updatedAt: c.get('deps').clock.now() },
+      live,
+    );
     return ok(c, toApi(row));
   });
 
@@ -207,7 +280,11 @@ export function operatorRoutes() {
     app.openapi(toggle(action), async (c) => {
       const { id } = c.req.valid('param');
       await setDisabled(c, [id], action === 'disable');
-      const [row] = await c.get('deps').db.select(operatorColumns).from(operators).where(eq(operators.id, id));
+      const [row] = await c
+        .get('deps')
+        .db.select(operatorColumns)
+        .from(operators)
+        .where(eq(operators.id, id));
       return ok(c, toApi(row));
     });
   }
@@ -217,7 +294,11 @@ export function operatorRoutes() {
     const { id } = c.req.valid('param');
     const passwordHash = await hashPassword(c.req.valid('json').password, config.passwordIterations);
     await db.transaction(async (tx) => {
-      const rows = await tx.update(operators).set({ passwordHash, updatedAt: clock.now() }).where(and(eq(operators.id, id), live)).returning({ id: operators.id });
+      const rows = await tx
+        .update(operators)
+        .set({ passwordHash, updatedAt: clock.now() })
+        .where(and(eq(operators.id, id), live))
+        .returning({ id: operators.id });
       if (!rows.length) throw notFound();
       await replaceSessions(tx, id, clock.now());
     });
@@ -226,7 +307,8 @@ export function operatorRoutes() {
 
   app.openapi(batch, async (c) => {
     const { action, ids } = c.req.valid('json');
-    const rows = action === 'delete' ? await softDelete(c, ids) : await setDisabled(c, ids, action === 'disable');
+    const rows =
+      action === 'delete' ? await softDelete(c, ids) : await setDisabled(c, ids, action === 'disable');
     return ok(c, { changed: rows.length });
   });
 

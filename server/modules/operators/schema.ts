@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 
 /** Operator accounts: who may log in to the back-office. Deletion is soft, so a deleted operator's session answers errCode 2001. */
 export const operators = pgTable(
@@ -50,5 +61,8 @@ export const loginFailures = pgTable(
     address: varchar('address', { length: 64 }).notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('login_failures_account').on(t.account, t.at), index('login_failures_address').on(t.address, t.at)],
+  (t) => [
+    index('login_failures_account').on(t.account, t.at),
+    index('login_failures_address').on(t.address, t.at),
+  ],
 );

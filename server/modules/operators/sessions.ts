@@ -1,8 +1,8 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { Code } from '../../core/codes';
-import { accountDisabled, ApiError } from '../../core/errors';
-import { newToken, sha256Hex } from '../../core/crypto';
 import type { SessionOperator } from '../../core/context';
+import { newToken, sha256Hex } from '../../core/crypto';
+import { ApiError, accountDisabled } from '../../core/errors';
 import type { Executor } from '../../db/types';
 import { operators, sessions } from './schema';
 
@@ -57,7 +57,8 @@ export async function resolveSession(
   if (!row || row.revokedReason === 'logout') throw new ApiError(Code.ILLEGAL_TOKEN, 'illegalToken');
   if (row.disabled || row.deletedAt) throw accountDisabled();
   if (row.revokedReason) throw new ApiError(Code.SESSION_REPLACED, 'sessionReplaced');
-  if (now.getTime() - row.lastSeenAt.getTime() > idleMs) throw new ApiError(Code.TOKEN_EXPIRED, 'tokenExpired');
+  if (now.getTime() - row.lastSeenAt.getTime() > idleMs)
+    throw new ApiError(Code.TOKEN_EXPIRED, 'tokenExpired');
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
   }

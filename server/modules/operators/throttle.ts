@@ -26,11 +26,15 @@ export async function assertNotThrottled(db: Executor, account: string, address:
   ].filter((d): d is Date => d !== null);
   if (!full.length) return;
   const until = Math.max(...full.map((d) => new Date(d).getTime() + THROTTLE.windowMs));
-  throw new ApiError(Code.TOO_MANY, 'tooMany', { minutes: Math.max(1, Math.ceil((until - now.getTime()) / 60_000)) });
+  throw new ApiError(Code.TOO_MANY, 'tooMany', {
+    minutes: Math.max(1, Math.ceil((until - now.getTime()) / 60_000)),
+  });
 }
 
 export async function recordFailure(db: Executor, account: string, address: string, now: Date) {
-  await db.insert(loginFailures).values({ account: account.slice(0, 64), address: address.slice(0, 64), at: now });
+  await db
+    .insert(loginFailures)
+    .values({ account: account.slice(0, 64), address: address.slice(0, 64), at: now });
   // Rows that left the window count for nothing; drop them as we go so the table stays small.
   await db.delete(loginFailures).where(lt(loginFailures.at, new Date(now.getTime() - THROTTLE.windowMs)));
 }

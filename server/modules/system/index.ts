@@ -1,9 +1,9 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import type { AppEnv } from '../../core/context';
+import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, invalidField } from '../../core/errors';
-import { isUniqueViolation } from '../../core/crud';
 import type { Executor } from '../../db/types';
 import { asAdmin, asAnyOperator, security } from '../operators';
 import { DEFAULT_SETTINGS } from './defaults';
@@ -22,7 +22,9 @@ const SettingsPatch = z
       .string()
       .trim()
       .max(512)
-      .refine((v) => v === '' || /^https?:\/\/[^\s/]+/.test(v) || v.startsWith('/'), { params: { key: 'field.invalid' } })
+      .refine((v) => v === '' || /^https?:\/\/[^\s/]+/.test(v) || v.startsWith('/'), {
+        params: { key: 'field.invalid' },
+      })
       .optional(),
     platforms: z.array(Platform).max(50).optional(),
   })
@@ -41,7 +43,16 @@ const getSetting = createRoute({
   summary: "A tenant's system settings (defaults merged with what was saved)",
   middleware: asAnyOperator,
   security,
-  request: { query: z.object({ tenant: z.string().regex(/^\d{1,7}$/).transform(Number).pipe(tenant).optional() }) },
+  request: {
+    query: z.object({
+      tenant: z
+        .string()
+        .regex(/^\d{1,7}$/)
+        .transform(Number)
+        .pipe(tenant)
+        .optional(),
+    }),
+  },
   responses: jsonResponse(Settings),
 });
 
@@ -80,11 +91,20 @@ export default function systemModule() {
     }
     try {
       await db.transaction(async (tx) => {
-        const [row] = await tx.select().from(systemSettings).where(eq(systemSettings.tenant, t)).for('update');
+        const [row] = await tx
+          .select()
+          .from(systemSettings)
+          .where(eq(systemSettings.tenant, t))
+          .for('update');
         const current = row?.version ?? 0;
         if (version !== undefined && version !== current) throw conflict();
         const data = { ...(row?.data ?? {}), ...fields };
-        const values = { data, version: current + 1, updatedAt: clock.now(), updatedBy: c.get('operator').id };
+        const values = {
+          data,
+          version: current + 1,
+          updatedAt: clock.now(),
+          updatedBy: c.get('operator').id,
+        };
         if (row) await tx.update(systemSettings).set(values).where(eq(systemSettings.tenant, t));
         else await tx.insert(systemSettings).values({ tenant: t, ...values });
       });

@@ -1,0 +1,43 @@
+// Shared by the benchmarks: build when stale, start the real server on a data dir, wait for /app/health.
+import { execFileSync, spawn } from 'node:child_process';
+import { isStale } from '../scripts/build-state.mjs';
+
+export function ensureBuilt() {
+  if (isStale()) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+}
+
+export async function startServer(dataDir, port, env = {}) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: 'bench-pass-1',
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (
+      await fetch(`${url}/app/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { child, url, ms: performance.now() - t0 };
+}
+
+export function stop(child) {
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}

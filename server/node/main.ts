@@ -1,0 +1,119 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono } from 'hono';
+import { compress } from 'hono/compress';
+import { secureHeaders } from 'hono/secure-headers';
+import pino from 'pino';
+import { createApp } from '../app';
+import { ConfigError, loadConfig } from '../config';
+import { systemClock } from '../core/clock';
+import { migrate } from '../db/migrate';
+import { openPglite } from '../db/pglite';
+import type { Database } from '../db/types';
+import { ensureFirstAdmin } from '../modules/operators';
+import { openPostgres } from './postgres';
+import { spaHandler } from './static';
+
+/** Fails the start with one clear line (no stack trace) for anything the operator of the server can fix. */
+function die(line: string): never {
+  process.stderr.write(`zhanggui: ${line}\n`);
+  process.exit(1);
+}
+
+export async function main() {
+  const started = performance.now();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) die(err.message);
+    throw err;
+  }
+  const logger = pino({ level: config.logLevel, base: undefined });
+
+  let database: Database;
+  const where = config.databaseUrl ? new URL(config.databaseUrl).host : resolve(config.dataDir);
+  try {
+    database = config.databaseUrl
+      ? await openPostgres(config.databaseUrl)
+      : await openPglite(resolve(config.dataDir));
+  } catch (err) {
+    die(`cannot open the database at ${where}: ${(err as Error).message}`);
+  }
+  const applied = await migrate(database.db);
+  const first = await ensureFirstAdmin(database.db, config);
+  if (first?.generated) {
+    process.stdout.write(
+      `\n  First start: created the operator "${first.account}" with the password  ${first.password}\n  It is shown only this once. Set ADMIN_PASSWORD to choose it instead.\n\n`,
+    );
+  } else if (first) logger.info({ account: first.account }, 'created the first operator from ADMIN_PASSWORD');
+
+  const api = createApp({
+    db: database.db,
+    config,
+    clock: systemClock,
+    logger,
+    clientAddress: (c) => {
+      if (config.trustProxy) {
+        const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+        if (forwarded) return forwarded;
+      }
+      return getConnInfo(c).remote.address ?? 'unknown';
+    },
+  });
+
+  const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
+  const root = new Hono();
+  root.use(compress());
+  root.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"], // MUI/emotion inject <style> at run time
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'], // images live on the image host (imgdomain)
+        connectSrc: ["'self'", 'https:', 'http:'], // encrypted images are fetched, then decrypted
+        mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      xFrameOptions: 'DENY',
+      referrerPolicy: 'same-origin',
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false, // served on plain http by default; a TLS proxy in front sets it
+    }),
+  );
+  root.route('/', api);
+  root.get('*', spaHandler(clientRoot));
+
+  const server = serve({ fetch: root.fetch, port: config.port, hostname: config.host }, (info) => {
+    logger.info(
+      {
+        url: `http://${config.host}:${info.port}`,
+        database: database.driver,
+        where,
+        migrations: applied,
+        startMs: Math.round(performance.now() - started),
+      },
+      'Zhanggui is serving',
+    );
+  });
+  server.on('error', (err: NodeJS.ErrnoException) =>
+    die(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`),
+  );
+
+  const stop = async () => {
+    server.close();
+    await database.close().catch(() => {});
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => die((err as Error).message));

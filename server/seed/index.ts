@@ -1,0 +1,35 @@
+import { count } from 'drizzle-orm';
+import type { Config } from '../config';
+import { hashPassword } from '../core/crypto';
+import type { Db } from '../db/types';
+import { ensureFirstAdmin } from '../modules/operators';
+import { operators } from '../modules/operators/schema';
+import { rng } from './random';
+
+const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '赵', '黄', '周', '吴'];
+const GIVEN = ['小明', '晓红', '建国', '丽娜', '子涵', '浩然', '雨桐', '思远', '可欣', '俊杰'];
+const PINYIN = ['wang', 'li', 'zhang', 'liu', 'chen', 'yang', 'zhao', 'huang', 'zhou', 'wu'];
+
+/**
+ * The one seed generator (demo mode, tests, benchmarks): deterministic by `seed`. Runs only on a database that
+ * has no operator but the first admin, so a restart never seeds twice. Sections add their own seeders here.
+ */
+export async function seed(db: Db, config: Config, options: { seed?: number; operators?: number } = {}) {
+  await ensureFirstAdmin(db, config);
+  const [{ n }] = await db.select({ n: count() }).from(operators);
+  if (Number(n) > 1) return { seeded: false };
+  const r = rng(options.seed ?? 42);
+  const passwordHash = await hashPassword('operator123', config.passwordIterations);
+  const rows = Array.from({ length: options.operators ?? 8 }, (_, i) => {
+    const s = r.int(0, SURNAMES.length - 1);
+    return {
+      account: `${PINYIN[s]}${i + 1}`,
+      passwordHash,
+      nickname: `${SURNAMES[s]}${r.pick(GIVEN)}`,
+      role: (i === 0 ? 'admin' : 'user') as 'admin' | 'user',
+      disabled: i === 7,
+    };
+  });
+  await db.insert(operators).values(rows);
+  return { seeded: true };
+}

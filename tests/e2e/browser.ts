@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { E2E_ADMIN_PASSWORD } from './setup';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = 'tests/e2e/screenshots';
+export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
+export const baseURL = () => inject('baseURL');
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh context (empty storage) in the given UI locale and theme, preset through localStorage. */
+export async function newContext(
+  browser: Browser,
+  opts: { locale?: 'zh-CN' | 'en-US'; theme?: 'light' | 'dark' } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: baseURL(),
+    viewport: { width: 1366, height: 800 },
+    locale: opts.locale ?? 'zh-CN',
+  });
+  await context.addInitScript(
+    ([locale, theme]) => {
+      if (sessionStorage.getItem('e2e-preset')) return;
+      sessionStorage.setItem('e2e-preset', '1');
+      if (locale) localStorage.setItem('locale', locale);
+      if (theme) {
+        localStorage.setItem('theme', theme);
+        const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
+        localStorage.setItem('settings', JSON.stringify({ ...s, theme }));
+      }
+    },
+    [opts.locale ?? '', opts.theme ?? ''],
+  );
+  return context;
+}
+
+/** Logs in through the login page and waits for the admin. */
+export async function login(page: Page, user = ADMIN) {
+  await page.goto('/login');
+  await page.locator('input[name="username"]').fill(user.username);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false });
+}
+
+/** No serious or critical axe-core violation on the page as it stands. */
+export async function expectAccessible(page: Page) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+  ).toEqual([]);
+}
