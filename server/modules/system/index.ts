@@ -17,7 +17,7 @@ const Platform = z.object({ key: z.number().int().min(0).max(9999), name: z.stri
 const SettingsPatch = z
   .object({
     tenant: tenant.optional(),
-    version: z.number().int().positive().optional(),
+    version: z.number().int().min(0).optional(), // 0: never saved (what getSetting answers before the first save)
     imgdomain: z
       .string()
       .trim()

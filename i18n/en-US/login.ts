@@ -1,0 +1,2 @@
+// Owned by the shell: messages for login (en-US). Nested objects, merged into the en-US bundle by index.ts.
+export default {};

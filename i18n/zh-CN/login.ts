@@ -1,0 +1,2 @@
+// Owned by the shell: messages for login (zh-CN). Nested objects, merged into the zh-CN bundle by index.ts.
+export default {};

@@ -1,0 +1,128 @@
+/**
+ * react-admin's DataProvider over the API's resource convention (DESIGN.md §6): list/detail/create/update/
+ * delete/batch under `/app/<apiPath>`, plus custom actions `POST …/{id}/{name}` and batches `POST …/batch`.
+ */
+import type {
+  DataProvider,
+  GetListParams,
+  GetManyReferenceParams,
+  Identifier,
+  RaRecord,
+  SortPayload,
+} from 'ra-core';
+import { request } from './http';
+
+export interface ListAnswer<T = RaRecord> {
+  list: T[];
+  total: number;
+}
+
+export interface ResourceDataProvider extends DataProvider {
+  /** POST /app/<apiPath>/{id}/{name} with an optional body; resolves with the answer's data. */
+  action<T = unknown>(
+    resource: string,
+    id: Identifier,
+    name: string,
+    body?: Record<string, unknown>,
+  ): Promise<T>;
+  /** POST /app/<apiPath>/batch {action, ids, ...body}; resolves with the answer's data (e.g. {changed}). */
+  batch<T = { changed: number }>(
+    resource: string,
+    action: string,
+    ids: Identifier[],
+    body?: Record<string, unknown>,
+  ): Promise<T>;
+}
+
+const id = (value: Identifier) => encodeURIComponent(String(value));
+
+function listQuery(params: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>): Record<string, unknown> {
+  const query: Record<string, unknown> = { ...(params.filter ?? {}) };
+  if (params.pagination) {
+    query.page = params.pagination.page;
+    query.pageSize = params.pagination.perPage;
+  }
+  const sort: SortPayload | undefined = params.sort;
+  if (sort?.field) {
+    query.sort = sort.field;
+    query.order = String(sort.order).toLowerCase() === 'desc' ? 'desc' : 'asc';
+  }
+  return query;
+}
+
+const rows = <T>(data: ListAnswer<T> | T[] | null | undefined): T[] =>
+  Array.isArray(data) ? data : (data?.list ?? []);
+
+/** A DataProvider for the resources named in `apiPaths` (resource name → API path under /app). */
+export function createDataProvider(apiPaths: Record<string, string>): ResourceDataProvider {
+  const base = (resource: string): string => {
+    const path = apiPaths[resource];
+    if (!path) throw new Error(`No API path is declared for the resource "${resource}"`);
+    return path.replace(/^\/+|\/+$/g, '');
+  };
+
+  const list = async (resource: string, query: Record<string, unknown>, signal?: AbortSignal) => {
+    const data = await request<ListAnswer>(base(resource), { query, signal });
+    return { data: rows(data), total: data?.total ?? 0 };
+  };
+
+  return {
+    getList: (resource, params) => list(resource, listQuery(params), params.signal),
+
+    getOne: async (resource, params) => ({
+      data: await request(`${base(resource)}/${id(params.id)}`, { signal: params.signal }),
+    }),
+
+    getMany: async (resource, params) => {
+      const data = await request<ListAnswer>(base(resource), {
+        query: { ids: params.ids },
+        signal: params.signal,
+      });
+      return { data: rows(data) };
+    },
+
+    getManyReference: (resource, params: GetManyReferenceParams & { signal?: AbortSignal }) =>
+      list(resource, { ...listQuery(params), [params.target]: params.id }, params.signal),
+
+    create: async (resource, params) => ({
+      data: await request(base(resource), { method: 'POST', json: params.data }),
+    }),
+
+    update: async (resource, params) => {
+      const data = params.data as Record<string, unknown>;
+      const version = data.version ?? (params.previousData as Record<string, unknown> | undefined)?.version;
+      const json = version === undefined ? data : { ...data, version };
+      return { data: await request(`${base(resource)}/${id(params.id)}`, { method: 'PUT', json }) };
+    },
+
+    delete: async (resource, params) => {
+      const data = await request<RaRecord | null>(`${base(resource)}/${id(params.id)}`, { method: 'DELETE' });
+      return { data: (data ?? params.previousData ?? { id: params.id }) as any };
+    },
+
+    deleteMany: async (resource, params) => {
+      await request(`${base(resource)}/batch`, {
+        method: 'POST',
+        json: { action: 'delete', ids: params.ids },
+      });
+      return { data: params.ids };
+    },
+
+    updateMany: async (resource, params) => {
+      await request(`${base(resource)}/batch`, {
+        method: 'POST',
+        json: { action: 'update', ids: params.ids, data: params.data },
+      });
+      return { data: params.ids };
+    },
+
+    action: (resource, recordId, name, body) =>
+      request(`${base(resource)}/${id(recordId)}/${encodeURIComponent(name)}`, {
+        method: 'POST',
+        json: body ?? {},
+      }),
+
+    batch: (resource, action, ids, body) =>
+      request(`${base(resource)}/batch`, { method: 'POST', json: { ...body, action, ids } }),
+  } as ResourceDataProvider;
+}

@@ -1,0 +1,151 @@
+/**
+ * The one HTTP client of the SPA (SPEC.md §7–8, DESIGN.md §2). Runs on the login page too: it imports neither
+ * react-admin, MUI nor the big message bundles.
+ */
+import { confirmLogout, navigate, toast } from './events';
+import { getLocale } from './locale';
+import { currentPath, LOGIN_PATH, loginPathFor } from './location';
+import { httpMessage } from './messages';
+import { withQuery } from './query';
+import { clearToken, getToken } from './storage';
+
+export const API_PREFIX = '/app';
+export const SUCCESS_CODE = 20000;
+/** Illegal token, session replaced, token expired: ask the operator to log in again. */
+export const LOGOUT_CODES: readonly number[] = [50008, 50012, 50014];
+/** Beside the code when the account behind the session was disabled or deleted. */
+export const SESSION_INVALID_ERRCODE = 2001;
+export const TOAST_DURATION = 5000;
+/** Calls whose logout codes never prompt: the user-info call (SPEC.md §8), and login/logout themselves. */
+const NO_LOGOUT_PROMPT = new Set(['admin/info', 'admin/login', 'admin/logout']);
+
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+  errCode?: number;
+}
+
+/** An answer whose code is not 20000. `message` is the server's `msg` (or 'Error'). */
+export class ApiFailure extends Error {
+  readonly code: number;
+  readonly msg: string;
+  readonly data: unknown;
+  readonly errCode?: number;
+
+  constructor(envelope: Envelope) {
+    super(envelope.msg || httpMessage('error'));
+    this.name = 'ApiFailure';
+    this.code = envelope.code;
+    this.msg = envelope.msg;
+    this.data = envelope.data;
+    if (envelope.errCode !== undefined) this.errCode = envelope.errCode;
+  }
+}
+
+export interface RequestOptions {
+  method?: string;
+  json?: unknown;
+  query?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Do not toast failures (the caller reports them); the session rules (logout prompt, 2001) still apply. */
+  quiet?: boolean;
+}
+
+const isJsonType = (type: string) => /application\/json|\+json/i.test(type);
+const isTextType = (type: string) => /^text\/|html/i.test(type);
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  const wanted = name.toLowerCase();
+  return Object.keys(headers).some((key) => key.toLowerCase() === wanted);
+}
+
+function isEnvelope(body: unknown): body is Envelope {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as Envelope).code === 'number' &&
+    ('msg' in body || 'data' in body)
+  );
+}
+
+function toastError(message: string): void {
+  toast({ type: 'error', message, duration: TOAST_DURATION });
+}
+
+function buildHeaders(own: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = { ...own };
+  if (!hasHeader(headers, 'Content-Type')) headers['Content-Type'] = 'application/json';
+  if (!hasHeader(headers, 'Accept-Language')) headers['Accept-Language'] = getLocale();
+  const token = getToken();
+  if (token && !hasHeader(headers, 'Admin-Token')) headers['Admin-Token'] = token;
+  return headers;
+}
+
+async function httpFailureMessage(res: Response): Promise<string> {
+  try {
+    if (isJsonType(res.headers.get('content-type') ?? '')) {
+      const body: unknown = await res.clone().json();
+      if (isEnvelope(body) && body.msg) return body.msg;
+    }
+  } catch {
+    // the body is not what it says: fall back to the status line
+  }
+  return `${res.status} ${res.statusText}`.trim();
+}
+
+/** Apply SPEC.md §8 to an envelope: resolve data on 20000, otherwise toast, prompt or redirect, and throw. */
+function settle<T>(route: string, envelope: Envelope, quiet: boolean): T {
+  if (envelope.code === SUCCESS_CODE) return envelope.data as T;
+  const failure = new ApiFailure(envelope);
+  if (!quiet) toastError(failure.message);
+  if (envelope.errCode === SESSION_INVALID_ERRCODE) {
+    clearToken();
+    const here = currentPath();
+    if (here.split('?')[0] !== LOGIN_PATH) navigate(loginPathFor(here));
+  } else if (LOGOUT_CODES.includes(envelope.code) && !NO_LOGOUT_PROMPT.has(route)) {
+    confirmLogout();
+  }
+  throw failure;
+}
+
+/**
+ * Call `/app/<path>`. Resolves with the envelope's `data` when its code is 20000; rejects with an ApiFailure
+ * for any other code, with the Response for a non-OK HTTP status, and with the fetch error for transport
+ * failures. JSON answers that are not envelopes resolve as parsed; text/HTML as text; anything else as the
+ * raw Response. No timeout.
+ */
+export async function request<T = unknown>(path: string, init: RequestOptions = {}): Promise<T> {
+  const route = path.replace(/^\/+/, '').split('?')[0];
+  const url = withQuery(`${API_PREFIX}/${path.replace(/^\/+/, '')}`, init.query);
+  const quiet = init.quiet === true;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: buildHeaders(init.headers),
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      signal: init.signal,
+    });
+  } catch (err) {
+    const aborted = init.signal?.aborted || (err as { name?: string } | null)?.name === 'AbortError';
+    if (!quiet && !aborted) toastError((err as Error | null)?.message || httpMessage('network'));
+    throw err;
+  }
+  if (!res.ok) {
+    if (!quiet) toastError(await httpFailureMessage(res));
+    throw res;
+  }
+  const type = res.headers.get('content-type') ?? '';
+  if (isTextType(type)) return (await res.text()) as T;
+  if (!isJsonType(type)) return res as T;
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch (err) {
+    if (!quiet) toastError((err as Error).message || httpMessage('error'));
+    throw err;
+  }
+  return isEnvelope(body) ? settle<T>(route, body, quiet) : (body as T);
+}

@@ -1,0 +1,147 @@
+/**
+ * The operator's session (SPEC.md §3–4): token and uid in localStorage, and the user store filled from
+ * GET admin/info. Runs on the login page: no react-admin, no MUI.
+ */
+import { useSyncExternalStore } from 'react';
+import { reload } from './events';
+import { request } from './http';
+import { clearSession, clearToken, getToken, getUid, storeSession } from './storage';
+
+export { getToken, TOKEN_KEY, UID_KEY } from './storage';
+
+export type Role = 'user' | 'admin';
+export const ROLES: readonly Role[] = ['user', 'admin'];
+
+export interface User {
+  uid: number | string;
+  avatar: string;
+  nickname: string;
+  account: string;
+  /** The role the UI shows (an admin may view as 'user'). */
+  role: Role | '';
+  /** The role the server gave; the server enforces this one whatever `role` says. */
+  realRole: Role | '';
+}
+
+export interface LoginResult {
+  token: string;
+  id: number | string;
+}
+
+/** A neutral head-and-shoulders avatar, used when the operator has none (SPEC.md §3). */
+export const DEFAULT_AVATAR =
+  'data:image/svg+xml;utf8,' +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#c9d3e0"/>' +
+      '<circle cx="32" cy="25" r="12" fill="#f4f6f9"/><path d="M10 60c2-13 11-20 22-20s20 7 22 20z" fill="#f4f6f9"/></svg>',
+  );
+
+let user: User | null = null;
+let pending: Promise<User> | null = null;
+const listeners = new Set<() => void>();
+
+function setUser(next: User | null): void {
+  user = next;
+  for (const fn of [...listeners]) fn();
+}
+
+function subscribe(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => {
+    listeners.delete(fn);
+  };
+}
+
+export function getUser(): User | null {
+  return user;
+}
+
+/** The current operator, re-rendering when the store changes. */
+export function useUser(): User | null {
+  return useSyncExternalStore(subscribe, getUser, getUser);
+}
+
+/** Empty the user store (logout, a new login). */
+export function clearUser(): void {
+  pending = null;
+  setUser(null);
+}
+
+/** POST admin/login; stores token and uid. A failure clears the token and rethrows. */
+export async function login(username: string, password: string): Promise<LoginResult> {
+  try {
+    const result = await request<LoginResult>('admin/login', {
+      method: 'POST',
+      json: { username, password },
+    });
+    storeSession(result.token, result.id);
+    clearUser();
+    return result;
+  } catch (err) {
+    clearToken();
+    throw err;
+  }
+}
+
+/** POST admin/logout (best effort, silent, only with a token), then forget token, uid and the user store. */
+export async function logout(): Promise<void> {
+  try {
+    if (getToken()) await request('admin/logout', { method: 'POST', quiet: true });
+  } catch {
+    // the session may already be gone on the server; logging out locally is what matters
+  } finally {
+    clearSession();
+    clearUser();
+  }
+}
+
+/** 'Re-Login' of the 'Confirm logout' dialog: log out, then reload (the guard then shows the login page). */
+export async function relogin(): Promise<void> {
+  await logout();
+  reload();
+}
+
+interface InfoAnswer {
+  uid: number | string;
+  avatar?: string | null;
+  nickname?: string | null;
+  account?: string | null;
+  role?: string | null;
+}
+
+const asRole = (role: unknown): Role | '' => (ROLES.includes(role as Role) ? (role as Role) : '');
+
+/** GET admin/info?id=<uid>, only when the store holds no uid yet; concurrent callers share one request. */
+export function loadUser(): Promise<User> {
+  if (user?.uid !== undefined && user.uid !== '') return Promise.resolve(user);
+  if (pending) return pending;
+  const call = request<InfoAnswer>('admin/info', { query: { id: getUid() } })
+    .then((info) => {
+      const role = asRole(info.role);
+      const next: User = {
+        uid: info.uid,
+        avatar: info.avatar || DEFAULT_AVATAR,
+        nickname: info.nickname ?? '',
+        account: info.account ?? '',
+        role,
+        realRole: role,
+      };
+      if (pending === call) setUser(next);
+      return next;
+    })
+    .finally(() => {
+      if (pending === call) pending = null;
+    });
+  pending = call;
+  return call;
+}
+
+/**
+ * View the UI as another role. Only an operator whose real role is admin may switch; returns whether the
+ * switch happened. The server keeps enforcing the real role.
+ */
+export function switchRole(role: Role): boolean {
+  if (user?.realRole !== 'admin' || !ROLES.includes(role)) return false;
+  if (user.role !== role) setUser({ ...user, role });
+  return true;
+}

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Runs the built server until it serves (then stops it) or exits; returns its output. */
+function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', ADMIN_PASSWORD: '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (stdout.includes('Zhanggui is serving')) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const freshDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'zhanggui-start-'));
+  dirs.push(d);
+  return d;
+};
+const port = () => String(24000 + Math.floor(Math.random() * 2000));
+
+test('a malformed setting stops the start with one clear line', async () => {
+  const r = await run({ PORT: 'eighty', DATA_DIR: freshDir() });
+  expect(r.code).toBe(1);
+  expect(r.stderr.trim()).toBe('zhanggui: Invalid configuration: PORT="eighty" must be a whole number');
+  const pg = await run({ DATABASE_URL: 'mysql://x', PORT: port() });
+  expect(pg.stderr.trim().split('\n')).toHaveLength(1);
+  expect(pg.stderr).toContain('DATABASE_URL');
+});
+
+test('first start prints a random admin password once; the next start does not', async () => {
+  const dir = freshDir();
+  const first = await run({ DATA_DIR: dir, PORT: port() });
+  const password = first.stdout.match(/with the password\s+(\S+)/)?.[1];
+  expect(password).toMatch(/^[A-Za-z0-9]{16}$/);
+  const second = await run({ DATA_DIR: dir, PORT: port() });
+  expect(second.stdout).toContain('Zhanggui is serving');
+  expect(second.stdout).not.toContain('with the password');
+});
