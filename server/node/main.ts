@@ -67,6 +67,20 @@ export async function main() {
   const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
   const root = new Hono();
   root.use(compress());
+  root.use('/app/*', async (c, next) => {
+    const t0 = performance.now();
+    await next();
+    logger.info(
+      {
+        requestId: c.res.headers.get('x-request-id'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - t0),
+      },
+      'request',
+    );
+  });
   root.use(
     secureHeaders({
       contentSecurityPolicy: {
