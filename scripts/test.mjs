@@ -41,7 +41,10 @@ for (const project of projects) {
     );
     continue;
   }
-  if (project === 'e2e') step('build (for the end-to-end suite)', ['scripts/build.mjs']);
+  if (project === 'e2e') {
+    step('build (for the end-to-end suite)', ['scripts/build.mjs']);
+    step('build demo mode (for the end-to-end suite)', ['scripts/demo.mjs']);
+  }
   process.stdout.write(`\n▶ ${project}\n`);
   const out = `dist/test-results/${project}.json`;
   rmSync(out, { force: true });

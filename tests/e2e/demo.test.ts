@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DEMO_CREDENTIALS } from '../../mocks/credentials';
+import { launch, screenshot } from './browser';
+
+// Demo mode: the static build (dist/demo, made by `npm test` before this suite) served by `vite preview`;
+// the real API runs in the page behind msw on PGlite in IndexedDB.
+let preview: ChildProcess;
+let browser: Browser;
+const port = 25000 + Math.floor(Math.random() * 2000);
+const url = `http://localhost:${port}`;
+
+beforeAll(async () => {
+  preview = spawn(
+    process.execPath,
+    [
+      'node_modules/vite/bin/vite.js',
+      'preview',
+      '--mode',
+      'demo',
+      '--host',
+      'localhost',
+      '--port',
+      String(port),
+      '--strictPort',
+    ],
+    { stdio: 'ignore' },
+  );
+  const deadline = Date.now() + 20_000;
+  while (
+    !(await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
+    if (Date.now() > deadline) throw new Error('vite preview did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  preview?.kill();
+});
+
+test('the demo logs in against the API running in the browser, and keeps its data across reloads', async () => {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/login`);
+  await expect
+    .poll(() => page.getByText(DEMO_CREDENTIALS.password).count(), { timeout: 30_000 })
+    .toBeGreaterThan(0);
+  await page.locator('input[name="username"]').fill(DEMO_CREDENTIALS.username);
+  await page.locator('input[name="password"]').fill(DEMO_CREDENTIALS.password);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL((u) => u.pathname === '/movie/review', { timeout: 30_000 });
+  // The demo's API answers from PGlite in the page: the seeded operators are listed.
+  const list = await page.evaluate(async () => {
+    const res = await fetch('/app/admin/operators?pageSize=50', {
+      headers: { 'Admin-Token': localStorage.getItem('token') ?? '' },
+    });
+    return res.json();
+  });
+  expect(list.code).toBe(20000);
+  expect(list.data.total).toBeGreaterThan(1);
+  await screenshot(page, 'demo-review-zh-CN-light');
+  await page.reload();
+  await page.waitForURL((u) => u.pathname === '/movie/review');
+  const info = await page.evaluate(async () => {
+    const res = await fetch(`/app/admin/info?id=${localStorage.getItem('uid')}`, {
+      headers: { 'Admin-Token': localStorage.getItem('token') ?? '' },
+    });
+    return res.json();
+  });
+  expect(info.data.account).toBe('admin');
+  await context.close();
+});
