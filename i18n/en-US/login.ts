@@ -1,2 +1,26 @@
-// Owned by the shell: messages for login (en-US). Nested objects, merged into the en-US bundle by index.ts.
-export default {};
+/** Messages of the login page, en-US. The login page loads only this file (not the admin's bundles). */
+const login = {
+  title: 'Sign in to Zhanggui',
+  subtitle: 'The back-office of the content site',
+  username: 'User name',
+  password: 'Password',
+  usernameRequired: 'User name is required',
+  passwordRequired: 'Password is required',
+  remember: 'Remember password',
+  forgot: 'Forgot password?',
+  register: 'Register',
+  forgotHelp: 'Passwords are reset by an administrator: ask one to reset yours.',
+  registerHelp: 'Operator accounts are created by an administrator: ask one to create yours.',
+  close: 'Close',
+  submit: 'Log in',
+  submitting: 'Logging in…',
+  welcome: 'Welcome',
+  failed: 'Login failed, please try again later',
+  demo: 'demo',
+  demoHint: 'Demo: log in as {username} with the password {password}. Everything runs in your browser.',
+  language: 'Language',
+  themeDark: 'Dark theme',
+  themeLight: 'Light theme',
+  brand: 'Zhanggui',
+};
+export default login;

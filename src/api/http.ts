@@ -32,6 +32,8 @@ export class ApiFailure extends Error {
   readonly msg: string;
   readonly data: unknown;
   readonly errCode?: number;
+  /** react-admin's server-side validation shape: a 40000's `data.fields` shown beside each input. */
+  readonly body?: { errors: Record<string, string> };
 
   constructor(envelope: Envelope) {
     super(envelope.msg || httpMessage('error'));
@@ -40,6 +42,8 @@ export class ApiFailure extends Error {
     this.msg = envelope.msg;
     this.data = envelope.data;
     if (envelope.errCode !== undefined) this.errCode = envelope.errCode;
+    const fields = (envelope.data as { fields?: unknown } | null)?.fields;
+    if (fields && typeof fields === 'object') this.body = { errors: fields as Record<string, string> };
   }
 }
 

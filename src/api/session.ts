@@ -67,12 +67,17 @@ export function clearUser(): void {
   setUser(null);
 }
 
-/** POST admin/login; stores token and uid. A failure clears the token and rethrows. */
-export async function login(username: string, password: string): Promise<LoginResult> {
+/** POST admin/login; stores token and uid. A failure clears the token and rethrows (`quiet`: the caller shows it). */
+export async function login(
+  username: string,
+  password: string,
+  options: { quiet?: boolean } = {},
+): Promise<LoginResult> {
   try {
     const result = await request<LoginResult>('admin/login', {
       method: 'POST',
       json: { username, password },
+      quiet: options.quiet,
     });
     storeSession(result.token, result.id);
     clearUser();

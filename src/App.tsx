@@ -1,0 +1,48 @@
+import { useMemo } from 'react';
+import { Admin, CustomRoutes } from 'react-admin';
+import { BrowserRouter } from 'react-router-dom';
+import { authProvider } from './api/authProvider';
+import { createDataProvider } from './api/dataProvider';
+import { i18nProvider } from './i18n';
+import { Layout } from './layout/Layout';
+import { makeTheme } from './layout/theme';
+import { LoginPage } from './login/LoginPage';
+import { NotFound } from './pages/ExceptionPage';
+import { sections } from './resources';
+import { apiPaths, customRouteElements, resourceElements } from './routes/build';
+import { useSettings } from './settings/store';
+
+const dataProvider = createDataProvider(apiPaths(sections));
+
+/** After a logout react-admin shows this at /login: the same light login page, then a fresh start of the admin. */
+const AdminLogin = () => <LoginPage onSuccess={(target) => window.location.assign(target)} />;
+
+/** The admin: react-admin over the section declarations (src/resources), lazily loaded after login. */
+export default function App() {
+  const settings = useSettings();
+  const theme = useMemo(
+    () => makeTheme(settings.theme, settings.themeColor, settings.menuWidth),
+    [settings.theme, settings.themeColor, settings.menuWidth],
+  );
+  // A browser router: the URLs are SPEC.md's paths (/movie/review), not react-admin's default #/ hashes.
+  return (
+    <BrowserRouter>
+      <Admin
+        dataProvider={dataProvider}
+        authProvider={authProvider}
+        i18nProvider={i18nProvider}
+        layout={Layout}
+        loginPage={AdminLogin}
+        theme={theme}
+        darkTheme={null}
+        catchAll={NotFound}
+        requireAuth
+        disableTelemetry
+        title="掌柜"
+      >
+        {resourceElements(sections)}
+        <CustomRoutes>{customRouteElements(sections)}</CustomRoutes>
+      </Admin>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { useNotify } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { onToast, setNavigate } from '../api/events';
+import { loadSystemSettings } from '../api/system';
+import { WELCOME_FLAG } from '../login/LoginPage';
+
+/**
+ * Connects the UI-agnostic HTTP client to the admin: its toasts become react-admin notifications (5 s for errors),
+ * its navigations go through the router; greets after login and loads the system settings once (SPEC.md §7).
+ */
+export function ClientBridge() {
+  const notify = useNotify();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const off = onToast((t) =>
+      notify(t.message, { type: t.type, autoHideDuration: t.duration, messageArgs: { _: t.message } }),
+    );
+    setNavigate((to) => navigate(to));
+    if (sessionStorage.getItem(WELCOME_FLAG)) {
+      sessionStorage.removeItem(WELCOME_FLAG);
+      notify('shell.user.welcome', { type: 'success' });
+    }
+    loadSystemSettings();
+    return off;
+  }, [notify, navigate]);
+  return null;
+}

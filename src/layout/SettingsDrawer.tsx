@@ -1,0 +1,126 @@
+import TuneIcon from '@mui/icons-material/Tune';
+import {
+  Box,
+  Button,
+  Divider,
+  Drawer,
+  Fab,
+  FormControlLabel,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useNotify, useTranslate } from 'react-admin';
+import { type AppSettings, DRAWER_WIDTH, getSettings, updateSettings, useSettings } from '../settings/store';
+
+type Flag = { [K in keyof AppSettings]: AppSettings[K] extends boolean ? K : never }[keyof AppSettings];
+const structure: Flag[] = ['navbar', 'menu', 'topMenu', 'tabBar', 'menuFromServer', 'menuCollapse', 'footer'];
+
+/** The settings drawer (300 wide): every application setting of SPEC.md §3, persisted, copyable. */
+export function SettingsDrawer() {
+  const settings = useSettings();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const close = () => updateSettings({ globalSettings: false });
+  const flag = (key: Flag) => (
+    <FormControlLabel
+      key={key}
+      sx={{ justifyContent: 'space-between', ml: 0 }}
+      labelPlacement="start"
+      label={translate(`shell.settings.${key}`)}
+      control={
+        <Switch checked={settings[key]} onChange={(e) => updateSettings({ [key]: e.target.checked })} />
+      }
+    />
+  );
+  const copy = async () => {
+    await navigator.clipboard
+      ?.writeText(JSON.stringify({ ...getSettings(), globalSettings: false }, null, 2))
+      .catch(() => {});
+    notify('shell.settings.copied', { type: 'success' });
+  };
+  return (
+    <>
+      {!settings.navbar && (
+        <Fab
+          color="primary"
+          size="medium"
+          onClick={() => updateSettings({ globalSettings: true })}
+          aria-label={translate('shell.settings.open')}
+          sx={{ position: 'fixed', right: 24, bottom: 24, zIndex: 1300 }}
+        >
+          <TuneIcon />
+        </Fab>
+      )}
+      <Drawer
+        anchor="right"
+        open={settings.globalSettings}
+        onClose={close}
+        slotProps={{ paper: { sx: { width: DRAWER_WIDTH } } }}
+        aria-labelledby="settings-title"
+      >
+        <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1, height: '100%' }}>
+          <Typography id="settings-title" variant="h6" component="h2">
+            {translate('shell.settings.title')}
+          </Typography>
+          <Typography variant="overline" component="h3">
+            {translate('shell.settings.theme')}
+          </Typography>
+          <FormControlLabel
+            sx={{ justifyContent: 'space-between', ml: 0 }}
+            labelPlacement="start"
+            label={translate('shell.settings.theme')}
+            control={
+              <Switch
+                checked={settings.theme === 'dark'}
+                onChange={(e) => updateSettings({ theme: e.target.checked ? 'dark' : 'light' })}
+              />
+            }
+          />
+          {flag('colorWeak')}
+          <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+            <label htmlFor="settings-theme-color">{translate('shell.settings.themeColor')}</label>
+            <input
+              id="settings-theme-color"
+              type="color"
+              value={settings.themeColor}
+              onChange={(e) => updateSettings({ themeColor: e.target.value })}
+            />
+          </Stack>
+          <Divider />
+          <Typography variant="overline" component="h3">
+            {translate('shell.settings.structure')}
+          </Typography>
+          {structure.map(flag)}
+          <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+            <label htmlFor="settings-menu-width">{translate('shell.settings.menuWidth')}</label>
+            <TextField
+              id="settings-menu-width"
+              type="number"
+              variant="outlined"
+              size="small"
+              sx={{ width: 80 }}
+              fullWidth={false}
+              value={settings.menuWidth}
+              slotProps={{ htmlInput: { min: 120, max: 600, step: 10 } }}
+              onChange={(e) => {
+                const n = Number(e.target.value);
+                if (Number.isFinite(n) && n >= 120) updateSettings({ menuWidth: n });
+              }}
+            />
+          </Stack>
+          <Box sx={{ flex: 1 }} />
+          <Stack direction="row" spacing={1}>
+            <Button variant="contained" onClick={copy} fullWidth>
+              {translate('shell.settings.copy')}
+            </Button>
+            <Button variant="outlined" onClick={close} fullWidth>
+              {translate('shell.settings.cancel')}
+            </Button>
+          </Stack>
+        </Box>
+      </Drawer>
+    </>
+  );
+}

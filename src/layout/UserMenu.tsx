@@ -1,0 +1,85 @@
+import KeyIcon from '@mui/icons-material/Key';
+import LogoutIcon from '@mui/icons-material/Logout';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
+import { Avatar, Box, Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLogout, useNotify, useTranslate } from 'react-admin';
+import { DEFAULT_AVATAR, switchRole, useUser } from '../api/session';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
+
+/** The avatar menu: who I am, change my password, switch roles (admins only: view as user), log out. */
+export function UserMenu() {
+  const user = useUser();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const logout = useLogout();
+  const queryClient = useQueryClient();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const close = () => setAnchor(null);
+  const nextRole = user?.role === 'admin' ? 'user' : 'admin';
+  return (
+    <>
+      <IconButton
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-label={translate('shell.navbar.userMenu')}
+        aria-haspopup="menu"
+        color="inherit"
+      >
+        <Avatar src={user?.avatar || DEFAULT_AVATAR} alt="" sx={{ width: 32, height: 32 }} />
+      </IconButton>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={close}>
+        <Box sx={{ px: 2, py: 1 }}>
+          <Typography variant="subtitle2">{user?.nickname || user?.account}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {user?.account} · {user?.role ? translate(`shell.user.roles.${user.role}`) : ''}
+          </Typography>
+        </Box>
+        <Divider />
+        <MenuItem
+          onClick={() => {
+            close();
+            setPasswordOpen(true);
+          }}
+        >
+          <ListItemIcon>
+            <KeyIcon fontSize="small" />
+          </ListItemIcon>
+          {translate('shell.user.changePassword')}
+        </MenuItem>
+        {user?.realRole === 'admin' && (
+          <MenuItem
+            onClick={() => {
+              close();
+              switchRole(nextRole);
+              queryClient.invalidateQueries({ queryKey: ['auth', 'getPermissions'] });
+              notify('shell.user.roleSwitched', {
+                type: 'info',
+                messageArgs: { role: translate(`shell.user.roles.${nextRole}`) },
+              });
+            }}
+          >
+            <ListItemIcon>
+              <SwapHorizIcon fontSize="small" />
+            </ListItemIcon>
+            {translate(user.role === 'admin' ? 'shell.user.viewAsUser' : 'shell.user.backToAdmin')}
+          </MenuItem>
+        )}
+        <MenuItem
+          onClick={() => {
+            close();
+            notify('shell.user.logoutSuccess', { type: 'success' });
+            logout();
+          }}
+        >
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          {translate('shell.user.logout')}
+        </MenuItem>
+      </Menu>
+      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </>
+  );
+}

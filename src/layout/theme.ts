@@ -1,0 +1,40 @@
+import { lighten } from '@mui/material/styles';
+import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
+import { COLLAPSED_MENU_WIDTH, NAVBAR_HEIGHT } from '../settings/store';
+
+/**
+ * The admin's MUI theme from the application settings. Colours are chosen for WCAG AA contrast (axe-core runs on
+ * every screen in the e2e suite): react-admin's default theme fails it.
+ */
+export function makeTheme(mode: 'light' | 'dark', themeColor: string, menuWidth: number): RaThemeOptions {
+  const base = mode === 'dark' ? defaultDarkTheme : defaultLightTheme;
+  const dark = mode === 'dark';
+  return {
+    ...base,
+    sidebar: { width: menuWidth, closedWidth: COLLAPSED_MENU_WIDTH },
+    palette: {
+      mode,
+      primary: { main: dark ? lighten(themeColor, 0.45) : themeColor },
+      secondary: { main: dark ? '#c9cdd4' : '#1d2129' },
+      error: { main: dark ? '#ff8f8f' : '#c9353f' },
+      success: { main: dark ? '#6ee7a0' : '#0e7a3d' },
+      warning: { main: dark ? '#ffc46b' : '#a15c00' },
+      background: { default: dark ? '#17171a' : '#f2f3f5', paper: dark ? '#232324' : '#ffffff' },
+      text: dark
+        ? { primary: '#f2f3f5', secondary: '#c9cdd4', disabled: '#a9aeb8' }
+        : { primary: '#1d2129', secondary: '#4e5969', disabled: '#6b7280' },
+    },
+    typography: {
+      fontFamily:
+        "-apple-system, BlinkMacSystemFont, 'PingFang SC', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif",
+    },
+    components: {
+      ...base.components,
+      MuiAppBar: { styleOverrides: { root: { minHeight: NAVBAR_HEIGHT, justifyContent: 'center' } } },
+      RaToolbar: { styleOverrides: { root: { backgroundColor: dark ? '#2e2e30' : '#e5e6eb' } } },
+      MuiFilledInput: {
+        styleOverrides: { root: { backgroundColor: dark ? 'rgba(255,255,255,0.08)' : 'rgba(0,0,0,0.04)' } },
+      },
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { lazy, StrictMode, Suspense, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { getToken } from './api/storage';
+import { guardTarget, LOGIN_PATH } from './routes/guard';
+import { applySettings } from './settings/store';
+
+// Demo mode: the real API starts in this page (msw + PGlite) before anything calls it. A production build
+// replaces MODE with a constant, so none of this (nor msw, nor PGlite) is in its bundle.
+if (import.meta.env.MODE === 'demo') {
+  const { startDemo } = await import('../mocks/browser');
+  await startDemo();
+}
+
+// The entry stays tiny: the login page and the admin are separate chunks, and /login loads only its own.
+const LoginPage = lazy(() => import('./login/LoginPage').then((m) => ({ default: m.LoginPage })));
+const App = lazy(() => import('./App'));
+
+/** The guard's first decision (SPEC.md §4), made before any screen loads. */
+function initialMode(): 'login' | 'admin' {
+  const { pathname, search } = window.location;
+  const target = guardTarget(pathname, search, !!getToken());
+  if (target) window.history.replaceState(null, '', target);
+  return window.location.pathname === LOGIN_PATH ? 'login' : 'admin';
+}
+
+function Root() {
+  const [mode, setMode] = useState(initialMode);
+  return (
+    <Suspense fallback={<div className="zg-boot" role="progressbar" aria-label="loading" />}>
+      {mode === 'login' ? (
+        <LoginPage
+          onSuccess={(target) => {
+            window.history.replaceState(null, '', target);
+            setMode('admin');
+          }}
+        />
+      ) : (
+        <App />
+      )}
+    </Suspense>
+  );
+}
+
+applySettings();
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

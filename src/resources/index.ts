@@ -1,0 +1,6 @@
+import type { SectionDecl } from '../routes/types';
+import movie from './movie';
+import setting from './setting';
+
+/** Every section of the admin. Registering a new one is one line here; menu, routes, titles and guard follow. */
+export const sections: readonly SectionDecl[] = [movie, setting];

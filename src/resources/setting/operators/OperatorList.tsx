@@ -1,0 +1,114 @@
+import { Avatar, Chip } from '@mui/material';
+import {
+  CreateButton,
+  Datagrid,
+  ExportButton,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectInput,
+  TextField,
+  TopToolbar,
+  useTranslate,
+} from 'react-admin';
+import { DEFAULT_AVATAR } from '../../../api/session';
+import { Permission } from '../../../auth/permission';
+import { ListPagination, LocaleDateField } from '../../../layout/listParts';
+import { OperatorBulkActions } from './BulkActions';
+import { roleChoices } from './OperatorInputs';
+import { StateButton } from './StateButton';
+
+const stateChoices = [
+  { id: 'false', name: 'resources.setting/operators.state.enabled' },
+  { id: 'true', name: 'resources.setting/operators.state.disabled' },
+];
+
+const filters = (translate: (key: string) => string) => [
+  <SearchInput
+    key="q"
+    source="q"
+    alwaysOn
+    placeholder={translate('resources.setting/operators.filters.q')}
+  />,
+  <SelectInput
+    key="role"
+    source="role"
+    choices={roleChoices}
+    alwaysOn
+    label="resources.setting/operators.filters.role"
+  />,
+  <SelectInput
+    key="disabled"
+    source="disabled"
+    choices={stateChoices}
+    alwaysOn
+    label="resources.setting/operators.filters.state"
+  />,
+];
+
+const Actions = () => (
+  <TopToolbar>
+    <Permission roles={['admin']}>
+      <CreateButton />
+    </Permission>
+    <ExportButton maxResults={10000} />
+  </TopToolbar>
+);
+
+/** Operator accounts (admin only): who may log in to this back-office. */
+export function OperatorList() {
+  const translate = useTranslate();
+  return (
+    <List
+      filters={filters(translate)}
+      actions={<Actions />}
+      sort={{ field: 'id', order: 'ASC' }}
+      perPage={20}
+      pagination={<ListPagination />}
+    >
+      <Datagrid
+        rowClick={(id) => `/setting/operators/edit/${id}`}
+        bulkActionButtons={<OperatorBulkActions />}
+      >
+        <TextField source="id" />
+        <FunctionField
+          source="avatar"
+          sortable={false}
+          label="resources.setting/operators.fields.avatar"
+          render={(r) => <Avatar src={r.avatar || DEFAULT_AVATAR} alt="" sx={{ width: 28, height: 28 }} />}
+        />
+        <TextField source="account" />
+        <TextField source="nickname" sortable={false} />
+        <FunctionField
+          source="role"
+          sortable={false}
+          render={(r) => (
+            <Chip
+              size="small"
+              variant="outlined"
+              color={r.role === 'admin' ? 'primary' : 'default'}
+              label={translate(`shell.user.roles.${r.role}`)}
+            />
+          )}
+        />
+        <FunctionField
+          source="disabled"
+          sortable={false}
+          render={(r) => (
+            <Chip
+              size="small"
+              color={r.disabled ? 'default' : 'success'}
+              variant={r.disabled ? 'outlined' : 'filled'}
+              label={translate(`resources.setting/operators.state.${r.disabled ? 'disabled' : 'enabled'}`)}
+            />
+          )}
+        />
+        <LocaleDateField source="lastLoginAt" />
+        <LocaleDateField source="createdAt" />
+        <Permission roles={['admin']}>
+          <StateButton />
+        </Permission>
+      </Datagrid>
+    </List>
+  );
+}

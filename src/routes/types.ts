@@ -1,0 +1,66 @@
+import type { ComponentType } from 'react';
+
+/** A menu icon (an MUI icon component). */
+export type Icon = ComponentType<{
+  fontSize?: 'small' | 'medium' | 'large' | 'inherit';
+  'aria-hidden'?: boolean;
+}>;
+
+/** Roles of a route (SPEC.md §6): absent, empty or ['*'] = any logged-in operator; otherwise the role must be listed. */
+export type Roles = readonly string[];
+
+/** A hidden child of a resource screen (create, edit/:id): mounted inside the resource, highlighting its list. */
+export interface SubScreen {
+  path: string;
+  locale: string;
+  component: ComponentType;
+  roles?: Roles;
+}
+
+/** One screen of a section: a route, a menu entry (unless hidden), a page title. */
+export interface ScreenDecl {
+  /** Relative to the section: 'review', 'review/edit/:id'. */
+  path: string;
+  /** i18n key of the menu entry and the page title. */
+  locale: string;
+  icon?: Icon;
+  roles?: Roles;
+  hideInMenu?: boolean;
+  /** Full path of the menu entry to highlight while this screen shows (hidden screens). */
+  activeMenu?: string;
+  order?: number;
+  /** A react-admin resource whose list is this screen; its name is the screen's full path without the slash. */
+  resource?: {
+    apiPath: string;
+    list: ComponentType;
+    recordRepresentation?: string | ((record: any) => string);
+    screens?: SubScreen[];
+  };
+  /** A screen that is not a resource list. */
+  component?: ComponentType;
+}
+
+export interface SectionDecl {
+  path: string;
+  locale: string;
+  icon: Icon;
+  order: number;
+  roles?: Roles;
+  /** The child a bare `/<section>` goes to; falls back to the first permitted child. */
+  redirect?: string;
+  hideChildrenInMenu?: boolean;
+  screens: ScreenDecl[];
+}
+
+/** What every route carries once the table is flattened (SPEC.md §2 route metadata). */
+export interface RouteMeta {
+  path: string;
+  locale: string;
+  sectionLocale: string;
+  sectionPath: string;
+  roles: Roles;
+  requiresAuth: true;
+  hideInMenu: boolean;
+  activeMenu: string;
+  icon?: Icon;
+}
