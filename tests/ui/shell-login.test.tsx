@@ -1,0 +1,89 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { LoginPage, WELCOME_FLAG } from '../../src/login/LoginPage';
+
+const envelope = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  window.history.replaceState(null, '', '/login?redirect=%2Fsetting%2Foperators');
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const fill = (name: string, value: string) =>
+  fireEvent.change(document.querySelector(`input[name="${name}"]`)!, { target: { value } });
+
+test('empty fields say 用户名不能为空 / 密码不能为空 and nothing is sent', async () => {
+  const fetch = vi.fn();
+  vi.stubGlobal('fetch', fetch);
+  render(<LoginPage onSuccess={() => {}} />);
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  expect(await screen.findByText('用户名不能为空')).toBeTruthy();
+  expect(screen.getByText('密码不能为空')).toBeTruthy();
+  expect(fetch).not.toHaveBeenCalled();
+});
+
+test('a successful login stores token and uid, flags the welcome and goes to the redirect target', async () => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => envelope({ code: 20000, msg: 'ok', data: { token: 'tok', id: 7 } })),
+  );
+  const onSuccess = vi.fn();
+  render(<LoginPage onSuccess={onSuccess} />);
+  fill('username', 'admin');
+  fill('password', 'secret-1');
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  await waitFor(() => expect(onSuccess).toHaveBeenCalledWith('/setting/operators'));
+  expect(localStorage.getItem('token')).toBe('tok');
+  expect(localStorage.getItem('uid')).toBe('7');
+  expect(sessionStorage.getItem(WELCOME_FLAG)).toBe('1');
+});
+
+test("wrong credentials show the server's message; a transport failure shows 登录出错，请稍后重试", async () => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => envelope({ code: 40100, msg: '用户名或密码错误', data: null })),
+  );
+  render(<LoginPage onSuccess={() => {}} />);
+  fill('username', 'admin');
+  fill('password', 'nope');
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  expect(await screen.findByText('用户名或密码错误')).toBeTruthy();
+  expect(localStorage.getItem('token')).toBeNull();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+  );
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  expect(await screen.findByText('登录出错，请稍后重试')).toBeTruthy();
+});
+
+test('remember keeps the user name (never the password); forgot and register explain who creates accounts', async () => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => envelope({ code: 20000, msg: 'ok', data: { token: 't', id: 1 } })),
+  );
+  render(<LoginPage onSuccess={() => {}} />);
+  fill('username', 'lily');
+  fill('password', 'pass-1234');
+  fireEvent.click(screen.getByLabelText('记住密码'));
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  await waitFor(() => expect(localStorage.getItem('remember-username')).toBe('lily'));
+  expect(JSON.stringify({ ...localStorage })).not.toContain('pass-1234');
+  fireEvent.click(screen.getByRole('button', { name: '注册账号' }));
+  expect(screen.getByRole('note').textContent).toContain('管理员创建');
+});
+
+test('the language switch changes the page to English and saves it', async () => {
+  render(<LoginPage onSuccess={() => {}} />);
+  fireEvent.change(screen.getByLabelText('语言'), { target: { value: 'en-US' } });
+  expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy();
+  expect(localStorage.getItem('locale')).toBe('en-US');
+  expect(document.documentElement.lang).toBe('en-US');
+});
