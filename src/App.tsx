@@ -13,6 +13,9 @@ import { apiPaths, customRouteElements, resourceElements } from './routes/build'
 import { useSettings } from './settings/store';
 
 const dataProvider = createDataProvider(apiPaths(sections));
+// Built once: screens keep their identity when the admin re-renders (theme, locale), so no form state is lost.
+const resources = resourceElements(sections);
+const customRoutes = customRouteElements(sections);
 
 /** After a logout react-admin shows this at /login: the same light login page, then a fresh start of the admin. */
 const AdminLogin = () => <LoginPage onSuccess={(target) => window.location.assign(target)} />;
@@ -40,8 +43,8 @@ export default function App() {
         disableTelemetry
         title="掌柜"
       >
-        {resourceElements(sections)}
-        <CustomRoutes>{customRouteElements(sections)}</CustomRoutes>
+        {resources}
+        <CustomRoutes>{customRoutes}</CustomRoutes>
       </Admin>
     </BrowserRouter>
   );

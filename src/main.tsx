@@ -1,6 +1,8 @@
 import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { getLocale } from './api/locale';
 import { getToken } from './api/storage';
+import { loginT } from './login/messages';
 import { guardTarget, LOGIN_PATH } from './routes/guard';
 import { applySettings } from './settings/store';
 
@@ -26,7 +28,9 @@ function initialMode(): 'login' | 'admin' {
 function Root() {
   const [mode, setMode] = useState(initialMode);
   return (
-    <Suspense fallback={<div className="zg-boot" role="progressbar" aria-label="loading" />}>
+    <Suspense
+      fallback={<div className="zg-boot" role="progressbar" aria-label={loginT(getLocale(), 'loading')} />}
+    >
       {mode === 'login' ? (
         <LoginPage
           onSuccess={(target) => {

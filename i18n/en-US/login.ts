@@ -21,6 +21,7 @@ const login = {
   language: 'Language',
   themeDark: 'Dark theme',
   themeLight: 'Light theme',
+  loading: 'Loading…',
   brand: 'Zhanggui',
 };
 export default login;

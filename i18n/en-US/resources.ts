@@ -36,7 +36,7 @@ const resources = {
       batchDone: '%{count} operator(s) changed',
       passwordReset: 'Password reset; their sessions have ended',
     },
-    page: { create: 'New operator', edit: 'Edit operator %{account}' },
+    page: { create: 'New operator', edit: 'Edit operator %{account}', editTitle: 'Edit operator' },
   },
 };
 export default resources;

@@ -58,7 +58,7 @@ const shell = {
     copy: 'Copy settings',
     copied: 'Copied: paste them into the settings of your deployment',
     cancel: 'Cancel',
-    content: 'Content area',
+    appearance: 'Appearance',
     structure: 'Page structure',
     open: 'Open page settings',
   },

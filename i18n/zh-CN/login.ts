@@ -23,6 +23,7 @@ const login: typeof en = {
   language: '语言',
   themeDark: '深色主题',
   themeLight: '浅色主题',
+  loading: '加载中…',
   brand: '掌柜',
 };
 export default login;

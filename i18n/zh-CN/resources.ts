@@ -38,7 +38,7 @@ const resources: typeof en = {
       batchDone: '已处理 %{count} 个账号',
       passwordReset: '密码已重置，该账号的登录已失效',
     },
-    page: { create: '新建运营账号', edit: '编辑运营账号 %{account}' },
+    page: { create: '新建运营账号', edit: '编辑运营账号 %{account}', editTitle: '编辑运营账号' },
   },
 };
 export default resources;

@@ -60,7 +60,7 @@ const shell: typeof en = {
     copy: '复制配置',
     copied: '复制成功，请粘贴到部署配置中',
     cancel: '取消',
-    content: '内容区域',
+    appearance: '外观',
     structure: '页面结构',
     open: '打开页面配置',
   },

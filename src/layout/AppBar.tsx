@@ -6,7 +6,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import TuneIcon from '@mui/icons-material/Tune';
 import { Box, IconButton, AppBar as MuiAppBar, Toolbar, Tooltip, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { LoadingIndicator, useSidebarState, useTranslate } from 'react-admin';
+import { RefreshIconButton, useSidebarState, useTranslate } from 'react-admin';
 import { NAVBAR_HEIGHT, updateSettings, useSettings } from '../settings/store';
 import { Breadcrumbs } from './Breadcrumbs';
 import { LocaleSwitch } from './LocaleSwitch';
@@ -64,7 +64,7 @@ export function AppBar() {
         <Box sx={{ flex: 1, minWidth: 0, display: { xs: 'none', md: 'block' } }}>
           <Breadcrumbs meta={meta} parent={parent} />
         </Box>
-        <LoadingIndicator />
+        <RefreshIconButton />
         <LocaleSwitch />
         {tool(
           translate(dark ? 'shell.navbar.toLight' : 'shell.navbar.toDark'),

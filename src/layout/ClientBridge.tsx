@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { useNotify } from 'react-admin';
+import { useLocaleState, useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { onToast, setNavigate } from '../api/events';
 import { loadSystemSettings } from '../api/system';
 import { WELCOME_FLAG } from '../login/LoginPage';
+import { LOCALE_CHANGED_FLAG } from './LocaleSwitch';
 
 /**
  * Connects the UI-agnostic HTTP client to the admin: its toasts become react-admin notifications (5 s for errors),
@@ -24,5 +25,15 @@ export function ClientBridge() {
     loadSystemSettings();
     return off;
   }, [notify, navigate]);
+  const [locale] = useLocaleState();
+  useEffect(() => {
+    if (sessionStorage.getItem(LOCALE_CHANGED_FLAG) !== locale) return;
+    // react-admin remounts its notification context while it switches the bundles: post once that has settled
+    const timer = setTimeout(() => {
+      sessionStorage.removeItem(LOCALE_CHANGED_FLAG);
+      notify('shell.navbar.languageChanged', { type: 'success' });
+    }, 400);
+    return () => clearTimeout(timer);
+  }, [locale, notify]);
   return null;
 }

@@ -1,17 +1,13 @@
-import { Box, Typography } from '@mui/material';
-import { type ReactNode, Suspense, useEffect } from 'react';
-import {
-  CheckForApplicationUpdate,
-  Loading,
-  Layout as RaLayout,
-  useSidebarState,
-  useTranslate,
-} from 'react-admin';
-import { useSettings } from '../settings/store';
+import { Box, Typography, useMediaQuery } from '@mui/material';
+import { type ReactNode, useEffect } from 'react';
+import { CheckForApplicationUpdate, Layout as RaLayout, useSidebarState, useTranslate } from 'react-admin';
+import { layoutFlags, MOBILE_QUERY, SIDER_BREAKPOINT } from '../settings/layout';
+import { updateSettings, useSettings } from '../settings/store';
 import { AppBar } from './AppBar';
 import { ClientBridge } from './ClientBridge';
 import { ConfirmLogoutDialog } from './ConfirmLogoutDialog';
 import { Menu } from './Menu';
+import { FetchProgress, RouteSuspense } from './ProgressBar';
 import { SettingsDrawer } from './SettingsDrawer';
 import { usePageTitle } from './usePageMeta';
 
@@ -31,27 +27,34 @@ const NoAppBar = () => null;
 export function Layout({ children }: { children: ReactNode }) {
   const settings = useSettings();
   usePageTitle();
+  const narrow = useMediaQuery(SIDER_BREAKPOINT);
+  const mobile = useMediaQuery(MOBILE_QUERY);
+  const flags = layoutFlags(settings, narrow);
   const [open, setOpen] = useSidebarState();
-  const collapsed = settings.menuCollapse && !settings.topMenu;
-  useEffect(() => setOpen(!collapsed), [collapsed, setOpen]);
+  useEffect(() => setOpen(flags.menuOpen), [flags.menuOpen, setOpen]);
+  // The device follows the screen when it crosses the breakpoint; the drawer may still override it meanwhile.
+  useEffect(() => {
+    updateSettings({ device: mobile ? 'mobile' : 'desktop' });
+  }, [mobile]);
   return (
     <RaLayout
-      appBar={settings.navbar ? AppBar : NoAppBar}
+      appBar={flags.navbar ? AppBar : NoAppBar}
       menu={Menu}
-      sidebar={settings.menu ? undefined : NoSidebar}
+      sidebar={flags.menu ? undefined : NoSidebar}
       sx={{
-        '& .RaLayout-appFrame': { mt: settings.navbar ? '60px' : 0 },
-        '& .RaSidebar-fixed': { top: settings.navbar ? 60 : 0 },
+        '& .RaLayout-appFrame': { mt: flags.navbar ? '60px' : 0 },
+        '& .RaSidebar-fixed': { top: flags.navbar ? 60 : 0 },
       }}
       data-menu-open={open ? 'true' : 'false'}
     >
+      <FetchProgress />
       <ClientBridge />
       <ConfirmLogoutDialog />
       <SettingsDrawer />
       <Box component="section" sx={{ flex: 1 }}>
-        <Suspense fallback={<Loading />}>{children}</Suspense>
+        <RouteSuspense>{children}</RouteSuspense>
       </Box>
-      {settings.footer && <Footer />}
+      {flags.footer && <Footer />}
       <CheckForApplicationUpdate />
     </RaLayout>
   );

@@ -1,14 +1,16 @@
 import TranslateIcon from '@mui/icons-material/Translate';
 import { Button, Menu, MenuItem } from '@mui/material';
 import { useState } from 'react';
-import { useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { AVAILABLE_LOCALES } from '../i18n';
+
+/** Set when the operator picks a language; ClientBridge confirms the change once the admin shows it. */
+export const LOCALE_CHANGED_FLAG = 'locale-changed';
 
 /** 中文 / English: saved (the i18nProvider persists it) and confirmed with a message. */
 export function LocaleSwitch() {
   const [locale, setLocale] = useLocaleState();
   const translate = useTranslate();
-  const notify = useNotify();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const current = AVAILABLE_LOCALES.find((l) => l.locale === locale)?.name ?? locale;
   return (
@@ -31,8 +33,9 @@ export function LocaleSwitch() {
             onClick={async () => {
               setAnchor(null);
               if (l.locale === locale) return;
-              await setLocale(l.locale);
-              notify('shell.navbar.languageChanged', { type: 'success' });
+              // react-admin re-renders the whole admin in the new locale: ClientBridge says so once it has.
+              sessionStorage.setItem(LOCALE_CHANGED_FLAG, l.locale);
+              setLocale(l.locale);
             }}
           >
             {l.name}

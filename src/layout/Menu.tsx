@@ -27,6 +27,7 @@ export function Menu() {
         return (
           <List
             key={section.path}
+            component="div"
             dense
             subheader={
               open ? (

@@ -12,6 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
+import { layoutFlags } from '../settings/layout';
 import { type AppSettings, DRAWER_WIDTH, getSettings, updateSettings, useSettings } from '../settings/store';
 
 type Flag = { [K in keyof AppSettings]: AppSettings[K] extends boolean ? K : never }[keyof AppSettings];
@@ -42,7 +43,7 @@ export function SettingsDrawer() {
   };
   return (
     <>
-      {!settings.navbar && (
+      {layoutFlags(settings).floatingSettings && (
         <Fab
           color="primary"
           size="medium"
@@ -57,15 +58,21 @@ export function SettingsDrawer() {
         anchor="right"
         open={settings.globalSettings}
         onClose={close}
-        slotProps={{ paper: { sx: { width: DRAWER_WIDTH } } }}
-        aria-labelledby="settings-title"
+        // the paper is the dialog: it carries the name (axe aria-dialog-name)
+        slotProps={{
+          paper: {
+            sx: { width: DRAWER_WIDTH },
+            role: 'dialog',
+            'aria-labelledby': 'settings-title',
+          } as object,
+        }}
       >
         <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1, height: '100%' }}>
           <Typography id="settings-title" variant="h6" component="h2">
             {translate('shell.settings.title')}
           </Typography>
           <Typography variant="overline" component="h3">
-            {translate('shell.settings.theme')}
+            {translate('shell.settings.appearance')}
           </Typography>
           <FormControlLabel
             sx={{ justifyContent: 'space-between', ml: 0 }}

@@ -1,4 +1,12 @@
-import { DateField, type DateFieldProps, Pagination, useLocaleState } from 'react-admin';
+import { useLayoutEffect, useRef } from 'react';
+import {
+  type DatagridProps,
+  DateField,
+  type DateFieldProps,
+  Pagination,
+  Datagrid as RaDatagrid,
+  useLocaleState,
+} from 'react-admin';
 
 /** The page sizes the API allows (server/core/crud.ts PAGE_SIZES). */
 export const PAGE_SIZES = [10, 20, 50, 100];
@@ -9,4 +17,39 @@ export const ListPagination = () => <Pagination rowsPerPageOptions={PAGE_SIZES} 
 export function LocaleDateField(props: DateFieldProps) {
   const [locale] = useLocaleState();
   return <DateField showTime {...props} locales={locale} />;
+}
+
+/**
+ * react-admin's Datagrid with accessible row checkboxes. react-admin 5.15 puts each row checkbox's aria-label on
+ * MUI's wrapping <span> instead of the <input> (axe: aria-prohibited-attr + label, both serious); this moves it
+ * where it belongs, also for rows rendered later. Every list uses this instead of react-admin's Datagrid.
+ */
+export function Datagrid(props: DatagridProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const root = ref.current;
+    if (!root) return;
+    const fix = () => {
+      for (const span of root.querySelectorAll<HTMLElement>('.select-item[aria-label]')) {
+        const input = span.querySelector('input');
+        if (!input) continue;
+        input.setAttribute('aria-label', span.getAttribute('aria-label')!);
+        span.removeAttribute('aria-label');
+      }
+    };
+    fix();
+    const observer = new MutationObserver(fix);
+    observer.observe(root, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['aria-label'],
+    });
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref}>
+      <RaDatagrid {...props} />
+    </div>
+  );
 }

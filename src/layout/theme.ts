@@ -16,7 +16,7 @@ export function makeTheme(mode: 'light' | 'dark', themeColor: string, menuWidth:
       mode,
       primary: { main: dark ? lighten(themeColor, 0.45) : themeColor },
       secondary: { main: dark ? '#c9cdd4' : '#1d2129' },
-      error: { main: dark ? '#ff8f8f' : '#c9353f' },
+      error: { main: dark ? '#ff8f8f' : '#b42318' }, // ≥ 4.5:1 on white and on the toolbar's grey
       success: { main: dark ? '#6ee7a0' : '#0e7a3d' },
       warning: { main: dark ? '#ffc46b' : '#a15c00' },
       background: { default: dark ? '#17171a' : '#f2f3f5', paper: dark ? '#232324' : '#ffffff' },

@@ -65,7 +65,7 @@ export function LoginPage({ onSuccess }: Props) {
       sessionStorage.setItem(WELCOME_FLAG, '1');
       onSuccess(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
     } catch (err) {
-      setMessage({ kind: 'error', text: err instanceof ApiFailure && err.msg ? err.msg : t('failed') });
+      setMessage({ kind: 'error', text: loginFailureText(err) ?? t('failed') });
       setBusy(false);
     }
   }
@@ -165,6 +165,14 @@ export function LoginPage({ onSuccess }: Props) {
       </main>
     </div>
   );
+}
+
+/** Codes whose server message speaks to the operator (wrong credentials, too many attempts, bad input). */
+const SAYS_WHY = new Set([40000, 40100, 42900]);
+
+/** The server's own sentence for a refused login; undefined (→ the generic failure) for transport or server errors. */
+export function loginFailureText(err: unknown): string | undefined {
+  return err instanceof ApiFailure && SAYS_WHY.has(err.code) && err.msg ? err.msg : undefined;
 }
 
 /** "Remember password": hand the credentials to the browser's password manager; we never store a password. */

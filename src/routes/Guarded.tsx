@@ -1,6 +1,6 @@
 import { type ComponentType, useEffect } from 'react';
-import { Loading } from 'react-admin';
 import { loadUser, useUser } from '../api/session';
+import { ProgressBar } from '../layout/ProgressBar';
 import { NotFound } from '../pages/ExceptionPage';
 import { canAccess } from './guard';
 import type { Roles } from './types';
@@ -14,7 +14,7 @@ export function Guarded({ roles, component: Screen }: { roles: Roles; component:
   useEffect(() => {
     if (!user) loadUser().catch(() => {});
   }, [user]);
-  if (!user) return <Loading />;
+  if (!user) return <ProgressBar />;
   return canAccess(roles, user.role) ? <Screen /> : <NotFound />;
 }
 

@@ -1,10 +1,10 @@
-import { Navigate, Resource } from 'react-admin';
-import { Route } from 'react-router-dom';
+import { Navigate, Resource, ResourceContextProvider } from 'react-admin';
+import { Route, useParams } from 'react-router-dom';
 import { useUser } from '../api/session';
 import { NotFound } from '../pages/ExceptionPage';
 import { guard } from './Guarded';
 import { HOME_PATH, sectionRedirect } from './table';
-import type { SectionDecl } from './types';
+import type { Roles, ScreenDecl, SectionDecl } from './types';
 
 /** react-admin resource name of a resource screen: its URL without the leading slash ('setting/operators'). */
 export const resourceName = (section: SectionDecl, screenPath: string) => `${section.path}/${screenPath}`;
@@ -17,26 +17,46 @@ export function apiPaths(sections: readonly SectionDecl[]): Record<string, strin
   return out;
 }
 
-/** The react-admin <Resource>s of the table: URLs are the declared ones, sub-screens are child routes. */
+/** react-admin links to `/<resource>/<id>` (edit) and `/<resource>/<id>/show`: send them to the declared URLs. */
+function ToDeclaredUrl({ target }: { target: string }) {
+  const { id = '' } = useParams();
+  return <Navigate to={target.replace(/:id\??/, encodeURIComponent(id))} replace />;
+}
+
+/**
+ * The react-admin <Resource>s of the table. The list is the declared screen URL; `create` is react-admin's own
+ * create route (same URL); `edit/:id` and `show/:id` are child routes, and react-admin's default `/:id` and
+ * `/:id/show` URLs redirect to them, so CreateButton, EditButton, rowClick and redirects after save all work.
+ */
 export function resourceElements(sections: readonly SectionDecl[]) {
   return sections.flatMap((s) =>
     s.screens
       .filter((sc) => sc.resource)
       .map((sc) => {
+        const name = resourceName(s, sc.path);
         const roles = sc.roles ?? s.roles ?? ['*'];
         const r = sc.resource!;
+        const subs = r.screens ?? [];
+        const create = subs.find((sub) => sub.path === 'create');
+        const hasEdit = r.editPath || subs.some((sub) => /^edit\/:id\??$/.test(sub.path));
+        const hasShow = subs.some((sub) => /^show\/:id\??$/.test(sub.path));
         return (
           <Resource
-            key={resourceName(s, sc.path)}
-            name={resourceName(s, sc.path)}
+            key={name}
+            name={name}
             list={guard(roles, r.list)}
+            create={create ? guard(create.roles ?? roles, create.component) : undefined}
+            edit={hasEdit ? <ToDeclaredUrl target={r.editPath ?? `/${name}/edit/:id`} /> : undefined}
+            show={hasShow ? <ToDeclaredUrl target={`/${name}/show/:id`} /> : undefined}
             recordRepresentation={r.recordRepresentation}
             icon={sc.icon}
           >
-            {(r.screens ?? []).map((sub) => {
-              const Screen = guard(sub.roles ?? roles, sub.component);
-              return <Route key={sub.path} path={sub.path} element={<Screen />} />;
-            })}
+            {subs
+              .filter((sub) => sub !== create)
+              .map((sub) => {
+                const Screen = guard(sub.roles ?? roles, sub.component);
+                return <Route key={sub.path} path={sub.path} element={<Screen />} />;
+              })}
           </Resource>
         );
       }),
@@ -49,6 +69,18 @@ function SectionRedirect({ section }: { section: SectionDecl }) {
   return target ? <Navigate to={target} replace /> : <NotFound />;
 }
 
+function screenElement(section: SectionDecl, sc: ScreenDecl) {
+  const roles: Roles = sc.roles ?? section.roles ?? ['*'];
+  const Screen = guard(roles, sc.component!);
+  return sc.resourceName ? (
+    <ResourceContextProvider value={sc.resourceName}>
+      <Screen />
+    </ResourceContextProvider>
+  ) : (
+    <Screen />
+  );
+}
+
 /** Plain screens, the section redirects (/movie → /movie/review) and `/` → home. */
 export function customRouteElements(sections: readonly SectionDecl[]) {
   return [
@@ -59,10 +91,13 @@ export function customRouteElements(sections: readonly SectionDecl[]) {
     ...sections.flatMap((s) =>
       s.screens
         .filter((sc) => sc.component)
-        .map((sc) => {
-          const Screen = guard(sc.roles ?? s.roles ?? ['*'], sc.component!);
-          return <Route key={`/${s.path}/${sc.path}`} path={`/${s.path}/${sc.path}`} element={<Screen />} />;
-        }),
+        .map((sc) => (
+          <Route
+            key={`/${s.path}/${sc.path}`}
+            path={`/${s.path}/${sc.path}`}
+            element={screenElement(s, sc)}
+          />
+        )),
     ),
   ];
 }

@@ -9,10 +9,16 @@ export type Icon = ComponentType<{
 /** Roles of a route (SPEC.md §6): absent, empty or ['*'] = any logged-in operator; otherwise the role must be listed. */
 export type Roles = readonly string[];
 
-/** A hidden child of a resource screen (create, edit/:id): mounted inside the resource, highlighting its list. */
+/**
+ * A hidden child of a resource screen, mounted inside the resource and highlighting its list in the menu.
+ * By convention `create`, `edit/:id` and `show/:id` are the resource's create, edit and show screens: react-admin's
+ * own links and redirects (CreateButton, EditButton, rowClick="edit", redirect after save) land on them.
+ */
 export interface SubScreen {
+  /** Relative to the resource screen: 'create', 'edit/:id', 'show/:id', 'chapters/:id'. */
   path: string;
   locale: string;
+  /** A component, or `lazy(() => import('./ThingEdit'))` to load it with its route (a progress bar shows meanwhile). */
   component: ComponentType;
   roles?: Roles;
 }
@@ -35,9 +41,14 @@ export interface ScreenDecl {
     list: ComponentType;
     recordRepresentation?: string | ((record: any) => string);
     screens?: SubScreen[];
+    /** Where react-admin's edit links go when the edit screen is not the `edit/:id` child (absolute, with `:id`). */
+    editPath?: string;
   };
-  /** A screen that is not a resource list. */
+  /** A screen that is not a resource list (a component or a `lazy(...)` one). */
   component?: ComponentType;
+  /** For a `component` screen working on a resource declared elsewhere (e.g. /actress/edit/:id? beside
+   *  /actress/list): the resource's name, given to it as react-admin's ResourceContext. */
+  resourceName?: string;
 }
 
 export interface SectionDecl {

@@ -1,7 +1,7 @@
 import MovieIcon from '@mui/icons-material/Movie';
 import RateReviewIcon from '@mui/icons-material/RateReview';
+import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
-import { ReviewList } from './ReviewList';
 
 /** Movies (SPEC.md §2 /movie). Only the review queue for now; the rest comes with issue #3. */
 const movie: SectionDecl = {
@@ -10,6 +10,13 @@ const movie: SectionDecl = {
   icon: MovieIcon,
   order: 10,
   redirect: 'review',
-  screens: [{ path: 'review', locale: 'shell.menu.review', icon: RateReviewIcon, component: ReviewList }],
+  screens: [
+    {
+      path: 'review',
+      locale: 'shell.menu.review',
+      icon: RateReviewIcon,
+      component: lazyScreen(() => import('./ReviewList'), 'ReviewList'),
+    },
+  ],
 };
 export default movie;

@@ -1,9 +1,7 @@
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import SettingsIcon from '@mui/icons-material/Settings';
+import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
-import { OperatorCreate } from './operators/OperatorCreate';
-import { OperatorEdit } from './operators/OperatorEdit';
-import { OperatorList } from './operators/OperatorList';
 
 /** Settings (SPEC.md §2 /setting, redirecting to notices once they exist). Operators are admin-only (DESIGN.md). */
 const setting: SectionDecl = {
@@ -20,11 +18,19 @@ const setting: SectionDecl = {
       roles: ['admin'],
       resource: {
         apiPath: 'admin/operators',
-        list: OperatorList,
+        list: lazyScreen(() => import('./operators/OperatorList'), 'OperatorList'),
         recordRepresentation: 'account',
         screens: [
-          { path: 'create', locale: 'resources.setting/operators.page.create', component: OperatorCreate },
-          { path: 'edit/:id', locale: 'shell.menu.operators', component: OperatorEdit },
+          {
+            path: 'create',
+            locale: 'resources.setting/operators.page.create',
+            component: lazyScreen(() => import('./operators/OperatorCreate'), 'OperatorCreate'),
+          },
+          {
+            path: 'edit/:id',
+            locale: 'resources.setting/operators.page.editTitle',
+            component: lazyScreen(() => import('./operators/OperatorEdit'), 'OperatorEdit'),
+          },
         ],
       },
     },

@@ -1,7 +1,6 @@
 import { Avatar, Chip } from '@mui/material';
 import {
   CreateButton,
-  Datagrid,
   ExportButton,
   FunctionField,
   List,
@@ -13,7 +12,7 @@ import {
 } from 'react-admin';
 import { DEFAULT_AVATAR } from '../../../api/session';
 import { Permission } from '../../../auth/permission';
-import { ListPagination, LocaleDateField } from '../../../layout/listParts';
+import { Datagrid, ListPagination, LocaleDateField } from '../../../layout/listParts';
 import { OperatorBulkActions } from './BulkActions';
 import { roleChoices } from './OperatorInputs';
 import { StateButton } from './StateButton';
