@@ -11,12 +11,37 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { layoutFlags } from '../settings/layout';
 import { type AppSettings, DRAWER_WIDTH, getSettings, updateSettings, useSettings } from '../settings/store';
 
 type Flag = { [K in keyof AppSettings]: AppSettings[K] extends boolean ? K : never }[keyof AppSettings];
 const structure: Flag[] = ['navbar', 'menu', 'topMenu', 'tabBar', 'menuFromServer', 'menuCollapse', 'footer'];
+
+/** The menu width (80px wide): typed freely, saved once it is a sensible width (120–600). */
+function MenuWidthInput({ value }: { value: number }) {
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  return (
+    <TextField
+      id="settings-menu-width"
+      type="number"
+      variant="outlined"
+      size="small"
+      sx={{ width: 80 }}
+      value={text}
+      slotProps={{ htmlInput: { min: 120, max: 600, step: 10 } }}
+      onChange={(e) => {
+        setText(e.target.value);
+        const n = Number(e.target.value);
+        if (e.target.value !== '' && Number.isFinite(n) && n >= 120 && n <= 600)
+          updateSettings({ menuWidth: n });
+      }}
+      onBlur={() => setText(String(value))}
+    />
+  );
+}
 
 /** The settings drawer (300 wide): every application setting of SPEC.md §3, persisted, copyable. */
 export function SettingsDrawer() {
@@ -102,20 +127,22 @@ export function SettingsDrawer() {
           {structure.map(flag)}
           <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
             <label htmlFor="settings-menu-width">{translate('shell.settings.menuWidth')}</label>
+            <MenuWidthInput value={settings.menuWidth} />
+          </Stack>
+          <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+            <label htmlFor="settings-device">{translate('shell.settings.device')}</label>
             <TextField
-              id="settings-menu-width"
-              type="number"
-              variant="outlined"
+              id="settings-device"
+              select
               size="small"
-              sx={{ width: 80 }}
-              fullWidth={false}
-              value={settings.menuWidth}
-              slotProps={{ htmlInput: { min: 120, max: 600, step: 10 } }}
-              onChange={(e) => {
-                const n = Number(e.target.value);
-                if (Number.isFinite(n) && n >= 120) updateSettings({ menuWidth: n });
-              }}
-            />
+              sx={{ width: 120 }}
+              value={settings.device}
+              slotProps={{ select: { native: true } }}
+              onChange={(e) => updateSettings({ device: e.target.value === 'mobile' ? 'mobile' : 'desktop' })}
+            >
+              <option value="desktop">{translate('shell.settings.desktop')}</option>
+              <option value="mobile">{translate('shell.settings.mobile')}</option>
+            </TextField>
           </Stack>
           <Box sx={{ flex: 1 }} />
           <Stack direction="row" spacing={1}>

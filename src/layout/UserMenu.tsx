@@ -1,7 +1,7 @@
 import KeyIcon from '@mui/icons-material/Key';
 import LogoutIcon from '@mui/icons-material/Logout';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
-import { Avatar, Box, Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
+import { Avatar, Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLogout, useNotify, useTranslate } from 'react-admin';
@@ -30,12 +30,15 @@ export function UserMenu() {
         <Avatar src={user?.avatar || DEFAULT_AVATAR} alt="" sx={{ width: 32, height: 32 }} />
       </IconButton>
       <Menu anchorEl={anchor} open={!!anchor} onClose={close}>
-        <Box sx={{ px: 2, py: 1 }}>
-          <Typography variant="subtitle2">{user?.nickname || user?.account}</Typography>
-          <Typography variant="caption" color="text.secondary">
+        {/* who I am: an inert menu item (a menu may only hold items), shown at full contrast */}
+        <MenuItem disabled sx={{ display: 'block', '&.Mui-disabled': { opacity: 1 } }}>
+          <Typography variant="subtitle2" component="span" sx={{ display: 'block' }}>
+            {user?.nickname || user?.account}
+          </Typography>
+          <Typography variant="caption" component="span" color="text.secondary">
             {user?.account} · {user?.role ? translate(`shell.user.roles.${user.role}`) : ''}
           </Typography>
-        </Box>
+        </MenuItem>
         <Divider />
         <MenuItem
           onClick={() => {

@@ -17,12 +17,12 @@ export function makeTheme(mode: 'light' | 'dark', themeColor: string, menuWidth:
       primary: { main: dark ? lighten(themeColor, 0.45) : themeColor },
       secondary: { main: dark ? '#c9cdd4' : '#1d2129' },
       error: { main: dark ? '#ff8f8f' : '#b42318' }, // ≥ 4.5:1 on white and on the toolbar's grey
-      success: { main: dark ? '#6ee7a0' : '#0e7a3d' },
-      warning: { main: dark ? '#ffc46b' : '#a15c00' },
+      success: { main: dark ? '#6ee7a0' : '#0b6b35' },
+      warning: { main: dark ? '#ffc46b' : '#8a4d00' },
       background: { default: dark ? '#17171a' : '#f2f3f5', paper: dark ? '#232324' : '#ffffff' },
       text: dark
         ? { primary: '#f2f3f5', secondary: '#c9cdd4', disabled: '#a9aeb8' }
-        : { primary: '#1d2129', secondary: '#4e5969', disabled: '#6b7280' },
+        : { primary: '#1d2129', secondary: '#4e5969', disabled: '#5c6370' },
     },
     typography: {
       fontFamily:
@@ -30,8 +30,16 @@ export function makeTheme(mode: 'light' | 'dark', themeColor: string, menuWidth:
     },
     components: {
       ...base.components,
+      // operators read sentences, not shouted labels ('ENGLISH', 'COPY SETTINGS')
+      MuiButton: {
+        ...base.components?.MuiButton,
+        styleOverrides: {
+          ...(base.components?.MuiButton?.styleOverrides as object),
+          root: { textTransform: 'none' },
+        },
+      },
       MuiAppBar: { styleOverrides: { root: { minHeight: NAVBAR_HEIGHT, justifyContent: 'center' } } },
-      RaToolbar: { styleOverrides: { root: { backgroundColor: dark ? '#2e2e30' : '#e5e6eb' } } },
+      RaToolbar: { styleOverrides: { root: { backgroundColor: dark ? '#2e2e30' : '#f2f3f5' } } },
       MuiFilledInput: {
         styleOverrides: { root: { backgroundColor: dark ? 'rgba(255,255,255,0.08)' : 'rgba(0,0,0,0.04)' } },
       },

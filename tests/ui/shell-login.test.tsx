@@ -87,3 +87,37 @@ test('the language switch changes the page to English and saves it', async () =>
   expect(localStorage.getItem('locale')).toBe('en-US');
   expect(document.documentElement.lang).toBe('en-US');
 });
+
+test("the server's sentence only for refused logins (40100, 42900); server errors get the generic failure", async () => {
+  let answer = { code: 42900, msg: '尝试次数过多，请稍后再试', data: null };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => envelope(answer)),
+  );
+  render(<LoginPage onSuccess={() => {}} />);
+  fill('username', 'admin');
+  fill('password', 'secret-1');
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  expect(await screen.findByText('尝试次数过多，请稍后再试')).toBeTruthy();
+  answer = { code: 50000, msg: 'Internal error (request id abc)', data: null };
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  expect(await screen.findByText('登录出错，请稍后重试')).toBeTruthy();
+  expect(screen.queryByText(/Internal error/)).toBeNull();
+});
+
+test('in production mode there is no demo badge nor demo credentials', () => {
+  render(<LoginPage onSuccess={() => {}} />);
+  expect(screen.queryByText('演示')).toBeNull();
+  expect(screen.queryByText(/demo1234/)).toBeNull();
+});
+
+test('in demo mode a badge and the demo login (admin / demo1234) show', () => {
+  vi.stubEnv('MODE', 'demo');
+  try {
+    render(<LoginPage onSuccess={() => {}} />);
+    expect(screen.getByText('演示')).toBeTruthy();
+    expect(screen.getByText(/用户名 admin，密码 demo1234/)).toBeTruthy();
+  } finally {
+    vi.unstubAllEnvs();
+  }
+});

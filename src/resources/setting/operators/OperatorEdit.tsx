@@ -1,9 +1,10 @@
-import { Alert, Button } from '@mui/material';
+import { Alert, Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { Edit, SimpleForm, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { ApiFailure } from '../../../api/http';
 import { OperatorInputs } from './OperatorInputs';
 import { ResetPasswordButton } from './ResetPasswordButton';
+import { StateButton } from './StateButton';
 
 function EditTitle() {
   const record = useRecordContext();
@@ -46,7 +47,10 @@ export function OperatorEdit() {
       )}
       <SimpleForm>
         <OperatorInputs />
-        <ResetPasswordButton />
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <ResetPasswordButton />
+          <StateButton />
+        </Stack>
       </SimpleForm>
     </Edit>
   );
