@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEMO_CREDENTIALS } from '../../mocks/credentials';
 import { launch, screenshot } from './browser';
@@ -44,6 +44,16 @@ afterAll(async () => {
   preview?.kill();
 });
 
+/** A call from the page (so it goes through its service worker), answered as status and text, then parsed. */
+async function callApi(page: Page, path: string) {
+  const [status, text] = await page.evaluate(async (p) => {
+    const res = await fetch(p, { headers: { 'Admin-Token': localStorage.getItem('token') ?? '' } });
+    return [res.status, await res.text()] as const;
+  }, path);
+  expect({ status, text: text.slice(0, 200) }).toMatchObject({ status: 200 });
+  return JSON.parse(text);
+}
+
 test('the demo logs in against the API running in the browser, and keeps its data across reloads', async () => {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
   const page = await context.newPage();
@@ -56,23 +66,18 @@ test('the demo logs in against the API running in the browser, and keeps its dat
   await page.locator('button[type="submit"]').click();
   await page.waitForURL((u) => u.pathname === '/movie/review', { timeout: 30_000 });
   // The demo's API answers from PGlite in the page: the seeded operators are listed.
-  const list = await page.evaluate(async () => {
-    const res = await fetch('/app/admin/operators?pageSize=50', {
-      headers: { 'Admin-Token': localStorage.getItem('token') ?? '' },
-    });
-    return res.json();
-  });
+  const list = await callApi(page, '/app/admin/operators?pageSize=50');
   expect(list.code).toBe(20000);
   expect(list.data.total).toBeGreaterThan(1);
   await screenshot(page, 'demo-review-zh-CN-light');
   await page.reload();
   await page.waitForURL((u) => u.pathname === '/movie/review');
-  const info = await page.evaluate(async () => {
-    const res = await fetch(`/app/admin/info?id=${localStorage.getItem('uid')}`, {
-      headers: { 'Admin-Token': localStorage.getItem('token') ?? '' },
-    });
-    return res.json();
-  });
+  // After a reload the API starts again in the page (PGlite reopens from IndexedDB) before the admin renders.
+  await expect.poll(() => page.getByText('暂无待审核内容').count(), { timeout: 30_000 }).toBe(1);
+  const info = await callApi(
+    page,
+    `/app/admin/info?id=${await page.evaluate(() => localStorage.getItem('uid'))}`,
+  );
   expect(info.data.account).toBe('admin');
   await context.close();
 });
