@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from './core/context';
 import { errorEnvelope } from './core/envelope';
 import { ApiError } from './core/errors';
 import { pickLocale, translate } from './core/i18n';
+import { inputGuard } from './core/input-guard';
 import { throwValidation } from './core/validate';
 import { modules } from './modules';
 
@@ -16,7 +17,7 @@ import { modules } from './modules';
 export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) throwValidation(result.error);
+      if (!result.success) throwValidation(result.error, (result as { data?: unknown }).data);
     },
   });
 
@@ -40,6 +41,8 @@ export function createApp(deps: AppDeps) {
       },
     }),
   );
+
+  app.use('/app/*', inputGuard);
 
   for (const mount of modules) app.route('/app', mount());
 
@@ -73,6 +76,15 @@ export function createApp(deps: AppDeps) {
       return c.json(errorEnvelope(ctx, new ApiError(Code.INVALID, key, { limit: '' })), 200);
     }
     const requestId = c.get('requestId') ?? 'unknown';
+    const sqlState = inputRejectedByDatabase(err);
+    if (sqlState) {
+      // A value the edge let through but the column cannot hold: the caller's input, not a server fault.
+      deps.logger.warn(
+        { sqlState, requestId, method: c.req.method, path: c.req.path },
+        'input refused by the database',
+      );
+      return c.json(errorEnvelope(ctx, new ApiError(Code.INVALID, 'invalid')), 200);
+    }
     deps.logger.error(
       { err: serializeError(err), requestId, method: c.req.method, path: c.req.path },
       'unhandled error',
@@ -90,6 +102,18 @@ export function createApp(deps: AppDeps) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * SQLSTATEs that mean "this input does not fit the column": too long (22001), out of range (22003), a character
+ * the encoding cannot hold (22021, 22P05). Either driver's error, possibly wrapped by Drizzle in `cause`.
+ */
+const INPUT_SQLSTATES = new Set(['22001', '22003', '22021', '22P05']);
+function inputRejectedByDatabase(err: unknown): string | undefined {
+  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++) {
+    if (typeof e.code === 'string' && INPUT_SQLSTATES.has(e.code)) return e.code;
+  }
+  return undefined;
+}
 
 function serializeError(err: unknown) {
   if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };

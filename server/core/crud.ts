@@ -4,6 +4,9 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/types';
 import { conflict, notFound } from './errors';
 
+/** The largest PostgreSQL `integer`: ids and versions beyond it are 40000, not a database error. */
+export const PG_INT_MAX = 2_147_483_647;
+
 /** Page sizes a list accepts; anything else is 40000. */
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
@@ -48,7 +51,10 @@ export const idParam = z.object({
 
 /** `{action, ids}` of a batch route: every id exists or nothing changes. */
 export function batchBody<A extends readonly [string, ...string[]]>(actions: A) {
-  return z.object({ action: z.enum(actions), ids: z.array(z.number().int().positive()).min(1).max(1000) });
+  return z.object({
+    action: z.enum(actions),
+    ids: z.array(z.number().int().positive().max(PG_INT_MAX)).min(1).max(1000),
+  });
 }
 
 export interface Page<T> {

@@ -1,6 +1,7 @@
 import health from './health';
+import movies from './movies';
 import operators from './operators';
 import system from './system';
 
 /** Every module's sub-app, mounted under /app. A new module adds one line here (and its tables to db/schema.ts). */
-export const modules = [health, operators, system];
+export const modules = [health, operators, system, movies];

@@ -4,6 +4,7 @@ import { hashPassword } from '../core/crypto';
 import type { Db } from '../db/types';
 import { ensureFirstAdmin } from '../modules/operators';
 import { operators } from '../modules/operators/schema';
+import { seedMovies } from './movies';
 import { rng } from './random';
 
 const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '赵', '黄', '周', '吴'];
@@ -14,7 +15,11 @@ const PINYIN = ['wang', 'li', 'zhang', 'liu', 'chen', 'yang', 'zhao', 'huang', '
  * The one seed generator (demo mode, tests, benchmarks): deterministic by `seed`. Runs only on a database that
  * has no operator but the first admin, so a restart never seeds twice. Sections add their own seeders here.
  */
-export async function seed(db: Db, config: Config, options: { seed?: number; operators?: number } = {}) {
+export async function seed(
+  db: Db,
+  config: Config,
+  options: { seed?: number; operators?: number; movies?: number } = {},
+) {
   await ensureFirstAdmin(db, config);
   const [{ n }] = await db.select({ n: count() }).from(operators);
   if (Number(n) > 1) return { seeded: false };
@@ -31,5 +36,11 @@ export async function seed(db: Db, config: Config, options: { seed?: number; ope
     };
   });
   await db.insert(operators).values(rows);
+  const [first] = await db.select({ id: operators.id }).from(operators).orderBy(operators.id).limit(1);
+  await seedMovies(db, {
+    seed: options.seed ?? 42,
+    movies: options.movies ?? 200,
+    reviewer: first?.id ?? null,
+  });
   return { seeded: true };
 }

@@ -1,9 +1,10 @@
+import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { createApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
 import { manualClock } from '../../server/core/clock';
-import { silentLogger } from '../../server/core/logger';
-import { migrate } from '../../server/db/migrate';
+import { type Logger, silentLogger } from '../../server/core/logger';
+import { migrate, rowsOf } from '../../server/db/migrate';
 import { openPglite } from '../../server/db/pglite';
 import type { Database } from '../../server/db/types';
 import { ensureFirstAdmin } from '../../server/modules/operators';
@@ -13,8 +14,13 @@ export const ADMIN_PASSWORD = 'admin-pass-1';
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A fresh database for one test file: PGlite in memory, or a new database on the PostgreSQL of TEST_DATABASE_URL. */
-export async function freshDatabase(): Promise<Database> {
+export const onPostgres = process.env.TEST_DB === 'postgres';
+
+/**
+ * A fresh database for one test file: PGlite in memory, or a new database on the PostgreSQL of TEST_DATABASE_URL
+ * (then `url` says where, so a test can open more connections to it).
+ */
+export async function freshDatabase(): Promise<Database & { url?: string }> {
   if (process.env.TEST_DB !== 'postgres') return openPglite();
   const name = `zg_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -26,6 +32,7 @@ export async function freshDatabase(): Promise<Database> {
   const database = await openPostgres(url.toString());
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -50,11 +57,23 @@ export interface TestApi {
     opts?: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> },
   ): Promise<{ status: number; body: any }>;
   login(username?: string, password?: string): Promise<string>;
+  /** Runs raw SQL on the test database and returns its rows (to look behind the API: hashes, counters). */
+  query<T = Record<string, unknown>>(q: SQL): Promise<T[]>;
+  /** Creates an operator through the API with an admin token and returns its id. */
+  createOperator(
+    adminToken: string,
+    op: { account: string; password?: string; role?: 'user' | 'admin'; nickname?: string },
+  ): Promise<number>;
   close(): Promise<void>;
 }
 
+export const USER_PASSWORD = 'user-pass-1';
+
 /** The API in-process on a migrated, bootstrapped database, with a manual clock and a cheap password hash. */
-export async function startApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startApi(
+  env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+): Promise<TestApi> {
   const database = await freshDatabase();
   const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', ...env });
   await migrate(database.db);
@@ -65,7 +84,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
     db: database.db,
     config,
     clock,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     clientAddress: () => address,
   });
   const call: TestApi['call'] = async (method, path, opts = {}) => {
@@ -97,6 +116,17 @@ export async function startApi(env: Record<string, string> = {}): Promise<TestAp
       const r = await call('POST', '/app/admin/login', { body: { username, password } });
       if (r.body.code !== 20000) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
       return r.body.data.token as string;
+    },
+    async query<T>(q: SQL) {
+      return rowsOf<T>(await database.db.execute(q));
+    },
+    async createOperator(adminToken, op) {
+      const r = await call('POST', '/app/admin/operators', {
+        token: adminToken,
+        body: { password: USER_PASSWORD, role: 'user', ...op },
+      });
+      if (r.body.code !== 20000) throw new Error(`create operator failed: ${JSON.stringify(r.body)}`);
+      return r.body.data.id as number;
     },
     close: () => database.close(),
   };

@@ -2,7 +2,15 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
-import { batchBody, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
+import {
+  batchBody,
+  idParam,
+  isUniqueViolation,
+  listPage,
+  listQuery,
+  PG_INT_MAX,
+  updateVersioned,
+} from '../../core/crud';
 import { hashPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, notFound } from '../../core/errors';
@@ -84,7 +92,7 @@ const update = createRoute({
         nickname: nickname.optional(),
         avatar: avatar.optional(),
         role: z.enum(ROLES).optional(),
-        version: z.number().int().positive(),
+        version: z.number().int().positive().max(PG_INT_MAX),
       }),
     ),
   },

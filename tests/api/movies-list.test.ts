@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rowsOf } from '../../server/db/migrate';
+import { titleContains } from '../../server/modules/movies/movie-routes';
+import { startApi, type TestApi, USER_PASSWORD } from './harness';
+import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
+
+/** Issue #3, the review and online lists: views, filters, sorts and page sizes allow-listed, title search. */
+let api: TestApi;
+let admin: string;
+let user: string;
+let fx: MovieFixture;
+const ids: Record<string, number> = {};
+const idOf = (title: string) => ids[title];
+
+const M = '/app/admin/movie/movies';
+const list = async (query: string) => okData(api.call('GET', `${M}?${query}`, { token: user }), query);
+const titles = async (query: string) => ((await list(query)).list as { title: string }[]).map((m) => m.title);
+const sorted = (a: string[]) => [...a].sort();
+
+const TITLES: [string, Record<string, unknown>][] = [
+  ['视频合集', { columnId: 'movies', tags: ['hot'], platforms: [2], views: 100 }],
+  ['短视频精选', { columnId: 'action', tags: ['hot', 'new'], platforms: [2, 4], views: 5000 }],
+  ['视觉盛宴', { columnId: 'series', tags: ['new'], platforms: [4], views: 50 }],
+  ['频道视角', { columnId: 'series', platforms: [1], views: 0 }],
+  ['Video Star', { columnId: 'movies', tags: ['hd'], platforms: [5], views: 700 }],
+  ['the VIDEO night', { columnId: 'action', platforms: [6], views: 20 }],
+  ['超级视频 HD', { tags: ['hd'], views: 1_000_000 }],
+  ['100%_好片', { views: 3 }],
+  ['1000 好片', { views: 4 }],
+];
+
+beforeAll(async () => {
+  api = await startApi();
+  admin = await api.login();
+  await api.createOperator(admin, { account: 'lister' });
+  user = await api.login('lister', USER_PASSWORD);
+  fx = await makeFixture(api, admin);
+  for (const [title, o] of TITLES) {
+    api.clock.advance(86_400_000); // one a day, from 2026-06-02
+    const m = await createMovie(api, user, {
+      title,
+      columnId: o.columnId ? fx.columns[o.columnId as string] : null,
+      tagIds: ((o.tags as string[]) ?? []).map((t) => fx.tags[t]),
+      platforms: o.platforms ?? [],
+    });
+    ids[title] = m.id;
+    await api.query(sql`update movies set views = ${o.views as number} where id = ${m.id}`);
+  }
+  // Online: the first five (published on 2026-06-11); offline: one of them; rejected: 频道视角; the rest pending.
+  api.clock.advance(86_400_000);
+  const approve = ['视频合集', '短视频精选', '视觉盛宴', 'Video Star', 'the VIDEO night'].map((t) => ids[t]);
+  await okData(api.call('POST', `${M}/batch`, { token: user, body: { action: 'approve', ids: approve } }));
+  await okData(api.call('POST', `${M}/${idOf('the VIDEO night')}/offline`, { token: user }));
+  await okData(
+    api.call('POST', `${M}/${idOf('频道视角')}/reject`, { token: user, body: { reason: '标题' } }),
+  );
+  await okData(
+    api.call('POST', `${M}/batch`, { token: user, body: { action: 'recommend', ids: [idOf('Video Star')] } }),
+  );
+});
+afterAll(() => api.close());
+
+describe('views', () => {
+  test('review = pending + rejected, online = online + offline, all by default', async () => {
+    expect(sorted(await titles('view=review&pageSize=50'))).toEqual(
+      sorted(['频道视角', '超级视频 HD', '100%_好片', '1000 好片']),
+    );
+    expect(sorted(await titles('view=online&pageSize=50'))).toEqual(
+      sorted(['视频合集', '短视频精选', '视觉盛宴', 'Video Star', 'the VIDEO night']),
+    );
+    expect((await list('')).total).toBe(TITLES.length);
+    expect(await titles('view=review&status=rejected')).toEqual(['频道视角']);
+    expect(await titles('view=online&status=offline')).toEqual(['the VIDEO night']);
+  });
+
+  test('a status outside the view is 40000 naming status and the allowed values', async () => {
+    const r = await api.call('GET', `${M}?view=review&status=online`, { token: user });
+    expect(r.body.code).toBe(40000);
+    expect(r.body.msg).toBe('status：取值应为 pending, rejected 之一');
+  });
+});
+
+describe('title search', () => {
+  test('two Chinese characters find exactly the titles containing them', async () => {
+    expect(sorted(await titles('q=视频&pageSize=50'))).toEqual(
+      sorted(['视频合集', '短视频精选', '超级视频 HD']),
+    );
+    expect(await titles('q=频道')).toEqual(['频道视角']);
+    expect(await titles('q=视频合')).toEqual(['视频合集']);
+    expect(await titles('q=频视')).toEqual([]); // both bigram characters present, not adjacent
+    expect(sorted(await titles('q=视&pageSize=50'))).toEqual(
+      sorted(['视频合集', '短视频精选', '视觉盛宴', '频道视角', '超级视频 HD']),
+    );
+    expect(await titles(`q=${encodeURIComponent('视频')}&view=review`)).toEqual(['超级视频 HD']);
+  });
+
+  test('Latin search is case-insensitive; LIKE wildcards are literal', async () => {
+    expect(sorted(await titles('q=video'))).toEqual(sorted(['Video Star', 'the VIDEO night']));
+    expect(sorted(await titles('q=ViDeO%20N'))).toEqual(['the VIDEO night']);
+    expect(await titles('q=hd')).toEqual(['超级视频 HD']);
+    expect(await titles(`q=${encodeURIComponent('0%')}`)).toEqual(['100%_好片']);
+    expect(await titles(`q=${encodeURIComponent('%_')}`)).toEqual(['100%_好片']);
+    expect(await titles('q=_')).toEqual(['100%_好片']);
+    expect((await list('q=%20%20')).total).toBe(TITLES.length); // blank is no filter
+  });
+
+  test('the search can be served by the GIN index over the title grams (no sequential scan needed)', async () => {
+    const plan = await api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const r = await tx.execute(sql`explain select id from movies where ${titleContains('视频')}`);
+      return rowsOf<Record<string, string>>(r)
+        .map((row) => Object.values(row)[0])
+        .join('\n');
+    });
+    expect(plan).toContain('movies_title_grams');
+    const grams = await api.query<{ g: string[] }>(sql`select zg_query_grams('视频合') as g`);
+    expect(sorted(grams[0].g)).toEqual(['视频', '频合']);
+  });
+});
+
+describe('filters', () => {
+  test('column, tag, platform, recommended, free, views range', async () => {
+    expect(sorted(await titles(`columnId=${fx.columns.series}`))).toEqual(sorted(['视觉盛宴', '频道视角']));
+    expect(sorted(await titles(`tagId=${fx.tags.new}`))).toEqual(sorted(['短视频精选', '视觉盛宴']));
+    expect(sorted(await titles('platform=4'))).toEqual(sorted(['短视频精选', '视觉盛宴']));
+    expect(await titles('platform=3')).toEqual([]);
+    expect(await titles('recommended=true')).toEqual(['Video Star']);
+    expect((await list('recommended=false')).total).toBe(TITLES.length - 1);
+    expect(sorted(await titles('viewsMin=100&viewsMax=5000'))).toEqual(
+      sorted(['视频合集', '短视频精选', 'Video Star']),
+    );
+    expect(await titles('viewsMin=1000000')).toEqual(['超级视频 HD']);
+    expect(await titles(`tagId=${fx.tags.hd}&view=online&q=star`)).toEqual(['Video Star']);
+  });
+
+  test('created and published date ranges (days inclusive)', async () => {
+    // Created one a day from 2026-06-02; published all on 2026-06-11.
+    expect(await titles('createdFrom=2026-06-02&createdTo=2026-06-02')).toEqual(['视频合集']);
+    expect((await list('createdFrom=2026-06-03&createdTo=2026-06-05')).total).toBe(3);
+    expect((await list('createdFrom=2026-06-05T00:00:00%2B08:00&createdTo=2026-06-05')).total).toBe(1);
+    expect((await list('publishedFrom=2026-06-11&publishedTo=2026-06-11')).total).toBe(5);
+    expect((await list('publishedTo=2026-06-10')).total).toBe(0);
+  });
+
+  test('ids (getMany)', async () => {
+    const r = await list(`ids=${idOf('视觉盛宴')},${idOf('Video Star')}`);
+    expect(sorted(r.list.map((m: any) => m.title))).toEqual(sorted(['视觉盛宴', 'Video Star']));
+  });
+});
+
+describe('sorts and pages', () => {
+  test('sort by views desc, by createdAt asc; ties break on id; page and pageSize', async () => {
+    const byViews = await titles('sort=views&order=desc&pageSize=10');
+    expect(byViews.slice(0, 3)).toEqual(['超级视频 HD', '短视频精选', 'Video Star']);
+    expect(await titles('sort=createdAt&pageSize=10')).toEqual(TITLES.map(([t]) => t));
+    const p2 = await list('sort=createdAt&pageSize=10&page=2');
+    expect(p2).toEqual({ list: [], total: TITLES.length });
+    const page = await list('sort=id&order=desc&pageSize=10');
+    expect(page.list[0].title).toBe('1000 好片');
+    expect(page.list[0]).toHaveProperty('tagIds');
+    expect(page.list[0]).not.toHaveProperty('plays');
+    const published = await titles('view=online&sort=publishedAt&order=desc');
+    expect(published).toHaveLength(5);
+  });
+
+  test('unknown sorts, filters, page sizes and malformed values are 40000 naming the field', async () => {
+    const cases: [string, string][] = [
+      ['sort=title_grams', 'sort'],
+      ['sort=password', 'sort'],
+      ['order=up', 'order'],
+      ['pageSize=1000', 'pageSize'],
+      ['pageSize=15', 'pageSize'],
+      ['page=0', 'page'],
+      ['page=abc', 'page'],
+      ['view=deleted', 'view'],
+      ['status=published', 'status'],
+      ['columnId=-1', 'columnId'],
+      ['columnId=1e3', 'columnId'],
+      ['tagId=99999999999', 'tagId'],
+      ['platform=x', 'platform'],
+      ['recommended=yes', 'recommended'],
+      ['viewsMin=10&viewsMax=5', 'viewsMax'],
+      ['createdFrom=2026-13-01', 'createdFrom'],
+      ['createdFrom=yesterday', 'createdFrom'],
+      ['createdFrom=0000-01-01', 'createdFrom'],
+      ['createdTo=9999-12-31', 'createdTo'],
+      ['publishedTo=9998-12-31T23:59:59-14:00', 'publishedTo'],
+      ['publishedFrom=2026-06-05T25:00:00Z', 'publishedFrom'],
+      ['createdFrom=2026-06-05&createdTo=2026-06-01', 'createdTo'],
+      [`q=${'长'.repeat(65)}`, 'q'],
+      ['titleGrams=视频', 'titleGrams'],
+      ['colunmId=1', 'colunmId'],
+      ['ids=1,,2', 'ids'],
+    ];
+    for (const [query, field] of cases) {
+      const r = await api.call('GET', `${M}?${query}`, { token: user });
+      expect(r.status, query).toBe(200);
+      expect(r.body.code, `${query} → ${JSON.stringify(r.body)}`).toBe(40000);
+      expect(Object.keys(r.body.data.fields), query).toEqual([field]);
+    }
+    const en = await api.call('GET', `${M}?colunmId=1`, {
+      token: user,
+      headers: { 'Accept-Language': 'en-US' },
+    });
+    expect(en.body.msg).toBe('colunmId: Unsupported field');
+  });
+});

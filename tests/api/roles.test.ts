@@ -1,0 +1,202 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startApi, type TestApi, USER_PASSWORD } from './harness';
+
+/**
+ * DESIGN.md §7: the server enforces roles. Every route in the OpenAPI document that is not listed here as open to
+ * every operator must answer 40300 to a `user`, so a route added later is covered without touching this file. A
+ * section that opens routes to `user` adds them to this list on purpose, where a reviewer sees it.
+ */
+const FOR_EVERY_OPERATOR = new Set([
+  'POST /app/admin/login',
+  'POST /app/admin/logout',
+  'GET /app/admin/info',
+  'POST /app/admin/password',
+  'GET /app/admin/sys/getSetting',
+  'GET /app/health',
+  'GET /app/openapi.json',
+]);
+
+/**
+ * Section routes a `user` may call, as the sections declare them (`asAnyOperator` in server/modules/<section>).
+ * Movies: operators review, edit and publish content; only deleting and managing columns, tags and sources is
+ * for admins.
+ */
+const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
+  'GET /app/admin/movie/movies',
+  'POST /app/admin/movie/movies',
+  'GET /app/admin/movie/movies/{id}',
+  'PUT /app/admin/movie/movies/{id}',
+  'POST /app/admin/movie/movies/batch',
+  'POST /app/admin/movie/movies/{id}/approve',
+  'POST /app/admin/movie/movies/{id}/reject',
+  'POST /app/admin/movie/movies/{id}/offline',
+  'POST /app/admin/movie/movies/{id}/online',
+  'GET /app/admin/movie/columns',
+  'GET /app/admin/movie/columns/{id}',
+  'GET /app/admin/movie/tags',
+  'GET /app/admin/movie/tags/{id}',
+  'GET /app/admin/movie/sources',
+  'GET /app/admin/movie/sources/{id}',
+];
+
+/** What the document must list at least (so an empty or broken document cannot pass the walk vacuously). */
+const KNOWN_ADMIN_ROUTES = [
+  'GET /app/admin/operators',
+  'POST /app/admin/operators',
+  'GET /app/admin/operators/{id}',
+  'PUT /app/admin/operators/{id}',
+  'DELETE /app/admin/operators/{id}',
+  'POST /app/admin/operators/{id}/disable',
+  'POST /app/admin/operators/{id}/enable',
+  'POST /app/admin/operators/{id}/reset-password',
+  'POST /app/admin/operators/batch',
+  'POST /app/admin/sys/updateSetting',
+];
+
+let api: TestApi;
+let admin: string;
+let user: string;
+let userId: number;
+let victimId: number;
+let routes: { method: string; path: string; op: any }[];
+
+beforeAll(async () => {
+  api = await startApi();
+  admin = await api.login();
+  userId = await api.createOperator(admin, { account: 'plainuser', role: 'user' });
+  victimId = await api.createOperator(admin, { account: 'victim', role: 'user' });
+  user = await api.login('plainuser', USER_PASSWORD);
+  await api.call('POST', '/app/admin/sys/updateSetting', {
+    token: admin,
+    body: { imgdomain: 'https://img.a' },
+  });
+  const doc = (await api.call('GET', '/app/openapi.json')).body;
+  routes = [];
+  for (const [path, item] of Object.entries<any>(doc.paths))
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'])
+      if (item[method]) routes.push({ method: method.toUpperCase(), path, op: item[method] });
+});
+afterAll(() => api.close());
+
+/** Everything a route could change: operators, sessions, settings. */
+async function snapshot() {
+  return JSON.stringify([
+    await api.query(sql`select * from operators order by id`),
+    await api.query(sql`select id, operator_id, revoked_at, revoked_reason from sessions order by id`),
+    await api.query(sql`select * from system_settings order by tenant`),
+  ]);
+}
+
+/** A body that the route would accept from an admin, so only the role stands between the user and the change. */
+function plausibleBody(method: string, path: string, targetId: number): unknown {
+  if (path.endsWith('/batch')) return { action: 'delete', ids: [targetId] };
+  if (path.endsWith('/reset-password')) return { password: 'taken-over-9' };
+  if (path === '/app/admin/operators' && method === 'POST')
+    return { account: 'sneaky', password: 'sneaky-pass-1', role: 'admin' };
+  if (path === '/app/admin/operators/{id}' && method === 'PUT')
+    return { role: 'admin', nickname: 'pwned', version: 1 };
+  if (path.endsWith('/updateSetting')) return { imgdomain: 'https://evil.example', tenant: 2 };
+  return method === 'GET' || method === 'DELETE' ? undefined : {};
+}
+
+function adminOnly() {
+  return routes.filter(
+    (r) =>
+      !FOR_EVERY_OPERATOR.has(`${r.method} ${r.path}`) &&
+      !SECTION_ROUTES_FOR_EVERY_OPERATOR.includes(`${r.method} ${r.path}`),
+  );
+}
+
+describe('role enforcement', () => {
+  test('the OpenAPI document lists every known admin route and the operator routes', () => {
+    const listed = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    for (const r of KNOWN_ADMIN_ROUTES) expect(listed, r).toContain(r);
+    for (const r of FOR_EVERY_OPERATOR) if (r !== 'GET /app/openapi.json') expect(listed, r).toContain(r);
+    expect(adminOnly().length).toBeGreaterThanOrEqual(KNOWN_ADMIN_ROUTES.length);
+  });
+
+  test('a user gets 40300 from every admin-only route in the document, and nothing changes', async () => {
+    const before = await snapshot();
+    const walked: string[] = [];
+    for (const { method, path } of adminOnly()) {
+      for (const targetId of [victimId, userId, 1]) {
+        const url = path.replace(/\{id\}/g, String(targetId));
+        const body = plausibleBody(method, path, targetId);
+        const r = await api.call(method, url, { token: user, body });
+        expect(r.status, `${method} ${url}`).toBe(200);
+        expect(r.body.code, `${method} ${url} → ${JSON.stringify(r.body)}`).toBe(40300);
+        expect(r.body.data).toBeNull();
+        // A hostile body does not get past the role check either (it is not even validated).
+        if (method !== 'GET') {
+          const junk = await api.call(method, url, {
+            token: user,
+            raw: '{"oops',
+            headers: { 'Content-Type': 'application/json' },
+          });
+          expect(junk.body.code, `${method} ${url} junk`).toBe(40300);
+        }
+        if (!path.includes('{id}')) break;
+      }
+      walked.push(`${method} ${path}`);
+    }
+    expect(walked.sort()).toEqual(expect.arrayContaining(KNOWN_ADMIN_ROUTES));
+    expect(await snapshot()).toBe(before);
+    // The user is still a user, the victim still can log in with its password, the settings are the admin's.
+    expect((await api.call('GET', '/app/admin/info', { token: user })).body.data.role).toBe('user');
+    expect(await api.login('victim', USER_PASSWORD)).toBeTruthy();
+    expect(
+      (
+        await api.call('POST', '/app/admin/login', {
+          body: { username: 'sneaky', password: 'sneaky-pass-1' },
+        })
+      ).body.code,
+    ).toBe(40100);
+    const s = await api.call('GET', '/app/admin/sys/getSetting', { token: user });
+    expect(s.body.data.imgdomain).toBe('https://img.a');
+  });
+
+  test('the same routes work for an admin (the 40300 is about the role, not the request)', async () => {
+    const list = await api.call('GET', '/app/admin/operators', { token: admin });
+    expect(list.body.code).toBe(20000);
+    const one = await api.call('GET', `/app/admin/operators/${victimId}`, { token: admin });
+    expect(one.body.code).toBe(20000);
+    const save = await api.call('POST', '/app/admin/sys/updateSetting', {
+      token: admin,
+      body: { imgdomain: 'https://img.b' },
+    });
+    expect(save.body.code).toBe(20000);
+  });
+
+  test('a user may use the routes for every operator', async () => {
+    expect((await api.call('GET', '/app/admin/info', { token: user })).body.code).toBe(20000);
+    expect((await api.call('GET', '/app/admin/sys/getSetting', { token: user })).body.code).toBe(20000);
+    expect((await api.call('GET', '/app/admin/sys/getSetting?tenant=7', { token: user })).body.code).toBe(
+      20000,
+    );
+    const pw = await api.call('POST', '/app/admin/password', {
+      token: user,
+      body: { oldPassword: USER_PASSWORD, newPassword: 'my-own-pass-2' },
+    });
+    expect(pw.body.code).toBe(20000);
+    expect((await api.call('POST', '/app/admin/logout', { token: user })).body.code).toBe(20000);
+  });
+
+  test('a user promoted to admin gains the routes on its existing session; demoted, loses them', async () => {
+    const id = await api.createOperator(admin, { account: 'promoted' });
+    const token = await api.login('promoted', USER_PASSWORD);
+    expect((await api.call('GET', '/app/admin/operators', { token })).body.code).toBe(40300);
+    const up = await api.call('PUT', `/app/admin/operators/${id}`, {
+      token: admin,
+      body: { role: 'admin', version: 1 },
+    });
+    expect(up.body.code).toBe(20000);
+    expect((await api.call('GET', '/app/admin/operators', { token })).body.code).toBe(20000);
+    const down = await api.call('PUT', `/app/admin/operators/${id}`, {
+      token: admin,
+      body: { role: 'user', version: 2 },
+    });
+    expect(down.body.code).toBe(20000);
+    expect((await api.call('GET', '/app/admin/operators', { token })).body.code).toBe(40300);
+  });
+});
