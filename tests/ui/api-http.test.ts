@@ -152,14 +152,15 @@ describe('request: failures', () => {
     expect(toasts).toHaveLength(1);
   });
 
-  it.each(['admin/info', '/admin/info', 'admin/login'])(
-    'never asks to confirm logout for %s',
-    async (path) => {
-      stubFetch(envelope(null, 50014, 'expired'));
-      await expect(request(path, { query: { id: 1 } })).rejects.toMatchObject({ code: 50014 });
-      expect(confirms).toBe(0);
-    },
-  );
+  it.each([
+    'admin/info',
+    '/admin/info',
+    'admin/login',
+  ])('never asks to confirm logout for %s', async (path) => {
+    stubFetch(envelope(null, 50014, 'expired'));
+    await expect(request(path, { query: { id: 1 } })).rejects.toMatchObject({ code: 50014 });
+    expect(confirms).toBe(0);
+  });
 
   it('does not ask to confirm logout for other codes', async () => {
     stubFetch(envelope(null, 40300, 'forbidden'));
