@@ -1,11 +1,18 @@
+import { createHash } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { createApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
 import { manualClock } from '../../server/core/clock';
 import { type Logger, silentLogger } from '../../server/core/logger';
-import { migrate, rowsOf } from '../../server/db/migrate';
+import { migrate, migrations, rowsOf } from '../../server/db/migrate';
 import { openPglite } from '../../server/db/pglite';
+import * as schema from '../../server/db/schema';
 import type { Database } from '../../server/db/types';
 import { ensureFirstAdmin } from '../../server/modules/operators';
 import { openPostgres } from '../../server/node/postgres';
@@ -20,8 +27,10 @@ export const onPostgres = process.env.TEST_DB === 'postgres';
  * A fresh database for one test file: PGlite in memory, or a new database on the PostgreSQL of TEST_DATABASE_URL
  * (then `url` says where, so a test can open more connections to it).
  */
-export async function freshDatabase(): Promise<Database & { url?: string }> {
-  if (process.env.TEST_DB !== 'postgres') return openPglite();
+export async function freshDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<Database & { url?: string }> {
+  if (process.env.TEST_DB !== 'postgres') return options.migrated ? migratedPglite() : openPglite();
   const name = `zg_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
@@ -40,6 +49,39 @@ export async function freshDatabase(): Promise<Database & { url?: string }> {
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
+  };
+}
+
+/**
+ * PGlite's initdb costs seconds per test file; loading a dump of an already migrated database costs well under one.
+ * The dump is kept in the temp directory, keyed by the migrations' text, so a new migration makes a new one.
+ */
+async function migratedPglite(): Promise<Database> {
+  const key = createHash('sha256')
+    .update(migrations.map((m) => `${m.name}\n${m.text}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  const file = join(tmpdir(), `zhanggui-test-pglite-${key}.tar`);
+  let client: PGlite | undefined;
+  try {
+    const dump = new Blob([await readFile(file)]);
+    client = await PGlite.create({ loadDataDir: dump });
+  } catch {
+    client = undefined;
+  }
+  if (!client) {
+    client = await PGlite.create();
+    await migrate(drizzle(client, { schema }) as unknown as Database['db']);
+    const dump = await client.dumpDataDir('none');
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    await writeFile(tmp, new Uint8Array(await dump.arrayBuffer()));
+    await rename(tmp, file); // atomic: a parallel worker reads a whole dump or none
+  }
+  const c = client;
+  return {
+    db: drizzle(c, { schema }) as unknown as Database['db'],
+    driver: 'pglite',
+    close: () => c.close(),
   };
 }
 
@@ -74,7 +116,7 @@ export async function startApi(
   env: Record<string, string> = {},
   options: { logger?: Logger } = {},
 ): Promise<TestApi> {
-  const database = await freshDatabase();
+  const database = await freshDatabase({ migrated: true });
   const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', ...env });
   await migrate(database.db);
   await ensureFirstAdmin(database.db, config);
