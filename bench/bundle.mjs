@@ -4,25 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { ensureBuilt, startServer, stop } from './_server.mjs';
 
 ensureBuilt();
 const dir = mkdtempSync(join(tmpdir(), 'zhanggui-bench-'));
 const server = await startServer(dir, 23500 + Math.floor(Math.random() * 400));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const page = await browser.newPage();
 const scripts = [];
 page.on('response', async (res) => {

@@ -2,10 +2,10 @@
  * The operator's session (SPEC.md §3–4): token and uid in localStorage, and the user store filled from
  * GET admin/info. Runs on the login page: no react-admin, no MUI.
  */
-import { useSyncExternalStore } from 'react';
 import { reload } from './events';
 import { request } from './http';
 import { clearSession, clearToken, getToken, getUid, storeSession } from './storage';
+import { createStore } from './store';
 
 export { getToken, TOKEN_KEY, UID_KEY } from './storage';
 
@@ -36,29 +36,17 @@ export const DEFAULT_AVATAR =
       '<circle cx="32" cy="25" r="12" fill="#f4f6f9"/><path d="M10 60c2-13 11-20 22-20s20 7 22 20z" fill="#f4f6f9"/></svg>',
   );
 
-let user: User | null = null;
+const userStore = createStore<User | null>(null);
+const setUser = userStore.set;
 let pending: Promise<User> | null = null;
-const listeners = new Set<() => void>();
-
-function setUser(next: User | null): void {
-  user = next;
-  for (const fn of [...listeners]) fn();
-}
-
-function subscribe(fn: () => void): () => void {
-  listeners.add(fn);
-  return () => {
-    listeners.delete(fn);
-  };
-}
 
 export function getUser(): User | null {
-  return user;
+  return userStore.get();
 }
 
 /** The current operator, re-rendering when the store changes. */
 export function useUser(): User | null {
-  return useSyncExternalStore(subscribe, getUser, getUser);
+  return userStore.use();
 }
 
 /** Empty the user store (logout, a new login). */
@@ -118,7 +106,8 @@ const asRole = (role: unknown): Role | '' => (ROLES.includes(role as Role) ? (ro
 
 /** GET admin/info?id=<uid>, only when the store holds no uid yet; concurrent callers share one request. */
 export function loadUser(): Promise<User> {
-  if (user?.uid !== undefined && user.uid !== '') return Promise.resolve(user);
+  const user = getUser();
+  if (user && user.uid !== undefined && user.uid !== '') return Promise.resolve(user);
   if (pending) return pending;
   const call = request<InfoAnswer>('admin/info', { query: { id: getUid() } })
     .then((info) => {
@@ -146,6 +135,7 @@ export function loadUser(): Promise<User> {
  * switch happened. The server keeps enforcing the real role.
  */
 export function switchRole(role: Role): boolean {
+  const user = getUser();
   if (user?.realRole !== 'admin' || !ROLES.includes(role)) return false;
   if (user.role !== role) setUser({ ...user, role });
   return true;

@@ -2,10 +2,10 @@
  * The per-tenant system settings (SPEC.md §3, §7): imgdomain, the content platforms and whatever else the
  * server saved, plus the derived platform map (key → name).
  */
-import { useSyncExternalStore } from 'react';
 import { toast } from './events';
 import { ApiFailure, request, TOAST_DURATION } from './http';
 import { httpMessage } from './messages';
+import { createStore } from './store';
 
 export const DEFAULT_TENANT = 2;
 
@@ -25,20 +25,8 @@ export interface SystemSettings {
 
 type SettingsAnswer = { imgdomain?: string; platforms?: Platform[] } & Record<string, unknown>;
 
-let settings: SystemSettings | null = null;
-const listeners = new Set<() => void>();
-
-function setSettings(next: SystemSettings | null): void {
-  settings = next;
-  for (const fn of [...listeners]) fn();
-}
-
-function subscribe(fn: () => void): () => void {
-  listeners.add(fn);
-  return () => {
-    listeners.delete(fn);
-  };
-}
+const settingsStore = createStore<SystemSettings | null>(null);
+const setSettings = settingsStore.set;
 
 function fromAnswer(data: SettingsAnswer): SystemSettings {
   const platforms = Array.isArray(data.platforms) ? data.platforms : [];
@@ -48,11 +36,11 @@ function fromAnswer(data: SettingsAnswer): SystemSettings {
 }
 
 export function getSystemSettings(): SystemSettings | null {
-  return settings;
+  return settingsStore.get();
 }
 
 export function useSystemSettings(): SystemSettings | null {
-  return useSyncExternalStore(subscribe, getSystemSettings, getSystemSettings);
+  return settingsStore.use();
 }
 
 /**

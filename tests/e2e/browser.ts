@@ -1,29 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { E2E_ADMIN_PASSWORD } from './setup';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = 'tests/e2e/screenshots';
 export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
 export const baseURL = () => inject('baseURL');
 
-export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export const launch: () => Promise<Browser> = launchChromium;
 
 /** A fresh context (empty storage) in the given UI locale and theme, preset through localStorage. */
 export async function newContext(
