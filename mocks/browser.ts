@@ -20,7 +20,9 @@ export async function startDemo(): Promise<void> {
     throw new Error('demo already open in another tab');
   }
   // PGlite starts before the worker, or the worker would relay its wasm and data through the page.
-  const database = await openPglite('idb://zhanggui-demo', { relaxedDurability: true });
+  // Durable writes (each query flushed to IndexedDB): with relaxedDurability a reload can cut the write-back short
+  // and the next visit fails to reopen the database (ErrnoError), as the demo e2e test showed.
+  const database = await openPglite('idb://zhanggui-demo', { relaxedDurability: false });
   const config = loadConfig({ ADMIN_PASSWORD: DEMO_CREDENTIALS.password, PASSWORD_ITERATIONS: '100000' });
   await migrate(database.db);
   await seed(database.db, config);
