@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
-import { idParam, isUniqueViolation, listQuery, updateVersioned } from '../../core/crud';
+import { idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, invalidField, notFound } from '../../core/errors';
 import type { Executor } from '../../db/types';
@@ -171,22 +171,17 @@ export function columnRoutes() {
     if (q.parentId === 'root') where.push(isNull(movieColumns.parentId));
     else if (q.parentId !== undefined) where.push(eq(movieColumns.parentId, q.parentId));
     if (q.visible !== undefined) where.push(eq(movieColumns.visible, q.visible));
-    const direction = q.order === 'desc' ? desc : asc;
-    const { db } = c.get('deps');
-    const [rows, [{ total }]] = await Promise.all([
-      db
-        .select()
-        .from(movieColumns)
-        .where(and(...where))
-        .orderBy(direction(sorts[(q.sort ?? 'sort') as keyof typeof sorts]), asc(movieColumns.id))
-        .limit(q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize)
-        .offset((q.page - 1) * q.pageSize),
-      db
-        .select({ total: countOf })
-        .from(movieColumns)
-        .where(and(...where)),
-    ]);
-    return ok(c, { list: rows.map(toApi), total: Number(total) });
+    const page = await listPage<typeof movieColumns.$inferSelect>(c.get('deps').db, {
+      table: movieColumns,
+      where: and(...where),
+      orderBy: sorts[(q.sort ?? 'sort') as keyof typeof sorts],
+      order: q.order,
+      tieBreak: movieColumns.id,
+      page: q.page,
+      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
+      select: getTableColumns(movieColumns),
+    });
+    return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
   app.openapi(routes.get, async (c) => {

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
-import { idParam, isUniqueViolation, listQuery, updateVersioned } from '../../core/crud';
+import { idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, notFound } from '../../core/errors';
 import { asAdmin, asAnyOperator, security } from '../operators';
@@ -161,22 +161,17 @@ export function sourceRoutes() {
     }
     if (q.type) where.push(eq(videoSources.type, q.type));
     if (q.enabled !== undefined) where.push(eq(videoSources.enabled, q.enabled));
-    const direction = q.order === 'desc' ? desc : asc;
-    const { db } = c.get('deps');
-    const [rows, [{ total }]] = await Promise.all([
-      db
-        .select()
-        .from(videoSources)
-        .where(and(...where))
-        .orderBy(direction(sorts[(q.sort ?? 'priority') as keyof typeof sorts]), asc(videoSources.id))
-        .limit(q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize)
-        .offset((q.page - 1) * q.pageSize),
-      db
-        .select({ total: countOf })
-        .from(videoSources)
-        .where(and(...where)),
-    ]);
-    return ok(c, { list: rows.map(toApi), total: Number(total) });
+    const page = await listPage<typeof videoSources.$inferSelect>(c.get('deps').db, {
+      table: videoSources,
+      where: and(...where),
+      orderBy: sorts[(q.sort ?? 'priority') as keyof typeof sorts],
+      order: q.order,
+      tieBreak: videoSources.id,
+      page: q.page,
+      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
+      select: getTableColumns(videoSources),
+    });
+    return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
   app.openapi(routes.get, async (c) => {

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AppEnv } from '../../core/context';
-import { idParam, isUniqueViolation, listQuery, updateVersioned } from '../../core/crud';
+import { idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, invalidField, notFound } from '../../core/errors';
 import { asAdmin, asAnyOperator, security } from '../operators';
@@ -11,7 +11,6 @@ import {
   assertAllExist,
   boolQuery,
   containsPattern,
-  countOf,
   duplicate,
   idArray,
   isForeignKeyViolation,
@@ -152,22 +151,17 @@ export function tagRoutes() {
     if (q.q) where.push(ilike(movieTags.name, containsPattern(q.q)));
     if (q.group !== undefined) where.push(eq(movieTags.group, q.group));
     if (q.hot !== undefined) where.push(eq(movieTags.hot, q.hot));
-    const direction = q.order === 'desc' ? desc : asc;
-    const { db } = c.get('deps');
-    const [rows, [{ total }]] = await Promise.all([
-      db
-        .select()
-        .from(movieTags)
-        .where(and(...where))
-        .orderBy(direction(sorts[(q.sort ?? 'id') as keyof typeof sorts]), asc(movieTags.id))
-        .limit(q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize)
-        .offset((q.page - 1) * q.pageSize),
-      db
-        .select({ total: countOf })
-        .from(movieTags)
-        .where(and(...where)),
-    ]);
-    return ok(c, { list: rows.map(toApi), total: Number(total) });
+    const page = await listPage<typeof movieTags.$inferSelect>(c.get('deps').db, {
+      table: movieTags,
+      where: and(...where),
+      orderBy: sorts[(q.sort ?? 'id') as keyof typeof sorts],
+      order: q.order,
+      tieBreak: movieTags.id,
+      page: q.page,
+      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
+      select: getTableColumns(movieTags),
+    });
+    return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
   app.openapi(routes.get, async (c) => {
