@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { type AnyColumn, and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, count, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/types';
 import { conflict, notFound } from './errors';
@@ -62,32 +62,57 @@ export interface Page<T> {
   total: number;
 }
 
-/** One page and its total: the page query and the count run on the same filter. */
+/** What a list route's query (listQuery) gives the page: page, size, direction, and `ids` for getMany. */
+export interface ListParams {
+  page: number;
+  pageSize: number;
+  order: 'asc' | 'desc';
+  ids?: number[];
+}
+
+/**
+ * One page and its total: the page query and the count run on the same filter. Ties are broken by id, so pages
+ * never overlap; a getMany (`ids`) gets all its rows on one page; `select` defaults to every column.
+ */
 export async function listPage<T>(
   db: Executor,
   opts: {
-    table: PgTable;
+    table: PgTable & { id: AnyColumn };
     where?: SQL;
     orderBy: AnyColumn;
-    order: 'asc' | 'desc';
-    tieBreak: AnyColumn;
-    page: number;
-    pageSize: number;
-    select: Record<string, any>;
+    query: ListParams;
+    select?: Record<string, any>;
   },
 ): Promise<Page<T>> {
-  const direction = opts.order === 'desc' ? desc : asc;
+  const { page, order, ids } = opts.query;
+  const pageSize = ids ? Math.max(opts.query.pageSize, ids.length) : opts.query.pageSize;
+  const direction = order === 'desc' ? desc : asc;
   const [rows, [{ total }]] = await Promise.all([
     db
-      .select(opts.select as any)
+      .select((opts.select ?? getTableColumns(opts.table)) as any)
       .from(opts.table)
       .where(opts.where)
-      .orderBy(direction(opts.orderBy), direction(opts.tieBreak))
-      .limit(opts.pageSize)
-      .offset((opts.page - 1) * opts.pageSize),
+      .orderBy(direction(opts.orderBy), direction(opts.table.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ total: count() }).from(opts.table).where(opts.where),
   ]);
   return { list: rows as T[], total: Number(total) };
+}
+
+/** The row with this id (and `where`, e.g. not deleted), or 40400. `select` defaults to every column. */
+export async function findById<T>(
+  db: Executor,
+  table: PgTable & { id: AnyColumn },
+  id: number,
+  options: { select?: Record<string, any>; where?: SQL } = {},
+): Promise<T> {
+  const [row] = await db
+    .select((options.select ?? getTableColumns(table)) as any)
+    .from(table)
+    .where(and(eq(table.id, id), options.where));
+  if (!row) throw notFound();
+  return row as T;
 }
 
 /**

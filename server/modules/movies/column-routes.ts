@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
-import { idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
+import { findById, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, invalidField, notFound } from '../../core/errors';
 import type { Executor } from '../../db/types';
@@ -175,22 +175,17 @@ export function columnRoutes() {
       table: movieColumns,
       where: and(...where),
       orderBy: sorts[(q.sort ?? 'sort') as keyof typeof sorts],
-      order: q.order,
-      tieBreak: movieColumns.id,
-      page: q.page,
-      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
-      select: getTableColumns(movieColumns),
+      query: q,
     });
     return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
   app.openapi(routes.get, async (c) => {
-    const [row] = await c
-      .get('deps')
-      .db.select()
-      .from(movieColumns)
-      .where(eq(movieColumns.id, c.req.valid('param').id));
-    if (!row) throw notFound();
+    const row = await findById<typeof movieColumns.$inferSelect>(
+      c.get('deps').db,
+      movieColumns,
+      c.req.valid('param').id,
+    );
     return ok(c, toApi(row));
   });
 

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
-import { idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
+import { findById, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, notFound } from '../../core/errors';
 import { asAdmin, asAnyOperator, security } from '../operators';
@@ -165,22 +165,17 @@ export function sourceRoutes() {
       table: videoSources,
       where: and(...where),
       orderBy: sorts[(q.sort ?? 'priority') as keyof typeof sorts],
-      order: q.order,
-      tieBreak: videoSources.id,
-      page: q.page,
-      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
-      select: getTableColumns(videoSources),
+      query: q,
     });
     return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
   app.openapi(routes.get, async (c) => {
-    const [row] = await c
-      .get('deps')
-      .db.select()
-      .from(videoSources)
-      .where(eq(videoSources.id, c.req.valid('param').id));
-    if (!row) throw notFound();
+    const row = await findById<typeof videoSources.$inferSelect>(
+      c.get('deps').db,
+      videoSources,
+      c.req.valid('param').id,
+    );
     return ok(c, toApi(row));
   });
 

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, eq, getTableColumns, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AppEnv } from '../../core/context';
-import { idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
+import { findById, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, invalidField, notFound } from '../../core/errors';
 import { asAdmin, asAnyOperator, security } from '../operators';
@@ -155,22 +155,17 @@ export function tagRoutes() {
       table: movieTags,
       where: and(...where),
       orderBy: sorts[(q.sort ?? 'id') as keyof typeof sorts],
-      order: q.order,
-      tieBreak: movieTags.id,
-      page: q.page,
-      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
-      select: getTableColumns(movieTags),
+      query: q,
     });
     return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
   app.openapi(routes.get, async (c) => {
-    const [row] = await c
-      .get('deps')
-      .db.select()
-      .from(movieTags)
-      .where(eq(movieTags.id, c.req.valid('param').id));
-    if (!row) throw notFound();
+    const row = await findById<typeof movieTags.$inferSelect>(
+      c.get('deps').db,
+      movieTags,
+      c.req.valid('param').id,
+    );
     return ok(c, toApi(row));
   });
 

@@ -4,6 +4,7 @@ import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
 import {
   batchBody,
+  findById,
   idParam,
   isUniqueViolation,
   listPage,
@@ -213,23 +214,22 @@ export function operatorRoutes() {
       table: operators,
       where: and(...where),
       orderBy: sorts[(q.sort ?? 'id') as keyof typeof sorts],
-      order: q.order,
-      tieBreak: operators.id,
-      page: q.page,
-      pageSize: q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize,
+      query: q,
       select: operatorColumns,
     });
     return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
   app.openapi(getOne, async (c) => {
-    const { id } = c.req.valid('param');
-    const [row] = await c
-      .get('deps')
-      .db.select(operatorColumns)
-      .from(operators)
-      .where(and(eq(operators.id, id), live));
-    if (!row) throw notFound();
+    const row = await findById<Record<string, unknown>>(
+      c.get('deps').db,
+      operators,
+      c.req.valid('param').id,
+      {
+        select: operatorColumns,
+        where: live,
+      },
+    );
     return ok(c, toApi(row));
   });
 
