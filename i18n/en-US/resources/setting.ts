@@ -1,10 +1,5 @@
-/** Messages of the sections, react-admin's shape: resources.<resource>.{name, fields, filters, action, notifications, page}. */
-const resources = {
-  'movie/review': {
-    name: 'Review queue',
-    empty: 'Nothing awaiting review',
-    emptyHint: 'Items submitted for review will appear here.',
-  },
+/** Messages of the setting section's resources. */
+const setting = {
   'setting/operators': {
     name: 'Operator |||| Operators',
     fields: {
@@ -39,4 +34,4 @@ const resources = {
     page: { create: 'New operator', edit: 'Edit operator %{account}', editTitle: 'Edit operator' },
   },
 };
-export default resources;
+export default setting;

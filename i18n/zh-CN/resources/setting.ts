@@ -1,12 +1,7 @@
-import type en from '../en-US/resources';
+import type en from '../../en-US/resources/setting';
 
-/** 各版块文案，react-admin 结构：resources.<resource>.{name, fields, filters, action, notifications, page}。 */
-const resources: typeof en = {
-  'movie/review': {
-    name: '审核列表',
-    empty: '暂无待审核内容',
-    emptyHint: '提交审核的内容会出现在这里。',
-  },
+/** 系统设置版块的资源文案。 */
+const setting: typeof en = {
   'setting/operators': {
     name: '运营账号 |||| 运营账号',
     fields: {
@@ -41,4 +36,4 @@ const resources: typeof en = {
     page: { create: '新建运营账号', edit: '编辑运营账号 %{account}', editTitle: '编辑运营账号' },
   },
 };
-export default resources;
+export default setting;

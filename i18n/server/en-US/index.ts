@@ -1,0 +1,7 @@
+import type zh from '../zh-CN';
+import core from './core';
+import movies from './movies';
+
+/** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
+const en: Record<keyof typeof zh, string> = { ...core, ...movies };
+export default en;

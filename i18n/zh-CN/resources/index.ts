@@ -1,0 +1,7 @@
+import type en from '../../en-US/resources';
+import movie from './movie';
+import setting from './setting';
+
+/** 各版块的资源文案，每个版块一个文件（结构同 en-US）。 */
+const resources: typeof en = { ...movie, ...setting };
+export default resources;
