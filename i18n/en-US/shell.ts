@@ -5,6 +5,10 @@ const shell = {
   menu: {
     movie: 'Movies',
     review: 'Review queue',
+    onlinectx: 'Online content',
+    category: 'Columns',
+    tags: 'Tags',
+    sources: 'Video sources',
     setting: 'Settings',
     operators: 'Operators',
   },

@@ -7,6 +7,10 @@ const shell: typeof en = {
   menu: {
     movie: '视频管理',
     review: '审核列表',
+    onlinectx: '上线内容',
+    category: '栏目管理',
+    tags: '标签管理',
+    sources: '视频源',
     setting: '系统设置',
     operators: '运营账号',
   },

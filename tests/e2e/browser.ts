@@ -65,3 +65,38 @@ export async function expectAccessible(page: Page) {
     ),
   ).toEqual([]);
 }
+
+let adminToken: string | undefined;
+
+/**
+ * Calls the running server's API directly (for fixtures an e2e journey needs before it opens a screen), as the
+ * e2e admin unless a token is given. Resolves with the envelope's data; any other code fails the test.
+ */
+export async function api<T = any>(
+  path: string,
+  init: { method?: string; json?: unknown; token?: string; locale?: string } = {},
+): Promise<T> {
+  let token = init.token;
+  if (!token) {
+    adminToken ??= (
+      await api<{ token: string }>('/app/admin/login', {
+        method: 'POST',
+        json: { username: ADMIN.username, password: ADMIN.password },
+        token: '-',
+      })
+    ).token;
+    token = adminToken;
+  }
+  const res = await fetch(new URL(path, baseURL()), {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    headers: {
+      'content-type': 'application/json',
+      'accept-language': init.locale ?? 'en-US',
+      ...(token === '-' ? {} : { 'Admin-Token': token }),
+    },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: T };
+  expect(body.code, `${path}: ${body.msg}`).toBe(20000);
+  return body.data;
+}

@@ -104,7 +104,7 @@ test('a bulk action asks for confirmation, then runs one batch call', async () =
   expect(dataProvider.batch).not.toHaveBeenCalled();
   fireEvent.click(screen.getByRole('button', { name: '确认' }));
   await waitFor(() =>
-    expect(dataProvider.batch).toHaveBeenCalledWith('setting/operators', 'disable', [2, 3]),
+    expect(dataProvider.batch).toHaveBeenCalledWith('setting/operators', 'disable', [2, 3], {}),
   );
 });
 

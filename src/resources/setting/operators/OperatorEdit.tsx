@@ -1,7 +1,6 @@
-import { Alert, Button, Stack } from '@mui/material';
-import { useState } from 'react';
-import { Edit, SimpleForm, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { ApiFailure } from '../../../api/http';
+import { Stack } from '@mui/material';
+import { Edit, SimpleForm, useRecordContext, useTranslate } from 'react-admin';
+import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
 import { OperatorInputs } from './OperatorInputs';
 import { ResetPasswordButton } from './ResetPasswordButton';
 import { StateButton } from './StateButton';
@@ -14,37 +13,16 @@ function EditTitle() {
 
 /** Edit nickname, avatar and role. A stale version (someone else saved first) offers a reload; nothing is overwritten. */
 export function OperatorEdit() {
-  const translate = useTranslate();
-  const refresh = useRefresh();
-  const [conflict, setConflict] = useState(false);
+  const { conflict, setConflict, onError } = useConflict();
   return (
     <Edit
       title={<EditTitle />}
       mutationMode="pessimistic"
       redirect="list"
-      mutationOptions={{
-        onError: (err) => setConflict(err instanceof ApiFailure && err.code === 40900),
-      }}
+      mutationOptions={{ onError }}
       actions={false}
     >
-      {conflict && (
-        <Alert
-          severity="warning"
-          action={
-            <Button
-              color="inherit"
-              onClick={() => {
-                setConflict(false);
-                refresh();
-              }}
-            >
-              {translate('shell.reload')}
-            </Button>
-          }
-        >
-          {translate('shell.conflict')}
-        </Alert>
-      )}
+      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
       <SimpleForm>
         <OperatorInputs />
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>

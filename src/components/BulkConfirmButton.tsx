@@ -1,0 +1,100 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { type ReactNode, useId, useState } from 'react';
+import {
+  useDataProvider,
+  useListContext,
+  useNotify,
+  useRefresh,
+  useResourceContext,
+  useTranslate,
+  useUnselectAll,
+} from 'react-admin';
+import type { ResourceDataProvider } from '../api/dataProvider';
+
+export interface BulkConfirmButtonProps {
+  /** The batch action the API knows (`POST …/batch {action, ids, …body}`). */
+  action: string;
+  /** i18n key of the button and the dialog title. */
+  label: string;
+  /** i18n key of the question; gets `%{count}`. */
+  confirm: string;
+  /** i18n key of the success message; gets `%{count}` = how many the server changed. */
+  done: string;
+  color?: 'primary' | 'error' | 'warning' | 'inherit';
+  icon?: ReactNode;
+  /** More of the batch (a reason, a column…), asked for in the dialog: rendered there with its setter. */
+  extra?: (body: Record<string, unknown>, set: (body: Record<string, unknown>) => void) => ReactNode;
+  /** The confirm button stays disabled until this holds for the body (e.g. a reason is given). */
+  ready?: (body: Record<string, unknown>) => boolean;
+}
+
+/**
+ * A batch action on the selected rows: asks first (saying how many), then runs in one server transaction and says
+ * how many changed. On a refusal the HTTP client has shown the server's message and nothing changed.
+ */
+export function BulkConfirmButton({
+  action,
+  label,
+  confirm,
+  done,
+  color = 'primary',
+  icon,
+  extra,
+  ready,
+}: BulkConfirmButtonProps) {
+  const { selectedIds } = useListContext();
+  const resource = useResourceContext()!;
+  const dataProvider = useDataProvider<ResourceDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const unselectAll = useUnselectAll(resource);
+  const translate = useTranslate();
+  const titleId = useId();
+  const [open, setOpen] = useState(false);
+  const [body, setBody] = useState<Record<string, unknown>>({});
+  const [busy, setBusy] = useState(false);
+  const close = () => {
+    setOpen(false);
+    setBody({});
+  };
+  const run = async () => {
+    setBusy(true);
+    try {
+      const { changed } = await dataProvider.batch(resource, action, selectedIds, body);
+      notify(done, { type: 'success', messageArgs: { count: changed } });
+      close();
+      unselectAll();
+      refresh();
+    } catch {
+      // shown by the HTTP client; nothing changed (the batch is one transaction)
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button size="small" color={color} startIcon={icon} onClick={() => setOpen(true)}>
+        {translate(label)}
+      </Button>
+      <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="xs">
+        <DialogTitle id={titleId}>{translate(label)}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{translate(confirm, { count: selectedIds.length })}</DialogContentText>
+          {extra?.(body, setBody)}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close}>{translate('ra.action.cancel')}</Button>
+          <Button
+            variant="contained"
+            color={color === 'inherit' ? 'primary' : color}
+            onClick={run}
+            disabled={busy || (ready ? !ready(body) : false)}
+            autoFocus={!extra}
+          >
+            {translate('ra.action.confirm')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}

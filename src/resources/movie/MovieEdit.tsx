@@ -1,0 +1,98 @@
+import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
+import {
+  Edit,
+  SimpleForm,
+  TextInput,
+  useLocaleState,
+  useNotify,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { MovieInputs } from './MovieInputs';
+import { MovieToolbar } from './MovieToolbar';
+import { M, type MovieView, RESOURCE, StatusChip } from './shared';
+import { VideoPreview } from './VideoPreview';
+
+function EditTitle({ view }: { view: MovieView }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  return <>{translate(`resources.${RESOURCE[view]}.page.edit`, { title: record?.title ?? '' })}</>;
+}
+
+/** Status, who reviewed it and when, and why it was rejected. */
+function ReviewInfo() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  if (!record) return null;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'flex-start' }}>
+      <StatusChip status={record.status} />
+      {record.reviewedAt && (
+        <Typography variant="body2" color="text.secondary">
+          {translate(`${M}.reviewInfo`, {
+            by: record.reviewedBy ?? '-',
+            at: new Date(record.reviewedAt).toLocaleString(locale),
+          })}
+        </Typography>
+      )}
+      {record.status === 'rejected' && record.rejectReason && (
+        <Alert severity="warning">{translate(`${M}.rejectedBecause`, { reason: record.rejectReason })}</Alert>
+      )}
+    </Box>
+  );
+}
+
+/**
+ * The edit page of one movie, in the review queue or the online list: every field, the cover, an in-page preview
+ * of its video, and the transitions its status allows. A stale version is refused (40900) and offers a reload.
+ */
+export function MovieEdit({ view }: { view: MovieView }) {
+  const notify = useNotify();
+  const translate = useTranslate();
+  const { conflict, setConflict, onError } = useConflict();
+  return (
+    <Edit
+      title={<EditTitle view={view} />}
+      mutationMode="pessimistic"
+      redirect={false}
+      mutationOptions={{ onError, onSuccess: () => notify(`${M}.notifications.saved`, { type: 'success' }) }}
+      actions={false}
+    >
+      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+      <SimpleForm toolbar={<MovieToolbar onConflict={() => setConflict(true)} />}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 3,
+            width: '100%',
+            gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 3fr) minmax(320px, 2fr)' },
+          }}
+        >
+          <Box sx={{ minWidth: 0 }}>
+            <MovieInputs cover={<TextInput source="cover" fullWidth />} />
+          </Box>
+          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+            <Card variant="outlined">
+              <CardContent>
+                <Typography variant="subtitle1" component="h2" gutterBottom>
+                  {translate(`${M}.section.review`)}
+                </Typography>
+                <ReviewInfo />
+              </CardContent>
+            </Card>
+            <Card variant="outlined">
+              <CardContent>
+                <VideoPreview />
+              </CardContent>
+            </Card>
+          </Box>
+        </Box>
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+export const ReviewEdit = () => <MovieEdit view="review" />;
+export const OnlineEdit = () => <MovieEdit view="online" />;

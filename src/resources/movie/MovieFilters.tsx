@@ -1,0 +1,39 @@
+import { DateInput, NumberInput, SearchInput, SelectInput } from 'react-admin';
+import {
+  ColumnInput,
+  M,
+  type MovieView,
+  statusChoices,
+  TagInput,
+  usePlatformChoices,
+  yesNoChoices,
+} from './shared';
+
+const f = `${M}.filters`;
+
+/** The search form of a movie list (SPEC.md §3 "review search form" / "online search form"). */
+export function useMovieFilters(view: MovieView, translate: (key: string) => string) {
+  const platforms = usePlatformChoices();
+  const common = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
+    <SelectInput key="status" source="status" choices={statusChoices(view)} alwaysOn label={`${f}.status`} />,
+    <ColumnInput key="columnId" source="columnId" label={`${f}.columnId`} alwaysOn />,
+    <TagInput key="tagId" source="tagId" label={`${f}.tagId`} />,
+    <SelectInput key="platform" source="platform" choices={platforms} label={`${f}.platform`} />,
+  ];
+  if (view === 'review')
+    return [
+      ...common,
+      <DateInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
+      <DateInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
+    ];
+  return [
+    ...common,
+    <SelectInput key="recommended" source="recommended" choices={yesNoChoices} label={`${f}.recommended`} />,
+    <SelectInput key="free" source="free" choices={yesNoChoices} label={`${f}.free`} />,
+    <NumberInput key="viewsMin" source="viewsMin" min={0} label={`${f}.viewsMin`} />,
+    <NumberInput key="viewsMax" source="viewsMax" min={0} label={`${f}.viewsMax`} />,
+    <DateInput key="publishedFrom" source="publishedFrom" label={`${f}.publishedFrom`} />,
+    <DateInput key="publishedTo" source="publishedTo" label={`${f}.publishedTo`} />,
+  ];
+}

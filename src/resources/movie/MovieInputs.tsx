@@ -1,0 +1,87 @@
+import { Box, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import {
+  ArrayInput,
+  BooleanInput,
+  CheckboxGroupInput,
+  DateInput,
+  maxLength,
+  maxValue,
+  minValue,
+  NumberInput,
+  ReferenceInput,
+  required,
+  SelectInput,
+  SimpleFormIterator,
+  TextInput,
+  useTranslate,
+} from 'react-admin';
+import { ColumnInput, M, TagsInput, usePlatformChoices } from './shared';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const translate = useTranslate();
+  return (
+    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2, width: '100%', minWidth: 0 }}>
+      <Typography component="legend" variant="subtitle1" sx={{ mb: 1, fontWeight: 600 }}>
+        {translate(`${M}.section.${title}`)}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+const int = (min: number, max: number) => [minValue(min), maxValue(max)];
+
+/** Every editable field of a movie (the API checks them again: columns, tags, sources and platforms must exist). */
+export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?: ReactNode }) {
+  const platforms = usePlatformChoices();
+  return (
+    <>
+      <Section title="basic">
+        <TextInput source="title" validate={[required(), maxLength(200)]} fullWidth />
+        <TextInput source="description" multiline minRows={3} validate={maxLength(5000)} fullWidth />
+        <ColumnInput source="columnId" fullWidth />
+        <TagsInput source="tagIds" fullWidth />
+        {actresses}
+      </Section>
+      <Section title="media">
+        {cover}
+        <ArrayInput source="plays">
+          <SimpleFormIterator inline disableReordering={false}>
+            <ReferenceInput
+              source="sourceId"
+              reference="movie/sources"
+              perPage={100}
+              sort={{ field: 'priority', order: 'DESC' }}
+            >
+              <SelectInput
+                optionText="name"
+                label={`${M}.play.sourceId`}
+                validate={required()}
+                sx={{ minWidth: 160 }}
+              />
+            </ReferenceInput>
+            <TextInput
+              source="path"
+              label={`${M}.play.path`}
+              validate={[required(), maxLength(1024)]}
+              sx={{ minWidth: 320 }}
+            />
+          </SimpleFormIterator>
+        </ArrayInput>
+      </Section>
+      <Section title="publish">
+        <CheckboxGroupInput source="platforms" choices={platforms} />
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+          <NumberInput source="duration" label={`${M}.durationSeconds`} validate={int(0, 864_000)} step={1} />
+          <DateInput source="releaseDate" />
+          <NumberInput source="sortWeight" validate={int(-1_000_000, 1_000_000)} step={1} />
+        </Box>
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+          <BooleanInput source="free" />
+          <BooleanInput source="recommended" />
+        </Box>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+import { Alert } from '@mui/material';
+import {
+  BooleanField,
+  BooleanInput,
+  Create,
+  CreateButton,
+  Edit,
+  ExportButton,
+  List,
+  maxLength,
+  maxValue,
+  minValue,
+  NumberField,
+  NumberInput,
+  regex,
+  required,
+  SearchInput,
+  SelectField,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  useTranslate,
+} from 'react-admin';
+import { Permission } from '../../auth/permission';
+import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { EditToolbar } from '../../components/EditToolbar';
+import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { yesNoChoices } from './shared';
+
+const R = 'resources.movie/sources';
+const typeChoices = [
+  { id: 'hls', name: `${R}.types.hls` },
+  { id: 'mp4', name: `${R}.types.mp4` },
+];
+
+const Actions = () => (
+  <TopToolbar>
+    <Permission roles={['admin']}>
+      <CreateButton />
+    </Permission>
+    <ExportButton />
+  </TopToolbar>
+);
+
+/** Video sources (CDN lines): a play entry's URL is its source's base URL plus its path, built at read time. */
+export function SourceList() {
+  const translate = useTranslate();
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${R}.filters.q`)} />,
+    <SelectInput key="type" source="type" choices={typeChoices} label={`${R}.filters.type`} alwaysOn />,
+    <SelectInput
+      key="enabled"
+      source="enabled"
+      choices={yesNoChoices}
+      label={`${R}.filters.enabled`}
+      alwaysOn
+    />,
+  ];
+  return (
+    <List
+      filters={filters}
+      actions={<Actions />}
+      sort={{ field: 'priority', order: 'DESC' }}
+      perPage={20}
+      pagination={<ListPagination />}
+    >
+      <Datagrid rowClick="edit" bulkActionButtons={false}>
+        <TextField source="id" />
+        <TextField source="name" />
+        <TextField source="code" />
+        <TextField source="baseUrl" sortable={false} />
+        <SelectField source="type" choices={typeChoices} sortable={false} />
+        <NumberField source="priority" />
+        <BooleanField source="enabled" sortable={false} />
+        <LocaleDateField source="createdAt" />
+      </Datagrid>
+    </List>
+  );
+}
+
+const baseUrl = regex(/^(https?:\/\/[^\s/?#]+\S*|\/\S*)$/i, 'ra.validation.regex');
+
+function SourceInputs() {
+  const translate = useTranslate();
+  return (
+    <>
+      <Alert severity="info" sx={{ mb: 2 }}>
+        {translate(`${R}.hint`)}
+      </Alert>
+      <TextInput source="name" validate={[required(), maxLength(64)]} />
+      <TextInput
+        source="code"
+        validate={[required(), maxLength(32), regex(/^[A-Za-z0-9_-]+$/, 'ra.validation.regex')]}
+      />
+      <TextInput source="baseUrl" validate={[required(), maxLength(512), baseUrl]} fullWidth />
+      <SelectInput source="type" choices={typeChoices} validate={required()} />
+      <NumberInput source="priority" validate={[minValue(-10_000), maxValue(10_000)]} step={1} />
+      <BooleanInput source="enabled" />
+    </>
+  );
+}
+
+export function SourceCreate() {
+  const translate = useTranslate();
+  return (
+    <Create title={translate(`${R}.page.create`)} redirect="list">
+      <SimpleForm defaultValues={{ type: 'hls', priority: 0, enabled: true }}>
+        <SourceInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function SourceEdit() {
+  const translate = useTranslate();
+  const { conflict, setConflict, onError } = useConflict();
+  return (
+    <Edit
+      title={translate(`${R}.page.editTitle`)}
+      mutationMode="pessimistic"
+      redirect="list"
+      mutationOptions={{ onError }}
+      actions={false}
+    >
+      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+      <SimpleForm toolbar={<EditToolbar />}>
+        <SourceInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}

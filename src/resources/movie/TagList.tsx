@@ -1,0 +1,185 @@
+import MergeIcon from '@mui/icons-material/MergeType';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { type MouseEvent, useId, useState } from 'react';
+import {
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  Create,
+  CreateButton,
+  Edit,
+  ExportButton,
+  Form,
+  List,
+  maxLength,
+  NumberField,
+  ReferenceInput,
+  required,
+  SearchInput,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
+import type { ResourceDataProvider } from '../../api/dataProvider';
+import { Permission } from '../../auth/permission';
+import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { EditToolbar } from '../../components/EditToolbar';
+import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { yesNoChoices } from './shared';
+
+const R = 'resources.movie/tags';
+
+/** Merges this tag into another: every item gets the survivor, then this one is deleted (one transaction). */
+function MergeButton() {
+  const record = useRecordContext();
+  const dataProvider = useDataProvider<ResourceDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const translate = useTranslate();
+  const titleId = useId();
+  const [open, setOpen] = useState(false);
+  const [into, setInto] = useState<number | null>(null);
+  if (!record) return null;
+  const stop = (e: MouseEvent) => e.stopPropagation();
+  const run = async () => {
+    try {
+      const data = await dataProvider.action<{ moved: number }>('movie/tags', into as number, 'merge', {
+        ids: [record.id],
+      });
+      notify(`${R}.notifications.merged`, { type: 'success', messageArgs: { count: data?.moved ?? 0 } });
+      setOpen(false);
+      refresh();
+    } catch {
+      // shown by the HTTP client
+    }
+  };
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<MergeIcon />}
+        onClick={(e) => {
+          stop(e);
+          setOpen(true);
+        }}
+      >
+        {translate(`${R}.action.merge`)}
+      </Button>
+      {/* Events in the dialog bubble through React to the row, whose click opens the edit page: stop them here. */}
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        onClick={stop}
+        aria-labelledby={titleId}
+        fullWidth
+        maxWidth="xs"
+      >
+        <DialogTitle id={titleId}>{translate(`${R}.action.mergeTitle`, { name: record.name })}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{translate(`${R}.action.mergeHint`, { name: record.name })}</DialogContentText>
+          <Form onSubmit={() => undefined}>
+            <ReferenceInput source="intoId" reference="movie/tags" perPage={50} filter={{}}>
+              <AutocompleteInput
+                optionText="name"
+                label={`${R}.action.mergeInto`}
+                filterToQuery={(q: string) => (q ? { q } : {})}
+                onChange={(v) => setInto(v ?? null)}
+              />
+            </ReferenceInput>
+          </Form>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>{translate('ra.action.cancel')}</Button>
+          <Button variant="contained" disabled={!into || into === record.id} onClick={run}>
+            {translate('ra.action.confirm')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+const Actions = () => (
+  <TopToolbar>
+    <Permission roles={['admin']}>
+      <CreateButton />
+    </Permission>
+    <ExportButton maxResults={10000} />
+  </TopToolbar>
+);
+
+/** Movie tags: name, group, hot flag and how many items carry each; merge, delete (admins). */
+export function TagList() {
+  const translate = useTranslate();
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${R}.filters.q`)} />,
+    <TextInput key="group" source="group" label={`${R}.filters.group`} alwaysOn />,
+    <SelectInput key="hot" source="hot" choices={yesNoChoices} label={`${R}.filters.hot`} alwaysOn />,
+  ];
+  return (
+    <List
+      filters={filters}
+      actions={<Actions />}
+      sort={{ field: 'itemCount', order: 'DESC' }}
+      perPage={20}
+      pagination={<ListPagination />}
+    >
+      <Datagrid rowClick="edit" bulkActionButtons={false}>
+        <TextField source="id" />
+        <TextField source="name" />
+        <TextField source="group" />
+        <BooleanField source="hot" sortable={false} />
+        <NumberField source="itemCount" />
+        <LocaleDateField source="createdAt" />
+        <Permission roles={['admin']}>
+          <MergeButton />
+        </Permission>
+      </Datagrid>
+    </List>
+  );
+}
+
+const TagInputs = () => (
+  <>
+    <TextInput source="name" validate={[required(), maxLength(32)]} />
+    <TextInput source="group" validate={maxLength(32)} />
+    <BooleanInput source="hot" />
+  </>
+);
+
+export function TagCreate() {
+  const translate = useTranslate();
+  return (
+    <Create title={translate(`${R}.page.create`)} redirect="list">
+      <SimpleForm defaultValues={{ hot: false, group: '' }}>
+        <TagInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function TagEdit() {
+  const translate = useTranslate();
+  const { conflict, setConflict, onError } = useConflict();
+  return (
+    <Edit
+      title={translate(`${R}.page.editTitle`)}
+      mutationMode="pessimistic"
+      redirect="list"
+      mutationOptions={{ onError }}
+      actions={false}
+    >
+      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+      <SimpleForm toolbar={<EditToolbar />}>
+        <TagInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}

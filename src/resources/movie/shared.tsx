@@ -1,0 +1,117 @@
+import { Chip } from '@mui/material';
+import {
+  AutocompleteArrayInput,
+  type AutocompleteArrayInputProps,
+  AutocompleteInput,
+  type AutocompleteInputProps,
+  ReferenceArrayInput,
+  ReferenceInput,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { useSystemSettings } from '../../api/system';
+
+export type MovieView = 'review' | 'online';
+export type MovieStatus = 'pending' | 'rejected' | 'online' | 'offline';
+
+/** The resource (= screen path) of each view; both are `admin/movie/movies` on the API with `view` fixed. */
+export const RESOURCE: Record<MovieView, string> = { review: 'movie/review', online: 'movie/onlinectx' };
+export const STATUSES: Record<MovieView, MovieStatus[]> = {
+  review: ['pending', 'rejected'],
+  online: ['online', 'offline'],
+};
+/** Where a movie is edited, by its status: the review pages for pending/rejected, the online pages otherwise. */
+export const editPathOf = (status: MovieStatus, id: number | string) =>
+  `/${RESOURCE[status === 'pending' || status === 'rejected' ? 'review' : 'online']}/edit/${id}`;
+
+export const M = 'resources.movie';
+
+export const statusChoices = (view: MovieView) =>
+  STATUSES[view].map((s) => ({ id: s, name: `${M}.status.${s}` }));
+
+export const yesNoChoices = [
+  { id: 'true', name: `${M}.filters.yes` },
+  { id: 'false', name: `${M}.filters.no` },
+];
+
+/** The platforms of the system settings (SPEC.md §3) as choices. */
+export function usePlatformChoices() {
+  const settings = useSystemSettings();
+  return (settings?.platforms ?? []).map((p) => ({ id: Number(p.key), name: p.name }));
+}
+
+const STATUS_COLOR: Record<MovieStatus, 'warning' | 'error' | 'success' | 'default'> = {
+  pending: 'warning',
+  rejected: 'error',
+  online: 'success',
+  offline: 'default',
+};
+
+export function StatusChip({ status }: { status?: MovieStatus }) {
+  const translate = useTranslate();
+  if (!status) return null;
+  return (
+    <Chip
+      size="small"
+      color={STATUS_COLOR[status]}
+      variant={status === 'offline' ? 'outlined' : 'filled'}
+      label={translate(`${M}.status.${status}`)}
+    />
+  );
+}
+
+export function StatusField(_: { label?: string; source?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  return <StatusChip status={record?.status} />;
+}
+
+/** The names of a movie's platforms, from the system store's platform map. */
+export function PlatformsField(_: { label?: string; source?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  const settings = useSystemSettings();
+  const keys: number[] = record?.platforms ?? [];
+  return <>{keys.map((k) => settings?.platformMap[String(k)] ?? `#${k}`).join('、')}</>;
+}
+
+/** Server-side search for the pickers (the API's `q`); the API allows page sizes 10/20/50/100. */
+const byName = (q: string) => (q ? { q } : {});
+
+export function ColumnInput(props: Omit<AutocompleteInputProps, 'source'> & { source?: string }) {
+  return (
+    <ReferenceInput
+      source={props.source ?? 'columnId'}
+      reference="movie/category"
+      perPage={50}
+      sort={{ field: 'sort', order: 'ASC' }}
+    >
+      <AutocompleteInput optionText="name" filterToQuery={byName} {...props} />
+    </ReferenceInput>
+  );
+}
+
+export function TagsInput(props: Omit<AutocompleteArrayInputProps, 'source'> & { source?: string }) {
+  return (
+    <ReferenceArrayInput
+      source={props.source ?? 'tagIds'}
+      reference="movie/tags"
+      perPage={50}
+      sort={{ field: 'name', order: 'ASC' }}
+    >
+      <AutocompleteArrayInput optionText="name" filterToQuery={byName} {...props} />
+    </ReferenceArrayInput>
+  );
+}
+
+/** One tag (filters: the API filters by a single `tagId`). */
+export function TagInput(props: Omit<AutocompleteInputProps, 'source'> & { source?: string }) {
+  return (
+    <ReferenceInput
+      source={props.source ?? 'tagId'}
+      reference="movie/tags"
+      perPage={50}
+      sort={{ field: 'name', order: 'ASC' }}
+    >
+      <AutocompleteInput optionText="name" filterToQuery={byName} {...props} />
+    </ReferenceInput>
+  );
+}
