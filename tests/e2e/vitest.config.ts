@@ -10,5 +10,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A browser under load (two cores, a PBKDF2 login) can take seconds to show an answer; 1 s flakes.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
