@@ -16,7 +16,10 @@ export default defineConfig(({ mode }) => ({
   server: {
     host: '127.0.0.1',
     port: 5173,
-    proxy: { '/app': { target: `http://127.0.0.1:${process.env.PORT ?? 8080}`, changeOrigin: false } },
+    proxy: {
+      '/app': { target: `http://127.0.0.1:${process.env.PORT ?? 8080}`, changeOrigin: false },
+      '/img': { target: `http://127.0.0.1:${process.env.PORT ?? 8080}`, changeOrigin: false }, // the image host
+    },
   },
   optimizeDeps: { exclude: ['@electric-sql/pglite'] },
 }));

@@ -8,6 +8,7 @@ import { migrate } from '../server/db/migrate';
 import { openPglite } from '../server/db/pglite';
 import { seed } from '../server/seed';
 import { DEMO_CREDENTIALS } from './credentials';
+import { indexedDbImageStorage } from './image-storage';
 
 /**
  * Demo mode: the real API (server/app.ts) on PGlite in IndexedDB, answering the page's /app/* requests through
@@ -32,8 +33,13 @@ export async function startDemo(): Promise<void> {
     clock: systemClock,
     logger: consoleLogger,
     clientAddress: () => 'demo',
+    images: indexedDbImageStorage(),
   });
-  const worker = setupWorker(http.all('/app/*', ({ request }) => app.fetch(request)));
+  // /img/* is the image host when imgdomain is empty (same origin): the same app serves the stored images.
+  const worker = setupWorker(
+    http.all('/app/*', ({ request }) => app.fetch(request)),
+    http.get('/img/*', ({ request }) => app.fetch(request)),
+  );
   await worker.start({
     onUnhandledRequest: 'bypass',
     quiet: true,

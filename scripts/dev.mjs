@@ -1,4 +1,4 @@
-// `npm run dev`: the API (rebuilt and restarted on change) and Vite with hot reload; Vite proxies /app to the API.
+// `npm run dev`: the API (rebuilt and restarted on change) and Vite with hot reload; Vite proxies /app and /img to the API.
 import { spawn } from 'node:child_process';
 
 const port = process.env.PORT ?? '8080';

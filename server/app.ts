@@ -9,6 +9,7 @@ import { pickLocale, translate } from './core/i18n';
 import { inputGuard } from './core/input-guard';
 import { throwValidation } from './core/validate';
 import { modules } from './modules';
+import { IMAGE_UPLOAD_PATH, imageHost } from './modules/images';
 
 /**
  * The API: one Hono app, web-standard Request/Response only, so it runs in Node (`npm start`), in-process in
@@ -30,21 +31,21 @@ export function createApp(deps: AppDeps) {
     c.header('X-Request-Id', requestId);
   });
 
-  app.use(
-    '/app/*',
-    bodyLimit({
-      maxSize: deps.config.bodyLimitBytes,
-      onError: () => {
-        throw new ApiError(Code.INVALID, 'invalid.tooLarge', {
-          limit: `${Math.round(deps.config.bodyLimitBytes / 1024)} KB`,
-        });
-      },
-    }),
-  );
+  const appBodyLimit = bodyLimit({
+    maxSize: deps.config.bodyLimitBytes,
+    onError: () => {
+      throw new ApiError(Code.INVALID, 'invalid.tooLarge', {
+        limit: `${Math.round(deps.config.bodyLimitBytes / 1024)} KB`,
+      });
+    },
+  });
+  // The image upload applies its own limit (IMAGE_MAX_BYTES) and its own message.
+  app.use('/app/*', (c, next) => (c.req.path === IMAGE_UPLOAD_PATH ? next() : appBodyLimit(c, next)));
 
   app.use('/app/*', inputGuard);
 
   for (const mount of modules) app.route('/app', mount());
+  app.route('/img', imageHost());
 
   app.doc31('/app/openapi.json', {
     openapi: '3.1.0',

@@ -29,9 +29,11 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must have at least 8 characters').optional(),
   IMAGE_KEY: hex([16, 24, 32]).optional(),
   IMAGE_IV: hex([16]).optional(),
+  IMAGE_MAX_BYTES: int(1024, 100 * 1024 * 1024).default(5 * 1024 * 1024),
   SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
   PASSWORD_ITERATIONS: int(1000, 10_000_000).default(310_000),
   TRUST_PROXY: bool.default(false),
+  SEED: int(0, 2_147_483_647).optional(),
   BODY_LIMIT_KB: int(1, 1024 * 1024).default(1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEFAULT_TENANT: int(1, 1_000_000).default(2),
@@ -45,9 +47,13 @@ export type Config = {
   adminPassword?: string;
   imageKey?: string;
   imageIv?: string;
+  /** Largest image an operator may upload (the upload route's own body limit follows it). */
+  imageMaxBytes: number;
   sessionIdleMs: number;
   passwordIterations: number;
   trustProxy: boolean;
+  /** Fill an empty database with the sample data of this seed at start (demo data for a trial; never twice). */
+  seed?: number;
   bodyLimitBytes: number;
   logLevel: string;
   defaultTenant: number;
@@ -68,6 +74,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name])} ${issue.message}`);
   }
   const e = parsed.data;
+  if (Boolean(e.IMAGE_KEY) !== Boolean(e.IMAGE_IV)) {
+    const name = e.IMAGE_KEY ? 'IMAGE_IV' : 'IMAGE_KEY';
+    throw new ConfigError(
+      `Invalid configuration: ${name} must be set together with ${e.IMAGE_KEY ? 'IMAGE_KEY' : 'IMAGE_IV'}`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -76,9 +88,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminPassword: e.ADMIN_PASSWORD,
     imageKey: e.IMAGE_KEY,
     imageIv: e.IMAGE_IV,
+    imageMaxBytes: e.IMAGE_MAX_BYTES,
     sessionIdleMs: e.SESSION_IDLE_HOURS * 3600_000,
     passwordIterations: e.PASSWORD_ITERATIONS,
     trustProxy: e.TRUST_PROXY,
+    seed: e.SEED,
     bodyLimitBytes: e.BODY_LIMIT_KB * 1024,
     logLevel: e.LOG_LEVEL,
     defaultTenant: e.DEFAULT_TENANT,

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/types';
 import type { Clock } from './clock';
 import type { Locale } from './i18n';
+import type { ImageStorage } from './image-storage';
 import type { Logger } from './logger';
 
 /** The operator behind the request's session (set by `requireSession`). */
@@ -24,6 +25,8 @@ export interface AppDeps {
   logger: Logger;
   /** The caller's network address (the Node entry reads the socket; tests and demo mode pass a constant). */
   clientAddress: (c: Context) => string;
+  /** Uploaded images (encrypted bytes): files in Node, IndexedDB in demo mode, memory in tests. */
+  images: ImageStorage;
 }
 
 export interface AppEnv {

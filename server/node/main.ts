@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -12,7 +12,10 @@ import { systemClock } from '../core/clock';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import type { Database } from '../db/types';
+import { imageCipher } from '../modules/images/cipher';
 import { ensureFirstAdmin } from '../modules/operators';
+import { seed } from '../seed';
+import { fileImageStorage } from './image-storage';
 import { openPostgres } from './postgres';
 import { spaHandler } from './static';
 
@@ -49,6 +52,17 @@ export async function main() {
       `\n  First start: created the operator "${first.account}" with the password  ${first.password}\n  It is shown only this once. Set ADMIN_PASSWORD to choose it instead.\n\n`,
     );
   } else if (first) logger.info({ account: first.account }, 'created the first operator from ADMIN_PASSWORD');
+  if (config.seed !== undefined) {
+    const { seeded } = await seed(database.db, config, { seed: config.seed });
+    if (seeded) logger.info({ seed: config.seed }, 'filled the empty database with sample data');
+  }
+
+  if (imageCipher(config).development && process.env.NODE_ENV === 'production')
+    logger.warn(
+      {},
+      'IMAGE_KEY and IMAGE_IV are not set: images are encrypted with the public development key. Set both.',
+    );
+  const imagesDir = join(resolve(config.dataDir), 'images');
 
   const api = createApp({
     db: database.db,
@@ -62,6 +76,7 @@ export async function main() {
       }
       return getConnInfo(c).remote.address ?? 'unknown';
     },
+    images: fileImageStorage(imagesDir),
   });
 
   const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
@@ -112,6 +127,7 @@ export async function main() {
         database: database.driver,
         where,
         migrations: applied,
+        images: imagesDir,
         startMs: Math.round(performance.now() - started),
       },
       'Zhanggui is serving',

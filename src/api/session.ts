@@ -2,6 +2,7 @@
  * The operator's session (SPEC.md §3–4): token and uid in localStorage, and the user store filled from
  * GET admin/info. Runs on the login page: no react-admin, no MUI.
  */
+import { clearImageCipher } from '../images/cipher';
 import { reload } from './events';
 import { request } from './http';
 import { clearSession, clearToken, getToken, getUid, storeSession } from './storage';
@@ -85,6 +86,7 @@ export async function logout(): Promise<void> {
   } finally {
     clearSession();
     clearUser();
+    clearImageCipher();
   }
 }
 

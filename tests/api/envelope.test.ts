@@ -301,5 +301,6 @@ function depsOf(t: TestApi) {
     clock: t.clock,
     logger: { info() {}, warn() {}, error() {} },
     clientAddress: () => '10.9.9.9',
+    images: t.images,
   };
 }

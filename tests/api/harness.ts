@@ -9,6 +9,7 @@ import pg from 'pg';
 import { createApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
 import { manualClock } from '../../server/core/clock';
+import { memoryImageStorage } from '../../server/core/image-storage';
 import { type Logger, silentLogger } from '../../server/core/logger';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
 import { openPglite } from '../../server/db/pglite';
@@ -90,6 +91,8 @@ export interface TestApi {
   database: Database;
   config: Config;
   clock: ReturnType<typeof manualClock>;
+  /** The app's image store (in memory): to look at what an upload stored. */
+  images: ReturnType<typeof memoryImageStorage>;
   /** Sets the address the throttle sees for the next requests. */
   setAddress(a: string): void;
   /** Sends a request and returns the parsed envelope with the HTTP status. */
@@ -122,12 +125,14 @@ export async function startApi(
   await ensureFirstAdmin(database.db, config);
   const clock = manualClock(new Date('2026-06-01T08:00:00Z'));
   let address = '10.0.0.1';
+  const images = memoryImageStorage();
   const app = createApp({
     db: database.db,
     config,
     clock,
     logger: options.logger ?? silentLogger,
     clientAddress: () => address,
+    images,
   });
   const call: TestApi['call'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -150,6 +155,7 @@ export async function startApi(
     database,
     config,
     clock,
+    images,
     setAddress: (a) => {
       address = a;
     },

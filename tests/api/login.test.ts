@@ -184,6 +184,7 @@ describe('throttling', () => {
       clock: api.clock,
       logger: { info() {}, warn() {}, error() {} },
       clientAddress: () => '10.7.0.2',
+      images: api.images,
     });
     api.setAddress('10.7.0.1');
     for (let i = 0; i < 5; i++) await login('victim5', 'wrong-pass-1');

@@ -38,6 +38,9 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   'GET /app/admin/movie/tags/{id}',
   'GET /app/admin/movie/sources',
   'GET /app/admin/movie/sources/{id}',
+  // Images: every operator edits content with pictures, so every operator uploads them and needs the key to see them.
+  'POST /app/admin/upload/image',
+  'GET /app/admin/upload/cipher',
 ];
 
 /** What the document must list at least (so an empty or broken document cannot pass the walk vacuously). */

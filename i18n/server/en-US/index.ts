@@ -1,7 +1,8 @@
 import type zh from '../zh-CN';
 import core from './core';
+import images from './images';
 import movies from './movies';
 
 /** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
-const en: Record<keyof typeof zh, string> = { ...core, ...movies };
+const en: Record<keyof typeof zh, string> = { ...core, ...movies, ...images };
 export default en;

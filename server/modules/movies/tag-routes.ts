@@ -1,27 +1,13 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
-import type { AppEnv } from '../../core/context';
-import { findById, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from '../../core/crud';
+import { createRoute, z } from '@hono/zod-openapi';
+import { eq, ilike, inArray, sql } from 'drizzle-orm';
+import { idParam } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { conflict, invalidField, notFound } from '../../core/errors';
+import { invalidField, notFound } from '../../core/errors';
+import { crudResource, isoTimestamps as toApi } from '../../core/resource';
 import { asAdmin, asAnyOperator, security } from '../operators';
 import { lockMovies, touchMovies } from './model';
 import { movieTagLinks, movieTags } from './schema';
-import {
-  assertAllExist,
-  boolQuery,
-  containsPattern,
-  duplicate,
-  idArray,
-  isForeignKeyViolation,
-  iso,
-  rejectUnknownQuery,
-  transaction,
-  version,
-} from './shared';
-
-const BASE = '/admin/movie/tags';
-const tags = ['movie tags'];
+import { assertAllExist, boolQuery, containsPattern, idArray, transaction } from './shared';
 
 const Tag = z
   .object({
@@ -36,191 +22,73 @@ const Tag = z
   })
   .openapi('MovieTag');
 
-const sorts = {
-  id: movieTags.id,
-  name: movieTags.name,
-  group: movieTags.group,
-  itemCount: movieTags.itemCount,
-  createdAt: movieTags.createdAt,
-} as const;
-
-const ListQuery = listQuery(Object.keys(sorts) as [keyof typeof sorts, ...(keyof typeof sorts)[]], {
-  q: z.string().trim().max(32).optional(),
-  group: z.string().trim().max(32).optional(),
-  hot: boolQuery.optional(),
-});
-
 const fields = {
   name: z.string().trim().min(1).max(32),
   group: z.string().trim().max(32),
   hot: z.boolean(),
 };
-const CreateBody = z.object({
-  ...fields,
-  group: fields.group.optional().default(''),
-  hot: fields.hot.optional().default(false),
+
+const mergeRoute = createRoute({
+  method: 'post',
+  path: '/admin/movie/tags/{id}/merge',
+  tags: ['movie tags'],
+  security,
+  summary:
+    'Merge the tags `ids` into this one (admin): their movies move here, they are deleted; one transaction',
+  middleware: asAdmin,
+  request: { params: idParam, body: jsonBody(z.object({ ids: idArray(100).min(1) })) },
+  responses: jsonResponse(Tag.extend({ moved: z.number() })),
 });
-const UpdateBody = z.object({ ...z.object(fields).partial().shape, version });
 
-const idOf = { params: idParam };
-
-const routes = {
-  list: createRoute({
-    method: 'get',
-    path: BASE,
-    tags,
-    security,
-    summary: 'List tags',
-    middleware: asAnyOperator,
-    request: { query: ListQuery },
-    responses: jsonResponse(z.object({ list: z.array(Tag), total: z.number() })),
-  }),
-  get: createRoute({
-    method: 'get',
-    path: `${BASE}/{id}`,
-    tags,
-    security,
-    summary: 'One tag',
-    middleware: asAnyOperator,
-    request: idOf,
-    responses: jsonResponse(Tag),
-  }),
-  create: createRoute({
-    method: 'post',
-    path: BASE,
-    tags,
-    security,
-    summary: 'Create a tag (admin; the name is unique)',
-    middleware: asAdmin,
-    request: { body: jsonBody(CreateBody) },
-    responses: jsonResponse(Tag),
-  }),
-  update: createRoute({
-    method: 'put',
-    path: `${BASE}/{id}`,
-    tags,
-    security,
-    summary: 'Edit a tag (admin; optimistic locking on version)',
-    middleware: asAdmin,
-    request: { ...idOf, body: jsonBody(UpdateBody) },
-    responses: jsonResponse(Tag),
-  }),
-  remove: createRoute({
-    method: 'delete',
-    path: `${BASE}/{id}`,
-    tags,
-    security,
-    summary: 'Delete a tag (admin; its links go with it)',
-    middleware: asAdmin,
-    request: idOf,
-    responses: jsonResponse(Tag),
-  }),
-  merge: createRoute({
-    method: 'post',
-    path: `${BASE}/{id}/merge`,
-    tags,
-    security,
-    summary:
-      'Merge the tags `ids` into this one (admin): their movies move here, they are deleted; one transaction',
-    middleware: asAdmin,
-    request: { ...idOf, body: jsonBody(z.object({ ids: idArray(100).min(1) })) },
-    responses: jsonResponse(Tag.extend({ moved: z.number() })),
-  }),
-};
-
-function toApi(r: Record<string, any>) {
-  return { ...r, createdAt: iso(r.createdAt) as string, updatedAt: iso(r.updatedAt) as string } as z.infer<
-    typeof Tag
-  >;
-}
-
-function saveErrors(err: unknown): never {
-  if (isUniqueViolation(err)) throw duplicate('name');
-  if (isForeignKeyViolation(err)) throw conflict();
-  throw err;
-}
-
+/** Movie tags: the CRUD routes, a delete that bumps the tagged movies' versions, and merge. */
 export function tagRoutes() {
-  const app = new OpenAPIHono<AppEnv>();
-
-  app.openapi(routes.list, async (c) => {
-    rejectUnknownQuery(c, ListQuery);
-    const q = c.req.valid('query');
-    const where: (SQL | undefined)[] = [];
-    if (q.ids) where.push(inArray(movieTags.id, q.ids));
-    if (q.q) where.push(ilike(movieTags.name, containsPattern(q.q)));
-    if (q.group !== undefined) where.push(eq(movieTags.group, q.group));
-    if (q.hot !== undefined) where.push(eq(movieTags.hot, q.hot));
-    const page = await listPage<typeof movieTags.$inferSelect>(c.get('deps').db, {
-      table: movieTags,
-      where: and(...where),
-      orderBy: sorts[(q.sort ?? 'id') as keyof typeof sorts],
-      query: q,
-    });
-    return ok(c, { list: page.list.map(toApi), total: page.total });
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const row = await findById<typeof movieTags.$inferSelect>(
-      c.get('deps').db,
-      movieTags,
-      c.req.valid('param').id,
-    );
-    return ok(c, toApi(row));
-  });
-
-  app.openapi(routes.create, async (c) => {
-    const { db, clock } = c.get('deps');
-    try {
-      const [row] = await db
-        .insert(movieTags)
-        .values({ ...c.req.valid('json'), createdAt: clock.now(), updatedAt: clock.now() })
-        .returning();
-      return ok(c, toApi(row));
-    } catch (err) {
-      saveErrors(err);
-    }
-  });
-
-  app.openapi(routes.update, async (c) => {
-    const { db, clock } = c.get('deps');
-    const { version: v, ...patch } = c.req.valid('json');
-    try {
-      const row = await updateVersioned<Record<string, unknown>>(db, movieTags, c.req.valid('param').id, v, {
-        ...patch,
-        updatedAt: clock.now(),
-      });
-      return ok(c, toApi(row));
-    } catch (err) {
-      saveErrors(err);
-    }
-  });
-
-  app.openapi(routes.remove, async (c) => {
-    const { db, clock } = c.get('deps');
-    const { id: tagId } = c.req.valid('param');
-    const row = await transaction(db, async (tx) => {
+  const app = crudResource({
+    path: '/admin/movie/tags',
+    tag: 'movie tags',
+    table: movieTags,
+    schema: Tag,
+    sorts: {
+      id: movieTags.id,
+      name: movieTags.name,
+      group: movieTags.group,
+      itemCount: movieTags.itemCount,
+      createdAt: movieTags.createdAt,
+    },
+    defaultSort: 'id',
+    filters: {
+      q: z.string().trim().max(32).optional(),
+      group: z.string().trim().max(32).optional(),
+      hot: boolQuery.optional(),
+    },
+    where: (q) => [
+      q.q ? ilike(movieTags.name, containsPattern(q.q)) : undefined,
+      q.group !== undefined ? eq(movieTags.group, q.group) : undefined,
+      q.hot !== undefined ? eq(movieTags.hot, q.hot) : undefined,
+    ],
+    fields,
+    create: z.object({
+      ...fields,
+      group: fields.group.optional().default(''),
+      hot: fields.hot.optional().default(false),
+    }),
+    read: asAnyOperator,
+    write: asAdmin,
+    security,
+    unique: 'name',
+    // Its links go by cascade; the movies that carried it change, so an open edit form of one is stale (40900).
+    beforeDelete: async (tx, row, c) => {
       const linked = await tx
         .select({ movieId: movieTagLinks.movieId })
         .from(movieTagLinks)
-        .where(eq(movieTagLinks.tagId, tagId));
-      await lockMovies(
-        tx,
-        linked.map((l) => l.movieId),
-      );
-      const [r] = await tx.delete(movieTags).where(eq(movieTags.id, tagId)).returning();
-      if (!r) throw notFound();
-      await touchMovies(
-        tx,
-        linked.map((l) => l.movieId),
-        clock.now(),
-      );
-      return r;
-    });
-    return ok(c, toApi(row));
+        .where(eq(movieTagLinks.tagId, row.id));
+      const ids = linked.map((l) => l.movieId);
+      await lockMovies(tx, ids);
+      await touchMovies(tx, ids, c.get('deps').clock.now());
+    },
+    summaries: { remove: 'Delete a tag (admin; its links go with it)' },
   });
 
-  app.openapi(routes.merge, async (c) => {
+  app.openapi(mergeRoute, async (c) => {
     const { db, clock } = c.get('deps');
     const { id: survivor } = c.req.valid('param');
     const { ids } = c.req.valid('json');
@@ -249,7 +117,7 @@ export function tagRoutes() {
       await tx.delete(movieTags).where(inArray(movieTags.id, merged)); // their links go by cascade
       await touchMovies(tx, movieIds, clock.now());
       const [row] = await tx.select().from(movieTags).where(eq(movieTags.id, survivor));
-      return { ...toApi(row), moved: movieIds.length };
+      return { ...(toApi(row) as z.infer<typeof Tag>), moved: movieIds.length };
     });
     return ok(c, result);
   });
