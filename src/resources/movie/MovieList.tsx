@@ -13,6 +13,7 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
+import { SecureImage } from '../../images/SecureImage';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { bulkActionsOf } from './BulkActions';
 import { useMovieFilters } from './MovieFilters';
@@ -68,6 +69,11 @@ export function MovieList({ view }: { view: MovieView }) {
     >
       <Datagrid rowClick="edit" bulkActionButtons={bulkActionsOf(view)}>
         <TextField source="id" />
+        <FunctionField
+          source="cover"
+          sortable={false}
+          render={(r) => <SecureImage src={r.cover} alt={r.title} width={64} height={36} />}
+        />
         <TextField source="title" />
         <TextField source="columnName" sortable={false} />
         <ReferenceArrayField source="tagIds" reference="movie/tags" sortable={false}>
