@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
-const tables = Object.values(schema).filter((t): t is PgTable => is(t, PgTable));
+const tables = (Object.values(schema) as unknown[]).filter((t): t is PgTable => is(t, PgTable));
 
 test('the schema barrel declares tables', () => {
   expect(tables.length).toBeGreaterThan(5);
