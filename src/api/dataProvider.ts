@@ -36,6 +36,9 @@ export interface ResourceDataProvider extends DataProvider {
 
 const id = (value: Identifier) => encodeURIComponent(String(value));
 
+/** The API's largest page (server/core/crud.ts PAGE_SIZES). */
+export const MAX_PAGE = 100;
+
 function listQuery(params: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>): Record<string, unknown> {
   const query: Record<string, unknown> = { ...(params.filter ?? {}) };
   if (params.pagination) {
@@ -66,8 +69,31 @@ export function createDataProvider(apiPaths: Record<string, string>): ResourceDa
     return { data: rows(data), total: data?.total ?? 0 };
   };
 
+  /**
+   * A page larger than the API's largest (an export asks for 10,000 rows at once) is read as consecutive pages
+   * of MAX_PAGE, stopping at the end of the list.
+   */
+  const bigList = async (resource: string, query: Record<string, unknown>, signal?: AbortSignal) => {
+    const perPage = Number(query.pageSize);
+    const first = (Number(query.page ?? 1) - 1) * perPage;
+    const out: RaRecord[] = [];
+    let total = 0;
+    for (let page = Math.floor(first / MAX_PAGE) + 1; out.length < perPage; page++) {
+      const answer = await list(resource, { ...query, page, pageSize: MAX_PAGE }, signal);
+      total = answer.total;
+      out.push(...answer.data);
+      if (answer.data.length < MAX_PAGE || page * MAX_PAGE >= total) break;
+    }
+    return { data: out.slice(0, perPage), total };
+  };
+
   return {
-    getList: (resource, params) => list(resource, listQuery(params), params.signal),
+    getList: (resource, params) => {
+      const query = listQuery(params);
+      return Number(query.pageSize) > MAX_PAGE
+        ? bigList(resource, query, params.signal)
+        : list(resource, query, params.signal);
+    },
 
     getOne: async (resource, params) => ({
       data: await request(`${base(resource)}/${id(params.id)}`, { signal: params.signal }),

@@ -34,6 +34,26 @@ describe('createDataProvider', () => {
     });
   });
 
+  it('getList of more rows than the API pages (an export of 10,000) reads pages of 100 until the list ends', async () => {
+    const many = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i }));
+    const seen = stubFetch((req) => {
+      const page = Number(queryOf(req.url).page);
+      return envelope({ list: page < 3 ? many((page - 1) * 100 + 1, 100) : many(201, 30), total: 230 });
+    });
+    const result = await dp.getList('operators', {
+      pagination: { page: 1, perPage: 10000 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: { q: 'x' },
+    });
+    expect(result.total).toBe(230);
+    expect(result.data.map((r) => r.id)).toEqual(many(1, 230).map((r) => r.id));
+    expect(seen.map((r) => [queryOf(r.url).page, queryOf(r.url).pageSize, queryOf(r.url).q])).toEqual([
+      ['1', '100', 'x'],
+      ['2', '100', 'x'],
+      ['3', '100', 'x'],
+    ]);
+  });
+
   it('getList sends order=asc and trims slashes of the API path', async () => {
     const seen = stubFetch(envelope({ list: [], total: 0 }));
     await dp.getList('stats', {
