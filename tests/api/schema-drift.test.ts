@@ -1,7 +1,7 @@
 import { getTableName, is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { rowsOf } from '../../server/db/migrate';
+import { migrate, rowsOf } from '../../server/db/migrate';
 import * as schema from '../../server/db/schema';
 import type { Database } from '../../server/db/types';
 import { freshDatabase } from './harness';
@@ -15,6 +15,7 @@ import { freshDatabase } from './harness';
 let database: Database;
 beforeAll(async () => {
   database = await freshDatabase({ migrated: true });
+  await migrate(database.db); // PostgreSQL's fresh database starts empty; on PGlite this finds nothing to do
 });
 afterAll(() => database?.close());
 
