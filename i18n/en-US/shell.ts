@@ -9,6 +9,8 @@ const shell = {
     category: 'Columns',
     tags: 'Tags',
     sources: 'Video sources',
+    actress: 'Actresses',
+    actressList: 'Actress list',
     setting: 'Settings',
     operators: 'Operators',
   },

@@ -11,6 +11,8 @@ const shell: typeof en = {
     category: '栏目管理',
     tags: '标签管理',
     sources: '视频源',
+    actress: '女优管理',
+    actressList: '女优列表',
     setting: '系统设置',
     operators: '运营账号',
   },

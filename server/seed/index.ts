@@ -4,6 +4,7 @@ import { hashPassword } from '../core/crypto';
 import type { Db } from '../db/types';
 import { ensureFirstAdmin } from '../modules/operators';
 import { operators } from '../modules/operators/schema';
+import { seedActresses } from './actresses';
 import { seedMovies } from './movies';
 import { rng } from './random';
 
@@ -18,7 +19,7 @@ const PINYIN = ['wang', 'li', 'zhang', 'liu', 'chen', 'yang', 'zhao', 'huang', '
 export async function seed(
   db: Db,
   config: Config,
-  options: { seed?: number; operators?: number; movies?: number } = {},
+  options: { seed?: number; operators?: number; movies?: number; actresses?: number } = {},
 ) {
   await ensureFirstAdmin(db, config);
   const [{ n }] = await db.select({ n: count() }).from(operators);
@@ -37,10 +38,15 @@ export async function seed(
   });
   await db.insert(operators).values(rows);
   const [first] = await db.select({ id: operators.id }).from(operators).orderBy(operators.id).limit(1);
+  const actressIds = await seedActresses(db, {
+    seed: options.seed ?? 42,
+    actresses: options.actresses ?? 60,
+  });
   await seedMovies(db, {
     seed: options.seed ?? 42,
     movies: options.movies ?? 200,
     reviewer: first?.id ?? null,
+    actressIds,
   });
   return { seeded: true };
 }

@@ -1,6 +1,6 @@
 import { count, sql } from 'drizzle-orm';
 import { rowsOf } from '../db/migrate';
-import type { Db } from '../db/types';
+import type { Db, Executor } from '../db/types';
 import { type MovieStatus, movieColumns, movies, movieTags, videoSources } from '../modules/movies/schema';
 import { rng } from './random';
 
@@ -57,6 +57,9 @@ const SOURCES = [
     priority: 1,
   },
 ];
+// Title parts: a Chinese title is a place or mood, a noun and an optional suffix (14,000 combinations and more with
+// the numbered ones); an English one is an adjective and a noun. `视频`, `夏日`, `video` and `city` are common
+// enough to make the benchmark's searches match tens of thousands of titles at a million movies.
 const ZH_A = [
   '夏日',
   '午夜',
@@ -72,6 +75,22 @@ const ZH_A = [
   '归途',
   '长安',
   '迷雾',
+  '春风',
+  '秋水',
+  '东城',
+  '西域',
+  '南国',
+  '北漂',
+  '山河',
+  '烟火',
+  '月光',
+  '黎明',
+  '风暴',
+  '红尘',
+  '青春',
+  '故乡',
+  '天涯',
+  '人间',
 ];
 const ZH_B = [
   '的秘密',
@@ -86,8 +105,40 @@ const ZH_B = [
   '之歌',
   '列车',
   '迷局',
+  '侦探',
+  '食堂',
+  '旅馆',
+  '少女',
+  '英雄',
+  '快递',
+  '花园',
+  '约定',
+  '守望',
+  '猎人',
+  '密码',
+  '告白',
+  '奇遇',
 ];
-const ZH_C = ['', '', '', '视频', '精选', '合集', '第二季', '导演剪辑版', '特别篇', '高清版'];
+const ZH_C = [
+  '',
+  '',
+  '',
+  '',
+  '',
+  '',
+  '视频',
+  '精选',
+  '合集',
+  '第二季',
+  '第三季',
+  '导演剪辑版',
+  '特别篇',
+  '高清版',
+  '番外',
+  '纪录',
+  '视频版',
+  '完整版',
+];
 const EN_A = [
   'Midnight',
   'Silent',
@@ -99,8 +150,31 @@ const EN_A = [
   'Electric',
   'Last',
   'Summer',
+  'Crimson',
+  'Frozen',
+  'Distant',
+  'Secret',
+  'Little',
+  'Northern',
 ];
-const EN_B = ['River', 'City', 'Dream', 'Road', 'Signal', 'Garden', 'Storm', 'Video', 'Echo', 'Harbor'];
+const EN_B = [
+  'River',
+  'City',
+  'Dream',
+  'Road',
+  'Signal',
+  'Garden',
+  'Storm',
+  'Video',
+  'Echo',
+  'Harbor',
+  'Station',
+  'Letter',
+  'Kingdom',
+  'Island',
+  'Diary',
+  'Frontier',
+];
 const STATUS_WHEEL: MovieStatus[] = [
   'online',
   'online',
@@ -180,19 +254,17 @@ export function* generateMovies(seed: number, n: number, now: Date): Generator<S
   }
 }
 
-/**
- * Columns, tags, sources and `movies` movies, in batches of `batchSize` (one INSERT per table per batch over
- * unnested arrays; the count triggers run once per statement): 50,000 movies take about 8 s on PostgreSQL here,
- * so a million takes minutes. Does nothing when movies already exist.
- */
-export async function seedMovies(
-  db: Db,
-  options: { seed?: number; movies?: number; batchSize?: number; now?: Date; reviewer?: number | null } = {},
-) {
-  const [{ n }] = await db.select({ n: count() }).from(movies);
-  if (Number(n) > 0) return { seeded: 0 };
-  const seedValue = options.seed ?? 42;
-  const now = options.now ?? new Date('2026-06-01T00:00:00Z');
+/** The ids the taxonomy got in the database: a seeded movie's `leaf`, `tagIdx` and play `source` index these. */
+export interface Taxonomy {
+  leafIds: number[];
+  tagIds: number[];
+  sourceIds: number[];
+  /** Actresses a movie may link to (seeded by the actresses seeder); none: no actress links. */
+  actressIds: number[];
+}
+
+/** Columns (a tree), tags and video sources of the seed. */
+export async function seedTaxonomy(db: Executor, actressIds: number[] = []): Promise<Taxonomy> {
   const leafIds: number[] = [];
   for (const [i, [name, kids]] of COLUMNS.entries()) {
     const [top] = await db.insert(movieColumns).values({ name, sort: i }).returning({ id: movieColumns.id });
@@ -214,7 +286,94 @@ export async function seedMovies(
   const sourceIds = (await db.insert(videoSources).values(SOURCES).returning({ id: videoSources.id })).map(
     (s) => s.id,
   );
+  return { leafIds, tagIds, sourceIds, actressIds };
+}
 
+type Value = string | number | boolean | null;
+const reviewedAt = (m: SeededMovie) =>
+  m.status === 'pending' ? null : new Date(m.createdAt.getTime() + 3_600_000).toISOString();
+
+/**
+ * The columns of `movies` a seed writes: name, SQL type, value. The one mapping from generated data to rows, used by
+ * the batched INSERT below and by the bulk COPY of `bulk.ts`, so both write the same rows.
+ */
+export function movieColumnsOf(
+  taxonomy: Taxonomy,
+  reviewer: number | null,
+): [string, string, (m: SeededMovie) => Value][] {
+  return [
+    ['title', 'text', (m) => m.title],
+    ['description', 'text', (m) => m.description],
+    ['column_id', 'integer', (m) => taxonomy.leafIds[m.leaf]],
+    ['platforms', 'integer[]', (m) => `{${m.platforms.join(',')}}`],
+    ['duration', 'integer', (m) => m.duration],
+    ['release_date', 'date', (m) => m.releaseDate],
+    ['free', 'boolean', (m) => m.free],
+    ['sort_weight', 'integer', (m) => m.sortWeight],
+    ['recommended', 'boolean', (m) => m.recommended],
+    ['views', 'integer', (m) => m.views],
+    ['likes', 'integer', (m) => m.likes],
+    ['comments', 'integer', (m) => m.comments],
+    ['status', 'text', (m) => m.status],
+    ['reject_reason', 'text', (m) => (m.status === 'rejected' ? '内容不符合规范' : '')],
+    ['reviewed_by', 'integer', (m) => (m.status === 'pending' ? null : reviewer)],
+    ['reviewed_at', 'timestamptz', reviewedAt],
+    [
+      'published_at',
+      'timestamptz',
+      (m) => (m.status === 'online' || m.status === 'offline' ? reviewedAt(m) : null),
+    ],
+    ['created_at', 'timestamptz', (m) => m.createdAt.toISOString()],
+    ['updated_at', 'timestamptz', (m) => reviewedAt(m) ?? m.createdAt.toISOString()],
+  ];
+}
+
+/** The rows of the link tables of a batch of movies whose ids are `ids` (same order). */
+export function linkRowsOf(taxonomy: Taxonomy, items: SeededMovie[], ids: number[]) {
+  return {
+    tags: items.flatMap((m, i) => m.tagIdx.map((t): [number, number] => [ids[i], taxonomy.tagIds[t]])),
+    // A generated actress number (1…300) picks one of the seeded actresses.
+    actresses: taxonomy.actressIds.length
+      ? items.flatMap((m, i) =>
+          m.actressIds.map((a): [number, number] => [
+            ids[i],
+            taxonomy.actressIds[(a - 1) % taxonomy.actressIds.length],
+          ]),
+        )
+      : [],
+    plays: items.flatMap((m, i) =>
+      m.plays.map((p, sort): [number, number, string, number] => [
+        ids[i],
+        taxonomy.sourceIds[p.source],
+        p.path,
+        sort,
+      ]),
+    ),
+  };
+}
+
+/** Options shared by the batched seeder and the bulk one. */
+export interface SeedMoviesOptions {
+  seed?: number;
+  movies?: number;
+  batchSize?: number;
+  now?: Date;
+  reviewer?: number | null;
+  /** The actresses movies link to (`seedActresses`); without them movies have no actresses. */
+  actressIds?: number[];
+}
+export const SEED_NOW = new Date('2026-06-01T00:00:00Z');
+
+/**
+ * Columns, tags, sources and `movies` movies, in batches of `batchSize` (one INSERT per table per batch over
+ * unnested arrays; the count triggers run once per statement): 50,000 movies take about 8 s on PostgreSQL here.
+ * For a million, `bulkSeedMovies` (bulk.ts) writes the same rows with COPY. Does nothing when movies already exist.
+ */
+export async function seedMovies(db: Db, options: SeedMoviesOptions = {}) {
+  const [{ n }] = await db.select({ n: count() }).from(movies);
+  if (Number(n) > 0) return { seeded: 0 };
+  const taxonomy = await seedTaxonomy(db, options.actressIds);
+  const columns = movieColumnsOf(taxonomy, options.reviewer ?? null);
   const batchSize = options.batchSize ?? 5000;
   let batch: SeededMovie[] = [];
   let seeded = 0;
@@ -223,68 +382,48 @@ export async function seedMovies(
     batch = [];
     if (!items.length) return;
     await db.transaction(async (tx) => {
-      const col = <T>(f: (m: SeededMovie) => T) => sql.param(items.map(f));
-      const reviewedAt = (m: SeededMovie) =>
-        m.status === 'pending' ? null : new Date(m.createdAt.getTime() + 3_600_000).toISOString();
-      // One bind parameter per column (arrays, unnested in SQL): no parameter limit and little parsing,
-      // whatever the batch size.
+      // One bind parameter per column (arrays, unnested in SQL): no parameter limit and little parsing, whatever
+      // the batch size. Array-typed columns travel as text and are cast back.
+      const names = sql.raw(columns.map(([name]) => name).join(', '));
+      const selected = sql.raw(
+        columns.map(([name, type]) => (type.endsWith('[]') ? `${name}::${type}` : name)).join(', '),
+      );
+      const arrays = sql.join(
+        columns.map(
+          ([, type, value]) =>
+            sql`${sql.param(items.map(value))}::${sql.raw(type.endsWith('[]') ? 'text' : type)}[]`,
+        ),
+        sql`, `,
+      );
       const inserted = rowsOf<{ id: number }>(
-        await tx.execute(sql`
-          insert into movies (title, description, column_id, platforms, duration, release_date, free, sort_weight,
-            recommended, views, likes, comments, status, reject_reason, reviewed_by, reviewed_at, published_at,
-            created_at, updated_at)
-          select title, description, column_id, platforms::integer[], duration, release_date, free, sort_weight,
-            recommended, views, likes, comments, status, reject_reason, reviewed_by, reviewed_at, published_at,
-            created_at, coalesce(reviewed_at, created_at)
-          from unnest(
-            ${col((m) => m.title)}::text[], ${col((m) => m.description)}::text[],
-            ${col((m) => leafIds[m.leaf])}::integer[], ${col((m) => `{${m.platforms.join(',')}}`)}::text[],
-            ${col((m) => m.duration)}::integer[], ${col((m) => m.releaseDate)}::date[], ${col((m) => m.free)}::boolean[],
-            ${col((m) => m.sortWeight)}::integer[], ${col((m) => m.recommended)}::boolean[],
-            ${col((m) => m.views)}::integer[], ${col((m) => m.likes)}::integer[], ${col((m) => m.comments)}::integer[],
-            ${col((m) => m.status)}::text[],
-            ${col((m) => (m.status === 'rejected' ? '内容不符合规范' : ''))}::text[],
-            ${col((m) => (m.status === 'pending' ? null : (options.reviewer ?? null)))}::integer[],
-            ${col(reviewedAt)}::timestamptz[],
-            ${col((m) => (m.status === 'online' || m.status === 'offline' ? reviewedAt(m) : null))}::timestamptz[],
-            ${col((m) => m.createdAt.toISOString())}::timestamptz[]
-          ) as u(title, description, column_id, platforms, duration, release_date, free, sort_weight, recommended,
-            views, likes, comments, status, reject_reason, reviewed_by, reviewed_at, published_at, created_at)
-          returning id`),
+        await tx.execute(
+          sql`insert into movies (${names}) select ${selected} from unnest(${arrays}) as u(${names}) returning id`,
+        ),
       );
       // Serial ids are drawn in the order the rows are inserted, which is the order of the arrays.
       const ids = inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
-      const pairs = async (table: string, a: string, b: string, rows: [number, number][]) => {
-        if (!rows.length) return;
-        await tx.execute(
-          sql`insert into ${sql.identifier(table)} (${sql.identifier(a)}, ${sql.identifier(b)})
-              select * from unnest(${sql.param(rows.map((r) => r[0]))}::integer[], ${sql.param(rows.map((r) => r[1]))}::integer[])`,
+      const links = linkRowsOf(taxonomy, items, ids);
+      const unnested = (rows: unknown[][], types: string[]) =>
+        sql.join(
+          types.map((type, k) => sql`${sql.param(rows.map((r) => r[k]))}::${sql.raw(type)}[]`),
+          sql`, `,
         );
-      };
-      await pairs(
-        'movie_tag_links',
-        'movie_id',
-        'tag_id',
-        items.flatMap((m, i) => m.tagIdx.map((t): [number, number] => [ids[i], tagIds[t]])),
-      );
-      await pairs(
-        'movie_actresses',
-        'movie_id',
-        'actress_id',
-        items.flatMap((m, i) => m.actressIds.map((a): [number, number] => [ids[i], a])),
-      );
-      const plays = items.flatMap((m, i) =>
-        m.plays.map((p, sort) => ({ movieId: ids[i], sourceId: sourceIds[p.source], path: p.path, sort })),
-      );
-      await tx.execute(sql`
-        insert into movie_plays (movie_id, source_id, path, sort)
-        select * from unnest(${sql.param(plays.map((p) => p.movieId))}::integer[],
-          ${sql.param(plays.map((p) => p.sourceId))}::integer[], ${sql.param(plays.map((p) => p.path))}::text[],
-          ${sql.param(plays.map((p) => p.sort))}::integer[])`);
+      if (links.tags.length)
+        await tx.execute(
+          sql`insert into movie_tag_links (movie_id, tag_id) select * from unnest(${unnested(links.tags, ['integer', 'integer'])})`,
+        );
+      if (links.actresses.length)
+        await tx.execute(
+          sql`insert into movie_actresses (movie_id, actress_id) select * from unnest(${unnested(links.actresses, ['integer', 'integer'])})`,
+        );
+      if (links.plays.length)
+        await tx.execute(
+          sql`insert into movie_plays (movie_id, source_id, path, sort) select * from unnest(${unnested(links.plays, ['integer', 'integer', 'text', 'integer'])})`,
+        );
     });
     seeded += items.length;
   };
-  for (const m of generateMovies(seedValue, options.movies ?? 200, now)) {
+  for (const m of generateMovies(options.seed ?? 42, options.movies ?? 200, options.now ?? SEED_NOW)) {
     batch.push(m);
     if (batch.length >= batchSize) await flush();
   }

@@ -1,6 +1,7 @@
 import type { SectionDecl } from '../routes/types';
+import actress from './actress';
 import movie from './movie';
 import setting from './setting';
 
 /** Every section of the admin. Registering a new one is one line here; menu, routes, titles and guard follow. */
-export const sections: readonly SectionDecl[] = [movie, setting];
+export const sections: readonly SectionDecl[] = [movie, actress, setting];

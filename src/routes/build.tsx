@@ -45,7 +45,13 @@ export function resourceElements(sections: readonly SectionDecl[]) {
             key={name}
             name={name}
             list={guard(roles, r.list)}
-            create={create ? guard(create.roles ?? roles, create.component) : undefined}
+            create={
+              create ? (
+                guard(create.roles ?? roles, create.component)
+              ) : r.createPath ? (
+                <Navigate to={r.createPath} replace />
+              ) : undefined
+            }
             edit={hasEdit ? <ToDeclaredUrl target={r.editPath ?? `/${name}/edit/:id`} /> : undefined}
             show={hasShow ? <ToDeclaredUrl target={`/${name}/show/:id`} /> : undefined}
             recordRepresentation={r.recordRepresentation}

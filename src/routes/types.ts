@@ -43,6 +43,9 @@ export interface ScreenDecl {
     screens?: SubScreen[];
     /** Where react-admin's edit links go when the edit screen is not the `edit/:id` child (absolute, with `:id`). */
     editPath?: string;
+    /** Where react-admin's create links go when the create screen is not the `create` child (absolute), e.g. the
+     *  id-less `/actress/edit` of an `edit/:id?` screen. */
+    createPath?: string;
   };
   /** A screen that is not a resource list (a component or a `lazy(...)` one). */
   component?: ComponentType;

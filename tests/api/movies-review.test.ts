@@ -26,12 +26,15 @@ afterAll(() => api.close());
 
 describe('create, read, update', () => {
   test('a created movie is pending, carries its links, and plays get URLs from their sources', async () => {
+    const actress = async (name: string) =>
+      (await okData(api.call('POST', '/app/admin/actresses', { token: user, body: { name } }))).id as number;
+    const [a7, a3] = [await actress('甲'), await actress('乙')];
     const m = await createMovie(api, user, {
       title: '  夏日的视频  ',
       description: 'd',
       columnId: fx.columns.action,
       tagIds: [fx.tags.hot, fx.tags.hd, fx.tags.hot],
-      actressIds: [7, 3],
+      actressIds: [a7, a3, a7],
       platforms: [2, 4],
       duration: 5400,
       releaseDate: '2024-02-29',
@@ -46,7 +49,7 @@ describe('create, read, update', () => {
       columnId: fx.columns.action,
       columnName: '动作',
       tagIds: [fx.tags.hot, fx.tags.hd].sort((a, b) => a - b),
-      actressIds: [3, 7],
+      actressIds: [a7, a3].sort((a, b) => a - b),
       platforms: [2, 4],
       releaseDate: '2024-02-29',
       version: 1,

@@ -38,6 +38,15 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   'GET /app/admin/movie/tags/{id}',
   'GET /app/admin/movie/sources',
   'GET /app/admin/movie/sources/{id}',
+  // Actresses: operators keep the profiles and their movie links; deleting one (alone or in a batch) is for admins.
+  'GET /app/admin/actresses',
+  'POST /app/admin/actresses',
+  'GET /app/admin/actresses/{id}',
+  'PUT /app/admin/actresses/{id}',
+  'POST /app/admin/actresses/batch',
+  'GET /app/admin/actresses/{id}/movies',
+  'POST /app/admin/actresses/{id}/movies',
+  'POST /app/admin/actresses/{id}/unlink-movies',
   // Images: every operator edits content with pictures, so every operator uploads them and needs the key to see them.
   'POST /app/admin/upload/image',
   'GET /app/admin/upload/cipher',

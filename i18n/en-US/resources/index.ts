@@ -1,3 +1,4 @@
+import actress from './actress';
 import movie from './movie';
 import setting from './setting';
 
@@ -6,5 +7,5 @@ import setting from './setting';
  * notifications, page}. One file per section (the resource name is the screen's path); a section adds its file
  * and one line here, and the same in zh-CN, whose types demand every key.
  */
-const resources = { ...movie, ...setting };
+const resources = { ...movie, ...actress, ...setting };
 export default resources;

@@ -1,8 +1,9 @@
 import type zh from '../zh-CN';
+import actresses from './actresses';
 import core from './core';
 import images from './images';
 import movies from './movies';
 
 /** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
-const en: Record<keyof typeof zh, string> = { ...core, ...movies, ...images };
+const en: Record<keyof typeof zh, string> = { ...core, ...movies, ...images, ...actresses };
 export default en;

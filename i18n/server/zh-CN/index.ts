@@ -1,3 +1,4 @@
+import actresses from './actresses';
 import core from './core';
 import images from './images';
 import movies from './movies';
@@ -6,5 +7,5 @@ import movies from './movies';
  * Messages the API puts in the envelope's `msg`, zh-CN: the core's, then one file per module. A module adds its
  * file and one line here (and the same in en-US, which the type checker then demands key by key).
  */
-const zh = { ...core, ...movies, ...images };
+const zh = { ...core, ...movies, ...images, ...actresses };
 export default zh;

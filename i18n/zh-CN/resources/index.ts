@@ -1,7 +1,8 @@
 import type en from '../../en-US/resources';
+import actress from './actress';
 import movie from './movie';
 import setting from './setting';
 
 /** 各版块的资源文案，每个版块一个文件（结构同 en-US）。 */
-const resources: typeof en = { ...movie, ...setting };
+const resources: typeof en = { ...movie, ...actress, ...setting };
 export default resources;

@@ -8,6 +8,7 @@ import { ApiError, conflict, forbidden, invalidField, notFound } from '../../cor
 import { translate } from '../../core/i18n';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
+import { actresses } from '../actresses/schema';
 import { asAdmin, asAnyOperator, security } from '../operators';
 import { readSettings } from '../system';
 import {
@@ -36,7 +37,6 @@ import {
   assertRefs,
   boolQuery,
   containsPattern,
-  countOf,
   dateQuery,
   id,
   idArray,
@@ -48,6 +48,7 @@ import {
   transaction,
   version,
 } from './shared';
+import { listTotal, readPlanned } from './totals';
 
 const BASE = '/admin/movie/movies';
 const tags = ['movies'];
@@ -82,6 +83,9 @@ const sorts = {
   sortWeight: movies.sortWeight,
   duration: movies.duration,
 } as const;
+
+/** Sorts an index of migration 0005 serves in both directions (and `id`, the primary key). */
+const SORT_INDEXED = new Set<keyof typeof sorts>(['id', 'publishedAt', 'createdAt', 'views']);
 
 const ListQuery = listQuery(Object.keys(sorts) as [keyof typeof sorts, ...(keyof typeof sorts)[]], {
   view: z.enum(['review', 'online', 'all']).optional().default('all'),
@@ -136,7 +140,12 @@ const BatchBody = batchBody(BATCH_ACTIONS).extend({
 });
 
 const idOf = { params: idParam };
-const Page = z.object({ list: z.array(Movie), total: z.number() });
+const Page = z.object({
+  list: z.array(Movie),
+  total: z.number(),
+  /** false when more than COUNT_CAP movies match a filter no counter keeps: `total` is then COUNT_CAP ("1,000+"). */
+  totalExact: z.boolean(),
+});
 
 const routes = {
   list: createRoute({
@@ -269,10 +278,17 @@ async function checkPlatforms(c: AppContext, db: Executor, platforms: number[] |
 async function checkRefs(
   c: AppContext,
   db: Executor,
-  body: { columnId?: number | null; tagIds?: number[]; platforms?: number[]; plays?: { sourceId: number }[] },
+  body: {
+    columnId?: number | null;
+    tagIds?: number[];
+    actressIds?: number[];
+    platforms?: number[];
+    plays?: { sourceId: number }[];
+  },
 ) {
   if (body.columnId != null) await assertRefs(db, movieColumns, movieColumns.id, [body.columnId], 'columnId');
   if (body.tagIds) await assertRefs(db, movieTags, movieTags.id, body.tagIds, 'tagIds');
+  if (body.actressIds) await assertRefs(db, actresses, actresses.id, body.actressIds, 'actressIds');
   if (body.plays?.length)
     await assertRefs(
       db,
@@ -311,10 +327,21 @@ async function writeLinks(
         .onConflictDoNothing();
   }
   if (body.actressIds) {
-    await db.delete(movieActresses).where(eq(movieActresses.movieId, movieId));
+    // Only the links that change are written: each one moves an actress's movie count (a shared row).
     const want = [...new Set(body.actressIds)];
+    await db
+      .delete(movieActresses)
+      .where(
+        and(
+          eq(movieActresses.movieId, movieId),
+          want.length ? sql`${movieActresses.actressId} <> all(${sql.param(want)}::integer[])` : undefined,
+        ),
+      );
     if (want.length)
-      await db.insert(movieActresses).values(want.map((actressId) => ({ movieId, actressId })));
+      await db
+        .insert(movieActresses)
+        .values(want.map((actressId) => ({ movieId, actressId })))
+        .onConflictDoNothing();
   }
   if (body.plays) {
     await db.delete(moviePlays).where(eq(moviePlays.movieId, movieId));
@@ -327,9 +354,15 @@ async function writeLinks(
   }
 }
 
-/** Two-character Chinese (or any) title search, index-served: see migration 0001. */
+/**
+ * Two-character Chinese (or any) title search, index-served: see migration 0001. For one or two characters the
+ * grams are the whole test (the title has that character or bigram exactly when it contains the string), so the
+ * planner estimates it from the grams' statistics alone; longer strings are rechecked with LIKE.
+ */
 export function titleContains(q: string): SQL {
-  return sql`(${movies.titleGrams} @> zg_query_grams(${q}::text) and lower(${movies.title}) like lower(${containsPattern(q)}::text))`;
+  const grams = sql`${movies.titleGrams} @> zg_query_grams(${q}::text)`;
+  if ([...q].length <= 2) return grams;
+  return sql`(${grams} and lower(${movies.title}) like lower(${containsPattern(q)}::text))`;
 }
 
 function listWhere(q: z.infer<typeof ListQuery>): SQL | undefined {
@@ -468,28 +501,53 @@ export function movieRoutes() {
     const q = c.req.valid('query');
     const { db } = c.get('deps');
     const where = listWhere(q);
-    const direction = q.order === 'desc' ? desc : asc;
     const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
-    const sortCol = sorts[(q.sort ?? 'id') as keyof typeof sorts];
-    const [rows, [{ total }]] = await Promise.all([
-      db
-        .select(movieSelect)
-        .from(movies)
-        .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
-        .where(where)
-        .orderBy(
-          q.order === 'desc' ? sql`${sortCol} desc nulls last` : sql`${sortCol} asc nulls first`,
-          direction(movies.id),
-        )
-        .limit(pageSize)
-        .offset((q.page - 1) * q.pageSize),
-      db.select({ total: countOf }).from(movies).where(where),
-    ]);
-    const tagMap = await tagIdsOf(
+    const offset = (q.page - 1) * q.pageSize;
+    const sort = (q.sort ?? 'id') as keyof typeof sorts;
+    const sortCol = sorts[sort];
+    const totalQuery = { statuses: q.status ? [q.status] : VIEWS[q.view], query: q };
+    // A title search of three or more characters is counted first (at most COUNT_CAP + 1 rows): that tells how to
+    // read its page (totals.ts readPlanned). One or two characters are estimated well: counted beside the page.
+    const longSearch = q.q !== undefined && [...q.q].length > 2;
+    const searchTotal = longSearch ? await listTotal(db, totalQuery, where) : undefined;
+    const shortSearchTotal = q.q && !longSearch ? listTotal(db, totalQuery, where) : undefined;
+    shortSearchTotal?.catch(() => {}); // awaited below; not an unhandled rejection if the page query fails first
+    // As the sort indexes of migration 0005 are declared: (col DESC NULLS LAST, id DESC), read either way.
+    const order =
+      q.order === 'desc'
+        ? [sql`${sortCol} desc nulls last`, desc(movies.id)]
+        : [sql`${sortCol} asc nulls first`, asc(movies.id)];
+    // The page's ids first, then their rows: skipping `offset` rows walks the sort index only (an index-only scan
+    // when the filter is in the index), not 20,000 table rows for page 1000.
+    const pageIds = await readPlanned(
       db,
-      rows.map((r) => r.id),
+      { walkSortIndex: searchTotal?.totalExact === false && SORT_INDEXED.has(sort) },
+      (tx) =>
+        tx
+          .select({ id: movies.id })
+          .from(movies)
+          .where(where)
+          .orderBy(...order)
+          .limit(pageSize)
+          .offset(offset),
     );
-    return ok(c, { list: rows.map((r) => movieToApi(r, tagMap.get(r.id) ?? [])), total: Number(total) });
+    // Then the rows, their tags and the total at once (separate connections on PostgreSQL).
+    const ids = pageIds.map((r) => r.id);
+    const [rows, tagMap, totals] = await Promise.all([
+      ids.length
+        ? db
+            .select(movieSelect)
+            .from(movies)
+            .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
+            .where(inArray(movies.id, ids))
+            .orderBy(...order)
+        : [],
+      tagIdsOf(db, ids),
+      searchTotal ??
+        shortSearchTotal ??
+        listTotal(db, totalQuery, where, { offset, pageSize, pageRows: ids.length }),
+    ]);
+    return ok(c, { list: rows.map((r) => movieToApi(r, tagMap.get(r.id) ?? [])), ...totals });
   });
 
   app.openapi(routes.get, async (c) => {
@@ -522,7 +580,7 @@ export function movieRoutes() {
     const { version: v, tagIds, actressIds, plays, ...fields } = c.req.valid('json');
     await guarded(() =>
       transaction(db, async (tx) => {
-        await checkRefs(c, tx, { ...fields, tagIds, plays });
+        await checkRefs(c, tx, { ...fields, tagIds, actressIds, plays });
         await updateVersioned(tx, movies, movieId, v, { ...fields, updatedAt: clock.now() });
         await writeLinks(tx, movieId, { tagIds, actressIds, plays });
       }),

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { actresses } from '../actresses/schema';
 
 export const MOVIE_STATUSES = ['pending', 'rejected', 'online', 'offline'] as const;
 export type MovieStatus = (typeof MOVIE_STATUSES)[number];
@@ -105,15 +106,36 @@ export const movies = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true }),
     ...stamps,
   },
+  // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
+  // that a view or a deep page is an index-only scan (migration 0005).
   (t) => [
-    index('movies_status_created').on(t.status, t.createdAt),
-    index('movies_status_published').on(t.status, t.publishedAt),
-    index('movies_column').on(t.columnId),
-    index('movies_created').on(t.createdAt),
-    index('movies_published').on(t.publishedAt),
+    index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_views').on(t.views.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_status_published').on(t.status, t.publishedAt.desc().nullsLast(), t.id.desc()),
+    index('movies_status_created').on(t.status, t.createdAt.desc().nullsLast(), t.id.desc()),
+    index('movies_column').on(t.columnId, t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_platforms').using('gin', t.platforms),
     index('movies_title_grams').using('gin', t.titleGrams),
   ],
+);
+
+export const MOVIE_COUNT_DIMS = ['all', 'column', 'tag', 'platform'] as const;
+
+/**
+ * Movies per status, overall (`dim` 'all', `key` 0) and per column, tag and platform (`key` = the column or tag id,
+ * or the platform key): the exact totals of the lists, kept by statement triggers on `movies` and
+ * `movie_tag_links` (migration 0005); `zg_movie_counts_rebuild()` recomputes them.
+ */
+export const movieCounts = pgTable(
+  'movie_counts',
+  {
+    dim: varchar('dim', { length: 8 }).$type<(typeof MOVIE_COUNT_DIMS)[number]>().notNull(),
+    key: integer('key').notNull(),
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.status] })],
 );
 
 export const movieTagLinks = pgTable(
@@ -129,14 +151,19 @@ export const movieTagLinks = pgTable(
   (t) => [primaryKey({ columns: [t.movieId, t.tagId] }), index('movie_tag_links_tag').on(t.tagId, t.movieId)],
 );
 
-/** Actress ids of a movie (the actresses section comes later; no foreign key until then). */
+/**
+ * The actresses of a movie. Deleting a movie takes its links with it; an actress with links cannot be deleted
+ * (no cascade): the actresses module unlinks her movies in the same transaction, bumping their versions.
+ */
 export const movieActresses = pgTable(
   'movie_actresses',
   {
     movieId: integer('movie_id')
       .notNull()
       .references(() => movies.id, { onDelete: 'cascade' }),
-    actressId: integer('actress_id').notNull(),
+    actressId: integer('actress_id')
+      .notNull()
+      .references(() => actresses.id),
   },
   (t) => [
     primaryKey({ columns: [t.movieId, t.actressId] }),

@@ -2,6 +2,7 @@ import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import { Edit, SimpleForm, useLocaleState, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
 import { ImageInput } from '../../images/ImageInput';
+import { ActressPicker } from '../actress/ActressPicker';
 import { MovieInputs } from './MovieInputs';
 import { MovieToolbar } from './MovieToolbar';
 import { M, type MovieView, RESOURCE, StatusChip } from './shared';
@@ -64,7 +65,7 @@ export function MovieEdit({ view }: { view: MovieView }) {
           }}
         >
           <Box sx={{ minWidth: 0 }}>
-            <MovieInputs cover={<ImageInput source="cover" />} />
+            <MovieInputs cover={<ImageInput source="cover" />} actresses={<ActressPicker />} />
           </Box>
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
             <Card variant="outlined">

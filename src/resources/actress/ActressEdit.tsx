@@ -1,0 +1,73 @@
+import { Card } from '@mui/material';
+import { Create, Edit, SaveButton, SimpleForm, Toolbar, useRecordContext, useTranslate } from 'react-admin';
+import { useParams } from 'react-router-dom';
+import { Permission } from '../../auth/permission';
+import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { ActressInputs } from './ActressInputs';
+import { ActressMovies } from './ActressMovies';
+import { DeleteActressButton } from './DeleteActressButton';
+import { R } from './shared';
+
+function EditTitle() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  return <>{translate(`${R}.page.edit`, { name: record?.name ?? '' })}</>;
+}
+
+function EditToolbar() {
+  return (
+    <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <SaveButton />
+      <Permission roles={['admin']}>
+        <DeleteActressButton />
+      </Permission>
+    </Toolbar>
+  );
+}
+
+function CreateProfile() {
+  const translate = useTranslate();
+  return (
+    <Create
+      title={translate(`${R}.page.create`)}
+      redirect={(_resource, id) => `/actress/edit/${id}`}
+      actions={false}
+    >
+      <SimpleForm defaultValues={{ aliases: [], tags: [], visible: true, sortWeight: 0 }}>
+        <ActressInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+/** Every field of her profile, then her movies. A stale version (someone saved first) offers a reload. */
+function EditProfile({ id }: { id: string }) {
+  const { conflict, setConflict, onError } = useConflict();
+  return (
+    <Edit
+      id={id}
+      title={<EditTitle />}
+      mutationMode="pessimistic"
+      redirect="list"
+      mutationOptions={{ onError }}
+      actions={false}
+      component="div"
+    >
+      <Card>
+        <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+        <SimpleForm toolbar={<EditToolbar />}>
+          <ActressInputs />
+        </SimpleForm>
+      </Card>
+      <Card sx={{ mt: 2 }}>
+        <ActressMovies />
+      </Card>
+    </Edit>
+  );
+}
+
+/** `/actress/edit/:id?` (SPEC.md §2): her profile with an id, a new one without. */
+export function ActressEdit() {
+  const { id } = useParams();
+  return id ? <EditProfile key={id} id={id} /> : <CreateProfile />;
+}

@@ -1,0 +1,96 @@
+import { Box } from '@mui/material';
+import {
+  BooleanInput,
+  DateInput,
+  maxLength,
+  maxValue,
+  minValue,
+  NumberInput,
+  required,
+  SelectInput,
+  TextArrayInput,
+  TextInput,
+} from 'react-admin';
+import { ImageInput } from '../../images/ImageInput';
+import { R, regionChoices } from './shared';
+
+/** The limits of the API (server/modules/actresses/model.ts), checked here first so the form says it at once. */
+const today = () => new Date().toISOString().slice(0, 10);
+const notFuture = (value: string | null) =>
+  value && value > today() ? `${R}.validation.birthdayFuture` : undefined;
+const each = (max: number) => (values: string[] | null) =>
+  values?.some((v) => v.trim().length > max)
+    ? { message: 'ra.validation.maxLength', args: { max } }
+    : undefined;
+const atMost = (n: number) => (values: string[] | null) =>
+  (values?.length ?? 0) > n ? { message: 'ra.validation.maxLength', args: { max: n } } : undefined;
+
+const row = { display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, width: '100%' };
+
+/** Every field of a profile; shared by create and edit. */
+export function ActressInputs() {
+  return (
+    <Box
+      sx={{
+        display: 'grid',
+        gap: 3,
+        width: '100%',
+        gridTemplateColumns: { xs: '1fr', lg: '360px minmax(0, 1fr)' },
+      }}
+    >
+      <Box>
+        <ImageInput source="avatar" />
+      </Box>
+      <Box sx={{ minWidth: 0 }}>
+        <TextInput source="name" validate={[required(), maxLength(64)]} fullWidth />
+        <TextArrayInput
+          source="aliases"
+          helperText={`${R}.helper.aliases`}
+          validate={[each(64), atMost(20)]}
+          fullWidth
+        />
+        <Box sx={row}>
+          <DateInput source="birthday" validate={notFuture} />
+          <NumberInput
+            source="height"
+            min={100}
+            max={250}
+            step={1}
+            validate={[minValue(100), maxValue(250)]}
+          />
+        </Box>
+        <Box sx={row}>
+          <SelectInput
+            source="region"
+            choices={regionChoices}
+            format={(v: string | null) => v ?? ''}
+            parse={(v: string) => v || null}
+          />
+          <NumberInput
+            source="debutYear"
+            min={1900}
+            max={2100}
+            step={1}
+            validate={[minValue(1900), maxValue(2100)]}
+          />
+        </Box>
+        <TextArrayInput
+          source="tags"
+          helperText={`${R}.helper.tags`}
+          validate={[each(32), atMost(20)]}
+          fullWidth
+        />
+        <Box sx={row}>
+          <NumberInput
+            source="sortWeight"
+            step={1}
+            helperText={`${R}.helper.sortWeight`}
+            validate={[minValue(-1_000_000), maxValue(1_000_000)]}
+          />
+          <BooleanInput source="visible" />
+        </Box>
+        <TextInput source="biography" multiline minRows={4} validate={maxLength(5000)} fullWidth />
+      </Box>
+    </Box>
+  );
+}

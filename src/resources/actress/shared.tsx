@@ -1,0 +1,63 @@
+import { Avatar, Chip } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { SecureImage } from '../../images/SecureImage';
+import { ACTRESS_RESOURCE } from '.';
+
+export { ACTRESS_API, ACTRESS_RESOURCE } from '.';
+
+/** The i18n prefix of the section's messages. */
+export const R = `resources.${ACTRESS_RESOURCE}`;
+
+/** Region codes the API accepts (server/modules/actresses/schema.ts REGIONS), named in the UI's language. */
+export const REGIONS = ['cn', 'hk', 'tw', 'jp', 'kr', 'sea', 'us', 'eu', 'other'] as const;
+export const regionChoices = REGIONS.map((id) => ({ id, name: `${R}.region.${id}` }));
+
+export const visibleChoices = [
+  { id: 'true', name: `${R}.state.visible` },
+  { id: 'false', name: `${R}.state.hidden` },
+];
+
+/** Her avatar (decrypted by SecureImage), or her name's first character when she has none. */
+export function ActressAvatar({
+  name,
+  avatar,
+  size = 40,
+}: {
+  name?: string;
+  avatar?: string;
+  size?: number;
+}) {
+  if (!avatar)
+    return (
+      <Avatar aria-hidden sx={{ width: size, height: size, fontSize: size * 0.45 }}>
+        {name?.slice(0, 1) ?? ''}
+      </Avatar>
+    );
+  return (
+    <SecureImage
+      src={avatar}
+      alt={name ?? ''}
+      width={size}
+      height={size}
+      sx={{ borderRadius: '50%', overflow: 'hidden', '& img': { objectFit: 'cover' } }}
+    />
+  );
+}
+
+export function RegionChip({ region }: { region?: string | null }) {
+  const translate = useTranslate();
+  if (!region) return null;
+  return <Chip size="small" variant="outlined" label={translate(`${R}.region.${region}`)} />;
+}
+
+export function VisibleChip({ visible }: { visible?: boolean }) {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      color={visible ? 'success' : 'default'}
+      variant={visible ? 'filled' : 'outlined'}
+      label={translate(`${R}.state.${visible ? 'visible' : 'hidden'}`)}
+    />
+  );
+}

@@ -1,0 +1,257 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { COUNT_CAP, counterOf } from '../../server/modules/movies/totals';
+import { countDrift } from '../../server/seed/bulk';
+import { startApi, type TestApi } from './harness';
+import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
+
+/**
+ * Issue #3, totals at scale (README "Totals at scale"): the counters a list total is read from stay equal to
+ * count(*) through every kind of write, the API's totals are exact where it says so, and a capped total says so.
+ */
+let api: TestApi;
+let admin: string;
+let fx: MovieFixture;
+const M = '/app/admin/movie/movies';
+
+const call = (method: string, path: string, body?: unknown) => api.call(method, path, { token: admin, body });
+const list = (query: string) => okData(call('GET', `${M}?${query}`), query);
+
+/** Every kept count (movie_counts, column and tag item counts) equals the count recomputed from the rows. */
+async function expectCountsExact() {
+  expect(await countDrift(api.database.db)).toEqual([]);
+}
+
+/**
+ * The filters a counter answers for, in both lists, each checked against the rows themselves: the total of a
+ * full first page (10 rows, so the total is read from a counter) equals the number of rows all its pages list.
+ */
+async function expectTotalsExact() {
+  const queries: string[] = [];
+  for (const view of [
+    'view=all',
+    'view=review',
+    'view=online',
+    'status=online',
+    'view=review&status=pending',
+  ]) {
+    queries.push(view);
+    for (const c of Object.values(fx.columns)) queries.push(`${view}&columnId=${c}`);
+    for (const t of Object.values(fx.tags)) queries.push(`${view}&tagId=${t}`);
+    for (const p of [1, 2, 4]) queries.push(`${view}&platform=${p}`);
+  }
+  for (const q of queries) {
+    expect(counterOf(Object.fromEntries(new URLSearchParams(q)))).toBeDefined();
+    const first = await list(`${q}&pageSize=10`);
+    let rows = 0;
+    for (let page = 1; ; page++) {
+      const p = await list(`${q}&pageSize=100&page=${page}`);
+      rows += p.list.length;
+      if (p.list.length < 100) break;
+    }
+    expect({ q, total: first.total, exact: first.totalExact }).toEqual({ q, total: rows, exact: true });
+  }
+}
+
+let seq = 0;
+async function make(n: number, o: { columnId?: number; tagIds?: number[]; platforms?: number[] } = {}) {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const m = await createMovie(api, admin, {
+      title: `计数影片 ${++seq}`,
+      columnId: o.columnId ?? null,
+      tagIds: o.tagIds ?? [],
+      platforms: o.platforms ?? [],
+    });
+    ids.push(m.id);
+  }
+  return ids;
+}
+
+beforeAll(async () => {
+  api = await startApi();
+  admin = await api.login();
+  fx = await makeFixture(api, admin);
+});
+afterAll(() => api.close());
+
+describe('kept counts equal count(*) through every write', () => {
+  let a: number[];
+  let b: number[];
+  let c: number[];
+
+  test('creates (single, with links, duplicate platforms)', async () => {
+    a = await make(14, {
+      columnId: fx.columns.movies,
+      tagIds: [fx.tags.hot, fx.tags.new],
+      platforms: [2, 4],
+    });
+    b = await make(12, { columnId: fx.columns.action, tagIds: [fx.tags.hd], platforms: [2, 2, 1] });
+    c = await make(11, { tagIds: [fx.tags.hot] });
+    await expectCountsExact();
+    await expectTotalsExact();
+  });
+
+  test('transitions one by one and in batches, with their tags', async () => {
+    await okData(
+      call('POST', `${M}/batch`, { action: 'approve', ids: [...a.slice(0, 12), ...b.slice(0, 11)] }),
+    );
+    await okData(call('POST', `${M}/${a[0]}/offline`));
+    await okData(call('POST', `${M}/batch`, { action: 'offline', ids: b.slice(0, 4) }));
+    await okData(call('POST', `${M}/batch`, { action: 'online', ids: b.slice(1, 3) }));
+    await okData(call('POST', `${M}/${c[0]}/reject`, { reason: '不合规' }));
+    await okData(call('POST', `${M}/batch`, { action: 'reject', ids: c.slice(1, 5), reason: '不合规' }));
+    await okData(call('POST', `${M}/${c[1]}/approve`));
+    await expectCountsExact();
+    await expectTotalsExact();
+  });
+
+  test('edits of column, tags and platforms; batch column and tag changes', async () => {
+    const m = await okData(call('GET', `${M}/${a[1]}`));
+    await okData(
+      call('PUT', `${M}/${a[1]}`, {
+        version: m.version,
+        columnId: fx.columns.series,
+        tagIds: [fx.tags.hd],
+        platforms: [1, 4, 4],
+      }),
+    );
+    await okData(
+      call('POST', `${M}/batch`, { action: 'setColumn', ids: c.slice(0, 8), columnId: fx.columns.series }),
+    );
+    await okData(
+      call('POST', `${M}/batch`, {
+        action: 'addTags',
+        ids: [...b, ...c],
+        tagIds: [fx.tags.new, fx.tags.dup],
+      }),
+    );
+    await okData(
+      call('POST', `${M}/batch`, { action: 'removeTags', ids: a.slice(0, 10), tagIds: [fx.tags.hot] }),
+    );
+    await expectCountsExact();
+    await expectTotalsExact();
+  });
+
+  test('tag merge, column move, tag delete', async () => {
+    await okData(call('POST', `/app/admin/movie/tags/${fx.tags.hd}/merge`, { ids: [fx.tags.dup] }));
+    delete fx.tags.dup;
+    await okData(
+      call('POST', `/app/admin/movie/columns/${fx.columns.action}/move-items`, { to: fx.columns.empty }),
+    );
+    const extra = await okData(call('POST', '/app/admin/movie/tags', { name: '临时', group: 'x' }));
+    await okData(call('POST', `${M}/batch`, { action: 'addTags', ids: a, tagIds: [extra.id] }));
+    await expectCountsExact();
+    await okData(call('DELETE', `/app/admin/movie/tags/${extra.id}`));
+    await expectCountsExact();
+    await expectTotalsExact();
+  });
+
+  test('deletes, single and batch, take their tag counts with them', async () => {
+    await okData(call('DELETE', `${M}/${a[2]}`));
+    await okData(call('POST', `${M}/batch`, { action: 'delete', ids: [...b.slice(0, 5), ...c.slice(0, 3)] }));
+    await expectCountsExact();
+    await expectTotalsExact();
+  });
+
+  test('raw SQL writes keep them too (statement triggers): a multi-row update, a delete', async () => {
+    await api.query(
+      sql`update movies set status = 'offline', platforms = array[6, 1] where status = 'online'`,
+    );
+    await api.query(sql`update movie_tag_links set tag_id = ${fx.tags.new} where tag_id = ${fx.tags.hot}
+      and movie_id not in (select movie_id from movie_tag_links where tag_id = ${fx.tags.new})`);
+    await api.query(sql`delete from movies where id in (select id from movies order by id limit 3)`);
+    await expectCountsExact();
+    await expectTotalsExact();
+  });
+
+  test('zg_movie_counts_rebuild() repairs a drifted count', async () => {
+    await api.query(sql`update movie_counts set n = n + 5 where dim = 'all'`);
+    await api.query(sql`update movie_tags set item_count = 99`);
+    expect((await countDrift(api.database.db)).length).toBeGreaterThan(0);
+    await api.query(sql`select zg_movie_counts_rebuild()`);
+    await expectCountsExact();
+  });
+});
+
+describe('which totals are exact', () => {
+  test('a view or status with at most one of column, tag, platform maps onto a counter; anything else does not', () => {
+    expect(counterOf({ view: 'online', page: 2, pageSize: 20, sort: 'views', order: 'desc' })).toEqual({
+      dim: 'all',
+      key: 0,
+    });
+    expect(counterOf({ view: 'review', status: 'pending', columnId: 3 })).toEqual({ dim: 'column', key: 3 });
+    expect(counterOf({ view: 'all', tagId: 4 })).toEqual({ dim: 'tag', key: 4 });
+    expect(counterOf({ view: 'all', platform: 2, q: '' })).toEqual({ dim: 'platform', key: 2 });
+    expect(counterOf({ view: 'all', columnId: 3, tagId: 4 })).toBeUndefined();
+    expect(counterOf({ view: 'all', q: '视频' })).toBeUndefined();
+    expect(counterOf({ view: 'all', recommended: false })).toBeUndefined();
+    expect(counterOf({ view: 'all', viewsMin: 0 })).toBeUndefined();
+    expect(counterOf({ view: 'all', createdFrom: '2026-01-01' })).toBeUndefined();
+    expect(counterOf({ view: 'all', ids: [1, 2] })).toBeUndefined();
+    expect(counterOf({ view: 'all', someFutureFilter: 1 })).toBeUndefined(); // a new filter falls back to counting
+  });
+
+  test(`over ${COUNT_CAP.toLocaleString('en')} matches a filtered total is capped and says so; under, it is exact`, async () => {
+    await api.query(sql`insert into movies (title, status, column_id, views)
+      select '批量视频 ' || i, 'pending', ${fx.columns.series}, i from generate_series(1, ${COUNT_CAP + 5}) as i`);
+    await expectCountsExact();
+    const capped = await list(`q=${encodeURIComponent('批量视频')}&pageSize=10`);
+    expect(capped).toMatchObject({ total: COUNT_CAP, totalExact: false });
+    expect(capped.list).toHaveLength(10);
+    // Over the cap the page walks the sort index (totals.ts readPlanned): the same rows, in the same order.
+    const byViews = await list(
+      `q=${encodeURIComponent('批量视频')}&sort=views&order=desc&pageSize=10&page=2`,
+    );
+    expect(byViews.list.map((m: any) => m.views)).toEqual([995, 994, 993, 992, 991, 990, 989, 988, 987, 986]);
+    const byTitle = await list(`q=${encodeURIComponent('批量视频')}&sort=title&order=asc&pageSize=10`);
+    expect(byTitle.list.map((m: any) => m.title).slice(0, 3)).toEqual([
+      '批量视频 1',
+      '批量视频 10',
+      '批量视频 100',
+    ]);
+    // The same set through a counter: exact.
+    const all = (
+      await api.query<{ n: number }>(sql`select count(*)::int as n from movies where status = 'pending'`)
+    )[0].n;
+    expect(await list('view=review&status=pending&pageSize=10')).toMatchObject({
+      total: all,
+      totalExact: true,
+    });
+    expect(await list(`view=review&columnId=${fx.columns.series}&pageSize=10`)).toMatchObject({
+      totalExact: true,
+    });
+    // A filter without a counter under the cap: counted exactly.
+    expect(await list('viewsMin=100&viewsMax=199&pageSize=10')).toMatchObject({
+      total: 100,
+      totalExact: true,
+    });
+    const [{ n1000 }] = await api.query<{ n1000: number }>(
+      sql`select count(*)::int as n1000 from movies where title like '%批量视频 10%'`,
+    );
+    expect(n1000).toBeGreaterThan(10);
+    expect(await list(`q=${encodeURIComponent('批量视频 10')}&pageSize=10`)).toMatchObject({
+      total: n1000,
+      totalExact: true,
+    });
+    // Two counted filters at once have no counter either: capped count, exact here.
+    const both = await list(`columnId=${fx.columns.series}&platform=6&pageSize=10`);
+    const [{ n }] = await api.query<{ n: number }>(
+      sql`select count(*)::int as n from movies where column_id = ${fx.columns.series} and platforms @> array[6]`,
+    );
+    expect(both).toMatchObject({ total: n, totalExact: true });
+  });
+
+  test('a short page gives its own total; a page past the end still answers the total', async () => {
+    // 批量视频 10, 100…109, 1000…1005: 17 titles, 7 on the second page.
+    const few = await list(`q=${encodeURIComponent('批量视频 10')}&pageSize=10&page=2`);
+    expect(few.list).toHaveLength(7);
+    expect(few).toMatchObject({ total: 17, totalExact: true });
+    const past = await list('view=review&status=rejected&pageSize=100&page=500');
+    expect(past.list).toEqual([]);
+    const [{ n }] = await api.query<{ n: number }>(
+      sql`select count(*)::int as n from movies where status = 'rejected'`,
+    );
+    expect(past).toMatchObject({ total: n, totalExact: true });
+  });
+});
