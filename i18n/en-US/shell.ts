@@ -71,6 +71,7 @@ const shell = {
     structure: 'Page structure',
     open: 'Open page settings',
   },
+  list: { rangeCapped: '%{from}–%{to} of %{count}+' },
   page: {
     403: 'Access to this resource on the server is denied.',
     404: 'Whoops, this page is gone.',

@@ -73,6 +73,7 @@ const shell: typeof en = {
     structure: '页面结构',
     open: '打开页面配置',
   },
+  list: { rangeCapped: '第 %{from}-%{to} 条，共 %{count}+ 条' },
   page: {
     403: '对不起，您没有访问该资源的权限',
     404: '抱歉，页面不见了～',

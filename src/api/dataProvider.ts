@@ -15,6 +15,8 @@ import { request } from './http';
 export interface ListAnswer<T = RaRecord> {
   list: T[];
   total: number;
+  /** false when the API counted only up to a cap: `total` is then a lower bound. */
+  totalExact?: boolean;
 }
 
 export interface ResourceDataProvider extends DataProvider {
@@ -66,7 +68,9 @@ export function createDataProvider(apiPaths: Record<string, string>): ResourceDa
 
   const list = async (resource: string, query: Record<string, unknown>, signal?: AbortSignal) => {
     const data = await request<ListAnswer>(base(resource), { query, signal });
-    return { data: rows(data), total: data?.total ?? 0 };
+    // A list that caps its count on large filters says so (`totalExact: false`): the pagination shows "1,000+".
+    const capped = data?.totalExact === false ? { meta: { totalExact: false } } : {};
+    return { data: rows(data), total: data?.total ?? 0, ...capped };
   };
 
   /**

@@ -5,13 +5,28 @@ import {
   type DateFieldProps,
   Pagination,
   Datagrid as RaDatagrid,
+  useListContext,
   useLocaleState,
+  useTranslate,
 } from 'react-admin';
 
 /** The page sizes the API allows (server/core/crud.ts PAGE_SIZES). */
 export const PAGE_SIZES = [10, 20, 50, 100];
 
-export const ListPagination = () => <Pagination rowsPerPageOptions={PAGE_SIZES} />;
+/** The API's page sizes; a capped total (the list's meta says `totalExact: false`) reads "of 1,000+". */
+export function ListPagination() {
+  const { meta } = useListContext();
+  const translate = useTranslate();
+  const capped = (meta as { totalExact?: boolean } | undefined)?.totalExact === false;
+  // PaginationProps does not declare it, but react-admin passes the rest to MUI's TablePagination, last.
+  const label = capped
+    ? {
+        labelDisplayedRows: ({ from, to, count }: { from: number; to: number; count: number }) =>
+          translate('shell.list.rangeCapped', { from, to, count }),
+      }
+    : {};
+  return <Pagination rowsPerPageOptions={PAGE_SIZES} {...(label as object)} />;
+}
 
 /** A date (and time) in the UI's locale, not the browser's. */
 export function LocaleDateField(props: DateFieldProps) {

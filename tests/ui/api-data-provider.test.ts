@@ -54,6 +54,23 @@ describe('createDataProvider', () => {
     ]);
   });
 
+  it('getList passes a capped total on as meta.totalExact = false', async () => {
+    stubFetch(envelope({ list: rows, total: 1000, totalExact: false }));
+    const capped = await dp.getList('operators', {
+      pagination: { page: 1, perPage: 20 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    expect(capped).toEqual({ data: rows, total: 1000, meta: { totalExact: false } });
+    stubFetch(envelope({ list: rows, total: 2, totalExact: true }));
+    const exact = await dp.getList('operators', {
+      pagination: { page: 1, perPage: 20 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
+    expect(exact).toEqual({ data: rows, total: 2 });
+  });
+
   it('getList sends order=asc and trims slashes of the API path', async () => {
     const seen = stubFetch(envelope({ list: [], total: 0 }));
     await dp.getList('stats', {

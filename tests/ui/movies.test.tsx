@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { AdminContext, ListContextProvider, ResourceContextProvider, testDataProvider } from 'react-admin';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createI18nProvider } from '../../src/i18n';
+import { ListPagination } from '../../src/layout/listParts';
 import { ReviewBulkActions } from '../../src/resources/movie/BulkActions';
 import { columnTree } from '../../src/resources/movie/CategoryList';
 import { clock } from '../../src/resources/movie/MovieList';
@@ -126,3 +127,29 @@ test('batch reject asks for a reason: confirm stays disabled until one is given,
     expect(dataProvider.batch).toHaveBeenCalledWith('movie/review', 'reject', [4, 5], { reason: '画质太差' }),
   );
 }, 20_000);
+
+test('a capped total (meta totalExact false) reads "1000+"; an exact one reads as is', async () => {
+  const list = (meta?: object) =>
+    ({
+      page: 1,
+      perPage: 20,
+      total: 1000,
+      meta,
+      setPage: vi.fn(),
+      setPerPage: vi.fn(),
+      hasNextPage: true,
+    }) as never;
+  const { unmount } = wrap(
+    <ListContextProvider value={list({ totalExact: false })}>
+      <ListPagination />
+    </ListContextProvider>,
+  );
+  expect(await screen.findByText('第 1-20 条，共 1000+ 条')).toBeTruthy();
+  unmount();
+  wrap(
+    <ListContextProvider value={list()}>
+      <ListPagination />
+    </ListContextProvider>,
+  );
+  expect(await screen.findByText('第 1-20 条，共 1000 条')).toBeTruthy();
+});
