@@ -67,7 +67,16 @@ export function MovieList({ view }: { view: MovieView }) {
       pagination={<ListPagination />}
       empty={<Empty view={view} />}
     >
-      <Datagrid rowClick="edit" bulkActionButtons={bulkActionsOf(view)}>
+      <Datagrid
+        rowClick="edit"
+        bulkActionButtons={bulkActionsOf(view)}
+        sx={{
+          '& .column-columnName, & .column-status, & .column-duration, & .column-views': {
+            whiteSpace: 'nowrap',
+          },
+          '& td.column-title': { minWidth: 140 },
+        }}
+      >
         <TextField source="id" />
         <FunctionField
           source="cover"
