@@ -26,14 +26,15 @@ export async function startDemo(): Promise<void> {
   const database = await openPglite('idb://zhanggui-demo', { relaxedDurability: false });
   const config = loadConfig({ ADMIN_PASSWORD: DEMO_CREDENTIALS.password, PASSWORD_ITERATIONS: '100000' });
   await migrate(database.db);
-  await seed(database.db, config);
+  const images = indexedDbImageStorage();
+  await seed(database.db, config, { images });
   const app = createApp({
     db: database.db,
     config,
     clock: systemClock,
     logger: consoleLogger,
     clientAddress: () => 'demo',
-    images: indexedDbImageStorage(),
+    images,
   });
   // /img/* is the image host when imgdomain is empty (same origin): the same app serves the stored images.
   const worker = setupWorker(

@@ -12,6 +12,10 @@ const shell = {
     actress: 'Actresses',
     actressList: 'Actress list',
     setting: 'Settings',
+    base: 'Base settings',
+    notices: 'Notices',
+    promotionapp: 'Promotion apps',
+    statistics: 'Statistics settings',
     operators: 'Operators',
   },
   navbar: {

@@ -14,6 +14,10 @@ const shell: typeof en = {
     actress: '女优管理',
     actressList: '女优列表',
     setting: '系统设置',
+    base: '基础设置',
+    notices: '公告管理',
+    promotionapp: '推广浏览器',
+    statistics: '统计设置',
     operators: '运营账号',
   },
   navbar: {

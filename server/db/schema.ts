@@ -2,5 +2,9 @@
 
 export * from '../modules/actresses/schema';
 export * from '../modules/movies/schema';
+export * from '../modules/notices/schema';
 export * from '../modules/operators/schema';
+export * from '../modules/promotion/schema';
+export * from '../modules/site/schema';
+export * from '../modules/statistics-settings/schema';
 export * from '../modules/system/schema';

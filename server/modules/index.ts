@@ -2,8 +2,23 @@ import actresses from './actresses';
 import health from './health';
 import images from './images';
 import movies from './movies';
+import notices from './notices';
 import operators from './operators';
+import promotion from './promotion';
+import site from './site';
+import statisticsSettings from './statistics-settings';
 import system from './system';
 
 /** Every module's sub-app, mounted under /app. A new module adds one line here (and its tables to db/schema.ts). */
-export const modules = [health, operators, system, movies, images, actresses];
+export const modules = [
+  health,
+  operators,
+  system,
+  movies,
+  images,
+  actresses,
+  notices,
+  promotion,
+  statisticsSettings,
+  site,
+];

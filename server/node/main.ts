@@ -52,10 +52,6 @@ export async function main() {
       `\n  First start: created the operator "${first.account}" with the password  ${first.password}\n  It is shown only this once. Set ADMIN_PASSWORD to choose it instead.\n\n`,
     );
   } else if (first) logger.info({ account: first.account }, 'created the first operator from ADMIN_PASSWORD');
-  if (config.seed !== undefined) {
-    const { seeded } = await seed(database.db, config, { seed: config.seed });
-    if (seeded) logger.info({ seed: config.seed }, 'filled the empty database with sample data');
-  }
 
   if (imageCipher(config).development && process.env.NODE_ENV === 'production')
     logger.warn(
@@ -63,6 +59,11 @@ export async function main() {
       'IMAGE_KEY and IMAGE_IV are not set: images are encrypted with the public development key. Set both.',
     );
   const imagesDir = join(resolve(config.dataDir), 'images');
+  const images = fileImageStorage(imagesDir);
+  if (config.seed !== undefined) {
+    const { seeded } = await seed(database.db, config, { seed: config.seed, images });
+    if (seeded) logger.info({ seed: config.seed }, 'filled the empty database with sample data');
+  }
 
   const api = createApp({
     db: database.db,
@@ -76,7 +77,7 @@ export async function main() {
       }
       return getConnInfo(c).remote.address ?? 'unknown';
     },
-    images: fileImageStorage(imagesDir),
+    images,
   });
 
   const clientRoot = fileURLToPath(new URL('../client', import.meta.url));

@@ -1,12 +1,15 @@
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import { hashPassword } from '../core/crypto';
+import type { ImageStorage } from '../core/image-storage';
 import type { Db } from '../db/types';
 import { ensureFirstAdmin } from '../modules/operators';
 import { operators } from '../modules/operators/schema';
 import { seedActresses } from './actresses';
+import { seedCovers } from './covers';
 import { seedMovies } from './movies';
 import { rng } from './random';
+import { seedSettings } from './settings';
 
 const SURNAMES = ['王', '李', '张', '刘', '陈', '杨', '赵', '黄', '周', '吴'];
 const GIVEN = ['小明', '晓红', '建国', '丽娜', '子涵', '浩然', '雨桐', '思远', '可欣', '俊杰'];
@@ -19,7 +22,15 @@ const PINYIN = ['wang', 'li', 'zhang', 'liu', 'chen', 'yang', 'zhao', 'huang', '
 export async function seed(
   db: Db,
   config: Config,
-  options: { seed?: number; operators?: number; movies?: number; actresses?: number } = {},
+  options: {
+    seed?: number;
+    operators?: number;
+    movies?: number;
+    actresses?: number;
+    now?: Date;
+    /** Where sample covers go (encrypted like uploads); without it movies have no cover. */
+    images?: ImageStorage;
+  } = {},
 ) {
   await ensureFirstAdmin(db, config);
   const [{ n }] = await db.select({ n: count() }).from(operators);
@@ -48,5 +59,12 @@ export async function seed(
     reviewer: first?.id ?? null,
     actressIds,
   });
+  if (options.images) {
+    const covers = await seedCovers(options.images, config, options.seed ?? 42);
+    await db.execute(
+      sql`update movies set cover = (${sql.param(covers)}::text[])[1 + id % ${covers.length}] where cover = ''`,
+    );
+  }
+  await seedSettings(db, { tenant: config.defaultTenant, now: options.now ?? new Date() });
   return { seeded: true };
 }

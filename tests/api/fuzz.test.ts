@@ -115,6 +115,23 @@ const FIELD_NAMES = [
   'key',
   'name',
   'id',
+  // settings (issue #5): notices, promotion apps, statistics settings
+  'type',
+  'title',
+  'content',
+  'startAt',
+  'endAt',
+  'enabled',
+  'sort',
+  'url',
+  'icon',
+  'os',
+  'events',
+  'sampleRate',
+  'rawRetentionDays',
+  'snippets',
+  'platform',
+  'code',
 ];
 const HOSTILE_KEYS = [
   '__proto__',

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { decryptImage, hasMarker, imageCipher } from '../../server/modules/images/cipher';
+import { sniffImage } from '../../server/modules/images/format';
+import { isImagePath } from '../../server/modules/images/paths';
 import { seed } from '../../server/seed';
 import { generateMovies, seedMovies } from '../../server/seed/movies';
 import { startApi, type TestApi } from './harness';
@@ -58,6 +61,27 @@ test('batches: a small batch size gives the same data as one big batch', async (
     expect(rows.map((r) => r.title)).toEqual(
       [...generateMovies(42, 37, new Date('2026-06-01T00:00:00Z'))].map((m) => m.title),
     );
+  } finally {
+    await other.close();
+  }
+});
+
+test('with an image store, seeded movies get covers stored encrypted like uploads, served under /img, decrypting to PNGs', async () => {
+  const other = await startApi();
+  try {
+    await seed(other.database.db, other.config, { seed: 42, movies: 30, actresses: 3, images: other.images });
+    const rows = (await other.database.db.execute(sql`select cover from movies`)) as any;
+    const covers: string[] = (rows.rows ?? rows).map((r: { cover: string }) => r.cover);
+    expect(covers).toHaveLength(30);
+    expect(covers.every((c) => isImagePath(c))).toBe(true);
+    expect(new Set(covers).size).toBe(12);
+    const stored = await other.images.get(covers[0]);
+    expect(hasMarker(stored!)).toBe(true);
+    const plain = await decryptImage(imageCipher(other.config), stored!);
+    expect(sniffImage(plain)).toMatchObject({ ext: 'png', width: 128, height: 72 });
+    const served = await other.app.request(`/img${covers[0]}`);
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(stored);
   } finally {
     await other.close();
   }

@@ -50,7 +50,20 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   // Images: every operator edits content with pictures, so every operator uploads them and needs the key to see them.
   'POST /app/admin/upload/image',
   'GET /app/admin/upload/cipher',
+  // Settings: every operator sees the notices, promotion apps and statistics settings (read-only); admins write them.
+  'GET /app/admin/setting/notices',
+  'GET /app/admin/setting/notices/{id}',
+  'GET /app/admin/setting/promotion-apps',
+  'GET /app/admin/setting/promotion-apps/{id}',
+  'GET /app/admin/setting/statistics',
 ];
+
+/**
+ * The public site API: no operator session at all, a tenant's site key instead (security `SiteKey`). A `user`'s
+ * Admin-Token opens nothing there: without the key the answer is 40100. Any route outside /app/admin must be listed
+ * here or in FOR_EVERY_OPERATOR, so a public route is never added by accident.
+ */
+const SITE_ROUTES = new Set(['GET /app/site/config']);
 
 /** What the document must list at least (so an empty or broken document cannot pass the walk vacuously). */
 const KNOWN_ADMIN_ROUTES = [
@@ -64,6 +77,12 @@ const KNOWN_ADMIN_ROUTES = [
   'POST /app/admin/operators/{id}/reset-password',
   'POST /app/admin/operators/batch',
   'POST /app/admin/sys/updateSetting',
+  'POST /app/admin/setting/notices',
+  'POST /app/admin/setting/promotion-apps/reorder',
+  'PUT /app/admin/setting/statistics',
+  'GET /app/admin/setting/site-key',
+  'POST /app/admin/setting/site-key/regenerate',
+  'GET /app/admin/setting/platform-usage',
 ];
 
 let api: TestApi;
@@ -72,6 +91,7 @@ let user: string;
 let userId: number;
 let victimId: number;
 let routes: { method: string; path: string; op: any }[];
+let siteKey: string;
 
 beforeAll(async () => {
   api = await startApi();
@@ -83,6 +103,18 @@ beforeAll(async () => {
     token: admin,
     body: { imgdomain: 'https://img.a' },
   });
+  // Records with id 1 in the settings tables, so that the walk's id-1 requests have something to change.
+  const notice = await api.call('POST', '/app/admin/setting/notices', {
+    token: admin,
+    body: { type: 'marquee', title: 'n', content: 'x', platforms: [2], startAt: '2026-06-01T00:00:00Z' },
+  });
+  const app = await api.call('POST', '/app/admin/setting/promotion-apps', {
+    token: admin,
+    body: { name: 'a', url: 'https://a.example', os: 'android', platforms: [2] },
+  });
+  expect([notice.body.data.id, app.body.data.id]).toEqual([1, 1]);
+  siteKey = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: admin })).body.data
+    .key;
   const doc = (await api.call('GET', '/app/openapi.json')).body;
   routes = [];
   for (const [path, item] of Object.entries<any>(doc.paths))
@@ -91,12 +123,16 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-/** Everything a route could change: operators, sessions, settings. */
+/** Everything a route could change: operators, sessions, settings (with notices, apps, statistics, site key). */
 async function snapshot() {
   return JSON.stringify([
     await api.query(sql`select * from operators order by id`),
     await api.query(sql`select id, operator_id, revoked_at, revoked_reason from sessions order by id`),
     await api.query(sql`select * from system_settings order by tenant`),
+    await api.query(sql`select * from notices order by id`),
+    await api.query(sql`select * from promotion_apps order by id`),
+    await api.query(sql`select * from statistics_settings order by tenant`),
+    await api.query(sql`select * from site_state order by tenant`),
   ]);
 }
 
@@ -109,6 +145,19 @@ function plausibleBody(method: string, path: string, targetId: number): unknown 
   if (path === '/app/admin/operators/{id}' && method === 'PUT')
     return { role: 'admin', nickname: 'pwned', version: 1 };
   if (path.endsWith('/updateSetting')) return { imgdomain: 'https://evil.example', tenant: 2 };
+  if (path === '/app/admin/setting/notices' || path === '/app/admin/setting/notices/{id}')
+    return {
+      type: 'popup',
+      title: 'pwned',
+      content: 'x',
+      platforms: [2],
+      startAt: '2026-06-01T00:00:00Z',
+      version: 1,
+    };
+  if (path === '/app/admin/setting/promotion-apps' || path === '/app/admin/setting/promotion-apps/{id}')
+    return { name: 'evil', url: 'https://evil.example', os: 'android', platforms: [2], version: 1 };
+  if (path.endsWith('/reorder')) return { ids: [1] };
+  if (path === '/app/admin/setting/statistics') return { version: 0, sampleRate: 1 };
   return method === 'GET' || method === 'DELETE' ? undefined : {};
 }
 
@@ -116,7 +165,8 @@ function adminOnly() {
   return routes.filter(
     (r) =>
       !FOR_EVERY_OPERATOR.has(`${r.method} ${r.path}`) &&
-      !SECTION_ROUTES_FOR_EVERY_OPERATOR.includes(`${r.method} ${r.path}`),
+      !SECTION_ROUTES_FOR_EVERY_OPERATOR.includes(`${r.method} ${r.path}`) &&
+      !SITE_ROUTES.has(`${r.method} ${r.path}`),
   );
 }
 
@@ -210,5 +260,27 @@ describe('role enforcement', () => {
     });
     expect(down.body.code).toBe(20000);
     expect((await api.call('GET', '/app/admin/operators', { token })).body.code).toBe(40300);
+  });
+
+  test('public routes are only the listed ones; the site routes take a site key, never an operator session', async () => {
+    const outside = routes
+      .filter((r) => !r.path.startsWith('/app/admin/'))
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => !FOR_EVERY_OPERATOR.has(r));
+    expect(outside.sort()).toEqual([...SITE_ROUTES].sort());
+    const before = await snapshot();
+    for (const { method, path, op } of routes.filter((r) => SITE_ROUTES.has(`${r.method} ${r.path}`))) {
+      expect(op.security, path).toEqual([{ SiteKey: [] }]);
+      const url = `${path}?platform=2`;
+      // An operator's token, even an admin's, is not a site key.
+      for (const token of [user, admin]) {
+        const r = await api.call(method, url, { token });
+        expect(r.body.code, `${method} ${url}`).toBe(40100);
+        expect(r.body.data).toBeNull();
+      }
+      const ok = await api.call(method, url, { headers: { 'Site-Key': siteKey } });
+      expect(ok.body.code, `${method} ${url}`).toBe(20000);
+    }
+    expect(await snapshot()).toBe(before);
   });
 });

@@ -57,7 +57,7 @@ test('the guard: a protected page sends to login with a redirect, and login retu
   await p.goto('/');
   await p.waitForURL((u) => u.pathname === '/movie/review');
   await p.goto('/setting');
-  await p.waitForURL((u) => u.pathname === '/setting/operators');
+  await p.waitForURL((u) => u.pathname === '/setting/notices'); // SPEC.md §2: /setting redirects to notices
   await p.context().close();
 });
 

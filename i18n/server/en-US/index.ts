@@ -3,7 +3,8 @@ import actresses from './actresses';
 import core from './core';
 import images from './images';
 import movies from './movies';
+import settings from './settings';
 
 /** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
-const en: Record<keyof typeof zh, string> = { ...core, ...movies, ...images, ...actresses };
+const en: Record<keyof typeof zh, string> = { ...core, ...movies, ...images, ...actresses, ...settings };
 export default en;

@@ -4,14 +4,55 @@ import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, invalidField } from '../../core/errors';
-import type { Executor } from '../../db/types';
+import { isHttpUrl } from '../../core/url';
+import { isImagePath } from '../images/paths';
 import { asAdmin, asAnyOperator, security } from '../operators';
-import { DEFAULT_SETTINGS } from './defaults';
+import { bumpSiteVersion } from '../site/state';
+import { platformUsageRoutes } from './platform-usage';
 import { systemSettings } from './schema';
+import { readSettings } from './settings';
+
+export { readSettings };
 
 const tenant = z.number().int().min(1).max(1_000_000);
 
 const Platform = z.object({ key: z.number().int().min(0).max(9999), name: z.string().trim().min(1).max(32) });
+
+/** '' or an uploaded image path or an http(s) URL (the site logo). */
+const imageRef = z
+  .string()
+  .trim()
+  .max(512)
+  .refine((v) => v === '' || isImagePath(v) || isHttpUrl(v), { params: { key: 'field.image' } });
+
+/**
+ * The base settings the settings screen edits (issue #5), besides imgdomain and platforms: all optional, checked
+ * when sent. The site API answers exactly these (PUBLIC_SETTINGS), never any other stored field.
+ */
+export const baseFields = {
+  siteName: z.string().trim().max(64),
+  logo: imageRef,
+  contactEmail: z
+    .string()
+    .trim()
+    .max(128)
+    .refine((v) => v === '' || /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(v), {
+      params: { key: 'field.invalid' },
+    }),
+  contactPhone: z
+    .string()
+    .trim()
+    .max(32)
+    .refine((v) => /^[+\d\s()-]*$/.test(v), { params: { key: 'field.invalid' } }),
+  contactTelegram: z.string().trim().max(64),
+  contactQQ: z
+    .string()
+    .trim()
+    .max(20)
+    .refine((v) => /^\d*$/.test(v), { params: { key: 'field.invalid' } }),
+  registrationOpen: z.boolean(),
+  commentsOpen: z.boolean(),
+};
 
 /** Known fields are checked; any other field is kept as sent (SPEC.md §3: copied into the store as received). */
 const SettingsPatch = z
@@ -27,6 +68,7 @@ const SettingsPatch = z
       })
       .optional(),
     platforms: z.array(Platform).max(50).optional(),
+    ...z.object(baseFields).partial().shape,
   })
   .catchall(z.unknown())
   .openapi('SettingsPatch');
@@ -67,12 +109,6 @@ const updateSetting = createRoute({
   responses: jsonResponse(Settings),
 });
 
-/** A named query other modules may use: the settings of one tenant. */
-export async function readSettings(db: Executor, t: number) {
-  const [row] = await db.select().from(systemSettings).where(eq(systemSettings.tenant, t));
-  return { ...DEFAULT_SETTINGS, ...(row?.data ?? {}), tenant: t, version: row?.version ?? 0 };
-}
-
 export default function systemModule() {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -107,6 +143,7 @@ export default function systemModule() {
         };
         if (row) await tx.update(systemSettings).set(values).where(eq(systemSettings.tenant, t));
         else await tx.insert(systemSettings).values({ tenant: t, ...values });
+        await bumpSiteVersion(tx, t, clock.now()); // the site API answers the public settings
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(); // two first saves of one tenant at once
@@ -115,5 +152,6 @@ export default function systemModule() {
     return ok(c, await readSettings(db, t));
   });
 
+  app.route('/', platformUsageRoutes());
   return app;
 }

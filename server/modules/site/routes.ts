@@ -1,0 +1,265 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { cors } from 'hono/cors';
+import { createMiddleware } from 'hono/factory';
+import { Code } from '../../core/codes';
+import type { AppEnv } from '../../core/context';
+import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
+import { ApiError } from '../../core/errors';
+import { tenantOf } from '../../core/tenant';
+import { intQuery } from '../movies/shared';
+import { liveNotices } from '../notices/model';
+import { asAdmin, security } from '../operators';
+import { appsForPlatform } from '../promotion';
+import { readStatistics, STAT_EVENTS } from '../statistics-settings';
+import { platformsOf } from '../system/platforms';
+import { readSettings } from '../system/settings';
+import { readSiteHead, readSiteKey, regenerateSiteKey } from './state';
+
+type SiteHead = NonNullable<Awaited<ReturnType<typeof readSiteHead>>>;
+/** The site row a request's key named (set by `requireSiteKey`, read by the handler). */
+const heads = new WeakMap<Request, SiteHead>();
+
+/** How long a cache may keep an answer when no notice starts or ends sooner. */
+export const SITE_MAX_AGE = 60;
+export const SITE_KEY_HEADER = 'Site-Key';
+const siteSecurity = [{ SiteKey: [] }];
+
+const PublicSite = z
+  .object({
+    tenant: z.number(),
+    platform: z.object({ key: z.number(), name: z.string() }),
+    site: z.object({
+      name: z.string(),
+      logo: z
+        .string()
+        .openapi({ description: 'An image path on `imgdomain` (encrypted), an http(s) URL, or empty' }),
+      imgdomain: z.string(),
+      contact: z.object({ email: z.string(), phone: z.string(), telegram: z.string(), qq: z.string() }),
+      registrationOpen: z.boolean(),
+      commentsOpen: z.boolean(),
+    }),
+    notices: z.object({
+      marquee: z.array(
+        z.object({
+          id: z.number(),
+          title: z.string(),
+          content: z.string(),
+          startAt: z.string(),
+          endAt: z.string().nullable(),
+        }),
+      ),
+      popup: z.array(
+        z.object({
+          id: z.number(),
+          title: z.string(),
+          content: z
+            .string()
+            .openapi({ description: 'Sanitized HTML: p, br, strong, em, ul, ol, li, a (http(s))' }),
+          startAt: z.string(),
+          endAt: z.string().nullable(),
+        }),
+      ),
+    }),
+    apps: z.array(
+      z.object({
+        id: z.number(),
+        name: z.string(),
+        icon: z.string(),
+        url: z.string(),
+        os: z.enum(['android', 'ios', 'desktop']),
+      }),
+    ),
+    statistics: z.object({
+      events: z.array(z.enum(STAT_EVENTS)),
+      sampleRate: z.number().openapi({ description: 'Percent of visits to collect' }),
+      snippet: z.string().openapi({ description: "This platform's third-party analytics code, as stored" }),
+    }),
+  })
+  .openapi('PublicSite');
+
+const configRoute = createRoute({
+  method: 'get',
+  path: '/site/config',
+  tags: ['site (public)'],
+  security: siteSecurity,
+  summary:
+    "What the content site shows on a platform: its live notices, its promotion apps and the site's public settings",
+  description: [
+    'Public and read-only: no Admin-Token, the tenant is named by its site key in the `Site-Key` header (a missing',
+    'or wrong key is code 40100, never cached). Answers carry `ETag` and `Cache-Control: public, max-age=…` (at most',
+    `${SITE_MAX_AGE} s, and never past the next instant a notice starts or ends); a request with a matching`,
+    '`If-None-Match` is answered 304 without a body after one read of one small row, whatever the number of',
+    'operators, notices or admin requests. `Vary: Site-Key, Accept-Language`. CORS is open (`*`).',
+  ].join(' '),
+  request: {
+    headers: z.object({
+      'site-key': z.string().optional().openapi({ description: "The tenant's site key (required)" }),
+      'if-none-match': z.string().optional(),
+    }),
+    query: z.object({
+      platform: intQuery(0, 9999).openapi({ description: 'A platform key of the settings' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'Envelope `{code, msg, data}`',
+      headers: z.object({
+        ETag: z.string().openapi({ example: 'W/"2-1a-0-2-zh-CN"' }),
+        'Cache-Control': z.string().openapi({ example: 'public, max-age=60' }),
+      }),
+      content: { 'application/json': { schema: envelopeOf(PublicSite) } },
+    },
+    304: { description: 'Not modified (If-None-Match matched the current ETag)' },
+  },
+});
+
+const SiteKey = z.object({ key: z.string().nullable(), updatedAt: z.string().nullable() }).openapi('SiteKey');
+
+const keyRoutes = {
+  get: createRoute({
+    method: 'get',
+    path: '/admin/setting/site-key',
+    tags: ['site (public)'],
+    security,
+    summary: "The tenant's site key for the public site API (admin; null until one is made)",
+    middleware: asAdmin,
+    responses: jsonResponse(SiteKey),
+  }),
+  regenerate: createRoute({
+    method: 'post',
+    path: '/admin/setting/site-key/regenerate',
+    tags: ['site (public)'],
+    security,
+    summary: 'Make a new site key (admin); the old one stops working at once',
+    middleware: asAdmin,
+    responses: jsonResponse(SiteKey),
+  }),
+};
+
+/** The site key names the tenant; a missing or unknown one is 40100 (and never cached). */
+const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
+  const key = c.req.header(SITE_KEY_HEADER)?.trim() ?? '';
+  const head = /^sk_[A-Za-z0-9_-]{20,60}$/.test(key) ? await readSiteHead(c.get('deps').db, key) : undefined;
+  if (!head) {
+    c.header('Cache-Control', 'no-store');
+    throw new ApiError(Code.BAD_CREDENTIALS, 'site.badKey');
+  }
+  heads.set(c.req.raw, head);
+  await next();
+});
+
+/** `If-None-Match` against an ETag, by weak comparison (RFC 9110 §13.1.2): a compressing proxy weakens ETags. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || bare(t) === bare(etag));
+}
+
+/**
+ * What the ETag and the freshness of an answer are made of at `now`: the tenant's site version (every write to
+ * what the site shows bumps it), the last notice boundary crossed (a notice starting or ending changes the answer
+ * without a write), the platform and the locale of `msg`. A cache may keep the answer until the next boundary.
+ */
+export function freshness(head: SiteHead, platform: number, locale: string, now: Date) {
+  const t = now.getTime();
+  let passed = 0;
+  let next = Number.POSITIVE_INFINITY;
+  for (const b of head.boundaries) {
+    const bt = b.getTime();
+    if (bt <= t) passed = Math.max(passed, bt);
+    else next = Math.min(next, bt);
+  }
+  const etag = `W/"${head.tenant.toString(36)}-${head.siteVersion.toString(36)}-${passed.toString(36)}-${platform}-${locale}"`;
+  const maxAge = Math.max(0, Math.min(SITE_MAX_AGE, Math.floor((next - t) / 1000)));
+  return { etag, cacheControl: `public, max-age=${maxAge}` };
+}
+
+/** The public site API (issue #5) and the admin routes of its key. */
+export function siteRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openAPIRegistry.registerComponent('securitySchemes', 'SiteKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: SITE_KEY_HEADER,
+    description:
+      "A tenant's site key (Settings → Base settings, admins): names the tenant; not an operator session",
+  });
+
+  app.use(
+    '/site/*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'OPTIONS'],
+      allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
+      exposeHeaders: ['ETag'],
+      maxAge: 86_400,
+    }),
+  );
+  app.use('/site/*', requireSiteKey);
+
+  app.openapi(configRoute, async (c) => {
+    const { db, clock } = c.get('deps');
+    const head = heads.get(c.req.raw)!;
+    const { platform } = c.req.valid('query');
+    const now = clock.now();
+    const { etag, cacheControl } = freshness(head, platform, c.get('locale'), now);
+    c.header('Vary', `${SITE_KEY_HEADER}, Accept-Language`);
+    if (etagMatches(c.req.header('if-none-match'), etag)) {
+      c.header('ETag', etag);
+      c.header('Cache-Control', cacheControl);
+      return c.body(null, 304) as any;
+    }
+    const tenant = head.tenant;
+    const [settings, platforms] = await Promise.all([readSettings(db, tenant), platformsOf(db, tenant)]);
+    const name = platforms.get(platform);
+    if (name === undefined) {
+      c.header('Cache-Control', 'no-store');
+      throw new ApiError(Code.NOT_FOUND, 'site.unknownPlatform', { platform });
+    }
+    const [notices, apps, stats] = await Promise.all([
+      liveNotices(db, tenant, platform, now),
+      appsForPlatform(db, tenant, platform),
+      readStatistics(db, tenant),
+    ]);
+    const s = settings as Record<string, unknown>;
+    const str = (k: string) => (typeof s[k] === 'string' ? (s[k] as string) : '');
+    const bool = (k: string) => (typeof s[k] === 'boolean' ? (s[k] as boolean) : true);
+    c.header('ETag', etag);
+    c.header('Cache-Control', cacheControl);
+    return ok(c, {
+      tenant,
+      platform: { key: platform, name },
+      site: {
+        name: str('siteName'),
+        logo: str('logo'),
+        imgdomain: str('imgdomain'),
+        contact: {
+          email: str('contactEmail'),
+          phone: str('contactPhone'),
+          telegram: str('contactTelegram'),
+          qq: str('contactQQ'),
+        },
+        registrationOpen: bool('registrationOpen'),
+        commentsOpen: bool('commentsOpen'),
+      },
+      notices: {
+        marquee: notices.filter((n) => n.type === 'marquee').map(({ type: _t, ...n }) => n),
+        popup: notices.filter((n) => n.type === 'popup').map(({ type: _t, ...n }) => n),
+      },
+      apps,
+      statistics: {
+        events: STAT_EVENTS.filter((e) => stats.events[e]),
+        sampleRate: stats.sampleRate,
+        snippet: stats.snippets.find((x) => x.platform === platform)?.code ?? '',
+      },
+    });
+  });
+
+  app.openapi(keyRoutes.get, async (c) => ok(c, await readSiteKey(c.get('deps').db, tenantOf(c))));
+  app.openapi(keyRoutes.regenerate, async (c) => {
+    const { db, clock } = c.get('deps');
+    return ok(c, await regenerateSiteKey(db, tenantOf(c), clock.now()));
+  });
+
+  return app;
+}

@@ -1,0 +1,258 @@
+import { Alert, Box, Card, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  BooleanInput,
+  email,
+  Loading,
+  maxLength,
+  ResourceContextProvider,
+  regex,
+  SaveButton,
+  SimpleForm,
+  TextInput,
+  Toolbar,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
+import { ApiFailure, request } from '../../../api/http';
+import {
+  loadSystemSettings,
+  type Platform,
+  type SystemSettings,
+  saveSystemSettings,
+  useSystemSettings,
+} from '../../../api/system';
+import { ConflictAlert } from '../../../components/ConflictAlert';
+import { ImageInput } from '../../../images/ImageInput';
+import { FormSection, useIsAdmin } from '../shared';
+import { B, PlatformsInput } from './PlatformsInput';
+import { type PlatformUsage, RemovePlatformsDialog } from './RemovePlatformsDialog';
+import { SiteKeyPanel } from './SiteKeyPanel';
+
+/** The fields this screen edits; every other stored field is shown and kept as it is (SPEC.md §3). */
+export const EDITED = [
+  'imgdomain',
+  'platforms',
+  'siteName',
+  'logo',
+  'contactEmail',
+  'contactPhone',
+  'contactTelegram',
+  'contactQQ',
+  'registrationOpen',
+  'commentsOpen',
+] as const;
+const NOT_SHOWN = new Set<string>([...EDITED, 'tenant', 'version', 'platformMap']);
+
+const DEFAULTS = {
+  siteName: '',
+  logo: '',
+  contactEmail: '',
+  contactPhone: '',
+  contactTelegram: '',
+  contactQQ: '',
+  registrationOpen: true,
+  commentsOpen: true,
+};
+
+const imgdomain = regex(/^(|\/\S*|https?:\/\/[^\s/]+\S*)$/i, `${B}.imgdomainFormat`);
+
+/** Platform keys present before and gone now. */
+export function removedKeys(before: Platform[], after: Platform[]): number[] {
+  const kept = new Set(after.map((p) => Number(p.key)));
+  return before.map((p) => Number(p.key)).filter((k) => !kept.has(k));
+}
+
+/** The stored fields no screen edits, shown read-only so an operator knows they are there (and kept). */
+function OtherFields({ settings }: { settings: SystemSettings }) {
+  const translate = useTranslate();
+  const rows = Object.entries(settings).filter(([k]) => !NOT_SHOWN.has(k));
+  if (!rows.length) return null;
+  return (
+    <FormSection title={`${B}.sections.other`} hint={`${B}.otherHint`}>
+      <Table size="small" aria-label={translate(`${B}.sections.other`)}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate(`${B}.other.name`)}</TableCell>
+            <TableCell>{translate(`${B}.other.value`)}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map(([k, v]) => (
+            <TableRow key={k}>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{k}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                {JSON.stringify(v)?.slice(0, 300)}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </FormSection>
+  );
+}
+
+/**
+ * Base settings of the tenant (SPEC.md §2 /setting/base): image host, platforms, site name and logo, contacts,
+ * registration and comment switches, and every other stored field shown and kept. Admins save (a stale version
+ * offers a reload; removing a platform that content uses asks first, saying how much uses it); a `user` reads.
+ * After a save the system store (platform map) is refreshed, so every screen shows the new names at once.
+ */
+export function BaseSettings() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const admin = useIsAdmin();
+  const stored = useSystemSettings();
+  const [loaded, setLoaded] = useState(false);
+  const [conflict, setConflict] = useState(false);
+  const [usage, setUsage] = useState<PlatformUsage[] | null>(null);
+  const answer = useRef<(go: boolean) => void>(() => {});
+
+  const reload = useCallback(async () => {
+    await loadSystemSettings();
+    setConflict(false);
+    setLoaded(true);
+  }, []);
+  useEffect(() => {
+    reload();
+  }, [reload]);
+
+  if (!loaded || !stored) return <Loading />;
+  const settings = stored;
+  const names = Object.fromEntries(settings.platforms.map((p) => [Number(p.key), p.name]));
+
+  /** Resolves true when nothing removed is in use, or the operator confirms. */
+  const confirmRemovals = async (platforms: Platform[]) => {
+    const keys = removedKeys(settings.platforms, platforms);
+    if (!keys.length) return true;
+    const { usage: all } = await request<{ usage: PlatformUsage[] }>('admin/setting/platform-usage', {
+      query: { keys: keys.join(',') },
+    });
+    const used = all.filter((u) => u.total > 0);
+    if (!used.length) return true;
+    return new Promise<boolean>((resolve) => {
+      answer.current = (go) => {
+        setUsage(null);
+        resolve(go);
+      };
+      setUsage(used);
+    });
+  };
+
+  const onSubmit = async (values: Record<string, unknown>) => {
+    const patch: Record<string, unknown> = { version: settings.version ?? 0 };
+    for (const k of EDITED) patch[k] = values[k];
+    patch.platforms = ((values.platforms as Platform[]) ?? []).map((p) => ({
+      key: Number(p.key),
+      name: String(p.name ?? '').trim(),
+    }));
+    try {
+      if (!(await confirmRemovals(patch.platforms as Platform[]))) return;
+      await saveSystemSettings(patch);
+      notify(`${B}.saved`, { type: 'success' });
+    } catch (err) {
+      if (err instanceof ApiFailure && err.code === 40900) setConflict(true);
+      if (err instanceof ApiFailure && err.body) return err.body.errors;
+    }
+  };
+
+  const disabled = !admin;
+  return (
+    <ResourceContextProvider value="setting/base">
+      <Box sx={{ mt: 1, display: 'grid', gap: 2 }}>
+        <Card>
+          <ConflictAlert show={conflict} onReload={reload} />
+          {!admin && (
+            <Alert severity="info" sx={{ m: 2, mb: 0 }}>
+              {translate(`${B}.readOnly`)}
+            </Alert>
+          )}
+          <SimpleForm
+            key={settings.version ?? 0}
+            record={{ ...DEFAULTS, ...settings }}
+            onSubmit={onSubmit}
+            toolbar={
+              admin ? (
+                <Toolbar>
+                  <SaveButton />
+                </Toolbar>
+              ) : (
+                false
+              )
+            }
+          >
+            <FormSection title={`${B}.sections.site`}>
+              <TextInput
+                source="siteName"
+                label={`${B}.fields.siteName`}
+                validate={maxLength(64)}
+                disabled={disabled}
+                fullWidth
+              />
+              <ImageInput source="logo" label={`${B}.fields.logo`} disabled={disabled} />
+              <TextInput
+                source="imgdomain"
+                label={`${B}.fields.imgdomain`}
+                helperText={`${B}.imgdomainHint`}
+                validate={[maxLength(512), imgdomain]}
+                disabled={disabled}
+                fullWidth
+              />
+            </FormSection>
+            <FormSection title={`${B}.sections.platforms`} hint={`${B}.platformsHint`}>
+              <PlatformsInput disabled={disabled} />
+            </FormSection>
+            <FormSection title={`${B}.sections.contact`}>
+              <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '1fr 1fr' }, width: '100%' }}>
+                <TextInput
+                  source="contactEmail"
+                  label={`${B}.fields.contactEmail`}
+                  validate={[maxLength(128), email()]}
+                  disabled={disabled}
+                />
+                <TextInput
+                  source="contactPhone"
+                  label={`${B}.fields.contactPhone`}
+                  validate={[maxLength(32), regex(/^[+\d\s()-]*$/, 'ra.validation.regex')]}
+                  disabled={disabled}
+                />
+                <TextInput
+                  source="contactTelegram"
+                  label={`${B}.fields.contactTelegram`}
+                  validate={maxLength(64)}
+                  disabled={disabled}
+                />
+                <TextInput
+                  source="contactQQ"
+                  label={`${B}.fields.contactQQ`}
+                  validate={[maxLength(20), regex(/^\d*$/, 'ra.validation.number')]}
+                  disabled={disabled}
+                />
+              </Box>
+            </FormSection>
+            <FormSection title={`${B}.sections.switches`}>
+              <BooleanInput
+                source="registrationOpen"
+                label={`${B}.fields.registrationOpen`}
+                disabled={disabled}
+              />
+              <BooleanInput source="commentsOpen" label={`${B}.fields.commentsOpen`} disabled={disabled} />
+            </FormSection>
+            <OtherFields settings={settings} />
+          </SimpleForm>
+        </Card>
+        {admin && (
+          <Card>
+            <SiteKeyPanel />
+          </Card>
+        )}
+        <RemovePlatformsDialog
+          usage={usage}
+          names={names}
+          onConfirm={() => answer.current(true)}
+          onCancel={() => answer.current(false)}
+        />
+      </Box>
+    </ResourceContextProvider>
+  );
+}

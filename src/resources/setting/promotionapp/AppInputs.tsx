@@ -1,0 +1,106 @@
+import { Avatar, Box } from '@mui/material';
+import {
+  BooleanInput,
+  CheckboxGroupInput,
+  Create,
+  Edit,
+  maxLength,
+  maxValue,
+  minLength,
+  minValue,
+  NumberInput,
+  RadioButtonGroupInput,
+  regex,
+  required,
+  SimpleForm,
+  TextInput,
+  useTranslate,
+} from 'react-admin';
+import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
+import { EditToolbar } from '../../../components/EditToolbar';
+import { ImageInput } from '../../../images/ImageInput';
+import { SecureImage } from '../../../images/SecureImage';
+import { FormSection, usePlatformChoices } from '../shared';
+
+export const P = 'resources.setting/promotionapp';
+
+export const osChoices = [
+  { id: 'android', name: `${P}.os.android` },
+  { id: 'ios', name: `${P}.os.ios` },
+  { id: 'desktop', name: `${P}.os.desktop` },
+];
+
+const httpUrl = regex(/^https?:\/\/[^\s/?#\\]+\S*$/i, `${P}.urlFormat`);
+
+/** The app's icon (an encrypted upload), or its first letter while it has none. */
+export function AppIcon({ icon, name, size = 32 }: { icon?: string; name?: string; size?: number }) {
+  if (!icon) {
+    return (
+      <Avatar variant="rounded" sx={{ width: size, height: size, fontSize: size / 2 }} aria-hidden>
+        {(name ?? '?').slice(0, 1)}
+      </Avatar>
+    );
+  }
+  return <SecureImage src={icon} alt="" width={size} height={size} />;
+}
+
+export function AppInputs() {
+  const platforms = usePlatformChoices();
+  return (
+    <>
+      <FormSection title={`${P}.sections.app`}>
+        <TextInput source="name" validate={[required(), maxLength(64)]} fullWidth />
+        <ImageInput source="icon" />
+        <TextInput
+          source="url"
+          validate={[required(), maxLength(1024), httpUrl]}
+          helperText={`${P}.urlHelp`}
+          fullWidth
+        />
+        <RadioButtonGroupInput source="os" choices={osChoices} validate={required()} />
+      </FormSection>
+      <FormSection title={`${P}.sections.shown`}>
+        <CheckboxGroupInput source="platforms" choices={platforms} validate={[required(), minLength(1)]} />
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
+          <NumberInput
+            source="sort"
+            helperText={`${P}.sortHelp`}
+            validate={[minValue(0), maxValue(100_000)]}
+            step={1}
+          />
+          <BooleanInput source="enabled" />
+        </Box>
+      </FormSection>
+    </>
+  );
+}
+
+export function AppCreate() {
+  const translate = useTranslate();
+  return (
+    <Create title={translate(`${P}.page.create`)} redirect="list">
+      <SimpleForm defaultValues={{ os: 'android', platforms: [], enabled: true, icon: '' }}>
+        <AppInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function AppEdit() {
+  const translate = useTranslate();
+  const { conflict, setConflict, onError } = useConflict();
+  return (
+    <Edit
+      title={translate(`${P}.page.editTitle`)}
+      mutationMode="pessimistic"
+      redirect="list"
+      mutationOptions={{ onError }}
+      actions={false}
+    >
+      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+      <SimpleForm toolbar={<EditToolbar />}>
+        <AppInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
