@@ -9,7 +9,7 @@ import {
   rejectUnknownQuery,
   transaction,
   version,
-} from '../modules/movies/shared';
+} from './shared';
 import type { asAnyOperator } from '../modules/operators';
 import type { AppContext, AppEnv } from './context';
 import {

@@ -17,10 +17,10 @@ export type Region = (typeof REGIONS)[number];
 
 /**
  * A performer's profile. `search_grams` is generated from the name and every alias (`zg_name_grams`, migration
- * 0008: each name's characters and bigrams, lower-cased, never across two names) and GIN-indexed, so a
+ * 0006: each name's characters and bigrams, lower-cased, never across two names) and GIN-indexed, so a
  * two-character Chinese or a Latin search over names and aliases is index-served. `tags` are free-text labels
  * (GIN-indexed for the tag filter). `movie_count` is the number of linked movies, kept by statement triggers on
- * `movie_actresses` (migration 0008), so links written by any route, a cascade or a seed keep it exact.
+ * `movie_actresses` (migration 0006), so links written by any route, a cascade or a seed keep it exact.
  */
 export const actresses = pgTable(
   'actresses',

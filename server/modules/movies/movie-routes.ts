@@ -84,7 +84,7 @@ const sorts = {
   duration: movies.duration,
 } as const;
 
-/** Sorts an index of migration 0005 serves in both directions (and `id`, the primary key). */
+/** Sorts an index of migration 0004 serves in both directions (and `id`, the primary key). */
 const SORT_INDEXED = new Set<keyof typeof sorts>(['id', 'publishedAt', 'createdAt', 'views']);
 
 const ListQuery = listQuery(Object.keys(sorts) as [keyof typeof sorts, ...(keyof typeof sorts)[]], {
@@ -512,7 +512,7 @@ export function movieRoutes() {
     const searchTotal = longSearch ? await listTotal(db, totalQuery, where) : undefined;
     const shortSearchTotal = q.q && !longSearch ? listTotal(db, totalQuery, where) : undefined;
     shortSearchTotal?.catch(() => {}); // awaited below; not an unhandled rejection if the page query fails first
-    // As the sort indexes of migration 0005 are declared: (col DESC NULLS LAST, id DESC), read either way.
+    // As the sort indexes of migration 0004 are declared: (col DESC NULLS LAST, id DESC), read either way.
     const order =
       q.order === 'desc'
         ? [sql`${sortCol} desc nulls last`, desc(movies.id)]

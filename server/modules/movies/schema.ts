@@ -107,7 +107,7 @@ export const movies = pgTable(
     ...stamps,
   },
   // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
-  // that a view or a deep page is an index-only scan (migration 0005).
+  // that a view or a deep page is an index-only scan (migration 0004).
   (t) => [
     index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
@@ -125,7 +125,7 @@ export const MOVIE_COUNT_DIMS = ['all', 'column', 'tag', 'platform'] as const;
 /**
  * Movies per status, overall (`dim` 'all', `key` 0) and per column, tag and platform (`key` = the column or tag id,
  * or the platform key): the exact totals of the lists, kept by statement triggers on `movies` and
- * `movie_tag_links` (migration 0005); `zg_movie_counts_rebuild()` recomputes them.
+ * `movie_tag_links` (migration 0004); `zg_movie_counts_rebuild()` recomputes them.
  */
 export const movieCounts = pgTable(
   'movie_counts',

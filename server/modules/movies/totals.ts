@@ -7,7 +7,7 @@ import { countOf } from './shared';
  * Totals of the movie list at a million rows (README "Totals at scale"). A `count(*)` over a large filter is nearly
  * the whole cost of a list (BENCHMARKS.md), so:
  * - a list filtered by view or status and at most one of column, tag and platform reads its exact total from the
- *   counters the triggers keep (`movie_counts`, migration 0005): a few rows, whatever the size;
+ *   counters the triggers keep (`movie_counts`, migration 0004): a few rows, whatever the size;
  * - any other filter counts at most COUNT_CAP + 1 matching rows: under the cap the total is exact, over it the
  *   answer is `total: COUNT_CAP, totalExact: false` ("1,000+" on the screen, as code search sites do): counting
  *   1,000 rows a title search matches costs a few milliseconds, 10,000 cost 25–50 ms at a million movies;

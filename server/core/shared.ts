@@ -1,0 +1,141 @@
+/**
+ * Helpers every module uses: query-string fields, date ranges, LIKE patterns, allow-listed queries, reference
+ * checks, error shapes and the retrying transaction. (They started in the movies module; `movies/shared.ts` re-exports
+ * them.)
+ */
+import { z } from '@hono/zod-openapi';
+import { inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { Code } from './codes';
+import type { AppContext } from './context';
+import { PG_INT_MAX } from './crud';
+import { ApiError, conflict, invalidField } from './errors';
+import type { Db, Executor, Tx } from '../db/types';
+
+/** An integer in the query string (digits only), within [min, max]. */
+export const intQuery = (min = 1, max = PG_INT_MAX) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const boolQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const id = z.number().int().positive().max(PG_INT_MAX);
+export const version = z.number().int().positive().max(PG_INT_MAX);
+export const idArray = (max: number) => z.array(id).max(max);
+
+/** `YYYY-MM-DD` that is a real day, in years PostgreSQL and `Date#toISOString` both write the same way. */
+export function isDay(s: string) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s < '1000') return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+}
+export const day = z.string().refine(isDay, { params: { key: 'field.date' } });
+
+/** A date filter: `YYYY-MM-DD` (a whole UTC day) or an ISO date-time with its offset, between 1900 and 9998. */
+export const dateQuery = z
+  .string()
+  .max(40)
+  .refine(
+    (s) => {
+      if (!isDay(s) && !/^\d{4}-\d{2}-\d{2}T/.test(s)) return false;
+      const t = isDay(s) ? Date.parse(`${s}T00:00:00Z`) : Date.parse(s);
+      if (Number.isNaN(t)) return false;
+      const year = new Date(t).getUTCFullYear();
+      return year >= 1900 && year <= 9998;
+    },
+    { params: { key: 'field.date' } },
+  );
+
+/** The instant a `from` filter starts at, and the instant a `to` filter ends before (a day is inclusive). */
+export const rangeStart = (s: string) => new Date(isDay(s) ? `${s}T00:00:00Z` : s);
+export const rangeEnd = (s: string) =>
+  isDay(s) ? new Date(new Date(`${s}T00:00:00Z`).getTime() + 86_400_000) : new Date(Date.parse(s) + 1);
+
+/** `%…%` for LIKE, with the pattern characters escaped. */
+export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/**
+ * DESIGN §6: list filters are allow-listed. The schema strips what it does not know; this refuses it instead,
+ * naming the parameter, so a misspelt filter is an error rather than a silently unfiltered list.
+ */
+export function rejectUnknownQuery(c: AppContext, schema: z.ZodObject) {
+  const known = new Set(Object.keys(schema.shape));
+  for (const key of Object.keys(c.req.queries()))
+    if (!known.has(key)) throw invalidField(key, 'field.unknown');
+}
+
+/** Every id must exist, or 40400 naming the missing ones (the caller's transaction then changes nothing). */
+export async function assertAllExist(db: Executor, table: PgTable, idCol: PgColumn, ids: number[]) {
+  const unique = [...new Set(ids)];
+  const rows = await db
+    .select({ id: idCol })
+    .from(table as any)
+    .where(inArray(idCol, unique));
+  if (rows.length === unique.length) return unique;
+  const found = new Set(rows.map((r) => r.id as number));
+  throw new ApiError(Code.NOT_FOUND, 'notFound.ids', {
+    ids: unique
+      .filter((i) => !found.has(i))
+      .slice(0, 20)
+      .join(', '),
+  });
+}
+
+/** Referenced ids in a body (a column, tags, sources) must exist: 40000 naming the field otherwise. */
+export async function assertRefs(
+  db: Executor,
+  table: PgTable,
+  idCol: PgColumn,
+  ids: number[],
+  field: string,
+) {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return;
+  const rows = await db
+    .select({ id: idCol })
+    .from(table as any)
+    .where(inArray(idCol, unique));
+  if (rows.length !== unique.length) throw invalidField(field, 'field.notFound');
+}
+
+/** A foreign-key violation (a row referenced or removed concurrently): the state changed, 40900. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++) if (e.code === '23503') return true;
+  return false;
+}
+
+export const duplicate = (field: string) =>
+  new ApiError(Code.CONFLICT, 'conflict.duplicate', { field }, { fields: { [field]: 'duplicate' } });
+
+export const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null);
+
+/** `count(*)` as a number, whichever driver answers. */
+export const countOf = sql<number>`count(*)::int`;
+
+export type Where = SQL | undefined;
+
+/** A deadlock (40P01) or a serialization failure (40001): PostgreSQL rolled the transaction back; it may run again. */
+function isRetryable(err: unknown): boolean {
+  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++)
+    if (e.code === '40P01' || e.code === '40001') return true;
+  return false;
+}
+
+/**
+ * `db.transaction(run)`, run again when PostgreSQL aborts it for a deadlock: the column and tag counters are shared
+ * rows that concurrent writers update in different orders. A transaction is all-or-nothing, so running it again is
+ * safe; after three tries the caller gets 40900 (try again) rather than a server error.
+ */
+export async function transaction<T>(db: Db, run: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(run);
+    } catch (err) {
+      if (!isRetryable(err)) throw err;
+      if (attempt >= 3) throw conflict();
+    }
+  }
+}
