@@ -1,8 +1,20 @@
 import { z } from '@hono/zod-openapi';
-import { type AnyColumn, and, asc, count, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/types';
-import { conflict, notFound } from './errors';
+import { Code } from './codes';
+import { ApiError, conflict, notFound } from './errors';
 
 /** The largest PostgreSQL `integer`: ids and versions beyond it are 40000, not a database error. */
 export const PG_INT_MAX = 2_147_483_647;
@@ -144,4 +156,31 @@ export async function updateVersioned<T>(
 export function isUniqueViolation(err: unknown): boolean {
   for (let e: any = err; e; e = e.cause) if (e.code === '23505') return true;
   return false;
+}
+
+/**
+ * Locks the rows `ids` (and `where`, e.g. the tenant) for update, in id order (two batches lock in the same order),
+ * and answers their distinct ids; 40400 naming the missing ones (rows outside `where` do not exist for the caller).
+ */
+export async function lockRows(
+  tx: Executor,
+  table: PgTable & { id: any },
+  ids: number[],
+  where?: SQL,
+): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  const rows = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(and(inArray(table.id, unique), where))
+    .orderBy(asc(table.id))
+    .for('update');
+  if (rows.length === unique.length) return unique;
+  const found = new Set(rows.map((r: { id: number }) => r.id));
+  throw new ApiError(Code.NOT_FOUND, 'notFound.ids', {
+    ids: unique
+      .filter((i) => !found.has(i))
+      .slice(0, 20)
+      .join(', '),
+  });
 }

@@ -1,28 +1,23 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { type AnyColumn, and, eq, inArray, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { type AnyColumn, and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/types';
-import {
-  duplicate,
-  isForeignKeyViolation,
-  iso,
-  rejectUnknownQuery,
-  transaction,
-  version,
-} from './shared';
 import type { asAnyOperator } from '../modules/operators';
 import type { AppContext, AppEnv } from './context';
 import {
+  batchBody,
   findById,
   idParam,
   isUniqueViolation,
   type ListParams,
   listPage,
   listQuery,
+  lockRows,
   updateVersioned,
 } from './crud';
 import { jsonBody, jsonResponse, ok } from './envelope';
 import { conflict, notFound } from './errors';
+import { duplicate, isForeignKeyViolation, iso, rejectUnknownQuery, transaction, version } from './shared';
 
 type Row = Record<string, any>;
 /** A role guard of the operators module (`asAnyOperator`, `asAdmin`). */
@@ -47,24 +42,89 @@ export interface ResourceDecl<T extends Table, S extends Record<string, AnyColum
   defaultSort: keyof S & string;
   /** The list's own filters (zod, from the query string) and how they filter. */
   filters: F;
-  where?: (q: z.infer<z.ZodObject<F>>) => (SQL | undefined)[];
+  where?: (q: z.infer<z.ZodObject<F>>, c: AppContext) => (SQL | undefined)[];
   /** Editable fields. `create` is the create body (defaults applied); the update body is them all optional. */
   fields: z.ZodRawShape;
   create: z.ZodObject;
+  /** The update body's OpenAPI name (the create body is named by `create` itself). */
+  updateName?: string;
   /** Row → answer (default: the row with its timestamps as ISO strings). */
-  toApi?: (row: Row) => Row;
+  toApi?: (row: Row, c: AppContext) => Row;
+  /**
+   * Rows of one scope (e.g. the tenant): every route sees only the rows whose `field` is `value(c)` (others' ids are
+   * 40400), and a create sets it.
+   */
+  scope?: { field: keyof T & string; value: (c: AppContext) => unknown };
   /** Who may read, who may write (middlewares from the operators module). */
   read: Guard;
   write: Guard;
   security: Record<string, string[]>[];
   /** The field a unique violation is about (its message names it). */
   unique?: string;
-  /** Checks a create or update body in the transaction before it is written (e.g. references exist, no cycles). */
-  beforeSave?: (tx: Tx, body: Row, ctx: { c: AppContext; id?: number }) => Promise<void>;
+  /**
+   * Checks a create or update body in the transaction before it is written (e.g. references exist, no cycles).
+   * An update has the locked `current` row (its version already checked). Answering values writes them instead of
+   * the body (e.g. normalized, or a create's computed defaults).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a check answers nothing, a rewrite answers the values
+  beforeSave?: (tx: Tx, body: Row, ctx: { c: AppContext; id?: number; current?: Row }) => Promise<Row | void>;
   /** Runs in the delete's transaction with the locked row, before it is deleted: refuse with an ApiError. */
   beforeDelete?: (tx: Tx, row: Row, c: AppContext) => Promise<void>;
+  /** Runs in the write's transaction after the row is created, updated or deleted (e.g. bumps the site's version). */
+  afterWrite?: (tx: Tx, row: Row, c: AppContext, kind: 'create' | 'update' | 'delete') => Promise<void>;
+  /**
+   * `POST …/batch {action, ids}` (the `write` role): the ids are locked in id order (any missing one, or out of
+   * the scope, is 40400 and nothing changes), then the action runs on them in the same transaction and answers how
+   * many rows changed; the route answers `{changed}`.
+   */
+  batch?: { summary: string; actions: Record<string, BatchAction> };
   /** Summaries of the routes where the rule is worth saying (the default says what the route does). */
   summaries?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>;
+}
+
+/** One action of a resource's batch: changes the locked rows `ids` and answers how many changed. */
+export type BatchAction = (tx: Tx, ids: number[], c: AppContext) => Promise<number>;
+
+/**
+ * The usual batch actions on a boolean column: `on`/`off` set it (only the rows that change get a new version),
+ * `delete` deletes the rows; `after` runs in the transaction when some row changed.
+ */
+export function switchActions<T extends Table>(
+  table: T,
+  field: keyof T & string,
+  [on, off]: [string, string],
+  after?: (tx: Tx, c: AppContext) => Promise<void>,
+): Record<string, BatchAction> {
+  const column = table[field] as AnyColumn;
+  const changed = async (tx: Tx, c: AppContext, n: number) => {
+    if (n) await after?.(tx, c);
+    return n;
+  };
+  const set =
+    (value: boolean): BatchAction =>
+    async (tx, ids, c) => {
+      const rows = await tx
+        .update(table)
+        .set({
+          [field]: value,
+          version: sql`${table.version} + 1`,
+          updatedAt: c.get('deps').clock.now(),
+        } as any)
+        .where(and(inArray(table.id, ids), ne(column, value)))
+        .returning({ id: table.id as PgColumn });
+      return changed(tx, c, rows.length);
+    };
+  return {
+    [on]: set(true),
+    [off]: set(false),
+    delete: async (tx, ids, c) => {
+      const rows = await tx
+        .delete(table)
+        .where(inArray(table.id, ids))
+        .returning({ id: table.id as PgColumn });
+      return changed(tx, c, rows.length);
+    },
+  };
 }
 
 export const isoTimestamps = (r: Row) => ({
@@ -90,6 +150,23 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
   const onError = saveErrors(decl.unique);
   const ListQuery = listQuery(Object.keys(decl.sorts) as [string, ...string[]], decl.filters);
   const UpdateBody = z.object({ ...z.object(decl.fields).partial().shape, version });
+  const NamedUpdateBody = decl.updateName ? UpdateBody.openapi(decl.updateName) : UpdateBody;
+  const scoped = (c: AppContext) =>
+    decl.scope ? eq(table[decl.scope.field] as AnyColumn, decl.scope.value(c)) : undefined;
+  const scopeValues = (c: AppContext) => (decl.scope ? { [decl.scope.field]: decl.scope.value(c) } : {});
+  const BatchBody = decl.batch
+    ? batchBody(Object.keys(decl.batch.actions) as [string, ...string[]])
+    : undefined;
+  /** The row `id` of the caller's scope, locked for update; 40400 when there is none. */
+  const lockOne = async (tx: Tx, c: AppContext, id: number) => {
+    const [r] = await tx
+      .select()
+      .from(table as PgTable)
+      .where(and(eq(table.id, id), scoped(c)))
+      .for('update');
+    if (!r) throw notFound();
+    return r as Row;
+  };
   const idOf = { params: idParam };
   const s = decl.summaries ?? {};
   const base = { tags: [tag], security };
@@ -128,7 +205,7 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
       path: `${path}/{id}`,
       summary: s.update ?? `Edit one of ${tag} (a stale version is 40900)`,
       middleware: write,
-      request: { ...idOf, body: jsonBody(UpdateBody) },
+      request: { ...idOf, body: jsonBody(NamedUpdateBody) },
       responses: jsonResponse(schema),
     }),
     remove: createRoute({
@@ -147,18 +224,19 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
   app.openapi(routes.list, async (c) => {
     rejectUnknownQuery(c, ListQuery);
     const q = c.req.valid('query') as ListParams & { sort?: string } & z.infer<z.ZodObject<F>>;
-    const where = [q.ids ? inArray(table.id, q.ids) : undefined, ...(decl.where?.(q) ?? [])];
+    const where = [scoped(c), q.ids ? inArray(table.id, q.ids) : undefined, ...(decl.where?.(q, c) ?? [])];
     const page = await listPage<Row>(c.get('deps').db, {
       table,
       where: and(...where),
       orderBy: decl.sorts[(q.sort ?? decl.defaultSort) as keyof S],
       query: q,
     });
-    return ok(c, { list: page.list.map(toApi), total: page.total });
+    return ok(c, { list: page.list.map((r) => toApi(r, c)), total: page.total });
   });
 
   app.openapi(routes.get, async (c) => {
-    return ok(c, toApi(await findById<Row>(c.get('deps').db, table, c.req.valid('param').id)));
+    const row = await findById<Row>(c.get('deps').db, table, c.req.valid('param').id, { where: scoped(c) });
+    return ok(c, toApi(row, c));
   });
 
   app.openapi(routes.create, async (c) => {
@@ -166,14 +244,15 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
     const body = c.req.valid('json') as Row;
     try {
       const row = await transaction(db, async (tx) => {
-        await decl.beforeSave?.(tx, body, { c });
+        const values = (await decl.beforeSave?.(tx, body, { c })) ?? body;
         const [r] = await tx
           .insert(table)
-          .values({ ...body, createdAt: clock.now(), updatedAt: clock.now() } as any)
+          .values({ ...values, ...scopeValues(c), createdAt: clock.now(), updatedAt: clock.now() } as any)
           .returning();
+        await decl.afterWrite?.(tx, r as Row, c, 'create');
         return r as Row;
       });
-      return ok(c, toApi(row));
+      return ok(c, toApi(row, c));
     } catch (err) {
       return onError(err);
     }
@@ -185,10 +264,14 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
     const { version: v, ...patch } = c.req.valid('json') as Row;
     try {
       const row = await transaction(db, async (tx) => {
-        await decl.beforeSave?.(tx, patch, { c, id: recordId });
-        return updateVersioned<Row>(tx, table, recordId, v, { ...patch, updatedAt: clock.now() });
+        const current = await lockOne(tx, c, recordId);
+        if (current.version !== v) throw conflict();
+        const values = (await decl.beforeSave?.(tx, patch, { c, id: recordId, current })) ?? patch;
+        const r = await updateVersioned<Row>(tx, table, recordId, v, { ...values, updatedAt: clock.now() });
+        await decl.afterWrite?.(tx, r, c, 'update');
+        return r;
       });
-      return ok(c, toApi(row));
+      return ok(c, toApi(row, c));
     } catch (err) {
       return onError(err);
     }
@@ -198,21 +281,41 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
     const recordId = c.req.valid('param').id;
     try {
       const row = await transaction(c.get('deps').db, async (tx) => {
-        const [r] = await tx
-          .select()
-          .from(table as PgTable)
-          .where(eq(table.id, recordId))
-          .for('update');
-        if (!r) throw notFound();
+        const r = await lockOne(tx, c, recordId);
         await decl.beforeDelete?.(tx, r, c);
         await tx.delete(table).where(eq(table.id, recordId));
+        await decl.afterWrite?.(tx, r, c, 'delete');
         return r as Row;
       });
-      return ok(c, toApi(row));
+      return ok(c, toApi(row, c));
     } catch (err) {
       return onError(err);
     }
   });
+
+  if (decl.batch && BatchBody) {
+    const { actions, summary } = decl.batch;
+    const batchRoute = createRoute({
+      ...base,
+      method: 'post',
+      path: `${path}/batch`,
+      summary,
+      middleware: write,
+      request: { body: jsonBody(BatchBody) },
+      responses: jsonResponse(z.object({ changed: z.number() })),
+    });
+    app.openapi(batchRoute, async (c) => {
+      const { action, ids } = c.req.valid('json');
+      try {
+        const changed = await transaction(c.get('deps').db, async (tx) =>
+          actions[action](tx, await lockRows(tx, table, ids, scoped(c)), c),
+        );
+        return ok(c, { changed });
+      } catch (err) {
+        return onError(err);
+      }
+    });
+  }
 
   return app;
 }

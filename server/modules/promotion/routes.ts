@@ -1,24 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
+import { createRoute, z } from '@hono/zod-openapi';
+import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { Code } from '../../core/codes';
-import type { AppEnv } from '../../core/context';
-import { batchBody, findById, idParam, listPage, listQuery, PG_INT_MAX } from '../../core/crud';
+import { PG_INT_MAX } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, conflict, notFound } from '../../core/errors';
-import { lockTenantRows, tenantOf } from '../../core/tenant';
+import { ApiError } from '../../core/errors';
+import { crudResource, switchActions } from '../../core/resource';
+import { tenantOf } from '../../core/tenant';
 import { isHttpUrl } from '../../core/url';
 import type { Executor, Tx } from '../../db/types';
 import { isImagePath } from '../images/paths';
-import {
-  boolQuery,
-  containsPattern,
-  countOf,
-  intQuery,
-  iso,
-  rejectUnknownQuery,
-  transaction,
-  version,
-} from '../movies/shared';
+import { boolQuery, containsPattern, countOf, intQuery, iso, transaction } from '../movies/shared';
 import { asAdmin, asAnyOperator, security } from '../operators';
 import { bumpSiteVersion } from '../site/state';
 import { assertKnownPlatforms, countPerPlatform } from '../system/platforms';
@@ -84,30 +75,6 @@ const fields = {
   enabled: z.boolean(),
 };
 
-const sorts = {
-  sort: promotionApps.sort,
-  id: promotionApps.id,
-  name: promotionApps.name,
-  createdAt: promotionApps.createdAt,
-} as const;
-
-const ListQuery = listQuery(Object.keys(sorts) as [keyof typeof sorts, ...(keyof typeof sorts)[]], {
-  q: z.string().trim().max(64).optional(),
-  os: z.enum(APP_SYSTEMS).optional(),
-  platform: intQuery(0, 9999).optional(),
-  enabled: boolQuery.optional(),
-});
-
-const CreateBody = z
-  .object({
-    ...fields,
-    icon: fields.icon.optional().default(''),
-    sort: fields.sort.nullable().optional(), // none: after the last
-    enabled: fields.enabled.optional().default(true),
-  })
-  .openapi('PromotionAppCreate');
-const UpdateBody = z.object({ ...z.object(fields).partial().shape, version }).openapi('PromotionAppUpdate');
-const BatchBody = batchBody(['enable', 'disable', 'delete'] as const);
 const ReorderBody = z
   .object({
     ids: z
@@ -117,79 +84,17 @@ const ReorderBody = z
   })
   .openapi('PromotionAppOrder');
 
-const routes = {
-  list: createRoute({
-    method: 'get',
-    path: BASE,
-    tags,
-    security,
-    summary: 'List promotion apps (by position unless told otherwise)',
-    middleware: asAnyOperator,
-    request: { query: ListQuery },
-    responses: jsonResponse(z.object({ list: z.array(PromotionApp), total: z.number() })),
-  }),
-  get: createRoute({
-    method: 'get',
-    path: `${BASE}/{id}`,
-    tags,
-    security,
-    summary: 'One promotion app',
-    middleware: asAnyOperator,
-    request: { params: idParam },
-    responses: jsonResponse(PromotionApp),
-  }),
-  create: createRoute({
-    method: 'post',
-    path: BASE,
-    tags,
-    security,
-    summary: `Create a promotion app (admin; placed last unless a sort is given; at most ${MAX_APPS})`,
-    middleware: asAdmin,
-    request: { body: jsonBody(CreateBody) },
-    responses: jsonResponse(PromotionApp),
-  }),
-  update: createRoute({
-    method: 'put',
-    path: `${BASE}/{id}`,
-    tags,
-    security,
-    summary: 'Edit a promotion app (admin; a stale version is 40900)',
-    middleware: asAdmin,
-    request: { params: idParam, body: jsonBody(UpdateBody) },
-    responses: jsonResponse(PromotionApp),
-  }),
-  remove: createRoute({
-    method: 'delete',
-    path: `${BASE}/{id}`,
-    tags,
-    security,
-    summary: 'Delete a promotion app (admin)',
-    middleware: asAdmin,
-    request: { params: idParam },
-    responses: jsonResponse(PromotionApp),
-  }),
-  batch: createRoute({
-    method: 'post',
-    path: `${BASE}/batch`,
-    tags,
-    security,
-    summary: 'Enable, disable or delete promotion apps (admin): all or nothing, one transaction',
-    middleware: asAdmin,
-    request: { body: jsonBody(BatchBody) },
-    responses: jsonResponse(z.object({ changed: z.number() })),
-  }),
-  reorder: createRoute({
-    method: 'post',
-    path: `${BASE}/reorder`,
-    tags,
-    security,
-    summary:
-      'Put every promotion app of the tenant in this order (admin): `ids` must be all of them, or 40900 (the list changed: reload); positions become 1, 2, 3… in one transaction',
-    middleware: asAdmin,
-    request: { body: jsonBody(ReorderBody) },
-    responses: jsonResponse(z.object({ changed: z.number() })),
-  }),
-};
+const reorderRoute = createRoute({
+  method: 'post',
+  path: `${BASE}/reorder`,
+  tags,
+  security,
+  summary:
+    'Put every promotion app of the tenant in this order (admin): `ids` must be all of them, or 40900 (the list changed: reload); positions become 1, 2, 3… in one transaction',
+  middleware: asAdmin,
+  request: { body: jsonBody(ReorderBody) },
+  responses: jsonResponse(z.object({ changed: z.number() })),
+});
 
 /** Named query (site module): the enabled apps shown on a platform, in position order. */
 export async function appsForPlatform(db: Executor, tenant: number, platform: number) {
@@ -225,137 +130,82 @@ const touchSite = (tx: Tx, tenant: number, now: Date) => bumpSiteVersion(tx, ten
  * set by dragging or by number. Every operator reads them; admins write them.
  */
 export function promotionRoutes() {
-  const app = new OpenAPIHono<AppEnv>();
-
-  app.openapi(routes.list, async (c) => {
-    rejectUnknownQuery(c, ListQuery);
-    const q = c.req.valid('query');
-    const page = await listPage<Row>(c.get('deps').db, {
-      table: promotionApps,
-      where: and(
-        eq(promotionApps.tenant, tenantOf(c)),
-        q.ids ? inArray(promotionApps.id, q.ids) : undefined,
-        q.q ? ilike(promotionApps.name, containsPattern(q.q)) : undefined,
-        q.os ? eq(promotionApps.os, q.os) : undefined,
-        q.enabled !== undefined ? eq(promotionApps.enabled, q.enabled) : undefined,
-        q.platform !== undefined
-          ? sql`${promotionApps.platforms} @> array[${q.platform}::integer]`
-          : undefined,
-      ),
-      orderBy: sorts[q.sort ?? 'sort'],
-      query: q,
-    });
-    return ok(c, { list: page.list.map(toApi), total: page.total });
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const row = await findById<Row>(c.get('deps').db, promotionApps, c.req.valid('param').id, {
-      where: eq(promotionApps.tenant, tenantOf(c)),
-    });
-    return ok(c, toApi(row));
-  });
-
-  app.openapi(routes.create, async (c) => {
-    const { db, clock } = c.get('deps');
-    const tenant = tenantOf(c);
-    const body = c.req.valid('json');
-    const row = await transaction(db, async (tx) => {
-      // Creates of one tenant take turns (the site row's lock), so the cap and the next position hold.
-      const now = clock.now();
-      await touchSite(tx, tenant, now);
+  const app = crudResource({
+    path: BASE,
+    tag: tags[0],
+    table: promotionApps,
+    schema: PromotionApp,
+    scope: { field: 'tenant', value: tenantOf },
+    sorts: {
+      sort: promotionApps.sort,
+      id: promotionApps.id,
+      name: promotionApps.name,
+      createdAt: promotionApps.createdAt,
+    },
+    defaultSort: 'sort',
+    filters: {
+      q: z.string().trim().max(64).optional(),
+      os: z.enum(APP_SYSTEMS).optional(),
+      platform: intQuery(0, 9999).optional(),
+      enabled: boolQuery.optional(),
+    },
+    where: (q) => [
+      q.q ? ilike(promotionApps.name, containsPattern(q.q)) : undefined,
+      q.os ? eq(promotionApps.os, q.os) : undefined,
+      q.enabled !== undefined ? eq(promotionApps.enabled, q.enabled) : undefined,
+      q.platform !== undefined ? sql`${promotionApps.platforms} @> array[${q.platform}::integer]` : undefined,
+    ],
+    fields,
+    create: z
+      .object({
+        ...fields,
+        icon: fields.icon.optional().default(''),
+        sort: fields.sort.nullable().optional(), // none: after the last
+        enabled: fields.enabled.optional().default(true),
+      })
+      .openapi('PromotionAppCreate'),
+    updateName: 'PromotionAppUpdate',
+    toApi: (r) => toApi(r as Row),
+    read: asAnyOperator,
+    write: asAdmin,
+    security,
+    beforeSave: async (tx, body, { c, current }) => {
+      const tenant = tenantOf(c);
+      if (current) {
+        if (body.platforms)
+          await assertKnownPlatforms(tx, tenant, body.platforms, 'platforms', current.platforms);
+        return;
+      }
+      // Creates of one tenant take turns (the site row's lock, taken first), so the cap and the next position hold.
+      await touchSite(tx, tenant, c.get('deps').clock.now());
       await assertKnownPlatforms(tx, tenant, body.platforms, 'platforms');
       const [{ n, last }] = await tx
         .select({ n: countOf, last: sql<number>`coalesce(max(${promotionApps.sort}), 0)::int` })
         .from(promotionApps)
         .where(eq(promotionApps.tenant, tenant));
       if (n >= MAX_APPS) throw new ApiError(Code.INVALID, 'promotion.tooMany', { max: MAX_APPS });
-      const [r] = await tx
-        .insert(promotionApps)
-        .values({
-          ...body,
-          sort: body.sort ?? Math.min(Number(last) + 1, 100_000),
-          tenant,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return r;
-    });
-    return ok(c, toApi(row));
+      return { ...body, sort: body.sort ?? Math.min(Number(last) + 1, 100_000) };
+    },
+    // A create has bumped the site's version already (beforeSave).
+    afterWrite: async (tx, _row, c, kind) => {
+      if (kind !== 'create') await touchSite(tx, tenantOf(c), c.get('deps').clock.now());
+    },
+    batch: {
+      summary: 'Enable, disable or delete promotion apps (admin): all or nothing, one transaction',
+      actions: switchActions(promotionApps, 'enabled', ['enable', 'disable'], (tx, c) =>
+        touchSite(tx, tenantOf(c), c.get('deps').clock.now()),
+      ),
+    },
+    summaries: {
+      list: 'List promotion apps (by position unless told otherwise)',
+      get: 'One promotion app',
+      create: `Create a promotion app (admin; placed last unless a sort is given; at most ${MAX_APPS})`,
+      update: 'Edit a promotion app (admin; a stale version is 40900)',
+      remove: 'Delete a promotion app (admin)',
+    },
   });
 
-  app.openapi(routes.update, async (c) => {
-    const { db, clock } = c.get('deps');
-    const tenant = tenantOf(c);
-    const { id } = c.req.valid('param');
-    const { version: v, ...patch } = c.req.valid('json');
-    const row = await transaction(db, async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(promotionApps)
-        .where(and(eq(promotionApps.id, id), eq(promotionApps.tenant, tenant)))
-        .for('update');
-      if (!current) throw notFound();
-      if (current.version !== v) throw conflict();
-      if (patch.platforms)
-        await assertKnownPlatforms(tx, tenant, patch.platforms, 'platforms', current.platforms);
-      const now = clock.now();
-      const [r] = await tx
-        .update(promotionApps)
-        .set({ ...patch, version: current.version + 1, updatedAt: now })
-        .where(eq(promotionApps.id, id))
-        .returning();
-      await touchSite(tx, tenant, now);
-      return r;
-    });
-    return ok(c, toApi(row));
-  });
-
-  app.openapi(routes.remove, async (c) => {
-    const { db, clock } = c.get('deps');
-    const tenant = tenantOf(c);
-    const { id } = c.req.valid('param');
-    const row = await transaction(db, async (tx) => {
-      const [r] = await tx
-        .delete(promotionApps)
-        .where(and(eq(promotionApps.id, id), eq(promotionApps.tenant, tenant)))
-        .returning();
-      if (!r) throw notFound();
-      await touchSite(tx, tenant, clock.now());
-      return r;
-    });
-    return ok(c, toApi(row));
-  });
-
-  app.openapi(routes.batch, async (c) => {
-    const { db, clock } = c.get('deps');
-    const tenant = tenantOf(c);
-    const { action, ids } = c.req.valid('json');
-    const changed = await transaction(db, async (tx) => {
-      const unique = await lockTenantRows(tx, promotionApps, ids, tenant);
-      const now = clock.now();
-      const done =
-        action === 'delete'
-          ? await tx
-              .delete(promotionApps)
-              .where(inArray(promotionApps.id, unique))
-              .returning({ id: promotionApps.id })
-          : await tx
-              .update(promotionApps)
-              .set({
-                enabled: action === 'enable',
-                version: sql`${promotionApps.version} + 1`,
-                updatedAt: now,
-              })
-              .where(and(inArray(promotionApps.id, unique), ne(promotionApps.enabled, action === 'enable')))
-              .returning({ id: promotionApps.id });
-      if (done.length) await touchSite(tx, tenant, now);
-      return done.length;
-    });
-    return ok(c, { changed });
-  });
-
-  app.openapi(routes.reorder, async (c) => {
+  app.openapi(reorderRoute, async (c) => {
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
     const { ids } = c.req.valid('json');
