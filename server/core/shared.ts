@@ -6,11 +6,11 @@
 import { z } from '@hono/zod-openapi';
 import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db, Executor, Tx } from '../db/types';
 import { Code } from './codes';
 import type { AppContext } from './context';
 import { PG_INT_MAX } from './crud';
 import { ApiError, conflict, invalidField } from './errors';
-import type { Db, Executor, Tx } from '../db/types';
 
 /** An integer in the query string (digits only), within [min, max]. */
 export const intQuery = (min = 1, max = PG_INT_MAX) =>
