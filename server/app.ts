@@ -10,6 +10,7 @@ import { inputGuard } from './core/input-guard';
 import { throwValidation } from './core/validate';
 import { modules } from './modules';
 import { IMAGE_UPLOAD_PATH, imageHost } from './modules/images';
+import { NOVEL_IMPORT_PATH } from './modules/novels';
 
 /**
  * The API: one Hono app, web-standard Request/Response only, so it runs in Node (`npm start`), in-process in
@@ -39,8 +40,9 @@ export function createApp(deps: AppDeps) {
       });
     },
   });
-  // The image upload applies its own limit (IMAGE_MAX_BYTES) and its own message.
-  app.use('/app/*', (c, next) => (c.req.path === IMAGE_UPLOAD_PATH ? next() : appBodyLimit(c, next)));
+  // Uploads apply their own limits and messages: the image upload (IMAGE_MAX_BYTES), the novel TXT import.
+  const ownLimit = (path: string) => path === IMAGE_UPLOAD_PATH || NOVEL_IMPORT_PATH.test(path);
+  app.use('/app/*', (c, next) => (ownLimit(c.req.path) ? next() : appBodyLimit(c, next)));
 
   app.use('/app/*', inputGuard);
 

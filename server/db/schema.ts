@@ -3,6 +3,7 @@
 export * from '../modules/actresses/schema';
 export * from '../modules/movies/schema';
 export * from '../modules/notices/schema';
+export * from '../modules/novels/schema';
 export * from '../modules/operators/schema';
 export * from '../modules/promotion/schema';
 export * from '../modules/site/schema';

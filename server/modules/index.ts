@@ -3,6 +3,7 @@ import health from './health';
 import images from './images';
 import movies from './movies';
 import notices from './notices';
+import novels from './novels';
 import operators from './operators';
 import promotion from './promotion';
 import site from './site';
@@ -17,6 +18,7 @@ export const modules = [
   movies,
   images,
   actresses,
+  novels,
   notices,
   promotion,
   statisticsSettings,

@@ -8,6 +8,7 @@ import { operators } from '../modules/operators/schema';
 import { seedActresses } from './actresses';
 import { seedCovers } from './covers';
 import { seedMovies } from './movies';
+import { seedNovels } from './novels';
 import { rng } from './random';
 import { seedSettings } from './settings';
 
@@ -65,6 +66,7 @@ export async function seed(
       sql`update movies set cover = (${sql.param(covers)}::text[])[1 + id % ${covers.length}] where cover = ''`,
     );
   }
+  await seedNovels(db, { seed: options.seed ?? 42, now: options.now, reviewer: first?.id ?? null });
   await seedSettings(db, { tenant: config.defaultTenant, now: options.now ?? new Date() });
   return { seeded: true };
 }

@@ -55,6 +55,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Do not toast failures (the caller reports them); the session rules (logout prompt, 2001) still apply. */
   quiet?: boolean;
+  /** A multipart body (a file upload), sent as it is with the browser's multipart Content-Type; instead of `json`. */
+  form?: FormData;
 }
 
 const isJsonType = (type: string) => /application\/json|\+json/i.test(type);
@@ -78,9 +80,9 @@ function toastError(message: string): void {
   toast({ type: 'error', message, duration: TOAST_DURATION });
 }
 
-function buildHeaders(own: Record<string, string> = {}): Record<string, string> {
+function buildHeaders(own: Record<string, string> = {}, json = true): Record<string, string> {
   const headers: Record<string, string> = { ...own };
-  if (!hasHeader(headers, 'Content-Type')) headers['Content-Type'] = 'application/json';
+  if (json && !hasHeader(headers, 'Content-Type')) headers['Content-Type'] = 'application/json';
   if (!hasHeader(headers, 'Accept-Language')) headers['Accept-Language'] = getLocale();
   const token = getToken();
   if (token && !hasHeader(headers, 'Admin-Token')) headers['Admin-Token'] = token;
@@ -128,8 +130,8 @@ export async function request<T = unknown>(path: string, init: RequestOptions = 
   try {
     res = await fetch(url, {
       method: init.method ?? 'GET',
-      headers: buildHeaders(init.headers),
-      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      headers: buildHeaders(init.headers, init.form === undefined),
+      body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
       signal: init.signal,
     });
   } catch (err) {

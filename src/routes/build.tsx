@@ -13,7 +13,10 @@ export const resourceName = (section: SectionDecl, screenPath: string) => `${sec
 export function apiPaths(sections: readonly SectionDecl[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const s of sections)
-    for (const sc of s.screens) if (sc.resource) out[resourceName(s, sc.path)] = sc.resource.apiPath;
+    for (const sc of s.screens) {
+      if (sc.resource) out[resourceName(s, sc.path)] = sc.resource.apiPath;
+      else if (sc.resourceName && sc.apiPath) out[sc.resourceName] = sc.apiPath;
+    }
   return out;
 }
 

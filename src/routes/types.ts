@@ -52,6 +52,9 @@ export interface ScreenDecl {
   /** For a `component` screen working on a resource declared elsewhere (e.g. /actress/edit/:id? beside
    *  /actress/list): the resource's name, given to it as react-admin's ResourceContext. */
   resourceName?: string;
+  /** The API path of `resourceName` when no list screen declares that resource: e.g. `/novel/chapters/:id` lists
+   *  the chapters of one novel, and no screen is the chapters' own list. */
+  apiPath?: string;
 }
 
 export interface SectionDecl {

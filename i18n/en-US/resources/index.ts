@@ -1,5 +1,6 @@
 import actress from './actress';
 import movie from './movie';
+import novel from './novel';
 import setting from './setting';
 
 /**
@@ -7,5 +8,5 @@ import setting from './setting';
  * notifications, page}. One file per section (the resource name is the screen's path); a section adds its file
  * and one line here, and the same in zh-CN, whose types demand every key.
  */
-const resources = { ...movie, ...actress, ...setting };
+const resources = { ...movie, ...actress, ...novel, ...setting };
 export default resources;

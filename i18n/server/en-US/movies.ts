@@ -12,10 +12,6 @@ const movies: Record<keyof typeof zh, string> = {
   'movie.action.online': 'put online',
   'movie.transition': 'This item is {status}; it cannot be {action}',
   'movie.transitionBatch': 'Item #{id} is {status} and cannot be {action}; nothing in this batch was changed',
-  'column.hasItems': 'This column still holds {count} items; move them to another column first',
-  'column.hasChildren': 'This column still has {count} sub-columns; delete or move them first',
-  'column.cycle': 'A column cannot be moved under itself or one of its sub-columns',
-  'column.sameTarget': 'The target column must differ from this one',
   'tag.mergeSelf': 'A tag cannot be merged into itself',
   'source.inUse': 'This source is still used by {count} play entries; it cannot be deleted',
 };

@@ -1,8 +1,9 @@
 import type en from '../../en-US/resources';
 import actress from './actress';
 import movie from './movie';
+import novel from './novel';
 import setting from './setting';
 
 /** 各版块的资源文案，每个版块一个文件（结构同 en-US）。 */
-const resources: typeof en = { ...movie, ...actress, ...setting };
+const resources: typeof en = { ...movie, ...actress, ...novel, ...setting };
 export default resources;

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn,
   boolean,
   date,
   index,
@@ -10,10 +9,10 @@ import {
   serial,
   text,
   timestamp,
-  unique,
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { columnTreeTable } from '../../core/column-table';
 import { actresses } from '../actresses/schema';
 
 export const MOVIE_STATUSES = ['pending', 'rejected', 'online', 'offline'] as const;
@@ -27,25 +26,10 @@ const stamps = {
 };
 
 /**
- * Columns (categories) form a tree. `item_count` is every movie in the column, whatever its status; statement
- * triggers on `movies` keep it (migration 0001), so bulk seeds and raw SQL keep it right too.
+ * Columns (categories) form a tree (core/column-table.ts, routes in core/column-tree.ts). `item_count` is every movie in the column, whatever its
+ * status; statement triggers on `movies` keep it (migration 0003), so bulk seeds and raw SQL keep it right too.
  */
-export const movieColumns = pgTable(
-  'movie_columns',
-  {
-    id: serial('id').primaryKey(),
-    parentId: integer('parent_id').references((): AnyPgColumn => movieColumns.id),
-    name: varchar('name', { length: 64 }).notNull(),
-    sort: integer('sort').notNull().default(0),
-    visible: boolean('visible').notNull().default(true),
-    itemCount: integer('item_count').notNull().default(0),
-    ...stamps,
-  },
-  (t) => [
-    unique('movie_columns_parent_name').on(t.parentId, t.name).nullsNotDistinct(),
-    index('movie_columns_parent').on(t.parentId, t.sort),
-  ],
-);
+export const movieColumns = columnTreeTable('movie_columns');
 
 /** Tags: a unique name, a free-form group, a hot flag; `item_count` kept by triggers on `movie_tags`. */
 export const movieTags = pgTable(

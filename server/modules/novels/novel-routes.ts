@@ -1,0 +1,427 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { Code } from '../../core/codes';
+import type { AppContext, AppEnv } from '../../core/context';
+import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
+import { translate } from '../../core/i18n';
+import {
+  assertRefs,
+  containsPattern,
+  dateQuery,
+  id,
+  intQuery,
+  isForeignKeyViolation,
+  rangeEnd,
+  rangeStart,
+  rejectUnknownQuery,
+  transaction,
+  version,
+} from '../../core/shared';
+import type { Executor } from '../../db/types';
+import { asAdmin, asAnyOperator, security } from '../operators';
+import { Novel, novelFields, novelSelect, novelToApi, readNovel } from './model';
+import { NOVEL_STATUSES, type NovelStatus, novelColumns, novels, SERIAL_STATUSES } from './schema';
+
+const BASE = '/admin/novel/novels';
+const tags = ['novels'];
+
+/**
+ * Review transitions: an action is allowed only from these statuses (enforced here, whatever the UI shows). Going
+ * online (approve, online) also needs at least one chapter: readers would open an empty book.
+ */
+export const TRANSITIONS = {
+  approve: { from: ['pending', 'rejected'], to: 'online' },
+  reject: { from: ['pending'], to: 'rejected' },
+  offline: { from: ['online'], to: 'offline' },
+  online: { from: ['offline'], to: 'online' },
+} as const satisfies Record<string, { from: readonly NovelStatus[]; to: NovelStatus }>;
+type Transition = keyof typeof TRANSITIONS;
+const GOES_ONLINE = new Set<Transition>(['approve', 'online']);
+
+const sorts = {
+  id: novels.id,
+  title: novels.title,
+  author: novels.author,
+  createdAt: novels.createdAt,
+  updatedAt: novels.updatedAt,
+  publishedAt: novels.publishedAt,
+  views: novels.views,
+  wordCount: novels.wordCount,
+  chapterCount: novels.chapterCount,
+} as const;
+type SortKey = keyof typeof sorts;
+
+const ListQuery = listQuery(Object.keys(sorts) as [SortKey, ...SortKey[]], {
+  /** Title or author contains (Chinese or Latin, any case). */
+  q: z.string().trim().max(64).optional(),
+  author: z.string().trim().min(1).max(64).optional(),
+  columnId: intQuery().optional(),
+  tag: z.string().trim().min(1).max(32).optional(),
+  status: z.enum(NOVEL_STATUSES).optional(),
+  serialStatus: z.enum(SERIAL_STATUSES).optional(),
+  createdFrom: dateQuery.optional(),
+  createdTo: dateQuery.optional(),
+});
+
+const CreateBody = z.object({
+  ...novelFields,
+  author: novelFields.author.optional().default(''),
+  cover: novelFields.cover.optional().default(''),
+  columnId: novelFields.columnId.optional().default(null),
+  tags: novelFields.tags.optional().default([]),
+  description: novelFields.description.optional().default(''),
+  serialStatus: novelFields.serialStatus.optional().default('ongoing'),
+  freeChapters: novelFields.freeChapters.optional().default(0),
+});
+const UpdateBody = z.object({ ...z.object(novelFields).partial().shape, version });
+
+const BATCH_ACTIONS = ['approve', 'reject', 'offline', 'online', 'setColumn', 'delete'] as const;
+const BatchBody = batchBody(BATCH_ACTIONS).extend({
+  reason: z.string().trim().max(500).optional(),
+  columnId: id.optional(),
+});
+
+const idOf = { params: idParam };
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: BASE,
+    tags,
+    summary:
+      'List novels (filters: q = title or author contains, author, column, tag, statuses, created range)',
+    middleware: asAnyOperator,
+    security,
+    request: { query: ListQuery },
+    responses: jsonResponse(z.object({ list: z.array(Novel), total: z.number() })),
+  }),
+  get: createRoute({
+    method: 'get',
+    path: `${BASE}/{id}`,
+    tags,
+    summary: 'One novel',
+    middleware: asAnyOperator,
+    security,
+    request: idOf,
+    responses: jsonResponse(Novel),
+  }),
+  create: createRoute({
+    method: 'post',
+    path: BASE,
+    tags,
+    summary: 'Create a novel (status pending: it enters the review list)',
+    middleware: asAnyOperator,
+    security,
+    request: { body: jsonBody(CreateBody) },
+    responses: jsonResponse(Novel),
+  }),
+  update: createRoute({
+    method: 'put',
+    path: `${BASE}/{id}`,
+    tags,
+    summary: 'Edit a novel (optimistic locking on version)',
+    middleware: asAnyOperator,
+    security,
+    request: { ...idOf, body: jsonBody(UpdateBody) },
+    responses: jsonResponse(Novel),
+  }),
+  remove: createRoute({
+    method: 'delete',
+    path: `${BASE}/{id}`,
+    tags,
+    summary: 'Delete a novel with its chapters (admin)',
+    middleware: asAdmin,
+    security,
+    request: idOf,
+    responses: jsonResponse(z.object({ id: z.number() })),
+  }),
+  batch: createRoute({
+    method: 'post',
+    path: `${BASE}/batch`,
+    tags,
+    summary:
+      'approve, reject (reason), offline, online, setColumn (columnId), delete (admin): one transaction, all or nothing',
+    middleware: asAnyOperator,
+    security,
+    request: { body: jsonBody(BatchBody) },
+    responses: jsonResponse(z.object({ changed: z.number() })),
+  }),
+};
+
+const transitionRoute = (action: Transition) =>
+  createRoute({
+    method: 'post',
+    path: `${BASE}/{id}/${action}`,
+    tags,
+    summary: `${action}: allowed from ${TRANSITIONS[action].from.join(', ')}${GOES_ONLINE.has(action) ? ' with at least one chapter' : ''}; an optional version is checked`,
+    middleware: asAnyOperator,
+    security,
+    request: {
+      ...idOf,
+      body: {
+        required: action === 'reject',
+        content: {
+          'application/json': {
+            schema: z.object({
+              reason:
+                action === 'reject' ? z.string().trim().min(1).max(500) : z.string().max(500).optional(),
+              version: version.optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: jsonResponse(Novel),
+  });
+
+/** 40900 naming the novel's status and the refused action in the caller's language. */
+function transitionError(c: AppContext, status: NovelStatus, action: Transition, novelId?: number) {
+  const locale = c.get('locale');
+  const params = {
+    status: translate(locale, `novel.status.${status}`),
+    action: translate(locale, `novel.action.${action}`),
+    id: novelId ?? '',
+  };
+  return new ApiError(
+    Code.CONFLICT,
+    novelId === undefined ? 'novel.transition' : 'novel.transitionBatch',
+    params,
+    { id: novelId ?? null, status, action },
+  );
+}
+
+const noChapters = (novelId?: number) =>
+  new ApiError(
+    Code.CONFLICT,
+    novelId === undefined ? 'novel.noChapters' : 'novel.noChaptersBatch',
+    { id: novelId ?? '' },
+    { id: novelId ?? null, chapterCount: 0 },
+  );
+
+/** Checks that every row may take `action`; the rows are locked by the caller. */
+function checkTransition(
+  c: AppContext,
+  rows: { id: number; status: NovelStatus; chapterCount: number }[],
+  action: Transition,
+  batch: boolean,
+) {
+  const from = TRANSITIONS[action].from as readonly string[];
+  for (const r of rows) {
+    if (!from.includes(r.status)) throw transitionError(c, r.status, action, batch ? r.id : undefined);
+    if (GOES_ONLINE.has(action) && r.chapterCount === 0) throw noChapters(batch ? r.id : undefined);
+  }
+}
+
+/** The columns a transition sets. */
+function transitionValues(c: AppContext, action: Transition, reason: string | undefined) {
+  const now = c.get('deps').clock.now();
+  const values: Record<string, unknown> = { status: TRANSITIONS[action].to, updatedAt: now };
+  if (action === 'approve' || action === 'reject') {
+    values.reviewedBy = c.get('operator').id;
+    values.reviewedAt = now;
+    values.rejectReason = action === 'reject' ? (reason ?? '') : '';
+  }
+  if (action === 'approve') values.publishedAt = now;
+  return { ...values, version: sql`${novels.version} + 1` };
+}
+
+/**
+ * Title or author search, index-served (see schema.ts): for one or two characters the grams are the whole test;
+ * longer strings are rechecked with LIKE on each of the two.
+ */
+function titleOrAuthorContains(q: string): SQL {
+  const grams = sql`${novels.searchGrams} @> zg_query_grams(${q}::text)`;
+  if ([...q].length <= 2) return grams;
+  const p = containsPattern(q);
+  return sql`(${grams} and (lower(${novels.title}) like lower(${p}::text) or lower(${novels.author}) like lower(${p}::text)))`;
+}
+
+function listWhere(q: z.infer<typeof ListQuery>): SQL | undefined {
+  const where: (SQL | undefined)[] = [];
+  if (q.ids) where.push(inArray(novels.id, q.ids));
+  if (q.q) where.push(titleOrAuthorContains(q.q));
+  if (q.author) where.push(eq(novels.author, q.author));
+  if (q.columnId !== undefined) where.push(eq(novels.columnId, q.columnId));
+  if (q.tag) where.push(sql`${novels.tags} @> array[${q.tag}::text]`);
+  if (q.status) where.push(eq(novels.status, q.status));
+  if (q.serialStatus) where.push(eq(novels.serialStatus, q.serialStatus));
+  if (q.createdFrom && q.createdTo && rangeStart(q.createdFrom) >= rangeEnd(q.createdTo))
+    throw invalidField('createdTo', 'field.range');
+  if (q.createdFrom) where.push(gte(novels.createdAt, rangeStart(q.createdFrom)));
+  if (q.createdTo) where.push(lt(novels.createdAt, rangeEnd(q.createdTo)));
+  return and(...where);
+}
+
+async function checkRefs(db: Executor, body: { columnId?: number | null }) {
+  if (body.columnId != null) await assertRefs(db, novelColumns, novelColumns.id, [body.columnId], 'columnId');
+}
+
+async function mustReadNovel(db: Executor, novelId: number) {
+  const novel = await readNovel(db, novelId);
+  if (!novel) throw notFound(); // deleted between the change and this read
+  return novel;
+}
+
+/** A row removed or referenced meanwhile is a conflict, not a server fault. */
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw conflict();
+    throw err;
+  }
+}
+
+/** Runs a batch action inside `tx` on `ids` (all exist and are locked); answers how many novels changed. */
+async function runBatch(c: AppContext, tx: Executor, body: z.infer<typeof BatchBody>, ids: number[]) {
+  const now = c.get('deps').clock.now();
+  switch (body.action) {
+    case 'approve':
+    case 'reject':
+    case 'offline':
+    case 'online': {
+      const action = body.action;
+      if (action === 'reject' && !body.reason) throw invalidField('reason', 'field.required');
+      const rows = await tx
+        .select({ id: novels.id, status: novels.status, chapterCount: novels.chapterCount })
+        .from(novels)
+        .where(inArray(novels.id, ids))
+        .orderBy(asc(novels.id));
+      checkTransition(c, rows, action, true);
+      const changed = await tx
+        .update(novels)
+        .set(transitionValues(c, action, body.reason) as any)
+        .where(inArray(novels.id, ids))
+        .returning({ id: novels.id });
+      return changed.length;
+    }
+    case 'setColumn': {
+      if (body.columnId === undefined) throw invalidField('columnId', 'field.required');
+      await checkRefs(tx, body);
+      const changed = await tx
+        .update(novels)
+        .set({ columnId: body.columnId, version: sql`${novels.version} + 1`, updatedAt: now })
+        .where(and(inArray(novels.id, ids), sql`${novels.columnId} is distinct from ${body.columnId}`))
+        .returning({ id: novels.id });
+      return changed.length;
+    }
+    case 'delete': {
+      if (c.get('operator').role !== 'admin') throw forbidden();
+      const changed = await tx.delete(novels).where(inArray(novels.id, ids)).returning({ id: novels.id });
+      return changed.length;
+    }
+  }
+}
+
+/** The novels: list, one, create, update, delete (admin), batch, and the review transitions. */
+export function novelRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(routes.list, async (c) => {
+    rejectUnknownQuery(c, ListQuery);
+    const q = c.req.valid('query');
+    const { db } = c.get('deps');
+    const where = listWhere(q);
+    const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
+    const col = sorts[(q.sort ?? 'id') as SortKey];
+    const order = q.order === 'desc' ? [desc(col), desc(novels.id)] : [asc(col), asc(novels.id)];
+    const [rows, [{ total }]] = await Promise.all([
+      db
+        .select(novelSelect)
+        .from(novels)
+        .leftJoin(novelColumns, eq(novelColumns.id, novels.columnId))
+        .where(where)
+        .orderBy(...order)
+        .limit(pageSize)
+        .offset((q.page - 1) * pageSize),
+      db.select({ total: count() }).from(novels).where(where),
+    ]);
+    return ok(c, { list: rows.map(novelToApi), total: Number(total) });
+  });
+
+  app.openapi(routes.get, async (c) => {
+    return ok(c, await mustReadNovel(c.get('deps').db, c.req.valid('param').id));
+  });
+
+  app.openapi(routes.create, async (c) => {
+    const { db, clock } = c.get('deps');
+    const body = c.req.valid('json');
+    const novelId = await guarded(() =>
+      transaction(db, async (tx) => {
+        await checkRefs(tx, body);
+        const [row] = await tx
+          .insert(novels)
+          .values({ ...body, status: 'pending', createdAt: clock.now(), updatedAt: clock.now() })
+          .returning({ id: novels.id });
+        return row.id;
+      }),
+    );
+    return ok(c, await mustReadNovel(db, novelId));
+  });
+
+  app.openapi(routes.update, async (c) => {
+    const { db, clock } = c.get('deps');
+    const { id: novelId } = c.req.valid('param');
+    const { version: v, ...fields } = c.req.valid('json');
+    await guarded(() =>
+      transaction(db, async (tx) => {
+        await checkRefs(tx, fields);
+        await updateVersioned(tx, novels, novelId, v, { ...fields, updatedAt: clock.now() });
+      }),
+    );
+    return ok(c, await mustReadNovel(db, novelId));
+  });
+
+  app.openapi(routes.remove, async (c) => {
+    const { id: novelId } = c.req.valid('param');
+    const rows = await transaction(c.get('deps').db, (tx) =>
+      tx.delete(novels).where(eq(novels.id, novelId)).returning({ id: novels.id }),
+    );
+    if (!rows.length) throw notFound();
+    return ok(c, { id: novelId });
+  });
+
+  app.openapi(routes.batch, async (c) => {
+    const body = c.req.valid('json');
+    if (body.action === 'delete' && c.get('operator').role !== 'admin') throw forbidden();
+    const changed = await guarded(() =>
+      transaction(c.get('deps').db, async (tx) => {
+        const ids = await lockRows(tx, novels, body.ids);
+        return runBatch(c, tx, body, ids);
+      }),
+    );
+    return ok(c, { changed });
+  });
+
+  for (const action of Object.keys(TRANSITIONS) as Transition[]) {
+    app.openapi(transitionRoute(action), async (c) => {
+      const { id: novelId } = c.req.valid('param');
+      const body = ((c.req.valid as any)('json') ?? {}) as { reason?: string; version?: number };
+      const { db } = c.get('deps');
+      await transaction(db, async (tx) => {
+        const [row] = await tx
+          .select({
+            id: novels.id,
+            status: novels.status,
+            chapterCount: novels.chapterCount,
+            version: novels.version,
+          })
+          .from(novels)
+          .where(eq(novels.id, novelId))
+          .for('update');
+        if (!row) throw notFound();
+        if (body.version !== undefined && body.version !== row.version) throw conflict();
+        checkTransition(c, [row], action, false);
+        await tx
+          .update(novels)
+          .set(transitionValues(c, action, body.reason) as any)
+          .where(eq(novels.id, novelId));
+      });
+      return ok(c, await mustReadNovel(db, novelId));
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,8 @@
+import { columnTreeScreens } from '../../components/ColumnTree';
+import { COLUMN_RESOURCE } from './shared';
+
+/** Column management of the novels (/novel/category): the shared column tree screens. */
+export const { CategoryList, CategoryCreate, CategoryEdit } = columnTreeScreens({
+  resource: COLUMN_RESOURCE,
+  title: 'shell.menu.novelCategory',
+});

@@ -1,0 +1,115 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import { Alert, Box, Button, Card } from '@mui/material';
+import {
+  Create,
+  DeleteButton,
+  Edit,
+  SaveButton,
+  SimpleForm,
+  Toolbar,
+  useGetOne,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { ChapterInputs } from './ChapterInputs';
+import { C, CHAPTER_RESOURCE, chaptersPath, NOVEL_RESOURCE } from './shared';
+
+function BackToChapters({ novelId, title }: { novelId: number | string; title?: string }) {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ mb: 1 }}>
+      <Button component={Link} to={chaptersPath(novelId)} startIcon={<ArrowBackIcon />}>
+        {translate(`${C}.action.back`, { title: title ?? '' })}
+      </Button>
+    </Box>
+  );
+}
+
+function EditTitle() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  return <>{translate(`${C}.page.edit`, { number: record?.number ?? '', title: record?.title ?? '' })}</>;
+}
+
+function BackFromRecord() {
+  const record = useRecordContext();
+  return record ? <BackToChapters novelId={record.novelId} title={record.novelTitle} /> : null;
+}
+
+function ChapterToolbar() {
+  const record = useRecordContext();
+  return (
+    <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <SaveButton />
+      {record && <DeleteButton mutationMode="pessimistic" redirect={chaptersPath(record.novelId)} />}
+    </Toolbar>
+  );
+}
+
+function EditChapter({ id }: { id: string }) {
+  const { conflict, setConflict, onError } = useConflict();
+  return (
+    <Edit
+      id={id}
+      resource={CHAPTER_RESOURCE}
+      title={<EditTitle />}
+      mutationMode="pessimistic"
+      redirect={(_resource, _id, data) => chaptersPath(data?.novelId)}
+      mutationOptions={{ onError }}
+      actions={<BackFromRecord />}
+      component="div"
+    >
+      <Card>
+        <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+        <SimpleForm toolbar={<ChapterToolbar />}>
+          <ChapterInputs />
+        </SimpleForm>
+      </Card>
+    </Edit>
+  );
+}
+
+function CreateChapter({ novelId }: { novelId: number }) {
+  const translate = useTranslate();
+  const { data: novel, error } = useGetOne(NOVEL_RESOURCE, { id: novelId });
+  if (error) return <Alert severity="error">{translate(`${C}.noNovel`)}</Alert>;
+  return (
+    <>
+      <BackToChapters novelId={novelId} title={novel?.title} />
+      <Create
+        resource={CHAPTER_RESOURCE}
+        title={translate(`${C}.page.create`, { title: novel?.title ?? '' })}
+        redirect={() => chaptersPath(novelId)}
+        transform={(data) => ({ ...data, novelId })}
+        component="div"
+      >
+        <Card>
+          <SimpleForm defaultValues={{ title: '', content: '' }}>
+            <ChapterInputs />
+          </SimpleForm>
+        </Card>
+      </Create>
+    </>
+  );
+}
+
+/**
+ * `/novel/chapters/edit/:id?` (SPEC.md §2): a chapter with an id; without one a new chapter of the novel named by
+ * `?novelId=`, added after its last chapter.
+ */
+export function ChapterEdit() {
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  const translate = useTranslate();
+  if (id) return <EditChapter key={id} id={id} />;
+  const novelId = Number(search.get('novelId'));
+  if (!Number.isInteger(novelId) || novelId <= 0)
+    return (
+      <Alert severity="warning" sx={{ m: 2 }}>
+        {translate(`${C}.noNovel`)}
+      </Alert>
+    );
+  return <CreateChapter novelId={novelId} />;
+}

@@ -1,0 +1,130 @@
+import ListAltIcon from '@mui/icons-material/ListAlt';
+import { Alert, Box, Button, Card, CardContent, Typography } from '@mui/material';
+import {
+  Create,
+  Edit,
+  SimpleForm,
+  useLocaleState,
+  useNotify,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { Link, useParams } from 'react-router-dom';
+import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { NovelInputs } from './NovelInputs';
+import { NovelToolbar } from './NovelToolbar';
+import { chaptersPath, novelEditPath, R, StatusChip, useChapterSummary } from './shared';
+
+function EditTitle() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  return <>{translate(`${R}.page.edit`, { title: record?.title ?? '' })}</>;
+}
+
+/** Status, who reviewed it and when, why it was rejected. */
+function ReviewCard() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  if (!record) return null;
+  return (
+    <Card variant="outlined">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'flex-start' }}>
+        <Typography variant="subtitle1" component="h2">
+          {translate(`${R}.section.review`)}
+        </Typography>
+        <StatusChip status={record.status} />
+        {record.reviewedAt && (
+          <Typography variant="body2" color="text.secondary">
+            {translate(`${R}.reviewInfo`, {
+              by: record.reviewedBy ?? '-',
+              at: new Date(record.reviewedAt).toLocaleString(locale),
+            })}
+          </Typography>
+        )}
+        {record.status === 'rejected' && record.rejectReason && (
+          <Alert severity="warning">
+            {translate(`${R}.rejectedBecause`, { reason: record.rejectReason })}
+          </Alert>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Its chapters and words, and the way to the chapters page. */
+function ChaptersCard() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const summary = useChapterSummary();
+  if (!record) return null;
+  return (
+    <Card variant="outlined">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'flex-start' }}>
+        <Typography variant="subtitle1" component="h2">
+          {translate(`${R}.section.chapters`)}
+        </Typography>
+        <Typography variant="body2">{summary(record as never)}</Typography>
+        <Button variant="contained" component={Link} to={chaptersPath(record.id)} startIcon={<ListAltIcon />}>
+          {translate(`${R}.action.manageChapters`)}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function EditNovel({ id }: { id: string }) {
+  const notify = useNotify();
+  const { conflict, setConflict, onError } = useConflict();
+  return (
+    <Edit
+      id={id}
+      title={<EditTitle />}
+      mutationMode="pessimistic"
+      redirect={false}
+      mutationOptions={{ onError, onSuccess: () => notify(`${R}.notifications.saved`, { type: 'success' }) }}
+      actions={false}
+    >
+      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+      <SimpleForm toolbar={<NovelToolbar onConflict={() => setConflict(true)} />}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 3,
+            width: '100%',
+            gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 3fr) minmax(280px, 1fr)' },
+          }}
+        >
+          <Box sx={{ minWidth: 0 }}>
+            <NovelInputs />
+          </Box>
+          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+            <ReviewCard />
+            <ChaptersCard />
+          </Box>
+        </Box>
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+function CreateNovel() {
+  const translate = useTranslate();
+  return (
+    <Create
+      title={translate(`${R}.page.create`)}
+      redirect={(_resource, id) => novelEditPath(id)}
+      actions={false}
+    >
+      <SimpleForm defaultValues={{ tags: [], serialStatus: 'ongoing', freeChapters: 0, columnId: null }}>
+        <NovelInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+/** `/novel/review/edit/:id?` (SPEC.md §2): the novel with an id, a new one without (then on to its chapters). */
+export function NovelEdit() {
+  const { id } = useParams();
+  return id ? <EditNovel key={id} id={id} /> : <CreateNovel />;
+}

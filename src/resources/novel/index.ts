@@ -1,0 +1,83 @@
+import CategoryIcon from '@mui/icons-material/AccountTree';
+import AutoStoriesIcon from '@mui/icons-material/AutoStories';
+import RateReviewIcon from '@mui/icons-material/RateReview';
+import { lazyScreen } from '../../routes/lazy';
+import type { SectionDecl } from '../../routes/types';
+import { CHAPTER_API, CHAPTER_RESOURCE, COLUMN_RESOURCE, NOVEL_API, NOVEL_RESOURCE } from './names';
+
+const screen = (name: keyof typeof import('./screens')) => lazyScreen(() => import('./screens'), name);
+
+/**
+ * Novels (SPEC.md §2 /novel): the review list with its hidden edit page (`edit/:id?`, create without an id), the
+ * chapters of one novel and the chapter editor (hidden, highlighting the review list), and column management.
+ */
+const novel: SectionDecl = {
+  path: 'novel',
+  locale: 'shell.menu.novel',
+  icon: AutoStoriesIcon,
+  order: 30,
+  redirect: 'review',
+  screens: [
+    {
+      path: 'review',
+      locale: 'shell.menu.novelReview',
+      icon: RateReviewIcon,
+      resource: {
+        apiPath: NOVEL_API,
+        list: screen('NovelList'),
+        recordRepresentation: 'title',
+        createPath: '/novel/review/edit',
+        screens: [
+          {
+            path: 'edit/:id?',
+            locale: `resources.${NOVEL_RESOURCE}.page.editTitle`,
+            component: screen('NovelEdit'),
+          },
+        ],
+      },
+    },
+    // The editor before the list: `/novel/chapters/edit` must not read as the chapters of novel "edit".
+    {
+      path: 'chapters/edit/:id?',
+      locale: `resources.${CHAPTER_RESOURCE}.page.editTitle`,
+      hideInMenu: true,
+      activeMenu: '/novel/review',
+      component: screen('ChapterEdit'),
+      resourceName: CHAPTER_RESOURCE,
+    },
+    {
+      path: 'chapters/:id',
+      locale: `resources.${CHAPTER_RESOURCE}.page.listTitle`,
+      hideInMenu: true,
+      activeMenu: '/novel/review',
+      component: screen('ChapterList'),
+      resourceName: CHAPTER_RESOURCE,
+      apiPath: CHAPTER_API,
+    },
+    {
+      path: 'category',
+      locale: 'shell.menu.novelCategory',
+      icon: CategoryIcon,
+      resource: {
+        apiPath: 'admin/novel/columns',
+        list: screen('CategoryList'),
+        recordRepresentation: 'name',
+        screens: [
+          {
+            path: 'create',
+            locale: `resources.${COLUMN_RESOURCE}.page.create`,
+            component: screen('CategoryCreate'),
+            roles: ['admin'],
+          },
+          {
+            path: 'edit/:id',
+            locale: `resources.${COLUMN_RESOURCE}.page.editTitle`,
+            component: screen('CategoryEdit'),
+            roles: ['admin'],
+          },
+        ],
+      },
+    },
+  ],
+};
+export default novel;

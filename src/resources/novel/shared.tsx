@@ -1,0 +1,96 @@
+import { Chip } from '@mui/material';
+import {
+  AutocompleteInput,
+  type AutocompleteInputProps,
+  ReferenceInput,
+  useLocaleState,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { COLUMN_RESOURCE, M, R } from './names';
+
+export type NovelStatus = 'pending' | 'rejected' | 'online' | 'offline';
+export type SerialStatus = 'ongoing' | 'completed';
+
+export * from './names';
+
+export const STATUSES: NovelStatus[] = ['pending', 'rejected', 'online', 'offline'];
+export const statusChoices = STATUSES.map((s) => ({ id: s, name: `${M}.status.${s}` }));
+export const serialChoices = (['ongoing', 'completed'] as const).map((s) => ({
+  id: s,
+  name: `${M}.serial.${s}`,
+}));
+
+const STATUS_COLOR: Record<NovelStatus, 'warning' | 'error' | 'success' | 'default'> = {
+  pending: 'warning',
+  rejected: 'error',
+  online: 'success',
+  offline: 'default',
+};
+
+export function StatusChip({ status }: { status?: NovelStatus }) {
+  const translate = useTranslate();
+  if (!status) return null;
+  return (
+    <Chip
+      size="small"
+      color={STATUS_COLOR[status]}
+      variant={status === 'offline' ? 'outlined' : 'filled'}
+      label={translate(`${M}.status.${status}`)}
+    />
+  );
+}
+
+export function StatusField(_: { label?: string; source?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  return <StatusChip status={record?.status} />;
+}
+
+export function SerialField(_: { label?: string; source?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  if (!record?.serialStatus) return null;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={record.serialStatus === 'completed' ? 'primary' : 'default'}
+      label={translate(`${M}.serial.${record.serialStatus}`)}
+    />
+  );
+}
+
+/** 1234567 → "123.5万" (zh-CN) or "1,234,567" (en-US): how word counts of novels are read. */
+export function formatWords(n: number, locale: string) {
+  if (locale.startsWith('zh') && n >= 10_000) return `${(n / 10_000).toFixed(1).replace(/\.0$/, '')}万`;
+  return n.toLocaleString(locale);
+}
+
+/** "共 12 章，3.1万 字，前 5 章免费": a novel's chapters, words and which chapters are free. */
+export function useChapterSummary() {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  return (novel: { chapterCount: number; wordCount: number; freeChapters: number }) => {
+    const { chapterCount: chapters, freeChapters: free } = novel;
+    const access = free <= 0 ? 'allPaid' : chapters > 0 && free >= chapters ? 'allFree' : 'firstFree';
+    const counts = translate(`${R}.chapterSummary`, {
+      chapters: chapters.toLocaleString(locale),
+      words: formatWords(novel.wordCount, locale),
+    });
+    return `${counts}${translate(`${M}.separator`)}${translate(`${R}.access.${access}`, { free })}`;
+  };
+}
+
+/** One novel column, searched on the server. */
+export function ColumnInput(props: Omit<AutocompleteInputProps, 'source'> & { source?: string }) {
+  return (
+    <ReferenceInput
+      source={props.source ?? 'columnId'}
+      reference={COLUMN_RESOURCE}
+      perPage={50}
+      sort={{ field: 'sort', order: 'ASC' }}
+    >
+      <AutocompleteInput optionText="name" filterToQuery={(q: string) => (q ? { q } : {})} {...props} />
+    </ReferenceInput>
+  );
+}
