@@ -13,10 +13,10 @@ import {
 import { useWatch } from 'react-hook-form';
 import { afterEach, beforeEach, expect, onTestFinished, test, vi } from 'vitest';
 import { clearUser } from '../../src/api/session';
+import { csvCell, ExportCsvButton, toCsv } from '../../src/components/ExportCsvButton';
 import { createI18nProvider } from '../../src/i18n';
 import { ActressPicker } from '../../src/resources/actress/ActressPicker';
 import { DeleteActressButton } from '../../src/resources/actress/DeleteActressButton';
-import { csvCell, ExportCsvButton, toCsv } from '../../src/resources/actress/ExportCsvButton';
 
 /** The whole "table" the fake server searches: the picker must never load it, only ask the server. */
 const TABLE = [

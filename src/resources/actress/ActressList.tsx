@@ -13,9 +13,9 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
+import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ActressBulkActions } from './BulkActions';
-import { type CsvColumn, ExportCsvButton } from './ExportCsvButton';
 import { ActressAvatar, R, RegionChip, regionChoices, VisibleChip, visibleChoices } from './shared';
 
 const filters = (translate: (key: string) => string) => [

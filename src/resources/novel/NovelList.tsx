@@ -16,9 +16,9 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { SecureImage } from '../../images/SecureImage';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
-import { type CsvColumn, ExportCsvButton } from '../actress/ExportCsvButton';
 import { NovelBulkActions } from './BulkActions';
 import {
   ColumnInput,
