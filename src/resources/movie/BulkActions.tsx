@@ -1,36 +1,11 @@
-import { TextField as MuiTextField } from '@mui/material';
-import { Form, useTranslate } from 'react-admin';
+import { Form } from 'react-admin';
 import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { ReasonField } from '../../components/ReasonField';
 import { ColumnInput, M, type MovieView, TagsInput } from './shared';
 
 const a = `${M}.action`;
 const done = `${M}.notifications.batchDone`;
-
-function ReasonField({
-  body,
-  set,
-}: {
-  body: Record<string, unknown>;
-  set: (b: Record<string, unknown>) => void;
-}) {
-  const translate = useTranslate();
-  return (
-    <MuiTextField
-      autoFocus
-      fullWidth
-      required
-      multiline
-      minRows={2}
-      margin="normal"
-      label={translate(`${a}.reason`)}
-      helperText={translate(`${a}.reasonHint`)}
-      value={(body.reason as string) ?? ''}
-      onChange={(e) => set({ ...body, reason: e.target.value })}
-      slotProps={{ htmlInput: { maxLength: 500 } }}
-    />
-  );
-}
 
 /** A react-admin reference picker inside the dialog, feeding the batch body. */
 function PickerField({
@@ -77,7 +52,13 @@ export function ReviewBulkActions() {
         confirm={`${a}.confirmReject`}
         done={done}
         color="warning"
-        extra={(body, set) => <ReasonField body={body} set={set} />}
+        extra={(body, set) => (
+          <ReasonField
+            prefix={a}
+            value={(body.reason as string) ?? ''}
+            onChange={(reason) => set({ ...body, reason })}
+          />
+        )}
         ready={hasReason}
       />
       <Permission roles={['admin']}>

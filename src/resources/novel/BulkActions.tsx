@@ -1,31 +1,10 @@
-import { TextField as MuiTextField } from '@mui/material';
-import { useTranslate } from 'react-admin';
 import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { ReasonField } from '../../components/ReasonField';
 import { R } from './shared';
 
 const a = `${R}.action`;
 const done = `${R}.notifications.batchDone`;
-
-/** The reason a rejection needs (the author sees it), asked in the confirm dialog. */
-export function ReasonField({ value, onChange }: { value: string; onChange: (reason: string) => void }) {
-  const translate = useTranslate();
-  return (
-    <MuiTextField
-      autoFocus
-      fullWidth
-      required
-      multiline
-      minRows={2}
-      margin="normal"
-      label={translate(`${a}.reason`)}
-      helperText={translate(`${a}.reasonHint`)}
-      value={value}
-      onChange={(e) => onChange(e.target.value)}
-      slotProps={{ htmlInput: { maxLength: 500 } }}
-    />
-  );
-}
 
 const hasReason = (b: Record<string, unknown>) => typeof b.reason === 'string' && b.reason.trim().length > 0;
 
@@ -47,6 +26,7 @@ export function NovelBulkActions() {
         color="warning"
         extra={(body, set) => (
           <ReasonField
+            prefix={a}
             value={(body.reason as string) ?? ''}
             onChange={(reason) => set({ ...body, reason })}
           />

@@ -15,7 +15,7 @@ import { useFormContext, useFormState } from 'react-hook-form';
 import type { ResourceDataProvider } from '../../api/dataProvider';
 import { ApiFailure } from '../../api/http';
 import { Permission } from '../../auth/permission';
-import { ReasonField } from './BulkActions';
+import { ReasonField } from '../../components/ReasonField';
 import { NOVEL_RESOURCE, type NovelStatus, R } from './shared';
 
 type Action = 'approve' | 'reject' | 'offline' | 'online';
@@ -105,7 +105,7 @@ export function NovelToolbar({ onConflict }: { onConflict: () => void }) {
         <DialogTitle id={titleId}>{asking && translate(`${R}.action.${asking}`)}</DialogTitle>
         <DialogContent>
           {asking === 'reject' ? (
-            <ReasonField value={reason} onChange={setReason} />
+            <ReasonField prefix={`${R}.action`} value={reason} onChange={setReason} />
           ) : (
             <DialogContentText>
               {asking && translate(`${R}.action.confirmOne.${asking}`, { title: record.title })}
