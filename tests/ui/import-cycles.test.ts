@@ -30,7 +30,7 @@ function resolveLocal(from: string, spec: string): string | null {
 }
 
 /** The import graph of the files under `dir`: file → the files it imports (relative imports only). */
-export function importGraph(dir: string): Map<string, string[]> {
+function importGraph(dir: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files(dir)) {
     const source = readFileSync(file, 'utf8');
@@ -50,7 +50,7 @@ export function importGraph(dir: string): Map<string, string[]> {
 }
 
 /** Every cycle, each once (as found by a depth-first walk), as the list of its files. */
-export function cycles(graph: Map<string, string[]>): string[][] {
+function cycles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];

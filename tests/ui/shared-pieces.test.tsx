@@ -79,11 +79,7 @@ test('the data provider walks with it: page 2 of 150 rows is rows 150–299, not
 
 describe('ConfirmDialog', () => {
   const wrap = (ui: React.ReactNode) =>
-    render(
-      <AdminContext i18nProvider={createI18nProvider('en-US')}>
-        <>{ui}</>
-      </AdminContext>,
-    );
+    render(<AdminContext i18nProvider={createI18nProvider('en-US')}>{ui}</AdminContext>);
 
   it('names itself by its title, asks, and confirms or cancels', () => {
     const onClose = vi.fn();
