@@ -8,6 +8,7 @@ import { createDataProvider } from '../../src/api/dataProvider';
 import { clearUser, loadUser } from '../../src/api/session';
 import { EditPage } from '../../src/components/EditPage';
 import { ReviewBulkButtons } from '../../src/components/ReviewBulkButtons';
+import { ReviewStatusChip } from '../../src/components/ReviewStatus';
 import { ReviewToolbar } from '../../src/components/ReviewToolbar';
 import type { ReviewDecl } from '../../src/components/review';
 import { createI18nProvider } from '../../src/i18n';
@@ -171,6 +172,8 @@ test('a refused transition (40900 saying what was refused) does not offer a relo
 /** A section that is not there yet declares its own workflow: only the declaration differs. */
 const COMMENTS: ReviewDecl<'pending' | 'shown' | 'hidden'> = {
   messages: 'resources.novel/review',
+  statusMessages: 'resources.novel.status',
+  statusColors: { shown: 'success' },
   transitions: { pending: ['approve', 'reject'], shown: ['offline'], hidden: [] },
   reasonRequired: [],
   backToList: ['approve', 'reject'],
@@ -231,4 +234,21 @@ test('batch: a reason is asked only where the declaration requires one; the batc
   fireEvent.click(confirm);
   await waitFor(() => expect(writes()).toEqual(['POST /app/admin/novel/novels/batch']));
   expect(seen.at(-1)?.body).toEqual({ reason: 'Spam', action: 'reject', ids: [1, 2] });
+});
+
+test('the status chip names the status from the declaration; a section may colour its own statuses', () => {
+  render(
+    <AdminContext i18nProvider={createI18nProvider('en-US')}>
+      <ReviewStatusChip review={NOVEL_REVIEW} status="rejected" />
+      <ReviewStatusChip review={COMMENTS} status="shown" />
+      <ReviewStatusChip review={COMMENTS} status="hidden" />
+    </AdminContext>,
+  );
+  expect(screen.getByText('Rejected').closest('.MuiChip-root')?.className).toMatch(/colorError/);
+  expect(screen.getByText('resources.novel.status.shown').closest('.MuiChip-root')?.className).toMatch(
+    /colorSuccess/,
+  );
+  expect(screen.getByText('resources.novel.status.hidden').closest('.MuiChip-root')?.className).toMatch(
+    /colorDefault/,
+  );
 });
