@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
+import { Code } from '../../../common/codes';
 import { asAdmin, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
 import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
