@@ -61,6 +61,9 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/** Variables whose value must never appear in a message. */
+const SECRETS = new Set(['ADMIN_PASSWORD', 'IMAGE_KEY', 'IMAGE_IV', 'DATABASE_URL']);
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const picked: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
@@ -71,7 +74,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
-    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name])} ${issue.message}`);
+    // A secret is named, never echoed: the message ends up in terminals and logs.
+    const shown = SECRETS.has(name) ? '' : `=${JSON.stringify(env[name])}`;
+    throw new ConfigError(`Invalid configuration: ${name}${shown} ${issue.message}`);
   }
   const e = parsed.data;
   if (Boolean(e.IMAGE_KEY) !== Boolean(e.IMAGE_IV)) {

@@ -40,7 +40,7 @@ export async function main() {
   const where = config.databaseUrl ? new URL(config.databaseUrl).host : resolve(config.dataDir);
   try {
     database = config.databaseUrl
-      ? await openPostgres(config.databaseUrl)
+      ? await openPostgres(config.databaseUrl, 10, logger)
       : await openPglite(resolve(config.dataDir));
   } catch (err) {
     die(`cannot open the database at ${where}: ${(err as Error).message}`);
