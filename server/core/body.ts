@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { Code } from './codes';
+import { Code } from '../../common/codes';
 import type { AppContext, AppEnv } from './context';
 import { ApiError } from './errors';
 import { checkJsonValue } from './input-guard';

@@ -1,3 +1,5 @@
+import { sqlStateOf } from './sql-state';
+
 /**
  * Errors that mean "the database cannot be reached right now", not "this request is wrong" nor "a bug": the
  * server is restarting or down, the connection was cut. Either driver's error, possibly wrapped by Drizzle in
@@ -25,10 +27,11 @@ const UNAVAILABLE_MESSAGES = [
 ];
 
 export function isDatabaseUnavailable(err: unknown): boolean {
+  const state = sqlStateOf(err);
+  // class 08: connection exception
+  if (state && (state.startsWith('08') || UNAVAILABLE_SQLSTATES.has(state))) return true;
   for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++) {
-    const code = typeof e.code === 'string' ? e.code : '';
-    if (code.startsWith('08') && code.length === 5) return true; // class 08: connection exception
-    if (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_NODE_CODES.has(code)) return true;
+    if (typeof e.code === 'string' && UNAVAILABLE_NODE_CODES.has(e.code)) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(e.message))) return true;
     if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
   }

@@ -1,32 +1,29 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
-import { Code } from '../../core/codes';
+import { Code } from '../../../common/codes';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
-import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
+import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
-import type { Executor } from '../../db/types';
-import { lockMovies, touchMovies } from '../movies/model';
-import { titleContains } from '../movies/movie-routes';
-import { MOVIE_STATUSES, movieActresses, movies } from '../movies/schema';
+import { ApiError, forbidden, invalidField, notFound } from '../../core/errors';
 import {
-  assertAllExist,
   assertRefs,
   boolQuery,
   countOf,
+  guarded,
   idArray,
   intQuery,
-  isForeignKeyViolation,
   iso,
   rejectUnknownQuery,
   transaction,
   version,
-} from '../movies/shared';
-import { asAdmin, asAnyOperator, security } from '../operators';
+} from '../../core/shared';
+import type { Executor } from '../../db/types';
+import { lockMovies, titleContains, touchMovies } from '../movie/model';
+import { MOVIE_STATUSES, movieActresses, movies } from '../movie/schema';
 import { Actress, actressFields, actressSelect, actressToApi, cleanNames, nameContains } from './model';
 import { actresses, REGIONS } from './schema';
 
-const BASE = '/admin/actresses';
 const tags = ['actresses'];
 
 const sorts = {
@@ -108,7 +105,7 @@ const Changed = z.object({ changed: z.number(), movieCount: z.number() });
 const routes = {
   list: createRoute({
     method: 'get',
-    path: BASE,
+    path: '/',
     tags,
     security,
     summary:
@@ -119,7 +116,7 @@ const routes = {
   }),
   get: createRoute({
     method: 'get',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     security,
     summary: 'One actress',
@@ -129,7 +126,7 @@ const routes = {
   }),
   create: createRoute({
     method: 'post',
-    path: BASE,
+    path: '/',
     tags,
     security,
     summary: 'Create an actress',
@@ -139,7 +136,7 @@ const routes = {
   }),
   update: createRoute({
     method: 'put',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     security,
     summary: 'Edit an actress (optimistic locking on version)',
@@ -149,7 +146,7 @@ const routes = {
   }),
   remove: createRoute({
     method: 'delete',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     security,
     summary:
@@ -160,7 +157,7 @@ const routes = {
   }),
   batch: createRoute({
     method: 'post',
-    path: `${BASE}/batch`,
+    path: '/batch',
     tags,
     security,
     summary:
@@ -171,7 +168,7 @@ const routes = {
   }),
   movies: createRoute({
     method: 'get',
-    path: `${BASE}/{id}/movies`,
+    path: '/{id}/movies',
     tags,
     security,
     summary: "The actress's movies, paged (q searches their titles)",
@@ -181,7 +178,7 @@ const routes = {
   }),
   link: createRoute({
     method: 'post',
-    path: `${BASE}/{id}/movies`,
+    path: '/{id}/movies',
     tags,
     security,
     summary:
@@ -192,7 +189,7 @@ const routes = {
   }),
   unlink: createRoute({
     method: 'post',
-    path: `${BASE}/{id}/unlink-movies`,
+    path: '/{id}/unlink-movies',
     tags,
     security,
     summary: 'Unlink movies from the actress (one transaction); answers how many links went',
@@ -270,16 +267,6 @@ async function unlinkAndDelete(c: AppContext, tx: Executor, ids: number[]) {
     .where(inArray(actresses.id, ids))
     .returning({ id: actresses.id });
   return { unlinked: gone.length, deleted: deleted.length };
-}
-
-/** A movie linked or an actress removed concurrently: the state changed under the caller, 40900. */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (isForeignKeyViolation(err)) throw conflict();
-    throw err;
-  }
 }
 
 const hasMovies = (count: number, batch = false) =>
@@ -382,7 +369,8 @@ export function actressRoutes() {
     const { clock, db } = c.get('deps');
     const changed = await guarded(() =>
       transaction(db, async (tx) => {
-        const ids = await assertAllExist(tx, actresses, actresses.id, body.ids);
+        // Checked, not locked: an actress's movie count is a shared row, locked after the movies (lockMovies).
+        const ids = await lockRows(tx, actresses, body.ids, undefined, null);
         if (body.action === 'delete') {
           const count = await linkCount(tx, ids);
           if (count > 0 && !body.force) throw hasMovies(count, true);

@@ -1,0 +1,49 @@
+import type { z } from '@hono/zod-openapi';
+import type { Executor } from '../db/types';
+import type { Authenticate, Module } from './context';
+
+/**
+ * Counts how much of a module's data carries each platform key (the settings screen asks before a platform is
+ * removed): joined by declaring `platformUsage` in the module, answered by `GET /app/admin/setting/platform-usage`.
+ */
+export interface PlatformUsage {
+  /** The field of the answer (e.g. `movies`). */
+  field: string;
+  count: (db: Executor, tenant: number, keys: number[]) => Promise<Map<number, number>>;
+}
+
+/**
+ * A module's part of the public site answer (`GET /app/site/config`): the field it fills, its OpenAPI schema, and
+ * how it is read for a tenant's platform at `now` (the tenant's settings are read once for every part). A module
+ * that joins bumps the site version (`bumpSiteVersion` of the site module) in the transaction of every write to
+ * what its part answers, so the answer's ETag changes with it.
+ */
+export interface SitePart {
+  field: string;
+  schema: z.ZodType;
+  read: (
+    db: Executor,
+    at: { tenant: number; platform: number; now: Date; settings: Record<string, unknown> },
+  ) => Promise<unknown>;
+}
+
+/**
+ * What a server module is, declared in its own folder (`server/modules/<name>/index.ts`) and listed once in
+ * `server/modules/index.ts`. The app mounts its sub-apps with `app.route('/app' + prefix, subApp)`, so a route
+ * names only its path under its module's prefix; the registries (platform usage, …) are read from these
+ * declarations, so a new section edits no other module.
+ */
+export interface ServerModule {
+  /** The folder's name: its API path segment (README "Naming"). */
+  name: string;
+  /** Sub-apps by the prefix under `/app` they are mounted at. A factory gets every module (for registries). */
+  mount: Record<string, (modules: readonly ServerModule[]) => Module>;
+  /** The operators module: how a session token becomes an operator (core/auth.ts guards use it). */
+  authenticate?: Authenticate;
+  /** Its part of the platform usage counts. */
+  platformUsage?: PlatformUsage;
+  /** Its part of the public site answer. */
+  site?: SitePart;
+}
+
+export const defineModule = (m: ServerModule): ServerModule => m;

@@ -1,0 +1,213 @@
+import { z } from '@hono/zod-openapi';
+import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { containsPattern, day, id, idArray, iso } from '../../core/shared';
+import type { Executor } from '../../db/types';
+import {
+  MOVIE_STATUSES,
+  movieActresses,
+  movieColumns,
+  moviePlays,
+  movies,
+  movieTagLinks,
+  videoSources,
+} from './schema';
+
+/** A play URL: the source's base URL and the entry's path, joined with one slash. */
+export function playUrl(baseUrl: string, path: string) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return path;
+  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+export const Play = z.object({
+  id: z.number(),
+  sourceId: z.number(),
+  sourceName: z.string(),
+  sourceType: z.string(),
+  sourceEnabled: z.boolean(),
+  path: z.string(),
+  sort: z.number(),
+  url: z.string(),
+});
+
+export const Movie = z
+  .object({
+    id: z.number(),
+    title: z.string(),
+    description: z.string(),
+    cover: z.string(),
+    columnId: z.number().nullable(),
+    columnName: z.string().nullable(),
+    tagIds: z.array(z.number()),
+    actressIds: z.array(z.number()).optional(),
+    plays: z.array(Play).optional(),
+    platforms: z.array(z.number()),
+    duration: z.number(),
+    releaseDate: z.string().nullable(),
+    free: z.boolean(),
+    sortWeight: z.number(),
+    recommended: z.boolean(),
+    views: z.number(),
+    likes: z.number(),
+    comments: z.number(),
+    status: z.enum(MOVIE_STATUSES),
+    rejectReason: z.string(),
+    reviewedBy: z.number().nullable(),
+    reviewedAt: z.string().nullable(),
+    publishedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    version: z.number(),
+  })
+  .openapi('Movie');
+
+/** What a create or an update may set. Read-only fields a form sends back (id, counters, status…) are ignored. */
+export const movieFields = {
+  title: z.string().trim().min(1).max(200),
+  description: z.string().max(5000),
+  cover: z.string().trim().max(512),
+  columnId: id.nullable(),
+  tagIds: idArray(50),
+  actressIds: idArray(50),
+  platforms: z.array(z.number().int().min(0).max(9999)).max(20),
+  duration: z.number().int().min(0).max(864_000),
+  releaseDate: day.nullable(),
+  free: z.boolean(),
+  sortWeight: z.number().int().min(-1_000_000).max(1_000_000),
+  recommended: z.boolean(),
+  plays: z
+    .array(
+      z.object({
+        sourceId: id,
+        path: z.string().trim().min(1).max(1024),
+        sort: z.number().int().min(0).max(10_000).optional(),
+      }),
+    )
+    .max(20),
+};
+
+export const movieSelect = {
+  id: movies.id,
+  title: movies.title,
+  description: movies.description,
+  cover: movies.cover,
+  columnId: movies.columnId,
+  columnName: movieColumns.name,
+  platforms: movies.platforms,
+  duration: movies.duration,
+  releaseDate: movies.releaseDate,
+  free: movies.free,
+  sortWeight: movies.sortWeight,
+  recommended: movies.recommended,
+  views: movies.views,
+  likes: movies.likes,
+  comments: movies.comments,
+  status: movies.status,
+  rejectReason: movies.rejectReason,
+  reviewedBy: movies.reviewedBy,
+  reviewedAt: movies.reviewedAt,
+  publishedAt: movies.publishedAt,
+  createdAt: movies.createdAt,
+  updatedAt: movies.updatedAt,
+  version: movies.version,
+};
+
+type Row = Record<string, any>;
+
+export function movieToApi(r: Row, tagIds: number[]) {
+  return {
+    ...r,
+    columnName: r.columnName ?? null,
+    platforms: (r.platforms ?? []).map(Number),
+    releaseDate: r.releaseDate ? String(r.releaseDate).slice(0, 10) : null,
+    reviewedAt: iso(r.reviewedAt),
+    publishedAt: iso(r.publishedAt),
+    createdAt: iso(r.createdAt) as string,
+    updatedAt: iso(r.updatedAt) as string,
+    tagIds,
+  } as z.infer<typeof Movie>;
+}
+
+/** Tag ids of several movies at once (one query for a page). */
+export async function tagIdsOf(db: Executor, ids: number[]) {
+  const map = new Map<number, number[]>(ids.map((i) => [i, []]));
+  if (!ids.length) return map;
+  const rows = await db
+    .select({ movieId: movieTagLinks.movieId, tagId: movieTagLinks.tagId })
+    .from(movieTagLinks)
+    .where(inArray(movieTagLinks.movieId, ids))
+    .orderBy(asc(movieTagLinks.movieId), asc(movieTagLinks.tagId));
+  for (const r of rows) map.get(r.movieId)?.push(r.tagId);
+  return map;
+}
+
+/** One movie with its tags, actresses and play entries (URLs built from the sources now). Undefined if absent. */
+export async function readMovie(db: Executor, movieId: number) {
+  const [row] = await db
+    .select(movieSelect)
+    .from(movies)
+    .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
+    .where(eq(movies.id, movieId));
+  if (!row) return undefined;
+  const [tags, actresses, plays] = await Promise.all([
+    tagIdsOf(db, [movieId]),
+    db
+      .select({ actressId: movieActresses.actressId })
+      .from(movieActresses)
+      .where(eq(movieActresses.movieId, movieId))
+      .orderBy(asc(movieActresses.actressId)),
+    db
+      .select({
+        id: moviePlays.id,
+        sourceId: moviePlays.sourceId,
+        sourceName: videoSources.name,
+        sourceType: videoSources.type,
+        sourceEnabled: videoSources.enabled,
+        baseUrl: videoSources.baseUrl,
+        path: moviePlays.path,
+        sort: moviePlays.sort,
+      })
+      .from(moviePlays)
+      .innerJoin(videoSources, eq(videoSources.id, moviePlays.sourceId))
+      .where(eq(moviePlays.movieId, movieId))
+      .orderBy(asc(moviePlays.sort), asc(moviePlays.id)),
+  ]);
+  return {
+    ...movieToApi(row, tags.get(movieId) ?? []),
+    actressIds: actresses.map((a) => a.actressId),
+    plays: plays.map(({ baseUrl, ...p }) => ({ ...p, url: playUrl(baseUrl, p.path) })),
+  };
+}
+
+/**
+ * Locks movie rows in id order before their links or counters are touched: every writer takes movies first, then
+ * the shared counter rows, which keeps deadlocks rare (the `transaction` helper retries the rest).
+ */
+export async function lockMovies(db: Executor, ids: number[]) {
+  if (!ids.length) return;
+  await db
+    .select({ id: movies.id })
+    .from(movies)
+    .where(inArray(movies.id, [...new Set(ids)]))
+    .orderBy(asc(movies.id))
+    .for('no key update');
+}
+
+/** Bumps version and updated time of movies whose links changed (an open edit form is then stale: 40900). */
+export async function touchMovies(db: Executor, ids: number[], now: Date) {
+  if (!ids.length) return;
+  await db
+    .update(movies)
+    .set({ version: sql`${movies.version} + 1`, updatedAt: now })
+    .where(inArray(movies.id, [...new Set(ids)]));
+}
+
+/**
+ * Two-character Chinese (or any) title search, index-served: see migration 0001. For one or two characters the
+ * grams are the whole test (the title has that character or bigram exactly when it contains the string), so the
+ * planner estimates it from the grams' statistics alone; longer strings are rechecked with LIKE.
+ */
+export function titleContains(q: string): SQL {
+  const grams = sql`${movies.titleGrams} @> zg_query_grams(${q}::text)`;
+  if ([...q].length <= 2) return grams;
+  return sql`(${grams} and lower(${movies.title}) like lower(${containsPattern(q)}::text))`;
+}

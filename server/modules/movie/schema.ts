@@ -1,0 +1,175 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { REVIEW_STATUSES, type ReviewStatus } from '../../../common/review';
+import { columnTreeTable } from '../../core/column-table';
+import { actresses } from '../actresses/schema';
+
+/** The review workflow's statuses (common/review.ts). */
+export const MOVIE_STATUSES = REVIEW_STATUSES;
+export type MovieStatus = ReviewStatus;
+export const SOURCE_TYPES = ['hls', 'mp4'] as const;
+
+const stamps = {
+  version: integer('version').notNull().default(1),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/**
+ * Columns (categories) form a tree (core/column-table.ts, routes in core/column-tree.ts). `item_count` is every movie in the column, whatever its
+ * status; statement triggers on `movies` keep it (migration 0003), so bulk seeds and raw SQL keep it right too.
+ */
+export const movieColumns = columnTreeTable('movie_columns');
+
+/** Tags: a unique name, a free-form group, a hot flag; `item_count` kept by triggers on `movie_tags`. */
+export const movieTags = pgTable(
+  'movie_tags',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 32 }).notNull(),
+    group: varchar('group', { length: 32 }).notNull().default(''),
+    hot: boolean('hot').notNull().default(false),
+    itemCount: integer('item_count').notNull().default(0),
+    ...stamps,
+  },
+  (t) => [uniqueIndex('movie_tags_name').on(t.name)],
+);
+
+/** Video sources (CDN lines): a play entry's URL is `base_url` + its path, built at read time. */
+export const videoSources = pgTable(
+  'video_sources',
+  {
+    id: serial('id').primaryKey(),
+    name: varchar('name', { length: 64 }).notNull(),
+    code: varchar('code', { length: 32 }).notNull(),
+    baseUrl: varchar('base_url', { length: 512 }).notNull(),
+    type: varchar('type', { length: 8 }).$type<(typeof SOURCE_TYPES)[number]>().notNull().default('hls'),
+    priority: integer('priority').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    ...stamps,
+  },
+  (t) => [uniqueIndex('video_sources_code').on(t.code)],
+);
+
+/**
+ * The content item. `title_grams` is generated from the title by `zg_title_grams` (its characters and character
+ * bigrams, lower-cased; migration 0001) and GIN-indexed, so a 1- or 2-character Chinese search is index-served.
+ */
+export const movies = pgTable(
+  'movies',
+  {
+    id: serial('id').primaryKey(),
+    title: varchar('title', { length: 200 }).notNull(),
+    titleGrams: text('title_grams').array().notNull().generatedAlwaysAs(sql`zg_title_grams(title)`),
+    description: text('description').notNull().default(''),
+    cover: varchar('cover', { length: 512 }).notNull().default(''),
+    columnId: integer('column_id').references(() => movieColumns.id),
+    platforms: integer('platforms').array().notNull().default(sql`'{}'::integer[]`),
+    duration: integer('duration').notNull().default(0),
+    releaseDate: date('release_date', { mode: 'string' }),
+    free: boolean('free').notNull().default(true),
+    sortWeight: integer('sort_weight').notNull().default(0),
+    recommended: boolean('recommended').notNull().default(false),
+    views: integer('views').notNull().default(0),
+    likes: integer('likes').notNull().default(0),
+    comments: integer('comments').notNull().default(0),
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull().default('pending'),
+    rejectReason: varchar('reject_reason', { length: 500 }).notNull().default(''),
+    reviewedBy: integer('reviewed_by'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    ...stamps,
+  },
+  // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
+  // that a view or a deep page is an index-only scan (migration 0004).
+  (t) => [
+    index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_views').on(t.views.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_status_published').on(t.status, t.publishedAt.desc().nullsLast(), t.id.desc()),
+    index('movies_status_created').on(t.status, t.createdAt.desc().nullsLast(), t.id.desc()),
+    index('movies_column').on(t.columnId, t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_platforms').using('gin', t.platforms),
+    index('movies_title_grams').using('gin', t.titleGrams),
+  ],
+);
+
+export const MOVIE_COUNT_DIMS = ['all', 'column', 'tag', 'platform'] as const;
+
+/**
+ * Movies per status, overall (`dim` 'all', `key` 0) and per column, tag and platform (`key` = the column or tag id,
+ * or the platform key): the exact totals of the lists, kept by statement triggers on `movies` and
+ * `movie_tag_links` (migration 0004); `zg_movie_counts_rebuild()` recomputes them.
+ */
+export const movieCounts = pgTable(
+  'movie_counts',
+  {
+    dim: varchar('dim', { length: 8 }).$type<(typeof MOVIE_COUNT_DIMS)[number]>().notNull(),
+    key: integer('key').notNull(),
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.status] })],
+);
+
+export const movieTagLinks = pgTable(
+  'movie_tag_links',
+  {
+    movieId: integer('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => movieTags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.movieId, t.tagId] }), index('movie_tag_links_tag').on(t.tagId, t.movieId)],
+);
+
+/**
+ * The actresses of a movie. Deleting a movie takes its links with it; an actress with links cannot be deleted
+ * (no cascade): the actresses module unlinks her movies in the same transaction, bumping their versions.
+ */
+export const movieActresses = pgTable(
+  'movie_actresses',
+  {
+    movieId: integer('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    actressId: integer('actress_id')
+      .notNull()
+      .references(() => actresses.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.movieId, t.actressId] }),
+    index('movie_actresses_actress').on(t.actressId),
+  ],
+);
+
+/** Play entries: a source and a path on it; the URL is built from the source at read time. */
+export const moviePlays = pgTable(
+  'movie_plays',
+  {
+    id: serial('id').primaryKey(),
+    movieId: integer('movie_id')
+      .notNull()
+      .references(() => movies.id, { onDelete: 'cascade' }),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => videoSources.id),
+    path: varchar('path', { length: 1024 }).notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [index('movie_plays_movie').on(t.movieId, t.sort), index('movie_plays_source').on(t.sourceId)],
+);

@@ -1,0 +1,109 @@
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
+import { countOf } from '../../core/shared';
+import type { Db, Executor } from '../../db/types';
+import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movies } from './schema';
+
+/**
+ * Totals of the movie list at a million rows (README "Totals at scale"). A `count(*)` over a large filter is nearly
+ * the whole cost of a list (BENCHMARKS.md), so:
+ * - a list filtered by view or status and at most one of column, tag and platform reads its exact total from the
+ *   counters the triggers keep (`movie_counts`, migration 0004): a few rows, whatever the size;
+ * - any other filter counts at most COUNT_CAP + 1 matching rows: under the cap the total is exact, over it the
+ *   answer is `total: COUNT_CAP, totalExact: false` ("1,000+" on the screen, as code search sites do): counting
+ *   1,000 rows a title search matches costs a few milliseconds, 10,000 cost 25–50 ms at a million movies;
+ * - a page shorter than the page size (not past the end) gives its total without any count.
+ */
+export const COUNT_CAP = 1_000;
+
+/**
+ * The list parameters a counter can answer for (common/movie.ts MOVIE_COUNTED_FILTERS, and the paging ones); any
+ * other parameter with a value is a filter no counter knows.
+ */
+const COUNTED = new Set<string>([...MOVIE_COUNTED_FILTERS, 'page', 'pageSize', 'sort', 'order']);
+
+export interface TotalQuery {
+  statuses: readonly MovieStatus[];
+  query: Record<string, unknown>;
+}
+
+type Counter = { dim: (typeof MOVIE_COUNT_DIMS)[number]; key: number };
+
+/** The counter holding the exact total of a list, when its filters map onto one. */
+export function counterOf(query: Record<string, unknown>): Counter | undefined {
+  const set = (k: string) => query[k] !== undefined && query[k] !== '';
+  if (Object.keys(query).some((k) => set(k) && !COUNTED.has(k))) return undefined;
+  const dims: Counter[] = [];
+  if (set('columnId')) dims.push({ dim: 'column', key: Number(query.columnId) });
+  if (set('tagId')) dims.push({ dim: 'tag', key: Number(query.tagId) });
+  if (set('platform')) dims.push({ dim: 'platform', key: Number(query.platform) });
+  if (dims.length > 1) return undefined;
+  return dims[0] ?? { dim: 'all', key: 0 };
+}
+
+export interface ListTotal {
+  total: number;
+  /** false: more than COUNT_CAP movies match, `total` is COUNT_CAP. */
+  totalExact: boolean;
+}
+
+/** The total of a list; given the page read (at `offset`, `pageSize` wide, `pageRows` rows), a short one answers. */
+export async function listTotal(
+  db: Executor,
+  { statuses, query }: TotalQuery,
+  where: SQL | undefined,
+  page?: { offset: number; pageSize: number; pageRows: number },
+): Promise<ListTotal> {
+  if (page && page.pageRows < page.pageSize && (page.pageRows > 0 || page.offset === 0))
+    return { total: page.offset + page.pageRows, totalExact: true };
+  const counter = counterOf(query);
+  if (counter) {
+    const [row] = await db
+      .select({ n: sql<number>`coalesce(sum(${movieCounts.n}), 0)::int` })
+      .from(movieCounts)
+      .where(
+        and(
+          eq(movieCounts.dim, counter.dim),
+          eq(movieCounts.key, counter.key),
+          inArray(movieCounts.status, [...statuses]),
+        ),
+      );
+    return { total: Number(row.n), totalExact: true };
+  }
+  const capped = db
+    .select({ one: sql`1`.as('one') })
+    .from(movies)
+    .where(where)
+    .limit(COUNT_CAP + 1)
+    .as('capped');
+  const [row] = await db.select({ n: countOf }).from(capped);
+  const n = Number(row.n);
+  return n > COUNT_CAP ? { total: COUNT_CAP, totalExact: false } : { total: n, totalExact: true };
+}
+
+/**
+ * Runs a page query, walking the sort index when told to. The planner estimates a title search of three or more
+ * characters as the product of its bigrams' frequencies (as if "ci", "it" and "ty" were independent), thousands of
+ * times too few for a common word, and then reads every match through the GIN index and sorts them (50–70 ms for
+ * 16,000 matches at a million movies). When the capped count has shown more than COUNT_CAP matches (at least one
+ * movie in a thousand), the first pages are found sooner by reading the sort index in order and testing each
+ * movie, so sequential and bitmap scans and sorts are switched off for the query of the page's ids (set_config
+ * local to its own read transaction). Only for sorts that have an index (`walkSortIndex` is false otherwise).
+ */
+export async function readPlanned<T>(
+  db: Db,
+  plan: { walkSortIndex: boolean },
+  run: (db: Executor) => Promise<T>,
+): Promise<T> {
+  if (!plan.walkSortIndex) return run(db);
+  return db.transaction(async (tx) => {
+    // Local to this transaction. No parallel workers either (starting them costs more than the walk) nor JIT (the
+    // switched-off plans' inflated costs would trigger it).
+    await tx.execute(
+      sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
+        set_config('enable_sort', 'off', true), set_config('max_parallel_workers_per_gather', '0', true),
+        set_config('jit', 'off', true)`,
+    );
+    return run(tx);
+  });
+}
