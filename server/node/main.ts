@@ -8,6 +8,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import pino from 'pino';
 import { createApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
+import { forwardedClient } from '../core/client-address';
 import { systemClock } from '../core/clock';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
@@ -61,7 +62,18 @@ export async function main() {
   const imagesDir = join(resolve(config.dataDir), 'images');
   const images = fileImageStorage(imagesDir);
   if (config.seed !== undefined) {
-    const { seeded } = await seed(database.db, config, { seed: config.seed, images });
+    const { seeded } = await seed(database.db, config, {
+      seed: config.seed,
+      images,
+      onPasswords: (operators) => {
+        const width = Math.max(...operators.map((o) => o.account.length));
+        process.stdout.write(
+          `\n  Sample operators (SEED), each with its own random password, shown only this once:\n${operators
+            .map((o) => `    ${o.account.padEnd(width)}  ${o.password}`)
+            .join('\n')}\n\n`,
+        );
+      },
+    });
     if (seeded) logger.info({ seed: config.seed }, 'filled the empty database with sample data');
   }
 
@@ -70,13 +82,10 @@ export async function main() {
     config,
     clock: systemClock,
     logger,
-    clientAddress: (c) => {
-      if (config.trustProxy) {
-        const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-        if (forwarded) return forwarded;
-      }
-      return getConnInfo(c).remote.address ?? 'unknown';
-    },
+    clientAddress: (c) =>
+      forwardedClient(c.req.header('x-forwarded-for'), config.trustProxy) ??
+      getConnInfo(c).remote.address ??
+      'unknown',
     images,
   });
 

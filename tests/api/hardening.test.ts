@@ -1,0 +1,155 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { serializeError } from '../../server/app';
+import { ConfigError, loadConfig } from '../../server/config';
+import { forwardedClient } from '../../server/core/client-address';
+import { isDatabaseUnavailable } from '../../server/core/db-errors';
+import { seed } from '../../server/seed';
+import { startApi, type TestApi } from './harness';
+
+/** Issue #11's smaller items: configuration, logs, proxies, the seeded operators. */
+describe('configuration', () => {
+  test('a rejected secret is named, never echoed', () => {
+    for (const [name, value] of [
+      ['ADMIN_PASSWORD', 'short1'],
+      ['IMAGE_KEY', 'not-hex-secret'],
+      ['DATABASE_URL', 'mysql://root:hunter2@db/x'],
+    ]) {
+      let message = '';
+      try {
+        loadConfig({ [name]: value });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        message = (err as Error).message;
+      }
+      expect(message).toContain(name);
+      expect(message).not.toContain(value);
+    }
+    // A value that is no secret is still shown, to help.
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow('PORT="eighty"');
+  });
+
+  test('TRUST_PROXY: true is one proxy, a number is that many; anything else is refused', () => {
+    expect(loadConfig({}).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(ConfigError);
+  });
+});
+
+describe('X-Forwarded-For behind trusted proxies', () => {
+  test('the rightmost entry the trusted proxies wrote, never what the client put on the left', () => {
+    expect(forwardedClient('203.0.113.9', 1)).toBe('203.0.113.9');
+    // The client sent "1.1.1.1"; the one proxy appended the address it saw.
+    expect(forwardedClient('1.1.1.1, 203.0.113.9', 1)).toBe('203.0.113.9');
+    expect(forwardedClient('6.6.6.6, 1.1.1.1, 203.0.113.9', 1)).toBe('203.0.113.9');
+    // Two proxies: the outer appended the client, the inner appended the outer.
+    expect(forwardedClient('1.1.1.1, 203.0.113.9, 10.0.0.2', 2)).toBe('203.0.113.9');
+    expect(forwardedClient('203.0.113.9', 2)).toBe('203.0.113.9');
+    expect(forwardedClient('1.1.1.1', 0)).toBeUndefined();
+    expect(forwardedClient(undefined, 1)).toBeUndefined();
+    expect(forwardedClient(' , ', 1)).toBeUndefined();
+  });
+});
+
+describe('error logs', () => {
+  test('a failed query is logged without its parameters', () => {
+    const cause = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+    });
+    const err = Object.assign(
+      new Error(
+        'Failed query: select * from sessions where token_hash = $1\nparams: 9f8e7d6c5b4a-secret-hash',
+      ),
+      { query: 'select * from sessions where token_hash = $1', params: ['9f8e7d6c5b4a-secret-hash'], cause },
+    );
+    const logged = JSON.stringify(serializeError(err));
+    expect(logged).not.toContain('9f8e7d6c5b4a-secret-hash');
+    expect(logged).toContain('token_hash = $1');
+    expect(logged).toContain('23505');
+  });
+
+  test('a lost connection is "database unavailable", a wrong value is not', () => {
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        new Error('wrapped', { cause: Object.assign(new Error('x'), { code: '57P01' }) }),
+      ),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '08006' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '23505' }))).toBe(false);
+    expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('seeded operators', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(() => api.close());
+
+  test('a real install (SEED) gives each sample operator its own random password and salt, shown once', async () => {
+    let creds: { account: string; password: string }[] = [];
+    const r = await seed(api.database.db, api.config, {
+      seed: 1,
+      movies: 2,
+      actresses: 1,
+      onPasswords: (given) => {
+        creds = given;
+      },
+    });
+    expect(r.seeded).toBe(true);
+    expect(creds.length).toBeGreaterThan(1);
+    expect(new Set(creds.map((c) => c.password)).size).toBe(creds.length);
+    const rows = await api.query<{ account: string; password_hash: string; disabled: boolean }>(
+      sql`select account, password_hash, disabled from operators where account <> 'admin'`,
+    );
+    expect(new Set(rows.map((r) => r.password_hash)).size).toBe(rows.length);
+    const salts = rows.map((r) => r.password_hash.split('$').slice(0, -1).join('$'));
+    expect(new Set(salts).size).toBe(rows.length);
+    const first = creds[0];
+    for (const known of ['operator123', 'demo1234'])
+      expect(
+        (await api.call('POST', '/app/admin/login', { body: { username: first.account, password: known } }))
+          .body.code,
+      ).toBe(40100);
+    api.setAddress('10.50.0.1');
+    expect(
+      (
+        await api.call('POST', '/app/admin/login', {
+          body: { username: first.account, password: first.password },
+        })
+      ).body.code,
+    ).toBe(20000);
+  });
+
+  test('demo mode keeps its documented password for the sample operators, each with its own salt', async () => {
+    const other = await startApi();
+    try {
+      let shown = false;
+      await seed(other.database.db, other.config, {
+        seed: 1,
+        movies: 2,
+        actresses: 1,
+        samplePassword: 'demo1234',
+        onPasswords: () => {
+          shown = true;
+        },
+      });
+      expect(shown).toBe(false);
+      const rows = await other.query<{ account: string; password_hash: string }>(
+        sql`select account, password_hash from operators where account <> 'admin' and not disabled`,
+      );
+      expect(new Set(rows.map((r) => r.password_hash)).size).toBe(rows.length);
+      const login = await other.call('POST', '/app/admin/login', {
+        body: { username: rows[0].account, password: 'demo1234' },
+      });
+      expect(login.body.code).toBe(20000);
+    } finally {
+      await other.close();
+    }
+  });
+});
