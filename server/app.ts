@@ -51,6 +51,11 @@ export function createApp(deps: AppDeps) {
   );
 
   app.use('/app/*', inputGuard);
+  // What an operator reads behind a token is nobody's to cache: no browser, proxy or shared cache keeps it.
+  app.use('/app/admin/*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+  });
 
   for (const m of modules)
     for (const [prefix, subApp] of Object.entries(m.mount)) app.route(`/app${prefix}`, subApp(modules));
