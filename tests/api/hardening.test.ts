@@ -153,3 +153,54 @@ describe('seeded operators', () => {
     }
   });
 });
+
+describe('image fields', () => {
+  let api: TestApi;
+  let admin: string;
+  beforeAll(async () => {
+    api = await startApi();
+    admin = await api.login();
+  });
+  afterAll(() => api.close());
+
+  const HOSTILE = [
+    'javascript:alert(1)',
+    'data:image/svg+xml,<svg onload=alert(1)>',
+    '//evil.example/x.png',
+    'x.png',
+  ];
+  const GOOD = ['', '/upload/2026/05/0123456789abcdef0123456789abcdef.jpg', 'https://img.example/c.png'];
+
+  test.each([
+    ['movie cover', 'POST', '/app/admin/movie/movies', 'cover', { title: '封面' }],
+    ['novel cover', 'POST', '/app/admin/novel/novels', 'cover', { title: '封面' }],
+    ['actress avatar', 'POST', '/app/admin/actresses', 'avatar', { name: '头像' }],
+    ['operator avatar', 'POST', '/app/admin/operators', 'avatar', { password: 'user-pass-1', role: 'user' }],
+    [
+      'promotion app icon',
+      'POST',
+      '/app/admin/setting/promotion-apps',
+      'icon',
+      { name: '应用', url: 'https://uc.example/download', os: 'android', platforms: [2] },
+    ],
+    ['settings logo', 'POST', '/app/admin/sys/updateSetting', 'logo', {}],
+  ] as const)('%s: one rule, an uploaded image path or an http(s) URL', async (_, method, path, field, base) => {
+    let n = 0;
+    const send = (value: string) =>
+      api.call(method, path, {
+        token: admin,
+        headers: { 'Accept-Language': 'en-US' },
+        body: {
+          ...base,
+          ...(field === 'avatar' && path.includes('operators') ? { account: `img${++n}x` } : {}),
+          [field]: value,
+        },
+      });
+    for (const bad of HOSTILE) {
+      const r = await send(bad);
+      expect(r.body.code, bad).toBe(40000);
+      expect(r.body.data.fields[field], bad).toBe('Should be an uploaded image or an http(s) address');
+    }
+    for (const good of GOOD) expect((await send(good)).body.code, good).toBe(20000);
+  });
+});

@@ -6,8 +6,7 @@ import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, invalidField } from '../../core/errors';
 import { defineModule } from '../../core/module';
-import { isHttpUrl } from '../../core/url';
-import { isImagePath } from '../images/paths';
+import { imageField } from '../images/paths';
 import { bumpSiteVersion } from '../site/state';
 import { platformUsageRoutes } from './platform-usage';
 import { systemSettings } from './schema';
@@ -20,11 +19,7 @@ const tenant = z.number().int().min(1).max(1_000_000);
 const Platform = z.object({ key: z.number().int().min(0).max(9999), name: z.string().trim().min(1).max(32) });
 
 /** '' or an uploaded image path or an http(s) URL (the site logo). */
-const imageRef = z
-  .string()
-  .trim()
-  .max(512)
-  .refine((v) => v === '' || isImagePath(v) || isHttpUrl(v), { params: { key: 'field.image' } });
+const imageRef = imageField();
 
 /**
  * The base settings the settings screen edits (issue #5), besides imgdomain and platforms: all optional, checked
