@@ -204,3 +204,52 @@ describe('image fields', () => {
     for (const good of GOOD) expect((await send(good)).body.code, good).toBe(20000);
   });
 });
+
+describe('system settings', () => {
+  let api: TestApi;
+  let admin: string;
+  let user: string;
+  beforeAll(async () => {
+    api = await startApi();
+    admin = await api.login();
+    await api.createOperator(admin, { account: 'reader1' });
+    user = await api.login('reader1', 'user-pass-1');
+  });
+  afterAll(() => api.close());
+
+  test("a user reads another tenant's public fields only; an admin reads all", async () => {
+    const save = await api.call('POST', '/app/admin/sys/updateSetting', {
+      token: admin,
+      body: { tenant: 3, siteName: '三号站', secretNote: 'internal only' },
+    });
+    expect(save.body.code).toBe(20000);
+    const asUser = await api.call('GET', '/app/admin/sys/getSetting?tenant=3', { token: user });
+    expect(asUser.body.code).toBe(20000);
+    expect(asUser.body.data.siteName).toBe('三号站');
+    expect(asUser.body.data).not.toHaveProperty('secretNote');
+    const asAdmin = await api.call('GET', '/app/admin/sys/getSetting?tenant=3', { token: admin });
+    expect(asAdmin.body.data.secretNote).toBe('internal only');
+  });
+
+  test('the settings document is capped: a 900 KB junk field is refused and nothing is kept', async () => {
+    const tight = await startApi({ BODY_LIMIT_KB: '2048' });
+    try {
+      const token = await tight.login();
+      const r = await tight.call('POST', '/app/admin/sys/updateSetting', {
+        token,
+        headers: { 'Accept-Language': 'en-US' },
+        body: { junk: 'x'.repeat(900 * 1024) },
+      });
+      expect(r.body.code).toBe(40000);
+      expect(r.body.msg).toContain('64 KB');
+      const after = await tight.call('GET', '/app/admin/sys/getSetting', { token });
+      expect(after.body.data).not.toHaveProperty('junk');
+      const many = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i]));
+      expect(
+        (await tight.call('POST', '/app/admin/sys/updateSetting', { token, body: many })).body.code,
+      ).toBe(40000);
+    } finally {
+      await tight.close();
+    }
+  });
+});
