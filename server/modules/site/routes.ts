@@ -140,15 +140,17 @@ export function siteRoutes(parts: readonly SitePart[]) {
       "A tenant's site key (Settings → Base settings, admins): names the tenant; not an operator session",
   });
 
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'OPTIONS'],
-      allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
-      exposeHeaders: ['ETag'],
-      maxAge: 86_400,
-    }),
+  const siteCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'OPTIONS'],
+    allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
+    exposeHeaders: ['ETag'],
+    maxAge: 86_400,
+  });
+  // A CORS preflight (OPTIONS asking for a method) is answered 204 by cors(); any other OPTIONS is a request like
+  // the others and gets an envelope (no key: 40100), not an empty 204.
+  app.use('*', (c, next) =>
+    c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method') ? next() : siteCors(c, next),
   );
   app.use('*', requireSiteKey);
 
