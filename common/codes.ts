@@ -8,6 +8,8 @@ export const Code = {
   CONFLICT: 40900,
   TOO_MANY: 42900,
   SERVER: 50000,
+  /** The database cannot be reached right now (restarting, down): nothing was done; retry later. HTTP 503. */
+  UNAVAILABLE: 50300,
   ILLEGAL_TOKEN: 50008,
   SESSION_REPLACED: 50012,
   TOKEN_EXPIRED: 50014,

@@ -27,7 +27,7 @@ export async function startDemo(): Promise<void> {
   const config = loadConfig({ ADMIN_PASSWORD: DEMO_CREDENTIALS.password, PASSWORD_ITERATIONS: '100000' });
   await migrate(database.db);
   const images = indexedDbImageStorage();
-  await seed(database.db, config, { images });
+  await seed(database.db, config, { images, samplePassword: DEMO_CREDENTIALS.password });
   const app = createApp({
     db: database.db,
     config,

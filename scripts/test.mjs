@@ -3,6 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
+import { failures } from './test-count.mjs';
 
 const node = process.execPath;
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -67,7 +68,7 @@ for (const project of projects) {
   try {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
-    failed += r.numFailedTests + (r.numFailedTestSuites ?? 0) + (r.numTotalTests === 0 ? 1 : 0);
+    failed += failures(r);
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
   } catch {
     failed += 1;

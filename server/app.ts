@@ -1,8 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { Code, type Envelope } from '../common/codes';
+import { type BodyLimit, bodyGuard } from './core/body';
 import type { AppDeps, AppEnv } from './core/context';
+import { isDatabaseUnavailable } from './core/db-errors';
 import { errorEnvelope } from './core/envelope';
 import { ApiError } from './core/errors';
 import { pickLocale, translate } from './core/i18n';
@@ -10,8 +11,7 @@ import { inputGuard } from './core/input-guard';
 import { sqlStateOf } from './core/sql-state';
 import { throwValidation } from './core/validate';
 import { modules } from './modules';
-import { IMAGE_UPLOAD_PATH, imageHost } from './modules/images';
-import { NOVEL_IMPORT_PATH } from './modules/novel';
+import { imageHost } from './modules/images';
 
 /**
  * The API: one Hono app, web-standard Request/Response only, so it runs in Node (`npm start`), in-process in
@@ -36,19 +36,26 @@ export function createApp(deps: AppDeps) {
     c.header('X-Request-Id', requestId);
   });
 
-  const appBodyLimit = bodyLimit({
-    maxSize: deps.config.bodyLimitBytes,
-    onError: () => {
-      throw new ApiError(Code.INVALID, 'invalid.tooLarge', {
+  // Bodies are read only when a route reads them (after its guards), within BODY_LIMIT_KB unless the route
+  // declares its own limit with `ownBodyLimit` (the image upload, the novel import).
+  const appBodyLimit: BodyLimit = {
+    maxBytes: deps.config.bodyLimitBytes,
+    refuse: () =>
+      new ApiError(Code.INVALID, 'invalid.tooLarge', {
         limit: `${Math.round(deps.config.bodyLimitBytes / 1024)} KB`,
-      });
-    },
-  });
-  // Uploads apply their own limits and messages: the image upload (IMAGE_MAX_BYTES), the novel TXT import.
-  const ownLimit = (path: string) => path === IMAGE_UPLOAD_PATH || NOVEL_IMPORT_PATH.test(path);
-  app.use('/app/*', (c, next) => (ownLimit(c.req.path) ? next() : appBodyLimit(c, next)));
+      }),
+  };
+  app.use(
+    '/app/*',
+    bodyGuard(() => appBodyLimit),
+  );
 
   app.use('/app/*', inputGuard);
+  // What an operator reads behind a token is nobody's to cache: no browser, proxy or shared cache keeps it.
+  app.use('/app/admin/*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+  });
 
   for (const m of modules)
     for (const [prefix, subApp] of Object.entries(m.mount)) app.route(`/app${prefix}`, subApp(modules));
@@ -77,6 +84,9 @@ export function createApp(deps: AppDeps) {
 
   app.onError((err, c) => {
     const ctx = c as any;
+    // A refused body is the answer, whatever the reader made of the failed read (a validator's 400, a route's own).
+    const refusal = c.get('bodyRefusal');
+    if (refusal) return c.json(errorEnvelope(ctx, refusal), 200);
     if (err instanceof ApiError) return c.json(errorEnvelope(ctx, err), 200);
     if (err instanceof HTTPException && err.status < 500) {
       const key =
@@ -84,6 +94,21 @@ export function createApp(deps: AppDeps) {
       return c.json(errorEnvelope(ctx, new ApiError(Code.INVALID, key, { limit: '' })), 200);
     }
     const requestId = c.get('requestId') ?? 'unknown';
+    if (isDatabaseUnavailable(err)) {
+      // A restart or an outage of the database: a known, documented answer, and the next request may succeed.
+      deps.logger.warn(
+        { err: serializeError(err), requestId, method: c.req.method, path: c.req.path },
+        'database unavailable',
+      );
+      c.header('Retry-After', '5');
+      const body: Envelope = {
+        code: Code.UNAVAILABLE,
+        msg: translate(c.get('locale') ?? 'zh-CN', 'unavailable'),
+        data: null,
+        requestId,
+      };
+      return c.json(body, 503);
+    }
     const sqlState = inputRejectedByDatabase(err);
     if (sqlState) {
       // A value the edge let through but the column cannot hold: the caller's input, not a server fault.
@@ -121,7 +146,23 @@ function inputRejectedByDatabase(err: unknown): string | undefined {
   return state && INPUT_SQLSTATES.has(state) ? state : undefined;
 }
 
-function serializeError(err: unknown) {
-  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
-  return { message: String(err) };
+/**
+ * What the log keeps of an error: never a query's parameters (they hold token hashes, password hashes, personal
+ * data). Drizzle's "Failed query: … params: …" becomes the statement alone; the driver's cause keeps its message
+ * and SQLSTATE.
+ */
+export function serializeError(err: unknown, depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const e = err as Error & { query?: unknown; params?: unknown; code?: unknown };
+  const out: Record<string, unknown> = { name: e.name, message: e.message, stack: e.stack };
+  if (typeof e.query === 'string' && 'params' in e) {
+    const redact = (s: string | undefined) =>
+      s?.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, '\nparams: [redacted]');
+    out.message = redact(e.message);
+    out.stack = redact(e.stack);
+    out.query = e.query;
+  }
+  if (typeof e.code === 'string') out.code = e.code;
+  if (e.cause !== undefined && depth < 3) out.cause = serializeError(e.cause, depth + 1);
+  return out;
 }

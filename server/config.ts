@@ -4,9 +4,6 @@ import { z } from 'zod';
  * Configuration from the environment, with defaults. Isomorphic: the Node entry passes `process.env`,
  * tests and demo mode pass a literal. A bad value fails with one line naming the variable.
  */
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
 const int = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(min).max(max));
 const hex = (bytes: number[]) =>
@@ -32,7 +29,12 @@ const schema = z.object({
   IMAGE_MAX_BYTES: int(1024, 100 * 1024 * 1024).default(5 * 1024 * 1024),
   SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
   PASSWORD_ITERATIONS: int(1000, 10_000_000).default(310_000),
-  TRUST_PROXY: bool.default(false),
+  // false/no/0: no proxy; true/yes: one; a number: that many trusted proxies in front.
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|yes|no|\d{1,2})$/, 'must be true, false or the number of trusted proxies')
+    .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v)))
+    .default(0),
   SEED: int(0, 2_147_483_647).optional(),
   BODY_LIMIT_KB: int(1, 1024 * 1024).default(1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -51,7 +53,8 @@ export type Config = {
   imageMaxBytes: number;
   sessionIdleMs: number;
   passwordIterations: number;
-  trustProxy: boolean;
+  /** How many reverse proxies in front are trusted to append to X-Forwarded-For (0: none, use the socket). */
+  trustProxy: number;
   /** Fill an empty database with the sample data of this seed at start (demo data for a trial; never twice). */
   seed?: number;
   bodyLimitBytes: number;
@@ -60,6 +63,9 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/** Variables whose value must never appear in a message. */
+const SECRETS = new Set(['ADMIN_PASSWORD', 'IMAGE_KEY', 'IMAGE_IV', 'DATABASE_URL']);
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const picked: Record<string, string> = {};
@@ -71,7 +77,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0]);
-    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(env[name])} ${issue.message}`);
+    // A secret is named, never echoed: the message ends up in terminals and logs.
+    const shown = SECRETS.has(name) ? '' : `=${JSON.stringify(env[name])}`;
+    throw new ConfigError(`Invalid configuration: ${name}${shown} ${issue.message}`);
   }
   const e = parsed.data;
   if (Boolean(e.IMAGE_KEY) !== Boolean(e.IMAGE_IV)) {

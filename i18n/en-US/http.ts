@@ -4,6 +4,8 @@ const http = {
   error: 'Error',
   /** The toast of a transport failure that carries no message. */
   network: 'Network error',
+  /** The toast of code 50300: the database is restarting or down for a moment. */
+  unavailable: 'Database unavailable, please retry',
   /** The fallback toast of a failed system configuration request (SPEC.md §8). */
   systemConfigFailed: 'System configuration request failed',
   /** The dialog for codes 50008, 50012 and 50014 (SPEC.md §8). */

@@ -4,6 +4,7 @@ import type en from '../en-US/http';
 const http: typeof en = {
   error: '错误',
   network: '网络错误',
+  unavailable: '数据库暂时不可用，请稍后重试',
   systemConfigFailed: '系统配置请求失败',
   confirmLogout: {
     title: '确认退出',

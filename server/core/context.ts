@@ -2,7 +2,9 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
+import type { BodyLimit } from './body';
 import type { Clock } from './clock';
+import type { ApiError } from './errors';
 import type { Locale } from './i18n';
 import type { ImageStorage } from './image-storage';
 import type { Logger } from './logger';
@@ -43,6 +45,10 @@ export interface AppEnv {
     locale: Locale;
     requestId: string;
     operator: SessionOperator;
+    /** The body limit in force (core/body.ts): the app's, or the route's own. */
+    bodyLimit: BodyLimit;
+    /** Set when the body was refused (too large, not UTF-8, unstorable): the answer, whatever followed. */
+    bodyRefusal?: ApiError;
   };
 }
 

@@ -9,28 +9,14 @@ export const MAX_JSON_DEPTH = 32;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const unstorable = (s: string) => s.includes('\u0000') || LONE_SURROGATE.test(s);
 
-const jsonType = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
-
 /**
- * Refuses, with 40000 naming the field, input no route could store: strings with U+0000 or lone surrogates
- * (in the query, or anywhere in a JSON body, keys included) and JSON nested deeper than MAX_JSON_DEPTH.
- * Runs before every route's zod schema, so a module never has to think about it. A body that is not JSON is
- * left to the route's validator, which answers 40000 itself.
+ * Refuses, with 40000 naming the field, query parameters no route could store: strings with U+0000 or lone
+ * surrogates. Runs before every route's zod schema, so a module never has to think about it. JSON bodies get the
+ * same check (`checkJsonValue`) when they are read (core/body.ts), which is after the route's guards.
  */
 export const inputGuard = createMiddleware<AppEnv>(async (c, next) => {
   for (const [key, values] of Object.entries(c.req.queries())) {
     if (unstorable(key) || values.some(unstorable)) reject(key, 'field.invalid');
-  }
-  if (c.req.raw.body && jsonType.test(c.req.header('content-type') ?? '')) {
-    let body: unknown;
-    let parsed = false;
-    try {
-      body = await c.req.json();
-      parsed = true;
-    } catch (err) {
-      if (!(err instanceof SyntaxError)) throw err;
-    }
-    if (parsed) checkJson(body);
   }
   await next();
 });
@@ -40,8 +26,11 @@ function reject(field: string, key: 'field.invalid' | 'field.tooDeep'): never {
   throw new ValidationError(fields);
 }
 
-/** Walks the value without recursion, so hostile nesting cannot overflow the stack here either. */
-function checkJson(root: unknown) {
+/**
+ * Refuses strings with U+0000 or lone surrogates anywhere in a JSON value (keys included) and nesting deeper than
+ * MAX_JSON_DEPTH. Walks the value without recursion, so hostile nesting cannot overflow the stack here either.
+ */
+export function checkJsonValue(root: unknown) {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
   while (stack.length) {
     const { value, path, depth } = stack.pop()!;

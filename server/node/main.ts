@@ -2,12 +2,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono } from 'hono';
-import { compress } from 'hono/compress';
-import { secureHeaders } from 'hono/secure-headers';
 import pino from 'pino';
 import { createApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
+import { forwardedClient } from '../core/client-address';
 import { systemClock } from '../core/clock';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
@@ -17,7 +15,7 @@ import { ensureFirstAdmin } from '../modules/operators';
 import { seed } from '../seed';
 import { fileImageStorage } from './image-storage';
 import { openPostgres } from './postgres';
-import { spaHandler } from './static';
+import { createRoot } from './root';
 
 /** Fails the start with one clear line (no stack trace) for anything the operator of the server can fix. */
 function die(line: string): never {
@@ -40,7 +38,7 @@ export async function main() {
   const where = config.databaseUrl ? new URL(config.databaseUrl).host : resolve(config.dataDir);
   try {
     database = config.databaseUrl
-      ? await openPostgres(config.databaseUrl)
+      ? await openPostgres(config.databaseUrl, 10, logger)
       : await openPglite(resolve(config.dataDir));
   } catch (err) {
     die(`cannot open the database at ${where}: ${(err as Error).message}`);
@@ -61,7 +59,18 @@ export async function main() {
   const imagesDir = join(resolve(config.dataDir), 'images');
   const images = fileImageStorage(imagesDir);
   if (config.seed !== undefined) {
-    const { seeded } = await seed(database.db, config, { seed: config.seed, images });
+    const { seeded } = await seed(database.db, config, {
+      seed: config.seed,
+      images,
+      onPasswords: (operators) => {
+        const width = Math.max(...operators.map((o) => o.account.length));
+        process.stdout.write(
+          `\n  Sample operators (SEED), each with its own random password, shown only this once:\n${operators
+            .map((o) => `    ${o.account.padEnd(width)}  ${o.password}`)
+            .join('\n')}\n\n`,
+        );
+      },
+    });
     if (seeded) logger.info({ seed: config.seed }, 'filled the empty database with sample data');
   }
 
@@ -70,56 +79,15 @@ export async function main() {
     config,
     clock: systemClock,
     logger,
-    clientAddress: (c) => {
-      if (config.trustProxy) {
-        const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-        if (forwarded) return forwarded;
-      }
-      return getConnInfo(c).remote.address ?? 'unknown';
-    },
+    clientAddress: (c) =>
+      forwardedClient(c.req.header('x-forwarded-for'), config.trustProxy) ??
+      getConnInfo(c).remote.address ??
+      'unknown',
     images,
   });
 
   const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
-  const root = new Hono();
-  root.use(compress());
-  root.use('/app/*', async (c, next) => {
-    const t0 = performance.now();
-    await next();
-    logger.info(
-      {
-        requestId: c.res.headers.get('x-request-id'),
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round(performance.now() - t0),
-      },
-      'request',
-    );
-  });
-  root.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        styleSrc: ["'self'", "'unsafe-inline'"], // MUI/emotion inject <style> at run time
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'], // images live on the image host (imgdomain)
-        connectSrc: ["'self'", 'https:', 'http:'], // encrypted images are fetched, then decrypted
-        mediaSrc: ["'self'", 'blob:', 'https:', 'http:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-      xFrameOptions: 'DENY',
-      referrerPolicy: 'same-origin',
-      crossOriginEmbedderPolicy: false,
-      strictTransportSecurity: false, // served on plain http by default; a TLS proxy in front sets it
-    }),
-  );
-  root.route('/', api);
-  root.get('*', spaHandler(clientRoot));
+  const root = createRoot(api, clientRoot, logger);
 
   const server = serve({ fetch: root.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info(

@@ -26,7 +26,13 @@ const TYPES: Record<string, string> = {
 export function spaHandler(root: string) {
   const indexPath = join(root, 'index.html');
   return async (c: Context) => {
-    const rel = normalize(decodeURIComponent(c.req.path)).replace(/^([/\\])+/, '');
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(c.req.path);
+    } catch {
+      return c.text('Bad request: malformed %-encoding in the path', 400); // a client's error, not the server's
+    }
+    const rel = normalize(decoded).replace(/^([/\\])+/, '');
     const file = join(root, rel);
     if (rel && file.startsWith(root + sep)) {
       const info = await stat(file).catch(() => null);

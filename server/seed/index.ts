@@ -1,6 +1,6 @@
 import { count, sql } from 'drizzle-orm';
 import type { Config } from '../config';
-import { hashPassword } from '../core/crypto';
+import { hashPassword, randomPassword } from '../core/crypto';
 import type { ImageStorage } from '../core/image-storage';
 import type { Db } from '../db/types';
 import { modules } from '../modules';
@@ -33,23 +33,37 @@ export async function seed(
     now?: Date;
     /** Where sample covers go (encrypted like uploads); without it movies have no cover. */
     images?: ImageStorage;
+    /**
+     * The sample operators' password, for demo mode only (its documented credentials). Without it (a real install
+     * with SEED) each sample operator gets its own random password, handed once to `onPasswords` for the caller to
+     * print, so no install ever has an account with a known password.
+     */
+    samplePassword?: string;
+    onPasswords?: (operators: { account: string; password: string }[]) => void;
   } = {},
 ) {
   await ensureFirstAdmin(db, config);
   const [{ n }] = await db.select({ n: count() }).from(operators);
   if (Number(n) > 1) return { seeded: false };
   const r = rng(options.seed ?? 42);
-  const passwordHash = await hashPassword('operator123', config.passwordIterations);
-  const rows = Array.from({ length: options.operators ?? 8 }, (_, i) => {
+  const people = Array.from({ length: options.operators ?? 8 }, (_, i) => {
     const s = r.int(0, SURNAMES.length - 1);
-    return {
-      account: `${PINYIN[s]}${i + 1}`,
-      passwordHash,
-      nickname: `${SURNAMES[s]}${r.pick(GIVEN)}`,
-      role: (i === 0 ? 'admin' : 'user') as 'admin' | 'user',
-      disabled: i === 7,
-    };
+    return { i, account: `${PINYIN[s]}${i + 1}`, nickname: `${SURNAMES[s]}${r.pick(GIVEN)}` };
   });
+  const credentials = people.map((p) => ({
+    account: p.account,
+    password: options.samplePassword ?? randomPassword(),
+  }));
+  // One hash per operator: each has its own salt, even when demo mode gives them one password.
+  const rows = await Promise.all(
+    people.map(async (p, i) => ({
+      account: p.account,
+      passwordHash: await hashPassword(credentials[i].password, config.passwordIterations),
+      nickname: p.nickname,
+      role: (p.i === 0 ? 'admin' : 'user') as 'admin' | 'user',
+      disabled: p.i === 7,
+    })),
+  );
   await db.insert(operators).values(rows);
   const [first] = await db.select({ id: operators.id }).from(operators).orderBy(operators.id).limit(1);
   const actressIds = await seedActresses(db, {
@@ -78,5 +92,6 @@ export async function seed(
     reviewer: first?.id ?? null,
   };
   for (const m of modules) await m.seed?.(db, at);
+  if (!options.samplePassword) options.onPasswords?.(credentials);
   return { seeded: true };
 }

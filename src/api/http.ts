@@ -22,6 +22,8 @@ export const LOGOUT_CODES: readonly number[] = [
 /** Beside the code when the account behind the session was disabled or deleted. */
 export const SESSION_INVALID_ERRCODE = ERR_SESSION_INVALID;
 export const TOAST_DURATION = 5000;
+/** The database is unreachable for a moment (HTTP 503): toasted in the UI's language, the operator retries. */
+export const UNAVAILABLE_CODE = 50300;
 /** Calls whose logout codes never prompt: the user-info call (SPEC.md §8), and login/logout themselves. */
 const NO_LOGOUT_PROMPT = new Set(['admin/info', 'admin/login', 'admin/logout']);
 
@@ -107,6 +109,17 @@ async function httpFailureMessage(res: Response): Promise<string> {
   return `${res.status} ${res.statusText}`.trim();
 }
 
+/** The envelope of a 50300 answer (database unavailable), whatever its HTTP status; undefined for anything else. */
+async function unavailableEnvelope(res: Response): Promise<Envelope | undefined> {
+  if (!isJsonType(res.headers.get('content-type') ?? '')) return undefined;
+  try {
+    const body: unknown = await res.clone().json();
+    return isEnvelope(body) && body.code === UNAVAILABLE_CODE ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Apply SPEC.md §8 to an envelope: resolve data on 20000, otherwise toast, prompt or redirect, and throw. */
 function settle<T>(route: string, envelope: Envelope, quiet: boolean): T {
   if (envelope.code === SUCCESS_CODE) return envelope.data as T;
@@ -146,6 +159,11 @@ export async function request<T = unknown>(path: string, init: RequestOptions = 
     throw err;
   }
   if (!res.ok) {
+    const unavailable = await unavailableEnvelope(res);
+    if (unavailable) {
+      if (!quiet) toastError(httpMessage('unavailable'));
+      throw new ApiFailure(unavailable);
+    }
     if (!quiet) toastError(await httpFailureMessage(res));
     throw res;
   }

@@ -168,7 +168,7 @@ export function LoginPage({ onSuccess }: Props) {
 }
 
 /** Codes whose server message speaks to the operator (wrong credentials, too many attempts, bad input). */
-const SAYS_WHY = new Set([40000, 40100, 42900]);
+const SAYS_WHY = new Set([40000, 40100, 42900, 50300]);
 
 /** The server's own sentence for a refused login; undefined (→ the generic failure) for transport or server errors. */
 export function loginFailureText(err: unknown): string | undefined {

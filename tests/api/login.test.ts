@@ -86,15 +86,18 @@ describe('login', () => {
 });
 
 describe('throttling', () => {
-  test('5 failures for one account -> 42900 even with the right password, until 15 minutes pass', async () => {
+  test('5 failures for one account from one address -> 42900 there even with the right password, until 15 minutes pass; another address still logs in', async () => {
     await api.createOperator(admin, { account: 'victim1' });
-    // The failures come from different addresses: the account's counter is what trips.
+    api.setAddress('10.2.0.1');
     for (let i = 0; i < 5; i++) {
-      api.setAddress(`10.2.0.${i}`);
       const r = await login('victim1', `wrong-${i}-pass`);
       expect(r.body.code, `failure ${i + 1}`).toBe(40100);
     }
+    // The operator, from a known address, is not locked out by someone guessing elsewhere (OWASP: no lockout).
     api.setAddress('10.2.1.1');
+    const token = (await login('victim1', USER_PASSWORD)).body.data.token;
+    expect(token).toEqual(expect.any(String));
+    api.setAddress('10.2.0.1');
     const blocked = await login('victim1', USER_PASSWORD, { 'Accept-Language': 'en-US' });
     expect(blocked.status).toBe(200);
     expect(blocked.body.code).toBe(42900);
@@ -175,6 +178,77 @@ describe('throttling', () => {
     expect(Number(rows[0].n)).toBe(0);
   });
 
+  test('40 parallel logins for one account from one address (39 wrong, 1 right): at most 5 answers are not 42900', async () => {
+    await api.createOperator(admin, { account: 'racer1' });
+    api.setAddress('10.8.0.1');
+    const attempts = Array.from({ length: 40 }, (_, i) => (i === 20 ? USER_PASSWORD : `wrong-${i}-pass`));
+    const answers = await Promise.all(attempts.map((p) => login('racer1', p)));
+    const codes = answers.map((r) => r.body.code);
+    expect(codes.filter((c) => c !== 42900).length).toBeLessThanOrEqual(5);
+    expect(codes.every((c) => [40100, 42900, 20000].includes(c))).toBe(true);
+  });
+
+  test('40 parallel logins over many accounts from one address: at most 20 answers are not 42900', async () => {
+    api.setAddress('10.8.0.2');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login(`parallel-spray-${i}`, 'wrong-pass-1')),
+    );
+    expect(answers.filter((r) => r.body.code !== 42900).length).toBeLessThanOrEqual(20);
+  });
+
+  test('the account-wide counter only slows down, growing with the failures; it never locks out', async () => {
+    const { accountDelayMs, THROTTLE } = await import('../../server/modules/operators/throttle');
+    expect(accountDelayMs(0)).toBe(0);
+    expect(accountDelayMs(THROTTLE.accountDelayFrom - 1)).toBe(0);
+    const delays = [10, 15, 20, 25, 30, 1000].map(accountDelayMs);
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]);
+    expect(delays[0]).toBeGreaterThan(0);
+    expect(delays.at(-1)).toBe(THROTTLE.maxDelayMs);
+    // 8 addresses x 1 failure each: the account is not blocked for a ninth address.
+    await api.createOperator(admin, { account: 'spread1' });
+    for (let i = 0; i < 8; i++) {
+      api.setAddress(`10.9.0.${i}`);
+      expect((await login('spread1', 'wrong-pass-1')).body.code).toBe(40100);
+    }
+    api.setAddress('10.9.1.1');
+    expect((await login('spread1', USER_PASSWORD)).body.code).toBe(20000);
+  });
+
+  test('wrong old passwords on POST /app/admin/password count like failed logins', async () => {
+    await api.createOperator(admin, { account: 'changer1' });
+    api.setAddress('10.10.0.1');
+    const token = (await login('changer1', USER_PASSWORD)).body.data.token;
+    const change = (oldPassword: string) =>
+      api.call('POST', '/app/admin/password', {
+        token,
+        body: { oldPassword, newPassword: 'brand-new-pass-2' },
+      });
+    for (let i = 0; i < 5; i++) expect((await change(`guess-${i}-pass`)).body.code).toBe(40000);
+    const blocked = await change(USER_PASSWORD);
+    expect(blocked.body.code).toBe(42900);
+    api.clock.advance(15 * MINUTE + 1);
+    expect((await change(USER_PASSWORD)).body.code).toBe(20000);
+  });
+
+  test('a disabled account answers the right password as it answers a wrong one', async () => {
+    const id = await api.createOperator(admin, { account: 'quiet1' });
+    api.setAddress('10.11.0.1');
+    const before = (await login('quiet1', USER_PASSWORD)).body.data.token;
+    expect((await api.call('POST', `/app/admin/operators/${id}/disable`, { token: admin })).body.code).toBe(
+      20000,
+    );
+    const right = await login('quiet1', USER_PASSWORD);
+    const wrong = await login('quiet1', 'wrong-pass-1');
+    expect(right.body).toEqual(wrong.body);
+    expect(right.body.code).toBe(40100);
+    // Disabling ended the session: enabling again does not revive the old token.
+    expect((await api.call('POST', `/app/admin/operators/${id}/enable`, { token: admin })).body.code).toBe(
+      20000,
+    );
+    const old = await api.call('GET', '/app/admin/info', { token: before });
+    expect(old.body.code).toBe(50012);
+  });
+
   test('the counters are shared by every instance: a second app on the same database sees them', async () => {
     const { createApp } = await import('../../server/app');
     await api.createOperator(admin, { account: 'victim5' });
@@ -186,7 +260,7 @@ describe('throttling', () => {
       clientAddress: () => '10.7.0.2',
       images: api.images,
     });
-    api.setAddress('10.7.0.1');
+    api.setAddress('10.7.0.2');
     for (let i = 0; i < 5; i++) await login('victim5', 'wrong-pass-1');
     const res = await other.request('/app/admin/login', {
       method: 'POST',

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { sanitizeRichText as clean, richTextToPlain, safeHref } from '../../server/core/rich-text';
+import { sanitizeRichText as clean, richTextToPlain, safeHref } from '../../common/rich-text';
 
 /**
  * The pop-up sanitizer (server/core/rich-text.ts): known attacks, the whitelist, and a property check that a real

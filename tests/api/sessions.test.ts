@@ -218,7 +218,7 @@ describe('replacement and account state', () => {
     expect(missing.body.code).toBe(40400);
   });
 
-  test('disabling an operator makes its sessions answer errCode 2001; enabling restores them', async () => {
+  test('disabling an operator makes its sessions answer errCode 2001; enabling does not revive them (issue #11)', async () => {
     const u = await newUser();
     expect((await api.call('POST', `/app/admin/operators/${u.id}/disable`, { token: admin })).body.code).toBe(
       20000,
@@ -236,7 +236,12 @@ describe('replacement and account state', () => {
     expect((await api.call('POST', `/app/admin/operators/${u.id}/enable`, { token: admin })).body.code).toBe(
       20000,
     );
-    expect((await info(u.token)).body.code).toBe(20000);
+    // The sessions ended with the disabling: the old token is replaced, a new login works.
+    expect((await info(u.token)).body.code).toBe(50012);
+    const again = await api.call('POST', '/app/admin/login', {
+      body: { username: u.account, password: USER_PASSWORD },
+    });
+    expect((await info(again.body.data.token)).body.code).toBe(20000);
   });
 
   test('deleting an operator makes its sessions answer errCode 2001', async () => {

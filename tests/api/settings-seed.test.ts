@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { sanitizeRichText } from '../../server/core/rich-text';
+import { sanitizeRichText } from '../../common/rich-text';
 import { seed } from '../../server/seed';
 import { startApi, type TestApi } from './harness';
 

@@ -145,6 +145,25 @@ describe('request: failures', () => {
     ]);
   });
 
+  it.each([
+    ['zh-CN', '数据库暂时不可用，请稍后重试'],
+    ['en-US', 'Database unavailable, please retry'],
+  ] as const)('toasts code 50300 (HTTP 503) in the UI language (%s) and rejects with an ApiFailure', async (locale, text) => {
+    setLocale(locale);
+    stubFetch(json({ code: 50300, msg: 'from the server', data: null }, 503));
+    const err = await request<never>('admin/movies').catch((e) => e);
+    expect(err).toBeInstanceOf(ApiFailure);
+    expect(err.code).toBe(50300);
+    expect(toasts).toEqual([{ type: 'error', message: text, duration: 5000 }]);
+    expect(confirms).toBe(0);
+  });
+
+  it('keeps a quiet 50300 silent', async () => {
+    stubFetch(json({ code: 50300, msg: 'x', data: null }, 503));
+    await expect(request('admin/movies', { quiet: true })).rejects.toMatchObject({ code: 50300 });
+    expect(toasts).toEqual([]);
+  });
+
   it.each([50008, 50012, 50014])('asks to confirm logout on code %i', async (code) => {
     stubFetch(envelope(null, code, 'session over'));
     await expect(request('admin/operators')).rejects.toMatchObject({ code });

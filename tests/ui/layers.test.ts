@@ -10,10 +10,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '../..');
 
 /** Files the layering still lets through, each with why. Remove an entry when its import is gone. */
-const ALLOWED: Record<string, string> = {
-  // TODO(#11): rich-text.ts moves to common/ with the sanitizer library (the reliability branch); drop this then.
-  'src/resources/setting/notices/NoticePreview.tsx -> server/core/rich-text': 'moving to common/ (#11)',
-};
+const ALLOWED: Record<string, string> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(resolve(root, dir), { withFileTypes: true, recursive: true })

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { REGIONS } from '../../../common/actresses';
 import { containsPattern, day, iso } from '../../core/shared';
+import { imageField } from '../images/paths';
 import { actresses } from './schema';
 
 export const Actress = z
@@ -34,7 +35,7 @@ const label = (max: number) => z.string().trim().min(1).max(max);
 export const actressFields = {
   name: label(64),
   aliases: z.array(label(64)).max(20),
-  avatar: z.string().trim().max(512),
+  avatar: imageField(),
   birthday: day.nullable(),
   /** Centimetres. */
   height: z.number().int().min(100).max(250).nullable(),

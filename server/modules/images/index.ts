@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { asAnyOperator, security } from '../../core/auth';
+import { ownBodyLimit } from '../../core/body';
 import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { invalidField } from '../../core/errors';
@@ -17,9 +17,6 @@ import { etagOf, isImagePath, newImagePath } from './paths';
  * image host when `imgdomain` is empty). The admin fetches the key and IV once per session to decrypt.
  */
 
-/** The upload route has its own body limit (the image limit), instead of the app's BODY_LIMIT_KB. */
-export const IMAGE_UPLOAD_PATH = '/app/admin/upload/image';
-
 /** Room for the multipart framing around the file (boundaries, part headers, a long file name). */
 const MULTIPART_SLACK = 16 * 1024;
 
@@ -28,21 +25,15 @@ const formatBytes = (n: number) =>
 
 const tooLarge = (max: number) => invalidField('file', 'image.tooLarge', { limit: formatBytes(max) });
 
-/**
- * A multipart form within the image limit. The type is checked first: the app's input guard has already read a
- * JSON body, and its stream cannot be counted again.
- */
-const multipartWithinLimit = createMiddleware<AppEnv>(async (c, next) => {
+/** A multipart form (checked from the header, before any byte is read) within the image limit. */
+const multipartOnly = createMiddleware<AppEnv>(async (c, next) => {
   if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? ''))
     throw invalidField('file', 'image.multipart');
+  await next();
+});
+const withinImageLimit = ownBodyLimit((c) => {
   const max = c.get('deps').config.imageMaxBytes;
-  const limit = bodyLimit({
-    maxSize: max + MULTIPART_SLACK,
-    onError: () => {
-      throw tooLarge(max);
-    },
-  });
-  return limit(c, next);
+  return { maxBytes: max + MULTIPART_SLACK, refuse: () => tooLarge(max) };
 });
 
 const Uploaded = z
@@ -60,7 +51,7 @@ const upload = createRoute({
   path: '/image',
   tags: ['images'],
   summary: 'Upload an image (JPEG, PNG, GIF or WebP by its bytes, at most IMAGE_MAX_BYTES); stored encrypted',
-  middleware: [...asAnyOperator, multipartWithinLimit],
+  middleware: [...asAnyOperator, multipartOnly, withinImageLimit],
   security,
   request: {
     body: {

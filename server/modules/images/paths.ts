@@ -1,3 +1,5 @@
+import { z } from '@hono/zod-openapi';
+import { isHttpUrl } from '../../core/url';
 import type { ImageFormat } from './format';
 
 /**
@@ -21,3 +23,16 @@ export function newImagePath(now: Date, ext: ImageFormat['ext']): string {
 
 /** The random part of a path: a strong ETag, since the bytes behind a path never change. */
 export const etagOf = (path: string) => `"${path.slice(path.lastIndexOf('/') + 1, path.lastIndexOf('.'))}"`;
+
+/**
+ * The one rule of every image field (movie and novel covers, actress and operator avatars, the site logo, app
+ * icons…): empty, an uploaded image's path, or an http(s) URL — never `javascript:` or anything else a page would
+ * put in `src`. 40000 "field.image" naming the field otherwise.
+ */
+export const imageField = (max = 512) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((v) => v === '' || isImagePath(v) || isHttpUrl(v), { params: { key: 'field.image' } })
+    .openapi({ description: 'Empty, an uploaded image path (/upload/…), or an http(s) URL' });

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { containsPattern, day, id, idArray, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
+import { imageField } from '../images/paths';
 import {
   MOVIE_STATUSES,
   movieActresses,
@@ -64,7 +65,7 @@ export const Movie = z
 export const movieFields = {
   title: z.string().trim().min(1).max(200),
   description: z.string().max(5000),
-  cover: z.string().trim().max(512),
+  cover: imageField(),
   columnId: id.nullable(),
   tagIds: idArray(50),
   actressIds: idArray(50),

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { and, asc, eq, gt, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
 import { invalidField } from '../../core/errors';
-import { richTextToPlain, sanitizeRichText } from '../../core/rich-text';
 import { iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { countPerPlatform } from '../sys/platforms';

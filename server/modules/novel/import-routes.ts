@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
-import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
 import { asAnyOperator, security } from '../../core/auth';
+import { ownBodyLimit } from '../../core/body';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam } from '../../core/crud';
 import { jsonResponse, ok } from '../../core/envelope';
@@ -19,11 +19,6 @@ import { novels } from './schema';
 export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
 /** The most chapters one import appends. */
 export const IMPORT_MAX_CHAPTERS = 20_000;
-/**
- * The import routes take files far above the app's BODY_LIMIT_KB: app.ts leaves their limit to them (like the
- * image upload's).
- */
-export const NOVEL_IMPORT_PATH = /^\/app\/admin\/novel\/novels\/[^/]+\/import(?:\/preview)?$/;
 
 /** Room for the multipart framing around the file. */
 const MULTIPART_SLACK = 16 * 1024;
@@ -32,17 +27,17 @@ const PREFACE_EXCERPT = 200;
 const tooLarge = () =>
   invalidField('file', 'novel.import.tooLarge', { limit: `${IMPORT_MAX_BYTES >> 20} MB` });
 
-/** A multipart form within the import limit (checked while it streams in, not after). */
-const multipartWithinLimit = createMiddleware<AppEnv>(async (c, next) => {
+/** A multipart form (checked from the header, before any byte is read). */
+const multipartOnly = createMiddleware<AppEnv>(async (c, next) => {
   if (!/^multipart\/form-data\s*;/i.test(c.req.header('content-type') ?? ''))
     throw invalidField('file', 'novel.import.multipart');
-  return bodyLimit({
-    maxSize: IMPORT_MAX_BYTES + MULTIPART_SLACK,
-    onError: () => {
-      throw tooLarge();
-    },
-  })(c, next);
+  await next();
 });
+/** The import's own body limit (checked from Content-Length, then while it streams in). */
+const withinImportLimit = ownBodyLimit(() => ({
+  maxBytes: IMPORT_MAX_BYTES + MULTIPART_SLACK,
+  refuse: tooLarge,
+}));
 
 const form = (extra: Record<string, object> = {}) => ({
   required: true,
@@ -98,7 +93,7 @@ const routes = {
     tags: ['novel chapters'],
     summary:
       'Dry run of an import: the encoding found, the chapters the file splits into (titles, word counts) and the text before the first heading; nothing is written',
-    middleware: [...asAnyOperator, multipartWithinLimit],
+    middleware: [...asAnyOperator, multipartOnly, withinImportLimit],
     security,
     request: { params: idParam, body: form() },
     responses: jsonResponse(Preview),
@@ -109,7 +104,7 @@ const routes = {
     tags: ['novel chapters'],
     summary:
       'Import a TXT file (UTF-8 or GB18030) split at its chapter headings: the chapters are appended after the last one, in one transaction',
-    middleware: [...asAnyOperator, multipartWithinLimit],
+    middleware: [...asAnyOperator, multipartOnly, withinImportLimit],
     security,
     request: { params: idParam, body: form(keepPreface) },
     responses: jsonResponse(Imported),

@@ -6,8 +6,6 @@ import { importRoutes } from './import-routes';
 import { novelRoutes } from './novel-routes';
 import { novelColumns, novels } from './schema';
 
-export { NOVEL_IMPORT_PATH } from './import-routes';
-
 /**
  * Novels (SPEC.md §2 /novel, API /app/admin/novel): the novels with their review rules, their chapters (numbered,
  * reordered, imported from TXT files) and the column tree they are filed under. Reading, reviewing and editing

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { SERIAL_STATUSES } from '../../../common/novel';
 import { id, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
+import { imageField } from '../images/paths';
 import { NOVEL_STATUSES, novelChapters, novelColumns, novels } from './schema';
 
 export const Novel = z
@@ -41,7 +42,7 @@ const tagList = z
 export const novelFields = {
   title: z.string().trim().min(1).max(200),
   author: z.string().trim().max(64),
-  cover: z.string().trim().max(512),
+  cover: imageField(),
   columnId: id.nullable(),
   tags: tagList,
   description: z.string().max(5000),

@@ -9,7 +9,7 @@ import { ApiError, forbidden, invalidField, notFound } from '../../core/errors';
 import { newPassword, UserInfo } from './model';
 import { operators } from './schema';
 import { createSession, replaceSessions, revokeSession } from './sessions';
-import { assertNotThrottled, clearAccountFailures, recordFailure } from './throttle';
+import { attemptSucceeded, beginAttempt, pause } from './throttle';
 
 /** Verified against when the account does not exist, so an unknown account costs as much as a wrong password. */
 let dummyHash: Promise<string> | undefined;
@@ -75,19 +75,17 @@ export function authRoutes() {
     const { username, password } = c.req.valid('json');
     const now = clock.now();
     const address = clientAddress(c);
-    await assertNotThrottled(db, username, address, now);
+    const attempt = await beginAttempt(db, username, address, now);
+    await pause(attempt.delayMs);
     const [op] = await db
       .select()
       .from(operators)
       .where(and(eq(operators.account, username), isNull(operators.deletedAt)));
     dummyHash ??= hashPassword('not a password', config.passwordIterations);
     const good = await verifyPassword(password, op?.passwordHash ?? (await dummyHash));
-    if (!op || !good) {
-      await recordFailure(db, username, address, now);
-      throw new ApiError(Code.BAD_CREDENTIALS, 'badCredentials');
-    }
-    if (op.disabled) throw new ApiError(Code.BAD_CREDENTIALS, 'accountDisabled');
-    await clearAccountFailures(db, username);
+    // A disabled account answers as a wrong password does, right password or not: the answer confirms nothing.
+    if (!op || !good || op.disabled) throw new ApiError(Code.BAD_CREDENTIALS, 'badCredentials');
+    await attemptSucceeded(db, attempt, username, address);
     const token = await createSession(db, op.id, now, {
       address,
       userAgent: c.req.header('user-agent') ?? '',
@@ -131,12 +129,17 @@ export function authRoutes() {
   });
 
   app.openapi(password, async (c) => {
-    const { db, clock, config } = c.get('deps');
+    const { db, clock, config, clientAddress } = c.get('deps');
     const me = c.get('operator');
     const body = c.req.valid('json');
+    // Guessing the old password with a stolen session counts like guessing at the login.
+    const address = clientAddress(c);
+    const attempt = await beginAttempt(db, me.account, address, clock.now());
+    await pause(attempt.delayMs);
     const [op] = await db.select().from(operators).where(eq(operators.id, me.id));
     if (!(await verifyPassword(body.oldPassword, op.passwordHash)))
       throw invalidField('oldPassword', 'password.wrongOld');
+    await attemptSucceeded(db, attempt, me.account, address);
     const passwordHash = await hashPassword(body.newPassword, config.passwordIterations);
     await db.transaction(async (tx) => {
       await tx.update(operators).set({ passwordHash, updatedAt: clock.now() }).where(eq(operators.id, me.id));

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { imageField } from '../images/paths';
 import { operators } from './schema';
 
 export const ROLES = ['user', 'admin'] as const;
@@ -16,7 +17,7 @@ export const account = z
   .regex(/^[A-Za-z0-9_.-]+$/);
 
 export const nickname = z.string().trim().max(64);
-export const avatar = z.string().max(1024);
+export const avatar = imageField(1024);
 
 /** What the API shows of an operator: never the password hash. */
 export const operatorColumns = {

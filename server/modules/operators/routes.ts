@@ -175,11 +175,14 @@ async function setDisabled(c: AppContext, ids: number[], disabled: boolean) {
       .from(operators)
       .where(and(inArray(operators.id, ids), live));
     if (rows.length !== new Set(ids).size) throw notFound();
-    return tx
+    const changed = await tx
       .update(operators)
       .set({ disabled, updatedAt: clock.now() })
       .where(and(inArray(operators.id, ids), live, eq(operators.disabled, !disabled)))
       .returning();
+    // Disabling ends the sessions: enabling the account again must not revive an old token.
+    if (disabled) for (const row of changed) await replaceSessions(tx, row.id, clock.now());
+    return changed;
   });
 }
 

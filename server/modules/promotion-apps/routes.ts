@@ -10,7 +10,7 @@ import { boolQuery, containsPattern, countOf, intQuery, iso, transaction } from 
 import { tenantOf } from '../../core/tenant';
 import { isHttpUrl } from '../../core/url';
 import type { Executor, Tx } from '../../db/types';
-import { isImagePath } from '../images/paths';
+import { imageField } from '../images/paths';
 import { bumpSiteVersion } from '../site/state';
 import { assertKnownPlatforms, countPerPlatform } from '../sys/platforms';
 import { APP_SYSTEMS, promotionApps } from './schema';
@@ -53,11 +53,7 @@ const toApi = (r: Row): z.infer<typeof PromotionApp> => ({
 
 const fields = {
   name: z.string().trim().min(1).max(64),
-  icon: z
-    .string()
-    .trim()
-    .max(512)
-    .refine((v) => v === '' || isImagePath(v) || isHttpUrl(v), { params: { key: 'field.image' } }),
+  icon: imageField(),
   url: z
     .string()
     .trim()

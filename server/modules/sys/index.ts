@@ -1,13 +1,13 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { conflict, invalidField } from '../../core/errors';
+import { ApiError, conflict, invalidField } from '../../core/errors';
 import { defineModule } from '../../core/module';
-import { isHttpUrl } from '../../core/url';
-import { isImagePath } from '../images/paths';
+import { imageField } from '../images/paths';
 import { bumpSiteVersion } from '../site/state';
 import { platformUsageRoutes } from './platform-usage';
 import { systemSettings } from './schema';
@@ -20,11 +20,7 @@ const tenant = z.number().int().min(1).max(1_000_000);
 const Platform = z.object({ key: z.number().int().min(0).max(9999), name: z.string().trim().min(1).max(32) });
 
 /** '' or an uploaded image path or an http(s) URL (the site logo). */
-const imageRef = z
-  .string()
-  .trim()
-  .max(512)
-  .refine((v) => v === '' || isImagePath(v) || isHttpUrl(v), { params: { key: 'field.image' } });
+const imageRef = imageField();
 
 /**
  * The base settings the settings screen edits (issue #5), besides imgdomain and platforms: all optional, checked
@@ -110,13 +106,28 @@ const updateSetting = createRoute({
   responses: jsonResponse(Settings),
 });
 
+/** The most a tenant's settings document may hold, all fields together (known and unknown). */
+const MAX_SETTINGS_CHARS = 64 * 1024;
+const MAX_SETTINGS_KEYS = 100;
+
 /** The system settings of SPEC.md §7 (`getSetting`, `updateSetting`). */
 function settingRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(getSetting, async (c) => {
-    const t = c.req.valid('query').tenant ?? c.get('deps').config.defaultTenant;
-    return ok(c, await readSettings(c.get('deps').db, t));
+    const { defaultTenant } = c.get('deps').config;
+    const t = c.req.valid('query').tenant ?? defaultTenant;
+    const settings = await readSettings(c.get('deps').db, t);
+    // An operator (role user) reads all of the tenant the admin works on; of another tenant only what the site
+    // shows anyway (the base fields, imgdomain, platforms), never the fields kept as sent.
+    if (t !== defaultTenant && c.get('operator').role !== 'admin') {
+      const visible = new Set(['tenant', 'version', 'imgdomain', 'platforms', ...Object.keys(baseFields)]);
+      return ok(
+        c,
+        Object.fromEntries(Object.entries(settings).filter(([k]) => visible.has(k))) as typeof settings,
+      );
+    }
+    return ok(c, settings);
   });
 
   app.openapi(updateSetting, async (c) => {
@@ -137,6 +148,9 @@ function settingRoutes() {
         const current = row?.version ?? 0;
         if (version !== undefined && version !== current) throw conflict();
         const data = { ...(row?.data ?? {}), ...fields };
+        // Unknown fields are kept as sent (SPEC), but the document stays small: one jsonb row read on every call.
+        if (Object.keys(data).length > MAX_SETTINGS_KEYS || JSON.stringify(data).length > MAX_SETTINGS_CHARS)
+          throw new ApiError(Code.INVALID, 'invalid.tooLarge', { limit: `${MAX_SETTINGS_CHARS / 1024} KB` });
         const values = {
           data,
           version: current + 1,

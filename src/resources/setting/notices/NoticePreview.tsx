@@ -3,7 +3,7 @@ import { Box, Paper, Typography } from '@mui/material';
 import { keyframes } from '@mui/material/styles';
 import { useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { sanitizeRichText } from '../../../../server/core/rich-text';
+import { sanitizeRichText } from '../../../../common/rich-text';
 import { NOTICE_MSG } from '../names';
 
 const scroll = keyframes`
