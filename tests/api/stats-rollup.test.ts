@@ -310,7 +310,7 @@ function sample(): Gen {
     domain: 'a.test',
     path: '/',
     visitor: 1,
-    keyword: 'x',
+    keyword: 'none',
     results: 1,
     movie: 0,
     channel: '',
