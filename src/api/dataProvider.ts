@@ -10,6 +10,7 @@ import type {
   RaRecord,
   SortPayload,
 } from 'ra-core';
+import { MAX_PAGE_SIZE } from '../../common/paging';
 import { request } from './http';
 
 export interface ListAnswer<T = RaRecord> {
@@ -38,8 +39,8 @@ export interface ResourceDataProvider extends DataProvider {
 
 const id = (value: Identifier) => encodeURIComponent(String(value));
 
-/** The API's largest page (server/core/crud.ts PAGE_SIZES). */
-export const MAX_PAGE = 100;
+/** The API's largest page. */
+export const MAX_PAGE = MAX_PAGE_SIZE;
 
 function listQuery(params: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>): Record<string, unknown> {
   const query: Record<string, unknown> = { ...(params.filter ?? {}) };

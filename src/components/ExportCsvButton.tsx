@@ -9,9 +9,10 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
+import { MAX_PAGE_SIZE } from '../../common/paging';
 
-/** The API's largest page (server/core/crud.ts PAGE_SIZES): the export walks the list page by page. */
-const PAGE = 100;
+/** The API's largest page: the export walks the list page by page. */
+const PAGE = MAX_PAGE_SIZE;
 
 export interface CsvColumn {
   /** i18n key of the header. */

@@ -20,10 +20,6 @@ const en: Record<keyof typeof zh, string> = {
   sessionReplaced: 'Your session was replaced or ended elsewhere; please log in again',
   tokenExpired: 'Your session has expired; please log in again',
   accountDisabled: 'This account has been disabled or deleted',
-  'operator.self': 'You cannot do this to your own account',
-  'operator.lastAdmin': 'At least one enabled admin must remain',
-  'password.wrongOld': 'The current password is wrong',
-  'password.weak': 'A password needs at least 8 characters with both letters and digits',
   'field.required': 'Required',
   'field.invalid': 'Invalid format',
   'field.tooLong': 'At most {max} characters',
@@ -37,5 +33,9 @@ const en: Record<keyof typeof zh, string> = {
   'field.notFound': 'Does not exist',
   'field.date': 'Should be a date YYYY-MM-DD',
   'notFound.ids': 'These records do not exist: {ids}',
+  'field.datetime': 'Should be a date-time with its offset, e.g. 2026-06-01T08:00:00+08:00',
+  'field.duplicate': 'Must not repeat an item',
+  'field.image': 'Should be an uploaded image or an http(s) address',
+  'field.httpUrl': 'Should be an address starting with http:// or https://',
 };
 export default en;

@@ -1,5 +1,6 @@
 import { Avatar, Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { REGIONS } from '../../../common/actresses';
 import { SecureImage } from '../../images/SecureImage';
 import { ACTRESS_RESOURCE } from '.';
 
@@ -8,8 +9,7 @@ export { ACTRESS_API, ACTRESS_RESOURCE } from '.';
 /** The i18n prefix of the section's messages. */
 export const R = `resources.${ACTRESS_RESOURCE}`;
 
-/** Region codes the API accepts (server/modules/actresses/schema.ts REGIONS), named in the UI's language. */
-export const REGIONS = ['cn', 'hk', 'tw', 'jp', 'kr', 'sea', 'us', 'eu', 'other'] as const;
+/** Region codes the API accepts, named in the UI's language. */
 export const regionChoices = REGIONS.map((id) => ({ id, name: `${R}.region.${id}` }));
 
 export const visibleChoices = [

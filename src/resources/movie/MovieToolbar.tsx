@@ -21,18 +21,18 @@ import {
   useTranslate,
 } from 'react-admin';
 import { useFormContext, useFormState } from 'react-hook-form';
+import { actionsFrom, REVIEW_STATUSES, type ReviewAction } from '../../../common/review';
 import type { ResourceDataProvider } from '../../api/dataProvider';
 import { ApiFailure } from '../../api/http';
 import { Permission } from '../../auth/permission';
 import { M, type MovieStatus } from './shared';
 
-type Action = 'approve' | 'reject' | 'offline' | 'online';
-const ACTIONS: Record<MovieStatus, Action[]> = {
-  pending: ['approve', 'reject'],
-  rejected: ['approve'],
-  online: ['offline'],
-  offline: ['online'],
-};
+type Action = ReviewAction;
+/** The transitions the server allows from each status (common/review.ts). */
+const ACTIONS = Object.fromEntries(REVIEW_STATUSES.map((s) => [s, actionsFrom(s)])) as Record<
+  MovieStatus,
+  Action[]
+>;
 const DONE: Record<Action, string> = {
   approve: 'approved',
   reject: 'rejected',

@@ -9,17 +9,15 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { REVIEW_VIEWS, type ReviewStatus } from '../../../common/review';
 import { useSystemSettings } from '../../api/system';
 
 export type MovieView = 'review' | 'online';
-export type MovieStatus = 'pending' | 'rejected' | 'online' | 'offline';
+export type MovieStatus = ReviewStatus;
 
 /** The resource (= screen path) of each view; both are `admin/movie/movies` on the API with `view` fixed. */
 export const RESOURCE: Record<MovieView, string> = { review: 'movie/review', online: 'movie/onlinectx' };
-export const STATUSES: Record<MovieView, MovieStatus[]> = {
-  review: ['pending', 'rejected'],
-  online: ['online', 'offline'],
-};
+export const STATUSES: Record<MovieView, readonly MovieStatus[]> = REVIEW_VIEWS;
 /** Where a movie is edited, by its status: the review pages for pending/rejected, the online pages otherwise. */
 export const editPathOf = (status: MovieStatus, id: number | string) =>
   `/${RESOURCE[status === 'pending' || status === 'rejected' ? 'review' : 'online']}/edit/${id}`;

@@ -12,7 +12,7 @@ import {
 import { ImageInput } from '../../images/ImageInput';
 import { ColumnInput, R, serialChoices } from './shared';
 
-/** The API's limits (server/modules/novels/model.ts), checked here first so the form says it at once. */
+/** The API's limits (server/modules/novel/model.ts), checked here first so the form says it at once. */
 const each = (max: number) => (values: string[] | null) =>
   values?.some((v) => v.trim().length > max)
     ? { message: 'ra.validation.maxLength', args: { max } }

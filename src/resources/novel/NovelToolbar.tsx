@@ -12,20 +12,19 @@ import {
   useTranslate,
 } from 'react-admin';
 import { useFormContext, useFormState } from 'react-hook-form';
+import { actionsFrom, REVIEW_STATUSES, type ReviewAction } from '../../../common/review';
 import type { ResourceDataProvider } from '../../api/dataProvider';
 import { ApiFailure } from '../../api/http';
 import { Permission } from '../../auth/permission';
 import { ReasonField } from '../../components/ReasonField';
 import { NOVEL_RESOURCE, type NovelStatus, R } from './shared';
 
-type Action = 'approve' | 'reject' | 'offline' | 'online';
-/** The transitions the server allows from each status (server/modules/novels/novel-routes.ts TRANSITIONS). */
-export const ACTIONS: Record<NovelStatus, Action[]> = {
-  pending: ['approve', 'reject'],
-  rejected: ['approve'],
-  online: ['offline'],
-  offline: ['online'],
-};
+type Action = ReviewAction;
+/** The transitions the server allows from each status (common/review.ts). */
+export const ACTIONS = Object.fromEntries(REVIEW_STATUSES.map((s) => [s, actionsFrom(s)])) as Record<
+  NovelStatus,
+  Action[]
+>;
 
 /**
  * Save, the transitions the novel's status allows, and delete (admins). A transition first saves what the operator

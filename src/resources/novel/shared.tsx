@@ -7,16 +7,18 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { SERIAL_STATUSES, type SerialStatus } from '../../../common/novel';
+import { REVIEW_STATUSES, type ReviewStatus } from '../../../common/review';
 import { COLUMN_RESOURCE, M, R } from './names';
 
-export type NovelStatus = 'pending' | 'rejected' | 'online' | 'offline';
-export type SerialStatus = 'ongoing' | 'completed';
+export type NovelStatus = ReviewStatus;
 
 export * from './names';
+export type { SerialStatus };
 
-export const STATUSES: NovelStatus[] = ['pending', 'rejected', 'online', 'offline'];
+export const STATUSES: readonly NovelStatus[] = REVIEW_STATUSES;
 export const statusChoices = STATUSES.map((s) => ({ id: s, name: `${M}.status.${s}` }));
-export const serialChoices = (['ongoing', 'completed'] as const).map((s) => ({
+export const serialChoices = SERIAL_STATUSES.map((s) => ({
   id: s,
   name: `${M}.serial.${s}`,
 }));
