@@ -192,7 +192,7 @@ async function synthesise(db, sql, perDay, today) {
     for (let i = 0; i < values.length; i += 2000) {
       const chunk = values.slice(i, i + 2000);
       const params = [];
-      const tuples = chunk.map((v) => `(${v.map((x) => (params.push(x), `$${params.length}`)).join(', ')})`);
+      const tuples = chunk.map((v) => `(${v.map((x) => `$${params.push(x)}`).join(', ')})`);
       await db.$client.query(`insert into ${table} (${cols}) values ${tuples.join(', ')}`, params);
     }
   };
