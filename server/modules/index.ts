@@ -8,6 +8,7 @@ import novel from './novel';
 import operators from './operators';
 import promotionApps from './promotion-apps';
 import site from './site';
+import statistics from './statistics';
 import statisticsSettings from './statistics-settings';
 import sys from './sys';
 
@@ -27,5 +28,6 @@ export const modules: readonly ServerModule[] = [
   notices,
   promotionApps,
   statisticsSettings,
+  statistics,
   site,
 ];

@@ -16,6 +16,8 @@ import { seed } from '../seed';
 import { fileImageStorage } from './image-storage';
 import { openPostgres } from './postgres';
 import { createRoot } from './root';
+import { ip2regionLookup } from './region';
+import { startRollupTimer } from './rollup';
 
 /** Fails the start with one clear line (no stack trace) for anything the operator of the server can fix. */
 function die(line: string): never {
@@ -84,6 +86,12 @@ export async function main() {
       getConnInfo(c).remote.address ??
       'unknown',
     images,
+    region: ip2regionLookup(),
+  });
+  const stopRollup = startRollupTimer(database.db, {
+    seconds: config.rollupSeconds,
+    defaultTenant: config.defaultTenant,
+    logger,
   });
 
   const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
@@ -107,6 +115,7 @@ export async function main() {
   );
 
   const stop = async () => {
+    stopRollup();
     server.close();
     await database.close().catch(() => {});
     process.exit(0);

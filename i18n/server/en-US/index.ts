@@ -10,6 +10,7 @@ import operators from './operators';
 import promotionApps from './promotion-apps';
 import review from './review';
 import site from './site';
+import statistics from './statistics';
 
 /** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
 const en: Record<keyof typeof zh, string> = {
@@ -24,5 +25,6 @@ const en: Record<keyof typeof zh, string> = {
   ...operators,
   ...promotionApps,
   ...site,
+  ...statistics,
 };
 export default en;

@@ -9,6 +9,7 @@ import operators from './operators';
 import promotionApps from './promotion-apps';
 import review from './review';
 import site from './site';
+import statistics from './statistics';
 
 /**
  * Messages the API puts in the envelope's `msg`, zh-CN: the core's and its kits' (review, column-tree), then one
@@ -27,5 +28,6 @@ const zh = {
   ...operators,
   ...promotionApps,
   ...site,
+  ...statistics,
 };
 export default zh;

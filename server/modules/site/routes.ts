@@ -92,7 +92,7 @@ const keyRoutes = {
 };
 
 /** The site key names the tenant; a missing or unknown one is 40100 (and never cached). */
-const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
+export const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header(SITE_KEY_HEADER)?.trim() ?? '';
   const head = /^sk_[A-Za-z0-9_-]{20,60}$/.test(key) ? await readSiteHead(c.get('deps').db, key) : undefined;
   if (!head) {
@@ -102,6 +102,9 @@ const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
   heads.set(c.req.raw, head);
   await next();
 });
+
+/** The tenant whose site key the request carried (after `requireSiteKey`). */
+export const siteTenantOf = (c: { req: { raw: Request } }) => heads.get(c.req.raw)!.tenant;
 
 /** `If-None-Match` against an ETag, by weak comparison (RFC 9110 §13.1.2): a compressing proxy weakens ETags. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -149,10 +152,12 @@ export function siteRoutes(parts: readonly SitePart[]) {
   });
   // A CORS preflight (OPTIONS asking for a method) is answered 204 by cors(); any other OPTIONS is a request like
   // the others and gets an envelope (no key: 40100), not an empty 204.
-  app.use('*', (c, next) =>
+  // Scoped to this route: another module's route under /app/site (the statistics module's POST /app/site/events)
+  // brings its own CORS and key check.
+  app.use('/config', (c, next) =>
     c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method') ? next() : siteCors(c, next),
   );
-  app.use('*', requireSiteKey);
+  app.use('/config', requireSiteKey);
 
   app.openapi(configRoute(parts), async (c) => {
     const { db, clock } = c.get('deps');

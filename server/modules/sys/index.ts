@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { isTimeZone } from '../../../common/period';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
@@ -65,6 +66,11 @@ const SettingsPatch = z
       })
       .optional(),
     platforms: z.array(Platform).max(50).optional(),
+    /** The tenant's time zone for statistics days (IANA name; Asia/Shanghai when never set). */
+    timeZone: z
+      .string()
+      .refine(isTimeZone, { params: { key: 'field.timeZone' } })
+      .optional(),
     ...z.object(baseFields).partial().shape,
   })
   .catchall(z.unknown())

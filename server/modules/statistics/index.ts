@@ -1,0 +1,19 @@
+import { defineModule } from '../../core/module';
+import { ingestRoutes, statsRoutes } from './routes';
+import { seedEvents } from './seed';
+
+/**
+ * Statistics (issue #12): the content site's events (POST /app/site/events, the site key), raw in day partitions,
+ * folded by the rollup into daily and hourly tables per dimension; the reports (/app/admin/stats) read only those.
+ * See CONTRACT.md. (The folder keeps the section's name; its admin API segment is `stats`.)
+ */
+export default defineModule({
+  name: 'statistics',
+  mount: { '/site/events': ingestRoutes, '/admin/stats': statsRoutes },
+  // A month of sample events through the ingestion, then the rollup (after the movies they view).
+  seed: async (db, at) => {
+    await seedEvents(db, { seed: at.seed, tenant: at.config.defaultTenant, now: at.now });
+  },
+});
+
+export { runRollup } from './rollup';
