@@ -1,0 +1,242 @@
+import AddLinkIcon from '@mui/icons-material/AddLink';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Radio,
+  RadioGroup,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useEffect, useId, useState } from 'react';
+import { type RaRecord, useNotify, useRefresh, useTranslate } from 'react-admin';
+import type { ListAnswer } from '../../api/dataProvider';
+import { request } from '../../api/http';
+import { ReportList } from '../../components/ReportList';
+import { ADOPT_API, KEYWORDS_RESOURCE, M } from './names';
+import { figure, ReportTabs, StatsPage } from './shared';
+
+/** A keyword's flag: every search found nothing, or some did. */
+function ZeroFlag({ record }: { record: RaRecord }) {
+  const translate = useTranslate();
+  const zero = Number(record.zeroResults) || 0;
+  if (zero <= 0) return null;
+  return zero >= Number(record.searches) ? (
+    <Chip
+      size="small"
+      color="warning"
+      label={translate(`${M}.keywords.zero`)}
+      title={translate(`${M}.keywords.zeroTitle`)}
+      sx={{ ml: 1 }}
+    />
+  ) : (
+    <Chip
+      size="small"
+      variant="outlined"
+      label={translate(`${M}.keywords.someZero`, { count: zero })}
+      sx={{ ml: 1 }}
+    />
+  );
+}
+
+type Target = 'movie' | 'novel' | 'actress';
+/** Where the records of each target are searched (`q`: title or name), and what names them. */
+const TARGETS: Record<Target, { api: string; name: (r: RaRecord) => string }> = {
+  movie: { api: 'admin/movie/movies', name: (r) => r.title },
+  novel: { api: 'admin/novel/novels', name: (r) => r.title },
+  actress: { api: 'admin/actresses', name: (r) => r.name },
+};
+
+/** The demand-gap action: the keyword becomes a tag of a movie or novel, or an alias of an actress. */
+export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const id = useId();
+  const [target, setTarget] = useState<Target>('movie');
+  const [input, setInput] = useState('');
+  const [options, setOptions] = useState<RaRecord[]>([]);
+  const [chosen, setChosen] = useState<RaRecord | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const q = input.trim();
+    request<ListAnswer>(TARGETS[target].api, {
+      query: { page: 1, pageSize: 10, ...(q ? { q } : {}) },
+      signal: abort.signal,
+    })
+      .then((data) => setOptions(data?.list ?? []))
+      .catch(() => {});
+    return () => abort.abort();
+  }, [target, input]);
+
+  const adopt = async () => {
+    if (!chosen) return;
+    setBusy(true);
+    try {
+      await request(ADOPT_API, {
+        method: 'POST',
+        json: { keyword, target, id: chosen.id, as: target === 'actress' ? 'alias' : 'tag' },
+      });
+      notify(`${M}.adopt.done`, {
+        type: 'success',
+        messageArgs: { keyword, name: TARGETS[target].name(chosen) },
+      });
+      refresh();
+      onClose();
+    } catch {
+      // the HTTP client has shown the server's message; the dialog stays open
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={`${id}-title`} fullWidth maxWidth="sm">
+      <DialogTitle id={`${id}-title`}>{translate(`${M}.adopt.title`, { keyword })}</DialogTitle>
+      <DialogContent>
+        <FormControl sx={{ mb: 2 }}>
+          <FormLabel id={`${id}-target`}>{translate(`${M}.adopt.target`)}</FormLabel>
+          <RadioGroup
+            row
+            aria-labelledby={`${id}-target`}
+            value={target}
+            onChange={(e) => {
+              setTarget(e.target.value as Target);
+              setChosen(null);
+              setInput('');
+            }}
+          >
+            {(Object.keys(TARGETS) as Target[]).map((t) => (
+              <FormControlLabel key={t} value={t} control={<Radio />} label={translate(`${M}.adopt.${t}`)} />
+            ))}
+          </RadioGroup>
+        </FormControl>
+        <Autocomplete
+          options={options}
+          value={chosen}
+          onChange={(_, v) => setChosen(v)}
+          inputValue={input}
+          onInputChange={(_, v, reason) => {
+            if (reason !== 'reset') setInput(v);
+          }}
+          filterOptions={(x) => x}
+          getOptionLabel={(r) => TARGETS[target].name(r) ?? ''}
+          isOptionEqualToValue={(a, b) => a.id === b.id}
+          noOptionsText={translate(`${M}.adopt.noOptions`)}
+          renderInput={(params) => (
+            <TextField
+              {...params}
+              label={translate(`${M}.adopt.record`)}
+              placeholder={translate(`${M}.adopt.search`)}
+            />
+          )}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
+        <Button variant="contained" onClick={adopt} disabled={!chosen || busy}>
+          {translate(`${M}.adopt.confirm`)}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function AdoptButton({ keyword }: { keyword: string }) {
+  const translate = useTranslate();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<AddLinkIcon aria-hidden />}
+        onClick={() => setOpen(true)}
+        aria-label={translate(`${M}.adopt.actionFor`, { keyword })}
+      >
+        {translate(`${M}.adopt.action`)}
+      </Button>
+      {open && <AdoptDialog keyword={keyword} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+const keywordColumn = {
+  source: 'key',
+  label: `${M}.fields.keyword`,
+  render: (r: RaRecord) => (
+    <>
+      {r.key}
+      <ZeroFlag record={r} />
+    </>
+  ),
+};
+
+/**
+ * Hot keywords (/stats/hotkeyword): searches, unique searchers, average results and zero-result searches per
+ * keyword, zero-result ones flagged; the demand gap lists the keywords whose searches all found nothing, each
+ * with the action that adds it to a movie, novel or actress.
+ */
+export function HotKeywords() {
+  const translate = useTranslate();
+  const [tab, setTab] = useState<'keywords' | 'gap'>('keywords');
+  return (
+    <StatsPage>
+      <ReportTabs
+        value={tab}
+        onChange={setTab}
+        label={`${M}.menu.hotkeyword`}
+        tabs={[
+          { value: 'keywords', label: `${M}.tabs.keywords` },
+          { value: 'gap', label: `${M}.tabs.gap` },
+        ]}
+      >
+        {tab === 'keywords' ? (
+          <ReportList
+            key="keywords"
+            resource={KEYWORDS_RESOURCE}
+            columns={[keywordColumn]}
+            figures={[
+              figure('searches'),
+              figure('searchers'),
+              figure('avgResults', { format: 'decimal', chart: false }),
+              figure('zeroResults'),
+            ]}
+            sort={{ field: 'searches', order: 'DESC' }}
+            filename="hot-keywords"
+          />
+        ) : (
+          <Box>
+            <Alert severity="info" sx={{ my: 1 }}>
+              <Typography variant="body2">{translate(`${M}.keywords.gapHint`)}</Typography>
+            </Alert>
+            <ReportList
+              key="gap"
+              resource={KEYWORDS_RESOURCE}
+              filter={{ zeroOnly: true }}
+              columns={[{ source: 'key', label: `${M}.fields.keyword` }]}
+              figures={[figure('searches'), figure('searchers')]}
+              sort={{ field: 'searches', order: 'DESC' }}
+              actions={{
+                label: `${M}.fields.actions`,
+                render: (r) => <AdoptButton keyword={String(r.key)} />,
+              }}
+              filename="demand-gap"
+              empty={{ title: `${M}.keywords.gapEmpty` }}
+            />
+          </Box>
+        )}
+      </ReportTabs>
+    </StatsPage>
+  );
+}
