@@ -1,5 +1,5 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { type ReactNode, useId, useState } from 'react';
+import { Button } from '@mui/material';
+import { type ReactNode, useState } from 'react';
 import {
   useDataProvider,
   useListContext,
@@ -10,6 +10,7 @@ import {
   useUnselectAll,
 } from 'react-admin';
 import type { ResourceDataProvider } from '../api/dataProvider';
+import { ConfirmDialog } from './ConfirmDialog';
 
 export interface BulkConfirmButtonProps {
   /** The batch action the API knows (`POST …/batch {action, ids, …body}`). */
@@ -49,7 +50,6 @@ export function BulkConfirmButton({
   const refresh = useRefresh();
   const unselectAll = useUnselectAll(resource);
   const translate = useTranslate();
-  const titleId = useId();
   const [open, setOpen] = useState(false);
   const [body, setBody] = useState<Record<string, unknown>>({});
   const [busy, setBusy] = useState(false);
@@ -76,25 +76,18 @@ export function BulkConfirmButton({
       <Button size="small" color={color} startIcon={icon} onClick={() => setOpen(true)}>
         {translate(label)}
       </Button>
-      <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="xs">
-        <DialogTitle id={titleId}>{translate(label)}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>{translate(confirm, { count: selectedIds.length })}</DialogContentText>
-          {extra?.(body, setBody)}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={close}>{translate('ra.action.cancel')}</Button>
-          <Button
-            variant="contained"
-            color={color === 'inherit' ? 'primary' : color}
-            onClick={run}
-            disabled={busy || (ready ? !ready(body) : false)}
-            autoFocus={!extra}
-          >
-            {translate('ra.action.confirm')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+      <ConfirmDialog
+        open={open}
+        title={translate(label)}
+        question={translate(confirm, { count: selectedIds.length })}
+        onClose={close}
+        onConfirm={run}
+        color={color}
+        disabled={busy || (ready ? !ready(body) : false)}
+        autoFocusConfirm={!extra}
+      >
+        {extra?.(body, setBody)}
+      </ConfirmDialog>
     </>
   );
 }

@@ -7,6 +7,14 @@ import { ApiFailure } from '../api/http';
  * Optimistic locking on an edit page: a save answered 40900 (someone else saved first) shows a warning with a
  * reload button; nothing was overwritten. `onError` goes into the Edit's mutationOptions.
  */
+/**
+ * A stale version: 40900 without details. The API's other 40900s (a refused review transition, a duplicate, an item
+ * still in use) carry `data` saying what was refused, and their message is the whole answer: reloading changes
+ * nothing.
+ */
+export const isStaleVersion = (err: unknown) =>
+  err instanceof ApiFailure && err.code === 40900 && (err.data === null || err.data === undefined);
+
 export function useConflict() {
   const [conflict, setConflict] = useState(false);
   const onError = (err: unknown) => setConflict(err instanceof ApiFailure && err.code === 40900);

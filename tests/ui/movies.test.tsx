@@ -8,7 +8,7 @@ import { ListPagination } from '../../src/layout/listParts';
 import { ReviewBulkActions } from '../../src/resources/movie/BulkActions';
 import { columnTree } from '../../src/resources/movie/CategoryList';
 import { clock } from '../../src/resources/movie/MovieList';
-import { editPathOf } from '../../src/resources/movie/shared';
+import { editPathOf } from '../../src/resources/movie/names';
 import { attachStream } from '../../src/resources/movie/VideoPreview';
 
 const hls = vi.hoisted(() => ({

@@ -1,5 +1,12 @@
 /** Messages of the actress section (react-admin shape: resources.<resource>.{name, fields, …}). */
 const actress = {
+  actress: {
+    /** The section's menu labels (its declaration in src/resources/actress/index.ts). */
+    menu: {
+      section: 'Actresses',
+      list: 'Actress list',
+    },
+  },
   'actress/list': {
     name: 'Actress |||| Actresses',
     fields: {

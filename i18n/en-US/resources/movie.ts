@@ -32,6 +32,15 @@ const movieFields = {
 const movie = {
   /** What both movie lists and edit pages share. */
   movie: {
+    /** The section's menu labels (its declaration in src/resources/movie/index.ts). */
+    menu: {
+      section: 'Movies',
+      review: 'Review queue',
+      onlinectx: 'Online content',
+      category: 'Columns',
+      tags: 'Tags',
+      sources: 'Video sources',
+    },
     status: { pending: 'Pending', rejected: 'Rejected', online: 'Online', offline: 'Offline' },
     filters: {
       q: 'Search titles',
@@ -61,7 +70,6 @@ const movie = {
       addTags: 'Add tags',
       removeTags: 'Remove tags',
       delete: 'Delete',
-      save: 'Save',
       reason: 'Reason for rejection',
       reasonHint: 'The submitter sees this reason.',
       confirmApprove: 'Approve %{count} item(s)? They go online at once.',
@@ -74,13 +82,17 @@ const movie = {
       confirmAddTags: 'Add these tags to %{count} item(s):',
       confirmRemoveTags: 'Remove these tags from %{count} item(s):',
       confirmDelete: 'Delete %{count} item(s)? This cannot be undone.',
-      confirmOne: 'Approve this item? It goes online at once.',
-      confirmOfflineOne: 'Take this item offline?',
+      confirmOne: {
+        approve: 'Approve this item? It goes online at once.',
+        reject: 'Reject this item?',
+        offline: 'Take this item offline? The site stops showing it.',
+        online: 'Put this item online?',
+      },
     },
     notifications: {
       batchDone: '%{count} item(s) changed',
-      approved: 'Approved and published',
-      rejected: 'Rejected',
+      approve: 'Approved and published',
+      reject: 'Rejected',
       offline: 'Taken offline',
       online: 'Put online',
       saved: 'Saved',

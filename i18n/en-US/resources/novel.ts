@@ -34,6 +34,12 @@ const category = {
 const novel = {
   /** What the novel screens share. */
   novel: {
+    /** The section's menu labels (its declaration in src/resources/novel/index.ts). */
+    menu: {
+      section: 'Novels',
+      review: 'Novel review',
+      category: 'Novel columns',
+    },
     status: { pending: 'Pending', rejected: 'Rejected', online: 'Online', offline: 'Offline' },
     serial: { ongoing: 'Ongoing', completed: 'Completed' },
     separator: ', ',

@@ -1,5 +1,16 @@
 /** Messages of the setting section's resources. */
 const setting = {
+  setting: {
+    /** The section's menu labels (its declaration in src/resources/setting/index.ts). */
+    menu: {
+      section: 'Settings',
+      base: 'Base settings',
+      notices: 'Notices',
+      promotionapp: 'Promotion apps',
+      statistics: 'Statistics settings',
+      operators: 'Operators',
+    },
+  },
   'setting/base': {
     name: 'Base settings',
     fields: {

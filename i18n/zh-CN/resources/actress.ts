@@ -2,6 +2,13 @@ import type en from '../../en-US/resources/actress';
 
 /** 女优版块的资源文案。 */
 const actress: typeof en = {
+  actress: {
+    /** The section's menu labels (its declaration in src/resources/actress/index.ts). */
+    menu: {
+      section: '女优管理',
+      list: '女优列表',
+    },
+  },
   'actress/list': {
     name: '女优',
     fields: {

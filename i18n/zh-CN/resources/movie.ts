@@ -33,6 +33,15 @@ const movieFields = {
 /** 影视版块的资源文案。 */
 const movie: typeof en = {
   movie: {
+    /** The section's menu labels (its declaration in src/resources/movie/index.ts). */
+    menu: {
+      section: '视频管理',
+      review: '审核列表',
+      onlinectx: '上线内容',
+      category: '栏目管理',
+      tags: '标签管理',
+      sources: '视频源',
+    },
     status: { pending: '待审核', rejected: '已驳回', online: '已上线', offline: '已下线' },
     filters: {
       q: '搜索标题',
@@ -62,7 +71,6 @@ const movie: typeof en = {
       addTags: '添加标签',
       removeTags: '移除标签',
       delete: '删除',
-      save: '保存',
       reason: '驳回原因',
       reasonHint: '提交者会看到这个原因。',
       confirmApprove: '确定审核通过 %{count} 个内容？通过后立即上线。',
@@ -75,13 +83,17 @@ const movie: typeof en = {
       confirmAddTags: '给 %{count} 个内容添加这些标签：',
       confirmRemoveTags: '从 %{count} 个内容移除这些标签：',
       confirmDelete: '确定删除 %{count} 个内容？此操作不可撤销。',
-      confirmOne: '确定审核通过？通过后立即上线。',
-      confirmOfflineOne: '确定下线这个内容？',
+      confirmOne: {
+        approve: '确定审核通过？通过后立即上线。',
+        reject: '确定驳回这个内容？',
+        offline: '确定下线这个内容？站点将不再展示。',
+        online: '确定上线这个内容？',
+      },
     },
     notifications: {
       batchDone: '已处理 %{count} 个内容',
-      approved: '已审核通过并上线',
-      rejected: '已驳回',
+      approve: '已审核通过并上线',
+      reject: '已驳回',
       offline: '已下线',
       online: '已上线',
       saved: '已保存',

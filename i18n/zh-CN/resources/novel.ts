@@ -3,6 +3,12 @@ import type en from '../../en-US/resources/novel';
 /** 小说版块的资源文案。 */
 const novel: typeof en = {
   novel: {
+    /** The section's menu labels (its declaration in src/resources/novel/index.ts). */
+    menu: {
+      section: '小说管理',
+      review: '小说审核',
+      category: '小说栏目',
+    },
     status: { pending: '待审核', rejected: '已驳回', online: '已上线', offline: '已下线' },
     serial: { ongoing: '连载中', completed: '已完结' },
     separator: '，',

@@ -2,6 +2,17 @@ import type en from '../../en-US/resources/setting';
 
 /** 系统设置版块的资源文案。 */
 const setting: typeof en = {
+  setting: {
+    /** The section's menu labels (its declaration in src/resources/setting/index.ts). */
+    menu: {
+      section: '系统设置',
+      base: '基础设置',
+      notices: '公告管理',
+      promotionapp: '推广浏览器',
+      statistics: '统计设置',
+      operators: '运营账号',
+    },
+  },
   'setting/base': {
     name: '基础设置',
     fields: {

@@ -6,12 +6,12 @@ import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
 import { ActressInputs } from './ActressInputs';
 import { ActressMovies } from './ActressMovies';
 import { DeleteActressButton } from './DeleteActressButton';
-import { R } from './shared';
+import { ACTRESS_MSG } from './names';
 
 function EditTitle() {
   const record = useRecordContext();
   const translate = useTranslate();
-  return <>{translate(`${R}.page.edit`, { name: record?.name ?? '' })}</>;
+  return <>{translate(`${ACTRESS_MSG}.page.edit`, { name: record?.name ?? '' })}</>;
 }
 
 function EditToolbar() {
@@ -29,7 +29,7 @@ function CreateProfile() {
   const translate = useTranslate();
   return (
     <Create
-      title={translate(`${R}.page.create`)}
+      title={translate(`${ACTRESS_MSG}.page.create`)}
       redirect={(_resource, id) => `/actress/edit/${id}`}
       actions={false}
     >

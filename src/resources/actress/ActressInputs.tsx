@@ -12,12 +12,13 @@ import {
   TextInput,
 } from 'react-admin';
 import { ImageInput } from '../../images/ImageInput';
-import { R, regionChoices } from './shared';
+import { ACTRESS_MSG } from './names';
+import { regionChoices } from './shared';
 
 /** The limits of the API (server/modules/actresses/model.ts), checked here first so the form says it at once. */
 const today = () => new Date().toISOString().slice(0, 10);
 const notFuture = (value: string | null) =>
-  value && value > today() ? `${R}.validation.birthdayFuture` : undefined;
+  value && value > today() ? `${ACTRESS_MSG}.validation.birthdayFuture` : undefined;
 const each = (max: number) => (values: string[] | null) =>
   values?.some((v) => v.trim().length > max)
     ? { message: 'ra.validation.maxLength', args: { max } }
@@ -45,7 +46,7 @@ export function ActressInputs() {
         <TextInput source="name" validate={[required(), maxLength(64)]} fullWidth />
         <TextArrayInput
           source="aliases"
-          helperText={`${R}.helper.aliases`}
+          helperText={`${ACTRESS_MSG}.helper.aliases`}
           validate={[each(64), atMost(20)]}
           fullWidth
         />
@@ -76,7 +77,7 @@ export function ActressInputs() {
         </Box>
         <TextArrayInput
           source="tags"
-          helperText={`${R}.helper.tags`}
+          helperText={`${ACTRESS_MSG}.helper.tags`}
           validate={[each(32), atMost(20)]}
           fullWidth
         />
@@ -84,7 +85,7 @@ export function ActressInputs() {
           <NumberInput
             source="sortWeight"
             step={1}
-            helperText={`${R}.helper.sortWeight`}
+            helperText={`${ACTRESS_MSG}.helper.sortWeight`}
             validate={[minValue(-1_000_000), maxValue(1_000_000)]}
           />
           <BooleanInput source="visible" />

@@ -16,43 +16,66 @@ import {
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ActressBulkActions } from './BulkActions';
-import { ActressAvatar, R, RegionChip, regionChoices, VisibleChip, visibleChoices } from './shared';
+import { ACTRESS_MSG } from './names';
+import { ActressAvatar, RegionChip, regionChoices, VisibleChip, visibleChoices } from './shared';
 
 const filters = (translate: (key: string) => string) => [
-  <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${R}.filters.q`)} />,
-  <SelectInput key="region" source="region" choices={regionChoices} alwaysOn label={`${R}.filters.region`} />,
+  <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${ACTRESS_MSG}.filters.q`)} />,
+  <SelectInput
+    key="region"
+    source="region"
+    choices={regionChoices}
+    alwaysOn
+    label={`${ACTRESS_MSG}.filters.region`}
+  />,
   <SelectInput
     key="visible"
     source="visible"
     choices={visibleChoices}
     alwaysOn
-    label={`${R}.filters.visible`}
+    label={`${ACTRESS_MSG}.filters.visible`}
   />,
-  <NumberInput key="debutFrom" source="debutFrom" label={`${R}.filters.debutFrom`} min={1900} max={2100} />,
-  <NumberInput key="debutTo" source="debutTo" label={`${R}.filters.debutTo`} min={1900} max={2100} />,
-  <TextInput key="tag" source="tag" label={`${R}.filters.tag`} />,
+  <NumberInput
+    key="debutFrom"
+    source="debutFrom"
+    label={`${ACTRESS_MSG}.filters.debutFrom`}
+    min={1900}
+    max={2100}
+  />,
+  <NumberInput
+    key="debutTo"
+    source="debutTo"
+    label={`${ACTRESS_MSG}.filters.debutTo`}
+    min={1900}
+    max={2100}
+  />,
+  <TextInput key="tag" source="tag" label={`${ACTRESS_MSG}.filters.tag`} />,
 ];
 
-const f = (name: string) => `${R}.fields.${name}`;
+const f = (name: string) => `${ACTRESS_MSG}.fields.${name}`;
 const csvColumns: CsvColumn[] = [
   { label: f('id'), value: (r) => r.id },
   { label: f('name'), value: (r) => r.name },
   { label: f('aliases'), value: (r) => (r.aliases ?? []).join(' / ') },
-  { label: f('region'), value: (r, t) => (r.region ? t(`${R}.region.${r.region}`) : '') },
+  { label: f('region'), value: (r, t) => (r.region ? t(`${ACTRESS_MSG}.region.${r.region}`) : '') },
   { label: f('birthday'), value: (r) => r.birthday ?? '' },
   { label: f('height'), value: (r) => r.height ?? '' },
   { label: f('debutYear'), value: (r) => r.debutYear ?? '' },
   { label: f('tags'), value: (r) => (r.tags ?? []).join(' / ') },
   { label: f('movieCount'), value: (r) => r.movieCount },
-  { label: f('visible'), value: (r, t) => t(`${R}.state.${r.visible ? 'visible' : 'hidden'}`) },
+  { label: f('visible'), value: (r, t) => t(`${ACTRESS_MSG}.state.${r.visible ? 'visible' : 'hidden'}`) },
   { label: f('sortWeight'), value: (r) => r.sortWeight },
   { label: f('createdAt'), value: (r) => r.createdAt },
 ];
 
 const Actions = () => (
   <TopToolbar>
-    <CreateButton label={`${R}.action.create`} />
-    <ExportCsvButton columns={csvColumns} filename="actresses" done={`${R}.notifications.exported`} />
+    <CreateButton label={`${ACTRESS_MSG}.action.create`} />
+    <ExportCsvButton
+      columns={csvColumns}
+      filename="actresses"
+      done={`${ACTRESS_MSG}.notifications.exported`}
+    />
   </TopToolbar>
 );
 
@@ -62,12 +85,12 @@ function Empty() {
     <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
       <PersonSearchIcon sx={{ fontSize: 64 }} aria-hidden />
       <Typography variant="h6" component="p" color="text.primary">
-        {translate(`${R}.empty`)}
+        {translate(`${ACTRESS_MSG}.empty`)}
       </Typography>
       <Typography variant="body2" sx={{ mb: 2 }}>
-        {translate(`${R}.emptyHint`)}
+        {translate(`${ACTRESS_MSG}.emptyHint`)}
       </Typography>
-      <CreateButton variant="contained" label={`${R}.action.create`} />
+      <CreateButton variant="contained" label={`${ACTRESS_MSG}.action.create`} />
     </Box>
   );
 }

@@ -35,8 +35,9 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 import type { ListAnswer, ResourceDataProvider } from '../../api/dataProvider';
 import { request } from '../../api/http';
-import { editPathOf, RESOURCE as MOVIE_RESOURCE, type MovieStatus, StatusChip } from '../movie/shared';
-import { ACTRESS_API, R } from './shared';
+import { editPathOf, MOVIE_RESOURCE, type MovieStatus } from '../movie/names';
+import { StatusChip } from '../movie/shared';
+import { ACTRESS_API, ACTRESS_MOVIES_MSG, ACTRESS_MSG } from './names';
 
 interface HerMovie {
   id: number;
@@ -46,7 +47,6 @@ interface HerMovie {
   views: number;
 }
 
-const M = `${R}.movies`;
 const PAGE_SIZES = [10, 20, 50];
 
 /** Movies found by title as the operator types (the movies API's index-served `q`), ten at a time. */
@@ -102,7 +102,7 @@ function LinkMoviesDialog({
       const { changed } = await dataProvider.action<{ changed: number }>(resource, record.id, 'movies', {
         movieIds: chosen.map((m) => m.id),
       });
-      notify(`${R}.notifications.linked`, { type: 'success', messageArgs: { count: changed } });
+      notify(`${ACTRESS_MSG}.notifications.linked`, { type: 'success', messageArgs: { count: changed } });
       close();
       onLinked();
     } catch {
@@ -113,7 +113,9 @@ function LinkMoviesDialog({
   };
   return (
     <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <DialogTitle id={titleId}>{translate(`${M}.linkTitle`, { name: record.name })}</DialogTitle>
+      <DialogTitle id={titleId}>
+        {translate(`${ACTRESS_MOVIES_MSG}.linkTitle`, { name: record.name })}
+      </DialogTitle>
       <DialogContent>
         <Autocomplete
           multiple
@@ -129,7 +131,7 @@ function LinkMoviesDialog({
           filterOptions={(options) => options}
           isOptionEqualToValue={(a, b) => a.id === b.id}
           getOptionLabel={(m) => m.title}
-          noOptionsText={translate(`${M}.noMatch`)}
+          noOptionsText={translate(`${ACTRESS_MOVIES_MSG}.noMatch`)}
           renderOption={({ key, ...props }, m) => (
             <li key={key} {...props}>
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', width: '100%' }}>
@@ -144,8 +146,8 @@ function LinkMoviesDialog({
             <TextField
               {...params}
               autoFocus
-              label={translate(`${M}.search`)}
-              helperText={translate(`${M}.searchHint`)}
+              label={translate(`${ACTRESS_MOVIES_MSG}.search`)}
+              helperText={translate(`${ACTRESS_MOVIES_MSG}.searchHint`)}
               slotProps={{
                 ...params.slotProps,
                 input: {
@@ -165,7 +167,7 @@ function LinkMoviesDialog({
       <DialogActions>
         <Button onClick={close}>{translate('ra.action.cancel')}</Button>
         <Button variant="contained" onClick={link} disabled={busy || chosen.length === 0}>
-          {translate(`${M}.link`)}
+          {translate(`${ACTRESS_MOVIES_MSG}.link`)}
         </Button>
       </DialogActions>
     </Dialog>
@@ -210,7 +212,7 @@ export function ActressMovies() {
     if (!unlinking) return;
     try {
       await dataProvider.action(resource, record.id, 'unlink-movies', { movieIds: [unlinking.id] });
-      notify(`${R}.notifications.unlinked`, { type: 'success' });
+      notify(`${ACTRESS_MSG}.notifications.unlinked`, { type: 'success' });
       if (movies.data?.list.length === 1 && page > 0) setPage(page - 1);
       changed();
     } catch {
@@ -225,33 +227,33 @@ export function ActressMovies() {
     <Box component="section" aria-labelledby={headingId} sx={{ p: 2 }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
         <Typography id={headingId} variant="h6" component="h2">
-          {translate(`${M}.title`)}{' '}
+          {translate(`${ACTRESS_MOVIES_MSG}.title`)}{' '}
           <Typography component="span" variant="body2" color="text.secondary">
-            {translate(`${M}.count`, { count: total })}
+            {translate(`${ACTRESS_MOVIES_MSG}.count`, { count: total })}
           </Typography>
         </Typography>
         <Button startIcon={<AddLinkIcon />} variant="outlined" onClick={() => setLinking(true)}>
-          {translate(`${M}.link`)}
+          {translate(`${ACTRESS_MOVIES_MSG}.link`)}
         </Button>
       </Stack>
       {movies.isPending ? (
         <CircularProgress size={24} aria-label={translate('ra.page.loading')} />
       ) : rows.length === 0 ? (
         <Typography color="text.secondary" role="status" sx={{ py: 2 }}>
-          {translate(`${M}.empty`)}
+          {translate(`${ACTRESS_MOVIES_MSG}.empty`)}
         </Typography>
       ) : (
         <>
           <Table size="small">
             <TableHead>
               <TableRow>
-                <TableCell>{translate(`${M}.column.title`)}</TableCell>
-                <TableCell>{translate(`${M}.column.status`)}</TableCell>
-                <TableCell>{translate(`${M}.column.releaseDate`)}</TableCell>
-                <TableCell align="right">{translate(`${M}.column.views`)}</TableCell>
+                <TableCell>{translate(`${ACTRESS_MOVIES_MSG}.column.title`)}</TableCell>
+                <TableCell>{translate(`${ACTRESS_MOVIES_MSG}.column.status`)}</TableCell>
+                <TableCell>{translate(`${ACTRESS_MOVIES_MSG}.column.releaseDate`)}</TableCell>
+                <TableCell align="right">{translate(`${ACTRESS_MOVIES_MSG}.column.views`)}</TableCell>
                 <TableCell>
                   <Box component="span" sx={visuallyHidden}>
-                    {translate(`${M}.unlink`)}
+                    {translate(`${ACTRESS_MOVIES_MSG}.unlink`)}
                   </Box>
                 </TableCell>
               </TableRow>
@@ -275,9 +277,9 @@ export function ActressMovies() {
                       color="warning"
                       startIcon={<LinkOffIcon />}
                       onClick={() => setUnlinking(m)}
-                      aria-label={`${translate(`${M}.unlink`)} ${m.title}`}
+                      aria-label={`${translate(`${ACTRESS_MOVIES_MSG}.unlink`)} ${m.title}`}
                     >
-                      {translate(`${M}.unlink`)}
+                      {translate(`${ACTRESS_MOVIES_MSG}.unlink`)}
                     </Button>
                   </TableCell>
                 </TableRow>
@@ -308,10 +310,13 @@ export function ActressMovies() {
         fullWidth
         maxWidth="xs"
       >
-        <DialogTitle id={confirmId}>{translate(`${M}.unlink`)}</DialogTitle>
+        <DialogTitle id={confirmId}>{translate(`${ACTRESS_MOVIES_MSG}.unlink`)}</DialogTitle>
         <DialogContent>
           <DialogContentText>
-            {translate(`${M}.confirmUnlink`, { title: unlinking?.title ?? '', name: record.name })}
+            {translate(`${ACTRESS_MOVIES_MSG}.confirmUnlink`, {
+              title: unlinking?.title ?? '',
+              name: record.name,
+            })}
           </DialogContentText>
         </DialogContent>
         <DialogActions>

@@ -6,7 +6,8 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { ACTRESS_RESOURCE, ActressAvatar, R } from './shared';
+import { ACTRESS_MSG, ACTRESS_RESOURCE } from './names';
+import { ActressAvatar } from './shared';
 
 /** The typed text becomes the API's `q` (name or alias, index-served); blank asks for the most prolific ones. */
 const toQuery = (q: string) => (q.trim() ? { q: q.trim() } : {});
@@ -34,7 +35,7 @@ function ActressOption() {
         >
           {[
             ...(record.aliases ?? []),
-            translate(`${R}.picker.works`, { count: record.movieCount ?? 0 }),
+            translate(`${ACTRESS_MSG}.picker.works`, { count: record.movieCount ?? 0 }),
           ].join(' · ')}
         </Typography>
       </Box>
@@ -58,8 +59,8 @@ export function ActressPicker({ source = 'actressIds', ...props }: ActressPicker
       sort={{ field: 'movieCount', order: 'DESC' }}
     >
       <AutocompleteArrayInput
-        label={`${R}.picker.label`}
-        helperText={`${R}.picker.hint`}
+        label={`${ACTRESS_MSG}.picker.label`}
+        helperText={`${ACTRESS_MSG}.picker.hint`}
         optionText={<ActressOption />}
         inputText={nameOf}
         filterToQuery={toQuery}

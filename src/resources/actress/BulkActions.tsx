@@ -16,7 +16,7 @@ import type { ResourceDataProvider } from '../../api/dataProvider';
 import { ApiFailure } from '../../api/http';
 import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
-import { R } from './shared';
+import { ACTRESS_MSG } from './names';
 
 /**
  * Deletes the selected actresses (admins). Asked first; when they have linked movies the server refuses with
@@ -48,7 +48,7 @@ function BulkDeleteButton() {
         selectedIds,
         linked ? { force: true } : {},
       );
-      notify(`${R}.notifications.batchDone`, { type: 'success', messageArgs: { count: changed } });
+      notify(`${ACTRESS_MSG}.notifications.batchDone`, { type: 'success', messageArgs: { count: changed } });
       close();
       unselectAll();
       refresh();
@@ -70,8 +70,8 @@ function BulkDeleteButton() {
         <DialogContent>
           <DialogContentText>
             {linked
-              ? translate(`${R}.action.confirmDeleteLinked`, { movies: linked })
-              : translate(`${R}.action.confirmDelete`, { count: selectedIds.length })}
+              ? translate(`${ACTRESS_MSG}.action.confirmDeleteLinked`, { movies: linked })
+              : translate(`${ACTRESS_MSG}.action.confirmDelete`, { count: selectedIds.length })}
           </DialogContentText>
         </DialogContent>
         <DialogActions>
@@ -90,16 +90,16 @@ export const ActressBulkActions = () => (
   <>
     <BulkConfirmButton
       action="show"
-      label={`${R}.action.show`}
-      confirm={`${R}.action.confirmShow`}
-      done={`${R}.notifications.batchDone`}
+      label={`${ACTRESS_MSG}.action.show`}
+      confirm={`${ACTRESS_MSG}.action.confirmShow`}
+      done={`${ACTRESS_MSG}.notifications.batchDone`}
       icon={<VisibilityIcon />}
     />
     <BulkConfirmButton
       action="hide"
-      label={`${R}.action.hide`}
-      confirm={`${R}.action.confirmHide`}
-      done={`${R}.notifications.batchDone`}
+      label={`${ACTRESS_MSG}.action.hide`}
+      confirm={`${ACTRESS_MSG}.action.confirmHide`}
+      done={`${ACTRESS_MSG}.notifications.batchDone`}
       icon={<VisibilityOffIcon />}
       color="warning"
     />

@@ -10,7 +10,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { ApiFailure, request } from '../../api/http';
-import { ACTRESS_API, R } from './shared';
+import { ACTRESS_API, ACTRESS_MSG } from './names';
 
 /**
  * Deletes this actress (admins). The dialog reads her current number of linked movies first and names it; with
@@ -45,7 +45,7 @@ export function DeleteActressButton() {
         query: count ? { force: true } : undefined,
         quiet: true,
       });
-      notify(`${R}.notifications.deleted`, { type: 'success' });
+      notify(`${ACTRESS_MSG}.notifications.deleted`, { type: 'success' });
       setCount(null);
       redirect('list', resource);
     } catch (err) {
@@ -60,7 +60,7 @@ export function DeleteActressButton() {
   return (
     <>
       <Button color="error" startIcon={<DeleteIcon />} onClick={open}>
-        {translate(`${R}.action.deleteOne`)}
+        {translate(`${ACTRESS_MSG}.action.deleteOne`)}
       </Button>
       <Dialog
         open={count !== null}
@@ -69,12 +69,12 @@ export function DeleteActressButton() {
         fullWidth
         maxWidth="xs"
       >
-        <DialogTitle id={titleId}>{translate(`${R}.action.deleteOne`)}</DialogTitle>
+        <DialogTitle id={titleId}>{translate(`${ACTRESS_MSG}.action.deleteOne`)}</DialogTitle>
         <DialogContent>
           <DialogContentText>
             {count
-              ? translate(`${R}.action.confirmDeleteOneLinked`, { name, count })
-              : translate(`${R}.action.confirmDeleteOne`, { name })}
+              ? translate(`${ACTRESS_MSG}.action.confirmDeleteOneLinked`, { name, count })
+              : translate(`${ACTRESS_MSG}.action.confirmDeleteOne`, { name })}
           </DialogContentText>
         </DialogContent>
         <DialogActions>

@@ -2,11 +2,7 @@ import FaceRetouchingNaturalIcon from '@mui/icons-material/FaceRetouchingNatural
 import RecentActorsIcon from '@mui/icons-material/RecentActors';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
-
-/** The react-admin resource of the section: the list screen's path (its API is /app/admin/actresses). */
-export const ACTRESS_RESOURCE = 'actress/list';
-/** Its API path under /app (her movies are `${ACTRESS_API}/{id}/movies`). */
-export const ACTRESS_API = 'admin/actresses';
+import { ACTRESS_API, ACTRESS_MSG, ACTRESS_RESOURCE, SECTION_MSG } from './names';
 
 /**
  * Actresses (SPEC.md §2 /actress → /actress/list): the profiles list, and one hidden profile page
@@ -14,14 +10,14 @@ export const ACTRESS_API = 'admin/actresses';
  */
 const actress: SectionDecl = {
   path: 'actress',
-  locale: 'shell.menu.actress',
+  locale: `${SECTION_MSG}.menu.section`,
   icon: FaceRetouchingNaturalIcon,
   order: 20,
   redirect: 'list',
   screens: [
     {
       path: 'list',
-      locale: 'shell.menu.actressList',
+      locale: `${SECTION_MSG}.menu.list`,
       icon: RecentActorsIcon,
       resource: {
         apiPath: ACTRESS_API,
@@ -33,7 +29,7 @@ const actress: SectionDecl = {
     },
     {
       path: 'edit/:id?',
-      locale: `resources.${ACTRESS_RESOURCE}.page.editTitle`,
+      locale: `${ACTRESS_MSG}.page.editTitle`,
       hideInMenu: true,
       activeMenu: '/actress/list',
       component: lazyScreen(() => import('./ActressEdit'), 'ActressEdit'),

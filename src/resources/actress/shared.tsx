@@ -1,20 +1,15 @@
 import { Avatar, Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { SecureImage } from '../../images/SecureImage';
-import { ACTRESS_RESOURCE } from '.';
-
-export { ACTRESS_API, ACTRESS_RESOURCE } from '.';
-
-/** The i18n prefix of the section's messages. */
-export const R = `resources.${ACTRESS_RESOURCE}`;
+import { ACTRESS_MSG } from './names';
 
 /** Region codes the API accepts (server/modules/actresses/schema.ts REGIONS), named in the UI's language. */
 export const REGIONS = ['cn', 'hk', 'tw', 'jp', 'kr', 'sea', 'us', 'eu', 'other'] as const;
-export const regionChoices = REGIONS.map((id) => ({ id, name: `${R}.region.${id}` }));
+export const regionChoices = REGIONS.map((id) => ({ id, name: `${ACTRESS_MSG}.region.${id}` }));
 
 export const visibleChoices = [
-  { id: 'true', name: `${R}.state.visible` },
-  { id: 'false', name: `${R}.state.hidden` },
+  { id: 'true', name: `${ACTRESS_MSG}.state.visible` },
+  { id: 'false', name: `${ACTRESS_MSG}.state.hidden` },
 ];
 
 /** Her avatar (decrypted by SecureImage), or her name's first character when she has none. */
@@ -47,7 +42,7 @@ export function ActressAvatar({
 export function RegionChip({ region }: { region?: string | null }) {
   const translate = useTranslate();
   if (!region) return null;
-  return <Chip size="small" variant="outlined" label={translate(`${R}.region.${region}`)} />;
+  return <Chip size="small" variant="outlined" label={translate(`${ACTRESS_MSG}.region.${region}`)} />;
 }
 
 export function VisibleChip({ visible }: { visible?: boolean }) {
@@ -57,7 +52,7 @@ export function VisibleChip({ visible }: { visible?: boolean }) {
       size="small"
       color={visible ? 'success' : 'default'}
       variant={visible ? 'filled' : 'outlined'}
-      label={translate(`${R}.state.${visible ? 'visible' : 'hidden'}`)}
+      label={translate(`${ACTRESS_MSG}.state.${visible ? 'visible' : 'hidden'}`)}
     />
   );
 }

@@ -1,11 +1,11 @@
 import { Form } from 'react-admin';
-import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
-import { ReasonField } from '../../components/ReasonField';
-import { ColumnInput, M, type MovieView, TagsInput } from './shared';
+import { ReviewBulkButtons } from '../../components/ReviewBulkButtons';
+import { MOVIE_REVIEW, type MovieView, SECTION_MSG } from './names';
+import { ColumnInput, TagsInput } from './shared';
 
-const a = `${M}.action`;
-const done = `${M}.notifications.batchDone`;
+const a = `${SECTION_MSG}.action`;
+const done = `${SECTION_MSG}.notifications.batchDone`;
 
 /** A react-admin reference picker inside the dialog, feeding the batch body. */
 function PickerField({
@@ -20,7 +20,7 @@ function PickerField({
       {kind === 'columnId' ? (
         <ColumnInput
           source="columnId"
-          label={`${M}.filters.columnId`}
+          label={`${SECTION_MSG}.filters.columnId`}
           onChange={(v) => set({ columnId: v ?? undefined })}
         />
       ) : (
@@ -34,58 +34,15 @@ function PickerField({
   );
 }
 
-const hasReason = (b: Record<string, unknown>) => typeof b.reason === 'string' && b.reason.trim().length > 0;
-
 /** Batch actions of the review queue: approve, reject with a reason, delete (admins). */
 export function ReviewBulkActions() {
-  return (
-    <>
-      <BulkConfirmButton
-        action="approve"
-        label={`${a}.approve`}
-        confirm={`${a}.confirmApprove`}
-        done={done}
-      />
-      <BulkConfirmButton
-        action="reject"
-        label={`${a}.reject`}
-        confirm={`${a}.confirmReject`}
-        done={done}
-        color="warning"
-        extra={(body, set) => (
-          <ReasonField
-            prefix={a}
-            value={(body.reason as string) ?? ''}
-            onChange={(reason) => set({ ...body, reason })}
-          />
-        )}
-        ready={hasReason}
-      />
-      <Permission roles={['admin']}>
-        <BulkConfirmButton
-          action="delete"
-          label={`${a}.delete`}
-          confirm={`${a}.confirmDelete`}
-          done={done}
-          color="error"
-        />
-      </Permission>
-    </>
-  );
+  return <ReviewBulkButtons review={MOVIE_REVIEW} actions={['approve', 'reject']} />;
 }
 
 /** Batch actions of the online list. */
 export function OnlineBulkActions() {
   return (
-    <>
-      <BulkConfirmButton
-        action="offline"
-        label={`${a}.offline`}
-        confirm={`${a}.confirmOffline`}
-        done={done}
-        color="warning"
-      />
-      <BulkConfirmButton action="online" label={`${a}.online`} confirm={`${a}.confirmOnline`} done={done} />
+    <ReviewBulkButtons review={MOVIE_REVIEW} actions={['offline', 'online']}>
       <BulkConfirmButton
         action="recommend"
         label={`${a}.recommend`}
@@ -122,16 +79,7 @@ export function OnlineBulkActions() {
         extra={(_, set) => <PickerField kind="tagIds" set={set} />}
         ready={(b) => Array.isArray(b.tagIds) && b.tagIds.length > 0}
       />
-      <Permission roles={['admin']}>
-        <BulkConfirmButton
-          action="delete"
-          label={`${a}.delete`}
-          confirm={`${a}.confirmDelete`}
-          done={done}
-          color="error"
-        />
-      </Permission>
-    </>
+    </ReviewBulkButtons>
   );
 }
 

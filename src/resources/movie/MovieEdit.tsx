@@ -1,17 +1,18 @@
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
-import { Edit, SimpleForm, useLocaleState, useNotify, useRecordContext, useTranslate } from 'react-admin';
-import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { useLocaleState, useNotify, useRecordContext, useTranslate } from 'react-admin';
+import { EditPage } from '../../components/EditPage';
+import { ReviewToolbar } from '../../components/ReviewToolbar';
 import { ImageInput } from '../../images/ImageInput';
 import { ActressPicker } from '../actress/ActressPicker';
 import { MovieInputs } from './MovieInputs';
-import { MovieToolbar } from './MovieToolbar';
-import { M, type MovieView, RESOURCE, StatusChip } from './shared';
+import { MOVIE_MSG, MOVIE_REVIEW, type MovieView, SECTION_MSG } from './names';
+import { StatusChip } from './shared';
 import { VideoPreview } from './VideoPreview';
 
 function EditTitle({ view }: { view: MovieView }) {
   const record = useRecordContext();
   const translate = useTranslate();
-  return <>{translate(`resources.${RESOURCE[view]}.page.edit`, { title: record?.title ?? '' })}</>;
+  return <>{translate(`${MOVIE_MSG[view]}.page.edit`, { title: record?.title ?? '' })}</>;
 }
 
 /** Status, who reviewed it and when, and why it was rejected. */
@@ -25,14 +26,16 @@ function ReviewInfo() {
       <StatusChip status={record.status} />
       {record.reviewedAt && (
         <Typography variant="body2" color="text.secondary">
-          {translate(`${M}.reviewInfo`, {
+          {translate(`${SECTION_MSG}.reviewInfo`, {
             by: record.reviewedBy ?? '-',
             at: new Date(record.reviewedAt).toLocaleString(locale),
           })}
         </Typography>
       )}
       {record.status === 'rejected' && record.rejectReason && (
-        <Alert severity="warning">{translate(`${M}.rejectedBecause`, { reason: record.rejectReason })}</Alert>
+        <Alert severity="warning">
+          {translate(`${SECTION_MSG}.rejectedBecause`, { reason: record.rejectReason })}
+        </Alert>
       )}
     </Box>
   );
@@ -45,46 +48,41 @@ function ReviewInfo() {
 export function MovieEdit({ view }: { view: MovieView }) {
   const notify = useNotify();
   const translate = useTranslate();
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
+    <EditPage
       title={<EditTitle view={view} />}
-      mutationMode="pessimistic"
       redirect={false}
-      mutationOptions={{ onError, onSuccess: () => notify(`${M}.notifications.saved`, { type: 'success' }) }}
-      actions={false}
+      onSaved={() => notify(`${SECTION_MSG}.notifications.saved`, { type: 'success' })}
+      toolbar={<ReviewToolbar review={MOVIE_REVIEW} />}
     >
-      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm toolbar={<MovieToolbar onConflict={() => setConflict(true)} />}>
-        <Box
-          sx={{
-            display: 'grid',
-            gap: 3,
-            width: '100%',
-            gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 3fr) minmax(320px, 2fr)' },
-          }}
-        >
-          <Box sx={{ minWidth: 0 }}>
-            <MovieInputs cover={<ImageInput source="cover" />} actresses={<ActressPicker />} />
-          </Box>
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
-            <Card variant="outlined">
-              <CardContent>
-                <Typography variant="subtitle1" component="h2" gutterBottom>
-                  {translate(`${M}.section.review`)}
-                </Typography>
-                <ReviewInfo />
-              </CardContent>
-            </Card>
-            <Card variant="outlined">
-              <CardContent>
-                <VideoPreview />
-              </CardContent>
-            </Card>
-          </Box>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          width: '100%',
+          gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 3fr) minmax(320px, 2fr)' },
+        }}
+      >
+        <Box sx={{ minWidth: 0 }}>
+          <MovieInputs cover={<ImageInput source="cover" />} actresses={<ActressPicker />} />
         </Box>
-      </SimpleForm>
-    </Edit>
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+          <Card variant="outlined">
+            <CardContent>
+              <Typography variant="subtitle1" component="h2" gutterBottom>
+                {translate(`${SECTION_MSG}.section.review`)}
+              </Typography>
+              <ReviewInfo />
+            </CardContent>
+          </Card>
+          <Card variant="outlined">
+            <CardContent>
+              <VideoPreview />
+            </CardContent>
+          </Card>
+        </Box>
+      </Box>
+    </EditPage>
   );
 }
 

@@ -1,15 +1,8 @@
 import { DateInput, NumberInput, SearchInput, SelectInput } from 'react-admin';
-import {
-  ColumnInput,
-  M,
-  type MovieView,
-  statusChoices,
-  TagInput,
-  usePlatformChoices,
-  yesNoChoices,
-} from './shared';
+import { type MovieView, SECTION_MSG } from './names';
+import { ColumnInput, statusChoices, TagInput, usePlatformChoices, yesNoChoices } from './shared';
 
-const f = `${M}.filters`;
+const f = `${SECTION_MSG}.filters`;
 
 /** The search form of a movie list (SPEC.md §3 "review search form" / "online search form"). */
 export function useMovieFilters(view: MovieView, translate: (key: string) => string) {

@@ -16,14 +16,15 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
-import { ColumnInput, M, TagsInput, usePlatformChoices } from './shared';
+import { SECTION_MSG } from './names';
+import { ColumnInput, TagsInput, usePlatformChoices } from './shared';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const translate = useTranslate();
   return (
     <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2, width: '100%', minWidth: 0 }}>
       <Typography component="legend" variant="subtitle1" sx={{ mb: 1, fontWeight: 600 }}>
-        {translate(`${M}.section.${title}`)}
+        {translate(`${SECTION_MSG}.section.${title}`)}
       </Typography>
       {children}
     </Box>
@@ -56,14 +57,14 @@ export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?
             >
               <SelectInput
                 optionText="name"
-                label={`${M}.play.sourceId`}
+                label={`${SECTION_MSG}.play.sourceId`}
                 validate={required()}
                 sx={{ minWidth: 160 }}
               />
             </ReferenceInput>
             <TextInput
               source="path"
-              label={`${M}.play.path`}
+              label={`${SECTION_MSG}.play.path`}
               validate={[required(), maxLength(1024)]}
               sx={{ minWidth: 320 }}
             />
@@ -73,7 +74,12 @@ export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?
       <Section title="publish">
         <CheckboxGroupInput source="platforms" choices={platforms} />
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-          <NumberInput source="duration" label={`${M}.durationSeconds`} validate={int(0, 864_000)} step={1} />
+          <NumberInput
+            source="duration"
+            label={`${SECTION_MSG}.durationSeconds`}
+            validate={int(0, 864_000)}
+            step={1}
+          />
           <DateInput source="releaseDate" />
           <NumberInput source="sortWeight" validate={int(-1_000_000, 1_000_000)} step={1} />
         </Box>

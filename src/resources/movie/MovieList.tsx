@@ -17,12 +17,13 @@ import { SecureImage } from '../../images/SecureImage';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { bulkActionsOf } from './BulkActions';
 import { useMovieFilters } from './MovieFilters';
+import { MOVIE_MSG, type MovieView } from './names';
 import { SortWeightInput } from './SortWeightInput';
-import { type MovieView, PlatformsField, RESOURCE, StatusField } from './shared';
+import { PlatformsField, StatusField } from './shared';
 
 function Empty({ view }: { view: MovieView }) {
   const translate = useTranslate();
-  const r = `resources.${RESOURCE[view]}`;
+  const r = MOVIE_MSG[view];
   return (
     <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
       <InboxIcon sx={{ fontSize: 64 }} aria-hidden />

@@ -9,7 +9,7 @@ import {
   useUpdate,
 } from 'react-admin';
 import { ApiFailure } from '../../api/http';
-import { M } from './shared';
+import { SECTION_MSG } from './names';
 
 /**
  * The sort weight, edited in the row: saved on Enter or when leaving the field, with the row's version (a stale one
@@ -39,7 +39,7 @@ export function SortWeightInput(_: { label?: string; source?: string; sortable?:
       { id: record.id, data: { sortWeight: n, version: record.version }, previousData: record },
       {
         mutationMode: 'pessimistic',
-        onSuccess: () => notify(`${M}.notifications.sortSaved`, { type: 'success' }),
+        onSuccess: () => notify(`${SECTION_MSG}.notifications.sortSaved`, { type: 'success' }),
         onError: (err) => {
           setValue(saved);
           if (err instanceof ApiFailure && err.code === 40900) refresh();
@@ -65,7 +65,10 @@ export function SortWeightInput(_: { label?: string; source?: string; sortable?:
       onKeyDown={onKeyDown}
       sx={{ width: 88, '& input': { py: 0.75 } }}
       slotProps={{
-        htmlInput: { 'aria-label': translate(`${M}.editSortWeight`, { title: record.title }), step: 1 },
+        htmlInput: {
+          'aria-label': translate(`${SECTION_MSG}.editSortWeight`, { title: record.title }),
+          step: 1,
+        },
       }}
     />
   );

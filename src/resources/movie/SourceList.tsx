@@ -27,12 +27,12 @@ import { Permission } from '../../auth/permission';
 import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
 import { EditToolbar } from '../../components/EditToolbar';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { SOURCE_MSG } from './names';
 import { yesNoChoices } from './shared';
 
-const R = 'resources.movie/sources';
 const typeChoices = [
-  { id: 'hls', name: `${R}.types.hls` },
-  { id: 'mp4', name: `${R}.types.mp4` },
+  { id: 'hls', name: `${SOURCE_MSG}.types.hls` },
+  { id: 'mp4', name: `${SOURCE_MSG}.types.mp4` },
 ];
 
 const Actions = () => (
@@ -48,13 +48,19 @@ const Actions = () => (
 export function SourceList() {
   const translate = useTranslate();
   const filters = [
-    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${R}.filters.q`)} />,
-    <SelectInput key="type" source="type" choices={typeChoices} label={`${R}.filters.type`} alwaysOn />,
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${SOURCE_MSG}.filters.q`)} />,
+    <SelectInput
+      key="type"
+      source="type"
+      choices={typeChoices}
+      label={`${SOURCE_MSG}.filters.type`}
+      alwaysOn
+    />,
     <SelectInput
       key="enabled"
       source="enabled"
       choices={yesNoChoices}
-      label={`${R}.filters.enabled`}
+      label={`${SOURCE_MSG}.filters.enabled`}
       alwaysOn
     />,
   ];
@@ -87,7 +93,7 @@ function SourceInputs() {
   return (
     <>
       <Alert severity="info" sx={{ mb: 2 }}>
-        {translate(`${R}.hint`)}
+        {translate(`${SOURCE_MSG}.hint`)}
       </Alert>
       <TextInput source="name" validate={[required(), maxLength(64)]} />
       <TextInput
@@ -105,7 +111,7 @@ function SourceInputs() {
 export function SourceCreate() {
   const translate = useTranslate();
   return (
-    <Create title={translate(`${R}.page.create`)} redirect="list">
+    <Create title={translate(`${SOURCE_MSG}.page.create`)} redirect="list">
       <SimpleForm defaultValues={{ type: 'hls', priority: 0, enabled: true }}>
         <SourceInputs />
       </SimpleForm>
@@ -118,7 +124,7 @@ export function SourceEdit() {
   const { conflict, setConflict, onError } = useConflict();
   return (
     <Edit
-      title={translate(`${R}.page.editTitle`)}
+      title={translate(`${SOURCE_MSG}.page.editTitle`)}
       mutationMode="pessimistic"
       redirect="list"
       mutationOptions={{ onError }}

@@ -32,9 +32,8 @@ import { Permission } from '../../auth/permission';
 import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
 import { EditToolbar } from '../../components/EditToolbar';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { TAG_MSG } from './names';
 import { yesNoChoices } from './shared';
-
-const R = 'resources.movie/tags';
 
 /** Merges this tag into another: every item gets the survivor, then this one is deleted (one transaction). */
 function MergeButton() {
@@ -53,7 +52,10 @@ function MergeButton() {
       const data = await dataProvider.action<{ moved: number }>('movie/tags', into as number, 'merge', {
         ids: [record.id],
       });
-      notify(`${R}.notifications.merged`, { type: 'success', messageArgs: { count: data?.moved ?? 0 } });
+      notify(`${TAG_MSG}.notifications.merged`, {
+        type: 'success',
+        messageArgs: { count: data?.moved ?? 0 },
+      });
       setOpen(false);
       refresh();
     } catch {
@@ -70,7 +72,7 @@ function MergeButton() {
           setOpen(true);
         }}
       >
-        {translate(`${R}.action.merge`)}
+        {translate(`${TAG_MSG}.action.merge`)}
       </Button>
       {/* Events in the dialog bubble through React to the row, whose click opens the edit page: stop them here. */}
       <Dialog
@@ -81,14 +83,18 @@ function MergeButton() {
         fullWidth
         maxWidth="xs"
       >
-        <DialogTitle id={titleId}>{translate(`${R}.action.mergeTitle`, { name: record.name })}</DialogTitle>
+        <DialogTitle id={titleId}>
+          {translate(`${TAG_MSG}.action.mergeTitle`, { name: record.name })}
+        </DialogTitle>
         <DialogContent>
-          <DialogContentText>{translate(`${R}.action.mergeHint`, { name: record.name })}</DialogContentText>
+          <DialogContentText>
+            {translate(`${TAG_MSG}.action.mergeHint`, { name: record.name })}
+          </DialogContentText>
           <Form onSubmit={() => undefined}>
             <ReferenceInput source="intoId" reference="movie/tags" perPage={50} filter={{}}>
               <AutocompleteInput
                 optionText="name"
-                label={`${R}.action.mergeInto`}
+                label={`${TAG_MSG}.action.mergeInto`}
                 filterToQuery={(q: string) => (q ? { q } : {})}
                 onChange={(v) => setInto(v ?? null)}
               />
@@ -119,9 +125,9 @@ const Actions = () => (
 export function TagList() {
   const translate = useTranslate();
   const filters = [
-    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${R}.filters.q`)} />,
-    <TextInput key="group" source="group" label={`${R}.filters.group`} alwaysOn />,
-    <SelectInput key="hot" source="hot" choices={yesNoChoices} label={`${R}.filters.hot`} alwaysOn />,
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${TAG_MSG}.filters.q`)} />,
+    <TextInput key="group" source="group" label={`${TAG_MSG}.filters.group`} alwaysOn />,
+    <SelectInput key="hot" source="hot" choices={yesNoChoices} label={`${TAG_MSG}.filters.hot`} alwaysOn />,
   ];
   return (
     <List
@@ -157,7 +163,7 @@ const TagInputs = () => (
 export function TagCreate() {
   const translate = useTranslate();
   return (
-    <Create title={translate(`${R}.page.create`)} redirect="list">
+    <Create title={translate(`${TAG_MSG}.page.create`)} redirect="list">
       <SimpleForm defaultValues={{ hot: false, group: '' }}>
         <TagInputs />
       </SimpleForm>
@@ -170,7 +176,7 @@ export function TagEdit() {
   const { conflict, setConflict, onError } = useConflict();
   return (
     <Edit
-      title={translate(`${R}.page.editTitle`)}
+      title={translate(`${TAG_MSG}.page.editTitle`)}
       mutationMode="pessimistic"
       redirect="list"
       mutationOptions={{ onError }}

@@ -1,7 +1,7 @@
 import { Alert, Box, Chip, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
-import { M } from './shared';
+import { SECTION_MSG } from './names';
 
 interface Play {
   id: number;
@@ -75,10 +75,10 @@ export function VideoPreview() {
   return (
     <Box component="section" aria-labelledby="movie-preview-title" sx={{ width: '100%' }}>
       <Typography id="movie-preview-title" variant="subtitle1" component="h2" gutterBottom>
-        {translate(`${M}.preview.title`)}
+        {translate(`${SECTION_MSG}.preview.title`)}
       </Typography>
       {!play ? (
-        <Typography color="text.secondary">{translate(`${M}.preview.none`)}</Typography>
+        <Typography color="text.secondary">{translate(`${SECTION_MSG}.preview.none`)}</Typography>
       ) : (
         <>
           {plays.length > 1 && (
@@ -90,7 +90,7 @@ export function VideoPreview() {
                   clickable
                   color={i === index ? 'primary' : 'default'}
                   aria-pressed={i === index}
-                  label={`${translate(`${M}.preview.entry`, { n: i + 1 })} · ${p.sourceName}`}
+                  label={`${translate(`${SECTION_MSG}.preview.entry`, { n: i + 1 })} · ${p.sourceName}`}
                   onClick={() => setIndex(i)}
                 />
               ))}
@@ -100,7 +100,7 @@ export function VideoPreview() {
             ref={video}
             controls
             preload="metadata"
-            aria-label={translate(`${M}.preview.title`)}
+            aria-label={translate(`${SECTION_MSG}.preview.title`)}
             data-url={play.url}
             style={{ width: '100%', maxHeight: 360, background: '#000', borderRadius: 4 }}
           >
@@ -108,11 +108,11 @@ export function VideoPreview() {
           </video>
           <Typography variant="caption" component="p" sx={{ wordBreak: 'break-all' }} color="text.secondary">
             {play.url}
-            {!play.sourceEnabled && ` (${translate(`${M}.preview.disabledSource`)})`}
+            {!play.sourceEnabled && ` (${translate(`${SECTION_MSG}.preview.disabledSource`)})`}
           </Typography>
           {error && (
             <Alert severity="warning" sx={{ mt: 1 }}>
-              {translate(`${M}.preview.${error}`)}
+              {translate(`${SECTION_MSG}.preview.${error}`)}
             </Alert>
           )}
         </>

@@ -6,6 +6,17 @@ import RateReviewIcon from '@mui/icons-material/RateReview';
 import SettingsInputAntennaIcon from '@mui/icons-material/SettingsInputAntenna';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
+import {
+  COLUMN_API,
+  COLUMN_MSG,
+  MOVIE_API,
+  MOVIE_MSG,
+  SECTION_MSG,
+  SOURCE_API,
+  SOURCE_MSG,
+  TAG_API,
+  TAG_MSG,
+} from './names';
 
 const screen = (name: string) =>
   lazyScreen(() => import('./screens'), name as keyof typeof import('./screens'));
@@ -16,23 +27,23 @@ const screen = (name: string) =>
  */
 const movie: SectionDecl = {
   path: 'movie',
-  locale: 'shell.menu.movie',
+  locale: `${SECTION_MSG}.menu.section`,
   icon: MovieIcon,
   order: 10,
   redirect: 'review',
   screens: [
     {
       path: 'review',
-      locale: 'shell.menu.review',
+      locale: `${SECTION_MSG}.menu.review`,
       icon: RateReviewIcon,
       resource: {
-        apiPath: 'admin/movie/movies',
+        apiPath: MOVIE_API,
         list: screen('ReviewList'),
         recordRepresentation: 'title',
         screens: [
           {
             path: 'edit/:id',
-            locale: 'resources.movie/review.page.editTitle',
+            locale: `${MOVIE_MSG.review}.page.editTitle`,
             component: screen('ReviewEdit'),
           },
         ],
@@ -40,16 +51,16 @@ const movie: SectionDecl = {
     },
     {
       path: 'onlinectx',
-      locale: 'shell.menu.onlinectx',
+      locale: `${SECTION_MSG}.menu.onlinectx`,
       icon: LiveTvIcon,
       resource: {
-        apiPath: 'admin/movie/movies',
+        apiPath: MOVIE_API,
         list: screen('OnlineList'),
         recordRepresentation: 'title',
         screens: [
           {
             path: 'edit/:id',
-            locale: 'resources.movie/onlinectx.page.editTitle',
+            locale: `${MOVIE_MSG.online}.page.editTitle`,
             component: screen('OnlineEdit'),
           },
         ],
@@ -57,22 +68,22 @@ const movie: SectionDecl = {
     },
     {
       path: 'category',
-      locale: 'shell.menu.category',
+      locale: `${SECTION_MSG}.menu.category`,
       icon: CategoryIcon,
       resource: {
-        apiPath: 'admin/movie/columns',
+        apiPath: COLUMN_API,
         list: screen('CategoryList'),
         recordRepresentation: 'name',
         screens: [
           {
             path: 'create',
-            locale: 'resources.movie/category.page.create',
+            locale: `${COLUMN_MSG}.page.create`,
             component: screen('CategoryCreate'),
             roles: ['admin'],
           },
           {
             path: 'edit/:id',
-            locale: 'resources.movie/category.page.editTitle',
+            locale: `${COLUMN_MSG}.page.editTitle`,
             component: screen('CategoryEdit'),
             roles: ['admin'],
           },
@@ -81,22 +92,22 @@ const movie: SectionDecl = {
     },
     {
       path: 'tags',
-      locale: 'shell.menu.tags',
+      locale: `${SECTION_MSG}.menu.tags`,
       icon: LocalOfferIcon,
       resource: {
-        apiPath: 'admin/movie/tags',
+        apiPath: TAG_API,
         list: screen('TagList'),
         recordRepresentation: 'name',
         screens: [
           {
             path: 'create',
-            locale: 'resources.movie/tags.page.create',
+            locale: `${TAG_MSG}.page.create`,
             component: screen('TagCreate'),
             roles: ['admin'],
           },
           {
             path: 'edit/:id',
-            locale: 'resources.movie/tags.page.editTitle',
+            locale: `${TAG_MSG}.page.editTitle`,
             component: screen('TagEdit'),
             roles: ['admin'],
           },
@@ -105,22 +116,22 @@ const movie: SectionDecl = {
     },
     {
       path: 'sources',
-      locale: 'shell.menu.sources',
+      locale: `${SECTION_MSG}.menu.sources`,
       icon: SettingsInputAntennaIcon,
       resource: {
-        apiPath: 'admin/movie/sources',
+        apiPath: SOURCE_API,
         list: screen('SourceList'),
         recordRepresentation: 'name',
         screens: [
           {
             path: 'create',
-            locale: 'resources.movie/sources.page.create',
+            locale: `${SOURCE_MSG}.page.create`,
             component: screen('SourceCreate'),
             roles: ['admin'],
           },
           {
             path: 'edit/:id',
-            locale: 'resources.movie/sources.page.editTitle',
+            locale: `${SOURCE_MSG}.page.editTitle`,
             component: screen('SourceEdit'),
             roles: ['admin'],
           },

@@ -11,27 +11,14 @@ import {
 } from 'react-admin';
 import { useSystemSettings } from '../../api/system';
 
-export type MovieView = 'review' | 'online';
-export type MovieStatus = 'pending' | 'rejected' | 'online' | 'offline';
-
-/** The resource (= screen path) of each view; both are `admin/movie/movies` on the API with `view` fixed. */
-export const RESOURCE: Record<MovieView, string> = { review: 'movie/review', online: 'movie/onlinectx' };
-export const STATUSES: Record<MovieView, MovieStatus[]> = {
-  review: ['pending', 'rejected'],
-  online: ['online', 'offline'],
-};
-/** Where a movie is edited, by its status: the review pages for pending/rejected, the online pages otherwise. */
-export const editPathOf = (status: MovieStatus, id: number | string) =>
-  `/${RESOURCE[status === 'pending' || status === 'rejected' ? 'review' : 'online']}/edit/${id}`;
-
-export const M = 'resources.movie';
+import { type MovieStatus, type MovieView, SECTION_MSG, STATUSES } from './names';
 
 export const statusChoices = (view: MovieView) =>
-  STATUSES[view].map((s) => ({ id: s, name: `${M}.status.${s}` }));
+  STATUSES[view].map((s) => ({ id: s, name: `${SECTION_MSG}.status.${s}` }));
 
 export const yesNoChoices = [
-  { id: 'true', name: `${M}.filters.yes` },
-  { id: 'false', name: `${M}.filters.no` },
+  { id: 'true', name: `${SECTION_MSG}.filters.yes` },
+  { id: 'false', name: `${SECTION_MSG}.filters.no` },
 ];
 
 /** The platforms of the system settings (SPEC.md §3) as choices. */
@@ -55,7 +42,7 @@ export function StatusChip({ status }: { status?: MovieStatus }) {
       size="small"
       color={STATUS_COLOR[status]}
       variant={status === 'offline' ? 'outlined' : 'filled'}
-      label={translate(`${M}.status.${status}`)}
+      label={translate(`${SECTION_MSG}.status.${status}`)}
     />
   );
 }

@@ -14,14 +14,14 @@ import {
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
 import { ChapterInputs } from './ChapterInputs';
-import { C, CHAPTER_RESOURCE, chaptersPath, NOVEL_RESOURCE } from './shared';
+import { CHAPTER_MSG, CHAPTER_RESOURCE, chaptersPath, NOVEL_RESOURCE } from './names';
 
 function BackToChapters({ novelId, title }: { novelId: number | string; title?: string }) {
   const translate = useTranslate();
   return (
     <Box sx={{ mb: 1 }}>
       <Button component={Link} to={chaptersPath(novelId)} startIcon={<ArrowBackIcon />}>
-        {translate(`${C}.action.back`, { title: title ?? '' })}
+        {translate(`${CHAPTER_MSG}.action.back`, { title: title ?? '' })}
       </Button>
     </Box>
   );
@@ -30,7 +30,9 @@ function BackToChapters({ novelId, title }: { novelId: number | string; title?: 
 function EditTitle() {
   const record = useRecordContext();
   const translate = useTranslate();
-  return <>{translate(`${C}.page.edit`, { number: record?.number ?? '', title: record?.title ?? '' })}</>;
+  return (
+    <>{translate(`${CHAPTER_MSG}.page.edit`, { number: record?.number ?? '', title: record?.title ?? '' })}</>
+  );
 }
 
 function BackFromRecord() {
@@ -74,13 +76,13 @@ function EditChapter({ id }: { id: string }) {
 function CreateChapter({ novelId }: { novelId: number }) {
   const translate = useTranslate();
   const { data: novel, error } = useGetOne(NOVEL_RESOURCE, { id: novelId });
-  if (error) return <Alert severity="error">{translate(`${C}.noNovel`)}</Alert>;
+  if (error) return <Alert severity="error">{translate(`${CHAPTER_MSG}.noNovel`)}</Alert>;
   return (
     <>
       <BackToChapters novelId={novelId} title={novel?.title} />
       <Create
         resource={CHAPTER_RESOURCE}
-        title={translate(`${C}.page.create`, { title: novel?.title ?? '' })}
+        title={translate(`${CHAPTER_MSG}.page.create`, { title: novel?.title ?? '' })}
         redirect={() => chaptersPath(novelId)}
         transform={(data) => ({ ...data, novelId })}
         component="div"
@@ -108,7 +110,7 @@ export function ChapterEdit() {
   if (!Number.isInteger(novelId) || novelId <= 0)
     return (
       <Alert severity="warning" sx={{ m: 2 }}>
-        {translate(`${C}.noNovel`)}
+        {translate(`${CHAPTER_MSG}.noNovel`)}
       </Alert>
     );
   return <CreateChapter novelId={novelId} />;

@@ -3,7 +3,7 @@ import { useDeferredValue } from 'react';
 import { maxLength, required, TextInput, useLocaleState, useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { countWords } from '../../../server/core/words';
-import { C } from './shared';
+import { CHAPTER_MSG } from './names';
 
 /** The API's limit of a chapter's text (server/modules/novels/model.ts CHAPTER_MAX_CHARS). */
 export const CHAPTER_MAX_CHARS = 200_000;
@@ -26,7 +26,7 @@ export function WordCounter({ source = 'content' }: { source?: string }) {
       aria-live="polite"
       data-testid="word-count"
     >
-      {translate(`${C}.wordCounter`, {
+      {translate(`${CHAPTER_MSG}.wordCounter`, {
         words: words.toLocaleString(locale),
         chars: deferred.length.toLocaleString(locale),
       })}

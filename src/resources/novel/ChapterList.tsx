@@ -25,15 +25,14 @@ import { BulkConfirmButton } from '../../components/BulkConfirmButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ImportDialog } from './ImportDialog';
 import {
-  C,
+  CHAPTER_MSG,
   CHAPTER_RESOURCE,
   chapterCreatePath,
   chapterEditPath,
   NOVEL_RESOURCE,
   novelEditPath,
-  StatusChip,
-  useChapterSummary,
-} from './shared';
+} from './names';
+import { StatusChip, useChapterSummary } from './shared';
 
 /** Move a chapter one place up or down (the server swaps it with its neighbour). */
 function MoveButtons({
@@ -52,7 +51,7 @@ function MoveButtons({
     setBusy(true);
     try {
       await dataProvider.action(CHAPTER_RESOURCE, record.id, 'move', { direction });
-      notify(`${C}.notifications.moved`, { type: 'success' });
+      notify(`${CHAPTER_MSG}.notifications.moved`, { type: 'success' });
       refresh();
     } catch {
       // the HTTP client has shown the server's message (e.g. someone moved it meanwhile)
@@ -61,7 +60,7 @@ function MoveButtons({
     }
   };
   const button = (direction: 'up' | 'down', disabled: boolean) => {
-    const label = translate(`${C}.action.${direction}`, { title: record.title });
+    const label = translate(`${CHAPTER_MSG}.action.${direction}`, { title: record.title });
     return (
       <Tooltip title={label}>
         <span>
@@ -88,12 +87,12 @@ function MoveButtons({
     <Box sx={{ display: 'flex', whiteSpace: 'nowrap' }}>
       {button('up', record.number <= 1)}
       {button('down', record.number >= last)}
-      <Tooltip title={translate(`${C}.action.edit`, { title: record.title })}>
+      <Tooltip title={translate(`${CHAPTER_MSG}.action.edit`, { title: record.title })}>
         <IconButton
           size="small"
           component={Link}
           to={chapterEditPath(record.id)}
-          aria-label={translate(`${C}.action.edit`, { title: record.title })}
+          aria-label={translate(`${CHAPTER_MSG}.action.edit`, { title: record.title })}
           onClick={(e: React.MouseEvent) => e.stopPropagation()}
         >
           <EditIcon fontSize="small" />
@@ -110,7 +109,7 @@ function FreeChip({ free }: { free: boolean }) {
       size="small"
       color={free ? 'success' : 'default'}
       variant={free ? 'filled' : 'outlined'}
-      label={translate(`${C}.${free ? 'free' : 'paid'}`)}
+      label={translate(`${CHAPTER_MSG}.${free ? 'free' : 'paid'}`)}
     />
   );
 }
@@ -121,10 +120,10 @@ function Empty({ novelId, onImport }: { novelId: number; onImport: () => void })
     <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
       <ListAltIcon sx={{ fontSize: 64 }} aria-hidden />
       <Typography variant="h6" component="p" color="text.primary">
-        {translate(`${C}.empty`)}
+        {translate(`${CHAPTER_MSG}.empty`)}
       </Typography>
       <Typography variant="body2" sx={{ mb: 2 }}>
-        {translate(`${C}.emptyHint`)}
+        {translate(`${CHAPTER_MSG}.emptyHint`)}
       </Typography>
       <Actions novelId={novelId} onImport={onImport} />
     </Box>
@@ -137,10 +136,10 @@ function Actions({ novelId, onImport }: { novelId: number; onImport: () => void 
   return (
     <TopToolbar sx={{ justifyContent: 'center' }}>
       <Button size="small" component={Link} to={chapterCreatePath(novelId)} startIcon={<AddIcon />}>
-        {translate(`${C}.action.create`)}
+        {translate(`${CHAPTER_MSG}.action.create`)}
       </Button>
       <Button size="small" onClick={onImport} startIcon={<UploadFileIcon />}>
-        {translate(`${C}.action.import`)}
+        {translate(`${CHAPTER_MSG}.action.import`)}
       </Button>
     </TopToolbar>
   );
@@ -153,14 +152,14 @@ function NovelHeader({ novel }: { novel: Record<string, any> }) {
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', mt: 2, mb: 1 }}>
       <Typography variant="h6" component="h2">
-        {translate(`${C}.heading`, { title: novel.title })}
+        {translate(`${CHAPTER_MSG}.heading`, { title: novel.title })}
       </Typography>
       <StatusChip status={novel.status} />
       <Typography variant="body2" color="text.secondary">
         {summary(novel as never)}
       </Typography>
       <Button size="small" component={Link} to={novelEditPath(novel.id)}>
-        {translate(`${C}.action.toNovel`)}
+        {translate(`${CHAPTER_MSG}.action.toNovel`)}
       </Button>
     </Box>
   );
@@ -170,8 +169,8 @@ const BulkActions = () => (
   <BulkConfirmButton
     action="delete"
     label="ra.action.delete"
-    confirm={`${C}.action.confirmDelete`}
-    done={`${C}.notifications.deleted`}
+    confirm={`${CHAPTER_MSG}.action.confirmDelete`}
+    done={`${CHAPTER_MSG}.notifications.deleted`}
     color="error"
   />
 );
@@ -189,7 +188,7 @@ export function ChapterList() {
   if (!(novelId > 0) || error)
     return (
       <Alert severity="warning" sx={{ m: 2 }}>
-        {translate(`${C}.noNovel`)}
+        {translate(`${CHAPTER_MSG}.noNovel`)}
       </Alert>
     );
   return (
@@ -199,10 +198,12 @@ export function ChapterList() {
         resource={CHAPTER_RESOURCE}
         storeKey={`${CHAPTER_RESOURCE}.${novelId}`}
         filter={{ novelId }}
-        filters={[<SearchInput key="q" source="q" alwaysOn placeholder={translate(`${C}.filters.q`)} />]}
+        filters={[
+          <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${CHAPTER_MSG}.filters.q`)} />,
+        ]}
         sort={{ field: 'number', order: 'ASC' }}
         perPage={50}
-        title={translate(`${C}.page.list`, { title: novel?.title ?? '' })}
+        title={translate(`${CHAPTER_MSG}.page.list`, { title: novel?.title ?? '' })}
         actions={<Actions novelId={novelId} onImport={() => setImporting(true)} />}
         pagination={<ListPagination />}
         empty={<Empty novelId={novelId} onImport={() => setImporting(true)} />}
@@ -218,7 +219,7 @@ export function ChapterList() {
           <FunctionField source="free" sortable={false} render={(r) => <FreeChip free={r.free} />} />
           <LocaleDateField source="updatedAt" />
           <FunctionField
-            label={`${C}.fields.actions`}
+            label={`${CHAPTER_MSG}.fields.actions`}
             render={(r) => <MoveButtons record={r} last={novel?.chapterCount ?? Number.POSITIVE_INFINITY} />}
           />
         </Datagrid>

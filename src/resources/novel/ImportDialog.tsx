@@ -20,7 +20,7 @@ import {
 import { useId, useRef, useState } from 'react';
 import { useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { ApiFailure, request } from '../../api/http';
-import { C, NOVEL_API } from './shared';
+import { CHAPTER_MSG, NOVEL_API } from './names';
 
 /** What the dry run answers (server/modules/novels/import-routes.ts). */
 export interface ImportPreview {
@@ -95,7 +95,7 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
     setError(null);
     try {
       const done = await send<{ added: number }>('import', { keepPreface: String(keepPreface) });
-      notify(`${C}.import.done`, { type: 'success', messageArgs: { count: done.added } });
+      notify(`${CHAPTER_MSG}.import.done`, { type: 'success', messageArgs: { count: done.added } });
       refresh();
       onClose();
     } catch (err) {
@@ -109,10 +109,10 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
   const count = preview ? preview.chapters.length + (keepPreface && preview.preface ? 1 : 0) : 0;
   return (
     <Dialog open onClose={busy ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
-      <DialogTitle id={titleId}>{translate(`${C}.import.title`)}</DialogTitle>
+      <DialogTitle id={titleId}>{translate(`${CHAPTER_MSG}.import.title`)}</DialogTitle>
       <DialogContent>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {translate(`${C}.import.hint`)}
+          {translate(`${CHAPTER_MSG}.import.hint`)}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
           <input
@@ -124,15 +124,15 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
             onChange={(e) => choose(e.target.files?.[0])}
           />
           <Button variant="outlined" startIcon={<UploadFileIcon />} onClick={() => input.current?.click()}>
-            {translate(`${C}.import.choose`)}
+            {translate(`${CHAPTER_MSG}.import.choose`)}
           </Button>
           <Typography variant="body2" aria-live="polite">
             {file
-              ? translate(`${C}.import.file`, { name: file.name, size: fileSize(file.size) })
-              : translate(`${C}.import.noFile`)}
+              ? translate(`${CHAPTER_MSG}.import.file`, { name: file.name, size: fileSize(file.size) })
+              : translate(`${CHAPTER_MSG}.import.noFile`)}
           </Typography>
         </Box>
-        {busy && <LinearProgress sx={{ mt: 2 }} aria-label={translate(`${C}.import.working`)} />}
+        {busy && <LinearProgress sx={{ mt: 2 }} aria-label={translate(`${CHAPTER_MSG}.import.working`)} />}
         {error && (
           <Alert severity="error" sx={{ mt: 2 }}>
             {error}
@@ -142,13 +142,14 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
           <Box sx={{ mt: 2 }}>
             <Alert severity={preview.chapters.length ? 'info' : 'warning'}>
               {preview.chapters.length
-                ? translate(`${C}.import.summary`, {
+                ? translate(`${CHAPTER_MSG}.import.summary`, {
                     chapters: n(preview.chapters.length),
                     words: n(preview.totalWords),
                     encoding: preview.encoding.toUpperCase(),
                   })
-                : translate(`${C}.import.none`)}
-              {preview.skipped > 0 && ` ${translate(`${C}.import.skipped`, { count: preview.skipped })}`}
+                : translate(`${CHAPTER_MSG}.import.none`)}
+              {preview.skipped > 0 &&
+                ` ${translate(`${CHAPTER_MSG}.import.skipped`, { count: preview.skipped })}`}
             </Alert>
             {preview.preface && (
               <Box sx={{ mt: 2 }}>
@@ -156,7 +157,7 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
                   control={
                     <Checkbox checked={keepPreface} onChange={(e) => setKeepPreface(e.target.checked)} />
                   }
-                  label={translate(`${C}.import.keepPreface`, { words: n(preview.preface.words) })}
+                  label={translate(`${CHAPTER_MSG}.import.keepPreface`, { words: n(preview.preface.words) })}
                 />
                 <Typography
                   variant="body2"
@@ -181,14 +182,14 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
               <Box
                 sx={{ maxHeight: 320, overflow: 'auto', mt: 2 }}
                 tabIndex={0}
-                aria-label={translate(`${C}.import.list`)}
+                aria-label={translate(`${CHAPTER_MSG}.import.list`)}
               >
                 <Table size="small" stickyHeader>
                   <TableHead>
                     <TableRow>
-                      <TableCell>{translate(`${C}.fields.number`)}</TableCell>
-                      <TableCell>{translate(`${C}.fields.title`)}</TableCell>
-                      <TableCell align="right">{translate(`${C}.fields.wordCount`)}</TableCell>
+                      <TableCell>{translate(`${CHAPTER_MSG}.fields.number`)}</TableCell>
+                      <TableCell>{translate(`${CHAPTER_MSG}.fields.title`)}</TableCell>
+                      <TableCell align="right">{translate(`${CHAPTER_MSG}.fields.wordCount`)}</TableCell>
                     </TableRow>
                   </TableHead>
                   <TableBody>
@@ -202,7 +203,9 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
                     {preview.chapters.length > SHOWN && (
                       <TableRow>
                         <TableCell colSpan={3} sx={{ color: 'text.secondary' }}>
-                          {translate(`${C}.import.more`, { count: n(preview.chapters.length - SHOWN) })}
+                          {translate(`${CHAPTER_MSG}.import.more`, {
+                            count: n(preview.chapters.length - SHOWN),
+                          })}
                         </TableCell>
                       </TableRow>
                     )}
@@ -218,10 +221,10 @@ export function ImportDialog({ novelId, onClose }: { novelId: number; onClose: (
           {translate('ra.action.cancel')}
         </Button>
         <Button onClick={runPreview} disabled={!file || busy !== null}>
-          {translate(`${C}.import.preview`)}
+          {translate(`${CHAPTER_MSG}.import.preview`)}
         </Button>
         <Button variant="contained" onClick={runImport} disabled={!preview || count === 0 || busy !== null}>
-          {translate(`${C}.import.confirm`, { count })}
+          {translate(`${CHAPTER_MSG}.import.confirm`, { count })}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,24 +1,17 @@
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import { Alert, Box, Button, Card, CardContent, Typography } from '@mui/material';
-import {
-  Create,
-  Edit,
-  SimpleForm,
-  useLocaleState,
-  useNotify,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { Create, SimpleForm, useLocaleState, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
-import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { EditPage } from '../../components/EditPage';
+import { ReviewToolbar } from '../../components/ReviewToolbar';
 import { NovelInputs } from './NovelInputs';
-import { NovelToolbar } from './NovelToolbar';
-import { chaptersPath, novelEditPath, R, StatusChip, useChapterSummary } from './shared';
+import { chaptersPath, NOVEL_MSG, NOVEL_REVIEW, novelEditPath } from './names';
+import { StatusChip, useChapterSummary } from './shared';
 
 function EditTitle() {
   const record = useRecordContext();
   const translate = useTranslate();
-  return <>{translate(`${R}.page.edit`, { title: record?.title ?? '' })}</>;
+  return <>{translate(`${NOVEL_MSG}.page.edit`, { title: record?.title ?? '' })}</>;
 }
 
 /** Status, who reviewed it and when, why it was rejected. */
@@ -31,12 +24,12 @@ function ReviewCard() {
     <Card variant="outlined">
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'flex-start' }}>
         <Typography variant="subtitle1" component="h2">
-          {translate(`${R}.section.review`)}
+          {translate(`${NOVEL_MSG}.section.review`)}
         </Typography>
         <StatusChip status={record.status} />
         {record.reviewedAt && (
           <Typography variant="body2" color="text.secondary">
-            {translate(`${R}.reviewInfo`, {
+            {translate(`${NOVEL_MSG}.reviewInfo`, {
               by: record.reviewedBy ?? '-',
               at: new Date(record.reviewedAt).toLocaleString(locale),
             })}
@@ -44,7 +37,7 @@ function ReviewCard() {
         )}
         {record.status === 'rejected' && record.rejectReason && (
           <Alert severity="warning">
-            {translate(`${R}.rejectedBecause`, { reason: record.rejectReason })}
+            {translate(`${NOVEL_MSG}.rejectedBecause`, { reason: record.rejectReason })}
           </Alert>
         )}
       </CardContent>
@@ -62,11 +55,11 @@ function ChaptersCard() {
     <Card variant="outlined">
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, alignItems: 'flex-start' }}>
         <Typography variant="subtitle1" component="h2">
-          {translate(`${R}.section.chapters`)}
+          {translate(`${NOVEL_MSG}.section.chapters`)}
         </Typography>
         <Typography variant="body2">{summary(record as never)}</Typography>
         <Button variant="contained" component={Link} to={chaptersPath(record.id)} startIcon={<ListAltIcon />}>
-          {translate(`${R}.action.manageChapters`)}
+          {translate(`${NOVEL_MSG}.action.manageChapters`)}
         </Button>
       </CardContent>
     </Card>
@@ -75,36 +68,31 @@ function ChaptersCard() {
 
 function EditNovel({ id }: { id: string }) {
   const notify = useNotify();
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
+    <EditPage
       id={id}
       title={<EditTitle />}
-      mutationMode="pessimistic"
       redirect={false}
-      mutationOptions={{ onError, onSuccess: () => notify(`${R}.notifications.saved`, { type: 'success' }) }}
-      actions={false}
+      onSaved={() => notify(`${NOVEL_MSG}.notifications.saved`, { type: 'success' })}
+      toolbar={<ReviewToolbar review={NOVEL_REVIEW} />}
     >
-      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm toolbar={<NovelToolbar onConflict={() => setConflict(true)} />}>
-        <Box
-          sx={{
-            display: 'grid',
-            gap: 3,
-            width: '100%',
-            gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 3fr) minmax(280px, 1fr)' },
-          }}
-        >
-          <Box sx={{ minWidth: 0 }}>
-            <NovelInputs />
-          </Box>
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
-            <ReviewCard />
-            <ChaptersCard />
-          </Box>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 3,
+          width: '100%',
+          gridTemplateColumns: { xs: '1fr', xl: 'minmax(0, 3fr) minmax(280px, 1fr)' },
+        }}
+      >
+        <Box sx={{ minWidth: 0 }}>
+          <NovelInputs />
         </Box>
-      </SimpleForm>
-    </Edit>
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+          <ReviewCard />
+          <ChaptersCard />
+        </Box>
+      </Box>
+    </EditPage>
   );
 }
 
@@ -112,7 +100,7 @@ function CreateNovel() {
   const translate = useTranslate();
   return (
     <Create
-      title={translate(`${R}.page.create`)}
+      title={translate(`${NOVEL_MSG}.page.create`)}
       redirect={(_resource, id) => novelEditPath(id)}
       actions={false}
     >

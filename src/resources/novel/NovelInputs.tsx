@@ -10,7 +10,8 @@ import {
   TextInput,
 } from 'react-admin';
 import { ImageInput } from '../../images/ImageInput';
-import { ColumnInput, R, serialChoices } from './shared';
+import { NOVEL_MSG } from './names';
+import { ColumnInput, serialChoices } from './shared';
 
 /** The API's limits (server/modules/novels/model.ts), checked here first so the form says it at once. */
 const each = (max: number) => (values: string[] | null) =>
@@ -40,11 +41,11 @@ export function NovelInputs() {
         <TextInput source="title" validate={[required(), maxLength(200)]} fullWidth />
         <Box sx={row}>
           <TextInput source="author" validate={maxLength(64)} />
-          <ColumnInput source="columnId" label={`${R}.fields.columnId`} />
+          <ColumnInput source="columnId" label={`${NOVEL_MSG}.fields.columnId`} />
         </Box>
         <TextArrayInput
           source="tags"
-          helperText={`${R}.helper.tags`}
+          helperText={`${NOVEL_MSG}.helper.tags`}
           validate={[each(32), atMost(20)]}
           fullWidth
         />
@@ -54,7 +55,7 @@ export function NovelInputs() {
             source="freeChapters"
             min={0}
             step={1}
-            helperText={`${R}.helper.freeChapters`}
+            helperText={`${NOVEL_MSG}.helper.freeChapters`}
             validate={[minValue(0), maxValue(100_000)]}
           />
         </Box>

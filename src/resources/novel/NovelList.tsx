@@ -20,18 +20,10 @@ import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButto
 import { SecureImage } from '../../images/SecureImage';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { NovelBulkActions } from './BulkActions';
-import {
-  ColumnInput,
-  chaptersPath,
-  formatWords,
-  R,
-  SerialField,
-  StatusField,
-  serialChoices,
-  statusChoices,
-} from './shared';
+import { chaptersPath, NOVEL_MSG } from './names';
+import { ColumnInput, formatWords, SerialField, StatusField, serialChoices, statusChoices } from './shared';
 
-const f = `${R}.filters`;
+const f = `${NOVEL_MSG}.filters`;
 
 const filters = (translate: (key: string) => string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
@@ -48,7 +40,7 @@ const filters = (translate: (key: string) => string) => [
   <DateInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
 ];
 
-const field = (name: string) => `${R}.fields.${name}`;
+const field = (name: string) => `${NOVEL_MSG}.fields.${name}`;
 const csvColumns: CsvColumn[] = [
   { label: field('id'), value: (r) => r.id },
   { label: field('title'), value: (r) => r.title },
@@ -68,8 +60,8 @@ const csvColumns: CsvColumn[] = [
 
 const Actions = () => (
   <TopToolbar>
-    <CreateButton label={`${R}.action.create`} />
-    <ExportCsvButton columns={csvColumns} filename="novels" done={`${R}.notifications.exported`} />
+    <CreateButton label={`${NOVEL_MSG}.action.create`} />
+    <ExportCsvButton columns={csvColumns} filename="novels" done={`${NOVEL_MSG}.notifications.exported`} />
   </TopToolbar>
 );
 
@@ -79,12 +71,12 @@ function Empty() {
     <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
       <MenuBookIcon sx={{ fontSize: 64 }} aria-hidden />
       <Typography variant="h6" component="p" color="text.primary">
-        {translate(`${R}.empty`)}
+        {translate(`${NOVEL_MSG}.empty`)}
       </Typography>
       <Typography variant="body2" sx={{ mb: 2 }}>
-        {translate(`${R}.emptyHint`)}
+        {translate(`${NOVEL_MSG}.emptyHint`)}
       </Typography>
-      <CreateButton variant="contained" label={`${R}.action.create`} />
+      <CreateButton variant="contained" label={`${NOVEL_MSG}.action.create`} />
     </Box>
   );
 }
@@ -100,7 +92,7 @@ function ChaptersLink({ id, title, count }: { id: number; title: string; count: 
       to={chaptersPath(id)}
       endIcon={<ListAltIcon />}
       onClick={(e) => e.stopPropagation()}
-      aria-label={translate(`${R}.action.chaptersOf`, { title, count })}
+      aria-label={translate(`${NOVEL_MSG}.action.chaptersOf`, { title, count })}
       sx={{ minWidth: 0 }}
     >
       {count.toLocaleString(locale)}

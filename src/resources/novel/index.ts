@@ -3,7 +3,7 @@ import AutoStoriesIcon from '@mui/icons-material/AutoStories';
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
-import { CHAPTER_API, CHAPTER_RESOURCE, COLUMN_RESOURCE, NOVEL_API, NOVEL_RESOURCE } from './names';
+import { CHAPTER_API, CHAPTER_RESOURCE, COLUMN_MSG, NOVEL_API, NOVEL_RESOURCE, SECTION_MSG } from './names';
 
 const screen = (name: keyof typeof import('./screens')) => lazyScreen(() => import('./screens'), name);
 
@@ -13,14 +13,14 @@ const screen = (name: keyof typeof import('./screens')) => lazyScreen(() => impo
  */
 const novel: SectionDecl = {
   path: 'novel',
-  locale: 'shell.menu.novel',
+  locale: `${SECTION_MSG}.menu.section`,
   icon: AutoStoriesIcon,
   order: 30,
   redirect: 'review',
   screens: [
     {
       path: 'review',
-      locale: 'shell.menu.novelReview',
+      locale: `${SECTION_MSG}.menu.review`,
       icon: RateReviewIcon,
       resource: {
         apiPath: NOVEL_API,
@@ -56,7 +56,7 @@ const novel: SectionDecl = {
     },
     {
       path: 'category',
-      locale: 'shell.menu.novelCategory',
+      locale: `${SECTION_MSG}.menu.category`,
       icon: CategoryIcon,
       resource: {
         apiPath: 'admin/novel/columns',
@@ -65,13 +65,13 @@ const novel: SectionDecl = {
         screens: [
           {
             path: 'create',
-            locale: `resources.${COLUMN_RESOURCE}.page.create`,
+            locale: `${COLUMN_MSG}.page.create`,
             component: screen('CategoryCreate'),
             roles: ['admin'],
           },
           {
             path: 'edit/:id',
-            locale: `resources.${COLUMN_RESOURCE}.page.editTitle`,
+            locale: `${COLUMN_MSG}.page.editTitle`,
             component: screen('CategoryEdit'),
             roles: ['admin'],
           },

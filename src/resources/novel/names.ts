@@ -2,17 +2,22 @@
  * Names and paths of the novel section, without React: the section declaration (index.ts, in the initial bundle)
  * reads them too.
  */
+import type { ReviewDecl } from '../../components/review';
+
+export type NovelStatus = 'pending' | 'rejected' | 'online' | 'offline';
+
 /** The react-admin resources of the section (each its screen's path) and their API paths. */
 export const NOVEL_RESOURCE = 'novel/review';
 export const NOVEL_API = 'admin/novel/novels';
 export const CHAPTER_RESOURCE = 'novel/chapters';
 export const CHAPTER_API = 'admin/novel/chapters';
 export const COLUMN_RESOURCE = 'novel/category';
+export const COLUMN_MSG = `resources.${COLUMN_RESOURCE}`;
 
-/** Messages shared by the section's screens, and those of each resource. */
-export const M = 'resources.novel';
-export const R = `resources.${NOVEL_RESOURCE}`;
-export const C = `resources.${CHAPTER_RESOURCE}`;
+/** Messages shared by the section's screens (statuses, menu labels), and those of each resource. */
+export const SECTION_MSG = 'resources.novel';
+export const NOVEL_MSG = `resources.${NOVEL_RESOURCE}`;
+export const CHAPTER_MSG = `resources.${CHAPTER_RESOURCE}`;
 
 /** Where the pages are (SPEC.md §2). */
 export const novelEditPath = (id?: number | string) =>
@@ -20,3 +25,18 @@ export const novelEditPath = (id?: number | string) =>
 export const chaptersPath = (novelId: number | string) => `/novel/chapters/${novelId}`;
 export const chapterEditPath = (id: number | string) => `/novel/chapters/edit/${id}`;
 export const chapterCreatePath = (novelId: number | string) => `/novel/chapters/edit?novelId=${novelId}`;
+
+/** The review workflow (server/modules/novels: the transitions the API allows from each status). */
+export const NOVEL_REVIEW: ReviewDecl<NovelStatus> = {
+  resource: NOVEL_RESOURCE,
+  messages: NOVEL_MSG,
+  transitions: {
+    pending: ['approve', 'reject'],
+    rejected: ['approve'],
+    online: ['offline'],
+    offline: ['online'],
+  },
+  reasonRequired: ['reject'],
+  backToList: ['approve', 'reject'],
+  warn: ['reject', 'offline'],
+};

@@ -7,18 +7,15 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { COLUMN_RESOURCE, M, R } from './names';
+import { COLUMN_RESOURCE, NOVEL_MSG, type NovelStatus, SECTION_MSG } from './names';
 
-export type NovelStatus = 'pending' | 'rejected' | 'online' | 'offline';
 export type SerialStatus = 'ongoing' | 'completed';
 
-export * from './names';
-
 export const STATUSES: NovelStatus[] = ['pending', 'rejected', 'online', 'offline'];
-export const statusChoices = STATUSES.map((s) => ({ id: s, name: `${M}.status.${s}` }));
+export const statusChoices = STATUSES.map((s) => ({ id: s, name: `${SECTION_MSG}.status.${s}` }));
 export const serialChoices = (['ongoing', 'completed'] as const).map((s) => ({
   id: s,
-  name: `${M}.serial.${s}`,
+  name: `${SECTION_MSG}.serial.${s}`,
 }));
 
 const STATUS_COLOR: Record<NovelStatus, 'warning' | 'error' | 'success' | 'default'> = {
@@ -36,7 +33,7 @@ export function StatusChip({ status }: { status?: NovelStatus }) {
       size="small"
       color={STATUS_COLOR[status]}
       variant={status === 'offline' ? 'outlined' : 'filled'}
-      label={translate(`${M}.status.${status}`)}
+      label={translate(`${SECTION_MSG}.status.${status}`)}
     />
   );
 }
@@ -55,7 +52,7 @@ export function SerialField(_: { label?: string; source?: string; sortable?: boo
       size="small"
       variant="outlined"
       color={record.serialStatus === 'completed' ? 'primary' : 'default'}
-      label={translate(`${M}.serial.${record.serialStatus}`)}
+      label={translate(`${SECTION_MSG}.serial.${record.serialStatus}`)}
     />
   );
 }
@@ -73,11 +70,11 @@ export function useChapterSummary() {
   return (novel: { chapterCount: number; wordCount: number; freeChapters: number }) => {
     const { chapterCount: chapters, freeChapters: free } = novel;
     const access = free <= 0 ? 'allPaid' : chapters > 0 && free >= chapters ? 'allFree' : 'firstFree';
-    const counts = translate(`${R}.chapterSummary`, {
+    const counts = translate(`${NOVEL_MSG}.chapterSummary`, {
       chapters: chapters.toLocaleString(locale),
       words: formatWords(novel.wordCount, locale),
     });
-    return `${counts}${translate(`${M}.separator`)}${translate(`${R}.access.${access}`, { free })}`;
+    return `${counts}${translate(`${SECTION_MSG}.separator`)}${translate(`${NOVEL_MSG}.access.${access}`, { free })}`;
   };
 }
 

@@ -6,6 +6,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import TuneIcon from '@mui/icons-material/Tune';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
+import { APP_API, APP_MSG, NOTICE_API, NOTICE_MSG, OPERATOR_API, OPERATOR_MSG, SECTION_MSG } from './names';
 
 /**
  * Settings (SPEC.md §2 /setting, redirecting to notices): base settings, marquee and pop-up notices, promotion apps,
@@ -14,35 +15,35 @@ import type { SectionDecl } from '../../routes/types';
  */
 const setting: SectionDecl = {
   path: 'setting',
-  locale: 'shell.menu.setting',
+  locale: `${SECTION_MSG}.menu.section`,
   icon: SettingsIcon,
   order: 90,
   redirect: 'notices',
   screens: [
     {
       path: 'base',
-      locale: 'shell.menu.base',
+      locale: `${SECTION_MSG}.menu.base`,
       icon: TuneIcon,
       component: lazyScreen(() => import('./base/BaseSettings'), 'BaseSettings'),
     },
     {
       path: 'notices',
-      locale: 'shell.menu.notices',
+      locale: `${SECTION_MSG}.menu.notices`,
       icon: CampaignIcon,
       resource: {
-        apiPath: 'admin/setting/notices',
+        apiPath: NOTICE_API,
         list: lazyScreen(() => import('./notices/NoticeList'), 'NoticeList'),
         recordRepresentation: 'title',
         screens: [
           {
             path: 'create',
-            locale: 'resources.setting/notices.page.create',
+            locale: `${NOTICE_MSG}.page.create`,
             component: lazyScreen(() => import('./notices/NoticeEdit'), 'NoticeCreate'),
             roles: ['admin'],
           },
           {
             path: 'edit/:id',
-            locale: 'resources.setting/notices.page.editTitle',
+            locale: `${NOTICE_MSG}.page.editTitle`,
             component: lazyScreen(() => import('./notices/NoticeEdit'), 'NoticeEdit'),
             roles: ['admin'],
           },
@@ -51,22 +52,22 @@ const setting: SectionDecl = {
     },
     {
       path: 'promotionapp',
-      locale: 'shell.menu.promotionapp',
+      locale: `${SECTION_MSG}.menu.promotionapp`,
       icon: InstallMobileIcon,
       resource: {
-        apiPath: 'admin/setting/promotion-apps',
+        apiPath: APP_API,
         list: lazyScreen(() => import('./promotionapp/AppList'), 'AppList'),
         recordRepresentation: 'name',
         screens: [
           {
             path: 'create',
-            locale: 'resources.setting/promotionapp.page.create',
+            locale: `${APP_MSG}.page.create`,
             component: lazyScreen(() => import('./promotionapp/AppInputs'), 'AppCreate'),
             roles: ['admin'],
           },
           {
             path: 'edit/:id',
-            locale: 'resources.setting/promotionapp.page.editTitle',
+            locale: `${APP_MSG}.page.editTitle`,
             component: lazyScreen(() => import('./promotionapp/AppInputs'), 'AppEdit'),
             roles: ['admin'],
           },
@@ -75,28 +76,28 @@ const setting: SectionDecl = {
     },
     {
       path: 'statistics',
-      locale: 'shell.menu.statistics',
+      locale: `${SECTION_MSG}.menu.statistics`,
       icon: QueryStatsIcon,
       component: lazyScreen(() => import('./statistics/StatisticsSettings'), 'StatisticsSettings'),
     },
     {
       path: 'operators',
-      locale: 'shell.menu.operators',
+      locale: `${SECTION_MSG}.menu.operators`,
       icon: ManageAccountsIcon,
       roles: ['admin'],
       resource: {
-        apiPath: 'admin/operators',
+        apiPath: OPERATOR_API,
         list: lazyScreen(() => import('./operators/OperatorList'), 'OperatorList'),
         recordRepresentation: 'account',
         screens: [
           {
             path: 'create',
-            locale: 'resources.setting/operators.page.create',
+            locale: `${OPERATOR_MSG}.page.create`,
             component: lazyScreen(() => import('./operators/OperatorCreate'), 'OperatorCreate'),
           },
           {
             path: 'edit/:id',
-            locale: 'resources.setting/operators.page.editTitle',
+            locale: `${OPERATOR_MSG}.page.editTitle`,
             component: lazyScreen(() => import('./operators/OperatorEdit'), 'OperatorEdit'),
           },
         ],

@@ -24,8 +24,9 @@ import {
 } from '../../../api/system';
 import { ConflictAlert } from '../../../components/ConflictAlert';
 import { ImageInput } from '../../../images/ImageInput';
+import { BASE_MSG } from '../names';
 import { FormSection, useIsAdmin } from '../shared';
-import { B, PlatformsInput } from './PlatformsInput';
+import { PlatformsInput } from './PlatformsInput';
 import { type PlatformUsage, RemovePlatformsDialog } from './RemovePlatformsDialog';
 import { SiteKeyPanel } from './SiteKeyPanel';
 
@@ -55,7 +56,7 @@ const DEFAULTS = {
   commentsOpen: true,
 };
 
-const imgdomain = regex(/^(|\/\S*|https?:\/\/[^\s/]+\S*)$/i, `${B}.imgdomainFormat`);
+const imgdomain = regex(/^(|\/\S*|https?:\/\/[^\s/]+\S*)$/i, `${BASE_MSG}.imgdomainFormat`);
 
 /** Platform keys present before and gone now. */
 export function removedKeys(before: Platform[], after: Platform[]): number[] {
@@ -69,12 +70,12 @@ function OtherFields({ settings }: { settings: SystemSettings }) {
   const rows = Object.entries(settings).filter(([k]) => !NOT_SHOWN.has(k));
   if (!rows.length) return null;
   return (
-    <FormSection title={`${B}.sections.other`} hint={`${B}.otherHint`}>
-      <Table size="small" aria-label={translate(`${B}.sections.other`)}>
+    <FormSection title={`${BASE_MSG}.sections.other`} hint={`${BASE_MSG}.otherHint`}>
+      <Table size="small" aria-label={translate(`${BASE_MSG}.sections.other`)}>
         <TableHead>
           <TableRow>
-            <TableCell>{translate(`${B}.other.name`)}</TableCell>
-            <TableCell>{translate(`${B}.other.value`)}</TableCell>
+            <TableCell>{translate(`${BASE_MSG}.other.name`)}</TableCell>
+            <TableCell>{translate(`${BASE_MSG}.other.value`)}</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -149,7 +150,7 @@ export function BaseSettings() {
     try {
       if (!(await confirmRemovals(patch.platforms as Platform[]))) return;
       await saveSystemSettings(patch);
-      notify(`${B}.saved`, { type: 'success' });
+      notify(`${BASE_MSG}.saved`, { type: 'success' });
     } catch (err) {
       if (err instanceof ApiFailure && err.code === 40900) setConflict(true);
       if (err instanceof ApiFailure && err.body) return err.body.errors;
@@ -164,7 +165,7 @@ export function BaseSettings() {
           <ConflictAlert show={conflict} onReload={reload} />
           {!admin && (
             <Alert severity="info" sx={{ m: 2, mb: 0 }}>
-              {translate(`${B}.readOnly`)}
+              {translate(`${BASE_MSG}.readOnly`)}
             </Alert>
           )}
           <SimpleForm
@@ -181,62 +182,66 @@ export function BaseSettings() {
               )
             }
           >
-            <FormSection title={`${B}.sections.site`}>
+            <FormSection title={`${BASE_MSG}.sections.site`}>
               <TextInput
                 source="siteName"
-                label={`${B}.fields.siteName`}
+                label={`${BASE_MSG}.fields.siteName`}
                 validate={maxLength(64)}
                 disabled={disabled}
                 fullWidth
               />
-              <ImageInput source="logo" label={`${B}.fields.logo`} disabled={disabled} />
+              <ImageInput source="logo" label={`${BASE_MSG}.fields.logo`} disabled={disabled} />
               <TextInput
                 source="imgdomain"
-                label={`${B}.fields.imgdomain`}
-                helperText={`${B}.imgdomainHint`}
+                label={`${BASE_MSG}.fields.imgdomain`}
+                helperText={`${BASE_MSG}.imgdomainHint`}
                 validate={[maxLength(512), imgdomain]}
                 disabled={disabled}
                 fullWidth
               />
             </FormSection>
-            <FormSection title={`${B}.sections.platforms`} hint={`${B}.platformsHint`}>
+            <FormSection title={`${BASE_MSG}.sections.platforms`} hint={`${BASE_MSG}.platformsHint`}>
               <PlatformsInput disabled={disabled} />
             </FormSection>
-            <FormSection title={`${B}.sections.contact`}>
+            <FormSection title={`${BASE_MSG}.sections.contact`}>
               <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '1fr 1fr' }, width: '100%' }}>
                 <TextInput
                   source="contactEmail"
-                  label={`${B}.fields.contactEmail`}
+                  label={`${BASE_MSG}.fields.contactEmail`}
                   validate={[maxLength(128), email()]}
                   disabled={disabled}
                 />
                 <TextInput
                   source="contactPhone"
-                  label={`${B}.fields.contactPhone`}
+                  label={`${BASE_MSG}.fields.contactPhone`}
                   validate={[maxLength(32), regex(/^[+\d\s()-]*$/, 'ra.validation.regex')]}
                   disabled={disabled}
                 />
                 <TextInput
                   source="contactTelegram"
-                  label={`${B}.fields.contactTelegram`}
+                  label={`${BASE_MSG}.fields.contactTelegram`}
                   validate={maxLength(64)}
                   disabled={disabled}
                 />
                 <TextInput
                   source="contactQQ"
-                  label={`${B}.fields.contactQQ`}
+                  label={`${BASE_MSG}.fields.contactQQ`}
                   validate={[maxLength(20), regex(/^\d*$/, 'ra.validation.number')]}
                   disabled={disabled}
                 />
               </Box>
             </FormSection>
-            <FormSection title={`${B}.sections.switches`}>
+            <FormSection title={`${BASE_MSG}.sections.switches`}>
               <BooleanInput
                 source="registrationOpen"
-                label={`${B}.fields.registrationOpen`}
+                label={`${BASE_MSG}.fields.registrationOpen`}
                 disabled={disabled}
               />
-              <BooleanInput source="commentsOpen" label={`${B}.fields.commentsOpen`} disabled={disabled} />
+              <BooleanInput
+                source="commentsOpen"
+                label={`${BASE_MSG}.fields.commentsOpen`}
+                disabled={disabled}
+              />
             </FormSection>
             <OtherFields settings={settings} />
           </SimpleForm>

@@ -9,15 +9,14 @@ import {
   TextInput,
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-
-export const B = 'resources.setting/base';
+import { BASE_MSG } from '../names';
 
 type Row = { key?: number | null; name?: string } | undefined;
 
 /** Keys must be unique within the list (the API refuses duplicates too). */
 export function uniqueKeys(rows: Row[] | undefined) {
   const keys = (rows ?? []).map((r) => r?.key).filter((k): k is number => typeof k === 'number');
-  return new Set(keys).size === keys.length ? undefined : `${B}.platforms.duplicate`;
+  return new Set(keys).size === keys.length ? undefined : `${BASE_MSG}.platforms.duplicate`;
 }
 
 /** The key a new platform gets: one more than the largest so far (the operator may change it). */
@@ -43,7 +42,7 @@ export function PlatformsInput({ disabled }: { disabled: boolean }) {
       >
         <NumberInput
           source="key"
-          label={`${B}.platforms.key`}
+          label={`${BASE_MSG}.platforms.key`}
           defaultValue={nextKey(rows)}
           validate={[required(), minValue(0), maxValue(9999)]}
           step={1}
@@ -52,7 +51,7 @@ export function PlatformsInput({ disabled }: { disabled: boolean }) {
         />
         <TextInput
           source="name"
-          label={`${B}.platforms.name`}
+          label={`${BASE_MSG}.platforms.name`}
           validate={[required(), maxLength(32)]}
           disabled={disabled}
           sx={{ minWidth: 220 }}

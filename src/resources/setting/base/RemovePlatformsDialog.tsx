@@ -11,7 +11,7 @@ import {
 } from '@mui/material';
 import { useId } from 'react';
 import { useTranslate } from 'react-admin';
-import { B } from './PlatformsInput';
+import { BASE_MSG } from '../names';
 
 export interface PlatformUsage {
   key: number;
@@ -26,8 +26,8 @@ export interface PlatformUsage {
 export function usageText(u: PlatformUsage, translate: (key: string, options?: object) => string) {
   const parts = (['movies', 'notices', 'apps', 'snippets'] as const)
     .filter((k) => u[k] > 0)
-    .map((k) => translate(`${B}.usage.${k}`, { smart_count: u[k] }));
-  return parts.join(translate(`${B}.usage.separator`));
+    .map((k) => translate(`${BASE_MSG}.usage.${k}`, { smart_count: u[k] }));
+  return parts.join(translate(`${BASE_MSG}.usage.separator`));
 }
 
 /** Asked before saving a platform list without platforms that content still uses. */
@@ -46,9 +46,9 @@ export function RemovePlatformsDialog({
   const titleId = useId();
   return (
     <Dialog open={usage !== null} onClose={onCancel} aria-labelledby={titleId} maxWidth="sm" fullWidth>
-      <DialogTitle id={titleId}>{translate(`${B}.usage.title`)}</DialogTitle>
+      <DialogTitle id={titleId}>{translate(`${BASE_MSG}.usage.title`)}</DialogTitle>
       <DialogContent>
-        <DialogContentText>{translate(`${B}.usage.intro`)}</DialogContentText>
+        <DialogContentText>{translate(`${BASE_MSG}.usage.intro`)}</DialogContentText>
         <List dense>
           {(usage ?? []).map((u) => (
             <ListItem key={u.key} disableGutters>
@@ -59,14 +59,14 @@ export function RemovePlatformsDialog({
             </ListItem>
           ))}
         </List>
-        <DialogContentText>{translate(`${B}.usage.outro`)}</DialogContentText>
+        <DialogContentText>{translate(`${BASE_MSG}.usage.outro`)}</DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} autoFocus>
           {translate('ra.action.cancel')}
         </Button>
         <Button variant="contained" color="error" onClick={onConfirm}>
-          {translate(`${B}.usage.confirm`)}
+          {translate(`${BASE_MSG}.usage.confirm`)}
         </Button>
       </DialogActions>
     </Dialog>

@@ -15,7 +15,7 @@ import {
 import { useEffect, useId, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { request } from '../../../api/http';
-import { B } from './PlatformsInput';
+import { BASE_MSG } from '../names';
 
 interface SiteKey {
   key: string | null;
@@ -48,7 +48,7 @@ export function SiteKeyPanel() {
     setBusy(true);
     try {
       setState(await request<SiteKey>('admin/setting/site-key/regenerate', { method: 'POST', json: {} }));
-      notify(`${B}.siteKey.regenerated`, { type: 'success' });
+      notify(`${BASE_MSG}.siteKey.regenerated`, { type: 'success' });
       setAsking(false);
     } catch {
       // shown by the HTTP client
@@ -61,19 +61,19 @@ export function SiteKeyPanel() {
     if (!state?.key) return;
     try {
       await navigator.clipboard.writeText(state.key);
-      notify(`${B}.siteKey.copied`, { type: 'info' });
+      notify(`${BASE_MSG}.siteKey.copied`, { type: 'info' });
     } catch {
-      notify(`${B}.siteKey.copyFailed`, { type: 'warning' });
+      notify(`${BASE_MSG}.siteKey.copyFailed`, { type: 'warning' });
     }
   };
 
   return (
     <Box component="section" aria-labelledby={`${titleId}-h`} sx={{ p: 2 }}>
       <Typography id={`${titleId}-h`} component="h2" variant="subtitle1" sx={{ fontWeight: 600 }}>
-        {translate(`${B}.siteKey.title`)}
+        {translate(`${BASE_MSG}.siteKey.title`)}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {translate(`${B}.siteKey.hint`)}
+        {translate(`${BASE_MSG}.siteKey.hint`)}
       </Typography>
       {state === null ? null : state.key ? (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
@@ -91,19 +91,19 @@ export function SiteKeyPanel() {
           >
             {state.key}
           </Box>
-          <Tooltip title={translate(`${B}.siteKey.copy`)}>
-            <IconButton size="small" onClick={copy} aria-label={translate(`${B}.siteKey.copy`)}>
+          <Tooltip title={translate(`${BASE_MSG}.siteKey.copy`)}>
+            <IconButton size="small" onClick={copy} aria-label={translate(`${BASE_MSG}.siteKey.copy`)}>
               <ContentCopyIcon fontSize="small" />
             </IconButton>
           </Tooltip>
         </Box>
       ) : (
         <Alert severity="info" sx={{ mb: 1 }}>
-          {translate(`${B}.siteKey.none`)}
+          {translate(`${BASE_MSG}.siteKey.none`)}
         </Alert>
       )}
       <Button sx={{ mt: 1 }} variant="outlined" onClick={() => setAsking(true)} disabled={state === null}>
-        {translate(state?.key ? `${B}.siteKey.regenerate` : `${B}.siteKey.create`)}
+        {translate(state?.key ? `${BASE_MSG}.siteKey.regenerate` : `${BASE_MSG}.siteKey.create`)}
       </Button>
       <Dialog
         open={asking}
@@ -112,10 +112,12 @@ export function SiteKeyPanel() {
         maxWidth="xs"
         fullWidth
       >
-        <DialogTitle id={titleId}>{translate(`${B}.siteKey.regenerate`)}</DialogTitle>
+        <DialogTitle id={titleId}>{translate(`${BASE_MSG}.siteKey.regenerate`)}</DialogTitle>
         <DialogContent>
           <DialogContentText>
-            {translate(state?.key ? `${B}.siteKey.confirmRegenerate` : `${B}.siteKey.confirmCreate`)}
+            {translate(
+              state?.key ? `${BASE_MSG}.siteKey.confirmRegenerate` : `${BASE_MSG}.siteKey.confirmCreate`,
+            )}
           </DialogContentText>
         </DialogContent>
         <DialogActions>

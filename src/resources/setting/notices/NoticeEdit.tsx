@@ -1,14 +1,14 @@
 import { Create, Edit, SimpleForm, useTranslate } from 'react-admin';
 import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
 import { EditToolbar } from '../../../components/EditToolbar';
+import { NOTICE_MSG } from '../names';
 import { NoticeInputs } from './NoticeInputs';
-import { N } from './NoticePreview';
 
 /** A new notice starts now, on every platform chosen by hand, enabled. */
 export function NoticeCreate() {
   const translate = useTranslate();
   return (
-    <Create title={translate(`${N}.page.create`)} redirect="list">
+    <Create title={translate(`${NOTICE_MSG}.page.create`)} redirect="list">
       <SimpleForm
         defaultValues={() => ({
           type: 'marquee',
@@ -31,7 +31,7 @@ export function NoticeEdit() {
   const { conflict, setConflict, onError } = useConflict();
   return (
     <Edit
-      title={translate(`${N}.page.editTitle`)}
+      title={translate(`${NOTICE_MSG}.page.editTitle`)}
       mutationMode="pessimistic"
       redirect="list"
       mutationOptions={{ onError }}

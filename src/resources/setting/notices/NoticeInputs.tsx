@@ -12,18 +12,19 @@ import {
   TextInput,
 } from 'react-admin';
 import { useWatch } from 'react-hook-form';
+import { NOTICE_MSG } from '../names';
 import { FormSection, InstantInput, usePlatformChoices } from '../shared';
-import { N, NoticePreview } from './NoticePreview';
+import { NoticePreview } from './NoticePreview';
 
 export const typeChoices = [
-  { id: 'marquee', name: `${N}.types.marquee` },
-  { id: 'popup', name: `${N}.types.popup` },
+  { id: 'marquee', name: `${NOTICE_MSG}.types.marquee` },
+  { id: 'popup', name: `${NOTICE_MSG}.types.popup` },
 ];
 
 /** The end, when there is one, is after the start (the API checks it too). */
 export const endAfterStart = (end: unknown, values: Record<string, unknown>) =>
   end && values.startAt && new Date(end as string) <= new Date(values.startAt as string)
-    ? `${N}.endBeforeStart`
+    ? `${NOTICE_MSG}.endBeforeStart`
     : undefined;
 
 function ContentInput() {
@@ -36,7 +37,7 @@ function ContentInput() {
       minRows={popup ? 5 : 2}
       fullWidth
       validate={[required(), maxLength(popup ? 10_000 : 500)]}
-      helperText={popup ? `${N}.contentHelp.popup` : `${N}.contentHelp.marquee`}
+      helperText={popup ? `${NOTICE_MSG}.contentHelp.popup` : `${NOTICE_MSG}.contentHelp.marquee`}
       slotProps={{ htmlInput: { spellCheck: false } }}
     />
   );
@@ -55,16 +56,16 @@ export function NoticeInputs() {
       }}
     >
       <Box>
-        <FormSection title={`${N}.sections.what`}>
+        <FormSection title={`${NOTICE_MSG}.sections.what`}>
           <RadioButtonGroupInput source="type" choices={typeChoices} validate={required()} />
           <TextInput source="title" validate={[required(), maxLength(100)]} fullWidth />
           <ContentInput />
         </FormSection>
-        <FormSection title={`${N}.sections.where`}>
+        <FormSection title={`${NOTICE_MSG}.sections.where`}>
           <CheckboxGroupInput source="platforms" choices={platforms} validate={[required(), minLength(1)]} />
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
             <InstantInput source="startAt" validate={required()} />
-            <InstantInput source="endAt" helperText={`${N}.endHelp`} validate={endAfterStart} />
+            <InstantInput source="endAt" helperText={`${NOTICE_MSG}.endHelp`} validate={endAfterStart} />
           </Box>
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
             <NumberInput source="sort" validate={[minValue(-100_000), maxValue(100_000)]} step={1} />

@@ -14,13 +14,13 @@ import {
 import { Permission } from '../../../auth/permission';
 import { BulkConfirmButton } from '../../../components/BulkConfirmButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../../layout/listParts';
+import { NOTICE_MSG } from '../names';
 import { PlatformChips, useIsAdmin, usePlatformChoices } from '../shared';
 import { typeChoices } from './NoticeInputs';
-import { N } from './NoticePreview';
 
 export const NOTICE_STATES = ['scheduled', 'live', 'expired', 'disabled'] as const;
 export type NoticeState = (typeof NOTICE_STATES)[number];
-const stateChoices = NOTICE_STATES.map((s) => ({ id: s, name: `${N}.states.${s}` }));
+const stateChoices = NOTICE_STATES.map((s) => ({ id: s, name: `${NOTICE_MSG}.states.${s}` }));
 
 const STATE_COLOR: Record<NoticeState, 'info' | 'success' | 'default'> = {
   scheduled: 'info',
@@ -37,31 +37,31 @@ export function StateChip({ state }: { state?: NoticeState }) {
       size="small"
       color={STATE_COLOR[state]}
       variant={state === 'live' || state === 'scheduled' ? 'filled' : 'outlined'}
-      label={translate(`${N}.states.${state}`)}
+      label={translate(`${NOTICE_MSG}.states.${state}`)}
     />
   );
 }
 
-const done = `${N}.notifications.batchDone`;
+const done = `${NOTICE_MSG}.notifications.batchDone`;
 const BulkActions = () => (
   <>
     <BulkConfirmButton
       action="enable"
-      label={`${N}.action.enable`}
-      confirm={`${N}.action.confirmEnable`}
+      label={`${NOTICE_MSG}.action.enable`}
+      confirm={`${NOTICE_MSG}.action.confirmEnable`}
       done={done}
     />
     <BulkConfirmButton
       action="disable"
-      label={`${N}.action.disable`}
-      confirm={`${N}.action.confirmDisable`}
+      label={`${NOTICE_MSG}.action.disable`}
+      confirm={`${NOTICE_MSG}.action.confirmDisable`}
       done={done}
       color="warning"
     />
     <BulkConfirmButton
       action="delete"
       label="ra.action.delete"
-      confirm={`${N}.action.confirmDelete`}
+      confirm={`${NOTICE_MSG}.action.confirmDelete`}
       done={done}
       color="error"
     />
@@ -86,14 +86,26 @@ export function NoticeList() {
   const admin = useIsAdmin();
   const platforms = usePlatformChoices();
   const filters = [
-    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${N}.filters.q`)} />,
-    <SelectInput key="type" source="type" choices={typeChoices} label={`${N}.filters.type`} alwaysOn />,
-    <SelectInput key="state" source="state" choices={stateChoices} label={`${N}.filters.state`} alwaysOn />,
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${NOTICE_MSG}.filters.q`)} />,
+    <SelectInput
+      key="type"
+      source="type"
+      choices={typeChoices}
+      label={`${NOTICE_MSG}.filters.type`}
+      alwaysOn
+    />,
+    <SelectInput
+      key="state"
+      source="state"
+      choices={stateChoices}
+      label={`${NOTICE_MSG}.filters.state`}
+      alwaysOn
+    />,
     <SelectInput
       key="platform"
       source="platform"
       choices={platforms}
-      label={`${N}.filters.platform`}
+      label={`${NOTICE_MSG}.filters.platform`}
       alwaysOn
     />,
   ];
@@ -111,7 +123,9 @@ export function NoticeList() {
         <FunctionField
           source="type"
           sortable={false}
-          render={(r) => <Chip size="small" variant="outlined" label={translate(`${N}.types.${r.type}`)} />}
+          render={(r) => (
+            <Chip size="small" variant="outlined" label={translate(`${NOTICE_MSG}.types.${r.type}`)} />
+          )}
         />
         <TextField source="title" />
         <FunctionField
@@ -120,7 +134,7 @@ export function NoticeList() {
           render={(r) => <PlatformChips keys={r.platforms} />}
         />
         <LocaleDateField source="startAt" />
-        <LocaleDateField source="endAt" emptyText={translate(`${N}.noEnd`)} />
+        <LocaleDateField source="endAt" emptyText={translate(`${NOTICE_MSG}.noEnd`)} />
         <FunctionField source="state" sortable={false} render={(r) => <StateChip state={r.state} />} />
         <NumberField source="sort" />
         <LocaleDateField source="updatedAt" />

@@ -4,8 +4,7 @@ import { keyframes } from '@mui/material/styles';
 import { useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { sanitizeRichText } from '../../../../server/core/rich-text';
-
-export const N = 'resources.setting/notices';
+import { NOTICE_MSG } from '../names';
 
 const scroll = keyframes`
   from { transform: translateX(0); }
@@ -19,7 +18,7 @@ export function MarqueePreview({ text }: { text: string }) {
   return (
     <Box
       role="img"
-      aria-label={`${translate(`${N}.preview.marquee`)}: ${text}`}
+      aria-label={`${translate(`${NOTICE_MSG}.preview.marquee`)}: ${text}`}
       sx={{
         display: 'flex',
         alignItems: 'center',
@@ -46,7 +45,7 @@ export function MarqueePreview({ text }: { text: string }) {
             '@media (prefers-reduced-motion: reduce)': { animation: 'none', pl: 0 },
           }}
         >
-          {text || translate(`${N}.preview.empty`)}
+          {text || translate(`${NOTICE_MSG}.preview.empty`)}
         </Box>
       </Box>
     </Box>
@@ -72,7 +71,7 @@ export function PopupPreview({ title, content }: { title: string; content: strin
     >
       <Paper
         role="group"
-        aria-label={translate(`${N}.preview.popup`)}
+        aria-label={translate(`${NOTICE_MSG}.preview.popup`)}
         elevation={8}
         sx={{ width: '100%', maxWidth: 360, p: 2 }}
       >
@@ -99,7 +98,7 @@ export function PopupPreview({ title, content }: { title: string; content: strin
               fontSize: 14,
             }}
           >
-            {translate(`${N}.preview.close`)}
+            {translate(`${NOTICE_MSG}.preview.close`)}
           </Box>
         </Box>
       </Paper>
@@ -112,9 +111,9 @@ export function NoticePreview() {
   const translate = useTranslate();
   const [type, title, content] = useWatch({ name: ['type', 'title', 'content'] }) as [string, string, string];
   return (
-    <Box component="section" aria-label={translate(`${N}.preview.title`)} sx={{ width: '100%' }}>
+    <Box component="section" aria-label={translate(`${NOTICE_MSG}.preview.title`)} sx={{ width: '100%' }}>
       <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        {translate(`${N}.preview.title`)}
+        {translate(`${NOTICE_MSG}.preview.title`)}
       </Typography>
       {type === 'popup' ? (
         <PopupPreview title={title ?? ''} content={content ?? ''} />

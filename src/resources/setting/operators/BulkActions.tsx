@@ -1,28 +1,28 @@
 import { BulkConfirmButton } from '../../../components/BulkConfirmButton';
+import { OPERATOR_MSG } from '../names';
 
-const R = 'resources.setting/operators';
-const done = `${R}.notifications.batchDone`;
+const done = `${OPERATOR_MSG}.notifications.batchDone`;
 
 /** Batch enable, disable or delete: confirmed first, done in one transaction on the server (all or nothing). */
 export const OperatorBulkActions = () => (
   <>
     <BulkConfirmButton
       action="enable"
-      label={`${R}.action.enable`}
-      confirm={`${R}.action.confirmEnable`}
+      label={`${OPERATOR_MSG}.action.enable`}
+      confirm={`${OPERATOR_MSG}.action.confirmEnable`}
       done={done}
     />
     <BulkConfirmButton
       action="disable"
-      label={`${R}.action.disable`}
-      confirm={`${R}.action.confirmDisable`}
+      label={`${OPERATOR_MSG}.action.disable`}
+      confirm={`${OPERATOR_MSG}.action.confirmDisable`}
       done={done}
       color="error"
     />
     <BulkConfirmButton
       action="delete"
       label="ra.action.delete"
-      confirm={`${R}.action.confirmDelete`}
+      confirm={`${OPERATOR_MSG}.action.confirmDelete`}
       done={done}
       color="error"
     />

@@ -1,6 +1,7 @@
 import { Stack } from '@mui/material';
 import { Edit, SimpleForm, useRecordContext, useTranslate } from 'react-admin';
 import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
+import { OPERATOR_MSG } from '../names';
 import { OperatorInputs } from './OperatorInputs';
 import { ResetPasswordButton } from './ResetPasswordButton';
 import { StateButton } from './StateButton';
@@ -8,7 +9,7 @@ import { StateButton } from './StateButton';
 function EditTitle() {
   const record = useRecordContext();
   const translate = useTranslate();
-  return <>{translate('resources.setting/operators.page.edit', { account: record?.account ?? '' })}</>;
+  return <>{translate(`${OPERATOR_MSG}.page.edit`, { account: record?.account ?? '' })}</>;
 }
 
 /** Edit nickname, avatar and role. A stale version (someone else saved first) offers a reload; nothing is overwritten. */

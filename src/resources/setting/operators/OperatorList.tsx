@@ -13,35 +13,31 @@ import {
 import { DEFAULT_AVATAR } from '../../../api/session';
 import { Permission } from '../../../auth/permission';
 import { Datagrid, ListPagination, LocaleDateField } from '../../../layout/listParts';
+import { OPERATOR_MSG } from '../names';
 import { OperatorBulkActions } from './BulkActions';
 import { roleChoices } from './OperatorInputs';
 import { StateButton } from './StateButton';
 
 const stateChoices = [
-  { id: 'false', name: 'resources.setting/operators.state.enabled' },
-  { id: 'true', name: 'resources.setting/operators.state.disabled' },
+  { id: 'false', name: `${OPERATOR_MSG}.state.enabled` },
+  { id: 'true', name: `${OPERATOR_MSG}.state.disabled` },
 ];
 
 const filters = (translate: (key: string) => string) => [
-  <SearchInput
-    key="q"
-    source="q"
-    alwaysOn
-    placeholder={translate('resources.setting/operators.filters.q')}
-  />,
+  <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${OPERATOR_MSG}.filters.q`)} />,
   <SelectInput
     key="role"
     source="role"
     choices={roleChoices}
     alwaysOn
-    label="resources.setting/operators.filters.role"
+    label={`${OPERATOR_MSG}.filters.role`}
   />,
   <SelectInput
     key="disabled"
     source="disabled"
     choices={stateChoices}
     alwaysOn
-    label="resources.setting/operators.filters.state"
+    label={`${OPERATOR_MSG}.filters.state`}
   />,
 ];
 
@@ -73,7 +69,7 @@ export function OperatorList() {
         <FunctionField
           source="avatar"
           sortable={false}
-          label="resources.setting/operators.fields.avatar"
+          label={`${OPERATOR_MSG}.fields.avatar`}
           render={(r) => <Avatar src={r.avatar || DEFAULT_AVATAR} alt="" sx={{ width: 28, height: 28 }} />}
         />
         <TextField source="account" />
@@ -98,7 +94,7 @@ export function OperatorList() {
               size="small"
               color={r.disabled ? 'default' : 'success'}
               variant={r.disabled ? 'outlined' : 'filled'}
-              label={translate(`resources.setting/operators.state.${r.disabled ? 'disabled' : 'enabled'}`)}
+              label={translate(`${OPERATOR_MSG}.state.${r.disabled ? 'disabled' : 'enabled'}`)}
             />
           )}
         />

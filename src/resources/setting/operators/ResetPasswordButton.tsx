@@ -3,6 +3,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } 
 import { useState } from 'react';
 import { useDataProvider, useNotify, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
 import type { ResourceDataProvider } from '../../../api/dataProvider';
+import { OPERATOR_MSG } from '../names';
 
 /** Sets an operator's password; their sessions then end (50012). */
 export function ResetPasswordButton() {
@@ -19,7 +20,7 @@ export function ResetPasswordButton() {
     setBusy(true);
     try {
       await dataProvider.action(resource, record.id, 'reset-password', { password });
-      notify('resources.setting/operators.notifications.passwordReset', { type: 'success' });
+      notify(`${OPERATOR_MSG}.notifications.passwordReset`, { type: 'success' });
       setOpen(false);
       setPassword('');
     } catch {
@@ -31,17 +32,17 @@ export function ResetPasswordButton() {
   return (
     <>
       <Button startIcon={<KeyIcon />} onClick={() => setOpen(true)} sx={{ mt: 1 }}>
-        {translate('resources.setting/operators.action.resetPassword')}
+        {translate(`${OPERATOR_MSG}.action.resetPassword`)}
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="reset-password-title">
         <DialogTitle id="reset-password-title">
-          {translate('resources.setting/operators.action.resetPassword')} · {record.account}
+          {translate(`${OPERATOR_MSG}.action.resetPassword`)} · {record.account}
         </DialogTitle>
         <DialogContent>
           <TextField
             autoFocus
             type="password"
-            label={translate('resources.setting/operators.action.newPassword')}
+            label={translate(`${OPERATOR_MSG}.action.newPassword`)}
             helperText={translate('shell.password.weak')}
             value={password}
             onChange={(e) => setPassword(e.target.value)}

@@ -12,6 +12,7 @@ import {
 } from 'react-admin';
 import type { ResourceDataProvider } from '../../../api/dataProvider';
 import { useUser } from '../../../api/session';
+import { OPERATOR_MSG } from '../names';
 
 /** Enable or disable one operator: only the action that applies to its state is shown, never for yourself. */
 export function StateButton() {
@@ -28,7 +29,7 @@ export function StateButton() {
     e.stopPropagation();
     try {
       await dataProvider.action(resource, record.id, action);
-      notify(`resources.setting/operators.notifications.${action}d`, { type: 'success' });
+      notify(`${OPERATOR_MSG}.notifications.${action}d`, { type: 'success' });
       refresh();
     } catch {
       // the HTTP client has shown the server's message
@@ -41,7 +42,7 @@ export function StateButton() {
       startIcon={record.disabled ? <CheckCircleIcon /> : <BlockIcon />}
       onClick={run}
     >
-      {translate(`resources.setting/operators.action.${action}`)}
+      {translate(`${OPERATOR_MSG}.action.${action}`)}
     </Button>
   );
 }

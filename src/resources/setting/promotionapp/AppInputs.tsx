@@ -20,17 +20,16 @@ import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
 import { EditToolbar } from '../../../components/EditToolbar';
 import { ImageInput } from '../../../images/ImageInput';
 import { SecureImage } from '../../../images/SecureImage';
+import { APP_MSG } from '../names';
 import { FormSection, usePlatformChoices } from '../shared';
 
-export const P = 'resources.setting/promotionapp';
-
 export const osChoices = [
-  { id: 'android', name: `${P}.os.android` },
-  { id: 'ios', name: `${P}.os.ios` },
-  { id: 'desktop', name: `${P}.os.desktop` },
+  { id: 'android', name: `${APP_MSG}.os.android` },
+  { id: 'ios', name: `${APP_MSG}.os.ios` },
+  { id: 'desktop', name: `${APP_MSG}.os.desktop` },
 ];
 
-const httpUrl = regex(/^https?:\/\/[^\s/?#\\]+\S*$/i, `${P}.urlFormat`);
+const httpUrl = regex(/^https?:\/\/[^\s/?#\\]+\S*$/i, `${APP_MSG}.urlFormat`);
 
 /** The app's icon (an encrypted upload), or its first letter while it has none. */
 export function AppIcon({ icon, name, size = 32 }: { icon?: string; name?: string; size?: number }) {
@@ -48,23 +47,23 @@ export function AppInputs() {
   const platforms = usePlatformChoices();
   return (
     <>
-      <FormSection title={`${P}.sections.app`}>
+      <FormSection title={`${APP_MSG}.sections.app`}>
         <TextInput source="name" validate={[required(), maxLength(64)]} fullWidth />
         <ImageInput source="icon" />
         <TextInput
           source="url"
           validate={[required(), maxLength(1024), httpUrl]}
-          helperText={`${P}.urlHelp`}
+          helperText={`${APP_MSG}.urlHelp`}
           fullWidth
         />
         <RadioButtonGroupInput source="os" choices={osChoices} validate={required()} />
       </FormSection>
-      <FormSection title={`${P}.sections.shown`}>
+      <FormSection title={`${APP_MSG}.sections.shown`}>
         <CheckboxGroupInput source="platforms" choices={platforms} validate={[required(), minLength(1)]} />
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
           <NumberInput
             source="sort"
-            helperText={`${P}.sortHelp`}
+            helperText={`${APP_MSG}.sortHelp`}
             validate={[minValue(0), maxValue(100_000)]}
             step={1}
           />
@@ -78,7 +77,7 @@ export function AppInputs() {
 export function AppCreate() {
   const translate = useTranslate();
   return (
-    <Create title={translate(`${P}.page.create`)} redirect="list">
+    <Create title={translate(`${APP_MSG}.page.create`)} redirect="list">
       <SimpleForm defaultValues={{ os: 'android', platforms: [], enabled: true, icon: '' }}>
         <AppInputs />
       </SimpleForm>
@@ -91,7 +90,7 @@ export function AppEdit() {
   const { conflict, setConflict, onError } = useConflict();
   return (
     <Edit
-      title={translate(`${P}.page.editTitle`)}
+      title={translate(`${APP_MSG}.page.editTitle`)}
       mutationMode="pessimistic"
       redirect="list"
       mutationOptions={{ onError }}

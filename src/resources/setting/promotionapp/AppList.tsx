@@ -30,8 +30,9 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { request } from '../../../api/http';
 import { Permission } from '../../../auth/permission';
+import { APP_MSG } from '../names';
 import { PlatformChips, useIsAdmin } from '../shared';
-import { AppIcon, P } from './AppInputs';
+import { AppIcon } from './AppInputs';
 
 interface App {
   id: number;
@@ -117,7 +118,7 @@ function OrderedApps() {
         method: 'POST',
         json: { ids: next.map((a) => a.id) },
       });
-      notify(`${P}.notifications.reordered`, { type: 'success' });
+      notify(`${APP_MSG}.notifications.reordered`, { type: 'success' });
     } catch {
       // shown by the HTTP client (a stale list is 40900); the server's order comes back below
     } finally {
@@ -149,28 +150,28 @@ function OrderedApps() {
   if (!order.length)
     return (
       <Typography sx={{ p: 3 }} color="text.secondary">
-        {translate(`${P}.empty`)}
+        {translate(`${APP_MSG}.empty`)}
       </Typography>
     );
 
   return (
-    <Table size="small" aria-label={translate(`${P}.name`, { smart_count: 2 })} aria-busy={busy}>
+    <Table size="small" aria-label={translate(`${APP_MSG}.name`, { smart_count: 2 })} aria-busy={busy}>
       <TableHead>
         <TableRow>
           {admin && (
             <TableCell padding="checkbox">
               <Box component="span" sx={visuallyHidden}>
-                {translate(`${P}.drag`)}
+                {translate(`${APP_MSG}.drag`)}
               </Box>
             </TableCell>
           )}
-          <TableCell>{translate(`${P}.fields.sort`)}</TableCell>
-          <TableCell>{translate(`${P}.fields.icon`)}</TableCell>
-          <TableCell>{translate(`${P}.fields.name`)}</TableCell>
-          <TableCell>{translate(`${P}.fields.os`)}</TableCell>
-          <TableCell>{translate(`${P}.fields.platforms`)}</TableCell>
-          <TableCell>{translate(`${P}.fields.url`)}</TableCell>
-          <TableCell>{translate(`${P}.fields.enabled`)}</TableCell>
+          <TableCell>{translate(`${APP_MSG}.fields.sort`)}</TableCell>
+          <TableCell>{translate(`${APP_MSG}.fields.icon`)}</TableCell>
+          <TableCell>{translate(`${APP_MSG}.fields.name`)}</TableCell>
+          <TableCell>{translate(`${APP_MSG}.fields.os`)}</TableCell>
+          <TableCell>{translate(`${APP_MSG}.fields.platforms`)}</TableCell>
+          <TableCell>{translate(`${APP_MSG}.fields.url`)}</TableCell>
+          <TableCell>{translate(`${APP_MSG}.fields.enabled`)}</TableCell>
           {admin && (
             <TableCell>
               <Box component="span" sx={visuallyHidden}>
@@ -212,7 +213,7 @@ function OrderedApps() {
                 <PositionInput
                   index={index}
                   count={order.length}
-                  label={translate(`${P}.position`, { name: app.name })}
+                  label={translate(`${APP_MSG}.position`, { name: app.name })}
                   onMove={(to) => move(index, to)}
                 />
               ) : (
@@ -224,7 +225,7 @@ function OrderedApps() {
             </TableCell>
             <TableCell>{app.name}</TableCell>
             <TableCell>
-              <Chip size="small" variant="outlined" label={translate(`${P}.os.${app.os}`)} />
+              <Chip size="small" variant="outlined" label={translate(`${APP_MSG}.os.${app.os}`)} />
             </TableCell>
             <TableCell>
               <PlatformChips keys={app.platforms} />
@@ -240,10 +241,10 @@ function OrderedApps() {
                   size="small"
                   checked={app.enabled}
                   onChange={() => toggle(app)}
-                  slotProps={{ input: { 'aria-label': translate(`${P}.toggle`, { name: app.name }) } }}
+                  slotProps={{ input: { 'aria-label': translate(`${APP_MSG}.toggle`, { name: app.name }) } }}
                 />
               ) : (
-                translate(app.enabled ? `${P}.enabled.yes` : `${P}.enabled.no`)
+                translate(app.enabled ? `${APP_MSG}.enabled.yes` : `${APP_MSG}.enabled.no`)
               )}
             </TableCell>
             {admin && (
@@ -292,7 +293,7 @@ export function AppList() {
       <Card>
         {admin && (
           <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 2 }}>
-            {translate(`${P}.reorderHint`)}
+            {translate(`${APP_MSG}.reorderHint`)}
           </Typography>
         )}
         <OrderedApps />

@@ -18,9 +18,9 @@ import {
 import { ApiFailure, request } from '../../../api/http';
 import { useSystemSettings } from '../../../api/system';
 import { ConflictAlert } from '../../../components/ConflictAlert';
+import { STATISTICS_MSG } from '../names';
 import { FormSection, useIsAdmin } from '../shared';
 
-export const S = 'resources.setting/statistics';
 export const STAT_EVENTS = ['pageView', 'play', 'search', 'adImpression', 'adClick', 'tagClick'] as const;
 
 export interface Statistics {
@@ -67,7 +67,7 @@ function SnippetText({ code }: { code: string }) {
         wordBreak: 'break-all',
       }}
     >
-      {code || translate(`${S}.noSnippet`)}
+      {code || translate(`${STATISTICS_MSG}.noSnippet`)}
     </Box>
   );
 }
@@ -114,7 +114,7 @@ export function StatisticsSettings() {
         },
       });
       setStats(saved);
-      notify(`${S}.saved`, { type: 'success' });
+      notify(`${STATISTICS_MSG}.saved`, { type: 'success' });
     } catch (err) {
       if (err instanceof ApiFailure && err.code === 40900) setConflict(true);
       if (err instanceof ApiFailure && err.body) return err.body.errors;
@@ -127,7 +127,7 @@ export function StatisticsSettings() {
       <ConflictAlert show={conflict} onReload={reload} />
       {!admin && (
         <Alert severity="info" sx={{ m: 2, mb: 0 }}>
-          {translate(`${S}.readOnly`)}
+          {translate(`${STATISTICS_MSG}.readOnly`)}
         </Alert>
       )}
       <SimpleForm
@@ -144,7 +144,7 @@ export function StatisticsSettings() {
           )
         }
       >
-        <FormSection title={`${S}.sections.events`} hint={`${S}.eventsHint`}>
+        <FormSection title={`${STATISTICS_MSG}.sections.events`} hint={`${STATISTICS_MSG}.eventsHint`}>
           <Box
             sx={{ display: 'grid', gridTemplateColumns: { sm: '1fr 1fr', md: '1fr 1fr 1fr' }, width: '100%' }}
           >
@@ -152,34 +152,34 @@ export function StatisticsSettings() {
               <BooleanInput
                 key={e}
                 source={`events.${e}`}
-                label={`${S}.events.${e}`}
+                label={`${STATISTICS_MSG}.events.${e}`}
                 disabled={disabled}
                 helperText={false}
               />
             ))}
           </Box>
         </FormSection>
-        <FormSection title={`${S}.sections.volume`}>
+        <FormSection title={`${STATISTICS_MSG}.sections.volume`}>
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
             <NumberInput
               source="sampleRate"
-              label={`${S}.fields.sampleRate`}
-              helperText={`${S}.sampleRateHelp`}
+              label={`${STATISTICS_MSG}.fields.sampleRate`}
+              helperText={`${STATISTICS_MSG}.sampleRateHelp`}
               validate={[required(), minValue(1), maxValue(100)]}
               step={1}
               disabled={disabled}
             />
             <NumberInput
               source="rawRetentionDays"
-              label={`${S}.fields.rawRetentionDays`}
-              helperText={`${S}.retentionHelp`}
+              label={`${STATISTICS_MSG}.fields.rawRetentionDays`}
+              helperText={`${STATISTICS_MSG}.retentionHelp`}
               validate={[required(), minValue(1), maxValue(3650)]}
               step={1}
               disabled={disabled}
             />
           </Box>
         </FormSection>
-        <FormSection title={`${S}.sections.snippets`} hint={`${S}.snippetsHint`}>
+        <FormSection title={`${STATISTICS_MSG}.sections.snippets`} hint={`${STATISTICS_MSG}.snippetsHint`}>
           {rows.map((row, i) => {
             const label = `${names.get(row.platform) ?? ''} (${row.platform})`;
             return admin ? (

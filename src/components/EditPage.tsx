@@ -1,0 +1,71 @@
+import { Card } from '@mui/material';
+import { createContext, type ReactElement, type ReactNode, useContext } from 'react';
+import { Edit, type EditProps, SimpleForm, type SimpleFormProps } from 'react-admin';
+import { ConflictAlert, useConflict } from './ConflictAlert';
+import { EditToolbar } from './EditToolbar';
+
+const ConflictContext = createContext<(() => void) | null>(null);
+
+/**
+ * Inside an `EditPage`: shows its reload offer. For an action of the page other than save (a review transition)
+ * answered with a stale version; a save's own 40900 is caught by the page.
+ */
+export function useReportConflict(): () => void {
+  return useContext(ConflictContext) ?? noop;
+}
+const noop = () => undefined;
+
+export interface EditPageProps extends Omit<EditProps, 'children' | 'mutationOptions' | 'mutationMode'> {
+  /** The form's inputs. */
+  children: ReactNode;
+  /** The form's toolbar: save and delete (admins) by default. */
+  toolbar?: ReactElement | false;
+  /** Replaces react-admin's success step (its notice and redirect) after a save. */
+  onSaved?: () => void;
+  /** More props of the form (defaultValues, validate…). */
+  form?: Omit<SimpleFormProps, 'children' | 'toolbar'>;
+  /** With `component="div"`: the alert and the form in a card, and `after` (more cards) below it. */
+  after?: ReactNode;
+}
+
+/**
+ * An edit page of a versioned record: saves pessimistically (the API's answer first), and a stale version
+ * (40900: someone else saved first) shows a warning with a reload instead of overwriting. Defaults: back to the
+ * list after a save, no top actions.
+ */
+export function EditPage({
+  children,
+  toolbar = <EditToolbar />,
+  onSaved,
+  form,
+  after,
+  redirect = 'list',
+  actions = false,
+  component,
+  ...edit
+}: EditPageProps) {
+  const { conflict, setConflict, onError } = useConflict();
+  const body = (
+    <>
+      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
+      <SimpleForm toolbar={toolbar} {...form}>
+        {children}
+      </SimpleForm>
+    </>
+  );
+  return (
+    <ConflictContext.Provider value={() => setConflict(true)}>
+      <Edit
+        mutationMode="pessimistic"
+        redirect={redirect}
+        mutationOptions={onSaved ? { onError, onSuccess: onSaved } : { onError }}
+        actions={actions}
+        component={component}
+        {...edit}
+      >
+        {component === 'div' ? <Card>{body}</Card> : body}
+        {after}
+      </Edit>
+    </ConflictContext.Provider>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Names of the movie section, without React (the section declaration, index.ts, is in the initial bundle): each
+ * resource (its screen's path), its API path and its message prefix, the section's own messages (`SECTION_MSG`,
+ * which also holds the review workflow's), and the review workflow.
+ */
+import type { ReviewDecl } from '../../components/review';
+
+export type MovieView = 'review' | 'online';
+export type MovieStatus = 'pending' | 'rejected' | 'online' | 'offline';
+
+/** Messages shared by the section's screens (statuses, filters, review actions) and its menu labels. */
+export const SECTION_MSG = 'resources.movie';
+
+/** The resource (= screen path) of each view; both are `admin/movie/movies` on the API with `view` fixed. */
+export const MOVIE_API = 'admin/movie/movies';
+export const MOVIE_RESOURCE: Record<MovieView, string> = {
+  review: 'movie/review',
+  online: 'movie/onlinectx',
+};
+export const MOVIE_MSG: Record<MovieView, string> = {
+  review: `resources.${MOVIE_RESOURCE.review}`,
+  online: `resources.${MOVIE_RESOURCE.online}`,
+};
+export const COLUMN_RESOURCE = 'movie/category';
+export const COLUMN_API = 'admin/movie/columns';
+export const COLUMN_MSG = `resources.${COLUMN_RESOURCE}`;
+export const TAG_RESOURCE = 'movie/tags';
+export const TAG_API = 'admin/movie/tags';
+export const TAG_MSG = `resources.${TAG_RESOURCE}`;
+export const SOURCE_RESOURCE = 'movie/sources';
+export const SOURCE_API = 'admin/movie/sources';
+export const SOURCE_MSG = `resources.${SOURCE_RESOURCE}`;
+
+export const STATUSES: Record<MovieView, MovieStatus[]> = {
+  review: ['pending', 'rejected'],
+  online: ['online', 'offline'],
+};
+/** Where a movie is edited, by its status: the review pages for pending/rejected, the online pages otherwise. */
+export const editPathOf = (status: MovieStatus, id: number | string) =>
+  `/${MOVIE_RESOURCE[status === 'pending' || status === 'rejected' ? 'review' : 'online']}/edit/${id}`;
+
+/** The review workflow (server/modules/movies: the transitions the API allows from each status). */
+export const MOVIE_REVIEW: ReviewDecl<MovieStatus> = {
+  messages: SECTION_MSG,
+  transitions: {
+    pending: ['approve', 'reject'],
+    rejected: ['approve'],
+    online: ['offline'],
+    offline: ['online'],
+  },
+  reasonRequired: ['reject'],
+  backToList: ['approve', 'reject'],
+  warn: ['reject', 'offline'],
+};
