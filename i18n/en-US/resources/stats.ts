@@ -2,7 +2,7 @@
 const stats = {
   stats: {
     menu: {
-      stats: 'Statistics',
+      section: 'Statistics',
       hotkeyword: 'Hot keywords',
       movies: 'Movies',
       tags: 'Tags',

@@ -4,7 +4,7 @@ import type en from '../../en-US/resources/stats';
 const stats: typeof en = {
   stats: {
     menu: {
-      stats: '数据统计',
+      section: '数据统计',
       hotkeyword: '热搜词',
       movies: '视频统计',
       tags: '标签统计',

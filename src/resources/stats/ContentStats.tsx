@@ -2,7 +2,7 @@ import { Alert } from '@mui/material';
 import { useState } from 'react';
 import { type RaRecord, useLocaleState, useTranslate } from 'react-admin';
 import { ReportList } from '../../components/ReportList';
-import { M, MOVIES_RESOURCE, TAGS_RESOURCE, UNSEEN_RESOURCE } from './names';
+import { MOVIES_RESOURCE, SECTION_MSG, TAGS_RESOURCE, UNSEEN_RESOURCE } from './names';
 import { figure, ReportTabs, StatsPage } from './shared';
 
 const figures = [
@@ -24,17 +24,21 @@ function ContentStats({ kind }: { kind: 'movie' | 'tag' }) {
   const translate = useTranslate();
   const dateTime = useDateTime();
   const [tab, setTab] = useState<'report' | 'unseen'>('report');
-  const name = { source: 'label', label: `${M}.fields.${kind}`, text: (r: RaRecord) => r.label ?? r.key };
+  const name = {
+    source: 'label',
+    label: `${SECTION_MSG}.fields.${kind}`,
+    text: (r: RaRecord) => r.label ?? r.key,
+  };
   const plural = kind === 'movie' ? 'Movies' : 'Tags';
   return (
     <StatsPage>
       <ReportTabs
         value={tab}
         onChange={setTab}
-        label={`${M}.menu.${kind}s`}
+        label={`${SECTION_MSG}.menu.${kind}s`}
         tabs={[
-          { value: 'report', label: `${M}.tabs.report` },
-          { value: 'unseen', label: `${M}.tabs.unseen${plural}` },
+          { value: 'report', label: `${SECTION_MSG}.tabs.report` },
+          { value: 'unseen', label: `${SECTION_MSG}.tabs.unseen${plural}` },
         ]}
       >
         {tab === 'report' ? (
@@ -49,7 +53,7 @@ function ContentStats({ kind }: { kind: 'movie' | 'tag' }) {
         ) : (
           <>
             <Alert severity="info" sx={{ my: 1 }}>
-              {translate(`${M}.unseen.${kind}Hint`)}
+              {translate(`${SECTION_MSG}.unseen.${kind}Hint`)}
             </Alert>
             <ReportList
               key="unseen"
@@ -59,7 +63,7 @@ function ContentStats({ kind }: { kind: 'movie' | 'tag' }) {
                 { ...name, render: (r) => r.label ?? r.key },
                 {
                   source: 'publishedAt',
-                  label: `${M}.fields.publishedAt`,
+                  label: `${SECTION_MSG}.fields.publishedAt`,
                   render: (r) => dateTime(r.publishedAt),
                   text: (r) => dateTime(r.publishedAt),
                 },
@@ -69,7 +73,7 @@ function ContentStats({ kind }: { kind: 'movie' | 'tag' }) {
               chart={false}
               sort={{ field: 'publishedAt', order: 'DESC' }}
               filename={`${kind}-unseen`}
-              empty={{ title: `${M}.unseen.empty`, hint: `${M}.unseen.${kind}Hint` }}
+              empty={{ title: `${SECTION_MSG}.unseen.empty`, hint: `${SECTION_MSG}.unseen.${kind}Hint` }}
             />
           </>
         )}

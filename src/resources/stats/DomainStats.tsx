@@ -2,7 +2,13 @@ import { Link } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { ReportList } from '../../components/ReportList';
-import { DOMAIN_HOURS_RESOURCE, DOMAINS_RESOURCE, domainDetailPath, M, visitDetailPath } from './names';
+import {
+  DOMAIN_HOURS_RESOURCE,
+  DOMAINS_RESOURCE,
+  domainDetailPath,
+  SECTION_MSG,
+  visitDetailPath,
+} from './names';
 import { DomainHead, domainFigures, NoDomain, StatsPage } from './shared';
 
 /** Per-domain page views, unique visitors, addresses, new visitors and bounce rate; a row opens its hours. */
@@ -12,19 +18,19 @@ export function DomainStats() {
     <StatsPage>
       <ReportList
         resource={DOMAINS_RESOURCE}
-        columns={[{ source: 'key', label: `${M}.fields.domain` }]}
+        columns={[{ source: 'key', label: `${SECTION_MSG}.fields.domain` }]}
         rowLink={(r) => domainDetailPath(String(r.key))}
         figures={domainFigures}
         sort={{ field: 'pageViews', order: 'DESC' }}
         actions={{
-          label: `${M}.fields.actions`,
+          label: `${SECTION_MSG}.fields.actions`,
           render: (r) => (
             <Link
               component={RouterLink}
               to={visitDetailPath(String(r.key))}
-              aria-label={translate(`${M}.domains.openFor`, { domain: r.key })}
+              aria-label={translate(`${SECTION_MSG}.domains.openFor`, { domain: r.key })}
             >
-              {translate(`${M}.domains.open`)}
+              {translate(`${SECTION_MSG}.domains.open`)}
             </Link>
           ),
         }}
@@ -46,7 +52,7 @@ export function DomainHours() {
           <ReportList
             resource={DOMAIN_HOURS_RESOURCE}
             filter={{ domain }}
-            columns={[{ source: 'key', label: `${M}.fields.hour`, sortable: true }]}
+            columns={[{ source: 'key', label: `${SECTION_MSG}.fields.hour`, sortable: true }]}
             figures={domainFigures}
             sort={{ field: 'key', order: 'ASC' }}
             filename={`domain-hours-${domain}`}

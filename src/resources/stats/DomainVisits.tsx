@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { type RaRecord, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { ReportList } from '../../components/ReportList';
-import { DOMAIN_PICK_RESOURCE, M, VISITS_RESOURCE, visitDetailPath } from './names';
+import { DOMAIN_PICK_RESOURCE, SECTION_MSG, VISITS_RESOURCE, visitDetailPath } from './names';
 import { DomainHead, figure, NoDomain, ReportTabs, StatsPage } from './shared';
 
 /** /stats/domainsvisit: the domains of the period; choosing one opens its visits. */
@@ -12,11 +12,11 @@ export function DomainVisits() {
   return (
     <StatsPage>
       <Alert severity="info" sx={{ mb: 1 }}>
-        {translate(`${M}.domains.pickHint`)}
+        {translate(`${SECTION_MSG}.domains.pickHint`)}
       </Alert>
       <ReportList
         resource={DOMAIN_PICK_RESOURCE}
-        columns={[{ source: 'key', label: `${M}.fields.domain` }]}
+        columns={[{ source: 'key', label: `${SECTION_MSG}.fields.domain` }]}
         rowLink={(r) => visitDetailPath(String(r.key))}
         figures={[figure('pageViews'), figure('visitors')]}
         sort={{ field: 'pageViews', order: 'DESC' }}
@@ -44,7 +44,7 @@ export function DomainVisitDetail() {
   // An empty referrer is a direct visit; other empty keys were not known (no address database entry, no UA).
   const keyText = (r: RaRecord) =>
     r.key === '' || r.key === null || r.key === undefined
-      ? translate(`${M}.fields.${tab === 'referrer' ? 'direct' : 'unknown'}`)
+      ? translate(`${SECTION_MSG}.fields.${tab === 'referrer' ? 'direct' : 'unknown'}`)
       : String(r.key);
   return (
     <StatsPage>
@@ -52,14 +52,14 @@ export function DomainVisitDetail() {
       <ReportTabs
         value={tab}
         onChange={setTab}
-        label={`${M}.menu.domainVisitDetail`}
-        tabs={DIMENSIONS.map((d) => ({ value: d, label: `${M}.fields.${d}` }))}
+        label={`${SECTION_MSG}.menu.domainVisitDetail`}
+        tabs={DIMENSIONS.map((d) => ({ value: d, label: `${SECTION_MSG}.fields.${d}` }))}
       >
         <ReportList
           key={tab}
           resource={VISITS_RESOURCE}
           filter={{ domain, dimension: tab }}
-          columns={[{ source: 'key', label: `${M}.fields.${tab}`, render: keyText, text: keyText }]}
+          columns={[{ source: 'key', label: `${SECTION_MSG}.fields.${tab}`, render: keyText, text: keyText }]}
           figures={[
             figure('pageViews'),
             figure('visitors'),

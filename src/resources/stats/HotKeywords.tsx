@@ -22,7 +22,7 @@ import { type RaRecord, useNotify, useRefresh, useTranslate } from 'react-admin'
 import type { ListAnswer } from '../../api/dataProvider';
 import { request } from '../../api/http';
 import { ReportList } from '../../components/ReportList';
-import { ADOPT_API, KEYWORDS_RESOURCE, M } from './names';
+import { ADOPT_API, KEYWORDS_RESOURCE, SECTION_MSG } from './names';
 import { figure, ReportTabs, StatsPage } from './shared';
 
 /** A keyword's flag: every search found nothing, or some did. */
@@ -34,15 +34,15 @@ function ZeroFlag({ record }: { record: RaRecord }) {
     <Chip
       size="small"
       color="warning"
-      label={translate(`${M}.keywords.zero`)}
-      title={translate(`${M}.keywords.zeroTitle`)}
+      label={translate(`${SECTION_MSG}.keywords.zero`)}
+      title={translate(`${SECTION_MSG}.keywords.zeroTitle`)}
       sx={{ ml: 1 }}
     />
   ) : (
     <Chip
       size="small"
       variant="outlined"
-      label={translate(`${M}.keywords.someZero`, { count: zero })}
+      label={translate(`${SECTION_MSG}.keywords.someZero`, { count: zero })}
       sx={{ ml: 1 }}
     />
   );
@@ -88,7 +88,7 @@ export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: ()
         method: 'POST',
         json: { keyword, target, id: chosen.id, as: target === 'actress' ? 'alias' : 'tag' },
       });
-      notify(`${M}.adopt.done`, {
+      notify(`${SECTION_MSG}.adopt.done`, {
         type: 'success',
         messageArgs: { keyword, name: TARGETS[target].name(chosen) },
       });
@@ -103,10 +103,10 @@ export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: ()
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={`${id}-title`} fullWidth maxWidth="sm">
-      <DialogTitle id={`${id}-title`}>{translate(`${M}.adopt.title`, { keyword })}</DialogTitle>
+      <DialogTitle id={`${id}-title`}>{translate(`${SECTION_MSG}.adopt.title`, { keyword })}</DialogTitle>
       <DialogContent>
         <FormControl sx={{ mb: 2 }}>
-          <FormLabel id={`${id}-target`}>{translate(`${M}.adopt.target`)}</FormLabel>
+          <FormLabel id={`${id}-target`}>{translate(`${SECTION_MSG}.adopt.target`)}</FormLabel>
           <RadioGroup
             row
             aria-labelledby={`${id}-target`}
@@ -118,7 +118,12 @@ export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: ()
             }}
           >
             {(Object.keys(TARGETS) as Target[]).map((t) => (
-              <FormControlLabel key={t} value={t} control={<Radio />} label={translate(`${M}.adopt.${t}`)} />
+              <FormControlLabel
+                key={t}
+                value={t}
+                control={<Radio />}
+                label={translate(`${SECTION_MSG}.adopt.${t}`)}
+              />
             ))}
           </RadioGroup>
         </FormControl>
@@ -133,12 +138,12 @@ export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: ()
           filterOptions={(x) => x}
           getOptionLabel={(r) => TARGETS[target].name(r) ?? ''}
           isOptionEqualToValue={(a, b) => a.id === b.id}
-          noOptionsText={translate(`${M}.adopt.noOptions`)}
+          noOptionsText={translate(`${SECTION_MSG}.adopt.noOptions`)}
           renderInput={(params) => (
             <TextField
               {...params}
-              label={translate(`${M}.adopt.record`)}
-              placeholder={translate(`${M}.adopt.search`)}
+              label={translate(`${SECTION_MSG}.adopt.record`)}
+              placeholder={translate(`${SECTION_MSG}.adopt.search`)}
             />
           )}
         />
@@ -146,7 +151,7 @@ export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: ()
       <DialogActions>
         <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
         <Button variant="contained" onClick={adopt} disabled={!chosen || busy}>
-          {translate(`${M}.adopt.confirm`)}
+          {translate(`${SECTION_MSG}.adopt.confirm`)}
         </Button>
       </DialogActions>
     </Dialog>
@@ -162,9 +167,9 @@ function AdoptButton({ keyword }: { keyword: string }) {
         size="small"
         startIcon={<AddLinkIcon aria-hidden />}
         onClick={() => setOpen(true)}
-        aria-label={translate(`${M}.adopt.actionFor`, { keyword })}
+        aria-label={translate(`${SECTION_MSG}.adopt.actionFor`, { keyword })}
       >
-        {translate(`${M}.adopt.action`)}
+        {translate(`${SECTION_MSG}.adopt.action`)}
       </Button>
       {open && <AdoptDialog keyword={keyword} onClose={() => setOpen(false)} />}
     </>
@@ -173,7 +178,7 @@ function AdoptButton({ keyword }: { keyword: string }) {
 
 const keywordColumn = {
   source: 'key',
-  label: `${M}.fields.keyword`,
+  label: `${SECTION_MSG}.fields.keyword`,
   render: (r: RaRecord) => (
     <>
       {r.key}
@@ -195,10 +200,10 @@ export function HotKeywords() {
       <ReportTabs
         value={tab}
         onChange={setTab}
-        label={`${M}.menu.hotkeyword`}
+        label={`${SECTION_MSG}.menu.hotkeyword`}
         tabs={[
-          { value: 'keywords', label: `${M}.tabs.keywords` },
-          { value: 'gap', label: `${M}.tabs.gap` },
+          { value: 'keywords', label: `${SECTION_MSG}.tabs.keywords` },
+          { value: 'gap', label: `${SECTION_MSG}.tabs.gap` },
         ]}
       >
         {tab === 'keywords' ? (
@@ -218,21 +223,21 @@ export function HotKeywords() {
         ) : (
           <Box>
             <Alert severity="info" sx={{ my: 1 }}>
-              <Typography variant="body2">{translate(`${M}.keywords.gapHint`)}</Typography>
+              <Typography variant="body2">{translate(`${SECTION_MSG}.keywords.gapHint`)}</Typography>
             </Alert>
             <ReportList
               key="gap"
               resource={KEYWORDS_RESOURCE}
               filter={{ zeroOnly: true }}
-              columns={[{ source: 'key', label: `${M}.fields.keyword` }]}
+              columns={[{ source: 'key', label: `${SECTION_MSG}.fields.keyword` }]}
               figures={[figure('searches'), figure('searchers')]}
               sort={{ field: 'searches', order: 'DESC' }}
               actions={{
-                label: `${M}.fields.actions`,
+                label: `${SECTION_MSG}.fields.actions`,
                 render: (r) => <AdoptButton keyword={String(r.key)} />,
               }}
               filename="demand-gap"
-              empty={{ title: `${M}.keywords.gapEmpty` }}
+              empty={{ title: `${SECTION_MSG}.keywords.gapEmpty` }}
             />
           </Box>
         )}

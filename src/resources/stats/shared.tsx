@@ -3,12 +3,12 @@ import { type ReactNode, useId } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ReportFigure } from '../../components/reportFigures';
-import { M } from './names';
+import { SECTION_MSG } from './names';
 
 /** A figure of the section: its header is `resources.stats.fields.<source>`. */
 export const figure = (source: string, extra: Omit<ReportFigure, 'source' | 'label'> = {}): ReportFigure => ({
   source,
-  label: `${M}.fields.${source}`,
+  label: `${SECTION_MSG}.fields.${source}`,
   ...extra,
 });
 
@@ -73,10 +73,10 @@ export function DomainHead({ domain, back }: { domain: string; back: string }) {
   return (
     <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 2, flexWrap: 'wrap', mb: 1 }}>
       <Typography variant="h6" component="h2">
-        {translate(`${M}.domains.detailOf`, { domain })}
+        {translate(`${SECTION_MSG}.domains.detailOf`, { domain })}
       </Typography>
       <Link component={RouterLink} to={back}>
-        {translate(`${M}.domains.back`)}
+        {translate(`${SECTION_MSG}.domains.back`)}
       </Link>
     </Box>
   );
@@ -87,9 +87,9 @@ export function NoDomain({ back }: { back: string }) {
   const translate = useTranslate();
   return (
     <Box role="status" sx={{ py: 4 }}>
-      <Typography>{translate(`${M}.domains.missing`)}</Typography>
+      <Typography>{translate(`${SECTION_MSG}.domains.missing`)}</Typography>
       <Link component={RouterLink} to={back}>
-        {translate(`${M}.domains.back`)}
+        {translate(`${SECTION_MSG}.domains.back`)}
       </Link>
     </Box>
   );
