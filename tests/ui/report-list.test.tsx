@@ -17,6 +17,9 @@ vi.mock('react-admin', async (original) => ({
 beforeEach(() => {
   csv.files = [];
 });
+// jsdom renders of whole reports are slow on a shared machine: time is not what these tests measure.
+vi.setConfig({ testTimeout: 30_000 });
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
