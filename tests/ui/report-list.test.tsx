@@ -297,3 +297,32 @@ test('while the report loads a progress bar says so', async () => {
   await screen.findByText('仙侠');
   expect(screen.queryByRole('progressbar')).toBeNull();
 });
+
+test('the chart above the table draws the series (MUI X Charts, loaded with the first chart)', async () => {
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  api((q) => ({
+    ...full(q),
+    series: [
+      { date: '2026-11-22', searches: 10, searchers: 7, zeroRate: 0.1 },
+      { date: '2026-11-23', searches: 14, searchers: 9, zeroRate: 0.2 },
+    ],
+  }));
+  mount('en-US', {
+    figures: props.figures.map((f) => (f.format === 'percent' ? { ...f, chart: false } : f)),
+  });
+  const chart = await screen.findByRole(
+    'figure',
+    { name: 'Chart of Searches, Searchers, 2026-11-22 – 2026-11-23' },
+    { timeout: 20_000 },
+  );
+  expect(chart).toBeTruthy();
+  // rates are left out of the chart (they would be flattened beside counts)
+  expect(chart.textContent).not.toContain('Zero rate');
+});

@@ -71,7 +71,8 @@ function ContentStats({ kind }: { kind: 'movie' | 'tag' }) {
               figures={[]}
               comparable={false}
               chart={false}
-              sort={{ field: 'publishedAt', order: 'DESC' }}
+              // The API lists them newest online first; `key` is its only sort (no figures here).
+              sort={{ field: 'key', order: 'DESC' }}
               filename={`${kind}-unseen`}
               empty={{ title: `${SECTION_MSG}.unseen.empty`, hint: `${SECTION_MSG}.unseen.${kind}Hint` }}
             />
