@@ -98,7 +98,10 @@ describe('createDataProvider', () => {
       meta: { totals: { searches: 30 }, previousTotals: { searches: 12 }, series: report.series },
     });
     expect(queryOf(seen[0].url)).toMatchObject({ from: '2026-11-22', to: '2026-11-22', compare: 'true' });
-    expect((await dp.getList('stats', params)).meta).toEqual({ totals: { searches: 30 }, series: report.series });
+    expect((await dp.getList('stats', params)).meta).toEqual({
+      totals: { searches: 30 },
+      series: report.series,
+    });
   });
 
   it('getList sends order=asc and trims slashes of the API path', async () => {
