@@ -1,139 +1,156 @@
 /**
- * Report periods (issue #12): calendar days `YYYY-MM-DD` in the tenant's time zone, pure functions with no
- * dependency, run by the API (day boundaries of a period) and the admin (presets, the previous period).
- * A period is inclusive at both ends: `{from: '2026-11-01', to: '2026-11-30'}` is 30 days.
+ * Period maths of the statistics reports, shared by the API and the admin: days are `YYYY-MM-DD` in the tenant's
+ * time zone (IANA name, Asia/Shanghai by default). Pure functions, no dependency: a day is calendar arithmetic on
+ * its UTC midnight, and only `todayIn`/`dayOf`/`dayStart` consult the time zone (through Intl).
  */
 
-export interface Period {
-  from: string;
-  to: string;
-}
-
-/** The presets of every report, in the order the screens offer them. */
+export type Day = string;
+export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 export const PERIOD_PRESETS = ['today', 'yesterday', 'last7', 'last30', 'thisMonth', 'lastMonth'] as const;
 export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
+export interface Period {
+  from: Day;
+  to: Day;
+}
 
 const DAY_MS = 86_400_000;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A day number (days since 1970-01-01) of a `YYYY-MM-DD`, or NaN when it is not a real calendar date. */
-function dayNumber(date: string): number {
-  const m = DATE_RE.exec(date);
-  if (!m) return Number.NaN;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = Date.UTC(y, mo - 1, d);
-  const back = new Date(t);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d)
-    return Number.NaN;
-  return t / DAY_MS;
+/** A real calendar day written `YYYY-MM-DD` (years 1000–9999). */
+export function isDay(s: string): boolean {
+  if (!DAY_RE.test(s) || s < '1000') return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
 }
 
-function fromDayNumber(n: number): string {
-  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+const utc = (day: Day) => Date.parse(`${day}T00:00:00Z`);
+const fromUtc = (t: number): Day => new Date(t).toISOString().slice(0, 10);
+
+/** `day` moved by `n` days (negative goes back). */
+export function addDays(day: Day, n: number): Day {
+  return fromUtc(utc(day) + n * DAY_MS);
 }
 
-/** Whether `value` is a real calendar date written `YYYY-MM-DD` (2026-02-30 is not). */
-export function isDate(value: unknown): value is string {
-  return typeof value === 'string' && !Number.isNaN(dayNumber(value));
+/** Days from `from` to `to`, both included (1 for a single day; 0 or less when `to` is before `from`). */
+export function daysIn(from: Day, to: Day): number {
+  return Math.round((utc(to) - utc(from)) / DAY_MS) + 1;
 }
 
-/** The date `n` days after (before, when negative) `date`. */
-export function addDays(date: string, n: number): string {
-  const d = dayNumber(date);
-  if (Number.isNaN(d)) throw new RangeError(`Not a date: ${date}`);
-  return fromDayNumber(d + n);
+/** Every day of the period, in order. */
+export function eachDay(from: Day, to: Day): Day[] {
+  const n = daysIn(from, to);
+  return Array.from({ length: Math.max(0, n) }, (_, i) => addDays(from, i));
 }
 
-/** Days from `from` to `to`, both included (1 for a single day; ≤ 0 when `to` is before `from`). */
-export function periodDays({ from, to }: Period): number {
-  return dayNumber(to) - dayNumber(from) + 1;
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string) {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
 }
 
-/** Every date of the period, in order. */
-export function periodDates(period: Period): string[] {
-  const start = dayNumber(period.from);
-  return Array.from({ length: Math.max(0, periodDays(period)) }, (_, i) => fromDayNumber(start + i));
+/** Wall-clock parts of an instant in a time zone. */
+function partsIn(instant: Date, timeZone: string) {
+  const p: Record<string, string> = {};
+  for (const { type, value } of formatter(timeZone).formatToParts(instant)) p[type] = value;
+  return {
+    day: `${p.year}-${p.month}-${p.day}`,
+    hour: Number(p.hour),
+    minute: Number(p.minute),
+    second: Number(p.second),
+  };
 }
 
-/** The period a preset means on the day `today` (in the tenant's time zone). */
-export function presetPeriod(preset: PeriodPreset, today: string): Period {
-  const [y, m] = today.split('-').map(Number);
+/** Whether `timeZone` is an IANA name this runtime knows. */
+export function isTimeZone(timeZone: string): boolean {
+  if (!timeZone || timeZone.length > 64) return false;
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The day an instant falls on in a time zone. */
+export function dayOf(instant: Date, timeZone: string): Day {
+  return partsIn(instant, timeZone).day;
+}
+
+/** The hour (0–23) of an instant's wall clock in a time zone. */
+export function hourOf(instant: Date, timeZone: string): number {
+  return partsIn(instant, timeZone).hour;
+}
+
+export const todayIn = dayOf;
+
+/** The UTC offset of a time zone at an instant, in ms (east positive). */
+function offsetAt(instant: Date, timeZone: string): number {
+  const p = partsIn(instant, timeZone);
+  const wall = Date.parse(`${p.day}T00:00:00Z`) + ((p.hour * 60 + p.minute) * 60 + p.second) * 1000;
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/**
+ * The instant a day starts in a time zone (its first wall-clock moment: midnight, or later when a daylight-saving
+ * change skips midnight). The end of a day is the start of the next.
+ */
+export function dayStart(day: Day, timeZone: string): Date {
+  const guess = utc(day);
+  let t = guess - offsetAt(new Date(guess), timeZone);
+  t = guess - offsetAt(new Date(t), timeZone); // the offset at the guess may differ across a change
+  if (dayOf(new Date(t), timeZone) !== day) {
+    // midnight does not exist that day (a spring-forward at 00:00): the day starts at the change
+    for (let h = 1; h <= 3; h++) {
+      const c = guess + h * 3_600_000 - offsetAt(new Date(guess + h * 3_600_000), timeZone);
+      if (dayOf(new Date(c), timeZone) === day) return new Date(c);
+    }
+  }
+  return new Date(t);
+}
+
+/** The period of a preset, as seen on `today` (a day in the tenant's time zone). */
+export function presetPeriod(preset: PeriodPreset, today: Day): Period {
   switch (preset) {
     case 'today':
       return { from: today, to: today };
     case 'yesterday': {
-      const d = addDays(today, -1);
-      return { from: d, to: d };
+      const y = addDays(today, -1);
+      return { from: y, to: y };
     }
     case 'last7':
       return { from: addDays(today, -6), to: today };
     case 'last30':
       return { from: addDays(today, -29), to: today };
     case 'thisMonth':
-      return { from: `${today.slice(0, 7)}-01`, to: today };
+      return { from: `${today.slice(0, 8)}01`, to: today };
     case 'lastMonth': {
-      const first = fromDayNumber(Date.UTC(y, m - 2, 1) / DAY_MS);
-      return { from: first, to: addDays(`${today.slice(0, 7)}-01`, -1) };
+      const to = addDays(`${today.slice(0, 8)}01`, -1);
+      return { from: `${to.slice(0, 8)}01`, to };
     }
   }
 }
 
-/** The preset that gives exactly this period on `today`, if any. */
-export function presetOf(period: Period, today: string): PeriodPreset | undefined {
-  return PERIOD_PRESETS.find((p) => {
-    const q = presetPeriod(p, today);
-    return q.from === period.from && q.to === period.to;
-  });
+/** The period of the same length that ends the day before `from`: what a report compares with. */
+export function previousPeriod({ from, to }: Period): Period {
+  const n = daysIn(from, to);
+  return { from: addDays(from, -n), to: addDays(from, -1) };
 }
 
-/** The comparison period: as many days, ending the day before `from`. */
-export function previousPeriod(period: Period): Period {
-  const days = periodDays(period);
-  return { from: addDays(period.from, -days), to: addDays(period.from, -1) };
-}
-
-/** Offset of `timeZone` from UTC at the instant `t` (ms; +8 h for Asia/Shanghai). */
-function zoneOffset(t: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(t));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const local = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
-  return local - Math.floor(t / 1000) * 1000;
-}
-
-/** The date it is in `timeZone` at the instant `now`. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return fromDayNumber(Math.floor((now.getTime() + zoneOffset(now.getTime(), timeZone)) / DAY_MS));
-}
-
-/** The instant a day starts in `timeZone` (its local midnight; the first instant of the day across a DST gap). */
-export function dayStart(date: string, timeZone: string): Date {
-  const d = dayNumber(date);
-  if (Number.isNaN(d)) throw new RangeError(`Not a date: ${date}`);
-  const midnight = d * DAY_MS;
-  let t = midnight - zoneOffset(midnight, timeZone);
-  // The offset at the guess may differ from the one at midnight local (a DST change that day): one correction.
-  t = midnight - zoneOffset(t, timeZone);
-  if (todayIn(timeZone, new Date(t)) !== date) t += 3_600_000;
-  return new Date(t);
-}
-
-/** The instants [start, end) a period covers in `timeZone`. */
-export function periodRange(period: Period, timeZone: string): { start: Date; end: Date } {
-  return { start: dayStart(period.from, timeZone), end: dayStart(addDays(period.to, 1), timeZone) };
+/** Change from `previous` to `current` as a fraction (0.25 = +25 %), or null when there was nothing before. */
+export function changeRatio(current: number, previous: number): number | null {
+  if (!previous) return null;
+  return (current - previous) / previous;
 }

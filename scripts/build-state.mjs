@@ -7,6 +7,7 @@ const SOURCES = [
   'server',
   'i18n',
   'mocks',
+  'common',
   'index.html',
   'package-lock.json',
   'vite.config.ts',

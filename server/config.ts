@@ -37,6 +37,7 @@ const schema = z.object({
   BODY_LIMIT_KB: int(1, 1024 * 1024).default(1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEFAULT_TENANT: int(1, 1_000_000).default(2),
+  ROLLUP_SECONDS: int(0, 86_400).default(60),
 });
 
 export type Config = {
@@ -57,6 +58,8 @@ export type Config = {
   bodyLimitBytes: number;
   logLevel: string;
   defaultTenant: number;
+  /** How often the statistics rollup runs in the server (0: never; `npm run rollup` or cron instead). */
+  rollupSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -96,5 +99,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyLimitBytes: e.BODY_LIMIT_KB * 1024,
     logLevel: e.LOG_LEVEL,
     defaultTenant: e.DEFAULT_TENANT,
+    rollupSeconds: e.ROLLUP_SECONDS,
   };
 }

@@ -27,6 +27,8 @@ export interface AppDeps {
   clientAddress: (c: Context) => string;
   /** Uploaded images (encrypted bytes): files in Node, IndexedDB in demo mode, memory in tests. */
   images: ImageStorage;
+  /** Country and province of an address from an offline database (Node: ip2region); without it, "unknown". */
+  region?: (address: string) => { country: string; province: string };
 }
 
 export interface AppEnv {

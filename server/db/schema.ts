@@ -7,5 +7,6 @@ export * from '../modules/novels/schema';
 export * from '../modules/operators/schema';
 export * from '../modules/promotion/schema';
 export * from '../modules/site/schema';
+export * from '../modules/statistics/schema';
 export * from '../modules/statistics-settings/schema';
 export * from '../modules/system/schema';

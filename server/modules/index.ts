@@ -7,6 +7,7 @@ import novels from './novels';
 import operators from './operators';
 import promotion from './promotion';
 import site from './site';
+import statistics from './statistics';
 import statisticsSettings from './statistics-settings';
 import system from './system';
 
@@ -22,5 +23,6 @@ export const modules = [
   notices,
   promotion,
   statisticsSettings,
+  statistics,
   site,
 ];

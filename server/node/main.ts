@@ -17,6 +17,8 @@ import { ensureFirstAdmin } from '../modules/operators';
 import { seed } from '../seed';
 import { fileImageStorage } from './image-storage';
 import { openPostgres } from './postgres';
+import { ip2regionLookup } from './region';
+import { startRollupTimer } from './rollup';
 import { spaHandler } from './static';
 
 /** Fails the start with one clear line (no stack trace) for anything the operator of the server can fix. */
@@ -78,6 +80,12 @@ export async function main() {
       return getConnInfo(c).remote.address ?? 'unknown';
     },
     images,
+    region: ip2regionLookup(),
+  });
+  const stopRollup = startRollupTimer(database.db, {
+    seconds: config.rollupSeconds,
+    defaultTenant: config.defaultTenant,
+    logger,
   });
 
   const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
@@ -139,6 +147,7 @@ export async function main() {
   );
 
   const stop = async () => {
+    stopRollup();
     server.close();
     await database.close().catch(() => {});
     process.exit(0);

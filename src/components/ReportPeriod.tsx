@@ -11,7 +11,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useStore, useTranslate } from 'react-admin';
 import {
-  isDate,
+  DEFAULT_TIME_ZONE,
+  isDay,
   PERIOD_PRESETS,
   type Period,
   type PeriodPreset,
@@ -28,8 +29,6 @@ export interface ReportMeta {
   earliest: string | null;
 }
 
-export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
-
 /** The tenant's reporting calendar; until it loads (or when it cannot) today in the default time zone. */
 export function useReportCalendar(path = 'admin/stats/meta'): { meta: ReportMeta; isPending: boolean } {
   const query = useQuery({
@@ -38,7 +37,11 @@ export function useReportCalendar(path = 'admin/stats/meta'): { meta: ReportMeta
     staleTime: 60_000,
     retry: false,
   });
-  const fallback = { timeZone: DEFAULT_TIME_ZONE, today: todayIn(DEFAULT_TIME_ZONE), earliest: null };
+  const fallback = {
+    timeZone: DEFAULT_TIME_ZONE,
+    today: todayIn(new Date(), DEFAULT_TIME_ZONE),
+    earliest: null,
+  };
   return { meta: query.data ?? fallback, isPending: query.isPending };
 }
 
@@ -62,7 +65,7 @@ export function useReportPeriod(today: string): ReportPeriodState {
   const period =
     preset !== null
       ? presetPeriod(preset, today)
-      : 'from' in stored && isDate(stored.from) && isDate(stored.to) && stored.from <= stored.to
+      : 'from' in stored && isDay(stored.from) && isDay(stored.to) && stored.from <= stored.to
         ? { from: stored.from, to: stored.to }
         : presetPeriod('last7', today);
   return {
@@ -94,7 +97,7 @@ function DateBox({
   const translate = useTranslate();
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
-  const inRange = (d: string) => isDate(d) && d <= max && (!min || d >= min);
+  const inRange = (d: string) => isDay(d) && d <= max && (!min || d >= min);
   const invalid = text !== value && !inRange(text);
   const message = invalid ? translate('report.period.invalid', { min: min ?? '—', max }) : error;
   return (

@@ -79,6 +79,15 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   'GET /app/admin/setting/promotion-apps',
   'GET /app/admin/setting/promotion-apps/{id}',
   'GET /app/admin/setting/statistics',
+  // Statistics (issue #12): every operator reads the reports; running the rollup and adopting a keyword are admins'.
+  'GET /app/admin/stats/meta',
+  'GET /app/admin/stats/reports/keywords',
+  'GET /app/admin/stats/reports/movies',
+  'GET /app/admin/stats/reports/tags',
+  'GET /app/admin/stats/reports/unseen',
+  'GET /app/admin/stats/reports/domains',
+  'GET /app/admin/stats/reports/domain-hours',
+  'GET /app/admin/stats/reports/visits',
 ];
 
 /**
@@ -86,7 +95,24 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
  * Admin-Token opens nothing there: without the key the answer is 40100. Any route outside /app/admin must be listed
  * here or in FOR_EVERY_OPERATOR, so a public route is never added by accident.
  */
-const SITE_ROUTES = new Set(['GET /app/site/config']);
+const SITE_ROUTES = new Set(['GET /app/site/config', 'POST /app/site/events']);
+
+/** A valid body for a site route that takes one (the events ingestion). */
+const siteBody = (method: string, path: string) =>
+  method === 'POST' && path === '/app/site/events'
+    ? {
+        events: [
+          {
+            id: 'roles-test-event-1',
+            type: 'pageview',
+            time: '2026-06-01T07:00:00Z',
+            domain: 'a.example',
+            path: '/',
+            visitor: 'v1',
+          },
+        ],
+      }
+    : undefined;
 
 /** What the document must list at least (so an empty or broken document cannot pass the walk vacuously). */
 const KNOWN_ADMIN_ROUTES = [
@@ -106,6 +132,8 @@ const KNOWN_ADMIN_ROUTES = [
   'GET /app/admin/setting/site-key',
   'POST /app/admin/setting/site-key/regenerate',
   'GET /app/admin/setting/platform-usage',
+  'POST /app/admin/stats/rollup',
+  'POST /app/admin/stats/keywords/adopt',
 ];
 
 let api: TestApi;
@@ -297,11 +325,14 @@ describe('role enforcement', () => {
       const url = `${path}?platform=2`;
       // An operator's token, even an admin's, is not a site key.
       for (const token of [user, admin]) {
-        const r = await api.call(method, url, { token });
+        const r = await api.call(method, url, { token, body: siteBody(method, path) });
         expect(r.body.code, `${method} ${url}`).toBe(40100);
         expect(r.body.data).toBeNull();
       }
-      const ok = await api.call(method, url, { headers: { 'Site-Key': siteKey } });
+      const ok = await api.call(method, url, {
+        headers: { 'Site-Key': siteKey },
+        body: siteBody(method, path),
+      });
       expect(ok.body.code, `${method} ${url}`).toBe(20000);
     }
     expect(await snapshot()).toBe(before);

@@ -6,6 +6,7 @@ import images from './images';
 import movies from './movies';
 import novels from './novels';
 import settings from './settings';
+import statistics from './statistics';
 
 /** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
 const en: Record<keyof typeof zh, string> = {
@@ -16,5 +17,6 @@ const en: Record<keyof typeof zh, string> = {
   ...images,
   ...actresses,
   ...settings,
+  ...statistics,
 };
 export default en;

@@ -137,7 +137,7 @@ const keyRoutes = {
 };
 
 /** The site key names the tenant; a missing or unknown one is 40100 (and never cached). */
-const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
+export const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header(SITE_KEY_HEADER)?.trim() ?? '';
   const head = /^sk_[A-Za-z0-9_-]{20,60}$/.test(key) ? await readSiteHead(c.get('deps').db, key) : undefined;
   if (!head) {
@@ -147,6 +147,9 @@ const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
   heads.set(c.req.raw, head);
   await next();
 });
+
+/** The tenant whose site key the request carried (after `requireSiteKey`). */
+export const siteTenantOf = (c: { req: { raw: Request } }) => heads.get(c.req.raw)!.tenant;
 
 /** `If-None-Match` against an ETag, by weak comparison (RFC 9110 §13.1.2): a compressing proxy weakens ETags. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -185,8 +188,9 @@ export function siteRoutes() {
       "A tenant's site key (Settings → Base settings, admins): names the tenant; not an operator session",
   });
 
+  // Scoped to this route: other site routes (the statistics module's POST /site/events) bring their own CORS.
   app.use(
-    '/site/*',
+    '/site/config',
     cors({
       origin: '*',
       allowMethods: ['GET', 'OPTIONS'],
@@ -195,7 +199,7 @@ export function siteRoutes() {
       maxAge: 86_400,
     }),
   );
-  app.use('/site/*', requireSiteKey);
+  app.use('/site/config', requireSiteKey);
 
   app.openapi(configRoute, async (c) => {
     const { db, clock } = c.get('deps');

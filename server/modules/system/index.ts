@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
+import { isTimeZone } from '../../../common/period';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
@@ -68,6 +69,11 @@ const SettingsPatch = z
       })
       .optional(),
     platforms: z.array(Platform).max(50).optional(),
+    /** The tenant's time zone for statistics days (IANA name; Asia/Shanghai when never set). */
+    timeZone: z
+      .string()
+      .refine(isTimeZone, { params: { key: 'field.timeZone' } })
+      .optional(),
     ...z.object(baseFields).partial().shape,
   })
   .catchall(z.unknown())

@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/period';
+import type { FieldErrors } from '../../core/errors';
+import { zodFieldErrors } from '../../core/validate';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+import { readStatistics } from '../statistics-settings';
+import { readSettings } from '../system/settings';
+import {
+  EventInput,
+  type EventRow,
+  noRegion,
+  parseAgent,
+  type RegionLookup,
+  SETTING_OF,
+  sampleBucket,
+  toRow,
+} from './events';
+
+/** Events may be late by the retention (older ones would land in a dropped partition) and early by a day at most. */
+const FUTURE_MS = 86_400_000;
+
+/** A tenant's time zone: the system setting `timeZone` (an IANA name), Asia/Shanghai by default. */
+export async function timeZoneOf(db: Executor, tenant: number): Promise<string> {
+  const tz = ((await readSettings(db, tenant)) as Record<string, unknown>).timeZone;
+  return typeof tz === 'string' && isTimeZone(tz) ? tz : DEFAULT_TIME_ZONE;
+}
+
+export interface IngestOutcome {
+  accepted: number;
+  duplicates: number;
+  dropped: number;
+  rejected: { index: number; fields: FieldErrors }[];
+}
+
+/**
+ * One batch from the content site: each event checked on its own (a bad one is reported by its index, the rest are
+ * kept), bots, sampled-out visitors and switched-off types dropped, the rest stored once per event id.
+ */
+export async function ingest(
+  db: Executor,
+  tenant: number,
+  events: unknown[],
+  opts: { now: Date; clientAddress: string; region?: RegionLookup },
+): Promise<IngestOutcome> {
+  const [settings, timeZone] = await Promise.all([readStatistics(db, tenant), timeZoneOf(db, tenant)]);
+  const oldest = addDays(dayOf(opts.now, timeZone), -(settings.rawRetentionDays - 1));
+  const latest = opts.now.getTime() + FUTURE_MS;
+  const rows: EventRow[] = [];
+  const out: IngestOutcome = { accepted: 0, duplicates: 0, dropped: 0, rejected: [] };
+  for (const [index, raw] of events.entries()) {
+    const parsed = EventInput.safeParse(raw);
+    if (!parsed.success) {
+      const fields = zodFieldErrors(parsed.error, raw);
+      for (const issue of parsed.error.issues) {
+        if (issue.code !== 'unrecognized_keys') continue;
+        delete fields[issue.path.join('.') || '_']; // name each unknown field rather than the event
+        for (const k of issue.keys) fields[[...issue.path, k].join('.')] = { key: 'field.unknown' };
+      }
+      out.rejected.push({ index, fields });
+      continue;
+    }
+    const e = parsed.data;
+    const at = Date.parse(e.time);
+    if (at > latest || dayOf(new Date(at), timeZone) < oldest) {
+      out.rejected.push({
+        index,
+        fields: { time: { key: 'stats.timeRange', params: { days: settings.rawRetentionDays } } },
+      });
+      continue;
+    }
+    const setting = SETTING_OF[e.type];
+    if (setting && !settings.events[setting]) {
+      out.dropped++;
+      continue;
+    }
+    if (sampleBucket(e.visitor) >= settings.sampleRate) {
+      out.dropped++;
+      continue;
+    }
+    const agent = parseAgent(e.ua ?? '');
+    if (agent.bot) {
+      out.dropped++;
+      continue;
+    }
+    rows.push(toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, timeZone));
+  }
+  if (rows.length) {
+    out.accepted = await store(db, tenant, rows);
+    out.duplicates = rows.length - out.accepted;
+  }
+  return out;
+}
+
+const partitionName = (day: string) => `stat_events_p${day.replaceAll('-', '')}`;
+
+/** Makes the day partitions of the raw table (idempotent; another instance making one at once is fine). */
+export async function ensurePartitions(db: Executor, days: string[]) {
+  for (const day of new Set(days)) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`bad partition day ${day}`);
+    try {
+      await db.execute(
+        sql.raw(
+          `create table if not exists ${partitionName(day)} partition of stat_events for values from ('${day}') to ('${addDays(day, 1)}')`,
+        ),
+      );
+    } catch (err) {
+      if (!isCode(err, '42P07') && !isCode(err, '23505')) throw err; // made by someone else meanwhile
+    }
+  }
+}
+
+function isCode(err: unknown, code: string) {
+  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++) if (e.code === code) return true;
+  return false;
+}
+
+/**
+ * Inserts rows in one statement (arrays unnested: one parse whatever the batch size), skipping event ids already
+ * stored; makes a missing day partition and tries again. Then marks the days for the rollup, after the events are
+ * committed: a rollup that clears the mark before this sees the events, one that clears it after leaves it set.
+ * Returns how many rows were new.
+ */
+export async function store(db: Executor, tenant: number, rows: EventRow[]): Promise<number> {
+  const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
+  const insert = () =>
+    db.execute(sql`
+      insert into stat_events (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
+        address, address_hash, visitor, visitor_hash, channel, object_type, object_id, keyword, results, amount)
+      select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
+        e.province, e.address, zg_hash64(e.address), e.visitor, zg_hash64(e.visitor), e.channel, e.object_type,
+        e.object_id, e.keyword, e.results, e.amount
+      from unnest(${sql.param(col('day'))}::date[], ${sql.param(col('id'))}::text[], ${sql.param(col('type'))}::text[],
+        ${sql.param(col('at'))}::timestamptz[], ${sql.param(col('domain'))}::text[], ${sql.param(col('path'))}::text[],
+        ${sql.param(col('referrer'))}::text[], ${sql.param(col('device'))}::text[], ${sql.param(col('browser'))}::text[],
+        ${sql.param(col('os'))}::text[], ${sql.param(col('country'))}::text[], ${sql.param(col('province'))}::text[],
+        ${sql.param(col('address'))}::text[], ${sql.param(col('visitor'))}::text[], ${sql.param(col('channel'))}::text[],
+        ${sql.param(col('objectType'))}::text[], ${sql.param(col('objectId'))}::int[], ${sql.param(col('keyword'))}::text[],
+        ${sql.param(col('results'))}::int[], ${sql.param(col('amount'))}::numeric[])
+        as e(day, id, type, at, domain, path, referrer, device, browser, os, country, province, address, visitor,
+          channel, object_type, object_id, keyword, results, amount)
+      on conflict (tenant, day, id) do nothing
+      returning day::text as day`);
+  let result: unknown;
+  try {
+    result = await insert();
+  } catch (err) {
+    if (!isCode(err, '23514')) throw err; // no partition for a day yet
+    await ensurePartitions(db, col('day'));
+    result = await insert();
+  }
+  const inserted = rowsOf<{ day: string }>(result);
+  const days = [...new Set(inserted.map((r) => String(r.day).slice(0, 10)))];
+  if (days.length)
+    await db.execute(sql`
+      insert into stat_dirty_days (tenant, day)
+      select ${tenant}, d from unnest(${sql.param(days)}::date[]) as d
+      on conflict do nothing`);
+  return inserted.length;
+}

@@ -1,0 +1,360 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { addDays, daysIn, eachDay, type Period, previousPeriod } from '../../../common/period';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+import { estimateStored } from './sketch';
+
+type Figures = Record<string, number>;
+type Raw = Record<string, unknown>;
+
+/**
+ * A report over one rollup table: its key, the additive sums, the sketch columns (unique counts), how the figures
+ * are derived from those, and which figures sort in SQL (the others sort after estimating every key's sketch).
+ */
+export interface ReportDef {
+  table: string;
+  key: string;
+  /** The key of the table's per-day total row (e.g. '' or 0), when it has one. */
+  totalKey?: string;
+  sums: Record<string, string>;
+  sketches: Record<string, string>;
+  figures: readonly string[];
+  derive(sums: Figures, uniques: Figures): Figures;
+  sqlSort: Record<string, string>;
+}
+
+export interface ReportQuery {
+  tenant: number;
+  period: Period;
+  scope: SQL[];
+  /** Filters on rows (a search, a demand-gap `having`): then totals and series are over the matching rows only. */
+  filter?: SQL;
+  having?: SQL;
+  sort: string;
+  order: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+  compare: boolean;
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+const bytes = (v: unknown): Uint8Array[] => ((v as Uint8Array[] | null) ?? []).filter(Boolean);
+const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
+export const ratio = (a: number, b: number, digits = 4) => (b ? round(a / b, digits) : 0);
+
+function figuresOf(def: ReportDef, row: Raw): Figures {
+  const sums: Figures = {};
+  for (const k of Object.keys(def.sums)) sums[k] = num(row[k]);
+  const uniques: Figures = {};
+  for (const k of Object.keys(def.sketches)) uniques[k] = estimateStored(bytes(row[`sk_${k}`]));
+  return def.derive(sums, uniques);
+}
+
+const sumsSql = (def: ReportDef) =>
+  sql.raw(
+    Object.entries(def.sums)
+      .map(([k, e]) => `${e} as "${k}"`)
+      .join(', '),
+  );
+const sketchSql = (def: ReportDef) =>
+  sql.raw(
+    Object.entries(def.sketches)
+      .map(([k, c]) => `, array_agg(${c}) as "sk_${k}"`)
+      .join(''),
+  );
+
+function whereOf(def: ReportDef, q: ReportQuery, period: Period, totalRow: boolean): SQL {
+  const parts = [
+    sql`tenant = ${q.tenant}`,
+    sql`day between ${period.from}::date and ${period.to}::date`,
+    ...q.scope,
+  ];
+  if (def.totalKey !== undefined)
+    parts.push(sql`${sql.raw(def.key)} ${sql.raw(totalRow ? '=' : '<>')} ${sql.raw(def.totalKey)}`);
+  if (!totalRow && q.filter) parts.push(q.filter);
+  return sql.join(parts, sql` and `);
+}
+
+const filtered = (def: ReportDef, q: ReportQuery) => def.totalKey === undefined || !!q.filter || !!q.having;
+
+/** Rows restricted to the keys that pass `having` (the demand-gap view), as a condition. */
+function havingKeys(def: ReportDef, q: ReportQuery, period: Period): SQL | undefined {
+  if (!q.having) return undefined;
+  return sql`${sql.raw(def.key)} in (select ${sql.raw(def.key)} from ${sql.raw(def.table)} where ${whereOf(def, q, period, false)} group by ${sql.raw(def.key)} having ${q.having})`;
+}
+
+/** Totals over the period: the total rows, or every matching row when the report is filtered. */
+async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
+  const useTotal = !filtered(def, q);
+  const h = havingKeys(def, q, period);
+  const where = useTotal ? whereOf(def, q, period, true) : whereOf(def, q, period, false);
+  const [row] = rowsOf<Raw>(
+    await db.execute(
+      sql`select ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)} where ${where}${h ? sql` and ${h}` : sql``}`,
+    ),
+  );
+  return figuresOf(def, row ?? {});
+}
+
+async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery) {
+  const useTotal = !filtered(def, q);
+  const h = havingKeys(def, q, q.period);
+  const where = whereOf(def, q, q.period, useTotal);
+  const rows = rowsOf<Raw>(
+    await db.execute(
+      sql`select day::text as day, ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)}
+        where ${where}${h ? sql` and ${h}` : sql``} group by day`,
+    ),
+  );
+  const byDay = new Map(rows.map((r) => [String(r.day).slice(0, 10), r]));
+  return eachDay(q.period.from, q.period.to).map((date) => ({
+    date,
+    ...figuresOf(def, byDay.get(date) ?? {}),
+  }));
+}
+
+/** Rows of the keys given, over a period (the page's figures, or the previous period's). */
+async function rowsFor(db: Executor, def: ReportDef, q: ReportQuery, period: Period, keys: unknown[]) {
+  if (!keys.length) return new Map<string, Raw>();
+  const rows = rowsOf<Raw>(
+    await db.execute(
+      sql`select ${sql.raw(def.key)} as key, ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)}
+        where ${whereOf(def, q, period, false)} and ${sql.raw(def.key)} in (${sql.join(
+          keys.map((k) => sql`${k}`),
+          sql`, `,
+        )}) group by ${sql.raw(def.key)}`,
+    ),
+  );
+  return new Map(rows.map((r) => [String(r.key), r]));
+}
+
+/** A report: one page of rows (with the previous period's figures when comparing), totals and the daily series. */
+export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
+  const key = sql.raw(def.key);
+  const where = whereOf(def, q, q.period, false);
+  const having = q.having ? sql` having ${q.having}` : sql``;
+  const dir = q.order === 'desc' ? 'desc' : 'asc';
+  const offset = (q.page - 1) * q.pageSize;
+  let list: Record<string, any>[];
+  let total: number;
+  const sortSql = q.sort === 'key' ? def.key : def.sqlSort[q.sort];
+  if (sortSql) {
+    // Sorted in SQL: only the page's keys have their sketches read.
+    const rows = rowsOf<Raw>(
+      await db.execute(sql`select ${key} as key, count(*) over () as total from ${sql.raw(def.table)} where ${where}
+        group by ${key}${having} order by ${sql.raw(sortSql)} ${sql.raw(dir)} nulls last, ${key} asc
+        limit ${q.pageSize} offset ${offset}`),
+    );
+    total = rows.length ? num(rows[0].total) : await countKeys(db, def, where, having);
+    const full = await rowsFor(
+      db,
+      def,
+      q,
+      q.period,
+      rows.map((r) => r.key),
+    );
+    list = rows.map((r) => ({ key: String(r.key), ...figuresOf(def, full.get(String(r.key)) ?? {}) }));
+  } else {
+    // Sorted by an estimated figure: every key's sketch is merged, then sorted here.
+    const rows = rowsOf<Raw>(
+      await db.execute(sql`select ${key} as key, ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)}
+        where ${where} group by ${key}${having}`),
+    );
+    const all: Record<string, any>[] = rows.map((r) => ({ key: String(r.key), ...figuresOf(def, r) }));
+    const sign = dir === 'desc' ? -1 : 1;
+    all.sort(
+      (a, b) => sign * ((a[q.sort] ?? 0) - (b[q.sort] ?? 0)) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    );
+    total = all.length;
+    list = all.slice(offset, offset + q.pageSize);
+  }
+  const [totals, series] = await Promise.all([totalsOf(db, def, q, q.period), seriesOf(db, def, q)]);
+  const out: {
+    list: Record<string, unknown>[];
+    total: number;
+    totals: Figures;
+    series: Record<string, unknown>[];
+    previousTotals?: Figures;
+  } = { list, total, totals, series };
+  if (q.compare) {
+    const prev = previousPeriod(q.period);
+    const [before, prevTotals] = await Promise.all([
+      rowsFor(
+        db,
+        def,
+        q,
+        prev,
+        list.map((r) => (def.totalKey === '0' ? Number(r.key) : r.key)),
+      ),
+      totalsOf(db, def, q, prev),
+    ]);
+    out.list = list.map((r) => ({ ...r, previous: figuresOf(def, before.get(r.key) ?? {}) }));
+    out.previousTotals = prevTotals;
+  }
+  return out;
+}
+
+async function countKeys(db: Executor, def: ReportDef, where: SQL, having: SQL) {
+  const [row] = rowsOf<Raw>(
+    await db.execute(
+      sql`select count(*) as n from (select 1 from ${sql.raw(def.table)} where ${where} group by ${sql.raw(def.key)}${having}) x`,
+    ),
+  );
+  return num(row?.n);
+}
+
+export const REPORTS = {
+  keywords: {
+    table: 'stat_keyword_daily',
+    key: 'keyword',
+    totalKey: "''",
+    sums: { searches: 'sum(searches)', zero: 'sum(zero_results)', rsum: 'sum(results_sum)' },
+    sketches: { searchers: 'searchers' },
+    figures: ['searches', 'searchers', 'avgResults', 'zeroResults'],
+    derive: (s, u) => ({
+      searches: s.searches,
+      searchers: u.searchers,
+      avgResults: ratio(s.rsum, s.searches, 2),
+      zeroResults: s.zero,
+    }),
+    sqlSort: {
+      searches: 'sum(searches)',
+      zeroResults: 'sum(zero_results)',
+      avgResults: 'sum(results_sum)::float8 / nullif(sum(searches), 0)',
+    },
+  },
+  objects: {
+    table: 'stat_object_daily',
+    key: 'object_id',
+    totalKey: '0',
+    sums: { views: 'sum(views)', plays: 'sum(plays)' },
+    sketches: { viewers: 'viewers' },
+    figures: ['views', 'plays', 'viewers', 'playRate'],
+    derive: (s, u) => ({
+      views: s.views,
+      plays: s.plays,
+      viewers: u.viewers,
+      playRate: ratio(s.plays, s.views),
+    }),
+    sqlSort: {
+      views: 'sum(views)',
+      plays: 'sum(plays)',
+      playRate: 'sum(plays)::float8 / nullif(sum(views), 0)',
+    },
+  },
+  domains: {
+    table: 'stat_domain_daily',
+    key: 'domain',
+    totalKey: "''",
+    sums: {
+      pageViews: 'sum(page_views)',
+      visits: 'sum(visits)',
+      bounced: 'sum(bounced)',
+      fresh: 'sum(new_visitors)',
+    },
+    sketches: { visitors: 'visitors', addresses: 'addresses' },
+    figures: ['pageViews', 'visitors', 'addresses', 'newVisitors', 'bounceRate'],
+    derive: (s, u) => ({
+      pageViews: s.pageViews,
+      visitors: u.visitors,
+      addresses: u.addresses,
+      newVisitors: s.fresh,
+      bounceRate: ratio(s.bounced, s.visits),
+    }),
+    sqlSort: {
+      pageViews: 'sum(page_views)',
+      newVisitors: 'sum(new_visitors)',
+      bounceRate: 'sum(bounced)::float8 / nullif(sum(visits), 0)',
+    },
+  },
+  visits: {
+    table: 'stat_visit_daily',
+    key: 'key',
+    sums: { pageViews: 'sum(page_views)' },
+    sketches: { visitors: 'visitors' },
+    figures: ['pageViews', 'visitors', 'share'],
+    derive: (s, u) => ({ pageViews: s.pageViews, visitors: u.visitors }),
+    sqlSort: { pageViews: 'sum(page_views)', share: 'sum(page_views)' },
+  },
+} satisfies Record<string, ReportDef>;
+
+/** The hour rows of one domain over a period (each day's 24 hours), the figures of the domains report per hour. */
+export async function domainHours(
+  db: Executor,
+  q: { tenant: number; period: Period; domain: string; compare: boolean },
+) {
+  const def = REPORTS.domains;
+  const hours = async (period: Period) => {
+    const rows = rowsOf<Raw>(
+      await db.execute(sql`select day::text as day, hour, ${sumsSql(def)}${sketchSql(def)} from stat_domain_hourly
+        where tenant = ${q.tenant} and domain = ${q.domain} and day between ${period.from}::date and ${period.to}::date
+        group by day, hour`),
+    );
+    const byKey = new Map(
+      rows.map((r) => [`${String(r.day).slice(0, 10)} ${String(r.hour).padStart(2, '0')}:00`, r]),
+    );
+    return eachDay(period.from, period.to).flatMap((d) =>
+      Array.from({ length: 24 }, (_, h) => {
+        const key = `${d} ${String(h).padStart(2, '0')}:00`;
+        return { key, ...figuresOf(def, byKey.get(key) ?? {}) };
+      }),
+    );
+  };
+  const current = await hours(q.period);
+  const domainQuery: ReportQuery = {
+    tenant: q.tenant,
+    period: q.period,
+    scope: [sql`domain = ${q.domain}`],
+    sort: 'pageViews',
+    order: 'desc',
+    page: 1,
+    pageSize: 1,
+    compare: false,
+  };
+  const totals = await totalsOfDomain(db, domainQuery, q.period);
+  const out: {
+    list: Record<string, any>[];
+    total: number;
+    totals: Figures;
+    series: Record<string, any>[];
+    previousTotals?: Figures;
+  } = {
+    list: current,
+    total: current.length,
+    totals,
+    series: current.map(({ key, ...f }) => ({ date: key, ...f })),
+  };
+  if (q.compare) {
+    const prev = previousPeriod(q.period);
+    const shift = daysIn(q.period.from, q.period.to);
+    const before = new Map((await hours(prev)).map((r) => [r.key, r]));
+    out.list = current.map((r) => {
+      const [d, h] = r.key.split(' ');
+      const { key: _k, ...previous } = before.get(`${addDays(d, -shift)} ${h}`)!;
+      return { ...r, previous };
+    });
+    out.previousTotals = await totalsOfDomain(db, domainQuery, prev);
+  }
+  return out;
+}
+
+function totalsOfDomain(db: Executor, q: ReportQuery, period: Period) {
+  return totalsOf(db, REPORTS.domains, { ...q, filter: sql`true` }, period);
+}
+
+/** A domain's page views over a period (the base of a visits report's shares). */
+export async function domainPageViews(db: Executor, tenant: number, domain: string, period: Period) {
+  const [row] = rowsOf<Raw>(
+    await db.execute(sql`select coalesce(sum(page_views), 0) as n from stat_domain_daily
+      where tenant = ${tenant} and domain = ${domain} and day between ${period.from}::date and ${period.to}::date`),
+  );
+  return num(row?.n);
+}
+
+/** The first day with rolled-up data, or null. */
+export async function earliestDay(db: Executor, tenant: number): Promise<string | null> {
+  const [row] = rowsOf<Raw>(
+    await db.execute(sql`select min(day)::text as d from stat_domain_daily where tenant = ${tenant}`),
+  );
+  return row?.d ? String(row.d).slice(0, 10) : null;
+}

@@ -1,0 +1,277 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { addDays, dayOf } from '../../../common/period';
+import { rowsOf } from '../../db/migrate';
+import type { Db, Executor } from '../../db/types';
+import { readStatistics } from '../statistics-settings';
+import { timeZoneOf } from './ingest';
+
+/** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
+export const ROLLUP_LOCK = 7_270_772_012;
+
+/**
+ * One rollup table's statement for one (tenant, day): `source` yields one row per event (or fanned-out event) with
+ * the key columns, the columns `sums` aggregate, and, per sketch column, a register (`zg_hll_reg`, null to skip).
+ * Additive figures are grouped by the keys; each sketch is the per-register maximum packed as sparse triples.
+ */
+function rollupInsert(
+  table: string,
+  keys: string[],
+  source: SQL,
+  sums: Record<string, string>,
+  sketches: string[],
+  tenant: number,
+  day: string,
+): SQL {
+  const k = keys.join(', ');
+  const sumCols = Object.keys(sums);
+  const parts = [
+    sql`with s as (${source}), a as (select ${sql.raw(k)}, ${sql.raw(
+      sumCols.map((c) => `${sums[c]} as ${c}`).join(', '),
+    )} from s group by ${sql.raw(k)})`,
+  ];
+  sketches.forEach((col, i) => {
+    parts.push(
+      sql.raw(`, r${i} as (select ${k}, ${col} >> 6 as idx, max(${col} & 63) as rk from s where ${col} is not null group by ${k}, ${col} >> 6),
+      k${i} as (select ${k}, zg_hll_pack(string_agg(zg_hll_entry(idx, rk), ''::bytea order by idx)) as v from r${i} group by ${k})`),
+    );
+  });
+  const cols = [...keys, ...sumCols, ...sketches];
+  const select = [
+    ...keys.map((c) => `a.${c}`),
+    ...sumCols.map((c) => `a.${c}`),
+    ...sketches.map((_, i) => `coalesce(k${i}.v, ''::bytea)`),
+  ];
+  const joins = sketches.map((_, i) => `left join k${i} using (${k})`).join(' ');
+  return sql`insert into ${sql.raw(table)} (tenant, day, ${sql.raw(cols.join(', '))})
+    ${sql.join(parts, sql.raw(''))}
+    select ${tenant}, ${day}::date, ${sql.raw(select.join(', '))} from a ${sql.raw(joins)}`;
+}
+
+const ROLLUP_TABLES = [
+  'stat_keyword_daily',
+  'stat_object_daily',
+  'stat_domain_daily',
+  'stat_domain_hourly',
+  'stat_visit_daily',
+  'stat_channel_daily',
+];
+
+/**
+ * Recomputes one (tenant, day) from its raw events: every rollup row of the day is deleted and inserted again, in the
+ * caller's transaction, so a day rolled up twice, or again after a run stopped halfway, never counts an event twice.
+ */
+export async function rollupDay(tx: Executor, tenant: number, day: string, timeZone: string) {
+  const ev = sql`select * from stat_events where tenant = ${tenant} and day = ${day}::date`;
+  for (const t of ROLLUP_TABLES)
+    await tx.execute(sql`delete from ${sql.raw(t)} where tenant = ${tenant} and day = ${day}::date`);
+
+  // First day each visitor was seen, per domain and site-wide (''): re-running a day changes nothing.
+  await tx.execute(sql`
+    insert into stat_visitors (tenant, domain, visitor, first_day)
+    select ${tenant}, d, v, ${day}::date from (
+      select domain as d, visitor_hash as v from stat_events where tenant = ${tenant} and day = ${day}::date and type = 'pageview'
+      union select '', visitor_hash from stat_events where tenant = ${tenant} and day = ${day}::date and type = 'pageview'
+    ) x
+    on conflict (tenant, domain, visitor) do update set first_day = least(stat_visitors.first_day, excluded.first_day)`);
+
+  await tx.execute(
+    rollupInsert(
+      'stat_keyword_daily',
+      ['keyword'],
+      sql`with e as (select keyword, results, zg_hll_reg(visitor_hash) as searchers from (${ev}) x where type = 'search' and keyword <> '')
+        select * from e union all select '', results, searchers from e`,
+      {
+        searches: 'count(*)',
+        zero_results: 'count(*) filter (where results = 0)',
+        results_sum: 'coalesce(sum(results), 0)',
+      },
+      ['searchers'],
+      tenant,
+      day,
+    ),
+  );
+
+  // Objects; a tag also gets the views and plays of the movies that carry it; object_id 0 is each type's total.
+  await tx.execute(
+    rollupInsert(
+      'stat_object_daily',
+      ['object_type', 'object_id'],
+      sql`with e as (
+          select object_type, object_id, type, zg_hll_reg(visitor_hash) as viewers from (${ev}) x where object_type <> ''
+          union all
+          select 'tag', l.tag_id, x.type, zg_hll_reg(x.visitor_hash) from (${ev}) x
+            join movie_tag_links l on l.movie_id = x.object_id
+            where x.object_type = 'movie' and x.type in ('pageview', 'play'))
+        select * from e union all select object_type, 0, type, viewers from e`,
+      {
+        views: "count(*) filter (where type = 'pageview')",
+        plays: "count(*) filter (where type = 'play')",
+        clicks: "count(*) filter (where type in ('ad_click', 'tag_click'))",
+        impressions: "count(*) filter (where type = 'ad_impression')",
+      },
+      ['viewers'],
+      tenant,
+      day,
+    ),
+  );
+
+  // Domains (and '' for the site): page views, visitors in the bucket, bounces (one page view), new visitors.
+  const domainSums = {
+    page_views: 'count(*)',
+    visits: 'count(*) filter (where nth = 1)',
+    bounced: 'count(*) filter (where nth = 1 and pvs = 1)',
+    new_visitors: 'count(*) filter (where nth = 1 and fresh)',
+  };
+  const domainSource = (bucket: string) => sql`
+    with e as (select domain, ${sql.raw(bucket)} as bucket, visitor_hash, address_hash from (${ev}) x where type = 'pageview'),
+    b as (select * from e union all select '', bucket, visitor_hash, address_hash from e)
+    select b.domain, b.bucket as hour, zg_hll_reg(b.visitor_hash) as visitors, zg_hll_reg(b.address_hash) as addresses,
+      row_number() over w as nth, count(*) over w as pvs, v.first_day = ${day}::date as fresh
+    from b left join stat_visitors v on v.tenant = ${tenant} and v.domain = b.domain and v.visitor = b.visitor_hash
+    window w as (partition by b.domain, b.bucket, b.visitor_hash)`;
+  await tx.execute(
+    rollupInsert(
+      'stat_domain_daily',
+      ['domain'],
+      domainSource('0'),
+      domainSums,
+      ['visitors', 'addresses'],
+      tenant,
+      day,
+    ),
+  );
+  await tx.execute(
+    rollupInsert(
+      'stat_domain_hourly',
+      ['domain', 'hour'],
+      domainSource(`extract(hour from at at time zone '${timeZone.replace(/'/g, "''")}')::smallint`),
+      domainSums,
+      ['visitors', 'addresses'],
+      tenant,
+      day,
+    ),
+  );
+
+  await tx.execute(
+    rollupInsert(
+      'stat_visit_daily',
+      ['domain', 'dimension', 'key'],
+      sql`with e as (select * from (${ev}) x where type = 'pageview')
+        select domain, 'path' as dimension, path as key, zg_hll_reg(visitor_hash) as visitors from e
+        union all select domain, 'referrer', referrer, zg_hll_reg(visitor_hash) from e
+        union all select domain, 'device', device, zg_hll_reg(visitor_hash) from e
+        union all select domain, 'region', case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown')
+          then province else country end, zg_hll_reg(visitor_hash) from e
+        union all select domain, 'channel', channel, zg_hll_reg(visitor_hash) from e`,
+      { page_views: 'count(*)' },
+      ['visitors'],
+      tenant,
+      day,
+    ),
+  );
+
+  await tx.execute(
+    rollupInsert(
+      'stat_channel_daily',
+      ['channel'],
+      sql`select channel, type, amount, case when type = 'pageview' then zg_hll_reg(visitor_hash) end as visitors from (${ev}) x`,
+      {
+        page_views: "count(*) filter (where type = 'pageview')",
+        plays: "count(*) filter (where type = 'play')",
+        ad_impressions: "count(*) filter (where type = 'ad_impression')",
+        ad_clicks: "count(*) filter (where type = 'ad_click')",
+        signups: "count(*) filter (where type = 'signup')",
+        recharges: "count(*) filter (where type = 'recharge')",
+        recharge_amount: "coalesce(sum(amount) filter (where type = 'recharge'), 0)",
+      },
+      ['visitors'],
+      tenant,
+      day,
+    ),
+  );
+}
+
+export interface RollupResult {
+  /** False when another runner held the lock: this one did nothing. */
+  ran: boolean;
+  days: { tenant: number; day: string }[];
+  droppedPartitions: string[];
+}
+
+/** The raw partitions that exist, by day. */
+export async function rawPartitions(db: Executor): Promise<{ name: string; day: string }[]> {
+  const rows = rowsOf<{ name: string }>(
+    await db.execute(sql`
+      select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      join pg_class p on p.oid = i.inhparent where p.relname = 'stat_events'`),
+  );
+  return rows
+    .map((r) => ({ name: r.name, m: /^stat_events_p(\d{4})(\d{2})(\d{2})$/.exec(r.name) }))
+    .filter((r) => r.m)
+    .map((r) => ({ name: r.name, day: `${r.m![1]}-${r.m![2]}-${r.m![3]}` }))
+    .sort((a, b) => a.day.localeCompare(b.day));
+}
+
+/**
+ * The rollup: every day marked since its last rollup is recomputed in its own transaction, each under the rollup's
+ * advisory lock (a runner that finds it taken stops: another is at work); then raw partitions older than the longest
+ * retention of any tenant are dropped (after their last rollup: a dropped day is never recomputed, its rollups stay).
+ * `stopAfter` ends the run after that many days (tests use it to stop a run halfway).
+ */
+export async function runRollup(
+  db: Db,
+  opts: { now: Date; defaultTenant: number; stopAfter?: number },
+): Promise<RollupResult> {
+  const result: RollupResult = { ran: true, days: [], droppedPartitions: [] };
+  const dirty = rowsOf<{ tenant: number; day: string }>(
+    await db.execute(sql`select tenant, day::text as day from stat_dirty_days order by day, tenant`),
+  );
+  const zones = new Map<number, string>();
+  const retention = new Map<number, number>();
+  const settingsOf = async (tenant: number) => {
+    if (!zones.has(tenant)) {
+      zones.set(tenant, await timeZoneOf(db, tenant));
+      retention.set(tenant, (await readStatistics(db, tenant)).rawRetentionDays);
+    }
+    return { timeZone: zones.get(tenant)!, days: retention.get(tenant)! };
+  };
+  for (const { tenant, day } of dirty) {
+    if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return result;
+    const { timeZone } = await settingsOf(Number(tenant));
+    const got = await db.transaction(async (tx) => {
+      if (!(await tryLock(tx))) return false;
+      const gone = await tx.execute(
+        sql`delete from stat_dirty_days where tenant = ${tenant} and day = ${day}::date returning day`,
+      );
+      if (rowsOf(gone).length) await rollupDay(tx, Number(tenant), day, timeZone);
+      return true;
+    });
+    if (!got) return { ...result, ran: false };
+    result.days.push({ tenant: Number(tenant), day });
+  }
+
+  // Retention: the longest of any tenant's settings (partitions hold every tenant's events of a day).
+  await settingsOf(opts.defaultTenant);
+  const keep = Math.max(...retention.values());
+  const tz = zones.get(opts.defaultTenant)!;
+  const cut = addDays(dayOf(opts.now, tz), -(keep - 1) - 1); // the newest day that may go
+  const old = (await rawPartitions(db)).filter((p) => p.day <= cut);
+  for (const p of old) {
+    const got = await db.transaction(async (tx) => {
+      if (!(await tryLock(tx))) return false;
+      await tx.execute(sql`delete from stat_dirty_days where day = ${p.day}::date`);
+      await tx.execute(sql.raw(`drop table if exists ${p.name}`));
+      return true;
+    });
+    if (!got) return { ...result, ran: false };
+    result.droppedPartitions.push(p.name);
+  }
+  return result;
+}
+
+async function tryLock(tx: Executor): Promise<boolean> {
+  const [row] = rowsOf<{ ok: boolean }>(
+    await tx.execute(sql`select pg_try_advisory_xact_lock(${ROLLUP_LOCK}) as ok`),
+  );
+  return row.ok === true || (row.ok as unknown) === 't';
+}

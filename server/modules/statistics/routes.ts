@@ -1,0 +1,457 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, eq, sql } from 'drizzle-orm';
+import { cors } from 'hono/cors';
+import { dayOf, daysIn, isDay, type Period } from '../../../common/period';
+import type { AppContext, AppEnv } from '../../core/context';
+import { PAGE_SIZES } from '../../core/crud';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { invalidField, notFound } from '../../core/errors';
+import { translate } from '../../core/i18n';
+import { containsPattern, intQuery, rejectUnknownQuery, transaction } from '../../core/shared';
+import { tenantOf } from '../../core/tenant';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+import { actresses } from '../actresses/schema';
+import { lockMovies, touchMovies } from '../movies/model';
+import { movies, movieTagLinks, movieTags } from '../movies/schema';
+import { novels } from '../novels/schema';
+import { asAdmin, asAnyOperator, security } from '../operators';
+import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
+import { EventInput, MAX_BATCH } from './events';
+import { ingest, timeZoneOf } from './ingest';
+import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
+import { runRollup } from './rollup';
+import { VISIT_DIMENSIONS } from './schema';
+
+const TAG = 'statistics';
+/** The longest period a report reads (a year and a day), and a domain's hour by hour detail. */
+const MAX_DAYS = 366;
+const MAX_HOUR_DAYS = 31;
+
+const IngestAnswer = z
+  .object({
+    accepted: z.number(),
+    duplicates: z.number(),
+    dropped: z.number().openapi({ description: 'Bots, sampled-out visitors and event types switched off' }),
+    rejected: z.array(z.object({ index: z.number(), fields: z.record(z.string(), z.string()) })),
+  })
+  .openapi('StatIngestAnswer');
+
+const ingestRoute = createRoute({
+  method: 'post',
+  path: '/site/events',
+  tags: ['site (public)'],
+  security: [{ SiteKey: [] }],
+  summary: "The content site's events, in batches of 1 to 500 (public: the tenant's Site-Key)",
+  description: [
+    'Each event is checked on its own: a bad one is reported in `rejected` by its index and field, the others are',
+    'kept. An event id already stored (a retried batch) counts in `duplicates`, once. Bots (isbot), visitors outside',
+    'the sampling rate and event types switched off in the statistics settings count in `dropped`. The body is',
+    'limited by BODY_LIMIT_KB. CORS is open (`*`).',
+  ].join(' '),
+  request: {
+    body: jsonBody(z.object({ events: z.array(EventInput).min(1).max(MAX_BATCH) }).openapi('StatEventBatch')),
+  },
+  responses: jsonResponse(IngestAnswer),
+});
+
+const day = z.string().refine(isDay, { params: { key: 'field.date' } });
+const figureSort = (figures: readonly string[]) => z.enum(['key', ...figures] as [string, ...string[]]);
+const baseQuery = (figures: readonly string[]) => ({
+  from: day.optional(),
+  to: day.optional(),
+  compare: z.enum(['true', 'false']).optional(),
+  sort: figureSort(figures).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: intQuery(1, 1_000_000).optional(),
+  pageSize: z
+    .enum(PAGE_SIZES.map(String) as [string, ...string[]])
+    .transform(Number)
+    .optional(),
+  q: z.string().trim().max(100).optional(),
+});
+const domainParam = z.string().trim().toLowerCase().min(1).max(253);
+
+const Figures = z.record(z.string(), z.any());
+const ReportAnswer = z
+  .object({
+    list: z.array(Figures),
+    total: z.number(),
+    totals: z.record(z.string(), z.any()),
+    previousTotals: z.record(z.string(), z.any()).optional(),
+    series: z.array(Figures),
+  })
+  .openapi('StatReport');
+
+const reportQueries = {
+  keywords: z.object({
+    ...baseQuery(REPORTS.keywords.figures),
+    zeroOnly: z.enum(['true', 'false']).optional(),
+  }),
+  movies: z.object(baseQuery(REPORTS.objects.figures)),
+  tags: z.object(baseQuery(REPORTS.objects.figures)),
+  unseen: z.object({
+    ...baseQuery([]),
+    type: z.enum(['movie', 'tag']),
+  }),
+  domains: z.object(baseQuery(REPORTS.domains.figures)),
+  'domain-hours': z.object({ ...baseQuery(REPORTS.domains.figures), domain: domainParam }),
+  visits: z.object({
+    ...baseQuery(REPORTS.visits.figures),
+    domain: domainParam,
+    dimension: z.enum(VISIT_DIMENSIONS),
+  }),
+};
+type ReportName = keyof typeof reportQueries;
+
+const summaries: Record<ReportName, string> = {
+  keywords:
+    'Hot keywords: searches, unique searchers, average results, zero-result searches (zeroOnly: demand gap)',
+  movies: 'Movies: views, plays, unique viewers, play rate (key = movie id, label = title)',
+  tags: "Tags: views and plays of the tag's movies and pages, unique viewers, play rate",
+  unseen: 'Online movies, or tags, with no view in the period',
+  domains: 'Domains: page views, unique visitors, addresses, new visitors, bounce rate',
+  'domain-hours': "One domain's figures hour by hour (at most 31 days)",
+  visits: "One domain's page views by path, referrer, device, region or channel, with each one's share",
+};
+
+const reportRoute = <N extends ReportName>(name: N) =>
+  createRoute({
+    method: 'get',
+    path: `/admin/stats/reports/${name}`,
+    tags: [TAG],
+    security,
+    summary: summaries[name],
+    description:
+      'Reads only the rollups. Days are YYYY-MM-DD in the tenant time zone (from/to default to today); compare=true adds the previous period of the same length.',
+    middleware: asAnyOperator,
+    request: { query: reportQueries[name] as (typeof reportQueries)[N] },
+    responses: jsonResponse(ReportAnswer),
+  });
+
+const metaRoute = createRoute({
+  method: 'get',
+  path: '/admin/stats/meta',
+  tags: [TAG],
+  security,
+  summary: "The tenant's time zone, today there, and the first day with rolled-up data",
+  middleware: asAnyOperator,
+  responses: jsonResponse(
+    z
+      .object({ timeZone: z.string(), today: z.string(), earliest: z.string().nullable() })
+      .openapi('StatMeta'),
+  ),
+});
+
+const rollupRoute = createRoute({
+  method: 'post',
+  path: '/admin/stats/rollup',
+  tags: [TAG],
+  security,
+  summary: 'Run the rollup now (admin): fold the raw events received since the last run into the reports',
+  middleware: asAdmin,
+  responses: jsonResponse(
+    z
+      .object({ ran: z.boolean(), days: z.number(), droppedPartitions: z.number() })
+      .openapi('StatRollupAnswer'),
+  ),
+});
+
+const AdoptBody = z
+  .object({
+    keyword: z.string().trim().min(1).max(100),
+    target: z.enum(['movie', 'novel', 'actress']),
+    id: z.number().int().positive().max(2_147_483_647),
+    as: z.enum(['alias', 'tag']),
+  })
+  .strict()
+  .openapi('StatAdopt');
+
+const adoptRoute = createRoute({
+  method: 'post',
+  path: '/admin/stats/keywords/adopt',
+  tags: [TAG],
+  security,
+  summary:
+    'Demand gap (admin): add a zero-result keyword as an alias of an actress, or a tag of a movie, novel or actress',
+  middleware: asAdmin,
+  request: { body: jsonBody(AdoptBody) },
+  responses: jsonResponse(
+    z.object({ target: z.string(), id: z.number(), as: z.string(), keyword: z.string() }),
+  ),
+});
+
+/** The period of a report's query: from..to in the tenant's days (today by default), at most MAX_DAYS long. */
+async function periodOf(
+  c: AppContext,
+  q: { from?: string; to?: string },
+  maxDays = MAX_DAYS,
+): Promise<Period> {
+  const { db, clock } = c.get('deps');
+  const today = dayOf(clock.now(), await timeZoneOf(db, tenantOf(c)));
+  const from = q.from ?? q.to ?? today;
+  const to = q.to ?? (q.from ? today : today);
+  if (to < from) throw invalidField('to', 'stats.toBeforeFrom');
+  if (daysIn(from, to) > maxDays) throw invalidField('to', 'stats.periodTooLong', { days: maxDays });
+  return { from, to };
+}
+
+function pageOf(
+  q: { sort?: string; order?: 'asc' | 'desc'; page?: number; pageSize?: number },
+  figures: readonly string[],
+) {
+  return {
+    sort: q.sort ?? figures[0] ?? 'key',
+    order: q.order ?? (q.sort === 'key' ? 'asc' : 'desc'),
+    page: q.page ?? 1,
+    pageSize: q.pageSize ?? 20,
+  } as const;
+}
+
+async function labels(db: Executor, table: 'movies' | 'movie_tags', ids: number[]) {
+  if (!ids.length) return new Map<number, string>();
+  const col = table === 'movies' ? 'title' : 'name';
+  const rows = rowsOf<{ id: number; label: string }>(
+    await db.execute(
+      sql`select id, ${sql.raw(col)} as label from ${sql.raw(table)} where id in (${sql.join(
+        ids.map((i) => sql`${i}`),
+        sql`, `,
+      )})`,
+    ),
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.label]));
+}
+
+/** Statistics (issue #12): the public ingestion, the reports over the rollups, the rollup on demand, the demand gap. */
+export function statisticsRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use(
+    '/site/events',
+    cors({
+      origin: '*',
+      allowMethods: ['POST', 'OPTIONS'],
+      allowHeaders: [SITE_KEY_HEADER, 'Content-Type', 'Accept-Language'],
+      maxAge: 86_400,
+    }),
+  );
+  app.use('/site/events', async (c, next) => {
+    if (c.req.method === 'POST') return requireSiteKey(c, next);
+    await next();
+  });
+
+  app.post('/site/events', async (c, next) => {
+    // Each event is checked on its own below; the body itself must be {events: [...]} of 1..500.
+    const body = await c.req.json().catch(() => undefined);
+    const events = (body as { events?: unknown })?.events;
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw invalidField('events', 'field.required');
+    if (!Array.isArray(events))
+      throw invalidField('events', events === undefined ? 'field.required' : 'field.type', {
+        expected: 'array',
+      });
+    if (events.length < 1) throw invalidField('events', 'field.required');
+    if (events.length > MAX_BATCH) throw invalidField('events', 'field.tooLong', { max: MAX_BATCH });
+    const unknown = Object.keys(body).find((k) => k !== 'events');
+    if (unknown) throw invalidField(unknown, 'field.unknown');
+    const { db, clock, clientAddress, region } = c.get('deps');
+    const outcome = await ingest(db, siteTenantOf(c), events, {
+      now: clock.now(),
+      clientAddress: clientAddress(c),
+      region,
+    });
+    const locale = c.get('locale');
+    void next;
+    return ok(c, {
+      ...outcome,
+      rejected: outcome.rejected.map(({ index, fields }) => ({
+        index,
+        fields: Object.fromEntries(
+          Object.entries(fields).map(([f, { key, params }]) => [f, translate(locale, key, params)]),
+        ),
+      })),
+    });
+  });
+  // The route is handled above (per-event validation); this only documents it.
+  app.openAPIRegistry.registerPath(ingestRoute);
+
+  app.openapi(metaRoute, async (c) => {
+    const { db, clock } = c.get('deps');
+    const tenant = tenantOf(c);
+    const timeZone = await timeZoneOf(db, tenant);
+    return ok(c, { timeZone, today: dayOf(clock.now(), timeZone), earliest: await earliestDay(db, tenant) });
+  });
+
+  app.openapi(rollupRoute, async (c) => {
+    const { db, clock, config } = c.get('deps');
+    const r = await runRollup(db, { now: clock.now(), defaultTenant: config.defaultTenant });
+    return ok(c, { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length });
+  });
+
+  const common = async (c: AppContext, schema: z.ZodObject, q: any, def: ReportDef) => {
+    rejectUnknownQuery(c, schema);
+    return {
+      tenant: tenantOf(c),
+      period: await periodOf(c, q),
+      compare: q.compare === 'true',
+      ...pageOf(q, def.figures),
+    };
+  };
+
+  app.openapi(reportRoute('keywords'), async (c) => {
+    const q = c.req.valid('query');
+    const base = await common(c, reportQueries.keywords, q, REPORTS.keywords);
+    const data = await runReport(c.get('deps').db, REPORTS.keywords, {
+      ...base,
+      scope: [],
+      filter: q.q ? sql`keyword like ${containsPattern(q.q.toLowerCase())}` : undefined,
+      having: q.zeroOnly === 'true' ? sql`sum(searches) = sum(zero_results)` : undefined,
+    });
+    return ok(c, data);
+  });
+
+  for (const name of ['movies', 'tags'] as const) {
+    app.openapi(reportRoute(name), async (c) => {
+      const q = c.req.valid('query');
+      const db = c.get('deps').db;
+      const base = await common(c, reportQueries[name], q, REPORTS.objects);
+      const table = name === 'movies' ? 'movies' : 'movie_tags';
+      const data = await runReport(db, REPORTS.objects, {
+        ...base,
+        scope: [sql`object_type = ${name === 'movies' ? 'movie' : 'tag'}`],
+        filter: q.q
+          ? sql`object_id in (select id from ${sql.raw(table)} where ${sql.raw(name === 'movies' ? 'title' : 'name')} ilike ${containsPattern(q.q)})`
+          : undefined,
+      });
+      const names = await labels(
+        db,
+        table,
+        data.list.map((r) => Number(r.key)),
+      );
+      data.list = data.list.map((r) => ({ ...r, label: names.get(Number(r.key)) ?? null }));
+      return ok(c, data);
+    });
+  }
+
+  app.openapi(reportRoute('unseen'), async (c) => {
+    const q = c.req.valid('query');
+    rejectUnknownQuery(c, reportQueries.unseen);
+    const { db } = c.get('deps');
+    const tenant = tenantOf(c);
+    const period = await periodOf(c, q);
+    const { page, pageSize } = pageOf(q, []);
+    const order = q.order === 'asc' ? 'asc' : 'desc';
+    const seen = (type: string, idCol: string) =>
+      sql.raw(`not exists (select 1 from stat_object_daily s where s.tenant = ${Number(tenant)} and s.object_type = '${type}'
+        and s.object_id = ${idCol} and s.views > 0 and s.day between '${period.from}' and '${period.to}')`);
+    const search = q.q ? containsPattern(q.q) : undefined;
+    const rows = rowsOf<{ key: number; label: string; published_at: string | null; total: number }>(
+      await db.execute(
+        q.type === 'movie'
+          ? sql`select id as key, title as label, published_at, count(*) over () as total from movies m
+              where status = 'online' and ${seen('movie', 'm.id')}${search ? sql` and title ilike ${search}` : sql``}
+              order by published_at ${sql.raw(order)} nulls last, id ${sql.raw(order)} limit ${pageSize} offset ${(page - 1) * pageSize}`
+          : sql`select id as key, name as label, created_at as published_at, count(*) over () as total from movie_tags t
+              where ${seen('tag', 't.id')}${search ? sql` and name ilike ${search}` : sql``}
+              order by created_at ${sql.raw(order)}, id ${sql.raw(order)} limit ${pageSize} offset ${(page - 1) * pageSize}`,
+      ),
+    );
+    return ok(c, {
+      list: rows.map((r) => ({
+        key: String(r.key),
+        label: r.label,
+        publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null,
+      })),
+      total: rows.length ? Number(rows[0].total) : 0,
+      totals: {},
+      series: [],
+    });
+  });
+
+  app.openapi(reportRoute('domains'), async (c) => {
+    const q = c.req.valid('query');
+    const base = await common(c, reportQueries.domains, q, REPORTS.domains);
+    const data = await runReport(c.get('deps').db, REPORTS.domains, {
+      ...base,
+      scope: [],
+      filter: q.q ? sql`domain like ${containsPattern(q.q.toLowerCase())}` : undefined,
+    });
+    return ok(c, data);
+  });
+
+  app.openapi(reportRoute('domain-hours'), async (c) => {
+    const q = c.req.valid('query');
+    rejectUnknownQuery(c, reportQueries['domain-hours']);
+    const period = await periodOf(c, q, MAX_HOUR_DAYS);
+    const data = await domainHours(c.get('deps').db, {
+      tenant: tenantOf(c),
+      period,
+      domain: q.domain,
+      compare: q.compare === 'true',
+    });
+    return ok(c, data);
+  });
+
+  app.openapi(reportRoute('visits'), async (c) => {
+    const q = c.req.valid('query');
+    const db = c.get('deps').db;
+    const base = await common(c, reportQueries.visits, q, REPORTS.visits);
+    const data = await runReport(db, REPORTS.visits, {
+      ...base,
+      sort: base.sort === 'share' ? 'pageViews' : base.sort,
+      scope: [sql`domain = ${q.domain}`, sql`dimension = ${q.dimension}`],
+      filter: q.q ? sql`key like ${containsPattern(q.q)}` : undefined,
+    });
+    const shareOf = async (period: Period) => domainPageViews(db, base.tenant, q.domain, period);
+    const all = await shareOf(base.period);
+    const withShare = (f: Record<string, unknown>, total: number) => ({
+      ...f,
+      share: total ? Math.round((Number(f.pageViews) / total) * 10_000) / 10_000 : 0,
+    });
+    data.list = data.list.map((r) => {
+      const row = withShare(r, all);
+      return r.previous ? { ...row, previous: r.previous } : row;
+    });
+    data.totals = withShare(data.totals, all) as any;
+    data.series = data.series.map((s) => ({ ...s, share: 1 }));
+    return ok(c, data);
+  });
+
+  app.openapi(adoptRoute, async (c) => {
+    const { db, clock } = c.get('deps');
+    const body = c.req.valid('json');
+    const keyword = body.keyword.replace(/\s+/g, ' ');
+    if (body.as === 'alias' && body.target !== 'actress') throw invalidField('as', 'stats.aliasOnlyActress');
+    await transaction(db, async (tx) => {
+      const now = clock.now();
+      if (body.target === 'movie') {
+        if (keyword.length > 32) throw invalidField('keyword', 'field.tooLong', { max: 32 });
+        const [movie] = await tx.select({ id: movies.id }).from(movies).where(eq(movies.id, body.id));
+        if (!movie) throw notFound();
+        await tx.insert(movieTags).values({ name: keyword }).onConflictDoNothing();
+        const [tag] = await tx
+          .select({ id: movieTags.id })
+          .from(movieTags)
+          .where(eq(movieTags.name, keyword));
+        await lockMovies(tx, [body.id]);
+        await tx.insert(movieTagLinks).values({ movieId: body.id, tagId: tag.id }).onConflictDoNothing();
+        await touchMovies(tx, [body.id], now);
+        return;
+      }
+      const table = body.target === 'novel' ? novels : actresses;
+      const column = body.as === 'alias' ? 'aliases' : 'tags';
+      const [row] = await tx
+        .select({ id: table.id })
+        .from(table)
+        .where(and(eq(table.id, body.id)));
+      if (!row) throw notFound();
+      await tx.execute(sql`update ${sql.raw(body.target === 'novel' ? 'novels' : 'actresses')}
+        set ${sql.raw(column)} = case when ${keyword} = any(${sql.raw(column)}) then ${sql.raw(column)} else array_append(${sql.raw(column)}, ${keyword}::text) end,
+          version = version + 1, updated_at = ${now}
+        where id = ${body.id}`);
+    });
+    return ok(c, { target: body.target, id: body.id, as: body.as, keyword });
+  });
+
+  return app;
+}

@@ -1,0 +1,184 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  customType,
+  date,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  timestamp,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+/** A HyperLogLog sketch (sketch.ts): sparse `(index, rank)` triples or 16,384 dense registers. */
+const sketch = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+const day = (name = 'day') => date(name, { mode: 'string' }).notNull();
+const count = (name: string) => integer(name).notNull().default(0);
+const empty = (name: string) => sketch(name).notNull().default(sql`'\\x'::bytea`);
+
+/**
+ * The raw event stream, partitioned by `day` (the event's day in the tenant's time zone when it was received):
+ * `stat_events_pYYYYMMDD` partitions are made on demand by the ingestion and dropped whole after the retention
+ * setting (migration 0010). The key (tenant, day, id) makes a retried event a no-op; it holds the partition key, as
+ * PostgreSQL requires. `visitor_hash` and `address_hash` are the first 64 bits of the MD5 of the visitor id and the
+ * address (`zg_hash64`), so the rollup builds sketches without hashing again.
+ */
+export const statEvents = pgTable(
+  'stat_events',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    id: varchar('id', { length: 64 }).notNull(),
+    type: varchar('type', { length: 16 }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    domain: varchar('domain', { length: 253 }).notNull(),
+    path: varchar('path', { length: 512 }).notNull(),
+    referrer: varchar('referrer', { length: 253 }).notNull().default(''),
+    device: varchar('device', { length: 16 }).notNull().default(''),
+    browser: varchar('browser', { length: 32 }).notNull().default(''),
+    os: varchar('os', { length: 32 }).notNull().default(''),
+    country: varchar('country', { length: 32 }).notNull().default(''),
+    province: varchar('province', { length: 32 }).notNull().default(''),
+    address: varchar('address', { length: 45 }).notNull().default(''),
+    addressHash: bigint('address_hash', { mode: 'bigint' }).notNull(),
+    visitor: varchar('visitor', { length: 64 }).notNull(),
+    visitorHash: bigint('visitor_hash', { mode: 'bigint' }).notNull(),
+    channel: varchar('channel', { length: 64 }).notNull().default(''),
+    objectType: varchar('object_type', { length: 16 }).notNull().default(''),
+    objectId: integer('object_id').notNull().default(0),
+    keyword: varchar('keyword', { length: 100 }).notNull().default(''),
+    results: integer('results'),
+    amount: numeric('amount', { precision: 14, scale: 2 }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.day, t.id] })],
+);
+
+/** Days that received events since their last rollup: the rollup recomputes each (ingestion marks, rollup clears). */
+export const statDirtyDays = pgTable(
+  'stat_dirty_days',
+  { tenant: integer('tenant').notNull(), day: day() },
+  (t) => [primaryKey({ columns: [t.tenant, t.day] })],
+);
+
+/** The first day each visitor was seen per domain (domain '' = the whole site): new visitors come from it. */
+export const statVisitors = pgTable(
+  'stat_visitors',
+  {
+    tenant: integer('tenant').notNull(),
+    domain: varchar('domain', { length: 253 }).notNull(),
+    visitor: bigint('visitor', { mode: 'bigint' }).notNull(),
+    firstDay: day('first_day'),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.domain, t.visitor] })],
+);
+
+/** Searches per keyword per day; keyword '' is the day's total. */
+export const statKeywordDaily = pgTable(
+  'stat_keyword_daily',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    keyword: varchar('keyword', { length: 100 }).notNull(),
+    searches: count('searches'),
+    zeroResults: count('zero_results'),
+    resultsSum: bigint('results_sum', { mode: 'number' }).notNull().default(0),
+    searchers: empty('searchers'),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.day, t.keyword] })],
+);
+
+/**
+ * Per object (movie, novel, chapter, actress, tag, ad, position) per day; object_id 0 is the type's total. A tag's
+ * views and plays include those of the movies that carry it (its links when the day was rolled up).
+ */
+export const statObjectDaily = pgTable(
+  'stat_object_daily',
+  {
+    tenant: integer('tenant').notNull(),
+    objectType: varchar('object_type', { length: 16 }).notNull(),
+    day: day(),
+    objectId: integer('object_id').notNull(),
+    views: count('views'),
+    plays: count('plays'),
+    clicks: count('clicks'),
+    impressions: count('impressions'),
+    viewers: empty('viewers'),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.objectType, t.day, t.objectId] })],
+);
+
+const domainFigures = {
+  pageViews: count('page_views'),
+  /** Distinct visitors within the row's own day or hour (exact), the base of the bounce rate. */
+  visits: count('visits'),
+  bounced: count('bounced'),
+  newVisitors: count('new_visitors'),
+  visitors: empty('visitors'),
+  addresses: empty('addresses'),
+};
+
+/** Page views per domain per day; domain '' is the whole site. */
+export const statDomainDaily = pgTable(
+  'stat_domain_daily',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    domain: varchar('domain', { length: 253 }).notNull(),
+    ...domainFigures,
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.day, t.domain] })],
+);
+
+/** The same per hour of the tenant's wall clock. */
+export const statDomainHourly = pgTable(
+  'stat_domain_hourly',
+  {
+    tenant: integer('tenant').notNull(),
+    domain: varchar('domain', { length: 253 }).notNull(),
+    day: day(),
+    hour: smallint('hour').notNull(),
+    ...domainFigures,
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.domain, t.day, t.hour] })],
+);
+
+export const VISIT_DIMENSIONS = ['path', 'referrer', 'device', 'region', 'channel'] as const;
+export type VisitDimension = (typeof VISIT_DIMENSIONS)[number];
+
+/** A domain's page views by path, referrer host, device, region and channel, per day. */
+export const statVisitDaily = pgTable(
+  'stat_visit_daily',
+  {
+    tenant: integer('tenant').notNull(),
+    domain: varchar('domain', { length: 253 }).notNull(),
+    dimension: varchar('dimension', { length: 16 }).notNull(),
+    day: day(),
+    key: varchar('key', { length: 512 }).notNull(),
+    pageViews: count('page_views'),
+    visitors: empty('visitors'),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.domain, t.dimension, t.day, t.key] })],
+);
+
+/** Per channel (agent code; '' = none) per day: what the agents' reports read. */
+export const statChannelDaily = pgTable(
+  'stat_channel_daily',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    channel: varchar('channel', { length: 64 }).notNull(),
+    pageViews: count('page_views'),
+    plays: count('plays'),
+    adImpressions: count('ad_impressions'),
+    adClicks: count('ad_clicks'),
+    signups: count('signups'),
+    recharges: count('recharges'),
+    rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull().default('0'),
+    visitors: empty('visitors'),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.day, t.channel] })],
+);

@@ -1,0 +1,117 @@
+/**
+ * HyperLogLog (precision 14: 16,384 registers, standard error 0.81 %) for unique visitors, searchers, viewers and
+ * addresses over any period without raw events: the rollup stores one sketch per row (built in SQL, migration 0010:
+ * `zg_hash64`, `zg_hll_reg`, `zg_hll_entry`, `zg_hll_pack`), a report merges the rows of its period here (the
+ * register-wise maximum) and estimates. Stored form: sparse, 3 bytes per non-zero register (index big-endian in 2
+ * bytes, then rank), or dense, exactly 16,384 bytes (one rank per register); 16,384 is not a multiple of 3, so the
+ * length tells which. The estimator is Ertl's improved raw estimator (arXiv:1702.01284, algorithm 6): no bias tables,
+ * accurate from 0 to billions.
+ */
+
+export const P = 14;
+export const M = 1 << P;
+const Q = 64 - P; // bits left for the rank
+const MAX_RANK = Q + 1;
+
+export type Registers = Uint8Array;
+
+export const emptyRegisters = (): Registers => new Uint8Array(M);
+
+/** Folds a stored sketch (sparse or dense) into `into`, register-wise maximum. */
+export function mergeInto(into: Registers, stored: Uint8Array | null | undefined): Registers {
+  if (!stored || stored.length === 0) return into;
+  if (stored.length === M) {
+    for (let i = 0; i < M; i++) if (stored[i] > into[i]) into[i] = stored[i];
+    return into;
+  }
+  for (let o = 0; o + 2 < stored.length; o += 3) {
+    const idx = ((stored[o] << 8) | stored[o + 1]) & (M - 1);
+    const r = stored[o + 2];
+    if (r > into[idx]) into[idx] = r;
+  }
+  return into;
+}
+
+/** The merge of several stored sketches. */
+export function merge(stored: Iterable<Uint8Array | null | undefined>): Registers {
+  const into = emptyRegisters();
+  for (const s of stored) mergeInto(into, s);
+  return into;
+}
+
+/** The register (index, rank) a 64-bit hash falls in: the same as `zg_hll_reg` in SQL. */
+export function registerOf(hash: bigint): { index: number; rank: number } {
+  const h = BigInt.asUintN(64, hash);
+  const index = Number(h >> BigInt(Q));
+  let w = h & ((1n << BigInt(Q)) - 1n);
+  let rank = MAX_RANK;
+  if (w) {
+    rank = 1;
+    for (let bit = 1n << BigInt(Q - 1); !(w & bit); bit >>= 1n) rank++;
+    w = 0n;
+  }
+  return { index, rank };
+}
+
+/** Adds a hashed value to registers (tests and synthetic data; the rollup does this in SQL). */
+export function add(registers: Registers, hash: bigint): Registers {
+  const { index, rank } = registerOf(hash);
+  if (rank > registers[index]) registers[index] = rank;
+  return registers;
+}
+
+/** The stored form of registers: sparse when that is shorter, dense otherwise (as `zg_hll_pack`). */
+export function encode(registers: Registers): Uint8Array {
+  let n = 0;
+  for (let i = 0; i < M; i++) if (registers[i]) n++;
+  if (n * 3 >= M) return registers.slice();
+  const out = new Uint8Array(n * 3);
+  let o = 0;
+  for (let i = 0; i < M; i++) {
+    if (!registers[i]) continue;
+    out[o++] = i >> 8;
+    out[o++] = i & 0xff;
+    out[o++] = registers[i];
+  }
+  return out;
+}
+
+function sigma(x: number): number {
+  if (x === 1) return Number.POSITIVE_INFINITY;
+  let y = 1;
+  let z = x;
+  for (;;) {
+    x *= x;
+    const before = z;
+    z += x * y;
+    y += y;
+    if (z === before) return z;
+  }
+}
+
+function tau(x: number): number {
+  if (x === 0 || x === 1) return 0;
+  let y = 1;
+  let z = 1 - x;
+  for (;;) {
+    x = Math.sqrt(x);
+    const before = z;
+    y *= 0.5;
+    z -= (1 - x) ** 2 * y;
+    if (z === before) return z / 3;
+  }
+}
+
+/** The estimated number of distinct values behind the registers, rounded. */
+export function estimate(registers: Registers): number {
+  const c = new Array<number>(MAX_RANK + 1).fill(0);
+  for (let i = 0; i < M; i++) c[registers[i]]++;
+  if (c[0] === M) return 0;
+  let z = M * tau(1 - c[MAX_RANK] / M);
+  for (let k = Q; k >= 1; k--) z = 0.5 * (z + c[k]);
+  z += M * sigma(c[0] / M);
+  return Math.round(M ** 2 / (2 * Math.LN2) / z);
+}
+
+/** The estimate over several stored sketches (a report's period). */
+export const estimateStored = (stored: Iterable<Uint8Array | null | undefined>) => estimate(merge(stored));

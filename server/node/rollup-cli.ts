@@ -1,0 +1,35 @@
+import { loadConfig } from '../config';
+import { migrate } from '../db/migrate';
+import { openPglite } from '../db/pglite';
+import { runRollup } from '../modules/statistics';
+import { openPostgres } from './postgres';
+
+/**
+ * `npm run rollup`: one statistics rollup now, on the database the server uses (DATABASE_URL or DATA_DIR), then exit.
+ * For cron, or with ROLLUP_SECONDS=0 on the servers. Waits for nothing: if another runner holds the lock it says so.
+ * (PGlite's data directory is one process's: stop `npm start` before running this on it.)
+ */
+async function main() {
+  const config = loadConfig(process.env);
+  const database = config.databaseUrl
+    ? await openPostgres(config.databaseUrl, 2)
+    : await openPglite(config.dataDir);
+  try {
+    await migrate(database.db);
+    const t0 = performance.now();
+    const r = await runRollup(database.db, { now: new Date(), defaultTenant: config.defaultTenant });
+    const ms = Math.round(performance.now() - t0);
+    process.stdout.write(
+      r.ran
+        ? `rollup: ${r.days.length} day(s) recomputed, ${r.droppedPartitions.length} raw partition(s) dropped, ${ms} ms\n`
+        : 'rollup: another runner holds the lock; nothing done\n',
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`rollup: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import type { Logger } from '../core/logger';
+import type { Db } from '../db/types';
+import { runRollup } from '../modules/statistics';
+
+/**
+ * The statistics rollup on an in-process timer: every `seconds` (after the previous run has ended, so runs never
+ * overlap in one process; across instances the rollup's advisory lock lets one work and the others pass).
+ * Returns a stop function.
+ */
+export function startRollupTimer(db: Db, opts: { seconds: number; defaultTenant: number; logger: Logger }) {
+  if (!opts.seconds) return () => {};
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const tick = async () => {
+    try {
+      const r = await runRollup(db, { now: new Date(), defaultTenant: opts.defaultTenant });
+      if (r.days.length || r.droppedPartitions.length)
+        opts.logger.info(
+          { days: r.days.length, droppedPartitions: r.droppedPartitions.length },
+          'statistics rollup',
+        );
+    } catch (err) {
+      opts.logger.error({ err: (err as Error).message }, 'statistics rollup failed');
+    }
+    if (!stopped) timer = setTimeout(tick, opts.seconds * 1000);
+  };
+  timer = setTimeout(tick, 1000);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,37 @@
+import type { TestApi } from './harness';
+
+let n = 0;
+/** A valid event (a page view at the harness clock's time), fields overridable. */
+export function event(over: Record<string, unknown> = {}): Record<string, unknown> {
+  n++;
+  return {
+    id: `evt-${process.pid}-${n.toString().padStart(6, '0')}`,
+    type: 'pageview',
+    time: '2026-06-01T07:30:00Z',
+    domain: 'a.example.com',
+    path: '/',
+    visitor: `v${n % 7}`,
+    ua: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    ip: '120.24.78.68',
+    ...over,
+  };
+}
+
+/** Makes a site key and returns a sender of batches to POST /app/site/events. */
+export async function siteSender(api: TestApi, adminToken: string) {
+  const key = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: adminToken })).body
+    .data.key as string;
+  return (events: unknown[], headers: Record<string, string> = {}) =>
+    api.call('POST', '/app/site/events', { body: { events }, headers: { 'Site-Key': key, ...headers } });
+}
+
+export async function rollup(api: TestApi, adminToken: string) {
+  const r = await api.call('POST', '/app/admin/stats/rollup', { token: adminToken });
+  if (r.body.code !== 20000) throw new Error(`rollup failed: ${JSON.stringify(r.body)}`);
+  return r.body.data;
+}
+
+export async function report(api: TestApi, token: string, name: string, query: Record<string, string> = {}) {
+  const qs = new URLSearchParams(query).toString();
+  return api.call('GET', `/app/admin/stats/reports/${name}${qs ? `?${qs}` : ''}`, { token });
+}

@@ -1,0 +1,182 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startApi, type TestApi } from './harness';
+import { event, report, rollup, siteSender } from './stats-helpers';
+
+/** Issue #12: POST /app/site/events — per-event validation, idempotency, settings, bots, CORS, the site key. */
+let api: TestApi;
+let admin: string;
+let send: Awaited<ReturnType<typeof siteSender>>;
+
+beforeAll(async () => {
+  api = await startApi();
+  admin = await api.login();
+  send = await siteSender(api, admin);
+});
+afterAll(() => api.close());
+
+describe('ingestion', () => {
+  test('a retried batch counts once: duplicates, not new events', async () => {
+    const batch = [event(), event(), event({ type: 'search', keyword: ' Hello  World ', results: 3 })];
+    const first = await send(batch);
+    expect(first.body.code).toBe(20000);
+    expect(first.body.data).toEqual({ accepted: 3, duplicates: 0, dropped: 0, rejected: [] });
+    const again = await send(batch);
+    expect(again.body.data).toEqual({ accepted: 0, duplicates: 3, dropped: 0, rejected: [] });
+    const ids = batch.map((e) => e.id as string);
+    const rows = await api.query<{ n: number }>(
+      sql`select count(*)::int as n from stat_events where id in (${sql.join(
+        ids.map((i) => sql`${i}`),
+        sql`, `,
+      )})`,
+    );
+    expect(rows[0].n).toBe(3);
+    const [kw] = await api.query<{ keyword: string; device: string; country: string }>(
+      sql`select keyword, device, country from stat_events where id = ${ids[2]}`,
+    );
+    expect(kw).toEqual({ keyword: 'hello world', device: 'mobile', country: 'unknown' });
+  });
+
+  test('the same id twice in one batch is stored once', async () => {
+    const e = event();
+    const r = await send([e, { ...e }]);
+    expect(r.body.data).toMatchObject({ accepted: 1, duplicates: 1 });
+  });
+
+  test('bad events are rejected by index and field, in the request language; the rest are kept', async () => {
+    const good = event();
+    const r = await send(
+      [
+        { ...event(), type: 'jump' },
+        good,
+        { ...event(), time: 'yesterday', path: 'no-slash' },
+        { ...event(), type: 'search' },
+        { ...event(), time: '2020-01-01T00:00:00Z' },
+        'not an object',
+        { ...event(), extra: 1 },
+      ],
+      { 'Accept-Language': 'en-US' },
+    );
+    expect(r.body.code).toBe(20000);
+    expect(r.body.data.accepted).toBe(1);
+    const byIndex = Object.fromEntries(r.body.data.rejected.map((x: any) => [x.index, x.fields]));
+    expect(Object.keys(byIndex).map(Number)).toEqual([0, 2, 3, 4, 5, 6]);
+    expect(byIndex[0].type).toMatch(/one of/);
+    expect(Object.keys(byIndex[2]).sort()).toEqual(['path', 'time']);
+    expect(byIndex[2].path).toBe('Should start with /');
+    expect(byIndex[3]).toEqual({ keyword: 'Required' });
+    expect(byIndex[4].time).toMatch(/Out of range/);
+    expect(byIndex[6]).toEqual({ extra: 'Unsupported field' });
+    const zh = await send([{ ...event(), path: 'x' }]);
+    expect(zh.body.data.rejected[0].fields.path).toBe('应以 / 开头');
+  });
+
+  test('bad bodies: no events, too many, not an array, unknown field, too large', async () => {
+    for (const body of [
+      {},
+      { events: [] },
+      { events: 'x' },
+      { events: Array.from({ length: 501 }, () => event()) },
+    ]) {
+      const r = await api.call('POST', '/app/site/events', {
+        body,
+        headers: { 'Site-Key': (await keyOf()) as string },
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.code).toBe(40000);
+      expect(Object.keys(r.body.data.fields)).toEqual(['events']);
+    }
+    const big = await send([event({ path: `/${'x'.repeat(2_000_000)}` })]);
+    expect(big.body.code).toBe(40000);
+    const notJson = await api.call('POST', '/app/site/events', {
+      raw: '{nope',
+      headers: { 'Site-Key': (await keyOf()) as string, 'Content-Type': 'application/json' },
+    });
+    expect(notJson.body.code).toBe(40000);
+  });
+
+  test('a missing or wrong site key is 40100; an Admin-Token is no key', async () => {
+    const none = await api.call('POST', '/app/site/events', { body: { events: [event()] } });
+    expect(none.body.code).toBe(40100);
+    const wrong = await api.call('POST', '/app/site/events', {
+      body: { events: [event()] },
+      headers: { 'Site-Key': 'sk_wrongwrongwrongwrongwrong' },
+    });
+    expect(wrong.body.code).toBe(40100);
+    const token = await api.call('POST', '/app/site/events', { body: { events: [event()] }, token: admin });
+    expect(token.body.code).toBe(40100);
+  });
+
+  test('CORS: a preflight from any origin may POST with Site-Key and Content-Type', async () => {
+    const res = await api.app.request('/app/site/events', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://site.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'site-key, content-type',
+      },
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('site-key');
+  });
+
+  test('bots, switched-off types and sampled-out visitors are dropped', async () => {
+    const bot = event({ ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
+    expect((await send([bot])).body.data).toMatchObject({ accepted: 0, dropped: 1 });
+    const settings = (await api.call('GET', '/app/admin/setting/statistics', { token: admin })).body.data;
+    const saved = await api.call('PUT', '/app/admin/setting/statistics', {
+      token: admin,
+      body: { version: settings.version, events: { search: false }, sampleRate: 50 },
+    });
+    expect(saved.body.code).toBe(20000);
+    const searches = Array.from({ length: 10 }, () => event({ type: 'search', keyword: 'k', results: 1 }));
+    expect((await send(searches)).body.data).toMatchObject({ accepted: 0, dropped: 10 });
+    const views = Array.from({ length: 200 }, (_, i) => event({ visitor: `sample-${i}` }));
+    const r = (await send(views)).body.data;
+    expect(r.accepted + r.dropped).toBe(200);
+    expect(r.accepted).toBeGreaterThan(60);
+    expect(r.accepted).toBeLessThan(140);
+    // the same visitor is always in or always out
+    const again = (await send(views.map((v) => ({ ...v, id: `${v.id}-b` })))).body.data;
+    expect(again.accepted).toBe(r.accepted);
+    await api.call('PUT', '/app/admin/setting/statistics', {
+      token: admin,
+      body: { version: saved.body.data.version, events: { search: true }, sampleRate: 100 },
+    });
+  });
+
+  test('signups and recharges are always collected; a recharge needs its amount', async () => {
+    const r = await send([
+      event({ type: 'signup' }),
+      event({ type: 'recharge', amount: 30 }),
+      event({ type: 'recharge' }),
+    ]);
+    expect(r.body.data.accepted).toBe(2);
+    expect(r.body.data.rejected[0]).toMatchObject({ index: 2, fields: { amount: expect.any(String) } });
+  });
+
+  test('the OpenAPI document describes the ingestion with the site key', async () => {
+    const doc = (await api.call('GET', '/app/openapi.json')).body;
+    const op = doc.paths['/app/site/events'].post;
+    expect(op.security).toEqual([{ SiteKey: [] }]);
+  });
+
+  test('events reach the reports after a rollup', async () => {
+    await send([
+      event({ domain: 'b.example.com', visitor: 'r1', path: '/x' }),
+      event({ domain: 'b.example.com', visitor: 'r2', path: '/x' }),
+      event({ domain: 'b.example.com', visitor: 'r2', path: '/y' }),
+    ]);
+    await rollup(api, admin);
+    const r = await report(api, admin, 'domains', { from: '2026-06-01', to: '2026-06-01' });
+    expect(r.body.code).toBe(20000);
+    const b = r.body.data.list.find((x: any) => x.key === 'b.example.com');
+    expect(b).toMatchObject({ pageViews: 3, visitors: 2, newVisitors: 2, bounceRate: 0.5 });
+  });
+});
+
+async function keyOf() {
+  return (await api.call('GET', '/app/admin/setting/site-key', { token: admin })).body.data.key;
+}
