@@ -112,11 +112,16 @@ export function dayStart(day: Day, timeZone: string): Date {
   let t = guess - offsetAt(new Date(guess), timeZone);
   t = guess - offsetAt(new Date(t), timeZone); // the offset at the guess may differ across a change
   if (dayOf(new Date(t), timeZone) !== day) {
-    // midnight does not exist that day (a spring-forward at 00:00): the day starts at the change
-    for (let h = 1; h <= 3; h++) {
-      const c = guess + h * 3_600_000 - offsetAt(new Date(guess + h * 3_600_000), timeZone);
-      if (dayOf(new Date(c), timeZone) === day) return new Date(c);
+    // Midnight does not exist that day (a change at 00:00): the day starts at the change, found by bisection
+    // (changes fall on whole minutes).
+    let lo = t;
+    let hi = t + 3 * 3_600_000;
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+      if (dayOf(new Date(mid), timeZone) === day) hi = mid;
+      else lo = mid;
     }
+    return new Date(hi);
   }
   return new Date(t);
 }

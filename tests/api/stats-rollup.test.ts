@@ -1,0 +1,321 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { migrate, rowsOf } from '../../server/db/migrate';
+import type { Database } from '../../server/db/types';
+import { ingest } from '../../server/modules/statistics/ingest';
+import { rawPartitions, rollupDay, runRollup } from '../../server/modules/statistics/rollup';
+import { add, emptyRegisters, estimate, estimateStored } from '../../server/modules/statistics/sketch';
+import { freshDatabase } from './harness';
+
+/**
+ * Issue #12: the rollup equals a recount from the raw events, for random event sets, also when a run stops halfway,
+ * a day's recompute is rolled back midway (a crash), days are rolled up again, and a batch is sent twice.
+ */
+const TENANT = 2;
+const NOW = new Date('2026-06-03T04:00:00Z'); // 12:00 in Shanghai
+const DAYS = ['2026-06-01', '2026-06-02', '2026-06-03'];
+const hash64 = (s: string) =>
+  BigInt.asIntN(64, BigInt(`0x${createHash('md5').update(s).digest('hex').slice(0, 16)}`));
+
+let database: Database;
+beforeAll(async () => {
+  database = await freshDatabase({ migrated: true });
+  await migrate(database.db); // PostgreSQL's fresh database starts empty; on PGlite this finds nothing to do
+});
+afterAll(() => database?.close());
+
+const q = async <T>(s: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(s));
+
+async function reset() {
+  for (const p of await rawPartitions(database.db))
+    await database.db.execute(sql.raw(`drop table ${p.name}`));
+  for (const t of [
+    'stat_dirty_days',
+    'stat_visitors',
+    'stat_keyword_daily',
+    'stat_object_daily',
+    'stat_domain_daily',
+    'stat_domain_hourly',
+    'stat_visit_daily',
+    'stat_channel_daily',
+  ])
+    await database.db.execute(sql.raw(`delete from ${t}`));
+}
+
+const arbEvent = fc.record({
+  day: fc.integer({ min: 0, max: 2 }),
+  hour: fc.integer({ min: 0, max: 23 }),
+  type: fc.constantFrom('pageview', 'pageview', 'play', 'search', 'ad_click', 'signup'),
+  domain: fc.constantFrom('a.test', 'b.test', 'c.test'),
+  path: fc.constantFrom('/', '/x', '/y'),
+  visitor: fc.integer({ min: 0, max: 25 }),
+  keyword: fc.constantFrom('love', 'Love ', 'war', '战争', 'none'),
+  results: fc.integer({ min: 0, max: 2 }),
+  movie: fc.integer({ min: 0, max: 3 }),
+  channel: fc.constantFrom('', 'agent1', 'agent2'),
+});
+type Gen = typeof arbEvent extends fc.Arbitrary<infer T> ? T : never;
+
+let seq = 0;
+function toEvent(g: Gen) {
+  // hours in Shanghai (UTC+8) of the day: that day 00:00 local is the previous day 16:00 UTC
+  const t = new Date(Date.parse(`${DAYS[g.day]}T00:00:00+08:00`) + g.hour * 3_600_000 + 60_000);
+  return {
+    id: `prop-evt-${++seq}`,
+    type: g.type,
+    time: (t > NOW ? new Date(NOW.getTime() - 60_000) : t).toISOString(),
+    domain: g.domain,
+    path: g.path,
+    visitor: `v${g.visitor}`,
+    channel: g.channel || undefined,
+    ...(g.type === 'search' ? { keyword: g.keyword, results: g.results } : {}),
+    ...(g.movie && (g.type === 'pageview' || g.type === 'play')
+      ? { object: { type: 'movie', id: g.movie } }
+      : {}),
+  };
+}
+
+/** What the rollup tables must hold, counted from the events that were stored. */
+async function recount() {
+  const raw = await q<Record<string, any>>(
+    sql`select day::text as day, type, domain, path, visitor, channel, keyword, results, object_type, object_id,
+      extract(hour from at at time zone 'Asia/Shanghai')::int as hour from stat_events where tenant = ${TENANT}`,
+  );
+  const key = (...p: unknown[]) => p.join('|');
+  const inc = (m: Map<string, number>, k: string, by = 1) => m.set(k, (m.get(k) ?? 0) + by);
+  const kw = new Map<string, number>();
+  const zero = new Map<string, number>();
+  const pv = new Map<string, number>();
+  const visitorPv = new Map<string, number>();
+  const obj = new Map<string, number>();
+  const ch = new Map<string, number>();
+  const visit = new Map<string, number>();
+  const uniq = new Map<string, Set<string>>();
+  const addU = (k: string, v: string) => {
+    if (!uniq.has(k)) uniq.set(k, new Set());
+    uniq.get(k)!.add(v);
+  };
+  for (const e of raw) {
+    if (e.type === 'search') {
+      for (const k of [e.keyword, '']) {
+        inc(kw, key(e.day, k));
+        if (Number(e.results) === 0) inc(zero, key(e.day, k));
+        addU(key('kw', e.day, k), e.visitor);
+      }
+    }
+    if (e.type === 'pageview') {
+      for (const d of [e.domain, '']) {
+        inc(pv, key(e.day, d));
+        inc(visitorPv, key(e.day, d, e.visitor));
+        addU(key('dom', d), e.visitor);
+      }
+      inc(visit, key(e.day, e.domain, 'path', e.path));
+      inc(visit, key(e.day, e.domain, 'channel', e.channel));
+    }
+    if (e.object_type === 'movie') {
+      inc(obj, key(e.day, e.object_id, e.type));
+      inc(obj, key(e.day, 0, e.type));
+    }
+    inc(ch, key(e.day, e.channel, e.type));
+  }
+  return { kw, zero, pv, visitorPv, obj, ch, visit, uniq };
+}
+
+async function expectRollupsMatch() {
+  const want = await recount();
+  const kwRows = await q<any>(
+    sql`select day::text as day, keyword, searches, zero_results from stat_keyword_daily`,
+  );
+  expect(new Map(kwRows.map((r) => [`${r.day}|${r.keyword}`, Number(r.searches)]))).toEqual(want.kw);
+  for (const r of kwRows) expect(Number(r.zero_results)).toBe(want.zero.get(`${r.day}|${r.keyword}`) ?? 0);
+
+  const dom = await q<any>(
+    sql`select day::text as day, domain, page_views, visits, bounced from stat_domain_daily`,
+  );
+  expect(new Map(dom.map((r) => [`${r.day}|${r.domain}`, Number(r.page_views)]))).toEqual(want.pv);
+  for (const r of dom) {
+    const per = [...want.visitorPv].filter(([k]) => k.startsWith(`${r.day}|${r.domain}|`));
+    expect(Number(r.visits)).toBe(per.length);
+    expect(Number(r.bounced)).toBe(per.filter(([, n]) => n === 1).length);
+  }
+  const hourly = await q<any>(
+    sql`select day::text as day, domain, sum(page_views)::int as n from stat_domain_hourly group by 1, 2`,
+  );
+  expect(new Map(hourly.map((r) => [`${r.day}|${r.domain}`, Number(r.n)]))).toEqual(want.pv);
+
+  const obj = await q<any>(
+    sql`select day::text as day, object_id, views, plays from stat_object_daily where object_type = 'movie'`,
+  );
+  const gotObj = new Map<string, number>();
+  for (const r of obj) {
+    if (Number(r.views)) gotObj.set(`${r.day}|${r.object_id}|pageview`, Number(r.views));
+    if (Number(r.plays)) gotObj.set(`${r.day}|${r.object_id}|play`, Number(r.plays));
+  }
+  expect(gotObj).toEqual(want.obj);
+
+  const ch =
+    await q<any>(sql`select day::text as day, channel, page_views, plays, ad_clicks, signups, searches from
+    (select *, 0 as searches from stat_channel_daily) x`);
+  const gotCh = new Map<string, number>();
+  for (const r of ch)
+    for (const [col, type] of [
+      ['page_views', 'pageview'],
+      ['plays', 'play'],
+      ['ad_clicks', 'ad_click'],
+      ['signups', 'signup'],
+    ] as const)
+      if (Number(r[col])) gotCh.set(`${r.day}|${r.channel}|${type}`, Number(r[col]));
+  expect(gotCh).toEqual(new Map([...want.ch].filter(([k]) => !k.endsWith('|search'))));
+
+  const visit = await q<any>(
+    sql`select day::text as day, domain, dimension, key, page_views from stat_visit_daily where dimension in ('path', 'channel')`,
+  );
+  expect(
+    new Map(visit.map((r) => [`${r.day}|${r.domain}|${r.dimension}|${r.key}`, Number(r.page_views)])),
+  ).toEqual(want.visit);
+
+  // Unique counts over the whole period: the merged sketches give exactly the estimate of the true visitor sets.
+  for (const d of ['', 'a.test']) {
+    const rows = await q<{ s: Uint8Array }>(
+      sql`select visitors as s from stat_domain_daily where domain = ${d}`,
+    );
+    const r = emptyRegisters();
+    for (const v of want.uniq.get(`dom|${d}`) ?? []) add(r, hash64(v));
+    expect(estimateStored(rows.map((x) => x.s))).toBe(estimate(r));
+  }
+}
+
+describe('the rollup equals a recount from raw events', () => {
+  test('for random event sets, interrupted runs, crashed days, repeated batches and repeated rollups', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arbEvent, { minLength: 1, maxLength: 120 }),
+        fc.array(arbEvent, { maxLength: 60 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        async (first, second, stopAfter, crash) => {
+          await reset();
+          const batch1 = first.map(toEvent);
+          await ingest(database.db, TENANT, batch1, { now: NOW, clientAddress: '10.0.0.1' });
+          // stop halfway
+          await runRollup(database.db, { now: NOW, defaultTenant: TENANT, stopAfter });
+          // a crash in the middle of a day's recompute: rolled back, the day stays marked
+          if (crash) {
+            await database.db
+              .transaction(async (tx) => {
+                await tx.execute(sql`delete from stat_dirty_days where day = ${DAYS[1]}::date`);
+                await rollupDay(tx, TENANT, DAYS[1], 'Asia/Shanghai');
+                throw new Error('crash');
+              })
+              .catch(() => {});
+          }
+          // the first batch again (a retry) and more events
+          const retry = await ingest(database.db, TENANT, [...batch1, ...second.map(toEvent)], {
+            now: NOW,
+            clientAddress: '10.0.0.1',
+          });
+          expect(retry.duplicates).toBe(batch1.length);
+          await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+          await expectRollupsMatch();
+          // every day rolled up once more changes nothing
+          await database.db.execute(
+            sql`insert into stat_dirty_days (tenant, day) select ${TENANT}, d::date from unnest(${sql.param(DAYS)}::text[]) d on conflict do nothing`,
+          );
+          await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+          await expectRollupsMatch();
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+});
+
+describe('one runner at a time', () => {
+  test('a runner that finds the advisory lock taken does nothing and says so', async () => {
+    if (database.driver !== 'postgres') {
+      // PGlite is one connection: there is no second session to hold the lock; the lock is taken and released.
+      const r = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+      expect(r.ran).toBe(true);
+      return;
+    }
+    await reset();
+    await ingest(database.db, TENANT, [toEvent({ ...sample(), day: 1 })], {
+      now: NOW,
+      clientAddress: '1.1.1.1',
+    });
+    const pg = await import('pg');
+    const other = new pg.default.Client({ connectionString: (database as any).url });
+    await other.connect();
+    await other.query('select pg_advisory_lock(7270772012)');
+    const blocked = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    expect(blocked.ran).toBe(false);
+    expect((await q<any>(sql`select * from stat_dirty_days`)).length).toBe(1);
+    await other.query('select pg_advisory_unlock(7270772012)');
+    await other.end();
+    const ran = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    expect(ran).toMatchObject({ ran: true, days: [{ tenant: TENANT, day: DAYS[1] }] });
+  });
+});
+
+describe('retention', () => {
+  test('raw partitions older than the setting are dropped after their rollup; the rollups stay', async () => {
+    await reset();
+    await database.db.execute(sql`delete from statistics_settings`);
+    await database.db.execute(
+      sql`insert into statistics_settings (tenant, data) values (${TENANT}, ${JSON.stringify({ rawRetentionDays: 3 })}::jsonb)`,
+    );
+    const early = new Date('2026-05-30T04:00:00Z');
+    await ingest(
+      database.db,
+      TENANT,
+      [toEventAt('2026-05-29T04:00:00Z'), toEventAt('2026-05-30T03:00:00Z')],
+      {
+        now: early,
+        clientAddress: '1.1.1.1',
+      },
+    );
+    expect((await rawPartitions(database.db)).map((p) => p.day)).toEqual(['2026-05-29', '2026-05-30']);
+    // Three days later: 05-31, 06-01 and 06-02 are kept; 05-29 and 05-30 go, after being rolled up.
+    const later = new Date('2026-06-02T04:00:00Z');
+    const r = await runRollup(database.db, { now: later, defaultTenant: TENANT });
+    expect(r.days.map((d) => d.day)).toEqual(['2026-05-29', '2026-05-30']);
+    expect(r.droppedPartitions).toEqual(['stat_events_p20260529', 'stat_events_p20260530']);
+    expect(await rawPartitions(database.db)).toEqual([]);
+    const kept = await q<any>(
+      sql`select day::text as day, page_views from stat_domain_daily where domain = '' order by day`,
+    );
+    expect(kept.map((x) => [x.day, Number(x.page_views)])).toEqual([
+      ['2026-05-29', 1],
+      ['2026-05-30', 1],
+    ]);
+    // An event older than the retention is refused by the ingestion, naming its time.
+    const old = await ingest(database.db, TENANT, [toEventAt('2026-05-30T12:00:00Z')], {
+      now: later,
+      clientAddress: '1.1.1.1',
+    });
+    expect(old.rejected).toEqual([
+      { index: 0, fields: { time: expect.objectContaining({ key: 'stats.timeRange' }) } },
+    ]);
+    await database.db.execute(sql`delete from statistics_settings`);
+  });
+});
+
+function sample(): Gen {
+  return {
+    day: 0,
+    hour: 1,
+    type: 'pageview',
+    domain: 'a.test',
+    path: '/',
+    visitor: 1,
+    keyword: 'none',
+    results: 1,
+    movie: 0,
+    channel: '',
+  };
+}
+function toEventAt(time: string) {
+  return { ...toEvent(sample()), time };
+}
