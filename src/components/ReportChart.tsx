@@ -28,7 +28,8 @@ export default function ReportChart({
           {
             scaleType: 'point',
             data: series.map((p) => p.date),
-            valueFormatter: (d: string) => (d.length > 10 ? d.slice(11) : d.slice(5)),
+            // days as MM-DD, hours as MM-DD HH:00
+            valueFormatter: (d: string) => d.slice(5),
           },
         ]}
         yAxis={[{ valueFormatter: (v: number) => formatFigure(v, 'count', locale) }]}
@@ -38,6 +39,7 @@ export default function ReportChart({
           data: series.map((p) => Number(p[f.source] ?? 0)),
           valueFormatter: (v: number | null) => formatFigure(v, f.format, locale),
           showMark: series.length <= 31,
+          curve: 'linear' as const,
         }))}
         grid={{ horizontal: true }}
       />

@@ -163,11 +163,11 @@ export function PeriodBar({
         }}
       >
         {PERIOD_PRESETS.map((p) => (
-          <ToggleButton key={p} value={p} sx={{ px: 1.5 }}>
+          <ToggleButton key={p} value={p} sx={toggleSx}>
             {translate(`report.period.${p}`)}
           </ToggleButton>
         ))}
-        <ToggleButton value="custom" disabled={preset !== null} sx={{ px: 1.5 }}>
+        <ToggleButton value="custom" disabled={preset !== null} sx={toggleSx}>
           {translate('report.period.custom')}
         </ToggleButton>
       </ToggleButtonGroup>
@@ -207,6 +207,13 @@ export function PeriodBar({
     </Box>
   );
 }
+
+/** MUI's toggle text (action.active) is under 4.5:1 on white: the theme's secondary text instead. */
+const toggleSx = {
+  px: 1.5,
+  color: 'text.secondary',
+  '&.Mui-selected, &.Mui-selected:hover': { color: 'text.primary', fontWeight: 600 },
+} as const;
 
 /** Read by screen readers, not shown. */
 export const visuallyHidden = {

@@ -54,6 +54,7 @@ export function DomainHours() {
             filter={{ domain }}
             columns={[{ source: 'key', label: `${SECTION_MSG}.fields.hour`, sortable: true }]}
             figures={domainFigures}
+            // hour by hour in order (the API's domain-hours answers every hour of the period in this order)
             sort={{ field: 'key', order: 'ASC' }}
             filename={`domain-hours-${domain}`}
           />

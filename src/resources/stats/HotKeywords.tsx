@@ -215,7 +215,7 @@ export function HotKeywords() {
               figure('searches'),
               figure('searchers'),
               figure('avgResults', { format: 'decimal', chart: false }),
-              figure('zeroResults'),
+              figure('zeroResults', { lowerIsBetter: true }),
             ]}
             sort={{ field: 'searches', order: 'DESC' }}
             filename="hot-keywords"
