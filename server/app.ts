@@ -7,16 +7,19 @@ import { errorEnvelope } from './core/envelope';
 import { ApiError } from './core/errors';
 import { pickLocale, translate } from './core/i18n';
 import { inputGuard } from './core/input-guard';
+import { sqlStateOf } from './core/sql-state';
 import { throwValidation } from './core/validate';
 import { modules } from './modules';
 import { IMAGE_UPLOAD_PATH, imageHost } from './modules/images';
-import { NOVEL_IMPORT_PATH } from './modules/novels';
+import { NOVEL_IMPORT_PATH } from './modules/novel';
 
 /**
  * The API: one Hono app, web-standard Request/Response only, so it runs in Node (`npm start`), in-process in
  * tests (`app.request`) and in the browser behind msw (demo mode). Everything platform-specific is in `deps`.
  */
 export function createApp(deps: AppDeps) {
+  const authenticate = modules.find((m) => m.authenticate)?.authenticate;
+  if (!authenticate) throw new Error('no module provides authenticate (the operators module)');
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throwValidation(result.error, (result as { data?: unknown }).data);
@@ -28,6 +31,7 @@ export function createApp(deps: AppDeps) {
     c.set('deps', deps);
     c.set('requestId', requestId);
     c.set('locale', pickLocale(c.req.header('accept-language')));
+    c.set('authenticate', authenticate);
     await next();
     c.header('X-Request-Id', requestId);
   });
@@ -46,7 +50,8 @@ export function createApp(deps: AppDeps) {
 
   app.use('/app/*', inputGuard);
 
-  for (const mount of modules) app.route('/app', mount());
+  for (const m of modules)
+    for (const [prefix, subApp] of Object.entries(m.mount)) app.route(`/app${prefix}`, subApp(modules));
   app.route('/img', imageHost());
 
   app.doc31('/app/openapi.json', {
@@ -112,10 +117,8 @@ export type App = ReturnType<typeof createApp>;
  */
 const INPUT_SQLSTATES = new Set(['22001', '22003', '22021', '22P05']);
 function inputRejectedByDatabase(err: unknown): string | undefined {
-  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++) {
-    if (typeof e.code === 'string' && INPUT_SQLSTATES.has(e.code)) return e.code;
-  }
-  return undefined;
+  const state = sqlStateOf(err);
+  return state && INPUT_SQLSTATES.has(state) ? state : undefined;
 }
 
 function serializeError(err: unknown) {

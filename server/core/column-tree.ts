@@ -3,7 +3,7 @@ import { and, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { rowsOf } from '../db/migrate';
 import type { Executor } from '../db/types';
-import type { asAnyOperator } from '../modules/operators';
+import type { Guard } from './auth';
 import { Code } from './codes';
 import type { ColumnTable } from './column-table';
 import type { AppEnv } from './context';
@@ -33,11 +33,9 @@ type ItemTable = PgTable & {
   updatedAt: AnyPgColumn;
 };
 
-type Guard = typeof asAnyOperator;
-
 export interface ColumnTreeDecl {
-  /** Path under /app, e.g. `/admin/movie/columns`. */
-  path: string;
+  /** Path under the sub-app's mount point ('' or omitted: the mount point itself, e.g. `/app/admin/movie/columns`). */
+  path?: string;
   /** OpenAPI tag, e.g. `movie columns`. */
   tag: string;
   /** Name of the answer's OpenAPI schema, e.g. `MovieColumn`. */
@@ -58,7 +56,7 @@ export interface ColumnTreeDecl {
  * move-items (every item of a column to another one, in one transaction, bumping the items' versions).
  */
 export function columnTreeRoutes(decl: ColumnTreeDecl) {
-  const { path: BASE, table, items, read, write, security } = decl;
+  const { path: BASE = '', table, items, read, write, security } = decl;
   const tags = [decl.tag];
 
   const Column = z
@@ -111,7 +109,7 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
     list: createRoute(
       route({
         method: 'get' as const,
-        path: BASE,
+        path: BASE || '/',
         summary: 'List columns (filter parentId=root for the top level)',
         middleware: read,
         request: { query: ListQuery },
@@ -131,7 +129,7 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
     create: createRoute(
       route({
         method: 'post' as const,
-        path: BASE,
+        path: BASE || '/',
         summary: 'Create a column (admin)',
         middleware: write,
         request: { body: jsonBody(CreateBody) },

@@ -31,9 +31,17 @@ export interface AppDeps {
   region?: (address: string) => { country: string; province: string };
 }
 
+/**
+ * How a request's `Admin-Token` becomes the operator behind it (or the envelope error that says why not). The
+ * operators module provides it (`ServerModule.authenticate`) and the app sets it on every request, so the guards of
+ * `core/auth.ts` ask the context instead of importing a module.
+ */
+export type Authenticate = (c: Context<AppEnv>, token: string | undefined) => Promise<SessionOperator>;
+
 export interface AppEnv {
   Variables: {
     deps: AppDeps;
+    authenticate: Authenticate;
     locale: Locale;
     requestId: string;
     operator: SessionOperator;

@@ -15,6 +15,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/types';
 import { Code } from './codes';
 import { ApiError, conflict, notFound } from './errors';
+import { sqlStateOf } from './sql-state';
 
 /** The largest PostgreSQL `integer`: ids and versions beyond it are 40000, not a database error. */
 export const PG_INT_MAX = 2_147_483_647;
@@ -153,28 +154,29 @@ export async function updateVersioned<T>(
 }
 
 /** A unique-constraint violation from either driver (Drizzle wraps the driver's error in `cause`). */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e: any = err; e; e = e.cause) if (e.code === '23505') return true;
-  return false;
-}
+export const isUniqueViolation = (err: unknown) => sqlStateOf(err) === '23505';
 
 /**
- * Locks the rows `ids` (and `where`, e.g. the tenant) for update, in id order (two batches lock in the same order),
- * and answers their distinct ids; 40400 naming the missing ones (rows outside `where` do not exist for the caller).
+ * Every id of a batch must exist: locks the rows `ids` (and `where`, e.g. the tenant) in id order (two batches lock
+ * in the same order) and answers their distinct ids; 40400 naming the missing ones (rows outside `where` do not
+ * exist for the caller; the caller's transaction then changes nothing). `lock` is the row lock: `update` (default),
+ * `no key update` (rows that links reference: inserting a link still goes on), or `null` to check only (rows that
+ * must be locked after others, e.g. shared counter rows after the movies).
  */
 export async function lockRows(
   tx: Executor,
   table: PgTable & { id: any },
   ids: number[],
   where?: SQL,
+  lock: 'update' | 'no key update' | null = 'update',
 ): Promise<number[]> {
   const unique = [...new Set(ids)];
-  const rows = await tx
+  const query = tx
     .select({ id: table.id })
     .from(table)
     .where(and(inArray(table.id, unique), where))
-    .orderBy(asc(table.id))
-    .for('update');
+    .orderBy(asc(table.id));
+  const rows = lock ? await query.for(lock) : await query;
   if (rows.length === unique.length) return unique;
   const found = new Set(rows.map((r: { id: number }) => r.id));
   throw new ApiError(Code.NOT_FOUND, 'notFound.ids', {

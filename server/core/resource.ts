@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type AnyColumn, and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/types';
-import type { asAnyOperator } from '../modules/operators';
+import type { Guard } from './auth';
 import type { AppContext, AppEnv } from './context';
 import {
   batchBody,
@@ -20,8 +20,6 @@ import { conflict, notFound } from './errors';
 import { duplicate, isForeignKeyViolation, iso, rejectUnknownQuery, transaction, version } from './shared';
 
 type Row = Record<string, any>;
-/** A role guard of the operators module (`asAnyOperator`, `asAdmin`). */
-type Guard = typeof asAnyOperator;
 type Table = PgTable & { id: AnyColumn; version: AnyColumn; createdAt: AnyColumn; updatedAt: AnyColumn };
 
 /**
@@ -30,8 +28,11 @@ type Table = PgTable & { id: AnyColumn; version: AnyColumn; createdAt: AnyColumn
  * A module adds its own rules through the hooks and its own actions on the returned app.
  */
 export interface ResourceDecl<T extends Table, S extends Record<string, AnyColumn>, F extends z.ZodRawShape> {
-  /** Path under /app, e.g. `/admin/movie/sources`. */
-  path: string;
+  /**
+   * Path under the sub-app's mount point: '' or omitted for the mount point itself (a module mounted at
+   * `/admin/movie/sources` declares none), or e.g. `/things` when one sub-app serves several resources.
+   */
+  path?: string;
   /** OpenAPI tag and the name in the summaries. */
   tag: string;
   table: T;
@@ -145,7 +146,7 @@ export function saveErrors(unique?: string) {
 export function crudResource<T extends Table, S extends Record<string, AnyColumn>, F extends z.ZodRawShape>(
   decl: ResourceDecl<T, S, F>,
 ) {
-  const { path, tag, table, schema, read, write, security } = decl;
+  const { path = '', tag, table, schema, read, write, security } = decl;
   const toApi = decl.toApi ?? isoTimestamps;
   const onError = saveErrors(decl.unique);
   const ListQuery = listQuery(Object.keys(decl.sorts) as [string, ...string[]], decl.filters);
@@ -175,7 +176,7 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
     list: createRoute({
       ...base,
       method: 'get',
-      path,
+      path: path || '/',
       summary: s.list ?? `List ${tag}`,
       middleware: read,
       request: { query: ListQuery },
@@ -193,7 +194,7 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
     create: createRoute({
       ...base,
       method: 'post',
-      path,
+      path: path || '/',
       summary: s.create ?? `Create one of ${tag}`,
       middleware: write,
       request: { body: jsonBody(decl.create) },

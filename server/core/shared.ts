@@ -1,7 +1,6 @@
 /**
  * Helpers every module uses: query-string fields, date ranges, LIKE patterns, allow-listed queries, reference
- * checks, error shapes and the retrying transaction. (They started in the movies module; `movies/shared.ts` re-exports
- * them.)
+ * checks, error shapes and the retrying transaction.
  */
 import { z } from '@hono/zod-openapi';
 import { inArray, type SQL, sql } from 'drizzle-orm';
@@ -11,6 +10,7 @@ import { Code } from './codes';
 import type { AppContext } from './context';
 import { PG_INT_MAX } from './crud';
 import { ApiError, conflict, invalidField } from './errors';
+import { sqlStateOf } from './sql-state';
 
 /** An integer in the query string (digits only), within [min, max]. */
 export const intQuery = (min = 1, max = PG_INT_MAX) =>
@@ -67,23 +67,6 @@ export function rejectUnknownQuery(c: AppContext, schema: z.ZodObject) {
     if (!known.has(key)) throw invalidField(key, 'field.unknown');
 }
 
-/** Every id must exist, or 40400 naming the missing ones (the caller's transaction then changes nothing). */
-export async function assertAllExist(db: Executor, table: PgTable, idCol: PgColumn, ids: number[]) {
-  const unique = [...new Set(ids)];
-  const rows = await db
-    .select({ id: idCol })
-    .from(table as any)
-    .where(inArray(idCol, unique));
-  if (rows.length === unique.length) return unique;
-  const found = new Set(rows.map((r) => r.id as number));
-  throw new ApiError(Code.NOT_FOUND, 'notFound.ids', {
-    ids: unique
-      .filter((i) => !found.has(i))
-      .slice(0, 20)
-      .join(', '),
-  });
-}
-
 /** Referenced ids in a body (a column, tags, sources) must exist: 40000 naming the field otherwise. */
 export async function assertRefs(
   db: Executor,
@@ -102,10 +85,7 @@ export async function assertRefs(
 }
 
 /** A foreign-key violation (a row referenced or removed concurrently): the state changed, 40900. */
-export function isForeignKeyViolation(err: unknown): boolean {
-  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++) if (e.code === '23503') return true;
-  return false;
-}
+export const isForeignKeyViolation = (err: unknown) => sqlStateOf(err) === '23503';
 
 export const duplicate = (field: string) =>
   new ApiError(Code.CONFLICT, 'conflict.duplicate', { field }, { fields: { [field]: 'duplicate' } });
@@ -119,9 +99,8 @@ export type Where = SQL | undefined;
 
 /** A deadlock (40P01) or a serialization failure (40001): PostgreSQL rolled the transaction back; it may run again. */
 function isRetryable(err: unknown): boolean {
-  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++)
-    if (e.code === '40P01' || e.code === '40001') return true;
-  return false;
+  const state = sqlStateOf(err);
+  return state === '40P01' || state === '40001';
 }
 
 /**

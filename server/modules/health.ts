@@ -2,16 +2,17 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import type { AppEnv } from '../core/context';
 import { jsonResponse, ok } from '../core/envelope';
+import { defineModule } from '../core/module';
 
 const health = createRoute({
   method: 'get',
-  path: '/health',
+  path: '/',
   tags: ['system'],
   summary: 'Liveness: the database answers',
   responses: jsonResponse(z.object({ status: z.literal('ok'), time: z.string() })),
 });
 
-export default function healthModule() {
+function healthRoutes() {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(health, async (c) => {
     await c.get('deps').db.execute(sql`select 1`);
@@ -19,3 +20,6 @@ export default function healthModule() {
   });
   return app;
 }
+
+/** Liveness (API /app/health). */
+export default defineModule({ name: 'health', mount: { '/health': healthRoutes } });

@@ -1,27 +1,32 @@
+import type { ServerModule } from '../core/module';
 import actresses from './actresses';
 import health from './health';
 import images from './images';
-import movies from './movies';
+import movie from './movie';
 import notices from './notices';
-import novels from './novels';
+import novel from './novel';
 import operators from './operators';
-import promotion from './promotion';
+import promotionApps from './promotion-apps';
 import site from './site';
 import statistics from './statistics';
 import statisticsSettings from './statistics-settings';
-import system from './system';
+import sys from './sys';
 
-/** Every module's sub-app, mounted under /app. A new module adds one line here (and its tables to db/schema.ts). */
-export const modules = [
+/**
+ * Every server module, the only list of them: app.ts mounts each one's sub-apps under /app and the registries
+ * (platform usage, the session resolver…) are read from these declarations. A new module adds one line here (and
+ * its tables to db/schema.ts).
+ */
+export const modules: readonly ServerModule[] = [
   health,
   operators,
-  system,
-  movies,
+  sys,
+  movie,
   images,
   actresses,
-  novels,
+  novel,
   notices,
-  promotion,
+  promotionApps,
   statisticsSettings,
   statistics,
   site,

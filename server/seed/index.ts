@@ -7,6 +7,7 @@ import { ensureFirstAdmin } from '../modules/operators';
 import { operators } from '../modules/operators/schema';
 import { seedActresses } from './actresses';
 import { seedCovers } from './covers';
+import { seedEvents } from './events';
 import { seedMovies } from './movies';
 import { seedNovels } from './novels';
 import { rng } from './random';
@@ -28,6 +29,8 @@ export async function seed(
     operators?: number;
     movies?: number;
     actresses?: number;
+    /** Statistics events of the month before `now` (sent through the ingestion, then rolled up). */
+    events?: number;
     now?: Date;
     /** Where sample covers go (encrypted like uploads); without it movies have no cover. */
     images?: ImageStorage;
@@ -68,5 +71,11 @@ export async function seed(
   }
   await seedNovels(db, { seed: options.seed ?? 42, now: options.now, reviewer: first?.id ?? null });
   await seedSettings(db, { tenant: config.defaultTenant, now: options.now ?? new Date() });
+  await seedEvents(db, {
+    seed: options.seed ?? 42,
+    tenant: config.defaultTenant,
+    now: options.now ?? new Date(),
+    events: options.events,
+  });
   return { seeded: true };
 }

@@ -1,7 +1,7 @@
 import { count, sql } from 'drizzle-orm';
 import { rowsOf } from '../db/migrate';
 import type { Db, Executor } from '../db/types';
-import { type MovieStatus, movieColumns, movies, movieTags, videoSources } from '../modules/movies/schema';
+import { type MovieStatus, movieColumns, movies, movieTags, videoSources } from '../modules/movie/schema';
 import { rng } from './random';
 
 /** Columns as a tree: top level → children. */

@@ -1,8 +1,8 @@
 import { count } from 'drizzle-orm';
 import { countWords } from '../core/words';
 import type { Db } from '../db/types';
-import { appendChapters } from '../modules/novels/chapters';
-import { type NovelStatus, novelColumns, novels, type SerialStatus } from '../modules/novels/schema';
+import { appendChapters } from '../modules/novel/chapters';
+import { type NovelStatus, novelColumns, novels, type SerialStatus } from '../modules/novel/schema';
 import { rng } from './random';
 
 /** Novel columns: top level → children. */

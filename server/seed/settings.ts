@@ -1,11 +1,11 @@
 import type { Db } from '../db/types';
 import { noticeBoundaries } from '../modules/notices/model';
 import { notices } from '../modules/notices/schema';
-import { promotionApps } from '../modules/promotion/schema';
+import { promotionApps } from '../modules/promotion-apps/schema';
 import { bumpSiteVersion, setSiteBoundaries } from '../modules/site/state';
 import { statisticsSettings } from '../modules/statistics-settings/schema';
-import { DEFAULT_SETTINGS } from '../modules/system/defaults';
-import { systemSettings } from '../modules/system/schema';
+import { DEFAULT_SETTINGS } from '../modules/sys/defaults';
+import { systemSettings } from '../modules/sys/schema';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rowsOf } from '../../server/db/migrate';
-import { titleContains } from '../../server/modules/movies/movie-routes';
+import { titleContains } from '../../server/modules/movie/model';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { COUNT_CAP, counterOf } from '../../server/modules/movies/totals';
+import { COUNT_CAP, counterOf } from '../../server/modules/movie/totals';
 import { countDrift } from '../../server/seed/bulk';
 import { startApi, type TestApi } from './harness';
 import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { countWords } from '../../server/core/words';
-import { decodeText, isHeading, splitChapters } from '../../server/modules/novels/import';
+import { decodeText, isHeading, splitChapters } from '../../server/modules/novel/import';
 import { gb18030 } from './novels-helpers';
 
 /** Issue #4: the word count shared by the API and the chapter editor, and the TXT split and decoding. */

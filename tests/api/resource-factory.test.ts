@@ -16,8 +16,8 @@ vi.mock('../../server/modules', async (importOriginal) => {
   const { eq, inArray } = await import('drizzle-orm');
   const { crudResource, isoTimestamps, switchActions } = await import('../../server/core/resource');
   const { invalidField } = await import('../../server/core/errors');
-  const { asAdmin, asAnyOperator, security } = await import('../../server/modules/operators');
-  const { promotionApps: t } = await import('../../server/modules/promotion/schema');
+  const { asAdmin, asAnyOperator, security } = await import('../../server/core/auth');
+  const { promotionApps: t } = await import('../../server/modules/promotion-apps/schema');
   const scopeOf = (c: { req: { header(name: string): string | undefined } }) =>
     Number(c.req.header('X-Scope') ?? 7);
   const fields = {
@@ -72,7 +72,7 @@ vi.mock('../../server/modules', async (importOriginal) => {
         },
       },
     });
-  return { modules: [...original.modules, things] };
+  return { modules: [...original.modules, { name: 'things', mount: { '': things } }] };
 });
 
 let api: TestApi;

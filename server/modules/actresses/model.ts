@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { containsPattern, day, iso } from '../movies/shared';
+import { containsPattern, day, iso } from '../../core/shared';
 import { actresses, REGIONS } from './schema';
 
 export const Actress = z

@@ -1,16 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
-import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
+import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
-import type { Executor } from '../../db/types';
-import { lockMovies, touchMovies } from '../movies/model';
-import { titleContains } from '../movies/movie-routes';
-import { MOVIE_STATUSES, movieActresses, movies } from '../movies/schema';
 import {
-  assertAllExist,
   assertRefs,
   boolQuery,
   countOf,
@@ -21,12 +17,13 @@ import {
   rejectUnknownQuery,
   transaction,
   version,
-} from '../movies/shared';
-import { asAdmin, asAnyOperator, security } from '../operators';
+} from '../../core/shared';
+import type { Executor } from '../../db/types';
+import { lockMovies, titleContains, touchMovies } from '../movie/model';
+import { MOVIE_STATUSES, movieActresses, movies } from '../movie/schema';
 import { Actress, actressFields, actressSelect, actressToApi, cleanNames, nameContains } from './model';
 import { actresses, REGIONS } from './schema';
 
-const BASE = '/admin/actresses';
 const tags = ['actresses'];
 
 const sorts = {
@@ -108,7 +105,7 @@ const Changed = z.object({ changed: z.number(), movieCount: z.number() });
 const routes = {
   list: createRoute({
     method: 'get',
-    path: BASE,
+    path: '/',
     tags,
     security,
     summary:
@@ -119,7 +116,7 @@ const routes = {
   }),
   get: createRoute({
     method: 'get',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     security,
     summary: 'One actress',
@@ -129,7 +126,7 @@ const routes = {
   }),
   create: createRoute({
     method: 'post',
-    path: BASE,
+    path: '/',
     tags,
     security,
     summary: 'Create an actress',
@@ -139,7 +136,7 @@ const routes = {
   }),
   update: createRoute({
     method: 'put',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     security,
     summary: 'Edit an actress (optimistic locking on version)',
@@ -149,7 +146,7 @@ const routes = {
   }),
   remove: createRoute({
     method: 'delete',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     security,
     summary:
@@ -160,7 +157,7 @@ const routes = {
   }),
   batch: createRoute({
     method: 'post',
-    path: `${BASE}/batch`,
+    path: '/batch',
     tags,
     security,
     summary:
@@ -171,7 +168,7 @@ const routes = {
   }),
   movies: createRoute({
     method: 'get',
-    path: `${BASE}/{id}/movies`,
+    path: '/{id}/movies',
     tags,
     security,
     summary: "The actress's movies, paged (q searches their titles)",
@@ -181,7 +178,7 @@ const routes = {
   }),
   link: createRoute({
     method: 'post',
-    path: `${BASE}/{id}/movies`,
+    path: '/{id}/movies',
     tags,
     security,
     summary:
@@ -192,7 +189,7 @@ const routes = {
   }),
   unlink: createRoute({
     method: 'post',
-    path: `${BASE}/{id}/unlink-movies`,
+    path: '/{id}/unlink-movies',
     tags,
     security,
     summary: 'Unlink movies from the actress (one transaction); answers how many links went',
@@ -382,7 +379,8 @@ export function actressRoutes() {
     const { clock, db } = c.get('deps');
     const changed = await guarded(() =>
       transaction(db, async (tx) => {
-        const ids = await assertAllExist(tx, actresses, actresses.id, body.ids);
+        // Checked, not locked: an actress's movie count is a shared row, locked after the movies (lockMovies).
+        const ids = await lockRows(tx, actresses, body.ids, undefined, null);
         if (body.action === 'delete') {
           const count = await linkCount(tx, ids);
           if (count > 0 && !body.force) throw hasMovies(count, true);

@@ -2,10 +2,11 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
+import { asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { invalidField } from '../../core/errors';
-import { asAnyOperator, security } from '../operators';
+import { defineModule } from '../../core/module';
 import { encryptImage, IMAGE_MARKER, imageCipher } from './cipher';
 import { ACCEPTED_TYPES, sniffImage } from './format';
 import { etagOf, isImagePath, newImagePath } from './paths';
@@ -56,7 +57,7 @@ const Uploaded = z
 
 const upload = createRoute({
   method: 'post',
-  path: '/admin/upload/image',
+  path: '/image',
   tags: ['images'],
   summary: 'Upload an image (JPEG, PNG, GIF or WebP by its bytes, at most IMAGE_MAX_BYTES); stored encrypted',
   middleware: [...asAnyOperator, multipartWithinLimit],
@@ -96,7 +97,7 @@ const Cipher = z
 
 const cipher = createRoute({
   method: 'get',
-  path: '/admin/upload/cipher',
+  path: '/cipher',
   tags: ['images'],
   summary:
     'Key and IV of the stored images, for the admin to decrypt them, and the upload limit (operators only, never cached)',
@@ -105,7 +106,7 @@ const cipher = createRoute({
   responses: jsonResponse(Cipher),
 });
 
-export default function imagesModule() {
+function uploadRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(upload, async (c) => {
@@ -151,6 +152,12 @@ export default function imagesModule() {
 
   return app;
 }
+
+/**
+ * Images (API /app/admin/upload; the image host /img is mounted by app.ts, outside /app): upload and the cipher
+ * the admin decrypts with.
+ */
+export default defineModule({ name: 'images', mount: { '/admin/upload': uploadRoutes } });
 
 /**
  * The image host: `GET /img/<path>` answers the stored (encrypted) bytes as they are, not an envelope, cached

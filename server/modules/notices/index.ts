@@ -1,10 +1,10 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../core/context';
+import { defineModule } from '../../core/module';
+import { noticesPerPlatform } from './model';
 import { noticeRoutes } from './routes';
 
-/** Notices (SPEC.md §2 /setting/notices): marquee and pop-up notices of the content site. */
-export default function noticesModule() {
-  const app = new OpenAPIHono<AppEnv>();
-  app.route('/', noticeRoutes());
-  return app;
-}
+/** Notices (SPEC.md §2 /setting/notices, API /app/admin/setting/notices): marquee and pop-up notices of the content site. */
+export default defineModule({
+  name: 'notices',
+  mount: { '/admin/setting/notices': noticeRoutes },
+  platformUsage: { field: 'notices', count: noticesPerPlatform },
+});

@@ -2,9 +2,9 @@ import { z } from '@hono/zod-openapi';
 import { and, asc, eq, gt, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import { invalidField } from '../../core/errors';
 import { richTextToPlain, sanitizeRichText } from '../../core/rich-text';
+import { iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
-import { iso } from '../movies/shared';
-import { countPerPlatform } from '../system/platforms';
+import { countPerPlatform } from '../sys/platforms';
 import { NOTICE_TYPES, type NoticeType, notices } from './schema';
 
 export const NOTICE_STATES = ['scheduled', 'live', 'expired', 'disabled'] as const;

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import { eq, ilike, sql } from 'drizzle-orm';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { crudResource, switchActions } from '../../core/resource';
+import { containsPattern, intQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
-import { containsPattern, intQuery } from '../movies/shared';
-import { asAdmin, asAnyOperator, security } from '../operators';
 import { bumpSiteVersion, setSiteBoundaries } from '../site/state';
-import { assertKnownPlatforms } from '../system/platforms';
+import { assertKnownPlatforms } from '../sys/platforms';
 import {
   NOTICE_STATES,
   Notice,
@@ -30,7 +30,6 @@ async function touchSite(tx: Tx, tenant: number, now: Date) {
  */
 export const noticeRoutes = () =>
   crudResource({
-    path: '/admin/setting/notices',
     tag: 'notices',
     table: notices,
     schema: Notice,

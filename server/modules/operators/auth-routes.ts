@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, isNull } from 'drizzle-orm';
+import { asAnyOperator, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
 import { hashPassword, verifyPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, forbidden, invalidField, notFound } from '../../core/errors';
-import { asAnyOperator, security } from './guard';
 import { newPassword, UserInfo } from './model';
 import { operators } from './schema';
 import { createSession, replaceSessions, revokeSession } from './sessions';
@@ -16,7 +16,7 @@ let dummyHash: Promise<string> | undefined;
 
 const login = createRoute({
   method: 'post',
-  path: '/admin/login',
+  path: '/login',
   tags: ['session'],
   summary: 'Log in with account and password',
   request: {
@@ -29,7 +29,7 @@ const login = createRoute({
 
 const logout = createRoute({
   method: 'post',
-  path: '/admin/logout',
+  path: '/logout',
   tags: ['session'],
   summary: 'Revoke this session',
   middleware: asAnyOperator,
@@ -39,7 +39,7 @@ const logout = createRoute({
 
 const info = createRoute({
   method: 'get',
-  path: '/admin/info',
+  path: '/info',
   tags: ['session'],
   summary: "The operator's profile (another operator's only for admins)",
   middleware: asAnyOperator,
@@ -58,7 +58,7 @@ const info = createRoute({
 
 const password = createRoute({
   method: 'post',
-  path: '/admin/password',
+  path: '/password',
   tags: ['session'],
   summary: 'Change your own password (other sessions of yours end)',
   middleware: asAnyOperator,

@@ -1,14 +1,19 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../../core/context';
+import { defineModule } from '../../core/module';
 import { authRoutes } from './auth-routes';
 import { operatorRoutes } from './routes';
+import { resolveSession } from './sessions';
 
-/** Operators: accounts, sessions, login throttling, and their management (admin only). */
-export default function operatorsModule() {
-  const app = new OpenAPIHono<AppEnv>();
-  app.route('/', authRoutes());
-  app.route('/', operatorRoutes());
-  return app;
-}
+/**
+ * Operators (API /app/admin/operators, and the session routes login, logout, info, password under /app/admin):
+ * accounts, sessions, login throttling, and their management (admin only). It provides `authenticate`, which the
+ * guards of core/auth.ts use.
+ */
+export default defineModule({
+  name: 'operators',
+  mount: { '/admin': authRoutes, '/admin/operators': operatorRoutes },
+  authenticate: (c, token) => {
+    const { db, clock, config } = c.get('deps');
+    return resolveSession(db, token, clock.now(), config.sessionIdleMs);
+  },
+});
 export { ensureFirstAdmin } from './bootstrap';
-export { asAdmin, asAnyOperator, requireAdmin, requireSession, security } from './guard';

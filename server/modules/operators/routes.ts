@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { asAdmin, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
 import {
@@ -15,7 +16,6 @@ import {
 import { hashPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, notFound } from '../../core/errors';
-import { asAdmin, security } from './guard';
 import { account, avatar, newPassword, nickname, Operator, operatorColumns, ROLES } from './model';
 import { operators } from './schema';
 import { replaceSessions } from './sessions';
@@ -32,7 +32,7 @@ const idOf = { params: idParam };
 
 const list = createRoute({
   method: 'get',
-  path: '/admin/operators',
+  path: '/',
   tags,
   summary: 'List operators',
   middleware: asAdmin,
@@ -49,7 +49,7 @@ const list = createRoute({
 
 const getOne = createRoute({
   method: 'get',
-  path: '/admin/operators/{id}',
+  path: '/{id}',
   tags,
   summary: 'One operator',
   middleware: asAdmin,
@@ -60,7 +60,7 @@ const getOne = createRoute({
 
 const create = createRoute({
   method: 'post',
-  path: '/admin/operators',
+  path: '/',
   tags,
   summary: 'Create an operator',
   middleware: asAdmin,
@@ -81,7 +81,7 @@ const create = createRoute({
 
 const update = createRoute({
   method: 'put',
-  path: '/admin/operators/{id}',
+  path: '/{id}',
   tags,
   summary: 'Edit nickname, avatar and role (optimistic locking on version)',
   middleware: asAdmin,
@@ -102,7 +102,7 @@ const update = createRoute({
 
 const remove = createRoute({
   method: 'delete',
-  path: '/admin/operators/{id}',
+  path: '/{id}',
   tags,
   summary: 'Delete an operator (its sessions end with errCode 2001)',
   middleware: asAdmin,
@@ -114,7 +114,7 @@ const remove = createRoute({
 const toggle = (action: 'disable' | 'enable') =>
   createRoute({
     method: 'post',
-    path: `/admin/operators/{id}/${action}`,
+    path: `/{id}/${action}`,
     tags,
     summary: `${action} an operator`,
     middleware: asAdmin,
@@ -125,7 +125,7 @@ const toggle = (action: 'disable' | 'enable') =>
 
 const resetPassword = createRoute({
   method: 'post',
-  path: '/admin/operators/{id}/reset-password',
+  path: '/{id}/reset-password',
   tags,
   summary: "Set an operator's password (its sessions end with 50012)",
   middleware: asAdmin,
@@ -136,7 +136,7 @@ const resetPassword = createRoute({
 
 const batch = createRoute({
   method: 'post',
-  path: '/admin/operators/batch',
+  path: '/batch',
   tags,
   summary: 'Enable, disable or delete several operators in one transaction',
   middleware: asAdmin,

@@ -1,9 +1,11 @@
-import { siteRoutes } from './routes';
+import { defineModule } from '../../core/module';
+import { siteKeyRoutes, siteRoutes } from './routes';
 
 /**
  * The public, read-only site API under /app/site (issue #5): what the content site shows on a platform, named by
  * the tenant's site key instead of an operator session; and the admin routes to see and regenerate that key.
  */
-export default function siteModule() {
-  return siteRoutes();
-}
+export default defineModule({
+  name: 'site',
+  mount: { '/site': siteRoutes, '/admin/setting/site-key': siteKeyRoutes },
+});

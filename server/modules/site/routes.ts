@@ -1,18 +1,18 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
+import { asAdmin, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
 import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
+import { intQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
-import { intQuery } from '../movies/shared';
 import { liveNotices } from '../notices/model';
-import { asAdmin, security } from '../operators';
-import { appsForPlatform } from '../promotion';
+import { appsForPlatform } from '../promotion-apps';
 import { readStatistics, STAT_EVENTS } from '../statistics-settings';
-import { platformsOf } from '../system/platforms';
-import { readSettings } from '../system/settings';
+import { platformsOf } from '../sys/platforms';
+import { readSettings } from '../sys/settings';
 import { readSiteHead, readSiteKey, regenerateSiteKey } from './state';
 
 type SiteHead = NonNullable<Awaited<ReturnType<typeof readSiteHead>>>;
@@ -79,7 +79,7 @@ const PublicSite = z
 
 const configRoute = createRoute({
   method: 'get',
-  path: '/site/config',
+  path: '/config',
   tags: ['site (public)'],
   security: siteSecurity,
   summary:
@@ -118,7 +118,7 @@ const SiteKey = z.object({ key: z.string().nullable(), updatedAt: z.string().nul
 const keyRoutes = {
   get: createRoute({
     method: 'get',
-    path: '/admin/setting/site-key',
+    path: '/',
     tags: ['site (public)'],
     security,
     summary: "The tenant's site key for the public site API (admin; null until one is made)",
@@ -127,7 +127,7 @@ const keyRoutes = {
   }),
   regenerate: createRoute({
     method: 'post',
-    path: '/admin/setting/site-key/regenerate',
+    path: '/regenerate',
     tags: ['site (public)'],
     security,
     summary: 'Make a new site key (admin); the old one stops working at once',
@@ -177,7 +177,7 @@ export function freshness(head: SiteHead, platform: number, locale: string, now:
   return { etag, cacheControl: `public, max-age=${maxAge}` };
 }
 
-/** The public site API (issue #5) and the admin routes of its key. */
+/** The public site API (issue #5), mounted at /app/site. */
 export function siteRoutes() {
   const app = new OpenAPIHono<AppEnv>();
   app.openAPIRegistry.registerComponent('securitySchemes', 'SiteKey', {
@@ -188,9 +188,10 @@ export function siteRoutes() {
       "A tenant's site key (Settings → Base settings, admins): names the tenant; not an operator session",
   });
 
-  // Scoped to this route: other site routes (the statistics module's POST /site/events) bring their own CORS.
+  // Scoped to this route: another module's route under /app/site (the statistics module's POST /app/site/events)
+  // brings its own CORS and key check.
   app.use(
-    '/site/config',
+    '/config',
     cors({
       origin: '*',
       allowMethods: ['GET', 'OPTIONS'],
@@ -199,7 +200,7 @@ export function siteRoutes() {
       maxAge: 86_400,
     }),
   );
-  app.use('/site/config', requireSiteKey);
+  app.use('/config', requireSiteKey);
 
   app.openapi(configRoute, async (c) => {
     const { db, clock } = c.get('deps');
@@ -259,6 +260,12 @@ export function siteRoutes() {
     });
   });
 
+  return app;
+}
+
+/** The admin routes of the tenant's site key. */
+export function siteKeyRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
   app.openapi(keyRoutes.get, async (c) => ok(c, await readSiteKey(c.get('deps').db, tenantOf(c))));
   app.openapi(keyRoutes.regenerate, async (c) => {
     const { db, clock } = c.get('deps');

@@ -1,15 +1,16 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict } from '../../core/errors';
+import { defineModule } from '../../core/module';
+import { transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import type { Executor } from '../../db/types';
-import { transaction } from '../movies/shared';
-import { asAdmin, asAnyOperator, security } from '../operators';
 import { bumpSiteVersion } from '../site/state';
-import { assertKnownPlatforms } from '../system/platforms';
+import { assertKnownPlatforms } from '../sys/platforms';
 import { statisticsSettings } from './schema';
 
 /** The events the content site's collector knows. */
@@ -72,7 +73,7 @@ const Patch = z
 const routes = {
   get: createRoute({
     method: 'get',
-    path: '/admin/setting/statistics',
+    path: '/',
     tags: ['statistics settings'],
     security,
     summary: "What the site's event collector does (defaults until the first save)",
@@ -81,7 +82,7 @@ const routes = {
   }),
   save: createRoute({
     method: 'put',
-    path: '/admin/setting/statistics',
+    path: '/',
     tags: ['statistics settings'],
     security,
     summary:
@@ -112,8 +113,8 @@ export async function snippetsPerPlatform(db: Executor, tenant: number, keys: nu
   return new Map(keys.map((k) => [k, snippets.filter((s) => s.platform === k && s.code.trim()).length]));
 }
 
-/** Statistics settings (SPEC.md §2 /setting/statistics). Every operator reads them; admins save them. */
-export default function statisticsSettingsModule() {
+/** The routes: every operator reads the settings; admins save them. */
+function statisticsSettingsRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(routes.get, async (c) => ok(c, await readStatistics(c.get('deps').db, tenantOf(c))));
@@ -161,3 +162,13 @@ export default function statisticsSettingsModule() {
 
   return app;
 }
+
+/**
+ * Statistics settings (SPEC.md §2 /setting/statistics, API /app/admin/setting/statistics): which events the site
+ * collects, sampling, retention and each platform's snippet.
+ */
+export default defineModule({
+  name: 'statistics-settings',
+  mount: { '/admin/setting/statistics': statisticsSettingsRoutes },
+  platformUsage: { field: 'snippets', count: snippetsPerPlatform },
+});

@@ -1,11 +1,14 @@
-import { statisticsRoutes } from './routes';
+import { defineModule } from '../../core/module';
+import { ingestRoutes, statsRoutes } from './routes';
 
 /**
- * Statistics (issue #12): the content site's events (POST /app/site/events), raw in day partitions, folded by the
- * rollup into daily and hourly tables per dimension; the reports read only those (CONTRACT.md).
+ * Statistics (issue #12): the content site's events (POST /app/site/events, the site key), raw in day partitions,
+ * folded by the rollup into daily and hourly tables per dimension; the reports (/app/admin/stats) read only those.
+ * See CONTRACT.md. (The folder keeps the section's name; its admin API segment is `stats`.)
  */
-export default function statisticsModule() {
-  return statisticsRoutes();
-}
+export default defineModule({
+  name: 'statistics',
+  mount: { '/site/events': ingestRoutes, '/admin/stats': statsRoutes },
+});
 
 export { runRollup } from './rollup';

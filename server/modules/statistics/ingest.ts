@@ -5,7 +5,7 @@ import { zodFieldErrors } from '../../core/validate';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
-import { readSettings } from '../system/settings';
+import { readSettings } from '../sys/settings';
 import {
   EventInput,
   type EventRow,

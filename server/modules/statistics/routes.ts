@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, sql } from 'drizzle-orm';
 import { cors } from 'hono/cors';
 import { dayOf, daysIn, isDay, type Period } from '../../../common/period';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { PAGE_SIZES } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
@@ -12,10 +13,9 @@ import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { actresses } from '../actresses/schema';
-import { lockMovies, touchMovies } from '../movies/model';
-import { movies, movieTagLinks, movieTags } from '../movies/schema';
-import { novels } from '../novels/schema';
-import { asAdmin, asAnyOperator, security } from '../operators';
+import { lockMovies, touchMovies } from '../movie/model';
+import { movies, movieTagLinks, movieTags } from '../movie/schema';
+import { novels } from '../novel/schema';
 import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
 import { EventInput, MAX_BATCH } from './events';
 import { ingest, timeZoneOf } from './ingest';
@@ -39,7 +39,7 @@ const IngestAnswer = z
 
 const ingestRoute = createRoute({
   method: 'post',
-  path: '/site/events',
+  path: '/',
   tags: ['site (public)'],
   security: [{ SiteKey: [] }],
   summary: "The content site's events, in batches of 1 to 500 (public: the tenant's Site-Key)",
@@ -118,7 +118,7 @@ const summaries: Record<ReportName, string> = {
 const reportRoute = <N extends ReportName>(name: N) =>
   createRoute({
     method: 'get',
-    path: `/admin/stats/reports/${name}`,
+    path: `/reports/${name}`,
     tags: [TAG],
     security,
     summary: summaries[name],
@@ -131,7 +131,7 @@ const reportRoute = <N extends ReportName>(name: N) =>
 
 const metaRoute = createRoute({
   method: 'get',
-  path: '/admin/stats/meta',
+  path: '/meta',
   tags: [TAG],
   security,
   summary: "The tenant's time zone, today there, and the first day with rolled-up data",
@@ -145,7 +145,7 @@ const metaRoute = createRoute({
 
 const rollupRoute = createRoute({
   method: 'post',
-  path: '/admin/stats/rollup',
+  path: '/rollup',
   tags: [TAG],
   security,
   summary: 'Run the rollup now (admin): fold the raw events received since the last run into the reports',
@@ -169,7 +169,7 @@ const AdoptBody = z
 
 const adoptRoute = createRoute({
   method: 'post',
-  path: '/admin/stats/keywords/adopt',
+  path: '/keywords/adopt',
   tags: [TAG],
   security,
   summary:
@@ -222,12 +222,12 @@ async function labels(db: Executor, table: 'movies' | 'movie_tags', ids: number[
   return new Map(rows.map((r) => [Number(r.id), r.label]));
 }
 
-/** Statistics (issue #12): the public ingestion, the reports over the rollups, the rollup on demand, the demand gap. */
-export function statisticsRoutes() {
+/** The public ingestion, mounted at /app/site/events (beside the site API, with the same key). */
+export function ingestRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.use(
-    '/site/events',
+    '*',
     cors({
       origin: '*',
       allowMethods: ['POST', 'OPTIONS'],
@@ -235,12 +235,12 @@ export function statisticsRoutes() {
       maxAge: 86_400,
     }),
   );
-  app.use('/site/events', async (c, next) => {
+  app.use('*', async (c, next) => {
     if (c.req.method === 'POST') return requireSiteKey(c, next);
     await next();
   });
 
-  app.post('/site/events', async (c, next) => {
+  app.post('/', async (c, next) => {
     // Each event is checked on its own below; the body itself must be {events: [...]} of 1..500.
     const body = await c.req.json().catch(() => undefined);
     const events = (body as { events?: unknown })?.events;
@@ -274,6 +274,12 @@ export function statisticsRoutes() {
   });
   // The route is handled above (per-event validation); this only documents it.
   app.openAPIRegistry.registerPath(ingestRoute);
+  return app;
+}
+
+/** The reports over the rollups, the rollup on demand and the demand gap, mounted at /app/admin/stats. */
+export function statsRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(metaRoute, async (c) => {
     const { db, clock } = c.get('deps');

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { eq, ilike, or } from 'drizzle-orm';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import { ApiError } from '../../core/errors';
 import { crudResource } from '../../core/resource';
-import { asAdmin, asAnyOperator, security } from '../operators';
+import { boolQuery, containsPattern, countOf } from '../../core/shared';
 import { moviePlays, SOURCE_TYPES, videoSources } from './schema';
-import { boolQuery, containsPattern, countOf } from './shared';
 
 const Source = z
   .object({
@@ -47,7 +47,6 @@ const fields = {
 /** Video sources (CDN lines). A play entry's URL is built from its source's base URL at read time. */
 export const sourceRoutes = () =>
   crudResource({
-    path: '/admin/movie/sources',
     tag: 'video sources',
     table: videoSources,
     schema: Source,

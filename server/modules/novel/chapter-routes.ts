@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { asAnyOperator, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
@@ -16,7 +17,6 @@ import {
 } from '../../core/shared';
 import { countWords } from '../../core/words';
 import type { Executor } from '../../db/types';
-import { asAnyOperator, security } from '../operators';
 import { appendChapters, applyNumbers, compact, lockNovel, lockNovels } from './chapters';
 import {
   CHAPTER_MAX_CHARS,
@@ -28,7 +28,6 @@ import {
 } from './model';
 import { novelChapters, novels } from './schema';
 
-const BASE = '/admin/novel/chapters';
 const tags = ['novel chapters'];
 
 const sorts = {
@@ -61,7 +60,7 @@ const idOf = { params: idParam };
 const routes = {
   list: createRoute({
     method: 'get',
-    path: BASE,
+    path: '/',
     tags,
     summary: "A novel's chapters (novelId), by number; free = within the novel's free chapters",
     middleware: asAnyOperator,
@@ -71,7 +70,7 @@ const routes = {
   }),
   get: createRoute({
     method: 'get',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'One chapter with its content',
     middleware: asAnyOperator,
@@ -81,7 +80,7 @@ const routes = {
   }),
   create: createRoute({
     method: 'post',
-    path: BASE,
+    path: '/',
     tags,
     summary: 'Add a chapter after the last one of its novel (the word count is computed here)',
     middleware: asAnyOperator,
@@ -91,7 +90,7 @@ const routes = {
   }),
   update: createRoute({
     method: 'put',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'Edit a chapter’s title and content (optimistic locking; the word count is recomputed)',
     middleware: asAnyOperator,
@@ -101,7 +100,7 @@ const routes = {
   }),
   remove: createRoute({
     method: 'delete',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'Delete a chapter; the chapters after it move up one number',
     middleware: asAnyOperator,
@@ -111,7 +110,7 @@ const routes = {
   }),
   batch: createRoute({
     method: 'post',
-    path: `${BASE}/batch`,
+    path: '/batch',
     tags,
     summary: 'delete: the chapters go and their novels are renumbered, in one transaction (all or nothing)',
     middleware: asAnyOperator,
@@ -121,7 +120,7 @@ const routes = {
   }),
   move: createRoute({
     method: 'post',
-    path: `${BASE}/{id}/move`,
+    path: '/{id}/move',
     tags,
     summary: 'Swap a chapter with the one before (up) or after (down) it',
     middleware: asAnyOperator,
@@ -131,7 +130,7 @@ const routes = {
   }),
   reorder: createRoute({
     method: 'post',
-    path: '/admin/novel/novels/{id}/chapters/reorder',
+    path: '/{id}/chapters/reorder',
     tags,
     summary:
       "Put a novel's chapters in this order: `ids` must be all of its chapters, each once (else 40900: the list changed)",
@@ -309,6 +308,12 @@ export function chapterRoutes() {
     return ok(c, item);
   });
 
+  return app;
+}
+
+/** Reordering a novel's chapters, mounted beside the novels (`…/novels/{id}/chapters/reorder`). */
+export function chapterOrderRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
   app.openapi(routes.reorder, async (c) => {
     const { id: novelId } = c.req.valid('param');
     const { ids } = c.req.valid('json');

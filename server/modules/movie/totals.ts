@@ -1,7 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { countOf } from '../../core/shared';
 import type { Db, Executor } from '../../db/types';
 import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movies } from './schema';
-import { countOf } from './shared';
 
 /**
  * Totals of the movie list at a million rows (README "Totals at scale"). A `count(*)` over a large filter is nearly

@@ -1,24 +1,38 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
-import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
+import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
 import { translate } from '../../core/i18n';
+import {
+  assertRefs,
+  boolQuery,
+  dateQuery,
+  id,
+  idArray,
+  intQuery,
+  isForeignKeyViolation,
+  rangeEnd,
+  rangeStart,
+  rejectUnknownQuery,
+  transaction,
+  version,
+} from '../../core/shared';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { actresses } from '../actresses/schema';
-import { asAdmin, asAnyOperator, security } from '../operators';
-import { readSettings } from '../system';
+import { readSettings } from '../sys';
 import {
-  lockMovies,
   Movie,
   movieFields,
   movieSelect,
   movieToApi,
   readMovie,
   tagIdsOf,
+  titleContains,
   touchMovies,
 } from './model';
 import {
@@ -32,25 +46,8 @@ import {
   movieTags,
   videoSources,
 } from './schema';
-import {
-  assertAllExist,
-  assertRefs,
-  boolQuery,
-  containsPattern,
-  dateQuery,
-  id,
-  idArray,
-  intQuery,
-  isForeignKeyViolation,
-  rangeEnd,
-  rangeStart,
-  rejectUnknownQuery,
-  transaction,
-  version,
-} from './shared';
 import { listTotal, readPlanned } from './totals';
 
-const BASE = '/admin/movie/movies';
 const tags = ['movies'];
 
 /** The two screens of SPEC.md: the review queue and the online content, each a set of statuses. */
@@ -150,7 +147,7 @@ const Page = z.object({
 const routes = {
   list: createRoute({
     method: 'get',
-    path: BASE,
+    path: '/',
     tags,
     summary: 'List movies: view=review (pending, rejected), online (online, offline) or all',
     middleware: asAnyOperator,
@@ -160,7 +157,7 @@ const routes = {
   }),
   get: createRoute({
     method: 'get',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'One movie with tags, actresses and play entries (URLs built from their sources)',
     middleware: asAnyOperator,
@@ -170,7 +167,7 @@ const routes = {
   }),
   create: createRoute({
     method: 'post',
-    path: BASE,
+    path: '/',
     tags,
     summary: 'Create a movie (status pending: it enters the review queue)',
     middleware: asAnyOperator,
@@ -180,7 +177,7 @@ const routes = {
   }),
   update: createRoute({
     method: 'put',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'Edit a movie (optimistic locking on version; links are replaced when sent)',
     middleware: asAnyOperator,
@@ -190,7 +187,7 @@ const routes = {
   }),
   remove: createRoute({
     method: 'delete',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'Delete a movie (admin)',
     middleware: asAdmin,
@@ -200,7 +197,7 @@ const routes = {
   }),
   batch: createRoute({
     method: 'post',
-    path: `${BASE}/batch`,
+    path: '/batch',
     tags,
     summary:
       'approve, reject (reason), offline, online, recommend, unrecommend, setColumn (columnId), addTags/removeTags (tagIds), delete (admin): one transaction, all or nothing',
@@ -214,7 +211,7 @@ const routes = {
 const transitionRoute = (action: Transition) =>
   createRoute({
     method: 'post',
-    path: `${BASE}/{id}/${action}`,
+    path: `/{id}/${action}`,
     tags,
     summary: `${action}: allowed from ${TRANSITIONS[action].from.join(', ')}; an optional version is checked`,
     middleware: asAnyOperator,
@@ -352,17 +349,6 @@ async function writeLinks(
           body.plays.map((p, i) => ({ movieId, sourceId: p.sourceId, path: p.path, sort: p.sort ?? i })),
         );
   }
-}
-
-/**
- * Two-character Chinese (or any) title search, index-served: see migration 0001. For one or two characters the
- * grams are the whole test (the title has that character or bigram exactly when it contains the string), so the
- * planner estimates it from the grams' statistics alone; longer strings are rechecked with LIKE.
- */
-export function titleContains(q: string): SQL {
-  const grams = sql`${movies.titleGrams} @> zg_query_grams(${q}::text)`;
-  if ([...q].length <= 2) return grams;
-  return sql`(${grams} and lower(${movies.title}) like lower(${containsPattern(q)}::text))`;
 }
 
 function listWhere(q: z.infer<typeof ListQuery>): SQL | undefined {
@@ -602,8 +588,7 @@ export function movieRoutes() {
     if (body.action === 'delete' && c.get('operator').role !== 'admin') throw forbidden();
     const changed = await guarded(() =>
       transaction(c.get('deps').db, async (tx) => {
-        const ids = await assertAllExist(tx, movies, movies.id, body.ids);
-        await lockMovies(tx, ids);
+        const ids = await lockRows(tx, movies, body.ids, undefined, 'no key update');
         return runBatch(c, tx, body, ids);
       }),
     );

@@ -1,13 +1,14 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { isTimeZone } from '../../../common/period';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, invalidField } from '../../core/errors';
+import { defineModule } from '../../core/module';
 import { isHttpUrl } from '../../core/url';
 import { isImagePath } from '../images/paths';
-import { asAdmin, asAnyOperator, security } from '../operators';
 import { bumpSiteVersion } from '../site/state';
 import { platformUsageRoutes } from './platform-usage';
 import { systemSettings } from './schema';
@@ -86,7 +87,7 @@ const Settings = z
 
 const getSetting = createRoute({
   method: 'get',
-  path: '/admin/sys/getSetting',
+  path: '/getSetting',
   tags: ['system'],
   summary: "A tenant's system settings (defaults merged with what was saved)",
   middleware: asAnyOperator,
@@ -106,7 +107,7 @@ const getSetting = createRoute({
 
 const updateSetting = createRoute({
   method: 'post',
-  path: '/admin/sys/updateSetting',
+  path: '/updateSetting',
   tags: ['system'],
   summary: "Save fields of a tenant's settings (others are kept; a stale version is 40900)",
   middleware: asAdmin,
@@ -115,7 +116,8 @@ const updateSetting = createRoute({
   responses: jsonResponse(Settings),
 });
 
-export default function systemModule() {
+/** The system settings of SPEC.md §7 (`getSetting`, `updateSetting`). */
+function settingRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
   app.openapi(getSetting, async (c) => {
@@ -158,6 +160,19 @@ export default function systemModule() {
     return ok(c, await readSettings(db, t));
   });
 
-  app.route('/', platformUsageRoutes());
   return app;
 }
+
+/**
+ * System settings (SPEC.md §7, API /app/admin/sys; SPA section setting/base): the tenant's settings with its
+ * platform list, and how much uses each platform (/app/admin/setting/platform-usage, from every module's
+ * `platformUsage`).
+ */
+export default defineModule({
+  name: 'sys',
+  mount: {
+    '/admin/sys': settingRoutes,
+    '/admin/setting/platform-usage': (modules) =>
+      platformUsageRoutes(modules.flatMap((m) => (m.platformUsage ? [m.platformUsage] : []))),
+  },
+});

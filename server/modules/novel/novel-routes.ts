@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
@@ -20,11 +21,9 @@ import {
   version,
 } from '../../core/shared';
 import type { Executor } from '../../db/types';
-import { asAdmin, asAnyOperator, security } from '../operators';
 import { Novel, novelFields, novelSelect, novelToApi, readNovel } from './model';
 import { NOVEL_STATUSES, type NovelStatus, novelColumns, novels, SERIAL_STATUSES } from './schema';
 
-const BASE = '/admin/novel/novels';
 const tags = ['novels'];
 
 /**
@@ -88,7 +87,7 @@ const idOf = { params: idParam };
 const routes = {
   list: createRoute({
     method: 'get',
-    path: BASE,
+    path: '/',
     tags,
     summary:
       'List novels (filters: q = title or author contains, author, column, tag, statuses, created range)',
@@ -99,7 +98,7 @@ const routes = {
   }),
   get: createRoute({
     method: 'get',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'One novel',
     middleware: asAnyOperator,
@@ -109,7 +108,7 @@ const routes = {
   }),
   create: createRoute({
     method: 'post',
-    path: BASE,
+    path: '/',
     tags,
     summary: 'Create a novel (status pending: it enters the review list)',
     middleware: asAnyOperator,
@@ -119,7 +118,7 @@ const routes = {
   }),
   update: createRoute({
     method: 'put',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'Edit a novel (optimistic locking on version)',
     middleware: asAnyOperator,
@@ -129,7 +128,7 @@ const routes = {
   }),
   remove: createRoute({
     method: 'delete',
-    path: `${BASE}/{id}`,
+    path: '/{id}',
     tags,
     summary: 'Delete a novel with its chapters (admin)',
     middleware: asAdmin,
@@ -139,7 +138,7 @@ const routes = {
   }),
   batch: createRoute({
     method: 'post',
-    path: `${BASE}/batch`,
+    path: '/batch',
     tags,
     summary:
       'approve, reject (reason), offline, online, setColumn (columnId), delete (admin): one transaction, all or nothing',
@@ -153,7 +152,7 @@ const routes = {
 const transitionRoute = (action: Transition) =>
   createRoute({
     method: 'post',
-    path: `${BASE}/{id}/${action}`,
+    path: `/{id}/${action}`,
     tags,
     summary: `${action}: allowed from ${TRANSITIONS[action].from.join(', ')}${GOES_ONLINE.has(action) ? ' with at least one chapter' : ''}; an optional version is checked`,
     middleware: asAnyOperator,

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
+import { asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam } from '../../core/crud';
 import { jsonResponse, ok } from '../../core/envelope';
@@ -9,7 +10,6 @@ import { invalidField, notFound } from '../../core/errors';
 import { translate } from '../../core/i18n';
 import { transaction } from '../../core/shared';
 import { countWords } from '../../core/words';
-import { asAnyOperator, security } from '../operators';
 import { appendChapters, lockNovel } from './chapters';
 import { decodeText, type SplitChapter, splitChapters } from './import';
 import { CHAPTER_MAX_CHARS } from './model';
@@ -94,7 +94,7 @@ const keepPreface = {
 const routes = {
   preview: createRoute({
     method: 'post',
-    path: '/admin/novel/novels/{id}/import/preview',
+    path: '/{id}/import/preview',
     tags: ['novel chapters'],
     summary:
       'Dry run of an import: the encoding found, the chapters the file splits into (titles, word counts) and the text before the first heading; nothing is written',
@@ -105,7 +105,7 @@ const routes = {
   }),
   run: createRoute({
     method: 'post',
-    path: '/admin/novel/novels/{id}/import',
+    path: '/{id}/import',
     tags: ['novel chapters'],
     summary:
       'Import a TXT file (UTF-8 or GB18030) split at its chapter headings: the chapters are appended after the last one, in one transaction',

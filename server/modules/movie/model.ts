@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { containsPattern, day, id, idArray, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import {
   MOVIE_STATUSES,
@@ -10,7 +11,6 @@ import {
   movieTagLinks,
   videoSources,
 } from './schema';
-import { day, id, idArray, iso } from './shared';
 
 /** A play URL: the source's base URL and the entry's path, joined with one slash. */
 export function playUrl(baseUrl: string, path: string) {
@@ -199,4 +199,15 @@ export async function touchMovies(db: Executor, ids: number[], now: Date) {
     .update(movies)
     .set({ version: sql`${movies.version} + 1`, updatedAt: now })
     .where(inArray(movies.id, [...new Set(ids)]));
+}
+
+/**
+ * Two-character Chinese (or any) title search, index-served: see migration 0001. For one or two characters the
+ * grams are the whole test (the title has that character or bigram exactly when it contains the string), so the
+ * planner estimates it from the grams' statistics alone; longer strings are rechecked with LIKE.
+ */
+export function titleContains(q: string): SQL {
+  const grams = sql`${movies.titleGrams} @> zg_query_grams(${q}::text)`;
+  if ([...q].length <= 2) return grams;
+  return sql`(${grams} and lower(${movies.title}) like lower(${containsPattern(q)}::text))`;
 }

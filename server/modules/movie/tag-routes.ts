@@ -1,13 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { eq, ilike, inArray, sql } from 'drizzle-orm';
-import { idParam } from '../../core/crud';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { idParam, lockRows } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
 import { crudResource, isoTimestamps as toApi } from '../../core/resource';
-import { asAdmin, asAnyOperator, security } from '../operators';
+import { boolQuery, containsPattern, idArray, transaction } from '../../core/shared';
 import { lockMovies, touchMovies } from './model';
 import { movieTagLinks, movieTags } from './schema';
-import { assertAllExist, boolQuery, containsPattern, idArray, transaction } from './shared';
 
 const Tag = z
   .object({
@@ -30,7 +30,7 @@ const fields = {
 
 const mergeRoute = createRoute({
   method: 'post',
-  path: '/admin/movie/tags/{id}/merge',
+  path: '/{id}/merge',
   tags: ['movie tags'],
   security,
   summary:
@@ -43,7 +43,6 @@ const mergeRoute = createRoute({
 /** Movie tags: the CRUD routes, a delete that bumps the tagged movies' versions, and merge. */
 export function tagRoutes() {
   const app = crudResource({
-    path: '/admin/movie/tags',
     tag: 'movie tags',
     table: movieTags,
     schema: Tag,
@@ -99,7 +98,8 @@ export function tagRoutes() {
         .from(movieTags)
         .where(eq(movieTags.id, survivor));
       if (!target) throw notFound();
-      const merged = await assertAllExist(tx, movieTags, movieTags.id, ids);
+      // Checked, not locked: the tags' counters are shared rows, locked after the movies.
+      const merged = await lockRows(tx, movieTags, ids, undefined, null);
       const moving = await tx
         .selectDistinct({ movieId: movieTagLinks.movieId })
         .from(movieTagLinks)

@@ -1,21 +1,20 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { Code } from '../../core/codes';
 import { PG_INT_MAX } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
 import { crudResource, switchActions } from '../../core/resource';
+import { boolQuery, containsPattern, countOf, intQuery, iso, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { isHttpUrl } from '../../core/url';
 import type { Executor, Tx } from '../../db/types';
 import { isImagePath } from '../images/paths';
-import { boolQuery, containsPattern, countOf, intQuery, iso, transaction } from '../movies/shared';
-import { asAdmin, asAnyOperator, security } from '../operators';
 import { bumpSiteVersion } from '../site/state';
-import { assertKnownPlatforms, countPerPlatform } from '../system/platforms';
+import { assertKnownPlatforms, countPerPlatform } from '../sys/platforms';
 import { APP_SYSTEMS, promotionApps } from './schema';
 
-const BASE = '/admin/setting/promotion-apps';
 const tags = ['promotion apps'];
 /** A tenant promotes at most this many apps (the reorder screen shows them all on one page). */
 export const MAX_APPS = 100;
@@ -86,7 +85,7 @@ const ReorderBody = z
 
 const reorderRoute = createRoute({
   method: 'post',
-  path: `${BASE}/reorder`,
+  path: '/reorder',
   tags,
   security,
   summary:
@@ -131,7 +130,6 @@ const touchSite = (tx: Tx, tenant: number, now: Date) => bumpSiteVersion(tx, ten
  */
 export function promotionRoutes() {
   const app = crudResource({
-    path: BASE,
     tag: tags[0],
     table: promotionApps,
     schema: PromotionApp,
