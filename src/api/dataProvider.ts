@@ -11,6 +11,7 @@ import type {
   SortPayload,
 } from 'ra-core';
 import { request } from './http';
+import { MAX_PAGE, walkPages } from './pages';
 
 export interface ListAnswer<T = RaRecord> {
   list: T[];
@@ -47,8 +48,7 @@ export interface ResourceDataProvider extends DataProvider {
 
 const id = (value: Identifier) => encodeURIComponent(String(value));
 
-/** The API's largest page (server/core/crud.ts PAGE_SIZES). */
-export const MAX_PAGE = 100;
+export { MAX_PAGE } from './pages';
 
 function listQuery(params: Pick<GetListParams, 'pagination' | 'sort' | 'filter'>): Record<string, unknown> {
   const query: Record<string, unknown> = { ...(params.filter ?? {}) };
@@ -80,7 +80,7 @@ export function createDataProvider(apiPaths: Record<string, string>): ResourceDa
     // A report's rows are keyed by `key` (a keyword, a domain, a movie id): react-admin needs an `id`.
     const list = rows(data).map((r) => (r.id === undefined && r.key !== undefined ? { ...r, id: r.key } : r));
     if (data?.totals) {
-      const meta: ReportMeta = { totals: data.totals, series: data.series ?? [] };
+      const meta: ReportMeta & { totalExact?: boolean } = { totals: data.totals, series: data.series ?? [] };
       if (data.previousTotals) meta.previousTotals = data.previousTotals;
       return { data: list, total: data.total ?? 0, meta };
     }
@@ -95,16 +95,11 @@ export function createDataProvider(apiPaths: Record<string, string>): ResourceDa
    */
   const bigList = async (resource: string, query: Record<string, unknown>, signal?: AbortSignal) => {
     const perPage = Number(query.pageSize);
-    const first = (Number(query.page ?? 1) - 1) * perPage;
-    const out: RaRecord[] = [];
-    let total = 0;
-    for (let page = Math.floor(first / MAX_PAGE) + 1; out.length < perPage; page++) {
-      const answer = await list(resource, { ...query, page, pageSize: MAX_PAGE }, signal);
-      total = answer.total;
-      out.push(...answer.data);
-      if (answer.data.length < MAX_PAGE || page * MAX_PAGE >= total) break;
-    }
-    return { data: out.slice(0, perPage), total };
+    const { rows: data, total } = await walkPages(
+      (page, pageSize) => list(resource, { ...query, page, pageSize }, signal),
+      { from: (Number(query.page ?? 1) - 1) * perPage, limit: perPage },
+    );
+    return { data, total };
   };
 
   return {

@@ -10,11 +10,6 @@ import {
   Button,
   Card,
   Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
   IconButton,
   LinearProgress,
   MenuItem,
@@ -27,13 +22,12 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   AutocompleteInput,
   BooleanInput,
   Create,
   CreateButton,
-  Edit,
   maxLength,
   maxValue,
   minValue,
@@ -50,8 +44,10 @@ import {
 } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { ResourceDataProvider } from '../api/dataProvider';
+import { walkPages } from '../api/pages';
 import { Permission } from '../auth/permission';
-import { ConflictAlert, useConflict } from './ConflictAlert';
+import { ConfirmDialog } from './ConfirmDialog';
+import { EditPage } from './EditPage';
 import { EditToolbar } from './EditToolbar';
 
 export interface Column {
@@ -86,317 +82,336 @@ export function columnTree(columns: Column[]): ColumnNode[] {
   return roots;
 }
 
+/** A column tree as a section declares it: `resource` is the list screen's resource (its messages are
+ * `resources.<resource>.*`); `title` the i18n key of the page title. */
+export interface ColumnTreeDecl {
+  resource: string;
+  title: string;
+}
+
+const msg = (resource: string) => `resources.${resource}`;
+
+/** Every column of the tree, all pages. */
+function useAllColumns(resource: string) {
+  const dataProvider = useDataProvider<ResourceDataProvider>();
+  return useQuery({
+    queryKey: [resource, 'all'],
+    queryFn: async () =>
+      (
+        await walkPages((page, perPage) =>
+          dataProvider.getList<Column & { id: number }>(resource, {
+            pagination: { page, perPage },
+            sort: { field: 'id', order: 'ASC' },
+            filter: {},
+          }),
+        )
+      ).rows,
+  });
+}
+
+function DeleteColumnDialog({
+  resource,
+  node,
+  all,
+  onClose,
+}: {
+  resource: string;
+  node: ColumnNode;
+  all: Column[];
+  onClose: () => void;
+}) {
+  const translate = useTranslate();
+  const dataProvider = useDataProvider<ResourceDataProvider>();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [to, setTo] = useState<number | ''>('');
+  const [busy, setBusy] = useState(false);
+  const others = all.filter((c) => c.id !== node.id);
+  const run = async () => {
+    setBusy(true);
+    try {
+      if (node.itemCount > 0 && to !== '') {
+        const { changed } = await dataProvider.action<{ changed: number }>(resource, node.id, 'move-items', {
+          to,
+        });
+        notify(`${msg(resource)}.notifications.moved`, { type: 'info', messageArgs: { count: changed } });
+      }
+      await dataProvider.delete(resource, { id: node.id, previousData: node });
+      notify(`${msg(resource)}.notifications.deleted`, { type: 'success' });
+      onClose();
+    } catch {
+      // shown by the HTTP client (e.g. the column got items meanwhile: 40900 with the count)
+    } finally {
+      setBusy(false);
+      queryClient.invalidateQueries({ queryKey: [resource] });
+    }
+  };
+  const blocked = node.children.length > 0;
+  return (
+    <ConfirmDialog
+      open
+      title={translate('ra.action.delete')}
+      question={
+        blocked
+          ? undefined
+          : node.itemCount > 0
+            ? translate(`${msg(resource)}.confirm.hasItems`, { name: node.name, count: node.itemCount })
+            : translate(`${msg(resource)}.confirm.delete`, { name: node.name })
+      }
+      onClose={onClose}
+      onConfirm={run}
+      confirmLabel={blocked ? null : node.itemCount > 0 ? `${msg(resource)}.action.moveAndDelete` : undefined}
+      color="error"
+      disabled={busy || (node.itemCount > 0 && to === '')}
+      autoFocusConfirm={false}
+    >
+      {blocked ? (
+        <Alert severity="warning">
+          {translate(`${msg(resource)}.confirm.hasChildren`, { name: node.name })}
+        </Alert>
+      ) : (
+        node.itemCount > 0 && (
+          <TextField
+            select
+            fullWidth
+            margin="normal"
+            label={translate(`${msg(resource)}.action.moveTo`)}
+            value={to}
+            onChange={(e) => setTo(Number(e.target.value))}
+          >
+            {others.map((c) => (
+              <MenuItem key={c.id} value={c.id}>
+                {c.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )
+      )}
+    </ConfirmDialog>
+  );
+}
+
+function Rows({
+  resource,
+  nodes,
+  open,
+  toggle,
+  onDelete,
+}: {
+  resource: string;
+  nodes: ColumnNode[];
+  open: Set<number>;
+  toggle: (id: number) => void;
+  onDelete: (n: ColumnNode) => void;
+}) {
+  const translate = useTranslate();
+  return (
+    <>
+      {nodes.map((n) => (
+        <RowsOf
+          key={n.id}
+          resource={resource}
+          n={n}
+          open={open}
+          toggle={toggle}
+          onDelete={onDelete}
+          translate={translate}
+        />
+      ))}
+    </>
+  );
+}
+
+function RowsOf({
+  resource,
+  n,
+  open,
+  toggle,
+  onDelete,
+  translate,
+}: {
+  resource: string;
+  n: ColumnNode;
+  open: Set<number>;
+  toggle: (id: number) => void;
+  onDelete: (n: ColumnNode) => void;
+  translate: (key: string, options?: Record<string, unknown>) => string;
+}) {
+  const expanded = open.has(n.id);
+  return (
+    <>
+      <TableRow hover>
+        <TableCell>{n.id}</TableCell>
+        <TableCell>
+          <Box sx={{ display: 'flex', alignItems: 'center', pl: n.depth * 3 }}>
+            {n.children.length > 0 ? (
+              <IconButton
+                size="small"
+                aria-expanded={expanded}
+                aria-label={translate(`${msg(resource)}.action.${expanded ? 'collapse' : 'expand'}`, {
+                  name: n.name,
+                })}
+                onClick={() => toggle(n.id)}
+              >
+                {expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
+              </IconButton>
+            ) : (
+              <Box sx={{ width: 34 }} />
+            )}
+            <Typography variant="body2">{n.name}</Typography>
+            {!n.visible && (
+              <VisibilityOffIcon fontSize="small" sx={{ ml: 1, color: 'text.secondary' }} aria-hidden />
+            )}
+          </Box>
+        </TableCell>
+        <TableCell align="right">{n.itemCount}</TableCell>
+        <TableCell align="right">{n.sort}</TableCell>
+        <TableCell>
+          <Chip
+            size="small"
+            variant={n.visible ? 'filled' : 'outlined'}
+            color={n.visible ? 'success' : 'default'}
+            label={translate(n.visible ? 'ra.boolean.true' : 'ra.boolean.false')}
+          />
+        </TableCell>
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+          <Permission roles={['admin']}>
+            <Button
+              size="small"
+              startIcon={<AddIcon />}
+              component={Link}
+              to={`/${resource}/create`}
+              state={{ record: { parentId: n.id } }}
+            >
+              {translate(`${msg(resource)}.action.addChild`)}
+            </Button>
+            <Button size="small" startIcon={<EditIcon />} component={Link} to={`/${resource}/edit/${n.id}`}>
+              {translate('ra.action.edit')}
+            </Button>
+            <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => onDelete(n)}>
+              {translate('ra.action.delete')}
+            </Button>
+          </Permission>
+        </TableCell>
+      </TableRow>
+      {expanded && (
+        <Rows resource={resource} nodes={n.children} open={open} toggle={toggle} onDelete={onDelete} />
+      )}
+    </>
+  );
+}
+
+/** Column management: the tree with item counts; add, edit, delete (moving items out first) for admins. */
+/** The tree with item counts; add, edit, delete (moving items out first) for admins. */
+export function ColumnTreeList({ resource, title }: ColumnTreeDecl) {
+  const translate = useTranslate();
+  const { data = [], isPending } = useAllColumns(resource);
+  const tree = useMemo(() => columnTree(data), [data]);
+  const [open, setOpen] = useState<Set<number>>(() => new Set());
+  const [deleting, setDeleting] = useState<ColumnNode | null>(null);
+  const toggle = (id: number) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const f = (key: string) => translate(`${msg(resource)}.fields.${key}`);
+  return (
+    <Box>
+      <Title title={translate(title)} />
+      <TopToolbar>
+        <Permission roles={['admin']}>
+          <CreateButton resource={resource} />
+        </Permission>
+      </TopToolbar>
+      <Card>
+        {isPending && <LinearProgress aria-label={translate('ra.page.loading')} />}
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>{f('id')}</TableCell>
+              <TableCell>{f('name')}</TableCell>
+              <TableCell align="right">{f('itemCount')}</TableCell>
+              <TableCell align="right">{f('sort')}</TableCell>
+              <TableCell>{f('visible')}</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            <Rows resource={resource} nodes={tree} open={open} toggle={toggle} onDelete={setDeleting} />
+            {!isPending && !tree.length && (
+              <TableRow>
+                <TableCell colSpan={6} align="center" sx={{ py: 6, color: 'text.secondary' }}>
+                  {translate(`${msg(resource)}.empty`)}
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </Card>
+      {deleting && (
+        <DeleteColumnDialog
+          resource={resource}
+          node={deleting}
+          all={data}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </Box>
+  );
+}
+
+function ColumnInputs({ resource }: { resource: string }) {
+  return (
+    <>
+      <TextInput source="name" validate={[required(), maxLength(64)]} />
+      <ReferenceInput
+        source="parentId"
+        reference={resource}
+        perPage={50}
+        sort={{ field: 'sort', order: 'ASC' }}
+      >
+        <AutocompleteInput optionText="name" filterToQuery={(q: string) => (q ? { q } : {})} />
+      </ReferenceInput>
+      <NumberInput source="sort" validate={[minValue(-1_000_000), maxValue(1_000_000)]} step={1} />
+      <BooleanInput source="visible" />
+    </>
+  );
+}
+
+export function ColumnCreate({ resource }: { resource: string }) {
+  const translate = useTranslate();
+  return (
+    <Create title={translate(`${msg(resource)}.page.create`)} redirect="list">
+      <SimpleForm defaultValues={{ sort: 0, visible: true, parentId: null }}>
+        <ColumnInputs resource={resource} />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function ColumnEdit({ resource }: { resource: string }) {
+  const translate = useTranslate();
+  return (
+    <EditPage
+      resource={resource}
+      title={translate(`${msg(resource)}.page.editTitle`)}
+      toolbar={<EditToolbar deletable={false} />}
+    >
+      <ColumnInputs resource={resource} />
+    </EditPage>
+  );
+}
+
 /**
  * The screens of a column tree (movies' and novels' column management): the tree with item counts; add, edit, delete
  * (moving items out first) for admins. `resource` is the list screen's resource (its messages are
  * `resources.<resource>.*`); `title` the i18n key of the page title. Made once per section, at module load.
  */
-export function columnTreeScreens({ resource, title }: { resource: string; title: string }) {
-  const R = `resources.${resource}`;
-  const RESOURCE = resource;
-
-  /** Every column, a page of 100 at a time (the API's largest page). */
-  function useAllColumns() {
-    const dataProvider = useDataProvider<ResourceDataProvider>();
-    return useQuery({
-      queryKey: [RESOURCE, 'all'],
-      queryFn: async () => {
-        const all: Column[] = [];
-        for (let page = 1; ; page++) {
-          const { data, total = 0 } = await dataProvider.getList<Column & { id: number }>(RESOURCE, {
-            pagination: { page, perPage: 100 },
-            sort: { field: 'id', order: 'ASC' },
-            filter: {},
-          });
-          all.push(...data);
-          if (!data.length || all.length >= total) return all;
-        }
-      },
-    });
-  }
-
-  function DeleteColumnDialog({
-    node,
-    all,
-    onClose,
-  }: {
-    node: ColumnNode;
-    all: Column[];
-    onClose: () => void;
-  }) {
-    const translate = useTranslate();
-    const dataProvider = useDataProvider<ResourceDataProvider>();
-    const notify = useNotify();
-    const queryClient = useQueryClient();
-    const titleId = useId();
-    const [to, setTo] = useState<number | ''>('');
-    const [busy, setBusy] = useState(false);
-    const others = all.filter((c) => c.id !== node.id);
-    const run = async () => {
-      setBusy(true);
-      try {
-        if (node.itemCount > 0 && to !== '') {
-          const { changed } = await dataProvider.action<{ changed: number }>(
-            RESOURCE,
-            node.id,
-            'move-items',
-            {
-              to,
-            },
-          );
-          notify(`${R}.notifications.moved`, { type: 'info', messageArgs: { count: changed } });
-        }
-        await dataProvider.delete(RESOURCE, { id: node.id, previousData: node });
-        notify(`${R}.notifications.deleted`, { type: 'success' });
-        onClose();
-      } catch {
-        // shown by the HTTP client (e.g. the column got items meanwhile: 40900 with the count)
-      } finally {
-        setBusy(false);
-        queryClient.invalidateQueries({ queryKey: [RESOURCE] });
-      }
-    };
-    const blocked = node.children.length > 0;
-    return (
-      <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-        <DialogTitle id={titleId}>{translate('ra.action.delete')}</DialogTitle>
-        <DialogContent>
-          {blocked ? (
-            <Alert severity="warning">{translate(`${R}.confirm.hasChildren`, { name: node.name })}</Alert>
-          ) : node.itemCount > 0 ? (
-            <>
-              <DialogContentText>
-                {translate(`${R}.confirm.hasItems`, { name: node.name, count: node.itemCount })}
-              </DialogContentText>
-              <TextField
-                select
-                fullWidth
-                margin="normal"
-                label={translate(`${R}.action.moveTo`)}
-                value={to}
-                onChange={(e) => setTo(Number(e.target.value))}
-              >
-                {others.map((c) => (
-                  <MenuItem key={c.id} value={c.id}>
-                    {c.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            </>
-          ) : (
-            <DialogContentText>{translate(`${R}.confirm.delete`, { name: node.name })}</DialogContentText>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
-          {!blocked && (
-            <Button
-              variant="contained"
-              color="error"
-              disabled={busy || (node.itemCount > 0 && to === '')}
-              onClick={run}
-            >
-              {translate(node.itemCount > 0 ? `${R}.action.moveAndDelete` : 'ra.action.confirm')}
-            </Button>
-          )}
-        </DialogActions>
-      </Dialog>
-    );
-  }
-
-  function Rows({
-    nodes,
-    open,
-    toggle,
-    onDelete,
-  }: {
-    nodes: ColumnNode[];
-    open: Set<number>;
-    toggle: (id: number) => void;
-    onDelete: (n: ColumnNode) => void;
-  }) {
-    const translate = useTranslate();
-    return (
-      <>
-        {nodes.map((n) => (
-          <RowsOf key={n.id} n={n} open={open} toggle={toggle} onDelete={onDelete} translate={translate} />
-        ))}
-      </>
-    );
-  }
-
-  function RowsOf({
-    n,
-    open,
-    toggle,
-    onDelete,
-    translate,
-  }: {
-    n: ColumnNode;
-    open: Set<number>;
-    toggle: (id: number) => void;
-    onDelete: (n: ColumnNode) => void;
-    translate: (key: string, options?: Record<string, unknown>) => string;
-  }) {
-    const expanded = open.has(n.id);
-    return (
-      <>
-        <TableRow hover>
-          <TableCell>{n.id}</TableCell>
-          <TableCell>
-            <Box sx={{ display: 'flex', alignItems: 'center', pl: n.depth * 3 }}>
-              {n.children.length > 0 ? (
-                <IconButton
-                  size="small"
-                  aria-expanded={expanded}
-                  aria-label={translate(`${R}.action.${expanded ? 'collapse' : 'expand'}`, { name: n.name })}
-                  onClick={() => toggle(n.id)}
-                >
-                  {expanded ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
-                </IconButton>
-              ) : (
-                <Box sx={{ width: 34 }} />
-              )}
-              <Typography variant="body2">{n.name}</Typography>
-              {!n.visible && (
-                <VisibilityOffIcon fontSize="small" sx={{ ml: 1, color: 'text.secondary' }} aria-hidden />
-              )}
-            </Box>
-          </TableCell>
-          <TableCell align="right">{n.itemCount}</TableCell>
-          <TableCell align="right">{n.sort}</TableCell>
-          <TableCell>
-            <Chip
-              size="small"
-              variant={n.visible ? 'filled' : 'outlined'}
-              color={n.visible ? 'success' : 'default'}
-              label={translate(n.visible ? 'ra.boolean.true' : 'ra.boolean.false')}
-            />
-          </TableCell>
-          <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-            <Permission roles={['admin']}>
-              <Button
-                size="small"
-                startIcon={<AddIcon />}
-                component={Link}
-                to={`/${RESOURCE}/create`}
-                state={{ record: { parentId: n.id } }}
-              >
-                {translate(`${R}.action.addChild`)}
-              </Button>
-              <Button size="small" startIcon={<EditIcon />} component={Link} to={`/${RESOURCE}/edit/${n.id}`}>
-                {translate('ra.action.edit')}
-              </Button>
-              <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => onDelete(n)}>
-                {translate('ra.action.delete')}
-              </Button>
-            </Permission>
-          </TableCell>
-        </TableRow>
-        {expanded && <Rows nodes={n.children} open={open} toggle={toggle} onDelete={onDelete} />}
-      </>
-    );
-  }
-
-  /** Column management: the tree with item counts; add, edit, delete (moving items out first) for admins. */
-  function CategoryList() {
-    const translate = useTranslate();
-    const { data = [], isPending } = useAllColumns();
-    const tree = useMemo(() => columnTree(data), [data]);
-    const [open, setOpen] = useState<Set<number>>(() => new Set());
-    const [deleting, setDeleting] = useState<ColumnNode | null>(null);
-    const toggle = (id: number) =>
-      setOpen((s) => {
-        const next = new Set(s);
-        if (!next.delete(id)) next.add(id);
-        return next;
-      });
-    const f = (key: string) => translate(`${R}.fields.${key}`);
-    return (
-      <Box>
-        <Title title={translate(title)} />
-        <TopToolbar>
-          <Permission roles={['admin']}>
-            <CreateButton resource={RESOURCE} />
-          </Permission>
-        </TopToolbar>
-        <Card>
-          {isPending && <LinearProgress aria-label={translate('ra.page.loading')} />}
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{f('id')}</TableCell>
-                <TableCell>{f('name')}</TableCell>
-                <TableCell align="right">{f('itemCount')}</TableCell>
-                <TableCell align="right">{f('sort')}</TableCell>
-                <TableCell>{f('visible')}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <Rows nodes={tree} open={open} toggle={toggle} onDelete={setDeleting} />
-              {!isPending && !tree.length && (
-                <TableRow>
-                  <TableCell colSpan={6} align="center" sx={{ py: 6, color: 'text.secondary' }}>
-                    {translate(`${R}.empty`)}
-                  </TableCell>
-                </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </Card>
-        {deleting && <DeleteColumnDialog node={deleting} all={data} onClose={() => setDeleting(null)} />}
-      </Box>
-    );
-  }
-
-  function ColumnInputs() {
-    return (
-      <>
-        <TextInput source="name" validate={[required(), maxLength(64)]} />
-        <ReferenceInput
-          source="parentId"
-          reference={RESOURCE}
-          perPage={50}
-          sort={{ field: 'sort', order: 'ASC' }}
-        >
-          <AutocompleteInput optionText="name" filterToQuery={(q: string) => (q ? { q } : {})} />
-        </ReferenceInput>
-        <NumberInput source="sort" validate={[minValue(-1_000_000), maxValue(1_000_000)]} step={1} />
-        <BooleanInput source="visible" />
-      </>
-    );
-  }
-
-  function CategoryCreate() {
-    const translate = useTranslate();
-    return (
-      <Create title={translate(`${R}.page.create`)} redirect="list">
-        <SimpleForm defaultValues={{ sort: 0, visible: true, parentId: null }}>
-          <ColumnInputs />
-        </SimpleForm>
-      </Create>
-    );
-  }
-
-  function CategoryEdit() {
-    const translate = useTranslate();
-    const { conflict, setConflict, onError } = useConflict();
-    return (
-      <Edit
-        title={translate(`${R}.page.editTitle`)}
-        mutationMode="pessimistic"
-        redirect="list"
-        mutationOptions={{ onError }}
-        actions={false}
-      >
-        <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-        <SimpleForm toolbar={<EditToolbar deletable={false} />}>
-          <ColumnInputs />
-        </SimpleForm>
-      </Edit>
-    );
-  }
-
-  return { CategoryList, CategoryCreate, CategoryEdit };
+export function columnTreeScreens(decl: ColumnTreeDecl) {
+  return {
+    CategoryList: () => <ColumnTreeList {...decl} />,
+    CategoryCreate: () => <ColumnCreate resource={decl.resource} />,
+    CategoryEdit: () => <ColumnEdit resource={decl.resource} />,
+  };
 }

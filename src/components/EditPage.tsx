@@ -1,6 +1,12 @@
 import { Card } from '@mui/material';
 import { createContext, type ReactElement, type ReactNode, useContext } from 'react';
-import { Edit, type EditProps, SimpleForm, type SimpleFormProps } from 'react-admin';
+import {
+  Edit,
+  type EditProps,
+  type RedirectionSideEffect,
+  SimpleForm,
+  type SimpleFormProps,
+} from 'react-admin';
 import { ConflictAlert, useConflict } from './ConflictAlert';
 import { EditToolbar } from './EditToolbar';
 
@@ -15,10 +21,13 @@ export function useReportConflict(): () => void {
 }
 const noop = () => undefined;
 
-export interface EditPageProps extends Omit<EditProps, 'children' | 'mutationOptions' | 'mutationMode'> {
+export interface EditPageProps
+  extends Omit<EditProps, 'children' | 'mutationOptions' | 'mutationMode' | 'redirect'> {
+  /** Where a save goes: the list by default. */
+  redirect?: RedirectionSideEffect;
   /** The form's inputs. */
   children: ReactNode;
-  /** The form's toolbar: save and delete (admins) by default. */
+  /** The form's toolbar: save and delete (admins, asked first) by default; react-admin's own is `<Toolbar />`. */
   toolbar?: ReactElement | false;
   /** Replaces react-admin's success step (its notice and redirect) after a save. */
   onSaved?: () => void;

@@ -9,9 +9,7 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
-
-/** The API's largest page (server/core/crud.ts PAGE_SIZES): the export walks the list page by page. */
-const PAGE = 100;
+import { walkPages } from '../api/pages';
 
 export interface CsvColumn {
   /** i18n key of the header. */
@@ -66,17 +64,15 @@ export function ExportCsvButton({
   const run = async () => {
     setBusy(true);
     try {
-      const rows: RaRecord[] = [];
-      for (let page = 1; rows.length < max; page++) {
-        const { data } = await dataProvider.getList(resource, {
-          sort,
-          filter: filter ? { ...filterValues, ...filter } : filterValues,
-          pagination: { page, perPage: PAGE },
-        });
-        rows.push(...data);
-        if (data.length < PAGE) break;
-      }
-      const kept = rows.slice(0, max);
+      const { rows: kept } = await walkPages(
+        (page, perPage) =>
+          dataProvider.getList(resource, {
+            sort,
+            filter: filter ? { ...filterValues, ...filter } : filterValues,
+            pagination: { page, perPage },
+          }),
+        { limit: max },
+      );
       downloadCSV(toCsv([...kept, ...footer], columns, translate), filename);
       notify(done, { type: 'success', messageArgs: { count: kept.length } });
     } catch {

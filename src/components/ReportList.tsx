@@ -64,6 +64,8 @@ export interface ReportListProps {
   actions?: { label: string; render: (record: RaRecord) => ReactNode };
   /** The CSV file's name. */
   filename: string;
+  /** false: the API answers every row at once (no pages, no pagination shown). */
+  paged?: boolean;
   /** More controls beside the export button. */
   toolbar?: ReactNode;
   /** i18n keys of the empty state. */
@@ -390,7 +392,7 @@ function ReportView(props: ViewProps) {
           )}
         </Table>
       </TableContainer>
-      {hasRows && <ListPagination />}
+      {hasRows && props.paged !== false && <ListPagination />}
     </Box>
   );
 }

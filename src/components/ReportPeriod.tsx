@@ -211,6 +211,7 @@ export function PeriodBar({
 /** MUI's toggle text (action.active) is under 4.5:1 on white: the theme's secondary text instead. */
 const toggleSx = {
   px: 1.5,
+  textTransform: 'none',
   color: 'text.secondary',
   '&.Mui-selected, &.Mui-selected:hover': { color: 'text.primary', fontWeight: 600 },
 } as const;

@@ -14,6 +14,7 @@ import {
 } from 'react-admin';
 import { useFormContext, useFormState } from 'react-hook-form';
 import type { ResourceDataProvider } from '../api/dataProvider';
+import { ApiFailure } from '../api/http';
 import { Permission } from '../auth/permission';
 import { ConfirmDialog } from './ConfirmDialog';
 import { isStaleVersion } from './ConflictAlert';
@@ -67,11 +68,10 @@ export function ReviewToolbar({ review }: { review: ReviewDecl }) {
       if (review.backToList.includes(action)) redirect('list', resource);
       else refresh();
     } catch (err) {
-      // The HTTP client has shown the API's message; only a stale version has something to reload.
-      if (isStaleVersion(err)) {
-        setAsking(null);
-        reportConflict();
-      }
+      // The HTTP client has shown the API's message. A conflict ends the question (asking again would be refused
+      // again); only a stale version has something to reload. Anything else keeps it open to try again.
+      if (err instanceof ApiFailure && err.code === 40900) setAsking(null);
+      if (isStaleVersion(err)) reportConflict();
     } finally {
       setBusy(false);
     }

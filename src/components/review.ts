@@ -10,11 +10,17 @@
  * - `action.reason`, `action.reasonHint`: the reason field; `action.delete`, `action.confirmDelete`: batch delete;
  * - `notifications.<action>`: done, for one item; `notifications.batchDone`: done, for a batch (gets `%{count}`).
  */
+export type StatusColor = 'warning' | 'error' | 'success' | 'default';
+
 export interface ReviewDecl<Status extends string = string, Action extends string = string> {
   /** The react-admin resource the actions run on (`POST …/{id}/{action}`); by default the page's own. */
   resource?: string;
   /** i18n prefix of the messages above, e.g. `resources.novel/review`. */
   messages: string;
+  /** i18n prefix of the status names (`<statusMessages>.<status>`), e.g. `resources.novel.status`. */
+  statusMessages: string;
+  /** The status chip's colour of each status; by default pending warns, rejected errs, online succeeds. */
+  statusColors?: Partial<Record<Status, StatusColor>>;
   /** The actions the API allows from each status (its transition table). */
   transitions: Record<Status, readonly Action[]>;
   /** Actions that need a reason (asked in the dialog; confirm stays disabled until one is given). */

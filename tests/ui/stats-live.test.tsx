@@ -4,13 +4,13 @@
  * public ingestion with the site key, the rollup runs (admin route), and each screen shows what was sent; the
  * demand-gap action adopts a keyword, and a later search for it that finds content leaves the gap.
  */
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore } from 'react-admin';
 import { MemoryRouter } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
-import { login } from '../../src/api/session';
+import { loadUser, login } from '../../src/api/session';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { MovieStats, TagStats } from '../../src/resources/stats/ContentStats';
@@ -22,6 +22,8 @@ import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
 import { createMovie, makeFixture, okData } from '../api/movies-helpers';
 
 vi.setConfig({ testTimeout: 60_000 });
+// Waiting for a screen is not what they measure either: a loaded machine may take seconds to render a report.
+configure({ asyncUtilTimeout: 10_000 });
 
 let api: TestApi;
 let token: string;
@@ -88,6 +90,7 @@ beforeAll(async () => {
   // the SPA's own session (its token in localStorage)
   localStorage.clear();
   await login('admin', ADMIN_PASSWORD);
+  await loadUser();
 }, 120_000);
 
 afterEach(() => cleanup());

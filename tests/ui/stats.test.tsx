@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore } from 'react-admin';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
+import { clearUser, loadUser } from '../../src/api/session';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { MovieStats, TagStats } from '../../src/resources/stats/ContentStats';
@@ -17,6 +18,8 @@ import { envelope, queryOf, type SeenRequest, stubFetch } from './api-fetch-stub
 
 // jsdom renders of whole reports are slow on a shared machine: time is not what these tests measure.
 vi.setConfig({ testTimeout: 30_000 });
+// Waiting for a screen is not what they measure either: a loaded machine may take seconds to render a report.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();
@@ -140,7 +143,10 @@ describe('hot keywords', () => {
         total: 2,
       }),
       'admin/stats/keywords/adopt': () => ({ keyword: '不存在的片' }),
+      'admin/info': () => ({ uid: 1, account: 'admin', role: 'admin' }),
     });
+    clearUser();
+    await loadUser();
     mount(<HotKeywords />);
     await screen.findByText('仙侠');
     fireEvent.click(screen.getByRole('tab', { name: '需求缺口' }));
@@ -179,6 +185,26 @@ describe('hot keywords', () => {
       id: 3,
       as: 'tag',
     });
+  });
+
+  test('the demand gap offers adoption to admins only (the API refuses others)', async () => {
+    api({
+      'admin/stats/reports/keywords': keywords,
+      'admin/info': () => ({ uid: 2, account: 'op', role: 'user' }),
+    });
+    clearUser();
+    await loadUser();
+    mount(<HotKeywords />);
+    await screen.findByText('仙侠');
+    fireEvent.click(screen.getByRole('tab', { name: '需求缺口' }));
+    await waitFor(() => expect(screen.queryByText('仙侠')).toBeNull());
+    await screen.findByText('不存在的片');
+    expect(screen.queryByRole('button', { name: /加为别名或标签/ })).toBeNull();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '关键词',
+      '搜索次数',
+      '搜索人数',
+    ]);
   });
 });
 
@@ -281,6 +307,9 @@ test('domain detail: one domain by hour, back to the list; without a domain it s
   expect(screen.getByRole('heading', { name: '域名：a.example.com' })).toBeTruthy();
   expect(screen.getByRole('link', { name: '全部域名' }).getAttribute('href')).toBe('/stats/domains');
   expect(calls(seen, 'admin/stats/reports/domain-hours')[0]).toMatchObject({ domain: 'a.example.com' });
+  // every hour comes at once: no pages, and no sorting the API would not do
+  expect(document.querySelector('.MuiTablePagination-root')).toBeNull();
+  expect(screen.queryAllByRole('button', { name: /浏览量/ })).toHaveLength(0);
   cleanup();
   mount(<DomainHours />, '/stats/domains/detail');
   expect(await screen.findByText('没有选择域名。')).toBeTruthy();

@@ -1,8 +1,8 @@
 import { Card } from '@mui/material';
-import { Create, Edit, SaveButton, SimpleForm, Toolbar, useRecordContext, useTranslate } from 'react-admin';
+import { Create, SaveButton, SimpleForm, Toolbar, useRecordContext, useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { Permission } from '../../auth/permission';
-import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { EditPage } from '../../components/EditPage';
 import { ActressInputs } from './ActressInputs';
 import { ActressMovies } from './ActressMovies';
 import { DeleteActressButton } from './DeleteActressButton';
@@ -42,27 +42,20 @@ function CreateProfile() {
 
 /** Every field of her profile, then her movies. A stale version (someone saved first) offers a reload. */
 function EditProfile({ id }: { id: string }) {
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
+    <EditPage
       id={id}
       title={<EditTitle />}
-      mutationMode="pessimistic"
-      redirect="list"
-      mutationOptions={{ onError }}
-      actions={false}
       component="div"
+      toolbar={<EditToolbar />}
+      after={
+        <Card sx={{ mt: 2 }}>
+          <ActressMovies />
+        </Card>
+      }
     >
-      <Card>
-        <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-        <SimpleForm toolbar={<EditToolbar />}>
-          <ActressInputs />
-        </SimpleForm>
-      </Card>
-      <Card sx={{ mt: 2 }}>
-        <ActressMovies />
-      </Card>
-    </Edit>
+      <ActressInputs />
+    </EditPage>
   );
 }
 

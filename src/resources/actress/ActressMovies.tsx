@@ -8,7 +8,6 @@ import {
   Dialog,
   DialogActions,
   DialogContent,
-  DialogContentText,
   DialogTitle,
   Link,
   Stack,
@@ -35,6 +34,7 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 import type { ListAnswer, ResourceDataProvider } from '../../api/dataProvider';
 import { request } from '../../api/http';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { editPathOf, MOVIE_RESOURCE, type MovieStatus } from '../movie/names';
 import { StatusChip } from '../movie/shared';
 import { ACTRESS_API, ACTRESS_MOVIES_MSG, ACTRESS_MSG } from './names';
@@ -186,7 +186,6 @@ export function ActressMovies() {
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   const translate = useTranslate();
-  const confirmId = useId();
   const headingId = useId();
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(10);
@@ -303,29 +302,17 @@ export function ActressMovies() {
         </>
       )}
       <LinkMoviesDialog open={linking} onClose={() => setLinking(false)} onLinked={changed} />
-      <Dialog
+      <ConfirmDialog
         open={unlinking !== null}
+        title={translate(`${ACTRESS_MOVIES_MSG}.unlink`)}
+        question={translate(`${ACTRESS_MOVIES_MSG}.confirmUnlink`, {
+          title: unlinking?.title ?? '',
+          name: record.name,
+        })}
         onClose={() => setUnlinking(null)}
-        aria-labelledby={confirmId}
-        fullWidth
-        maxWidth="xs"
-      >
-        <DialogTitle id={confirmId}>{translate(`${ACTRESS_MOVIES_MSG}.unlink`)}</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {translate(`${ACTRESS_MOVIES_MSG}.confirmUnlink`, {
-              title: unlinking?.title ?? '',
-              name: record.name,
-            })}
-          </DialogContentText>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setUnlinking(null)}>{translate('ra.action.cancel')}</Button>
-          <Button variant="contained" color="warning" onClick={unlink} autoFocus>
-            {translate('ra.action.confirm')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+        onConfirm={unlink}
+        color="warning"
+      />
     </Box>
   );
 }

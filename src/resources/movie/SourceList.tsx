@@ -4,7 +4,6 @@ import {
   BooleanInput,
   Create,
   CreateButton,
-  Edit,
   ExportButton,
   List,
   maxLength,
@@ -24,8 +23,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Permission } from '../../auth/permission';
-import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
-import { EditToolbar } from '../../components/EditToolbar';
+import { EditPage } from '../../components/EditPage';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { SOURCE_MSG } from './names';
 import { yesNoChoices } from './shared';
@@ -121,19 +119,9 @@ export function SourceCreate() {
 
 export function SourceEdit() {
   const translate = useTranslate();
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
-      title={translate(`${SOURCE_MSG}.page.editTitle`)}
-      mutationMode="pessimistic"
-      redirect="list"
-      mutationOptions={{ onError }}
-      actions={false}
-    >
-      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm toolbar={<EditToolbar />}>
-        <SourceInputs />
-      </SimpleForm>
-    </Edit>
+    <EditPage title={translate(`${SOURCE_MSG}.page.editTitle`)}>
+      <SourceInputs />
+    </EditPage>
   );
 }

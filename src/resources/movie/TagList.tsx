@@ -1,13 +1,12 @@
 import MergeIcon from '@mui/icons-material/MergeType';
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { type MouseEvent, useId, useState } from 'react';
+import { Button } from '@mui/material';
+import { type MouseEvent, useState } from 'react';
 import {
   AutocompleteInput,
   BooleanField,
   BooleanInput,
   Create,
   CreateButton,
-  Edit,
   ExportButton,
   Form,
   List,
@@ -29,10 +28,10 @@ import {
 } from 'react-admin';
 import type { ResourceDataProvider } from '../../api/dataProvider';
 import { Permission } from '../../auth/permission';
-import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
-import { EditToolbar } from '../../components/EditToolbar';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EditPage } from '../../components/EditPage';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
-import { TAG_MSG } from './names';
+import { TAG_MSG, TAG_RESOURCE } from './names';
 import { yesNoChoices } from './shared';
 
 /** Merges this tag into another: every item gets the survivor, then this one is deleted (one transaction). */
@@ -42,14 +41,13 @@ function MergeButton() {
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
-  const titleId = useId();
   const [open, setOpen] = useState(false);
   const [into, setInto] = useState<number | null>(null);
   if (!record) return null;
   const stop = (e: MouseEvent) => e.stopPropagation();
   const run = async () => {
     try {
-      const data = await dataProvider.action<{ moved: number }>('movie/tags', into as number, 'merge', {
+      const data = await dataProvider.action<{ moved: number }>(TAG_RESOURCE, into as number, 'merge', {
         ids: [record.id],
       });
       notify(`${TAG_MSG}.notifications.merged`, {
@@ -74,40 +72,28 @@ function MergeButton() {
       >
         {translate(`${TAG_MSG}.action.merge`)}
       </Button>
-      {/* Events in the dialog bubble through React to the row, whose click opens the edit page: stop them here. */}
-      <Dialog
+      {/* Events in the dialog bubble through React to the row, whose click opens the edit page: stopped there. */}
+      <ConfirmDialog
         open={open}
+        title={translate(`${TAG_MSG}.action.mergeTitle`, { name: record.name })}
+        question={translate(`${TAG_MSG}.action.mergeHint`, { name: record.name })}
         onClose={() => setOpen(false)}
-        onClick={stop}
-        aria-labelledby={titleId}
-        fullWidth
-        maxWidth="xs"
+        onConfirm={run}
+        disabled={!into || into === record.id}
+        autoFocusConfirm={false}
+        stopClicks
       >
-        <DialogTitle id={titleId}>
-          {translate(`${TAG_MSG}.action.mergeTitle`, { name: record.name })}
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            {translate(`${TAG_MSG}.action.mergeHint`, { name: record.name })}
-          </DialogContentText>
-          <Form onSubmit={() => undefined}>
-            <ReferenceInput source="intoId" reference="movie/tags" perPage={50} filter={{}}>
-              <AutocompleteInput
-                optionText="name"
-                label={`${TAG_MSG}.action.mergeInto`}
-                filterToQuery={(q: string) => (q ? { q } : {})}
-                onChange={(v) => setInto(v ?? null)}
-              />
-            </ReferenceInput>
-          </Form>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setOpen(false)}>{translate('ra.action.cancel')}</Button>
-          <Button variant="contained" disabled={!into || into === record.id} onClick={run}>
-            {translate('ra.action.confirm')}
-          </Button>
-        </DialogActions>
-      </Dialog>
+        <Form onSubmit={() => undefined}>
+          <ReferenceInput source="intoId" reference={TAG_RESOURCE} perPage={50} filter={{}}>
+            <AutocompleteInput
+              optionText="name"
+              label={`${TAG_MSG}.action.mergeInto`}
+              filterToQuery={(q: string) => (q ? { q } : {})}
+              onChange={(v) => setInto(v ?? null)}
+            />
+          </ReferenceInput>
+        </Form>
+      </ConfirmDialog>
     </>
   );
 }
@@ -173,19 +159,9 @@ export function TagCreate() {
 
 export function TagEdit() {
   const translate = useTranslate();
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
-      title={translate(`${TAG_MSG}.page.editTitle`)}
-      mutationMode="pessimistic"
-      redirect="list"
-      mutationOptions={{ onError }}
-      actions={false}
-    >
-      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm toolbar={<EditToolbar />}>
-        <TagInputs />
-      </SimpleForm>
-    </Edit>
+    <EditPage title={translate(`${TAG_MSG}.page.editTitle`)}>
+      <TagInputs />
+    </EditPage>
   );
 }

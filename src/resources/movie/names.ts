@@ -42,6 +42,7 @@ export const editPathOf = (status: MovieStatus, id: number | string) =>
 /** The review workflow (server/modules/movies: the transitions the API allows from each status). */
 export const MOVIE_REVIEW: ReviewDecl<MovieStatus> = {
   messages: SECTION_MSG,
+  statusMessages: `${SECTION_MSG}.status`,
   transitions: {
     pending: ['approve', 'reject'],
     rejected: ['approve'],

@@ -1,4 +1,3 @@
-import { Chip } from '@mui/material';
 import {
   AutocompleteArrayInput,
   type AutocompleteArrayInputProps,
@@ -7,11 +6,10 @@ import {
   ReferenceArrayInput,
   ReferenceInput,
   useRecordContext,
-  useTranslate,
 } from 'react-admin';
 import { useSystemSettings } from '../../api/system';
-
-import { type MovieStatus, type MovieView, SECTION_MSG, STATUSES } from './names';
+import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
+import { MOVIE_REVIEW, type MovieStatus, type MovieView, SECTION_MSG, STATUSES } from './names';
 
 export const statusChoices = (view: MovieView) =>
   STATUSES[view].map((s) => ({ id: s, name: `${SECTION_MSG}.status.${s}` }));
@@ -27,30 +25,12 @@ export function usePlatformChoices() {
   return (settings?.platforms ?? []).map((p) => ({ id: Number(p.key), name: p.name }));
 }
 
-const STATUS_COLOR: Record<MovieStatus, 'warning' | 'error' | 'success' | 'default'> = {
-  pending: 'warning',
-  rejected: 'error',
-  online: 'success',
-  offline: 'default',
-};
-
-export function StatusChip({ status }: { status?: MovieStatus }) {
-  const translate = useTranslate();
-  if (!status) return null;
-  return (
-    <Chip
-      size="small"
-      color={STATUS_COLOR[status]}
-      variant={status === 'offline' ? 'outlined' : 'filled'}
-      label={translate(`${SECTION_MSG}.status.${status}`)}
-    />
-  );
-}
-
-export function StatusField(_: { label?: string; source?: string; sortable?: boolean }) {
-  const record = useRecordContext();
-  return <StatusChip status={record?.status} />;
-}
+export const StatusChip = ({ status }: { status?: MovieStatus }) => (
+  <ReviewStatusChip review={MOVIE_REVIEW} status={status} />
+);
+export const StatusField = (_: { label?: string; source?: string; sortable?: boolean }) => (
+  <ReviewStatusField review={MOVIE_REVIEW} />
+);
 
 /** The names of a movie's platforms, from the system store's platform map. */
 export function PlatformsField(_: { label?: string; source?: string; sortable?: boolean }) {

@@ -3,7 +3,6 @@ import { Alert, Box, Button, Card } from '@mui/material';
 import {
   Create,
   DeleteButton,
-  Edit,
   SaveButton,
   SimpleForm,
   Toolbar,
@@ -12,7 +11,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { ConflictAlert, useConflict } from '../../components/ConflictAlert';
+import { EditPage } from '../../components/EditPage';
 import { ChapterInputs } from './ChapterInputs';
 import { CHAPTER_MSG, CHAPTER_RESOURCE, chaptersPath, NOVEL_RESOURCE } from './names';
 
@@ -51,25 +50,18 @@ function ChapterToolbar() {
 }
 
 function EditChapter({ id }: { id: string }) {
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
+    <EditPage
       id={id}
       resource={CHAPTER_RESOURCE}
       title={<EditTitle />}
-      mutationMode="pessimistic"
       redirect={(_resource, _id, data) => chaptersPath(data?.novelId)}
-      mutationOptions={{ onError }}
       actions={<BackFromRecord />}
       component="div"
+      toolbar={<ChapterToolbar />}
     >
-      <Card>
-        <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-        <SimpleForm toolbar={<ChapterToolbar />}>
-          <ChapterInputs />
-        </SimpleForm>
-      </Card>
-    </Edit>
+      <ChapterInputs />
+    </EditPage>
   );
 }
 

@@ -30,6 +30,7 @@ export const chapterCreatePath = (novelId: number | string) => `/novel/chapters/
 export const NOVEL_REVIEW: ReviewDecl<NovelStatus> = {
   resource: NOVEL_RESOURCE,
   messages: NOVEL_MSG,
+  statusMessages: `${SECTION_MSG}.status`,
   transitions: {
     pending: ['approve', 'reject'],
     rejected: ['approve'],

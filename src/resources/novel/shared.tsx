@@ -7,7 +7,8 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { COLUMN_RESOURCE, NOVEL_MSG, type NovelStatus, SECTION_MSG } from './names';
+import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
+import { COLUMN_RESOURCE, NOVEL_MSG, NOVEL_REVIEW, type NovelStatus, SECTION_MSG } from './names';
 
 export type SerialStatus = 'ongoing' | 'completed';
 
@@ -18,30 +19,12 @@ export const serialChoices = (['ongoing', 'completed'] as const).map((s) => ({
   name: `${SECTION_MSG}.serial.${s}`,
 }));
 
-const STATUS_COLOR: Record<NovelStatus, 'warning' | 'error' | 'success' | 'default'> = {
-  pending: 'warning',
-  rejected: 'error',
-  online: 'success',
-  offline: 'default',
-};
-
-export function StatusChip({ status }: { status?: NovelStatus }) {
-  const translate = useTranslate();
-  if (!status) return null;
-  return (
-    <Chip
-      size="small"
-      color={STATUS_COLOR[status]}
-      variant={status === 'offline' ? 'outlined' : 'filled'}
-      label={translate(`${SECTION_MSG}.status.${status}`)}
-    />
-  );
-}
-
-export function StatusField(_: { label?: string; source?: string; sortable?: boolean }) {
-  const record = useRecordContext();
-  return <StatusChip status={record?.status} />;
-}
+export const StatusChip = ({ status }: { status?: NovelStatus }) => (
+  <ReviewStatusChip review={NOVEL_REVIEW} status={status} />
+);
+export const StatusField = (_: { label?: string; source?: string; sortable?: boolean }) => (
+  <ReviewStatusField review={NOVEL_REVIEW} />
+);
 
 export function SerialField(_: { label?: string; source?: string; sortable?: boolean }) {
   const record = useRecordContext();

@@ -52,8 +52,9 @@ export function DomainHours() {
           <ReportList
             resource={DOMAIN_HOURS_RESOURCE}
             filter={{ domain }}
-            columns={[{ source: 'key', label: `${SECTION_MSG}.fields.hour`, sortable: true }]}
-            figures={domainFigures}
+            columns={[{ source: 'key', label: `${SECTION_MSG}.fields.hour` }]}
+            figures={domainFigures.map((f) => ({ ...f, sortable: false }))}
+            paged={false}
             // hour by hour in order (the API's domain-hours answers every hour of the period in this order)
             sort={{ field: 'key', order: 'ASC' }}
             filename={`domain-hours-${domain}`}

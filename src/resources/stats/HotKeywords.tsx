@@ -21,6 +21,8 @@ import { useEffect, useId, useState } from 'react';
 import { type RaRecord, useNotify, useRefresh, useTranslate } from 'react-admin';
 import type { ListAnswer } from '../../api/dataProvider';
 import { request } from '../../api/http';
+import { useUser } from '../../api/session';
+import { hasPermission } from '../../auth/permission';
 import { ReportList } from '../../components/ReportList';
 import { ADOPT_API, KEYWORDS_RESOURCE, SECTION_MSG } from './names';
 import { figure, ReportTabs, StatsPage } from './shared';
@@ -195,6 +197,7 @@ const keywordColumn = {
 export function HotKeywords() {
   const translate = useTranslate();
   const [tab, setTab] = useState<'keywords' | 'gap'>('keywords');
+  const admin = hasPermission(['admin'], useUser()?.role);
   return (
     <StatsPage>
       <ReportTabs
@@ -232,10 +235,15 @@ export function HotKeywords() {
               columns={[{ source: 'key', label: `${SECTION_MSG}.fields.keyword` }]}
               figures={[figure('searches'), figure('searchers')]}
               sort={{ field: 'searches', order: 'DESC' }}
-              actions={{
-                label: `${SECTION_MSG}.fields.actions`,
-                render: (r) => <AdoptButton keyword={String(r.key)} />,
-              }}
+              // adopting edits content: admins only (the API says 40300 to others)
+              actions={
+                admin
+                  ? {
+                      label: `${SECTION_MSG}.fields.actions`,
+                      render: (r) => <AdoptButton keyword={String(r.key)} />,
+                    }
+                  : undefined
+              }
               filename="demand-gap"
               empty={{ title: `${SECTION_MSG}.keywords.gapEmpty` }}
             />

@@ -52,6 +52,7 @@ export function ReportTabs<T extends string>({
             label={translate(t.label)}
             id={`${id}-tab-${t.value}`}
             aria-controls={`${id}-panel`}
+            sx={{ textTransform: 'none' }}
           />
         ))}
       </Tabs>

@@ -1,6 +1,5 @@
-import { Create, Edit, SimpleForm, useTranslate } from 'react-admin';
-import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
-import { EditToolbar } from '../../../components/EditToolbar';
+import { Create, SimpleForm, useTranslate } from 'react-admin';
+import { EditPage } from '../../../components/EditPage';
 import { NOTICE_MSG } from '../names';
 import { NoticeInputs } from './NoticeInputs';
 
@@ -28,19 +27,9 @@ export function NoticeCreate() {
 /** Edit a notice; a stale version (someone saved first) offers a reload, nothing is overwritten. */
 export function NoticeEdit() {
   const translate = useTranslate();
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
-      title={translate(`${NOTICE_MSG}.page.editTitle`)}
-      mutationMode="pessimistic"
-      redirect="list"
-      mutationOptions={{ onError }}
-      actions={false}
-    >
-      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm toolbar={<EditToolbar />}>
-        <NoticeInputs />
-      </SimpleForm>
-    </Edit>
+    <EditPage title={translate(`${NOTICE_MSG}.page.editTitle`)}>
+      <NoticeInputs />
+    </EditPage>
   );
 }

@@ -1,6 +1,6 @@
 import { Stack } from '@mui/material';
-import { Edit, SimpleForm, useRecordContext, useTranslate } from 'react-admin';
-import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
+import { Toolbar, useRecordContext, useTranslate } from 'react-admin';
+import { EditPage } from '../../../components/EditPage';
 import { OPERATOR_MSG } from '../names';
 import { OperatorInputs } from './OperatorInputs';
 import { ResetPasswordButton } from './ResetPasswordButton';
@@ -14,23 +14,13 @@ function EditTitle() {
 
 /** Edit nickname, avatar and role. A stale version (someone else saved first) offers a reload; nothing is overwritten. */
 export function OperatorEdit() {
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
-      title={<EditTitle />}
-      mutationMode="pessimistic"
-      redirect="list"
-      mutationOptions={{ onError }}
-      actions={false}
-    >
-      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm>
-        <OperatorInputs />
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-          <ResetPasswordButton />
-          <StateButton />
-        </Stack>
-      </SimpleForm>
-    </Edit>
+    <EditPage title={<EditTitle />} toolbar={<Toolbar />}>
+      <OperatorInputs />
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <ResetPasswordButton />
+        <StateButton />
+      </Stack>
+    </EditPage>
   );
 }

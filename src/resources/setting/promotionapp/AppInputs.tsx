@@ -3,7 +3,6 @@ import {
   BooleanInput,
   CheckboxGroupInput,
   Create,
-  Edit,
   maxLength,
   maxValue,
   minLength,
@@ -16,8 +15,7 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
-import { ConflictAlert, useConflict } from '../../../components/ConflictAlert';
-import { EditToolbar } from '../../../components/EditToolbar';
+import { EditPage } from '../../../components/EditPage';
 import { ImageInput } from '../../../images/ImageInput';
 import { SecureImage } from '../../../images/SecureImage';
 import { APP_MSG } from '../names';
@@ -87,19 +85,9 @@ export function AppCreate() {
 
 export function AppEdit() {
   const translate = useTranslate();
-  const { conflict, setConflict, onError } = useConflict();
   return (
-    <Edit
-      title={translate(`${APP_MSG}.page.editTitle`)}
-      mutationMode="pessimistic"
-      redirect="list"
-      mutationOptions={{ onError }}
-      actions={false}
-    >
-      <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm toolbar={<EditToolbar />}>
-        <AppInputs />
-      </SimpleForm>
-    </Edit>
+    <EditPage title={translate(`${APP_MSG}.page.editTitle`)}>
+      <AppInputs />
+    </EditPage>
   );
 }
