@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { Code, type Envelope } from './core/codes';
+import { Code, type Envelope } from '../common/codes';
 import type { AppDeps, AppEnv } from './core/context';
 import { errorEnvelope } from './core/envelope';
 import { ApiError } from './core/errors';

@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { Code } from '../../common/codes';
 import { rowsOf } from '../db/migrate';
 import type { Executor } from '../db/types';
 import type { Guard } from './auth';
-import { Code } from './codes';
 import type { ColumnTable } from './column-table';
 import type { AppEnv } from './context';
 import { findById, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from './crud';

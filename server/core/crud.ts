@@ -12,16 +12,14 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { Code } from '../../common/codes';
+import { PAGE_SIZES } from '../../common/paging';
 import type { Executor } from '../db/types';
-import { Code } from './codes';
 import { ApiError, conflict, notFound } from './errors';
 import { sqlStateOf } from './sql-state';
 
 /** The largest PostgreSQL `integer`: ids and versions beyond it are 40000, not a database error. */
 export const PG_INT_MAX = 2_147_483_647;
-
-/** Page sizes a list accepts; anything else is 40000. */
-export const PAGE_SIZES = [10, 20, 50, 100] as const;
 
 const intString = (min: number, max: number) =>
   z

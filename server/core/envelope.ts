@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { Code, type Envelope } from './codes';
+import { Code, type Envelope } from '../../common/codes';
 import type { AppContext } from './context';
 import { type ApiError, ValidationError } from './errors';
 import { translate } from './i18n';

@@ -1,4 +1,4 @@
-import { Code, ERR_SESSION_INVALID } from './codes';
+import { Code, ERR_SESSION_INVALID } from '../../common/codes';
 import type { MessageKey, Params } from './i18n';
 
 /**

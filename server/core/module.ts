@@ -1,3 +1,4 @@
+import type { z } from '@hono/zod-openapi';
 import type { Executor } from '../db/types';
 import type { Authenticate, Module } from './context';
 
@@ -9,6 +10,21 @@ export interface PlatformUsage {
   /** The field of the answer (e.g. `movies`). */
   field: string;
   count: (db: Executor, tenant: number, keys: number[]) => Promise<Map<number, number>>;
+}
+
+/**
+ * A module's part of the public site answer (`GET /app/site/config`): the field it fills, its OpenAPI schema, and
+ * how it is read for a tenant's platform at `now` (the tenant's settings are read once for every part). A module
+ * that joins bumps the site version (`bumpSiteVersion` of the site module) in the transaction of every write to
+ * what its part answers, so the answer's ETag changes with it.
+ */
+export interface SitePart {
+  field: string;
+  schema: z.ZodType;
+  read: (
+    db: Executor,
+    at: { tenant: number; platform: number; now: Date; settings: Record<string, unknown> },
+  ) => Promise<unknown>;
 }
 
 /**
@@ -26,6 +42,8 @@ export interface ServerModule {
   authenticate?: Authenticate;
   /** Its part of the platform usage counts. */
   platformUsage?: PlatformUsage;
+  /** Its part of the public site answer. */
+  site?: SitePart;
 }
 
 export const defineModule = (m: ServerModule): ServerModule => m;

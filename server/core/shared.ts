@@ -5,8 +5,8 @@
 import { z } from '@hono/zod-openapi';
 import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { Code } from '../../common/codes';
 import type { Db, Executor, Tx } from '../db/types';
-import { Code } from './codes';
 import type { AppContext } from './context';
 import { PG_INT_MAX } from './crud';
 import { ApiError, conflict, invalidField } from './errors';
@@ -86,6 +86,16 @@ export async function assertRefs(
 
 /** A foreign-key violation (a row referenced or removed concurrently): the state changed, 40900. */
 export const isForeignKeyViolation = (err: unknown) => sqlStateOf(err) === '23503';
+
+/** A state the caller did not see (a row removed or referenced meanwhile) is a conflict, not a server fault. */
+export async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw conflict();
+    throw err;
+  }
+}
 
 export const duplicate = (field: string) =>
   new ApiError(Code.CONFLICT, 'conflict.duplicate', { field }, { fields: { [field]: 'duplicate' } });

@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm';
-import { countWords } from '../core/words';
+import { countWords } from '../../common/words';
 import type { Db } from '../db/types';
 import { appendChapters } from '../modules/novel/chapters';
 import { type NovelStatus, novelColumns, novels, type SerialStatus } from '../modules/novel/schema';

@@ -2,6 +2,8 @@
  * The one HTTP client of the SPA (SPEC.md §7–8, DESIGN.md §2). Runs on the login page too: it imports neither
  * react-admin, MUI nor the big message bundles.
  */
+
+import { Code, ERR_SESSION_INVALID } from '../../common/codes';
 import { confirmLogout, navigate, toast } from './events';
 import { getLocale } from './locale';
 import { currentPath, LOGIN_PATH, loginPathFor } from './location';
@@ -10,11 +12,15 @@ import { withQuery } from './query';
 import { clearToken, getToken } from './storage';
 
 export const API_PREFIX = '/app';
-export const SUCCESS_CODE = 20000;
+export const SUCCESS_CODE: number = Code.OK;
 /** Illegal token, session replaced, token expired: ask the operator to log in again. */
-export const LOGOUT_CODES: readonly number[] = [50008, 50012, 50014];
+export const LOGOUT_CODES: readonly number[] = [
+  Code.ILLEGAL_TOKEN,
+  Code.SESSION_REPLACED,
+  Code.TOKEN_EXPIRED,
+];
 /** Beside the code when the account behind the session was disabled or deleted. */
-export const SESSION_INVALID_ERRCODE = 2001;
+export const SESSION_INVALID_ERRCODE = ERR_SESSION_INVALID;
 export const TOAST_DURATION = 5000;
 /** Calls whose logout codes never prompt: the user-info call (SPEC.md §8), and login/logout themselves. */
 const NO_LOGOUT_PROMPT = new Set(['admin/info', 'admin/login', 'admin/logout']);

@@ -1,5 +1,7 @@
-/** The API's largest page (server/core/crud.ts PAGE_SIZES): anything that needs more rows walks the pages. */
-export const MAX_PAGE = 100;
+import { MAX_PAGE_SIZE } from '../../common/paging';
+
+/** The API's largest page (common/paging.ts): anything that needs more rows walks the pages. */
+export const MAX_PAGE = MAX_PAGE_SIZE;
 
 /** One page as a reader answers it (react-admin's getList shape). */
 export interface PageAnswer<T> {

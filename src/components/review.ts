@@ -10,6 +10,13 @@
  * - `action.reason`, `action.reasonHint`: the reason field; `action.delete`, `action.confirmDelete`: batch delete;
  * - `notifications.<action>`: done, for one item; `notifications.batchDone`: done, for a batch (gets `%{count}`).
  */
+import { actionsFrom, REVIEW_STATUSES, type ReviewAction, type ReviewStatus } from '../../common/review';
+
+/** The actions the API allows from each status of the shared workflow (common/review.ts): movies, novels. */
+export const ACTIONS_BY_STATUS = Object.fromEntries(
+  REVIEW_STATUSES.map((s) => [s, actionsFrom(s)]),
+) as Record<ReviewStatus, ReviewAction[]>;
+
 export type StatusColor = 'warning' | 'error' | 'success' | 'default';
 
 export interface ReviewDecl<Status extends string = string, Action extends string = string> {

@@ -8,10 +8,10 @@ import AES from 'crypto-js/aes';
 import CryptoJS from 'crypto-js/core';
 import Hex from 'crypto-js/enc-hex';
 import NoPadding from 'crypto-js/pad-nopadding';
+import { IMAGE_MARKER } from '../../common/images';
 import { getImageCipher } from './cipher';
 
-/** The marker the API writes in front of every stored image (server/modules/images/cipher.ts). */
-export const IMAGE_MARKER = 'ZGE';
+export { IMAGE_MARKER };
 
 const MARKER_BYTES = Array.from(IMAGE_MARKER, (ch) => ch.charCodeAt(0));
 

@@ -9,9 +9,10 @@ import {
   useLocaleState,
   useTranslate,
 } from 'react-admin';
+import { PAGE_SIZES as API_PAGE_SIZES } from '../../common/paging';
 
-/** The page sizes the API allows (server/core/crud.ts PAGE_SIZES). */
-export const PAGE_SIZES = [10, 20, 50, 100];
+/** The page sizes the API allows. */
+export const PAGE_SIZES: number[] = [...API_PAGE_SIZES];
 
 /** The API's page sizes; a capped total (the list's meta says `totalExact: false`) reads "of 1,000+". */
 export function ListPagination() {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { countWords } from '../../server/core/words';
+import { countWords } from '../../common/words';
 import { startApi, type TestApi } from './harness';
 import { addChapter, CH, chapterOrder, createNovel, expectCountsRight, N, okData } from './novels-helpers';
 

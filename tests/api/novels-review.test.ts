@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { countWords } from '../../server/core/words';
+import { countWords } from '../../common/words';
 import { startApi, type TestApi } from './harness';
 import { addChapter, COL, createNovel, expectCountsRight, N, okData } from './novels-helpers';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { countWords } from '../../server/core/words';
+import { countWords } from '../../common/words';
 import { seed } from '../../server/seed';
 import { seedNovels } from '../../server/seed/novels';
 import { startApi, type TestApi } from './harness';

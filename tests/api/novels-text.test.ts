@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { countWords } from '../../server/core/words';
+import { countWords } from '../../common/words';
 import { decodeText, isHeading, splitChapters } from '../../server/modules/novel/import';
 import { gb18030 } from './novels-helpers';
 

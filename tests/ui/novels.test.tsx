@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import type { ReactNode } from 'react';
 import { AdminContext, ResourceContextProvider, SimpleForm, testDataProvider } from 'react-admin';
 import { afterEach, expect, test, vi } from 'vitest';
-import { countWords } from '../../server/core/words';
+import { countWords } from '../../common/words';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { ChapterInputs } from '../../src/resources/novel/ChapterInputs';

@@ -171,9 +171,9 @@ describe('the column tree screens (components outside the factory)', () => {
     await loadUser();
   });
 
+  // 122 columns: two pages. "Series" comes last, on page 2: it shows only if the walk read that page.
   const columns: Column[] = [
     { id: 1, parentId: null, name: 'Films', sort: 0, visible: true, itemCount: 4 },
-    { id: 2, parentId: null, name: 'Series', sort: 1, visible: true, itemCount: 4 },
     ...Array.from({ length: 120 }, (_, i) => ({
       id: 10 + i,
       parentId: 1,
@@ -182,6 +182,7 @@ describe('the column tree screens (components outside the factory)', () => {
       visible: true,
       itemCount: 0,
     })),
+    { id: 2, parentId: null, name: 'Series', sort: 1, visible: true, itemCount: 4 },
   ];
 
   function tree(ui: React.ReactNode, getList = vi.fn()) {
@@ -211,8 +212,10 @@ describe('the column tree screens (components outside the factory)', () => {
       { page: 1, perPage: 100 },
       { page: 2, perPage: 100 },
     ]);
+    expect(await screen.findByText('Series')).toBeTruthy();
+    expect(screen.queryByText('Sub 0')).toBeNull(); // collapsed
     fireEvent.click(screen.getByRole('button', { name: 'Show sub-columns of Films' }));
-    expect(await screen.findByText('Sub 119')).toBeTruthy();
+    expect(await screen.findByText('Sub 0')).toBeTruthy();
     cleanup();
 
     const { CategoryList } = columnTreeScreens({
@@ -221,7 +224,7 @@ describe('the column tree screens (components outside the factory)', () => {
     });
     tree(<CategoryList />);
     expect(await screen.findByText('Series')).toBeTruthy();
-  });
+  }, 20_000);
 
   it('deleting a column: with sub-columns it only explains; with items it asks where to move them first', async () => {
     tree(<ColumnTreeList resource="movie/category" title="resources.movie.menu.category" />);
@@ -243,5 +246,5 @@ describe('the column tree screens (components outside the factory)', () => {
     expect(within(dialog).getByText(/still has 4/)).toBeTruthy();
     const confirm = within(dialog).getByRole('button', { name: 'Move, then delete' }) as HTMLButtonElement;
     expect(confirm.disabled).toBe(true);
-  });
+  }, 20_000);
 });

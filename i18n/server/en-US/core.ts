@@ -37,5 +37,9 @@ const en: Record<keyof typeof zh, string> = {
   'field.notFound': 'Does not exist',
   'field.date': 'Should be a date YYYY-MM-DD',
   'notFound.ids': 'These records do not exist: {ids}',
+  'field.datetime': 'Should be a date-time with its offset, e.g. 2026-06-01T08:00:00+08:00',
+  'field.duplicate': 'Must not repeat an item',
+  'field.image': 'Should be an uploaded image or an http(s) address',
+  'field.httpUrl': 'Should be an address starting with http:// or https://',
 };
 export default en;

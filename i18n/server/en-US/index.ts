@@ -1,22 +1,28 @@
 import type zh from '../zh-CN';
 import actresses from './actresses';
-import columns from './columns';
+import columnTree from './column-tree';
 import core from './core';
 import images from './images';
-import movies from './movies';
-import novels from './novels';
-import settings from './settings';
+import movie from './movie';
+import notices from './notices';
+import novel from './novel';
+import promotionApps from './promotion-apps';
+import review from './review';
+import site from './site';
 import statistics from './statistics';
 
 /** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
 const en: Record<keyof typeof zh, string> = {
   ...core,
-  ...movies,
-  ...columns,
-  ...novels,
-  ...images,
+  ...review,
+  ...columnTree,
   ...actresses,
-  ...settings,
+  ...images,
+  ...movie,
+  ...notices,
+  ...novel,
+  ...promotionApps,
+  ...site,
   ...statistics,
 };
 export default en;

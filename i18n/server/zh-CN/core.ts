@@ -35,4 +35,8 @@ export default {
   'field.notFound': '不存在',
   'field.date': '日期格式应为 YYYY-MM-DD',
   'notFound.ids': '以下记录不存在：{ids}',
+  'field.datetime': '应为带时区的日期时间，例如 2026-06-01T08:00:00+08:00',
+  'field.duplicate': '不能有重复项',
+  'field.image': '应为上传的图片或 http(s) 地址',
+  'field.httpUrl': '应为 http:// 或 https:// 开头的地址',
 } as const;

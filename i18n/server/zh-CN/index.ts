@@ -1,15 +1,31 @@
 import actresses from './actresses';
-import columns from './columns';
+import columnTree from './column-tree';
 import core from './core';
 import images from './images';
-import movies from './movies';
-import novels from './novels';
-import settings from './settings';
+import movie from './movie';
+import notices from './notices';
+import novel from './novel';
+import promotionApps from './promotion-apps';
+import review from './review';
+import site from './site';
 import statistics from './statistics';
 
 /**
- * Messages the API puts in the envelope's `msg`, zh-CN: the core's, then one file per module. A module adds its
- * file and one line here (and the same in en-US, which the type checker then demands key by key).
+ * Messages the API puts in the envelope's `msg`, zh-CN: the core's and its kits' (review, column-tree), then one
+ * file per server module, named like the module's folder. A module adds its file and one line here (and the same
+ * in en-US, which the type checker then demands key by key).
  */
-const zh = { ...core, ...movies, ...columns, ...novels, ...images, ...actresses, ...settings, ...statistics };
+const zh = {
+  ...core,
+  ...review,
+  ...columnTree,
+  ...actresses,
+  ...images,
+  ...movie,
+  ...notices,
+  ...novel,
+  ...promotionApps,
+  ...site,
+  ...statistics,
+};
 export default zh;

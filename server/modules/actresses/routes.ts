@@ -1,18 +1,18 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
+import { ApiError, forbidden, invalidField, notFound } from '../../core/errors';
 import {
   assertRefs,
   boolQuery,
   countOf,
+  guarded,
   idArray,
   intQuery,
-  isForeignKeyViolation,
   iso,
   rejectUnknownQuery,
   transaction,
@@ -267,16 +267,6 @@ async function unlinkAndDelete(c: AppContext, tx: Executor, ids: number[]) {
     .where(inArray(actresses.id, ids))
     .returning({ id: actresses.id });
   return { unlinked: gone.length, deleted: deleted.length };
-}
-
-/** A movie linked or an actress removed concurrently: the state changed under the caller, 40900. */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (isForeignKeyViolation(err)) throw conflict();
-    throw err;
-  }
 }
 
 const hasMovies = (count: number, batch = false) =>

@@ -10,10 +10,9 @@ import {
   timestamp,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { REGIONS, type Region } from '../../../common/actresses';
 
-/** Where an actress comes from: a short code, named in the UI's language (the filter offers these). */
-export const REGIONS = ['cn', 'hk', 'tw', 'jp', 'kr', 'sea', 'us', 'eu', 'other'] as const;
-export type Region = (typeof REGIONS)[number];
+export { REGIONS, type Region };
 
 /**
  * A performer's profile. `search_grams` is generated from the name and every alias (`zg_name_grams`, migration

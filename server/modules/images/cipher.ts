@@ -1,3 +1,4 @@
+import { IMAGE_MARKER } from '../../../common/images';
 import type { Config } from '../../config';
 
 /**
@@ -9,7 +10,7 @@ import type { Config } from '../../config';
  * One key and one IV for every image, as SPEC.md §7 has it (readers hold one built-in pair); the price is that two
  * uploads of the same file give the same ciphertext. The secret is the key, not the IV.
  */
-export const IMAGE_MARKER = 'ZGE';
+export { IMAGE_MARKER };
 
 /**
  * Used when IMAGE_KEY and IMAGE_IV are not set: fine for development and demo mode, never for a real site (the

@@ -12,11 +12,13 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { REVIEW_STATUSES, type ReviewStatus } from '../../../common/review';
 import { columnTreeTable } from '../../core/column-table';
 import { actresses } from '../actresses/schema';
 
-export const MOVIE_STATUSES = ['pending', 'rejected', 'online', 'offline'] as const;
-export type MovieStatus = (typeof MOVIE_STATUSES)[number];
+/** The review workflow's statuses (common/review.ts). */
+export const MOVIE_STATUSES = REVIEW_STATUSES;
+export type MovieStatus = ReviewStatus;
 export const SOURCE_TYPES = ['hls', 'mp4'] as const;
 
 const stamps = {

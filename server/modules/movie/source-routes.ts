@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { eq, ilike, or } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import { ApiError } from '../../core/errors';
 import { crudResource } from '../../core/resource';
 import { boolQuery, containsPattern, countOf } from '../../core/shared';

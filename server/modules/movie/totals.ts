@@ -1,4 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
 import { countOf } from '../../core/shared';
 import type { Db, Executor } from '../../db/types';
 import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movies } from './schema';
@@ -15,18 +16,11 @@ import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movies } from './
  */
 export const COUNT_CAP = 1_000;
 
-/** The list parameters a counter can answer for; any other parameter with a value is a filter no counter knows. */
-const COUNTED = new Set([
-  'view',
-  'status',
-  'columnId',
-  'tagId',
-  'platform',
-  'page',
-  'pageSize',
-  'sort',
-  'order',
-]);
+/**
+ * The list parameters a counter can answer for (common/movie.ts MOVIE_COUNTED_FILTERS, and the paging ones); any
+ * other parameter with a value is a filter no counter knows.
+ */
+const COUNTED = new Set<string>([...MOVIE_COUNTED_FILTERS, 'page', 'pageSize', 'sort', 'order']);
 
 export interface TotalQuery {
   statuses: readonly MovieStatus[];

@@ -1,7 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
+import { countWords } from '../../../common/words';
 import { asAnyOperator, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
@@ -15,7 +16,6 @@ import {
   transaction,
   version,
 } from '../../core/shared';
-import { countWords } from '../../core/words';
 import type { Executor } from '../../db/types';
 import { appendChapters, applyNumbers, compact, lockNovel, lockNovels } from './chapters';
 import {

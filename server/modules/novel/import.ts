@@ -1,4 +1,4 @@
-import { countWords } from '../../core/words';
+import { countWords } from '../../../common/words';
 
 /** The encodings a TXT novel may come in; anything that is not valid UTF-8 (or UTF-16 with a BOM) is GB18030. */
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030';

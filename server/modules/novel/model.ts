@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { eq, sql } from 'drizzle-orm';
+import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { id, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { NOVEL_STATUSES, novelChapters, novelColumns, novels, SERIAL_STATUSES } from './schema';
 
-/** The longest chapter (characters) the API stores: about 60 times a usual web-novel chapter. */
-export const CHAPTER_MAX_CHARS = 200_000;
+export { CHAPTER_MAX_CHARS };
 
 export const Novel = z
   .object({

@@ -1,19 +1,19 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
-import { Code } from '../../core/codes';
-import type { AppContext, AppEnv } from '../../core/context';
-import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
+import type { AppEnv } from '../../core/context';
+import { idParam, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
-import { translate } from '../../core/i18n';
+import { ApiError, invalidField, notFound } from '../../core/errors';
+import { type ReviewBatchAction, reviewRoutes } from '../../core/review';
 import {
   assertRefs,
   containsPattern,
   dateQuery,
+  guarded,
   id,
   intQuery,
-  isForeignKeyViolation,
   rangeEnd,
   rangeStart,
   rejectUnknownQuery,
@@ -22,22 +22,9 @@ import {
 } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { Novel, novelFields, novelSelect, novelToApi, readNovel } from './model';
-import { NOVEL_STATUSES, type NovelStatus, novelColumns, novels, SERIAL_STATUSES } from './schema';
+import { NOVEL_STATUSES, novelColumns, novels, SERIAL_STATUSES } from './schema';
 
 const tags = ['novels'];
-
-/**
- * Review transitions: an action is allowed only from these statuses (enforced here, whatever the UI shows). Going
- * online (approve, online) also needs at least one chapter: readers would open an empty book.
- */
-export const TRANSITIONS = {
-  approve: { from: ['pending', 'rejected'], to: 'online' },
-  reject: { from: ['pending'], to: 'rejected' },
-  offline: { from: ['online'], to: 'offline' },
-  online: { from: ['offline'], to: 'online' },
-} as const satisfies Record<string, { from: readonly NovelStatus[]; to: NovelStatus }>;
-type Transition = keyof typeof TRANSITIONS;
-const GOES_ONLINE = new Set<Transition>(['approve', 'online']);
 
 const sorts = {
   id: novels.id,
@@ -75,12 +62,6 @@ const CreateBody = z.object({
   freeChapters: novelFields.freeChapters.optional().default(0),
 });
 const UpdateBody = z.object({ ...z.object(novelFields).partial().shape, version });
-
-const BATCH_ACTIONS = ['approve', 'reject', 'offline', 'online', 'setColumn', 'delete'] as const;
-const BatchBody = batchBody(BATCH_ACTIONS).extend({
-  reason: z.string().trim().max(500).optional(),
-  columnId: id.optional(),
-});
 
 const idOf = { params: idParam };
 
@@ -136,61 +117,9 @@ const routes = {
     request: idOf,
     responses: jsonResponse(z.object({ id: z.number() })),
   }),
-  batch: createRoute({
-    method: 'post',
-    path: '/batch',
-    tags,
-    summary:
-      'approve, reject (reason), offline, online, setColumn (columnId), delete (admin): one transaction, all or nothing',
-    middleware: asAnyOperator,
-    security,
-    request: { body: jsonBody(BatchBody) },
-    responses: jsonResponse(z.object({ changed: z.number() })),
-  }),
 };
 
-const transitionRoute = (action: Transition) =>
-  createRoute({
-    method: 'post',
-    path: `/{id}/${action}`,
-    tags,
-    summary: `${action}: allowed from ${TRANSITIONS[action].from.join(', ')}${GOES_ONLINE.has(action) ? ' with at least one chapter' : ''}; an optional version is checked`,
-    middleware: asAnyOperator,
-    security,
-    request: {
-      ...idOf,
-      body: {
-        required: action === 'reject',
-        content: {
-          'application/json': {
-            schema: z.object({
-              reason:
-                action === 'reject' ? z.string().trim().min(1).max(500) : z.string().max(500).optional(),
-              version: version.optional(),
-            }),
-          },
-        },
-      },
-    },
-    responses: jsonResponse(Novel),
-  });
-
-/** 40900 naming the novel's status and the refused action in the caller's language. */
-function transitionError(c: AppContext, status: NovelStatus, action: Transition, novelId?: number) {
-  const locale = c.get('locale');
-  const params = {
-    status: translate(locale, `novel.status.${status}`),
-    action: translate(locale, `novel.action.${action}`),
-    id: novelId ?? '',
-  };
-  return new ApiError(
-    Code.CONFLICT,
-    novelId === undefined ? 'novel.transition' : 'novel.transitionBatch',
-    params,
-    { id: novelId ?? null, status, action },
-  );
-}
-
+/** Going online (approve, online) needs at least one chapter: readers would open an empty book. */
 const noChapters = (novelId?: number) =>
   new ApiError(
     Code.CONFLICT,
@@ -198,33 +127,6 @@ const noChapters = (novelId?: number) =>
     { id: novelId ?? '' },
     { id: novelId ?? null, chapterCount: 0 },
   );
-
-/** Checks that every row may take `action`; the rows are locked by the caller. */
-function checkTransition(
-  c: AppContext,
-  rows: { id: number; status: NovelStatus; chapterCount: number }[],
-  action: Transition,
-  batch: boolean,
-) {
-  const from = TRANSITIONS[action].from as readonly string[];
-  for (const r of rows) {
-    if (!from.includes(r.status)) throw transitionError(c, r.status, action, batch ? r.id : undefined);
-    if (GOES_ONLINE.has(action) && r.chapterCount === 0) throw noChapters(batch ? r.id : undefined);
-  }
-}
-
-/** The columns a transition sets. */
-function transitionValues(c: AppContext, action: Transition, reason: string | undefined) {
-  const now = c.get('deps').clock.now();
-  const values: Record<string, unknown> = { status: TRANSITIONS[action].to, updatedAt: now };
-  if (action === 'approve' || action === 'reject') {
-    values.reviewedBy = c.get('operator').id;
-    values.reviewedAt = now;
-    values.rejectReason = action === 'reject' ? (reason ?? '') : '';
-  }
-  if (action === 'approve') values.publishedAt = now;
-  return { ...values, version: sql`${novels.version} + 1` };
-}
 
 /**
  * Title or author search, index-served (see schema.ts): for one or two characters the grams are the whole test;
@@ -263,58 +165,29 @@ async function mustReadNovel(db: Executor, novelId: number) {
   return novel;
 }
 
-/** A row removed or referenced meanwhile is a conflict, not a server fault. */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (isForeignKeyViolation(err)) throw conflict();
-    throw err;
-  }
-}
+/** The novel batch's own actions beside the review transitions: setColumn (columnId), delete (admin). */
+const batchActions: Record<string, ReviewBatchAction<{ columnId?: number }>> = {
+  setColumn: async (tx, ids, body, c) => {
+    if (body.columnId === undefined) throw invalidField('columnId', 'field.required');
+    await checkRefs(tx, body);
+    const changed = await tx
+      .update(novels)
+      .set({
+        columnId: body.columnId,
+        version: sql`${novels.version} + 1`,
+        updatedAt: c.get('deps').clock.now(),
+      })
+      .where(and(inArray(novels.id, ids), sql`${novels.columnId} is distinct from ${body.columnId}`))
+      .returning({ id: novels.id });
+    return changed.length;
+  },
+  delete: async (tx, ids) => {
+    const changed = await tx.delete(novels).where(inArray(novels.id, ids)).returning({ id: novels.id });
+    return changed.length;
+  },
+};
 
-/** Runs a batch action inside `tx` on `ids` (all exist and are locked); answers how many novels changed. */
-async function runBatch(c: AppContext, tx: Executor, body: z.infer<typeof BatchBody>, ids: number[]) {
-  const now = c.get('deps').clock.now();
-  switch (body.action) {
-    case 'approve':
-    case 'reject':
-    case 'offline':
-    case 'online': {
-      const action = body.action;
-      if (action === 'reject' && !body.reason) throw invalidField('reason', 'field.required');
-      const rows = await tx
-        .select({ id: novels.id, status: novels.status, chapterCount: novels.chapterCount })
-        .from(novels)
-        .where(inArray(novels.id, ids))
-        .orderBy(asc(novels.id));
-      checkTransition(c, rows, action, true);
-      const changed = await tx
-        .update(novels)
-        .set(transitionValues(c, action, body.reason) as any)
-        .where(inArray(novels.id, ids))
-        .returning({ id: novels.id });
-      return changed.length;
-    }
-    case 'setColumn': {
-      if (body.columnId === undefined) throw invalidField('columnId', 'field.required');
-      await checkRefs(tx, body);
-      const changed = await tx
-        .update(novels)
-        .set({ columnId: body.columnId, version: sql`${novels.version} + 1`, updatedAt: now })
-        .where(and(inArray(novels.id, ids), sql`${novels.columnId} is distinct from ${body.columnId}`))
-        .returning({ id: novels.id });
-      return changed.length;
-    }
-    case 'delete': {
-      if (c.get('operator').role !== 'admin') throw forbidden();
-      const changed = await tx.delete(novels).where(inArray(novels.id, ids)).returning({ id: novels.id });
-      return changed.length;
-    }
-  }
-}
-
-/** The novels: list, one, create, update, delete (admin), batch, and the review transitions. */
+/** The novels: list, one, create, update, delete (admin), and the review kit's batch and transitions. */
 export function novelRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -382,45 +255,31 @@ export function novelRoutes() {
     return ok(c, { id: novelId });
   });
 
-  app.openapi(routes.batch, async (c) => {
-    const body = c.req.valid('json');
-    if (body.action === 'delete' && c.get('operator').role !== 'admin') throw forbidden();
-    const changed = await guarded(() =>
-      transaction(c.get('deps').db, async (tx) => {
-        const ids = await lockRows(tx, novels, body.ids);
-        return runBatch(c, tx, body, ids);
-      }),
-    );
-    return ok(c, { changed });
-  });
-
-  for (const action of Object.keys(TRANSITIONS) as Transition[]) {
-    app.openapi(transitionRoute(action), async (c) => {
-      const { id: novelId } = c.req.valid('param');
-      const body = ((c.req.valid as any)('json') ?? {}) as { reason?: string; version?: number };
-      const { db } = c.get('deps');
-      await transaction(db, async (tx) => {
-        const [row] = await tx
-          .select({
-            id: novels.id,
-            status: novels.status,
-            chapterCount: novels.chapterCount,
-            version: novels.version,
-          })
-          .from(novels)
-          .where(eq(novels.id, novelId))
-          .for('update');
-        if (!row) throw notFound();
-        if (body.version !== undefined && body.version !== row.version) throw conflict();
-        checkTransition(c, [row], action, false);
-        await tx
-          .update(novels)
-          .set(transitionValues(c, action, body.reason) as any)
-          .where(eq(novels.id, novelId));
-      });
-      return ok(c, await mustReadNovel(db, novelId));
-    });
-  }
+  app.route(
+    '/',
+    reviewRoutes({
+      table: novels,
+      tag: 'novels',
+      guard: asAnyOperator,
+      security,
+      schema: Novel,
+      read: readNovel,
+      messages: 'novel',
+      precondition: {
+        actions: ['approve', 'online'],
+        columns: { chapterCount: novels.chapterCount },
+        check: (row, novelId) => (row.chapterCount === 0 ? noChapters(novelId) : undefined),
+        summary: ' with at least one chapter',
+      },
+      batch: {
+        summary:
+          'approve, reject (reason), offline, online, setColumn (columnId), delete (admin): one transaction, all or nothing',
+        fields: { columnId: id.optional() },
+        actions: batchActions,
+        adminOnly: ['delete'],
+      },
+    }),
+  );
 
   return app;
 }

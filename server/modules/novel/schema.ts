@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { SERIAL_STATUSES, type SerialStatus } from '../../../common/novel';
+import { REVIEW_STATUSES, type ReviewStatus } from '../../../common/review';
 import { columnTreeTable } from '../../core/column-table';
 
-/** Review status: the same four as movies (pending → online or rejected; online ⇄ offline). */
-export const NOVEL_STATUSES = ['pending', 'rejected', 'online', 'offline'] as const;
-export type NovelStatus = (typeof NOVEL_STATUSES)[number];
-/** Serial status: still being written, or finished. */
-export const SERIAL_STATUSES = ['ongoing', 'completed'] as const;
-export type SerialStatus = (typeof SERIAL_STATUSES)[number];
+/** Review status: the review workflow's four (common/review.ts: pending → online or rejected; online ⇄ offline). */
+export const NOVEL_STATUSES = REVIEW_STATUSES;
+export type NovelStatus = ReviewStatus;
+export { SERIAL_STATUSES, type SerialStatus };
 
 const stamps = {
   version: integer('version').notNull().default(1),
@@ -65,7 +65,7 @@ export const novels = pgTable(
 
 /**
  * A chapter: its position `number` (1, 2, 3… without gaps, unique in its novel), title, plain-text content and its
- * word count (core/words.ts, computed by the API from the content). Renumbering goes through negative numbers
+ * word count (common/words.ts, computed by the API from the content). Renumbering goes through negative numbers
  * first, so the unique index never sees two chapters on one number mid-statement.
  */
 export const novelChapters = pgTable(

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, isNull } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import { asAnyOperator, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
 import { hashPassword, verifyPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';

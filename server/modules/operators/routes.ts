@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import { asAdmin, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import type { AppContext, AppEnv } from '../../core/context';
 import {
   batchBody,

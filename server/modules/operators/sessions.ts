@@ -1,5 +1,5 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import { Code } from '../../core/codes';
+import { Code } from '../../../common/codes';
 import type { SessionOperator } from '../../core/context';
 import { newToken, sha256Hex } from '../../core/crypto';
 import { ApiError, accountDisabled } from '../../core/errors';

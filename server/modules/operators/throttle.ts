@@ -1,5 +1,5 @@
 import { and, count, eq, gt, lt, min } from 'drizzle-orm';
-import { Code } from '../../core/codes';
+import { Code } from '../../../common/codes';
 import { ApiError } from '../../core/errors';
 import type { Executor } from '../../db/types';
 import { loginFailures } from './schema';

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import { PG_INT_MAX } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';

@@ -7,5 +7,8 @@ import { siteKeyRoutes, siteRoutes } from './routes';
  */
 export default defineModule({
   name: 'site',
-  mount: { '/site': siteRoutes, '/admin/setting/site-key': siteKeyRoutes },
+  mount: {
+    '/site': (modules) => siteRoutes(modules.flatMap((m) => (m.site ? [m.site] : []))),
+    '/admin/setting/site-key': siteKeyRoutes,
+  },
 });

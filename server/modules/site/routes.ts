@@ -1,16 +1,14 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
+import { Code } from '../../../common/codes';
 import { asAdmin, security } from '../../core/auth';
-import { Code } from '../../core/codes';
 import type { AppEnv } from '../../core/context';
 import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
+import type { SitePart } from '../../core/module';
 import { intQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
-import { liveNotices } from '../notices/model';
-import { appsForPlatform } from '../promotion-apps';
-import { readStatistics, STAT_EVENTS } from '../statistics-settings';
 import { platformsOf } from '../sys/platforms';
 import { readSettings } from '../sys/settings';
 import { readSiteHead, readSiteKey, regenerateSiteKey } from './state';
@@ -24,94 +22,51 @@ export const SITE_MAX_AGE = 60;
 export const SITE_KEY_HEADER = 'Site-Key';
 const siteSecurity = [{ SiteKey: [] }];
 
-const PublicSite = z
-  .object({
-    tenant: z.number(),
-    platform: z.object({ key: z.number(), name: z.string() }),
-    site: z.object({
-      name: z.string(),
-      logo: z
-        .string()
-        .openapi({ description: 'An image path on `imgdomain` (encrypted), an http(s) URL, or empty' }),
-      imgdomain: z.string(),
-      contact: z.object({ email: z.string(), phone: z.string(), telegram: z.string(), qq: z.string() }),
-      registrationOpen: z.boolean(),
-      commentsOpen: z.boolean(),
-    }),
-    notices: z.object({
-      marquee: z.array(
-        z.object({
-          id: z.number(),
-          title: z.string(),
-          content: z.string(),
-          startAt: z.string(),
-          endAt: z.string().nullable(),
-        }),
-      ),
-      popup: z.array(
-        z.object({
-          id: z.number(),
-          title: z.string(),
-          content: z
-            .string()
-            .openapi({ description: 'Sanitized HTML: p, br, strong, em, ul, ol, li, a (http(s))' }),
-          startAt: z.string(),
-          endAt: z.string().nullable(),
-        }),
-      ),
-    }),
-    apps: z.array(
-      z.object({
-        id: z.number(),
-        name: z.string(),
-        icon: z.string(),
-        url: z.string(),
-        os: z.enum(['android', 'ios', 'desktop']),
-      }),
-    ),
-    statistics: z.object({
-      events: z.array(z.enum(STAT_EVENTS)),
-      sampleRate: z.number().openapi({ description: 'Percent of visits to collect' }),
-      snippet: z.string().openapi({ description: "This platform's third-party analytics code, as stored" }),
-    }),
-  })
-  .openapi('PublicSite');
-
-const configRoute = createRoute({
-  method: 'get',
-  path: '/config',
-  tags: ['site (public)'],
-  security: siteSecurity,
-  summary:
-    "What the content site shows on a platform: its live notices, its promotion apps and the site's public settings",
-  description: [
-    'Public and read-only: no Admin-Token, the tenant is named by its site key in the `Site-Key` header (a missing',
-    'or wrong key is code 40100, never cached). Answers carry `ETag` and `Cache-Control: public, max-age=…` (at most',
-    `${SITE_MAX_AGE} s, and never past the next instant a notice starts or ends); a request with a matching`,
-    '`If-None-Match` is answered 304 without a body after one read of one small row, whatever the number of',
-    'operators, notices or admin requests. `Vary: Site-Key, Accept-Language`. CORS is open (`*`).',
-  ].join(' '),
-  request: {
-    headers: z.object({
-      'site-key': z.string().optional().openapi({ description: "The tenant's site key (required)" }),
-      'if-none-match': z.string().optional(),
-    }),
-    query: z.object({
-      platform: intQuery(0, 9999).openapi({ description: 'A platform key of the settings' }),
-    }),
-  },
-  responses: {
-    200: {
-      description: 'Envelope `{code, msg, data}`',
+/** The public answer: the tenant, the platform, and every module's part (ServerModule.site) by its field. */
+const configRoute = (parts: readonly SitePart[]) => {
+  const PublicSite = z
+    .object({
+      tenant: z.number(),
+      platform: z.object({ key: z.number(), name: z.string() }),
+      ...Object.fromEntries(parts.map((p) => [p.field, p.schema])),
+    })
+    .openapi('PublicSite');
+  return createRoute({
+    method: 'get',
+    path: '/config',
+    tags: ['site (public)'],
+    security: siteSecurity,
+    summary:
+      "What the content site shows on a platform: its live notices, its promotion apps and the site's public settings",
+    description: [
+      'Public and read-only: no Admin-Token, the tenant is named by its site key in the `Site-Key` header (a missing',
+      'or wrong key is code 40100, never cached). Answers carry `ETag` and `Cache-Control: public, max-age=…` (at most',
+      `${SITE_MAX_AGE} s, and never past the next instant a notice starts or ends); a request with a matching`,
+      '`If-None-Match` is answered 304 without a body after one read of one small row, whatever the number of',
+      'operators, notices or admin requests. `Vary: Site-Key, Accept-Language`. CORS is open (`*`).',
+    ].join(' '),
+    request: {
       headers: z.object({
-        ETag: z.string().openapi({ example: 'W/"2-1a-0-2-zh-CN"' }),
-        'Cache-Control': z.string().openapi({ example: 'public, max-age=60' }),
+        'site-key': z.string().optional().openapi({ description: "The tenant's site key (required)" }),
+        'if-none-match': z.string().optional(),
       }),
-      content: { 'application/json': { schema: envelopeOf(PublicSite) } },
+      query: z.object({
+        platform: intQuery(0, 9999).openapi({ description: 'A platform key of the settings' }),
+      }),
     },
-    304: { description: 'Not modified (If-None-Match matched the current ETag)' },
-  },
-});
+    responses: {
+      200: {
+        description: 'Envelope `{code, msg, data}`',
+        headers: z.object({
+          ETag: z.string().openapi({ example: 'W/"2-1a-0-2-zh-CN"' }),
+          'Cache-Control': z.string().openapi({ example: 'public, max-age=60' }),
+        }),
+        content: { 'application/json': { schema: envelopeOf(PublicSite) } },
+      },
+      304: { description: 'Not modified (If-None-Match matched the current ETag)' },
+    },
+  });
+};
 
 const SiteKey = z.object({ key: z.string().nullable(), updatedAt: z.string().nullable() }).openapi('SiteKey');
 
@@ -177,8 +132,8 @@ export function freshness(head: SiteHead, platform: number, locale: string, now:
   return { etag, cacheControl: `public, max-age=${maxAge}` };
 }
 
-/** The public site API (issue #5), mounted at /app/site. */
-export function siteRoutes() {
+/** The public site API (issue #5), mounted at /app/site: the parts of the modules that join (ServerModule.site). */
+export function siteRoutes(parts: readonly SitePart[]) {
   const app = new OpenAPIHono<AppEnv>();
   app.openAPIRegistry.registerComponent('securitySchemes', 'SiteKey', {
     type: 'apiKey',
@@ -202,7 +157,7 @@ export function siteRoutes() {
   );
   app.use('/config', requireSiteKey);
 
-  app.openapi(configRoute, async (c) => {
+  app.openapi(configRoute(parts), async (c) => {
     const { db, clock } = c.get('deps');
     const head = heads.get(c.req.raw)!;
     const { platform } = c.req.valid('query');
@@ -221,42 +176,14 @@ export function siteRoutes() {
       c.header('Cache-Control', 'no-store');
       throw new ApiError(Code.NOT_FOUND, 'site.unknownPlatform', { platform });
     }
-    const [notices, apps, stats] = await Promise.all([
-      liveNotices(db, tenant, platform, now),
-      appsForPlatform(db, tenant, platform),
-      readStatistics(db, tenant),
-    ]);
-    const s = settings as Record<string, unknown>;
-    const str = (k: string) => (typeof s[k] === 'string' ? (s[k] as string) : '');
-    const bool = (k: string) => (typeof s[k] === 'boolean' ? (s[k] as boolean) : true);
+    const at = { tenant, platform, now, settings: settings as Record<string, unknown> };
+    const values = await Promise.all(parts.map((p) => p.read(db, at)));
     c.header('ETag', etag);
     c.header('Cache-Control', cacheControl);
     return ok(c, {
       tenant,
       platform: { key: platform, name },
-      site: {
-        name: str('siteName'),
-        logo: str('logo'),
-        imgdomain: str('imgdomain'),
-        contact: {
-          email: str('contactEmail'),
-          phone: str('contactPhone'),
-          telegram: str('contactTelegram'),
-          qq: str('contactQQ'),
-        },
-        registrationOpen: bool('registrationOpen'),
-        commentsOpen: bool('commentsOpen'),
-      },
-      notices: {
-        marquee: notices.filter((n) => n.type === 'marquee').map(({ type: _t, ...n }) => n),
-        popup: notices.filter((n) => n.type === 'popup').map(({ type: _t, ...n }) => n),
-      },
-      apps,
-      statistics: {
-        events: STAT_EVENTS.filter((e) => stats.events[e]),
-        sampleRate: stats.sampleRate,
-        snippet: stats.snippets.find((x) => x.platform === platform)?.code ?? '',
-      },
+      ...Object.fromEntries(parts.map((p, i) => [p.field, values[i]])),
     });
   });
 

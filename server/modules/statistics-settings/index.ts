@@ -171,4 +171,20 @@ export default defineModule({
   name: 'statistics-settings',
   mount: { '/admin/setting/statistics': statisticsSettingsRoutes },
   platformUsage: { field: 'snippets', count: snippetsPerPlatform },
+  site: {
+    field: 'statistics',
+    schema: z.object({
+      events: z.array(z.enum(STAT_EVENTS)),
+      sampleRate: z.number().openapi({ description: 'Percent of visits to collect' }),
+      snippet: z.string().openapi({ description: "This platform's third-party analytics code, as stored" }),
+    }),
+    read: async (db, { tenant, platform }) => {
+      const stats = await readStatistics(db, tenant);
+      return {
+        events: STAT_EVENTS.filter((e) => stats.events[e]),
+        sampleRate: stats.sampleRate,
+        snippet: stats.snippets.find((x) => x.platform === platform)?.code ?? '',
+      };
+    },
+  },
 });

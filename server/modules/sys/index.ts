@@ -175,4 +175,34 @@ export default defineModule({
     '/admin/setting/platform-usage': (modules) =>
       platformUsageRoutes(modules.flatMap((m) => (m.platformUsage ? [m.platformUsage] : []))),
   },
+  site: {
+    field: 'site',
+    schema: z.object({
+      name: z.string(),
+      logo: z
+        .string()
+        .openapi({ description: 'An image path on `imgdomain` (encrypted), an http(s) URL, or empty' }),
+      imgdomain: z.string(),
+      contact: z.object({ email: z.string(), phone: z.string(), telegram: z.string(), qq: z.string() }),
+      registrationOpen: z.boolean(),
+      commentsOpen: z.boolean(),
+    }),
+    read: async (_db, { settings: s }) => {
+      const str = (k: string) => (typeof s[k] === 'string' ? (s[k] as string) : '');
+      const bool = (k: string) => (typeof s[k] === 'boolean' ? (s[k] as boolean) : true);
+      return {
+        name: str('siteName'),
+        logo: str('logo'),
+        imgdomain: str('imgdomain'),
+        contact: {
+          email: str('contactEmail'),
+          phone: str('contactPhone'),
+          telegram: str('contactTelegram'),
+          qq: str('contactQQ'),
+        },
+        registrationOpen: bool('registrationOpen'),
+        commentsOpen: bool('commentsOpen'),
+      };
+    },
+  },
 });

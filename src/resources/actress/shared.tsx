@@ -1,10 +1,10 @@
 import { Avatar, Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { REGIONS } from '../../../common/actresses';
 import { SecureImage } from '../../images/SecureImage';
 import { ACTRESS_MSG } from './names';
 
-/** Region codes the API accepts (server/modules/actresses/schema.ts REGIONS), named in the UI's language. */
-export const REGIONS = ['cn', 'hk', 'tw', 'jp', 'kr', 'sea', 'us', 'eu', 'other'] as const;
+/** Region codes the API accepts (common/actresses.ts), named in the UI's language. */
 export const regionChoices = REGIONS.map((id) => ({ id, name: `${ACTRESS_MSG}.region.${id}` }));
 
 export const visibleChoices = [

@@ -3,10 +3,11 @@
  * resource (its screen's path), its API path and its message prefix, the section's own messages (`SECTION_MSG`,
  * which also holds the review workflow's), and the review workflow.
  */
-import type { ReviewDecl } from '../../components/review';
+import { REVIEW_VIEWS, type ReviewStatus } from '../../../common/review';
+import { ACTIONS_BY_STATUS, type ReviewDecl } from '../../components/review';
 
 export type MovieView = 'review' | 'online';
-export type MovieStatus = 'pending' | 'rejected' | 'online' | 'offline';
+export type MovieStatus = ReviewStatus;
 
 /** Messages shared by the section's screens (statuses, filters, review actions) and its menu labels. */
 export const SECTION_MSG = 'resources.movie';
@@ -31,24 +32,16 @@ export const SOURCE_RESOURCE = 'movie/sources';
 export const SOURCE_API = 'admin/movie/sources';
 export const SOURCE_MSG = `resources.${SOURCE_RESOURCE}`;
 
-export const STATUSES: Record<MovieView, MovieStatus[]> = {
-  review: ['pending', 'rejected'],
-  online: ['online', 'offline'],
-};
+export const STATUSES: Record<MovieView, readonly MovieStatus[]> = REVIEW_VIEWS;
 /** Where a movie is edited, by its status: the review pages for pending/rejected, the online pages otherwise. */
 export const editPathOf = (status: MovieStatus, id: number | string) =>
   `/${MOVIE_RESOURCE[status === 'pending' || status === 'rejected' ? 'review' : 'online']}/edit/${id}`;
 
-/** The review workflow (server/modules/movies: the transitions the API allows from each status). */
+/** The review workflow: the transitions the API allows from each status (common/review.ts). */
 export const MOVIE_REVIEW: ReviewDecl<MovieStatus> = {
   messages: SECTION_MSG,
   statusMessages: `${SECTION_MSG}.status`,
-  transitions: {
-    pending: ['approve', 'reject'],
-    rejected: ['approve'],
-    online: ['offline'],
-    offline: ['online'],
-  },
+  transitions: ACTIONS_BY_STATUS,
   reasonRequired: ['reject'],
   backToList: ['approve', 'reject'],
   warn: ['reject', 'offline'],

@@ -2,14 +2,14 @@ import { Typography } from '@mui/material';
 import { useDeferredValue } from 'react';
 import { maxLength, required, TextInput, useLocaleState, useTranslate } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { countWords } from '../../../server/core/words';
+import { CHAPTER_MAX_CHARS } from '../../../common/novel';
+import { countWords } from '../../../common/words';
 import { CHAPTER_MSG } from './names';
 
-/** The API's limit of a chapter's text (server/modules/novels/model.ts CHAPTER_MAX_CHARS). */
-export const CHAPTER_MAX_CHARS = 200_000;
+export { CHAPTER_MAX_CHARS };
 
 /**
- * The words of the text being typed, counted as the API counts them (server/core/words.ts, the same function):
+ * The words of the text being typed, counted as the API counts them (common/words.ts, the same function):
  * Chinese characters one each, other words one each. Deferred, so a long chapter never slows typing down.
  */
 export function WordCounter({ source = 'content' }: { source?: string }) {

@@ -2,9 +2,10 @@
  * Names and paths of the novel section, without React: the section declaration (index.ts, in the initial bundle)
  * reads them too.
  */
-import type { ReviewDecl } from '../../components/review';
+import type { ReviewStatus } from '../../../common/review';
+import { ACTIONS_BY_STATUS, type ReviewDecl } from '../../components/review';
 
-export type NovelStatus = 'pending' | 'rejected' | 'online' | 'offline';
+export type NovelStatus = ReviewStatus;
 
 /** The react-admin resources of the section (each its screen's path) and their API paths. */
 export const NOVEL_RESOURCE = 'novel/review';
@@ -26,17 +27,12 @@ export const chaptersPath = (novelId: number | string) => `/novel/chapters/${nov
 export const chapterEditPath = (id: number | string) => `/novel/chapters/edit/${id}`;
 export const chapterCreatePath = (novelId: number | string) => `/novel/chapters/edit?novelId=${novelId}`;
 
-/** The review workflow (server/modules/novels: the transitions the API allows from each status). */
+/** The review workflow: the transitions the API allows from each status (common/review.ts). */
 export const NOVEL_REVIEW: ReviewDecl<NovelStatus> = {
   resource: NOVEL_RESOURCE,
   messages: NOVEL_MSG,
   statusMessages: `${SECTION_MSG}.status`,
-  transitions: {
-    pending: ['approve', 'reject'],
-    rejected: ['approve'],
-    online: ['offline'],
-    offline: ['online'],
-  },
+  transitions: ACTIONS_BY_STATUS,
   reasonRequired: ['reject'],
   backToList: ['approve', 'reject'],
   warn: ['reject', 'offline'],

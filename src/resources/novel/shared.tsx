@@ -7,14 +7,16 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { SERIAL_STATUSES, type SerialStatus } from '../../../common/novel';
+import { REVIEW_STATUSES } from '../../../common/review';
 import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
 import { COLUMN_RESOURCE, NOVEL_MSG, NOVEL_REVIEW, type NovelStatus, SECTION_MSG } from './names';
 
-export type SerialStatus = 'ongoing' | 'completed';
+export type { SerialStatus };
 
-export const STATUSES: NovelStatus[] = ['pending', 'rejected', 'online', 'offline'];
+export const STATUSES: readonly NovelStatus[] = REVIEW_STATUSES;
 export const statusChoices = STATUSES.map((s) => ({ id: s, name: `${SECTION_MSG}.status.${s}` }));
-export const serialChoices = (['ongoing', 'completed'] as const).map((s) => ({
+export const serialChoices = SERIAL_STATUSES.map((s) => ({
   id: s,
   name: `${SECTION_MSG}.serial.${s}`,
 }));

@@ -1,15 +1,7 @@
-import type zh from '../zh-CN/novels';
+import type zh from '../zh-CN/novel';
 
-/** API messages of the novels module, en-US. */
-const novels: Record<keyof typeof zh, string> = {
-  'novel.status.pending': 'pending review',
-  'novel.status.rejected': 'rejected',
-  'novel.status.online': 'online',
-  'novel.status.offline': 'offline',
-  'novel.action.approve': 'approved',
-  'novel.action.reject': 'rejected',
-  'novel.action.offline': 'taken offline',
-  'novel.action.online': 'put online',
+/** API messages of the novel module, en-US. */
+const novel: Record<keyof typeof zh, string> = {
   'novel.transition': 'This novel is {status}; it cannot be {action}',
   'novel.transitionBatch':
     'Novel #{id} is {status} and cannot be {action}; nothing in this batch was changed',
@@ -30,4 +22,4 @@ const novels: Record<keyof typeof zh, string> = {
   'novel.import.tooMany': 'The file splits into {count} chapters; one import takes at most {max}',
   'novel.import.prefaceTitle': 'Preface',
 };
-export default novels;
+export default novel;

@@ -1,13 +1,5 @@
-/** 小说版块（novels 模块）的接口消息。 */
-const novels = {
-  'novel.status.pending': '待审核',
-  'novel.status.rejected': '已驳回',
-  'novel.status.online': '已上线',
-  'novel.status.offline': '已下线',
-  'novel.action.approve': '审核通过',
-  'novel.action.reject': '驳回',
-  'novel.action.offline': '下线',
-  'novel.action.online': '上线',
+/** 小说版块（novel 模块）的接口消息。 */
+const novel = {
   'novel.transition': '该小说当前为「{status}」，不能{action}',
   'novel.transitionBatch': '小说 #{id} 当前为「{status}」，不能{action}；本批未做任何修改',
   'novel.noChapters': '该小说还没有章节，不能上线',
@@ -25,4 +17,4 @@ const novels = {
   'novel.import.tooMany': '文件拆分出 {count} 章，一次最多导入 {max} 章',
   'novel.import.prefaceTitle': '序',
 };
-export default novels;
+export default novel;

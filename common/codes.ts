@@ -1,4 +1,4 @@
-/** Envelope codes of DESIGN.md §5. Every `/app` answer carries one of these. */
+/** Envelope codes of DESIGN.md §5. Every `/app` answer carries one of these (the API sends them, the SPA reads them). */
 export const Code = {
   OK: 20000,
   INVALID: 40000,

@@ -1,4 +1,4 @@
-import type zh from '../zh-CN/columns';
+import type zh from '../zh-CN/column-tree';
 
 /** API messages of the column trees (core/column-tree.ts: movies and novels), en-US. */
 const columns: Record<keyof typeof zh, string> = {

@@ -1,0 +1,34 @@
+/**
+ * The movie list's filters (`GET /app/admin/movie/movies`), declared once: the API's query schema has exactly these
+ * (server/modules/movie/list.ts), its totals know which of them a counter answers for (totals.ts), and the SPA's
+ * filter forms name them.
+ */
+export const MOVIE_LIST_FILTERS = [
+  'view',
+  'q',
+  'columnId',
+  'tagId',
+  'platform',
+  'status',
+  'createdFrom',
+  'createdTo',
+  'publishedFrom',
+  'publishedTo',
+  'recommended',
+  'free',
+  'viewsMin',
+  'viewsMax',
+] as const;
+export type MovieListFilter = (typeof MOVIE_LIST_FILTERS)[number];
+
+/**
+ * The filters the counters of `movie_counts` answer for (a view or status and at most one of column, tag and
+ * platform): a list filtered by these alone has an exact total at any size; any other filter is counted (capped).
+ */
+export const MOVIE_COUNTED_FILTERS = [
+  'view',
+  'status',
+  'columnId',
+  'tagId',
+  'platform',
+] as const satisfies readonly MovieListFilter[];

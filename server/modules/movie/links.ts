@@ -1,0 +1,99 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../../core/context';
+import { invalidField } from '../../core/errors';
+import { assertRefs } from '../../core/shared';
+import type { Executor } from '../../db/types';
+import { actresses } from '../actresses/schema';
+import { readSettings } from '../sys';
+import { movieActresses, movieColumns, moviePlays, movieTagLinks, movieTags, videoSources } from './schema';
+
+/** What a movie links to (a column, tags, actresses, platforms, play entries): the checks and the writing. */
+
+/** The platform keys of the default tenant's settings. */
+async function checkPlatforms(c: AppContext, db: Executor, platforms: number[] | undefined) {
+  if (!platforms?.length) return;
+  const settings = await readSettings(db, c.get('deps').config.defaultTenant);
+  const known = new Set((settings.platforms as { key: number }[]).map((p) => Number(p.key)));
+  const i = platforms.findIndex((k) => !known.has(k));
+  if (i >= 0) throw invalidField(`platforms.${i}`, 'field.notFound');
+}
+
+/** The ids a create or an update body references exist (40000 naming the field otherwise). */
+export async function checkRefs(
+  c: AppContext,
+  db: Executor,
+  body: {
+    columnId?: number | null;
+    tagIds?: number[];
+    actressIds?: number[];
+    platforms?: number[];
+    plays?: { sourceId: number }[];
+  },
+) {
+  if (body.columnId != null) await assertRefs(db, movieColumns, movieColumns.id, [body.columnId], 'columnId');
+  if (body.tagIds) await assertRefs(db, movieTags, movieTags.id, body.tagIds, 'tagIds');
+  if (body.actressIds) await assertRefs(db, actresses, actresses.id, body.actressIds, 'actressIds');
+  if (body.plays?.length)
+    await assertRefs(
+      db,
+      videoSources,
+      videoSources.id,
+      body.plays.map((p) => p.sourceId),
+      'plays',
+    );
+  await checkPlatforms(c, db, body.platforms);
+}
+
+/** Replaces the links a body carries (tags, actresses, plays); fields not sent are left alone. */
+export async function writeLinks(
+  db: Executor,
+  movieId: number,
+  body: {
+    tagIds?: number[];
+    actressIds?: number[];
+    plays?: { sourceId: number; path: string; sort?: number }[];
+  },
+) {
+  if (body.tagIds) {
+    const want = [...new Set(body.tagIds)];
+    await db
+      .delete(movieTagLinks)
+      .where(
+        and(
+          eq(movieTagLinks.movieId, movieId),
+          want.length ? sql`${movieTagLinks.tagId} <> all(${sql.param(want)}::integer[])` : undefined,
+        ),
+      );
+    if (want.length)
+      await db
+        .insert(movieTagLinks)
+        .values(want.map((tagId) => ({ movieId, tagId })))
+        .onConflictDoNothing();
+  }
+  if (body.actressIds) {
+    // Only the links that change are written: each one moves an actress's movie count (a shared row).
+    const want = [...new Set(body.actressIds)];
+    await db
+      .delete(movieActresses)
+      .where(
+        and(
+          eq(movieActresses.movieId, movieId),
+          want.length ? sql`${movieActresses.actressId} <> all(${sql.param(want)}::integer[])` : undefined,
+        ),
+      );
+    if (want.length)
+      await db
+        .insert(movieActresses)
+        .values(want.map((actressId) => ({ movieId, actressId })))
+        .onConflictDoNothing();
+  }
+  if (body.plays) {
+    await db.delete(moviePlays).where(eq(moviePlays.movieId, movieId));
+    if (body.plays.length)
+      await db
+        .insert(moviePlays)
+        .values(
+          body.plays.map((p, i) => ({ movieId, sourceId: p.sourceId, path: p.path, sort: p.sort ?? i })),
+        );
+  }
+}

@@ -1,0 +1,150 @@
+import { z } from '@hono/zod-openapi';
+import { and, asc, desc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { MovieListFilter } from '../../../common/movie';
+import { REVIEW_VIEWS } from '../../../common/review';
+import { listQuery } from '../../core/crud';
+import { invalidField } from '../../core/errors';
+import { boolQuery, dateQuery, intQuery, rangeEnd, rangeStart } from '../../core/shared';
+import type { Db } from '../../db/types';
+import { movieSelect, movieToApi, tagIdsOf, titleContains } from './model';
+import { MOVIE_STATUSES, type MovieStatus, movieColumns, movies, movieTagLinks } from './schema';
+import { listTotal, readPlanned } from './totals';
+
+/**
+ * The movie list (`GET /app/admin/movie/movies`): its query (sorts, and the filters of common/movie.ts), the filter
+ * it makes, and how a page and its total are read at a million rows (README "Totals at scale").
+ */
+
+export const sorts = {
+  id: movies.id,
+  title: movies.title,
+  createdAt: movies.createdAt,
+  updatedAt: movies.updatedAt,
+  publishedAt: movies.publishedAt,
+  reviewedAt: movies.reviewedAt,
+  releaseDate: movies.releaseDate,
+  views: movies.views,
+  likes: movies.likes,
+  comments: movies.comments,
+  sortWeight: movies.sortWeight,
+  duration: movies.duration,
+} as const;
+
+/** Sorts an index of migration 0004 serves in both directions (and `id`, the primary key). */
+const SORT_INDEXED = new Set<keyof typeof sorts>(['id', 'publishedAt', 'createdAt', 'views']);
+
+/** The filters' query fields: exactly the names of MOVIE_LIST_FILTERS (the type checker holds the two together). */
+const filters = {
+  view: z.enum(['review', 'online', 'all']).optional().default('all'),
+  q: z.string().trim().max(64).optional(),
+  columnId: intQuery().optional(),
+  tagId: intQuery().optional(),
+  platform: intQuery(0, 9999).optional(),
+  status: z.enum(MOVIE_STATUSES).optional(),
+  createdFrom: dateQuery.optional(),
+  createdTo: dateQuery.optional(),
+  publishedFrom: dateQuery.optional(),
+  publishedTo: dateQuery.optional(),
+  recommended: boolQuery.optional(),
+  free: boolQuery.optional(),
+  viewsMin: intQuery(0).optional(),
+  viewsMax: intQuery(0).optional(),
+} satisfies Record<MovieListFilter, z.ZodType>;
+
+export const ListQuery = listQuery(
+  Object.keys(sorts) as [keyof typeof sorts, ...(keyof typeof sorts)[]],
+  filters,
+);
+type Query = z.infer<typeof ListQuery>;
+
+const VIEWS = REVIEW_VIEWS;
+
+function listWhere(q: Query): SQL | undefined {
+  const statuses = VIEWS[q.view] as readonly string[];
+  if (q.status && !statuses.includes(q.status))
+    throw invalidField('status', 'field.enum', { values: statuses.join(', ') });
+  if (q.viewsMin !== undefined && q.viewsMax !== undefined && q.viewsMin > q.viewsMax)
+    throw invalidField('viewsMax', 'field.range');
+  const where: (SQL | undefined)[] = [];
+  if (q.status) where.push(eq(movies.status, q.status));
+  else if (q.view !== 'all') where.push(inArray(movies.status, [...statuses] as MovieStatus[]));
+  if (q.ids) where.push(inArray(movies.id, q.ids));
+  if (q.q) where.push(titleContains(q.q));
+  if (q.columnId !== undefined) where.push(eq(movies.columnId, q.columnId));
+  if (q.tagId !== undefined)
+    where.push(
+      inArray(
+        movies.id,
+        sql`(select ${movieTagLinks.movieId} from ${movieTagLinks} where ${movieTagLinks.tagId} = ${q.tagId})`,
+      ),
+    );
+  if (q.platform !== undefined) where.push(sql`${movies.platforms} @> array[${q.platform}::integer]`);
+  for (const [from, to, col, field] of [
+    [q.createdFrom, q.createdTo, movies.createdAt, 'createdTo'],
+    [q.publishedFrom, q.publishedTo, movies.publishedAt, 'publishedTo'],
+  ] as const) {
+    if (from && to && rangeStart(from) >= rangeEnd(to)) throw invalidField(field, 'field.range');
+    if (from) where.push(gte(col, rangeStart(from)));
+    if (to) where.push(lt(col, rangeEnd(to)));
+  }
+  if (q.recommended !== undefined) where.push(eq(movies.recommended, q.recommended));
+  if (q.free !== undefined) where.push(eq(movies.free, q.free));
+  if (q.viewsMin !== undefined) where.push(gte(movies.views, q.viewsMin));
+  if (q.viewsMax !== undefined) where.push(lte(movies.views, q.viewsMax));
+  return and(...where);
+}
+
+/**
+ * One page of the list and its total: the page's ids first (walking the sort index when a long title search matches
+ * many), then their rows, tags and the total at once.
+ */
+export async function readMovieList(db: Db, q: Query) {
+  const where = listWhere(q);
+  const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
+  const offset = (q.page - 1) * q.pageSize;
+  const sort = (q.sort ?? 'id') as keyof typeof sorts;
+  const sortCol = sorts[sort];
+  const totalQuery = { statuses: q.status ? [q.status] : VIEWS[q.view], query: q };
+  // A title search of three or more characters is counted first (at most COUNT_CAP + 1 rows): that tells how to
+  // read its page (totals.ts readPlanned). One or two characters are estimated well: counted beside the page.
+  const longSearch = q.q !== undefined && [...q.q].length > 2;
+  const searchTotal = longSearch ? await listTotal(db, totalQuery, where) : undefined;
+  const shortSearchTotal = q.q && !longSearch ? listTotal(db, totalQuery, where) : undefined;
+  shortSearchTotal?.catch(() => {}); // awaited below; not an unhandled rejection if the page query fails first
+  // As the sort indexes of migration 0004 are declared: (col DESC NULLS LAST, id DESC), read either way.
+  const order =
+    q.order === 'desc'
+      ? [sql`${sortCol} desc nulls last`, desc(movies.id)]
+      : [sql`${sortCol} asc nulls first`, asc(movies.id)];
+  // The page's ids first, then their rows: skipping `offset` rows walks the sort index only (an index-only scan
+  // when the filter is in the index), not 20,000 table rows for page 1000.
+  const pageIds = await readPlanned(
+    db,
+    { walkSortIndex: searchTotal?.totalExact === false && SORT_INDEXED.has(sort) },
+    (tx) =>
+      tx
+        .select({ id: movies.id })
+        .from(movies)
+        .where(where)
+        .orderBy(...order)
+        .limit(pageSize)
+        .offset(offset),
+  );
+  // Then the rows, their tags and the total at once (separate connections on PostgreSQL).
+  const ids = pageIds.map((r) => r.id);
+  const [rows, tagMap, totals] = await Promise.all([
+    ids.length
+      ? db
+          .select(movieSelect)
+          .from(movies)
+          .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
+          .where(inArray(movies.id, ids))
+          .orderBy(...order)
+      : [],
+    tagIdsOf(db, ids),
+    searchTotal ??
+      shortSearchTotal ??
+      listTotal(db, totalQuery, where, { offset, pageSize, pageRows: ids.length }),
+  ]);
+  return { list: rows.map((r) => movieToApi(r, tagMap.get(r.id) ?? [])), ...totals };
+}
