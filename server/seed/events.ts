@@ -107,7 +107,10 @@ export async function seedEvents(db: Db, opts: { seed: number; tenant: number; n
   const adIds = [1, 2, 3, 4, 5, 6];
   const weighted = <T>(items: readonly T[], weights: readonly number[]) => {
     let x = r.next() * weights.reduce((a, b) => a + b, 0);
-    for (let i = 0; i < items.length; i++) if ((x -= weights[i]) < 0) return items[i];
+    for (let i = 0; i < items.length; i++) {
+      x -= weights[i];
+      if (x < 0) return items[i];
+    }
     return items[items.length - 1];
   };
   const zipf = <T>(items: readonly T[]) =>

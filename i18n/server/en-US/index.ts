@@ -6,6 +6,7 @@ import images from './images';
 import movie from './movie';
 import notices from './notices';
 import novel from './novel';
+import operators from './operators';
 import promotionApps from './promotion-apps';
 import review from './review';
 import site from './site';
@@ -21,6 +22,7 @@ const en: Record<keyof typeof zh, string> = {
   ...movie,
   ...notices,
   ...novel,
+  ...operators,
   ...promotionApps,
   ...site,
   ...statistics,

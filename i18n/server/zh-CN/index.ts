@@ -5,6 +5,7 @@ import images from './images';
 import movie from './movie';
 import notices from './notices';
 import novel from './novel';
+import operators from './operators';
 import promotionApps from './promotion-apps';
 import review from './review';
 import site from './site';
@@ -24,6 +25,7 @@ const zh = {
   ...movie,
   ...notices,
   ...novel,
+  ...operators,
   ...promotionApps,
   ...site,
   ...statistics,

@@ -38,7 +38,20 @@ export interface ReportQuery {
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
-const bytes = (v: unknown): Uint8Array[] => ((v as Uint8Array[] | null) ?? []).filter(Boolean);
+/**
+ * The sketches of a group, as `sketchSql` sends them: one bytea of (4-byte length, sketch) pairs. One value per group
+ * rather than a bytea[]: the drivers parse one long bytea natively, an array of them element by element (18 s for
+ * 7,000 dense sketches in the bench, against milliseconds).
+ */
+function* bytes(v: unknown): Generator<Uint8Array> {
+  if (!v) return;
+  const b = v as Uint8Array;
+  for (let o = 0; o + 4 <= b.length; ) {
+    const n = ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
+    yield b.subarray(o + 4, o + 4 + n);
+    o += 4 + n;
+  }
+}
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
 export const ratio = (a: number, b: number, digits = 4) => (b ? round(a / b, digits) : 0);
 
@@ -59,7 +72,7 @@ const sumsSql = (def: ReportDef) =>
 const sketchSql = (def: ReportDef) =>
   sql.raw(
     Object.entries(def.sketches)
-      .map(([k, c]) => `, array_agg(${c}) as "sk_${k}"`)
+      .map(([k, c]) => `, string_agg(int4send(length(${c})) || ${c}, ''::bytea) as "sk_${k}"`)
       .join(''),
   );
 

@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, sql } from 'drizzle-orm';
 import { cors } from 'hono/cors';
+import { PAGE_SIZES } from '../../../common/paging';
 import { dayOf, daysIn, isDay, type Period } from '../../../common/period';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
-import { PAGE_SIZES } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
 import { translate } from '../../core/i18n';

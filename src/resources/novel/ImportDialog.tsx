@@ -22,7 +22,7 @@ import { useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin
 import { ApiFailure, request } from '../../api/http';
 import { CHAPTER_MSG, NOVEL_API } from './names';
 
-/** What the dry run answers (server/modules/novels/import-routes.ts). */
+/** What the dry run answers (server/modules/novel/import-routes.ts). */
 export interface ImportPreview {
   encoding: string;
   chapters: { title: string; words: number }[];

@@ -13,7 +13,7 @@ import { ImageInput } from '../../images/ImageInput';
 import { NOVEL_MSG } from './names';
 import { ColumnInput, serialChoices } from './shared';
 
-/** The API's limits (server/modules/novels/model.ts), checked here first so the form says it at once. */
+/** The API's limits (server/modules/novel/model.ts), checked here first so the form says it at once. */
 const each = (max: number) => (values: string[] | null) =>
   values?.some((v) => v.trim().length > max)
     ? { message: 'ra.validation.maxLength', args: { max } }

@@ -1,0 +1,346 @@
+// Statistics at scale (issue #12). Two parts, on PostgreSQL and then on PGlite at its own scale:
+//  1. Sustained ingestion through the HTTP endpoint (the built server, POST /app/site/events, batches of 500 from
+//     several clients at once), then the rollup of everything received: events/s accepted, events/s accepted and
+//     rolled up, p50/p99 batch latency.
+//  2. Report queries over 90 days of rollups synthesised for a site of ~100 M raw events (PGlite: ~10 M), written
+//     straight into the rollup tables (ingesting 100 M events here would take the shared machine for hours):
+//     p50/p95 of the domains report, of one domain's visits by path, and of the keywords report, in-process
+//     (app.request, no HTTP), each with its totals, previous period and daily series.
+//
+//   npm run bench -- events
+//   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
+//   BENCH_EVENTS_PG=200000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
+//   BENCH_PART=ingest|reports
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createServer } from 'vite';
+import { ensureBuilt, startServer, stop } from './_server.mjs';
+
+const EVENTS_PG = Number(process.env.BENCH_EVENTS_PG ?? 200_000);
+const EVENTS_PGLITE = Number(process.env.BENCH_EVENTS_PGLITE ?? 20_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const ONLY = process.env.BENCH_ONLY;
+const PART = process.env.BENCH_PART; // ingest | reports (both when unset)
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BENCH_DB = 'zg_bench_events';
+const PASSWORD = 'bench-pass-1';
+const BATCH = 500;
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const f = (x) => x.toFixed(1);
+console.log(
+  `machine: ${cpus().length} cores, load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+
+ensureBuilt();
+
+/** A batch of `n` page views, searches and plays with fresh ids, as a JSON body. */
+let seq = 0;
+const UAS = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+];
+function batchBody(n, now) {
+  const time = new Date(now - 60_000).toISOString();
+  const events = [];
+  for (let i = 0; i < n; i++) {
+    const k = ++seq;
+    const t = k % 10;
+    const e = {
+      id: `bench-${process.pid}-${k}`,
+      type: t < 6 ? 'pageview' : t < 8 ? 'search' : 'play',
+      time,
+      domain: `d${k % 7}.example.com`,
+      path: `/p/${k % 50}`,
+      visitor: `v${(k * 7919) % 50_000}`,
+      ua: UAS[k % 3],
+      ip: `1.${k % 200}.${(k >> 8) % 250}.${k % 251}`,
+      channel: `c${k % 5}`,
+    };
+    if (e.type === 'search')
+      Object.assign(e, { keyword: `kw${Math.floor(Math.sqrt(k % 10_000))}`, results: k % 13 });
+    if (e.type !== 'search') e.object = { type: 'movie', id: 1 + (k % 500) };
+    events.push(e);
+  }
+  return JSON.stringify({ events });
+}
+
+async function login(url) {
+  const r = await fetch(`${url}/app/admin/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  }).then((x) => x.json());
+  return r.data.token;
+}
+
+async function ingestion(label, env, total) {
+  const dir = mkdtempSync(join(tmpdir(), 'zg-bench-events-'));
+  const { child, url } = await startServer(dir, 18_000 + Math.floor(Math.random() * 1000), {
+    ADMIN_PASSWORD: PASSWORD,
+    ROLLUP_SECONDS: '0',
+    BODY_LIMIT_KB: '4096',
+    ...env,
+  });
+  try {
+    const token = await login(url);
+    const key = (
+      await fetch(`${url}/app/admin/setting/site-key/regenerate`, {
+        method: 'POST',
+        headers: { 'Admin-Token': token },
+      }).then((x) => x.json())
+    ).data.key;
+    const send = async (body) => {
+      const t0 = performance.now();
+      const r = await fetch(`${url}/app/site/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Site-Key': key },
+        body,
+      }).then((x) => x.json());
+      if (r.code !== 20000) throw new Error(`ingestion failed: ${JSON.stringify(r).slice(0, 300)}`);
+      return { ms: performance.now() - t0, accepted: r.data.accepted };
+    };
+    await send(batchBody(BATCH, Date.now())); // warm-up: the day's partition, caches
+    const latencies = [];
+    let accepted = 0;
+    let sent = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (sent < total) {
+          sent += BATCH;
+          const r = await send(batchBody(BATCH, Date.now()));
+          latencies.push(r.ms);
+          accepted += r.accepted;
+        }
+      }),
+    );
+    const ingestMs = performance.now() - t0;
+    const r0 = performance.now();
+    const rolled = await fetch(`${url}/app/admin/stats/rollup`, {
+      method: 'POST',
+      headers: { 'Admin-Token': token },
+    }).then((x) => x.json());
+    const rollupMs = performance.now() - r0;
+    if (rolled.code !== 20000) throw new Error(`rollup failed: ${JSON.stringify(rolled)}`);
+    console.log(
+      `${label}: ${accepted} events accepted in ${f(ingestMs / 1000)} s over HTTP (${CLIENTS} clients, batches of ${BATCH}): ` +
+        `${Math.round(accepted / (ingestMs / 1000))} events/s; batch latency p50 ${f(pct(latencies, 50))} ms, p99 ${f(pct(latencies, 99))} ms`,
+    );
+    console.log(
+      `${label}: rollup of those events ${f(rollupMs / 1000)} s; accepted and rolled up: ${Math.round(
+        accepted / ((ingestMs + rollupMs) / 1000),
+      )} events/s`,
+    );
+  } finally {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- part 2: reports over synthesised rollups, in-process ----
+const vite = await createServer({
+  configFile: false,
+  root: process.cwd(),
+  logLevel: 'error',
+  appType: 'custom',
+  server: { middlewareMode: true, hmr: false, watch: null },
+  optimizeDeps: { noDiscovery: true, include: [] },
+});
+const load = (p) => vite.ssrLoadModule(p);
+const { createApp } = await load('/server/app.ts');
+const { loadConfig } = await load('/server/config.ts');
+const { systemClock } = await load('/server/core/clock.ts');
+const { silentLogger } = await load('/server/core/logger.ts');
+const { migrate } = await load('/server/db/migrate.ts');
+const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
+const { openPglite } = await load('/server/db/pglite.ts');
+const { openPostgres } = await load('/server/node/postgres.ts');
+const sketch = await load('/server/modules/statistics/sketch.ts');
+const { addDays, dayOf } = await load('/common/period.ts');
+
+const hash64 = (s) =>
+  BigInt.asIntN(64, BigInt(`0x${createHash('md5').update(s).digest('hex').slice(0, 16)}`));
+/** A few stored sketches of `n` distinct values each, reused across rows (merging costs the same whatever they hold). */
+function sketches(n, count) {
+  return Array.from({ length: count }, (_, j) => {
+    const r = sketch.emptyRegisters();
+    for (let i = 0; i < n; i++) sketch.add(r, hash64(`${j}-${i}`));
+    return Buffer.from(sketch.encode(r));
+  });
+}
+
+/**
+ * 90 days of rollups for `perDay` raw events a day: 20 domains (page views ~60 % of events), 6 visit dimensions with
+ * up to 200 keys per domain, 5,000 keywords a day (a long tail), written with COPY-like multi-row inserts.
+ */
+async function synthesise(db, sql, perDay, today) {
+  const big = sketches(40_000, 4); // dense
+  const small = sketches(60, 8); // sparse
+  const tenant = 2;
+  const rows = async (table, cols, values) => {
+    for (let i = 0; i < values.length; i += 2000) {
+      const chunk = values.slice(i, i + 2000);
+      const params = [];
+      const tuples = chunk.map((v) => `(${v.map((x) => `$${params.push(x)}`).join(', ')})`);
+      await db.$client.query(`insert into ${table} (${cols}) values ${tuples.join(', ')}`, params);
+    }
+  };
+  for (let d = 0; d < 90; d++) {
+    const day = addDays(today, -d);
+    const pv = Math.round(perDay * 0.6);
+    const dom = [];
+    for (let i = 0; i <= 20; i++) {
+      const n = i === 0 ? pv : Math.round(pv / 20);
+      dom.push([
+        tenant,
+        day,
+        i === 0 ? '' : `d${i}.example.com`,
+        n,
+        Math.round(n / 5),
+        Math.round(n / 12),
+        Math.round(n / 30),
+        big[(d + i) % 4],
+        big[(d + i + 1) % 4],
+      ]);
+    }
+    await rows(
+      'stat_domain_daily',
+      'tenant, day, domain, page_views, visits, bounced, new_visitors, visitors, addresses',
+      dom,
+    );
+    const visits = [];
+    for (let i = 1; i <= 20; i++)
+      for (const dim of ['path', 'referrer', 'device', 'region', 'channel'])
+        for (let k = 0; k < (dim === 'path' ? 200 : 20); k++)
+          visits.push([
+            tenant,
+            `d${i}.example.com`,
+            dim,
+            day,
+            `${dim}-${k}`,
+            10 + ((k * 37) % 500),
+            small[k % 8],
+          ]);
+    await rows('stat_visit_daily', 'tenant, domain, dimension, day, key, page_views, visitors', visits);
+    const kw = [
+      [tenant, day, '', Math.round(perDay * 0.2), Math.round(perDay * 0.01), perDay * 2, big[d % 4]],
+    ];
+    for (let k = 0; k < 5000; k++)
+      kw.push([
+        tenant,
+        day,
+        `kw${k}`,
+        1 + Math.floor(5000 / (k + 1)),
+        k % 17 === 0 ? 1 : 0,
+        20,
+        small[k % 8],
+      ]);
+    await rows(
+      'stat_keyword_daily',
+      'tenant, day, keyword, searches, zero_results, results_sum, searchers',
+      kw,
+    );
+  }
+  await db.$client.query('analyze');
+  void sql;
+}
+
+async function reports(label, database, perDay) {
+  await migrate(database.db);
+  const config = loadConfig({ ADMIN_PASSWORD: PASSWORD, PASSWORD_ITERATIONS: '1000' });
+  await ensureFirstAdmin(database.db, config);
+  const today = dayOf(new Date(), 'Asia/Shanghai');
+  const t0 = performance.now();
+  await synthesise(database.db, null, perDay, today);
+  console.log(
+    `${label}: synthesised 90 days of rollups for ${((perDay * 90) / 1e6).toFixed(0)} M raw events in ${f((performance.now() - t0) / 1000)} s`,
+  );
+  const app = createApp({
+    db: database.db,
+    config,
+    clock: systemClock,
+    logger: silentLogger,
+    clientAddress: () => 'bench',
+    images: {},
+  });
+  const token = (
+    await app
+      .request('/app/admin/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+      })
+      .then((r) => r.json())
+  ).data.token;
+  const from = addDays(today, -89);
+  for (const [name, q] of [
+    ['domains, 90 days, compare', `domains?from=${from}&to=${today}&compare=true`],
+    [
+      'visits by path of one domain, 90 days',
+      `visits?from=${from}&to=${today}&domain=d3.example.com&dimension=path`,
+    ],
+    ['keywords, 90 days (5,000 a day)', `keywords?from=${from}&to=${today}`],
+    ['keywords, 7 days', `keywords?from=${addDays(today, -6)}&to=${today}`],
+  ]) {
+    const times = [];
+    for (let i = 0; i < RUNS + 3; i++) {
+      const t = performance.now();
+      const r = await app
+        .request(`/app/admin/stats/reports/${q}`, { headers: { 'Admin-Token': token } })
+        .then((x) => x.json());
+      if (r.code !== 20000) throw new Error(`${name}: ${JSON.stringify(r).slice(0, 200)}`);
+      if (i >= 3) times.push(performance.now() - t);
+    }
+    console.log(`${label}: report ${name}: p50 ${f(pct(times, 50))} ms, p95 ${f(pct(times, 95))} ms`);
+  }
+}
+
+async function freshPg() {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
+  await admin.query(`create database ${BENCH_DB}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${BENCH_DB}`;
+  return url.toString();
+}
+
+try {
+  if (ONLY !== 'pglite') {
+    const url = await freshPg();
+    if (PART !== 'reports') await ingestion('PostgreSQL', { DATABASE_URL: url }, EVENTS_PG);
+    if (PART !== 'ingest') {
+      const db = await openPostgres(await freshPg(), 4);
+      try {
+        await reports('PostgreSQL', db, 1_100_000);
+      } finally {
+        await db.close();
+      }
+    }
+  }
+  if (ONLY !== 'postgres') {
+    if (PART !== 'reports') await ingestion('PGlite', {}, EVENTS_PGLITE);
+    if (PART !== 'ingest') {
+      const db = await openPglite();
+      try {
+        await reports('PGlite', db, 110_000);
+      } finally {
+        await db.close();
+      }
+    }
+  }
+} finally {
+  await vite.close();
+}

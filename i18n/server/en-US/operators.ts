@@ -1,0 +1,10 @@
+import type zh from '../zh-CN/operators';
+
+/** API messages of the operators module, en-US. */
+const operators: Record<keyof typeof zh, string> = {
+  'operator.self': 'You cannot do this to your own account',
+  'operator.lastAdmin': 'At least one enabled admin must remain',
+  'password.wrongOld': 'The current password is wrong',
+  'password.weak': 'A password needs at least 8 characters with both letters and digits',
+};
+export default operators;
