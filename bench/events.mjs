@@ -181,10 +181,11 @@ function sketches(n, count) {
 }
 
 /**
- * 90 days of rollups for `perDay` raw events a day: 20 domains (page views ~60 % of events), 6 visit dimensions with
- * up to 200 keys per domain, 5,000 keywords a day (a long tail), written with COPY-like multi-row inserts.
+ * 90 days of rollups for `perDay` raw events a day: `domains` domains (page views ~60 % of events), 5 visit dimensions
+ * (`paths` paths, 20 keys for the others) per domain, `keywords` keywords a day (a long tail), in multi-row inserts.
  */
-async function synthesise(db, sql, perDay, today) {
+async function synthesise(db, perDay, today, scale) {
+  const { domains, paths, keywords } = scale;
   const big = sketches(40_000, 4); // dense
   const small = sketches(60, 8); // sparse
   const tenant = 2;
@@ -200,8 +201,8 @@ async function synthesise(db, sql, perDay, today) {
     const day = addDays(today, -d);
     const pv = Math.round(perDay * 0.6);
     const dom = [];
-    for (let i = 0; i <= 20; i++) {
-      const n = i === 0 ? pv : Math.round(pv / 20);
+    for (let i = 0; i <= domains; i++) {
+      const n = i === 0 ? pv : Math.round(pv / domains);
       dom.push([
         tenant,
         day,
@@ -220,9 +221,9 @@ async function synthesise(db, sql, perDay, today) {
       dom,
     );
     const visits = [];
-    for (let i = 1; i <= 20; i++)
+    for (let i = 1; i <= domains; i++)
       for (const dim of ['path', 'referrer', 'device', 'region', 'channel'])
-        for (let k = 0; k < (dim === 'path' ? 200 : 20); k++)
+        for (let k = 0; k < (dim === 'path' ? paths : 20); k++)
           visits.push([
             tenant,
             `d${i}.example.com`,
@@ -236,12 +237,12 @@ async function synthesise(db, sql, perDay, today) {
     const kw = [
       [tenant, day, '', Math.round(perDay * 0.2), Math.round(perDay * 0.01), perDay * 2, big[d % 4]],
     ];
-    for (let k = 0; k < 5000; k++)
+    for (let k = 0; k < keywords; k++)
       kw.push([
         tenant,
         day,
         `kw${k}`,
-        1 + Math.floor(5000 / (k + 1)),
+        1 + Math.floor(keywords / (k + 1)),
         k % 17 === 0 ? 1 : 0,
         20,
         small[k % 8],
@@ -253,16 +254,15 @@ async function synthesise(db, sql, perDay, today) {
     );
   }
   await db.$client.query('analyze');
-  void sql;
 }
 
-async function reports(label, database, perDay) {
+async function reports(label, database, perDay, scale) {
   await migrate(database.db);
   const config = loadConfig({ ADMIN_PASSWORD: PASSWORD, PASSWORD_ITERATIONS: '1000' });
   await ensureFirstAdmin(database.db, config);
   const today = dayOf(new Date(), 'Asia/Shanghai');
   const t0 = performance.now();
-  await synthesise(database.db, null, perDay, today);
+  await synthesise(database.db, perDay, today, scale);
   console.log(
     `${label}: synthesised 90 days of rollups for ${((perDay * 90) / 1e6).toFixed(0)} M raw events in ${f((performance.now() - t0) / 1000)} s`,
   );
@@ -290,7 +290,7 @@ async function reports(label, database, perDay) {
       'visits by path of one domain, 90 days',
       `visits?from=${from}&to=${today}&domain=d3.example.com&dimension=path`,
     ],
-    ['keywords, 90 days (5,000 a day)', `keywords?from=${from}&to=${today}`],
+    [`keywords, 90 days (${scale.keywords} a day)`, `keywords?from=${from}&to=${today}`],
     ['keywords, 7 days', `keywords?from=${addDays(today, -6)}&to=${today}`],
   ]) {
     const times = [];
@@ -324,7 +324,7 @@ try {
     if (PART !== 'ingest') {
       const db = await openPostgres(await freshPg(), 4);
       try {
-        await reports('PostgreSQL', db, 1_100_000);
+        await reports('PostgreSQL', db, 1_100_000, { domains: 20, paths: 200, keywords: 5000 });
       } finally {
         await db.close();
       }
@@ -335,7 +335,7 @@ try {
     if (PART !== 'ingest') {
       const db = await openPglite();
       try {
-        await reports('PGlite', db, 110_000);
+        await reports('PGlite', db, 110_000, { domains: 5, paths: 50, keywords: 500 });
       } finally {
         await db.close();
       }

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import type { Executor } from '../db/types';
+import type { Config } from '../config';
+import type { Db, Executor } from '../db/types';
 import type { Authenticate, Module } from './context';
 
 /**
@@ -27,6 +28,15 @@ export interface SitePart {
   ) => Promise<unknown>;
 }
 
+/** What a module's seeder gets (server/seed: demo mode, `SEED=n`, tests): deterministic by `seed`. */
+export interface SeedContext {
+  seed: number;
+  now: Date;
+  config: Config;
+  /** The first admin's id (a reviewer, an author of changes). */
+  reviewer: number | null;
+}
+
 /**
  * What a server module is, declared in its own folder (`server/modules/<name>/index.ts`) and listed once in
  * `server/modules/index.ts`. The app mounts its sub-apps with `app.route('/app' + prefix, subApp)`, so a route
@@ -44,6 +54,8 @@ export interface ServerModule {
   platformUsage?: PlatformUsage;
   /** Its part of the public site answer. */
   site?: SitePart;
+  /** Its sample data: run by the seed generator after the sections it has always seeded, in the list's order. */
+  seed?: (db: Db, at: SeedContext) => Promise<void>;
 }
 
 export const defineModule = (m: ServerModule): ServerModule => m;

@@ -1,6 +1,7 @@
 import { asc, count } from 'drizzle-orm';
+import type { Region } from '../../common/actresses';
 import type { Db } from '../db/types';
-import { actresses, type Region } from '../modules/actresses/schema';
+import { actresses } from '../modules/actresses/schema';
 import { rng } from './random';
 
 /** Invented names (surname, given name), each with its romanization, which becomes an alias. */

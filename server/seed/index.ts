@@ -3,11 +3,11 @@ import type { Config } from '../config';
 import { hashPassword } from '../core/crypto';
 import type { ImageStorage } from '../core/image-storage';
 import type { Db } from '../db/types';
+import { modules } from '../modules';
 import { ensureFirstAdmin } from '../modules/operators';
 import { operators } from '../modules/operators/schema';
 import { seedActresses } from './actresses';
 import { seedCovers } from './covers';
-import { seedEvents } from './events';
 import { seedMovies } from './movies';
 import { seedNovels } from './novels';
 import { rng } from './random';
@@ -19,7 +19,8 @@ const PINYIN = ['wang', 'li', 'zhang', 'liu', 'chen', 'yang', 'zhao', 'huang', '
 
 /**
  * The one seed generator (demo mode, tests, benchmarks): deterministic by `seed`. Runs only on a database that
- * has no operator but the first admin, so a restart never seeds twice. Sections add their own seeders here.
+ * has no operator but the first admin, so a restart never seeds twice. The sections seeded here were written
+ * before modules declared their own; a new module joins with `seed` in its `index.ts` (ServerModule.seed).
  */
 export async function seed(
   db: Db,
@@ -29,8 +30,6 @@ export async function seed(
     operators?: number;
     movies?: number;
     actresses?: number;
-    /** Statistics events of the month before `now` (sent through the ingestion, then rolled up). */
-    events?: number;
     now?: Date;
     /** Where sample covers go (encrypted like uploads); without it movies have no cover. */
     images?: ImageStorage;
@@ -71,11 +70,13 @@ export async function seed(
   }
   await seedNovels(db, { seed: options.seed ?? 42, now: options.now, reviewer: first?.id ?? null });
   await seedSettings(db, { tenant: config.defaultTenant, now: options.now ?? new Date() });
-  await seedEvents(db, {
+  // A module joins with a seeder of its own (ServerModule.seed), in its own folder.
+  const at = {
     seed: options.seed ?? 42,
-    tenant: config.defaultTenant,
     now: options.now ?? new Date(),
-    events: options.events,
-  });
+    config,
+    reviewer: first?.id ?? null,
+  };
+  for (const m of modules) await m.seed?.(db, at);
   return { seeded: true };
 }

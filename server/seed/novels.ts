@@ -1,8 +1,9 @@
 import { count } from 'drizzle-orm';
+import type { SerialStatus } from '../../common/novel';
 import { countWords } from '../../common/words';
 import type { Db } from '../db/types';
 import { appendChapters } from '../modules/novel/chapters';
-import { type NovelStatus, novelColumns, novels, type SerialStatus } from '../modules/novel/schema';
+import { type NovelStatus, novelColumns, novels } from '../modules/novel/schema';
 import { rng } from './random';
 
 /** Novel columns: top level → children. */

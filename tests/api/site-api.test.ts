@@ -120,6 +120,12 @@ describe('the site key', () => {
     const get = await site(2, { Origin: 'https://site.example' });
     expect(get.res.headers.get('access-control-expose-headers')).toContain('ETag');
   });
+
+  test('an OPTIONS that is no preflight (no method asked) gets an envelope, not an empty 204', async () => {
+    const res = await api.app.request('/app/site/config?platform=2', { method: 'OPTIONS' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).code).toBe(40100);
+  });
 });
 
 describe('the answer', () => {

@@ -122,6 +122,12 @@ describe('ingestion', () => {
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('site-key');
   });
 
+  test('an OPTIONS that is no preflight is a request like the others: without a key, 40100 in the envelope', async () => {
+    const res = await api.app.request('/app/site/events', { method: 'OPTIONS' });
+    expect(res.status).toBe(200);
+    expect((await res.json()).code).toBe(40100);
+  });
+
   test('bots, switched-off types and sampled-out visitors are dropped', async () => {
     const bot = event({ ua: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' });
     expect((await send([bot])).body.data).toMatchObject({ accepted: 0, dropped: 1 });

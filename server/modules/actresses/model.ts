@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { REGIONS } from '../../../common/actresses';
 import { containsPattern, day, iso } from '../../core/shared';
-import { actresses, REGIONS } from './schema';
+import { actresses } from './schema';
 
 export const Actress = z
   .object({

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { REGIONS } from '../../../common/actresses';
 import { Code } from '../../../common/codes';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
@@ -22,7 +23,7 @@ import type { Executor } from '../../db/types';
 import { lockMovies, titleContains, touchMovies } from '../movie/model';
 import { MOVIE_STATUSES, movieActresses, movies } from '../movie/schema';
 import { Actress, actressFields, actressSelect, actressToApi, cleanNames, nameContains } from './model';
-import { actresses, REGIONS } from './schema';
+import { actresses } from './schema';
 
 const tags = ['actresses'];
 

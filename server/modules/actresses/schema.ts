@@ -10,9 +10,7 @@ import {
   timestamp,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { REGIONS, type Region } from '../../../common/actresses';
-
-export { REGIONS, type Region };
+import type { Region } from '../../../common/actresses';
 
 /**
  * A performer's profile. `search_grams` is generated from the name and every alias (`zg_name_grams`, migration

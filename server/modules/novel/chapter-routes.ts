@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
 import { asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
@@ -18,14 +19,7 @@ import {
 } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { appendChapters, applyNumbers, compact, lockNovel, lockNovels } from './chapters';
-import {
-  CHAPTER_MAX_CHARS,
-  Chapter,
-  ChapterItem,
-  chapterItemSelect,
-  chapterToApi,
-  readChapter,
-} from './model';
+import { Chapter, ChapterItem, chapterItemSelect, chapterToApi, readChapter } from './model';
 import { novelChapters, novels } from './schema';
 
 const tags = ['novel chapters'];

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
+import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
 import { asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
@@ -12,7 +13,6 @@ import { translate } from '../../core/i18n';
 import { transaction } from '../../core/shared';
 import { appendChapters, lockNovel } from './chapters';
 import { decodeText, type SplitChapter, splitChapters } from './import';
-import { CHAPTER_MAX_CHARS } from './model';
 import { novels } from './schema';
 
 /** The largest TXT file an import takes (a long web novel in GB18030 is 10–20 MB). */

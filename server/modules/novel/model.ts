@@ -1,11 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { eq, sql } from 'drizzle-orm';
-import { CHAPTER_MAX_CHARS } from '../../../common/novel';
+import { SERIAL_STATUSES } from '../../../common/novel';
 import { id, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
-import { NOVEL_STATUSES, novelChapters, novelColumns, novels, SERIAL_STATUSES } from './schema';
-
-export { CHAPTER_MAX_CHARS };
+import { NOVEL_STATUSES, novelChapters, novelColumns, novels } from './schema';
 
 export const Novel = z
   .object({

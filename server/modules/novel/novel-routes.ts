@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { SERIAL_STATUSES } from '../../../common/novel';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { idParam, listQuery, updateVersioned } from '../../core/crud';
@@ -22,7 +23,7 @@ import {
 } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { Novel, novelFields, novelSelect, novelToApi, readNovel } from './model';
-import { NOVEL_STATUSES, novelColumns, novels, SERIAL_STATUSES } from './schema';
+import { NOVEL_STATUSES, novelColumns, novels } from './schema';
 
 const tags = ['novels'];
 

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { SERIAL_STATUSES, type SerialStatus } from '../../../common/novel';
+import type { SerialStatus } from '../../../common/novel';
 import { REVIEW_STATUSES, type ReviewStatus } from '../../../common/review';
 import { columnTreeTable } from '../../core/column-table';
 
 /** Review status: the review workflow's four (common/review.ts: pending → online or rejected; online ⇄ offline). */
 export const NOVEL_STATUSES = REVIEW_STATUSES;
 export type NovelStatus = ReviewStatus;
-export { SERIAL_STATUSES, type SerialStatus };
 
 const stamps = {
   version: integer('version').notNull().default(1),

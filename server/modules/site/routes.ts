@@ -143,17 +143,19 @@ export function siteRoutes(parts: readonly SitePart[]) {
       "A tenant's site key (Settings → Base settings, admins): names the tenant; not an operator session",
   });
 
+  const siteCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'OPTIONS'],
+    allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
+    exposeHeaders: ['ETag'],
+    maxAge: 86_400,
+  });
+  // A CORS preflight (OPTIONS asking for a method) is answered 204 by cors(); any other OPTIONS is a request like
+  // the others and gets an envelope (no key: 40100), not an empty 204.
   // Scoped to this route: another module's route under /app/site (the statistics module's POST /app/site/events)
   // brings its own CORS and key check.
-  app.use(
-    '/config',
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'OPTIONS'],
-      allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
-      exposeHeaders: ['ETag'],
-      maxAge: 86_400,
-    }),
+  app.use('/config', (c, next) =>
+    c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method') ? next() : siteCors(c, next),
   );
   app.use('/config', requireSiteKey);
 

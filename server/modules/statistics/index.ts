@@ -1,5 +1,6 @@
 import { defineModule } from '../../core/module';
 import { ingestRoutes, statsRoutes } from './routes';
+import { seedEvents } from './seed';
 
 /**
  * Statistics (issue #12): the content site's events (POST /app/site/events, the site key), raw in day partitions,
@@ -9,6 +10,10 @@ import { ingestRoutes, statsRoutes } from './routes';
 export default defineModule({
   name: 'statistics',
   mount: { '/site/events': ingestRoutes, '/admin/stats': statsRoutes },
+  // A month of sample events through the ingestion, then the rollup (after the movies they view).
+  seed: async (db, at) => {
+    await seedEvents(db, { seed: at.seed, tenant: at.config.defaultTenant, now: at.now });
+  },
 });
 
 export { runRollup } from './rollup';

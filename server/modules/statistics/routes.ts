@@ -226,18 +226,16 @@ async function labels(db: Executor, table: 'movies' | 'movie_tags', ids: number[
 export function ingestRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
-  app.use(
-    '*',
-    cors({
-      origin: '*',
-      allowMethods: ['POST', 'OPTIONS'],
-      allowHeaders: [SITE_KEY_HEADER, 'Content-Type', 'Accept-Language'],
-      maxAge: 86_400,
-    }),
-  );
-  app.use('*', async (c, next) => {
-    if (c.req.method === 'POST') return requireSiteKey(c, next);
-    await next();
+  const ingestCors = cors({
+    origin: '*',
+    allowMethods: ['POST', 'OPTIONS'],
+    allowHeaders: [SITE_KEY_HEADER, 'Content-Type', 'Accept-Language'],
+    maxAge: 86_400,
+  });
+  // As the site API: a CORS preflight is answered 204; any other request, an OPTIONS included, needs the key.
+  app.use('*', (c, next) => {
+    if (c.req.method !== 'OPTIONS') return ingestCors(c, () => requireSiteKey(c, next) as Promise<void>);
+    return c.req.header('access-control-request-method') ? ingestCors(c, next) : requireSiteKey(c, next);
   });
 
   app.post('/', async (c, next) => {

@@ -6,8 +6,6 @@ import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
 import { CHAPTER_MSG } from './names';
 
-export { CHAPTER_MAX_CHARS };
-
 /**
  * The words of the text being typed, counted as the API counts them (common/words.ts, the same function):
  * Chinese characters one each, other words one each. Deferred, so a long chapter never slows typing down.

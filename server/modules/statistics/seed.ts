@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { addDays, dayOf, dayStart } from '../../common/period';
-import { rowsOf } from '../db/migrate';
-import type { Db } from '../db/types';
-import { ingest, timeZoneOf } from '../modules/statistics/ingest';
-import { runRollup } from '../modules/statistics/rollup';
-import { rng } from './random';
+import { addDays, dayOf, dayStart } from '../../../common/period';
+import { rowsOf } from '../../db/migrate';
+import type { Db } from '../../db/types';
+import { rng } from '../../seed/random';
+import { ingest, timeZoneOf } from './ingest';
+import { runRollup } from './rollup';
 
 const DOMAINS = ['www.yingtao.tv', 'm.yingtao.tv', 'yt1.cc', 'yt2.cc', 'app.yingtao.tv'];
 const DOMAIN_WEIGHT = [40, 30, 12, 8, 10];
