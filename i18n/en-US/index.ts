@@ -3,14 +3,23 @@ import http from './http';
 import images from './images';
 import login from './login';
 import ra from './ra';
+import report from './report';
 import resources from './resources';
 import shell from './shell';
 
 /**
  * The whole en-US bundle in react-admin's shape. Each file holds one namespace: `ra` (react-admin's own),
  * `http` (the HTTP client), `shell`, `login`, `resources` (the shell's; ra-core reads
- * `resources.<resource>.name|fields` itself) and `images` (the image components). The login page imports only
+ * `resources.<resource>.name|fields` itself) `images` (the image components) and `report` (the report components). The login page imports only
  * login.ts, never this file.
  */
-const messages: TranslationMessages = { ra, http, shell, login, resources, images } as TranslationMessages;
+const messages: TranslationMessages = {
+  ra,
+  http,
+  shell,
+  login,
+  resources,
+  images,
+  report,
+} as TranslationMessages;
 export default messages;

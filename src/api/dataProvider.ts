@@ -20,6 +20,15 @@ export interface ListAnswer<T = RaRecord> {
   totalExact?: boolean;
 }
 
+/** What a report (`GET /app/admin/stats/reports/<report>`) adds to a list: figures over the whole period. */
+export interface ReportMeta {
+  totals: Record<string, number>;
+  previousTotals?: Record<string, number>;
+  series: ({ date: string } & Record<string, number | string>)[];
+}
+
+interface ReportAnswer extends ListAnswer, Partial<ReportMeta> {}
+
 export interface ResourceDataProvider extends DataProvider {
   /** POST /app/<apiPath>/{id}/{name} with an optional body; resolves with the answer's data. */
   action<T = unknown>(
@@ -67,10 +76,17 @@ export function createDataProvider(apiPaths: Record<string, string>): ResourceDa
   };
 
   const list = async (resource: string, query: Record<string, unknown>, signal?: AbortSignal) => {
-    const data = await request<ListAnswer>(base(resource), { query, signal });
+    const data = await request<ReportAnswer>(base(resource), { query, signal });
+    // A report's rows are keyed by `key` (a keyword, a domain, a movie id): react-admin needs an `id`.
+    const list = rows(data).map((r) => (r.id === undefined && r.key !== undefined ? { ...r, id: r.key } : r));
+    if (data?.totals) {
+      const meta: ReportMeta & { totalExact?: boolean } = { totals: data.totals, series: data.series ?? [] };
+      if (data.previousTotals) meta.previousTotals = data.previousTotals;
+      return { data: list, total: data.total ?? 0, meta };
+    }
     // A list that caps its count on large filters says so (`totalExact: false`): the pagination shows "1,000+".
     const capped = data?.totalExact === false ? { meta: { totalExact: false } } : {};
-    return { data: rows(data), total: data?.total ?? 0, ...capped };
+    return { data: list, total: data?.total ?? 0, ...capped };
   };
 
   /**

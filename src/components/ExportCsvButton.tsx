@@ -14,6 +14,8 @@ import { walkPages } from '../api/pages';
 export interface CsvColumn {
   /** i18n key of the header. */
   label: string;
+  /** Arguments of the header's message. */
+  labelArgs?: Record<string, unknown>;
   value: (record: RaRecord, translate: (key: string) => string) => unknown;
 }
 
@@ -25,8 +27,12 @@ export function csvCell(value: unknown): string {
 }
 
 /** The rows as CSV with a header line, UTF-8 with a BOM (so spreadsheet programs read Chinese right). */
-export function toCsv(rows: RaRecord[], columns: CsvColumn[], translate: (key: string) => string) {
-  const lines = [columns.map((c) => csvCell(translate(c.label)))];
+export function toCsv(
+  rows: RaRecord[],
+  columns: CsvColumn[],
+  translate: (key: string, args?: Record<string, unknown>) => string,
+) {
+  const lines = [columns.map((c) => csvCell(translate(c.label, c.labelArgs)))];
   for (const r of rows) lines.push(columns.map((c) => csvCell(c.value(r, translate))));
   return `\uFEFF${lines.map((l) => l.join(',')).join('\r\n')}`;
 }
@@ -40,10 +46,13 @@ export function ExportCsvButton({
   filename,
   max = 10_000,
   done,
+  footer = [],
 }: {
   columns: CsvColumn[];
   filename: string;
   max?: number;
+  /** Rows after the list's (a report's totals row). */
+  footer?: RaRecord[];
   /** i18n key of the success message; gets `%{count}`. */
   done: string;
 }) {
@@ -64,7 +73,7 @@ export function ExportCsvButton({
           }),
         { limit: max },
       );
-      downloadCSV(toCsv(kept, columns, translate), filename);
+      downloadCSV(toCsv([...kept, ...footer], columns, translate), filename);
       notify(done, { type: 'success', messageArgs: { count: kept.length } });
     } catch {
       // the HTTP client has shown the server's message

@@ -12,11 +12,13 @@ export const resourceName = (section: SectionDecl, screenPath: string) => `${sec
 /** resource name → API path, for the dataProvider. */
 export function apiPaths(sections: readonly SectionDecl[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const s of sections)
+  for (const s of sections) {
+    Object.assign(out, s.resources);
     for (const sc of s.screens) {
       if (sc.resource) out[resourceName(s, sc.path)] = sc.resource.apiPath;
       else if (sc.resourceName && sc.apiPath) out[sc.resourceName] = sc.apiPath;
     }
+  }
   return out;
 }
 

@@ -67,6 +67,8 @@ export interface SectionDecl {
   redirect?: string;
   hideChildrenInMenu?: boolean;
   screens: ScreenDecl[];
+  /** More react-admin resources its screens read (resource name → API path), e.g. a report shown in a tab. */
+  resources?: Record<string, string>;
 }
 
 /** What every route carries once the table is flattened (SPEC.md §2 route metadata). */

@@ -71,6 +71,39 @@ describe('createDataProvider', () => {
     expect(exact).toEqual({ data: rows, total: 2 });
   });
 
+  it('getList on a report keys rows by `key` and passes totals, previous totals and series as meta', async () => {
+    const report = {
+      list: [
+        { key: '仙侠', searches: 9, previous: { searches: 3 } },
+        { key: '12', label: 'Movie 12', searches: 2 },
+      ],
+      total: 7,
+      totals: { searches: 30 },
+      previousTotals: { searches: 12 },
+      series: [{ date: '2026-11-22', searches: 30 }],
+    };
+    const seen = stubFetch(envelope(report), envelope({ ...report, previousTotals: undefined }));
+    const params = {
+      pagination: { page: 1, perPage: 20 },
+      sort: { field: 'searches', order: 'DESC' as const },
+      filter: { from: '2026-11-22', to: '2026-11-22', compare: true },
+    };
+    const result = await dp.getList('stats', params);
+    expect(result).toEqual({
+      data: [
+        { id: '仙侠', key: '仙侠', searches: 9, previous: { searches: 3 } },
+        { id: '12', key: '12', label: 'Movie 12', searches: 2 },
+      ],
+      total: 7,
+      meta: { totals: { searches: 30 }, previousTotals: { searches: 12 }, series: report.series },
+    });
+    expect(queryOf(seen[0].url)).toMatchObject({ from: '2026-11-22', to: '2026-11-22', compare: 'true' });
+    expect((await dp.getList('stats', params)).meta).toEqual({
+      totals: { searches: 30 },
+      series: report.series,
+    });
+  });
+
   it('getList sends order=asc and trims slashes of the API path', async () => {
     const seen = stubFetch(envelope({ list: [], total: 0 }));
     await dp.getList('stats', {

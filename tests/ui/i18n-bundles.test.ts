@@ -28,7 +28,15 @@ const placeholders = (s: string) => [...new Set([...s.matchAll(/%\{(\w+)\}/g)].m
 describe('message bundles', () => {
   it("have react-admin's shape", () => {
     for (const bundle of [en, zh])
-      expect(Object.keys(bundle).sort()).toEqual(['http', 'images', 'login', 'ra', 'resources', 'shell']);
+      expect(Object.keys(bundle).sort()).toEqual([
+        'http',
+        'images',
+        'login',
+        'ra',
+        'report',
+        'resources',
+        'shell',
+      ]);
   });
 
   it("en-US's ra namespace is ra-language-english's", () => {

@@ -3,7 +3,8 @@ import actress from './actress';
 import movie from './movie';
 import novel from './novel';
 import setting from './setting';
+import stats from './stats';
 
 /** 各版块的资源文案，每个版块一个文件（结构同 en-US）。 */
-const resources: typeof en = { ...movie, ...actress, ...novel, ...setting };
+const resources: typeof en = { ...movie, ...actress, ...novel, ...stats, ...setting };
 export default resources;

@@ -1,0 +1,227 @@
+import {
+  Box,
+  FormControlLabel,
+  Switch,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { useStore, useTranslate } from 'react-admin';
+import {
+  DEFAULT_TIME_ZONE,
+  isDay,
+  PERIOD_PRESETS,
+  type Period,
+  type PeriodPreset,
+  presetPeriod,
+  previousPeriod,
+  todayIn,
+} from '../../common/period';
+import { request } from '../api/http';
+
+/** `GET /app/admin/stats/meta`: the tenant's time zone, its today and the first day with data. */
+export interface ReportMeta {
+  timeZone: string;
+  today: string;
+  earliest: string | null;
+}
+
+/** The tenant's reporting calendar; until it loads (or when it cannot) today in the default time zone. */
+export function useReportCalendar(path = 'admin/stats/meta'): { meta: ReportMeta; isPending: boolean } {
+  const query = useQuery({
+    queryKey: ['report-meta', path],
+    queryFn: ({ signal }) => request<ReportMeta>(path, { signal }),
+    staleTime: 60_000,
+    retry: false,
+  });
+  const fallback = {
+    timeZone: DEFAULT_TIME_ZONE,
+    today: todayIn(new Date(), DEFAULT_TIME_ZONE),
+    earliest: null,
+  };
+  return { meta: query.data ?? fallback, isPending: query.isPending };
+}
+
+/** The chosen period: a preset (kept as its name, so "last 7 days" moves with the days) or a custom range. */
+type Stored = { preset: PeriodPreset } | { from: string; to: string };
+
+export interface ReportPeriodState {
+  period: Period;
+  preset: PeriodPreset | null;
+  compare: boolean;
+  setPreset: (preset: PeriodPreset) => void;
+  setRange: (period: Period) => void;
+  setCompare: (compare: boolean) => void;
+}
+
+/** One period for every report (kept in react-admin's store): choose it once, every report shows it. */
+export function useReportPeriod(today: string): ReportPeriodState {
+  const [stored, setStored] = useStore<Stored>('report.period', { preset: 'last7' });
+  const [compare, setCompare] = useStore<boolean>('report.compare', true);
+  const preset = 'preset' in stored && PERIOD_PRESETS.includes(stored.preset) ? stored.preset : null;
+  const period =
+    preset !== null
+      ? presetPeriod(preset, today)
+      : 'from' in stored && isDay(stored.from) && isDay(stored.to) && stored.from <= stored.to
+        ? { from: stored.from, to: stored.to }
+        : presetPeriod('last7', today);
+  return {
+    period,
+    preset,
+    compare,
+    setPreset: (p) => setStored({ preset: p }),
+    setRange: (p) => setStored({ from: p.from, to: p.to }),
+    setCompare,
+  };
+}
+
+/** A date box that commits only a real date within the bounds (typing 2026-1 does not reload the report). */
+function DateBox({
+  label,
+  value,
+  min,
+  max,
+  onCommit,
+  error,
+}: {
+  label: string;
+  value: string;
+  min?: string;
+  max: string;
+  onCommit: (date: string) => void;
+  error?: string;
+}) {
+  const translate = useTranslate();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const inRange = (d: string) => isDay(d) && d <= max && (!min || d >= min);
+  const invalid = text !== value && !inRange(text);
+  const message = invalid ? translate('report.period.invalid', { min: min ?? '—', max }) : error;
+  return (
+    <TextField
+      type="date"
+      size="small"
+      label={label}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        if (inRange(e.target.value)) onCommit(e.target.value);
+      }}
+      error={!!message}
+      helperText={message}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { min, max } }}
+    />
+  );
+}
+
+/** Presets, a custom range and the comparison switch, in the tenant's time zone. */
+export function PeriodBar({
+  state,
+  meta,
+  comparable = true,
+}: {
+  state: ReportPeriodState;
+  meta: ReportMeta;
+  /** The report can compare with the previous period. */
+  comparable?: boolean;
+}) {
+  const translate = useTranslate();
+  const id = useId();
+  const [orderError, setOrderError] = useState<string | undefined>();
+  const { period, preset, compare } = state;
+  const previous = previousPeriod(period);
+  const setRange = (next: Period) => {
+    if (next.from > next.to) {
+      setOrderError(translate('report.period.order'));
+      return;
+    }
+    setOrderError(undefined);
+    state.setRange(next);
+  };
+  return (
+    <Box
+      component="section"
+      aria-labelledby={`${id}-label`}
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: 2, py: 1 }}
+    >
+      <Typography id={`${id}-label`} component="h2" sx={visuallyHidden}>
+        {translate('report.period.label')}
+      </Typography>
+      <ToggleButtonGroup
+        size="small"
+        exclusive
+        value={preset ?? 'custom'}
+        aria-label={translate('report.period.presets')}
+        onChange={(_, value: PeriodPreset | 'custom' | null) => {
+          if (value && value !== 'custom') {
+            setOrderError(undefined);
+            state.setPreset(value);
+          }
+        }}
+      >
+        {PERIOD_PRESETS.map((p) => (
+          <ToggleButton key={p} value={p} sx={toggleSx}>
+            {translate(`report.period.${p}`)}
+          </ToggleButton>
+        ))}
+        <ToggleButton value="custom" disabled={preset !== null} sx={toggleSx}>
+          {translate('report.period.custom')}
+        </ToggleButton>
+      </ToggleButtonGroup>
+      <Box sx={{ display: 'flex', gap: 1 }}>
+        <DateBox
+          label={translate('report.period.from')}
+          value={period.from}
+          min={meta.earliest ?? undefined}
+          max={meta.today}
+          onCommit={(from) => setRange({ from, to: period.to })}
+          error={orderError}
+        />
+        <DateBox
+          label={translate('report.period.to')}
+          value={period.to}
+          min={meta.earliest ?? undefined}
+          max={meta.today}
+          onCommit={(to) => setRange({ from: period.from, to })}
+        />
+      </Box>
+      {comparable && (
+        <Box sx={{ display: 'flex', flexDirection: 'column' }}>
+          <FormControlLabel
+            control={<Switch checked={compare} onChange={(e) => state.setCompare(e.target.checked)} />}
+            label={translate('report.period.compare')}
+          />
+          {compare && (
+            <Typography variant="caption" color="text.secondary" data-testid="previous-period">
+              {translate('report.period.previous', previous)}
+            </Typography>
+          )}
+        </Box>
+      )}
+      <Typography variant="caption" color="text.secondary" sx={{ alignSelf: 'center' }}>
+        {translate('report.period.timeZone', { timeZone: meta.timeZone })}
+      </Typography>
+    </Box>
+  );
+}
+
+/** MUI's toggle text (action.active) is under 4.5:1 on white: the theme's secondary text instead. */
+const toggleSx = {
+  px: 1.5,
+  textTransform: 'none',
+  color: 'text.secondary',
+  '&.Mui-selected, &.Mui-selected:hover': { color: 'text.primary', fontWeight: 600 },
+} as const;
+
+/** Read by screen readers, not shown. */
+export const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
