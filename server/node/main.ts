@@ -15,9 +15,9 @@ import { ensureFirstAdmin } from '../modules/operators';
 import { seed } from '../seed';
 import { fileImageStorage } from './image-storage';
 import { openPostgres } from './postgres';
-import { createRoot } from './root';
 import { ip2regionLookup } from './region';
 import { startRollupTimer } from './rollup';
+import { createRoot } from './root';
 
 /** Fails the start with one clear line (no stack trace) for anything the operator of the server can fix. */
 function die(line: string): never {
