@@ -97,7 +97,7 @@ const HOURS = [5, 3, 2, 1, 1, 1, 2, 4, 6, 7, 7, 8, 9, 8, 7, 7, 8, 9, 11, 13, 15,
  */
 export async function seedEvents(db: Db, opts: { seed: number; tenant: number; now: Date; events?: number }) {
   const r = rng(opts.seed + 12);
-  const total = opts.events ?? 12_000;
+  const total = opts.events ?? 8_000;
   const tz = await timeZoneOf(db, opts.tenant);
   const today = dayOf(opts.now, tz);
   const days = Array.from({ length: 30 }, (_, i) => addDays(today, i - 29));
