@@ -59,7 +59,10 @@ export async function expectAccessible(page: Page) {
     bad.map(
       (v) =>
         `${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
+          .map(
+            (n) =>
+              `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary?.split('\n').pop() ?? ''}`,
+          )
           .slice(0, 3)
           .join(' | ')}`,
     ),
