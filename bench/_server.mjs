@@ -1,5 +1,6 @@
 // Shared by the benchmarks: build when stale, start the real server on a data dir, wait for /app/health.
 import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'vite';
 import { isStale } from '../scripts/build-state.mjs';
 
 export function ensureBuilt() {
@@ -40,4 +41,20 @@ export function stop(child) {
     child.once('exit', resolve);
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * Loads the server's TypeScript modules in process (its migrator bundles the SQL files with import.meta.glob, so
+ * Vite loads it): `load('/server/app.ts')`; `close()` when done.
+ */
+export async function serverModules() {
+  const vite = await createServer({
+    configFile: false,
+    root: process.cwd(),
+    logLevel: 'error',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, watch: null },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  return { load: (path) => vite.ssrLoadModule(path), close: () => vite.close() };
 }

@@ -16,8 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createServer } from 'vite';
-import { ensureBuilt, startServer, stop } from './_server.mjs';
+import { ensureBuilt, serverModules, startServer, stop } from './_server.mjs';
 
 const EVENTS_PG = Number(process.env.BENCH_EVENTS_PG ?? 200_000);
 const EVENTS_PGLITE = Number(process.env.BENCH_EVENTS_PGLITE ?? 20_000);
@@ -149,15 +148,7 @@ async function ingestion(label, env, total) {
 }
 
 // ---- part 2: reports over synthesised rollups, in-process ----
-const vite = await createServer({
-  configFile: false,
-  root: process.cwd(),
-  logLevel: 'error',
-  appType: 'custom',
-  server: { middlewareMode: true, hmr: false, watch: null },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-const load = (p) => vite.ssrLoadModule(p);
+const { load, close: closeModules } = await serverModules();
 const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
 const { systemClock } = await load('/server/core/clock.ts');
@@ -342,5 +333,5 @@ try {
     }
   }
 } finally {
-  await vite.close();
+  await closeModules();
 }

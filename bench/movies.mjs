@@ -16,7 +16,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { createServer } from 'vite';
+import { serverModules } from './_server.mjs';
 
 const SEED = 42;
 const PG_MOVIES = Number(process.env.BENCH_MOVIES_PG ?? 1_000_000);
@@ -29,16 +29,7 @@ const BENCH_DB = 'zg_bench_movies';
 const CACHE = 'bench/.cache';
 const ADMIN_PASSWORD = 'bench-admin-1';
 
-// The server is TypeScript (and its migrator bundles the SQL files with import.meta.glob): Vite loads it.
-const vite = await createServer({
-  configFile: false,
-  root: process.cwd(),
-  logLevel: 'error',
-  appType: 'custom',
-  server: { middlewareMode: true, hmr: false, watch: null },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-const load = (path) => vite.ssrLoadModule(path);
+const { load, close: closeModules } = await serverModules();
 const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
 const { systemClock } = await load('/server/core/clock.ts');
@@ -301,5 +292,5 @@ try {
   if (ONLY !== 'pglite') await postgres();
   if (ONLY !== 'postgres') await pglite();
 } finally {
-  await vite.close();
+  await closeModules();
 }

@@ -8,22 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'vite';
+import { serverModules } from './_server.mjs';
 
 const MB = Number(process.env.BENCH_IMPORT_MB ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ADMIN_PASSWORD = 'bench-admin-1';
 
-// The server is TypeScript (and its migrator bundles the SQL files with import.meta.glob): Vite loads it.
-const vite = await createServer({
-  configFile: false,
-  root: process.cwd(),
-  logLevel: 'error',
-  appType: 'custom',
-  server: { middlewareMode: true, hmr: false, watch: null },
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
-const load = (path) => vite.ssrLoadModule(path);
+const { load, close: closeModules } = await serverModules();
 const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
 const { systemClock } = await load('/server/core/clock.ts');
@@ -199,5 +190,5 @@ try {
   await database.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
-  await vite.close();
+  await closeModules();
 }
