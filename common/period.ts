@@ -159,3 +159,17 @@ export function changeRatio(current: number, previous: number): number | null {
   if (!previous) return null;
   return (current - previous) / previous;
 }
+
+/** An instant as `YYYY-MM-DD HH:mm:ss` on a time zone's wall clock (what an operator reads in an export). */
+export function formatInstant(instant: Date, timeZone: string): string {
+  const p = partsIn(instant, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${p.day} ${two(p.hour)}:${two(p.minute)}:${two(p.second)}`;
+}
+
+/** A time zone's offset from UTC at an instant, written `UTC+08:00`. */
+export function utcOffsetLabel(instant: Date, timeZone: string): string {
+  const minutes = Math.round(offsetAt(instant, timeZone) / 60_000);
+  const a = Math.abs(minutes);
+  return `UTC${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+}

@@ -1,6 +1,13 @@
-// `npm test`: type-check, lint, then every test project in turn; prints one closing line `N passed, N failed`.
-// The PostgreSQL run of the API suite happens when TEST_DATABASE_URL (default the local server) is reachable.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `npm test`: type-check, lint, builds and every test project; prints the time of each step and one closing line
+// `N passed, N failed`. The PostgreSQL run of the API suite happens when TEST_DATABASE_URL (default the local
+// server) is reachable. `npm test -- ui api` runs only those projects, one after another, streaming their output.
+//
+// A full run uses both cores: the steps run in two lanes at once, each lane one step after another —
+//   lane 1: type-check, build, demo build, e2e (the builds are what the end-to-end suite needs),
+//   lane 2: lint, ui, api (PGlite), api-pg.
+// Each step's output is printed in one piece when it ends (two vitest runs writing at once would interleave).
+// A failing type-check or lint stops the run, as before: nothing is tested on code that does not compile.
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import { failures } from './test-count.mjs';
@@ -8,10 +15,41 @@ import { failures } from './test-count.mjs';
 const node = process.execPath;
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const only = process.argv.slice(2);
+const started = Date.now();
+/** How long each step took, printed at the end: where the time of `npm test` goes. */
+const timings = [];
+const children = new Set();
+let passed = 0;
+let failed = 0;
+let skipped = 0;
 
-function step(name, args) {
-  process.stdout.write(`\n▶ ${name}\n`);
-  execFileSync(node, args, { stdio: 'inherit' });
+const clock = (ms) => {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** Runs `node args…`; streams its output, or (buffered) prints it in one piece when it ends. Resolves its code. */
+function run(name, args, { buffered, env }) {
+  const t0 = Date.now();
+  if (!buffered) process.stdout.write(`\n▶ ${name}\n`);
+  return new Promise((resolve) => {
+    const child = spawn(node, args, {
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env, ...(buffered ? { FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } : {}) },
+    });
+    children.add(child);
+    const chunks = [];
+    child.stdout?.on('data', (d) => chunks.push(d));
+    child.stderr?.on('data', (d) => chunks.push(d));
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      const ms = Date.now() - t0;
+      timings.push([name, ms, code === 0]);
+      if (buffered)
+        process.stdout.write(`\n▶ ${name} (${clock(ms)})\n${Buffer.concat(chunks).toString('utf8')}`);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
 }
 
 async function reachable() {
@@ -25,33 +63,29 @@ async function reachable() {
   }
 }
 
-if (!only.length) {
-  step('type-check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
-  step('lint (biome)', ['node_modules/@biomejs/biome/bin/biome', 'check', '.']);
+/** A step that must pass for the run to go on (type-check, lint, builds): its failure ends the run. */
+async function gate(name, args, buffered) {
+  const code = await run(name, args, { buffered });
+  if (code !== 0) {
+    for (const child of children) child.kill('SIGTERM');
+    process.stdout.write(`\n${name} failed: stopping.\n`);
+    printTimes();
+    process.exit(code);
+  }
 }
 
-const projects = only.length ? only : ['ui', 'api', 'api-pg', 'e2e'];
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-mkdirSync('dist/test-results', { recursive: true });
-for (const project of projects) {
-  if (project === 'api-pg' && !(await reachable())) {
+async function project(name, buffered) {
+  if (name === 'api-pg' && !(await reachable())) {
     process.stdout.write(
       `\n▶ api-pg: skipped, no PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')} (set TEST_DATABASE_URL)\n`,
     );
-    continue;
+    return;
   }
-  if (project === 'e2e') {
-    step('build (for the end-to-end suite)', ['scripts/build.mjs']);
-    step('build demo mode (for the end-to-end suite)', ['scripts/demo.mjs']);
-  }
-  process.stdout.write(`\n▶ ${project}\n`);
-  const out = `dist/test-results/${project}.json`;
+  const out = `dist/test-results/${name}.json`;
   rmSync(out, { force: true });
-  const config = project === 'e2e' ? ['--config', 'tests/e2e/vitest.config.ts'] : ['--project', project];
-  spawnSync(
-    node,
+  const config = name === 'e2e' ? ['--config', 'tests/e2e/vitest.config.ts'] : ['--project', name];
+  await run(
+    name,
     [
       'node_modules/vitest/vitest.mjs',
       'run',
@@ -60,10 +94,7 @@ for (const project of projects) {
       '--reporter=json',
       `--outputFile=${out}`,
     ],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, TEST_DATABASE_URL: url },
-    },
+    { buffered, env: { TEST_DATABASE_URL: url } },
   );
   try {
     const r = JSON.parse(readFileSync(out, 'utf8'));
@@ -72,8 +103,41 @@ for (const project of projects) {
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
   } catch {
     failed += 1;
-    process.stdout.write(`${project}: no results (the run crashed)\n`);
+    process.stdout.write(`${name}: no results (the run crashed)\n`);
   }
 }
+
+const builds = async (buffered) => {
+  await gate('build (for the end-to-end suite)', ['scripts/build.mjs'], buffered);
+  await gate('build demo mode (for the end-to-end suite)', ['scripts/demo.mjs'], buffered);
+};
+
+function printTimes() {
+  process.stdout.write('\nTime per step:\n');
+  for (const [name, ms, ok] of timings)
+    process.stdout.write(`  ${clock(ms).padStart(6)}  ${name}${ok ? '' : '  (failed)'}\n`);
+  process.stdout.write(`  ${clock(Date.now() - started).padStart(6)}  total (wall clock)\n`);
+}
+
+mkdirSync('dist/test-results', { recursive: true });
+if (only.length) {
+  for (const name of only) {
+    if (name === 'e2e') await builds(false);
+    await project(name, false);
+  }
+} else {
+  await Promise.all([
+    (async () => {
+      await gate('type-check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], true);
+      await builds(true);
+      await project('e2e', true);
+    })(),
+    (async () => {
+      await gate('lint (biome)', ['node_modules/@biomejs/biome/bin/biome', 'check', '.'], true);
+      for (const name of ['ui', 'api', 'api-pg']) await project(name, true);
+    })(),
+  ]);
+}
+printTimes();
 process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(failed ? 1 : 0);

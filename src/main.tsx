@@ -8,9 +8,15 @@ import { applySettings } from './settings/store';
 
 // Demo mode: the real API starts in this page (msw + PGlite) before anything calls it. A production build
 // replaces MODE with a constant, so none of this (nor msw, nor PGlite) is in its bundle.
+// It says what it is doing from the first paint (src/demo/screens.ts) and, when another tab has the demo, waits
+// there for good: the admin never starts in this tab.
 if (import.meta.env.MODE === 'demo') {
+  const screens = await import('./demo/screens');
+  screens.showProgress('code');
   const { startDemo } = await import('../mocks/browser');
-  await startDemo();
+  if (!(await startDemo({ step: screens.showProgress, otherTab: screens.showOtherTab })))
+    await new Promise<never>(() => {});
+  screens.hideProgress();
 }
 
 // The entry stays tiny: the login page and the admin are separate chunks, and /login loads only its own.

@@ -23,6 +23,7 @@ const report = {
   emptyHint: 'Choose another period, or check that the site sends events.',
   loading: 'Loading the report',
   chart: 'Chart of %{figures}, %{from} – %{to}',
+  columns: 'Columns',
   delta: {
     up: 'up %{diff} (%{pct}) from %{previous}',
     down: 'down %{diff} (%{pct}) from %{previous}',

@@ -166,7 +166,7 @@ const ra = {
     number: '必须是数字',
     email: '必须是有效的邮箱地址',
     oneOf: '必须是以下之一：%{options}',
-    regex: '必须符合指定格式（正则表达式）：%{pattern}',
+    regex: '格式不正确',
     unique: '不能重复',
   },
   saved_queries: {

@@ -25,6 +25,7 @@ const report: typeof en = {
   emptyHint: '请换一个时间段，或检查站点是否在上报事件。',
   loading: '正在加载报表',
   chart: '%{figures}趋势图，%{from} 至 %{to}',
+  columns: '显示列',
   delta: {
     up: '比上一周期增加 %{diff}（%{pct}），上一周期 %{previous}',
     down: '比上一周期减少 %{diff}（%{pct}），上一周期 %{previous}',

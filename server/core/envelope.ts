@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { Code, type Envelope } from '../../common/codes';
 import type { AppContext } from './context';
 import { type ApiError, ValidationError } from './errors';
-import { translate } from './i18n';
+import { fieldLabel, translate } from './i18n';
 
 /** Answer a success: `{code: 20000, msg, data}`. */
 export function ok<T>(c: AppContext, data: T) {
@@ -20,7 +20,8 @@ export function errorEnvelope(c: AppContext, err: ApiError): Envelope {
       fields[field] = translate(locale, key, params);
     data = { fields };
     const first = Object.entries(fields)[0];
-    if (first) msg = translate(locale, 'invalid.field', { field: first[0], message: first[1] });
+    if (first)
+      msg = translate(locale, 'invalid.field', { field: fieldLabel(locale, first[0]), message: first[1] });
   }
   const body: Envelope = { code: err.code, msg, data };
   if (err.errCode !== undefined) body.errCode = err.errCode;

@@ -20,9 +20,13 @@ export class ApiError extends Error {
 /** `fields` maps a field path to a message key (translated on the way out). */
 export type FieldErrors = Record<string, { key: MessageKey; params?: Params }>;
 
+/** Bad fields: 40000 by default; a value another record already holds is 40900 (a conflict) with the same shape. */
 export class ValidationError extends ApiError {
-  constructor(readonly fields: FieldErrors) {
-    super(Code.INVALID, 'invalid');
+  constructor(
+    readonly fields: FieldErrors,
+    code: number = Code.INVALID,
+  ) {
+    super(code, 'invalid');
   }
 }
 

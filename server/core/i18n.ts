@@ -22,3 +22,21 @@ export function translate(locale: Locale, key: MessageKey, params: Params = {}):
   const template = bundles[locale][key] ?? bundles['zh-CN'][key] ?? key;
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }
+
+/** True when the bundle has this key (a field's name, say). */
+export const hasMessage = (key: string): key is MessageKey => key in bundles['zh-CN'];
+
+/**
+ * A field path as an operator reads it: each key by its name (`label.<key>`), each index as "item n", joined
+ * ("播放条目 · 第 1 项 · 路径"). A key without a name stays as it is (an unknown field a client misspelt).
+ */
+export function fieldLabel(locale: Locale, path: string): string {
+  return path
+    .split('.')
+    .map((part) => {
+      if (/^\d+$/.test(part)) return translate(locale, 'label.item', { n: Number(part) + 1 });
+      const key = `label.${part}`;
+      return hasMessage(key) ? translate(locale, key) : part;
+    })
+    .join(translate(locale, 'label.separator'));
+}

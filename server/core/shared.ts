@@ -9,7 +9,7 @@ import { Code } from '../../common/codes';
 import type { Db, Executor, Tx } from '../db/types';
 import type { AppContext } from './context';
 import { PG_INT_MAX } from './crud';
-import { ApiError, conflict, invalidField } from './errors';
+import { conflict, invalidField, ValidationError } from './errors';
 import { sqlStateOf } from './sql-state';
 
 /** An integer in the query string (digits only), within [min, max]. */
@@ -97,8 +97,9 @@ export async function guarded<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A value another record already holds (a unique key): 40900, the field named and told to choose another. */
 export const duplicate = (field: string) =>
-  new ApiError(Code.CONFLICT, 'conflict.duplicate', { field }, { fields: { [field]: 'duplicate' } });
+  new ValidationError({ [field]: { key: 'field.taken' } }, Code.CONFLICT);
 
 export const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null);
 

@@ -1,5 +1,8 @@
 import type { ServerModule } from '../core/module';
 import actresses from './actresses';
+import ad from './ad';
+import comment from './comment';
+import domain from './domain';
 import health from './health';
 import images from './images';
 import movie from './movie';
@@ -11,6 +14,7 @@ import site from './site';
 import statistics from './statistics';
 import statisticsSettings from './statistics-settings';
 import sys from './sys';
+import users from './users';
 
 /**
  * Every server module, the only list of them: app.ts mounts each one's sub-apps under /app and the registries
@@ -29,5 +33,9 @@ export const modules: readonly ServerModule[] = [
   promotionApps,
   statisticsSettings,
   statistics,
+  ad,
   site,
+  users,
+  comment,
+  domain,
 ];

@@ -13,6 +13,7 @@ import type { Database } from '../db/types';
 import { imageCipher } from '../modules/images/cipher';
 import { ensureFirstAdmin } from '../modules/operators';
 import { seed } from '../seed';
+import { startDomainHealthTimer } from './domain-health';
 import { fileImageStorage } from './image-storage';
 import { openPostgres } from './postgres';
 import { ip2regionLookup } from './region';
@@ -94,6 +95,8 @@ export async function main() {
     logger,
   });
 
+  const stopDomainHealth = startDomainHealthTimer(database.db, { tenant: config.defaultTenant, logger });
+
   const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
   const root = createRoot(api, clientRoot, logger);
 
@@ -116,6 +119,7 @@ export async function main() {
 
   const stop = async () => {
     stopRollup();
+    stopDomainHealth();
     server.close();
     await database.close().catch(() => {});
     process.exit(0);

@@ -1,4 +1,6 @@
+import { Alert } from '@mui/material';
 import type { ReactNode } from 'react';
+import { useTranslate } from 'react-admin';
 import { useUser } from '../api/session';
 
 /**
@@ -14,4 +16,23 @@ export function hasPermission(roles: unknown, role: string | undefined | null): 
 export function Permission({ roles, children }: { roles: string[]; children: ReactNode }) {
   const user = useUser();
   return hasPermission(roles, user?.role) ? children : null;
+}
+
+/** Whether the operator is an admin (the API enforces admin-only writes; screens show read-only otherwise). */
+export function useIsAdmin(): boolean {
+  return useUser()?.role === 'admin';
+}
+
+/**
+ * For a non-admin on a screen whose changes are admin-only: says the page is read-only (the banner base settings
+ * uses), so rows that do not open and missing buttons are explained, never a dead end.
+ */
+export function ReadOnlyBanner({ message = 'shell.list.readOnly' }: { message?: string }) {
+  const translate = useTranslate();
+  if (useIsAdmin()) return null;
+  return (
+    <Alert severity="info" sx={{ mt: 1 }} data-testid="read-only">
+      {translate(message)}
+    </Alert>
+  );
 }

@@ -21,10 +21,9 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import {
-  AutocompleteInput,
   BooleanInput,
   Create,
   CreateButton,
@@ -32,7 +31,6 @@ import {
   maxValue,
   minValue,
   NumberInput,
-  ReferenceInput,
   required,
   SimpleForm,
   TextInput,
@@ -44,43 +42,14 @@ import {
 } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { ResourceDataProvider } from '../api/dataProvider';
-import { walkPages } from '../api/pages';
-import { Permission } from '../auth/permission';
+import { Permission, ReadOnlyBanner } from '../auth/permission';
+import { ColumnTreeInput } from './ColumnTreeInput';
 import { ConfirmDialog } from './ConfirmDialog';
+import { type Column, type ColumnNode, columnTree, useAllColumns } from './columnTreeData';
 import { EditPage } from './EditPage';
 import { EditToolbar } from './EditToolbar';
 
-export interface Column {
-  id: number;
-  parentId: number | null;
-  name: string;
-  sort: number;
-  visible: boolean;
-  itemCount: number;
-}
-export interface ColumnNode extends Column {
-  depth: number;
-  children: ColumnNode[];
-}
-
-/** Builds the tree (children by sort, then name); orphans whose parent is missing become roots. */
-export function columnTree(columns: Column[]): ColumnNode[] {
-  const nodes = new Map<number, ColumnNode>(columns.map((c) => [c.id, { ...c, depth: 0, children: [] }]));
-  const roots: ColumnNode[] = [];
-  for (const n of nodes.values()) {
-    const parent = n.parentId == null ? undefined : nodes.get(n.parentId);
-    (parent ? parent.children : roots).push(n);
-  }
-  const order = (list: ColumnNode[], depth: number) => {
-    list.sort((a, b) => a.sort - b.sort || a.name.localeCompare(b.name));
-    for (const n of list) {
-      n.depth = depth;
-      order(n.children, depth + 1);
-    }
-  };
-  order(roots, 0);
-  return roots;
-}
+export { type Column, type ColumnNode, columnTree } from './columnTreeData';
 
 /** A column tree as a section declares it: `resource` is the list screen's resource (its messages are
  * `resources.<resource>.*`); `title` the i18n key of the page title. */
@@ -90,24 +59,6 @@ export interface ColumnTreeDecl {
 }
 
 const msg = (resource: string) => `resources.${resource}`;
-
-/** Every column of the tree, all pages. */
-function useAllColumns(resource: string) {
-  const dataProvider = useDataProvider<ResourceDataProvider>();
-  return useQuery({
-    queryKey: [resource, 'all'],
-    queryFn: async () =>
-      (
-        await walkPages((page, perPage) =>
-          dataProvider.getList<Column & { id: number }>(resource, {
-            pagination: { page, perPage },
-            sort: { field: 'id', order: 'ASC' },
-            filter: {},
-          }),
-        )
-      ).rows,
-  });
-}
 
 function DeleteColumnDialog({
   resource,
@@ -264,7 +215,19 @@ function RowsOf({
             )}
           </Box>
         </TableCell>
-        <TableCell align="right">{n.itemCount}</TableCell>
+        <TableCell align="right">
+          {n.itemCount}
+          {n.children.length > 0 && (
+            <Typography
+              component="div"
+              variant="caption"
+              color="text.secondary"
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              {translate('shell.columns.subtree', { count: n.subtreeCount })}
+            </Typography>
+          )}
+        </TableCell>
         <TableCell align="right">{n.sort}</TableCell>
         <TableCell>
           <Chip
@@ -319,6 +282,7 @@ export function ColumnTreeList({ resource, title }: ColumnTreeDecl) {
   return (
     <Box>
       <Title title={translate(title)} />
+      <ReadOnlyBanner />
       <TopToolbar>
         <Permission roles={['admin']}>
           <CreateButton resource={resource} />
@@ -365,14 +329,7 @@ function ColumnInputs({ resource }: { resource: string }) {
   return (
     <>
       <TextInput source="name" validate={[required(), maxLength(64)]} />
-      <ReferenceInput
-        source="parentId"
-        reference={resource}
-        perPage={50}
-        sort={{ field: 'sort', order: 'ASC' }}
-      >
-        <AutocompleteInput optionText="name" filterToQuery={(q: string) => (q ? { q } : {})} />
-      </ReferenceInput>
+      <ColumnTreeInput columns={resource} source="parentId" />
       <NumberInput source="sort" validate={[minValue(-1_000_000), maxValue(1_000_000)]} step={1} />
       <BooleanInput source="visible" />
     </>

@@ -51,6 +51,7 @@ export function EditPage({
   redirect = 'list',
   actions = false,
   component,
+  sx,
   ...edit
 }: EditPageProps) {
   const { conflict, setConflict, onError } = useConflict();
@@ -70,6 +71,11 @@ export function EditPage({
         mutationOptions={onSaved ? { onError, onSuccess: onSaved } : { onError }}
         actions={actions}
         component={component}
+        // A card clips what overflows it, which would also pin a sticky toolbar (ReviewToolbar) inside it.
+        sx={[
+          { '& .RaEdit-card, & > .RaEdit-main > .MuiCard-root': { overflow: 'visible' } },
+          ...(Array.isArray(sx) ? sx : [sx]),
+        ]}
         {...edit}
       >
         {component === 'div' ? <Card>{body}</Card> : body}

@@ -1,8 +1,13 @@
 import InsightsIcon from '@mui/icons-material/Insights';
+import ViewColumnIcon from '@mui/icons-material/ViewColumn';
 import {
   Box,
+  Button,
+  Checkbox,
   LinearProgress,
   Link,
+  Menu,
+  MenuItem,
   Skeleton,
   Table,
   TableBody,
@@ -14,7 +19,7 @@ import {
   TableSortLabel,
   Typography,
 } from '@mui/material';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import {
   ListBase,
   type RaRecord,
@@ -26,6 +31,7 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 import type { Period } from '../../common/period';
 import type { ReportMeta as ReportAnswerMeta } from '../api/dataProvider';
+import { useUser } from '../api/session';
 import { ListPagination } from '../layout/listParts';
 import { type CsvColumn, ExportCsvButton } from './ExportCsvButton';
 import { PeriodBar, useReportCalendar, useReportPeriod, visuallyHidden } from './ReportPeriod';
@@ -72,6 +78,73 @@ export interface ReportListProps {
   empty?: { title: string; hint?: string };
   /** Where the tenant's reporting calendar comes from. */
   metaPath?: string;
+  /** The figures can be hidden by the operator, remembered per operator under this name. */
+  hideable?: string;
+}
+
+const hiddenKey = (name: string, uid: unknown) => `zg.report.hidden.${uid ?? ''}.${name}`;
+
+/** The figures an operator hid on a report (browser storage, one entry per operator and report). */
+export function useHiddenFigures(name: string | undefined, uid: unknown) {
+  const [hidden, setHidden] = useState<string[]>(() => {
+    if (!name) return [];
+    try {
+      const v = JSON.parse(localStorage.getItem(hiddenKey(name, uid)) ?? '[]');
+      return Array.isArray(v) ? v.map(String) : [];
+    } catch {
+      return [];
+    }
+  });
+  const toggle = (source: string) => {
+    const next = hidden.includes(source) ? hidden.filter((s) => s !== source) : [...hidden, source];
+    setHidden(next);
+    if (name) localStorage.setItem(hiddenKey(name, uid), JSON.stringify(next));
+  };
+  return { hidden, toggle };
+}
+
+/** Which figures show: a menu of checkboxes (at least one stays). */
+function ColumnsButton({
+  figures,
+  hidden,
+  toggle,
+}: {
+  figures: ReportFigure[];
+  hidden: string[];
+  toggle: (source: string) => void;
+}) {
+  const translate = useTranslate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const shown = figures.filter((f) => !hidden.includes(f.source)).length;
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<ViewColumnIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-haspopup="menu"
+      >
+        {translate('report.columns')}
+      </Button>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
+        {figures.map((f) => {
+          const on = !hidden.includes(f.source);
+          return (
+            <MenuItem
+              key={f.source}
+              role="menuitemcheckbox"
+              aria-checked={on}
+              disabled={on && shown === 1}
+              onClick={() => toggle(f.source)}
+            >
+              <Checkbox size="small" checked={on} tabIndex={-1} disableRipple sx={{ p: 0, mr: 1 }} />
+              {translate(f.label)}
+            </MenuItem>
+          );
+        })}
+      </Menu>
+    </>
+  );
 }
 
 /**
@@ -81,6 +154,19 @@ export interface ReportListProps {
  * and agents reports are declarations of it.
  */
 export function ReportList(props: ReportListProps) {
+  const user = useUser();
+  const { hidden, toggle } = useHiddenFigures(props.hideable, user?.uid);
+  const shownFigures = props.hideable
+    ? props.figures.filter((f) => !hidden.includes(f.source))
+    : props.figures;
+  const toolbar = props.hideable ? (
+    <>
+      {props.toolbar}
+      <ColumnsButton figures={props.figures} hidden={hidden} toggle={toggle} />
+    </>
+  ) : (
+    props.toolbar
+  );
   const { meta, isPending } = useReportCalendar(props.metaPath);
   const state = useReportPeriod(meta.today);
   const comparable = props.comparable ?? props.figures.length > 0;
@@ -104,7 +190,13 @@ export function ReportList(props: ReportListProps) {
           perPage={20}
           disableSyncWithLocation
         >
-          <ReportView {...props} compare={compare} period={state.period} />
+          <ReportView
+            {...props}
+            figures={shownFigures}
+            toolbar={toolbar}
+            compare={compare}
+            period={state.period}
+          />
         </ListBase>
       )}
     </Box>

@@ -30,13 +30,15 @@ export interface ReportMeta {
 }
 
 /** The tenant's reporting calendar; until it loads (or when it cannot) today in the default time zone. */
+export const reportMetaQuery = (path = 'admin/stats/meta') => ({
+  queryKey: ['report-meta', path],
+  queryFn: ({ signal }: { signal?: AbortSignal }) => request<ReportMeta>(path, { signal }),
+  staleTime: 60_000,
+  retry: false,
+});
+
 export function useReportCalendar(path = 'admin/stats/meta'): { meta: ReportMeta; isPending: boolean } {
-  const query = useQuery({
-    queryKey: ['report-meta', path],
-    queryFn: ({ signal }) => request<ReportMeta>(path, { signal }),
-    staleTime: 60_000,
-    retry: false,
-  });
+  const query = useQuery(reportMetaQuery(path));
   const fallback = {
     timeZone: DEFAULT_TIME_ZONE,
     today: todayIn(new Date(), DEFAULT_TIME_ZONE),
@@ -216,11 +218,11 @@ const toggleSx = {
   '&.Mui-selected, &.Mui-selected:hover': { color: 'text.primary', fontWeight: 600 },
 } as const;
 
-/** Read by screen readers, not shown. */
+/** Read by screen readers, not shown. Sizes in px: in `sx` a bare 1 means 100 %, which made these as wide as the page. */
 export const visuallyHidden = {
   position: 'absolute',
-  width: 1,
-  height: 1,
+  width: '1px',
+  height: '1px',
   overflow: 'hidden',
   clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',

@@ -255,8 +255,8 @@ export function ImageInput({ source, label, helperText, ...rest }: ImageInputPro
               }}
               sx={{
                 position: 'absolute',
-                width: 1,
-                height: 1,
+                width: '1px',
+                height: '1px',
                 overflow: 'hidden',
                 clip: 'rect(0 0 0 0)',
                 whiteSpace: 'nowrap',

@@ -1,11 +1,12 @@
 import KeyIcon from '@mui/icons-material/Key';
 import LogoutIcon from '@mui/icons-material/Logout';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
-import { Avatar, Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
+import { Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLogout, useNotify, useTranslate } from 'react-admin';
 import { DEFAULT_AVATAR, switchRole, useUser } from '../api/session';
+import { AvatarImage } from '../images/AvatarImage';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 
 /** The avatar menu: who I am, change my password, switch roles (admins only: view as user), log out. */
@@ -27,7 +28,12 @@ export function UserMenu() {
         aria-haspopup="menu"
         color="inherit"
       >
-        <Avatar src={user?.avatar || DEFAULT_AVATAR} alt="" sx={{ width: 32, height: 32 }} />
+        <AvatarImage
+          src={user?.avatar === DEFAULT_AVATAR ? null : user?.avatar}
+          alt=""
+          size={32}
+          fallbackSrc={DEFAULT_AVATAR}
+        />
       </IconButton>
       <Menu anchorEl={anchor} open={!!anchor} onClose={close}>
         {/* who I am: an inert menu item (a menu may only hold items), shown at full contrast */}

@@ -1,7 +1,9 @@
 import { useEffect, useMemo } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
+import { useUser } from '../api/session';
 import { sections } from '../resources';
+import { canAccess } from '../routes/guard';
 import { flattenRoutes, matchRoute } from '../routes/table';
 
 const routes = flattenRoutes(sections);
@@ -22,12 +24,17 @@ export function usePageTitle() {
   const { meta } = usePageMeta();
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  const role = useUser()?.role;
+  // a route refused to this role shows the 403 page (Guarded): its title says so, not the refused page's name
+  const refused = !!meta && !!role && !canAccess(meta.roles, role);
   useEffect(() => {
     document.documentElement.lang = locale;
     const brand = translate('shell.brand');
-    const page = meta
-      ? translate(meta.locale, { account: '', smart_count: 2 })
-      : translate('shell.page.title404');
+    const page = !meta
+      ? translate('shell.page.title404')
+      : refused
+        ? translate('shell.page.title403')
+        : translate(meta.locale, { account: '', smart_count: 2 });
     document.title = `${page} - ${brand}`;
-  }, [meta, locale, translate]);
+  }, [meta, refused, locale, translate]);
 }

@@ -116,7 +116,7 @@ describe('profile', () => {
       body: { name: 'ok', birthday: '2026-06-30' },
       headers: { 'Accept-Language': 'en-US' },
     });
-    expect(future.body.msg).toBe('birthday: The birthday cannot be after today');
+    expect(future.body.msg).toBe('Birthday: The birthday cannot be after today');
     const [{ n }] = await api.query<{ n: number }>(
       sql`select count(*)::int as n from actresses where name = 'ok'`,
     );

@@ -35,8 +35,12 @@ export async function freshDatabase(
   const name = `zg_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    if (options.migrated) await copyOfMigratedTemplate(admin, name);
+    else await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const database = await openPostgres(url.toString());
@@ -53,16 +57,51 @@ export async function freshDatabase(
   };
 }
 
+/** A key of the migrations' text: a new or edited migration makes a new migrated snapshot. */
+function migrationsKey(): string {
+  return createHash('sha256')
+    .update(migrations.map((m) => `${m.name}\n${m.text}`).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/**
+ * Running every migration costs seconds per test file on PostgreSQL; `CREATE DATABASE … TEMPLATE` of a database
+ * migrated once costs a fraction of one. The template is named by the migrations' key (so worktrees with other
+ * migrations on the same server each get theirs) and built under an advisory lock, under a temporary name renamed
+ * when complete: a parallel worker waits for it, and an interrupted build never passes for a template.
+ */
+async function copyOfMigratedTemplate(admin: pg.Client, name: string) {
+  const template = `zg_template_${migrationsKey()}`;
+  await admin.query('select pg_advisory_lock(7270611)');
+  try {
+    const { rows } = await admin.query('select 1 from pg_database where datname = $1', [template]);
+    if (!rows.length) {
+      const building = `${template}_building`;
+      await admin.query(`drop database if exists ${building} with (force)`);
+      await admin.query(`create database ${building}`);
+      const url = new URL(TEST_DATABASE_URL);
+      url.pathname = `/${building}`;
+      const database = await openPostgres(url.toString(), 1);
+      try {
+        await migrate(database.db);
+      } finally {
+        await database.close();
+      }
+      await admin.query(`alter database ${building} rename to ${template}`);
+    }
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.query('select pg_advisory_unlock(7270611)');
+  }
+}
+
 /**
  * PGlite's initdb costs seconds per test file; loading a dump of an already migrated database costs well under one.
  * The dump is kept in the temp directory, keyed by the migrations' text, so a new migration makes a new one.
  */
 async function migratedPglite(): Promise<Database> {
-  const key = createHash('sha256')
-    .update(migrations.map((m) => `${m.name}\n${m.text}`).join('\n'))
-    .digest('hex')
-    .slice(0, 16);
-  const file = join(tmpdir(), `zhanggui-test-pglite-${key}.tar`);
+  const file = join(tmpdir(), `zhanggui-test-pglite-${migrationsKey()}.tar`);
   let client: PGlite | undefined;
   try {
     const dump = new Blob([await readFile(file)]);

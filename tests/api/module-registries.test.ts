@@ -51,8 +51,8 @@ test('platform usage: the module counts its rows per key, beside the others, and
   const r = await api.call('GET', '/app/admin/setting/platform-usage?keys=4,5', { token: admin });
   expect(r.body.code).toBe(20000);
   expect(r.body.data.usage).toEqual([
-    { key: 4, movies: 0, notices: 0, apps: 0, snippets: 0, extras: 42, total: 42 },
-    { key: 5, movies: 0, notices: 0, apps: 0, snippets: 0, extras: 52, total: 52 },
+    { key: 4, movies: 0, notices: 0, apps: 0, snippets: 0, ads: 0, extras: 42, total: 42 },
+    { key: 5, movies: 0, notices: 0, apps: 0, snippets: 0, ads: 0, extras: 52, total: 52 },
   ]);
   const doc = (await api.call('GET', '/app/openapi.json')).body;
   expect(Object.keys(doc.components.schemas.PlatformUsage.properties)).toEqual([
@@ -61,6 +61,7 @@ test('platform usage: the module counts its rows per key, beside the others, and
     'notices',
     'apps',
     'snippets',
+    'ads',
     'extras',
     'total',
   ]);

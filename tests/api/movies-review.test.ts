@@ -82,13 +82,13 @@ describe('create, read, update', () => {
       expect(Object.keys(r.body.data.fields), JSON.stringify(patch)).toEqual([field]);
     }
     const r = await api.call('POST', M, { token: user, body: { title: 'x', platforms: [3] } });
-    expect(r.body.msg).toBe('platforms.0：不存在');
+    expect(r.body.msg).toBe('平台 · 第 1 项：不存在');
     const en = await api.call('POST', M, {
       token: user,
       body: { title: 'x', platforms: [3] },
       headers: { 'Accept-Language': 'en-US' },
     });
-    expect(en.body.msg).toBe('platforms.0: Does not exist');
+    expect(en.body.msg).toBe('Platforms › item 1: Does not exist');
   });
 
   test('update with the current version bumps it; a stale version is 40900 and nothing is written', async () => {

@@ -39,7 +39,7 @@ describe('columns', () => {
   test('names are unique among siblings (top level included), not across parents', async () => {
     const dup = await call('POST', C, { name: '电影' });
     expect(dup.body.code).toBe(40900);
-    expect(dup.body.msg).toBe('name 已存在');
+    expect(dup.body.msg).toBe('名称：已被其他记录使用，请换一个');
     expect((await call('POST', C, { name: '动作', parentId: fx.columns.movies })).body.code).toBe(40900);
     const other = await okData(call('POST', C, { name: '动作', parentId: fx.columns.series }));
     expect(other).toMatchObject({ parentId: fx.columns.series, itemCount: 0, visible: true, version: 1 });
@@ -51,7 +51,7 @@ describe('columns', () => {
   test('a column cannot move under itself or a descendant; stale versions are refused', async () => {
     const self = await call('PUT', `${C}/${fx.columns.movies}`, { parentId: fx.columns.movies, version: 1 });
     expect(self.body.code).toBe(40000);
-    expect(self.body.msg).toBe('parentId：不能把栏目移到它自己或它的子栏目下');
+    expect(self.body.msg).toBe('上级栏目：不能把栏目移到它自己或它的子栏目下');
     const down = await call('PUT', `${C}/${fx.columns.movies}`, { parentId: fx.columns.action, version: 1 });
     expect(down.body.code).toBe(40000);
     const ok = await okData(call('PUT', `${C}/${fx.columns.empty}`, { sort: 9, visible: false, version: 1 }));

@@ -140,6 +140,25 @@ describe('list', () => {
   });
 });
 
+describe('names', () => {
+  test('any operator reads the names of operators by id (nickname, else account), deleted ones too', async () => {
+    const user = await api.login('bob', 'user-pass-1');
+    const r = await api.call('GET', `/app/admin/operators/names?ids=${ids.alice},${ids.dave},999999`, {
+      token: user,
+    });
+    expect(r.body.code).toBe(20000);
+    expect(r.body.data.list.sort((a: any, b: any) => a.id - b.id)).toEqual([
+      { id: ids.alice, name: '爱丽丝' },
+      { id: ids.dave, name: 'Dave_100%' },
+    ]);
+    expect(Object.keys(r.body.data.list[0])).toEqual(['id', 'name']); // nothing else of an account
+    for (const bad of ['', '?ids=x', '?ids=1&role=admin'])
+      expect((await api.call('GET', `/app/admin/operators/names${bad}`, { token: user })).body.code).toBe(
+        40000,
+      );
+  });
+});
+
 describe('create', () => {
   test('creates with defaults; the new operator can log in', async () => {
     const r = await api.call('POST', '/app/admin/operators', {

@@ -23,6 +23,8 @@ const FOR_EVERY_OPERATOR = new Set([
  * for admins.
  */
 const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
+  // Who reviewed or changed something, by name (issue #17): every operator reads the names, nothing else.
+  'GET /app/admin/operators/names',
   'GET /app/admin/movie/movies',
   'POST /app/admin/movie/movies',
   'GET /app/admin/movie/movies/{id}',
@@ -88,6 +90,60 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   'GET /app/admin/stats/reports/domains',
   'GET /app/admin/stats/reports/domain-hours',
   'GET /app/admin/stats/reports/visits',
+  // Comments (issue #14): operators read, review and reply, and try filter rules; deleting, saving and applying
+  // the filter are admins'. Members: operators read and run the batches but VIP extension; banning is admins'.
+  'GET /app/admin/comment/comments',
+  'GET /app/admin/comment/comments/{id}',
+  'POST /app/admin/comment/comments/batch',
+  'POST /app/admin/comment/comments/{id}/approve',
+  'POST /app/admin/comment/comments/{id}/reject',
+  'POST /app/admin/comment/comments/{id}/offline',
+  'POST /app/admin/comment/comments/{id}/online',
+  'GET /app/admin/comment/guestbook',
+  'GET /app/admin/comment/guestbook/{id}',
+  'PUT /app/admin/comment/guestbook/{id}/reply',
+  'POST /app/admin/comment/guestbook/batch',
+  'POST /app/admin/comment/guestbook/{id}/approve',
+  'POST /app/admin/comment/guestbook/{id}/reject',
+  'POST /app/admin/comment/guestbook/{id}/offline',
+  'POST /app/admin/comment/guestbook/{id}/online',
+  'GET /app/admin/comment/filters',
+  'POST /app/admin/comment/filters/{module}/trial',
+  'GET /app/admin/users',
+  'GET /app/admin/users/{id}',
+  'POST /app/admin/users/batch',
+  // Domains (issue #15): operators read everything, import, edit, change in batches and swap channel domains (blocked
+  // domains are replaced daily); pools, settings and deleting a domain (alone or in a batch) are for admins.
+  'GET /app/admin/domain/domains',
+  'POST /app/admin/domain/domains',
+  'GET /app/admin/domain/domains/{id}',
+  'PUT /app/admin/domain/domains/{id}',
+  'POST /app/admin/domain/domains/batch',
+  'POST /app/admin/domain/domains/import',
+  'GET /app/admin/domain/pools',
+  'GET /app/admin/domain/pools/{id}',
+  'GET /app/admin/domain/overview/runway',
+  'GET /app/admin/domain/overview/carousel',
+  'GET /app/admin/domain/config/channels',
+  'POST /app/admin/domain/config/swap',
+  'GET /app/admin/domain/history',
+  'GET /app/admin/domain/setting',
+  // Ads (issue #13): every operator reads materials, advertisers, positions, change sets and reports; writes are admins'.
+  'GET /app/admin/ad/ads',
+  'GET /app/admin/ad/ads/{id}',
+  'GET /app/admin/ad/advertisers',
+  'GET /app/admin/ad/advertisers/{id}',
+  'GET /app/admin/ad/positions',
+  'GET /app/admin/ad/positions/{id}',
+  'GET /app/admin/ad/changes',
+  'GET /app/admin/ad/changes/{id}',
+  'GET /app/admin/ad/reports/positions',
+  'GET /app/admin/ad/reports/advertisers',
+  'GET /app/admin/ad/reports/materials',
+  'GET /app/admin/ad/reports/daily',
+  'GET /app/admin/ad/reports/advertiser',
+  'GET /app/admin/ad/reports/position',
+  'GET /app/admin/ad/reports/material',
 ];
 
 /**
@@ -95,24 +151,44 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
  * Admin-Token opens nothing there: without the key the answer is 40100. Any route outside /app/admin must be listed
  * here or in FOR_EVERY_OPERATOR, so a public route is never added by accident.
  */
-const SITE_ROUTES = new Set(['GET /app/site/config', 'POST /app/site/events']);
+const SITE_ROUTES = new Set([
+  'GET /app/site/config',
+  'POST /app/site/events',
+  'POST /app/site/comments',
+  'POST /app/site/guestbook',
+  'POST /app/site/users',
+  'GET /app/site/domains/resolve',
+  'GET /app/site/ads',
+]);
 
 /** A valid body for a site route that takes one (the events ingestion). */
 const siteBody = (method: string, path: string) =>
-  method === 'POST' && path === '/app/site/events'
-    ? {
-        events: [
-          {
-            id: 'roles-test-event-1',
-            type: 'pageview',
-            time: '2026-06-01T07:00:00Z',
-            domain: 'a.example',
-            path: '/',
-            visitor: 'v1',
-          },
-        ],
-      }
-    : undefined;
+  path === '/app/site/users'
+    ? { account: 'roles-signup', address: '198.51.100.1' }
+    : path === '/app/site/comments'
+      ? {
+          targetType: 'movie',
+          targetId: siteMovieId,
+          userId: siteUserId,
+          address: '198.51.100.1',
+          content: 'hi',
+        }
+      : path === '/app/site/guestbook'
+        ? { guestName: 'roles', address: '198.51.100.1', content: 'hi' }
+        : method === 'POST' && path === '/app/site/events'
+          ? {
+              events: [
+                {
+                  id: 'roles-test-event-1',
+                  type: 'pageview',
+                  time: '2026-06-01T07:00:00Z',
+                  domain: 'a.example',
+                  path: '/',
+                  visitor: 'v1',
+                },
+              ],
+            }
+          : undefined;
 
 /** What the document must list at least (so an empty or broken document cannot pass the walk vacuously). */
 const KNOWN_ADMIN_ROUTES = [
@@ -143,6 +219,8 @@ let userId: number;
 let victimId: number;
 let routes: { method: string; path: string; op: any }[];
 let siteKey: string;
+let siteMovieId: number;
+let siteUserId: number;
 
 beforeAll(async () => {
   api = await startApi();
@@ -150,6 +228,13 @@ beforeAll(async () => {
   userId = await api.createOperator(admin, { account: 'plainuser', role: 'user' });
   victimId = await api.createOperator(admin, { account: 'victim', role: 'user' });
   user = await api.login('plainuser', USER_PASSWORD);
+  // A movie and a site member for the site's comment post (issue #14).
+  [{ id: siteMovieId }] = await api.query<{ id: number }>(
+    sql`insert into movies (title) values ('roles') returning id`,
+  );
+  [{ id: siteUserId }] = await api.query<{ id: number }>(
+    sql`insert into site_users (tenant, account) values (2, 'roles') returning id`,
+  );
   await api.call('POST', '/app/admin/sys/updateSetting', {
     token: admin,
     body: { imgdomain: 'https://img.a' },
@@ -319,10 +404,20 @@ describe('role enforcement', () => {
       .map((r) => `${r.method} ${r.path}`)
       .filter((r) => !FOR_EVERY_OPERATOR.has(r));
     expect(outside.sort()).toEqual([...SITE_ROUTES].sort());
+    // The domain resolve endpoint answers a pool's live domain: one exists before the walk.
+    const pool = await api.call('POST', '/app/admin/domain/pools', {
+      token: admin,
+      body: { name: 'roles-pool' },
+    });
+    await api.call('POST', '/app/admin/domain/domains', {
+      token: admin,
+      body: { hostname: 'roles.example.com', status: 'active', poolId: pool.body.data.id },
+    });
     const before = await snapshot();
     for (const { method, path, op } of routes.filter((r) => SITE_ROUTES.has(`${r.method} ${r.path}`))) {
       expect(op.security, path).toEqual([{ SiteKey: [] }]);
-      const url = `${path}?platform=2`;
+      const url =
+        path === '/app/site/domains/resolve' ? `${path}?pool=roles-pool&visitor=v1` : `${path}?platform=2`;
       // An operator's token, even an admin's, is not a site key.
       for (const token of [user, admin]) {
         const r = await api.call(method, url, { token, body: siteBody(method, path) });

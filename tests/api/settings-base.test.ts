@@ -97,10 +97,10 @@ describe('platform usage', () => {
     const r = await api.call('GET', '/app/admin/setting/platform-usage?keys=4,5,6,1', { token: admin });
     expect(r.body.code).toBe(20000);
     expect(r.body.data.usage).toEqual([
-      { key: 4, movies: 3, notices: 2, apps: 0, snippets: 1, total: 6 },
-      { key: 5, movies: 2, notices: 0, apps: 0, snippets: 0, total: 2 },
-      { key: 6, movies: 0, notices: 1, apps: 1, snippets: 0, total: 2 },
-      { key: 1, movies: 0, notices: 0, apps: 0, snippets: 0, total: 0 },
+      { key: 4, movies: 3, notices: 2, apps: 0, snippets: 1, ads: 0, total: 6 },
+      { key: 5, movies: 2, notices: 0, apps: 0, snippets: 0, ads: 0, total: 2 },
+      { key: 6, movies: 0, notices: 1, apps: 1, snippets: 0, ads: 0, total: 2 },
+      { key: 1, movies: 0, notices: 0, apps: 0, snippets: 0, ads: 0, total: 0 },
     ]);
     // A movie deleted is no longer counted.
     const [{ id }] = await api.query<{ id: number }>(

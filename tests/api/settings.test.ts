@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fieldLabel } from '../../server/core/i18n';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 
 /** Issue #2 §4 and SPEC.md §3: per-tenant system settings. */
@@ -132,7 +133,7 @@ describe('updateSetting', () => {
       const r = await save(body, { 'Accept-Language': 'en-US' });
       expect(r.body.code, JSON.stringify(body)).toBe(40000);
       expect(Object.keys(r.body.data.fields), JSON.stringify(body)).toContain(field);
-      expect(r.body.msg).toContain(field);
+      expect(r.body.msg).toContain(fieldLabel('en-US', field));
     }
     const typed = await save(
       { tenant: 13, platforms: [{ key: 'x', name: 'a' }] },

@@ -4,9 +4,18 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
+import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { ingest } from '../../server/modules/statistics/ingest';
+import { REPORTS, runReport } from '../../server/modules/statistics/reports';
 import { rawPartitions, rollupDay, runRollup } from '../../server/modules/statistics/rollup';
-import { add, emptyRegisters, estimate, estimateStored } from '../../server/modules/statistics/sketch';
+import {
+  add,
+  emptyRegisters,
+  encode,
+  estimate,
+  estimateStored,
+  merge,
+} from '../../server/modules/statistics/sketch';
 import { freshDatabase } from './harness';
 
 /**
@@ -37,6 +46,7 @@ async function reset() {
     'stat_keyword_daily',
     'stat_object_daily',
     'stat_domain_daily',
+    'stat_domain_blocks',
     'stat_domain_hourly',
     'stat_visit_daily',
     'stat_channel_daily',
@@ -73,6 +83,10 @@ function toEvent(g: Gen) {
     ...(g.type === 'search' ? { keyword: g.keyword, results: g.results } : {}),
     ...(g.movie && (g.type === 'pageview' || g.type === 'play')
       ? { object: { type: 'movie', id: g.movie } }
+      : {}),
+    // ad clicks and signups name an ad (the ads reports read clicks, unique clickers and signups per ad)
+    ...(g.movie && (g.type === 'ad_click' || g.type === 'signup')
+      ? { object: { type: 'ad', id: g.movie } }
       : {}),
   };
 }
@@ -118,6 +132,12 @@ async function recount() {
       inc(obj, key(e.day, e.object_id, e.type));
       inc(obj, key(e.day, 0, e.type));
     }
+    if (e.object_type === 'ad') {
+      for (const id of [e.object_id, 0]) {
+        inc(obj, key('ad', e.day, id, e.type));
+        if (e.type === 'ad_click') addU(key('clickers', id), e.visitor);
+      }
+    }
     inc(ch, key(e.day, e.channel, e.type));
   }
   return { kw, zero, pv, visitorPv, obj, ch, visit, uniq };
@@ -146,14 +166,28 @@ async function expectRollupsMatch() {
   expect(new Map(hourly.map((r) => [`${r.day}|${r.domain}`, Number(r.n)]))).toEqual(want.pv);
 
   const obj = await q<any>(
-    sql`select day::text as day, object_id, views, plays from stat_object_daily where object_type = 'movie'`,
+    sql`select object_type, day::text as day, object_id, views, plays, clicks, signups from stat_object_daily where object_type in ('movie', 'ad')`,
   );
   const gotObj = new Map<string, number>();
   for (const r of obj) {
-    if (Number(r.views)) gotObj.set(`${r.day}|${r.object_id}|pageview`, Number(r.views));
-    if (Number(r.plays)) gotObj.set(`${r.day}|${r.object_id}|play`, Number(r.plays));
+    const at = r.object_type === 'ad' ? `ad|${r.day}` : r.day;
+    for (const [col, type] of [
+      ['views', 'pageview'],
+      ['plays', 'play'],
+      ['clicks', 'ad_click'],
+      ['signups', 'signup'],
+    ] as const)
+      if (Number(r[col])) gotObj.set(`${at}|${r.object_id}|${type}`, Number(r[col]));
   }
   expect(gotObj).toEqual(want.obj);
+  for (const id of [0, 1]) {
+    const rows = await q<{ s: Uint8Array }>(
+      sql`select clickers as s from stat_object_daily where object_type = 'ad' and object_id = ${id}`,
+    );
+    const r = emptyRegisters();
+    for (const v of want.uniq.get(`clickers|${id}`) ?? []) add(r, hash64(v));
+    expect(estimateStored(rows.map((x) => x.s))).toBe(estimate(r));
+  }
 
   const ch =
     await q<any>(sql`select day::text as day, channel, page_views, plays, ad_clicks, signups, searches from
@@ -184,6 +218,66 @@ async function expectRollupsMatch() {
     const r = emptyRegisters();
     for (const v of want.uniq.get(`dom|${d}`) ?? []) add(r, hash64(v));
     expect(estimateStored(rows.map((x) => x.s))).toBe(estimate(r));
+  }
+  await expectBlocksMatch();
+}
+
+/**
+ * The pre-merged blocks (migration 0021) hold exactly the merge of their days' daily sketches, and the daily rows
+ * carry their sketches' estimates.
+ */
+async function expectBlocksMatch() {
+  const daily = await q<any>(
+    sql`select day::text as day, domain, visitors, addresses, visitors_n, addresses_n from stat_domain_daily`,
+  );
+  for (const r of daily) {
+    expect(r.visitors_n).toBe(estimateStored([r.visitors]));
+    expect(r.addresses_n).toBe(estimateStored([r.addresses]));
+  }
+  const blocks = await q<any>(
+    sql`select level, start::text as start, domain, visitors, addresses from stat_domain_blocks`,
+  );
+  const want = new Set<string>();
+  for (const r of daily)
+    for (let level = 1; level <= MAX_LEVEL; level++)
+      want.add(`${level}|${blockStart(r.day, level)}|${r.domain}`);
+  expect(new Set(blocks.map((b) => `${b.level}|${String(b.start).slice(0, 10)}|${b.domain}`))).toEqual(want);
+  for (const b of blocks) {
+    const days = daily.filter(
+      (r) => r.domain === b.domain && blockStart(r.day, Number(b.level)) === String(b.start).slice(0, 10),
+    );
+    for (const col of ['visitors', 'addresses'])
+      expect(Buffer.from(b[col])).toEqual(
+        Buffer.from(encode(merge(days.map((d) => new Uint8Array(d[col]))))),
+      );
+  }
+}
+
+/** The domains report read through the blocks equals the report merging every day's sketches. */
+async function expectReportsThroughBlocks() {
+  const everyDay = { ...REPORTS.domains, blocks: undefined, estimates: undefined };
+  for (const [from, to] of [
+    [DAYS[0], DAYS[2]],
+    ['2026-05-20', DAYS[1]],
+  ]) {
+    const query = {
+      tenant: TENANT,
+      period: { from, to },
+      scope: [],
+      sort: 'visitors',
+      order: 'desc' as const,
+      page: 1,
+      pageSize: 10,
+      compare: true,
+    };
+    const [fast, slow] = [
+      await runReport(database.db, REPORTS.domains, query),
+      await runReport(database.db, everyDay, query),
+    ];
+    expect(fast).toEqual(slow);
+    expect(await runReport(database.db, REPORTS.domains, { ...query, sort: 'pageViews' })).toEqual(
+      await runReport(database.db, everyDay, { ...query, sort: 'pageViews' }),
+    );
   }
 }
 
@@ -225,6 +319,7 @@ describe('the rollup equals a recount from raw events', () => {
           );
           await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
           await expectRollupsMatch();
+          await expectReportsThroughBlocks();
         },
       ),
       { numRuns: 6 },

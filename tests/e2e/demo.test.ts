@@ -57,9 +57,16 @@ async function callApi(page: Page, path: string) {
 test('the demo logs in against the API running in the browser, and keeps its data across reloads', async () => {
   const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
   const page = await context.newPage();
+  const consoleLines: string[] = [];
+  page.on('console', (m) => consoleLines.push(m.text()));
   await page.goto(`${url}/login`);
+  // from the first paint the page says what is loading and how far (issue #17), before the API is up
+  expect(await page.locator('#zg-demo[data-screen="progress"] [role="progressbar"]').count()).toBe(1);
+  // How fast the first visit is, is `npm run bench -- demo`'s to say (a target, not a test); this waits for the
+  // state. The first visit seeds every section in the page (68 s measured at integration on 2026-11-23, with the
+  // ads, comments, members and domains seeds new): a prebuilt snapshot is the open fix (issue #17).
   await expect
-    .poll(() => page.getByText(DEMO_CREDENTIALS.password).count(), { timeout: 30_000 })
+    .poll(() => page.getByText(DEMO_CREDENTIALS.password).count(), { timeout: 180_000 })
     .toBeGreaterThan(0);
   await page.locator('input[name="username"]').fill(DEMO_CREDENTIALS.username);
   await page.locator('input[name="password"]').fill(DEMO_CREDENTIALS.password);
@@ -82,5 +89,26 @@ test('the demo logs in against the API running in the browser, and keeps its dat
     `/app/admin/info?id=${await page.evaluate(() => localStorage.getItem('uid'))}`,
   );
   expect(info.data.account).toBe('admin');
+  // msw's worker unregistered itself when the reloaded page closed, so the new page's update failed with
+  // "Failed to update a ServiceWorker … Not found": the demo's copy stays registered (scripts/demo.mjs).
+  const workerScript = await page.evaluate(() => fetch('/mockServiceWorker.js').then((r) => r.text()));
+  expect(workerScript).not.toContain('self.registration.unregister()');
+  expect(consoleLines.filter((l) => /Failed to update a ServiceWorker/.test(l))).toEqual([]);
+
+  // A second tab: a styled page in the interface's language, one tab at a time, and an offer to take over;
+  // taking over leaves the first tab on the same page and starts the demo in the second.
+  const second = await context.newPage();
+  await second.goto(`${url}/movie/review`);
+  const otherTab = second.locator('#zg-demo[data-screen="other-tab"]');
+  await expect.poll(() => otherTab.count(), { timeout: 30_000 }).toBe(1);
+  expect(await otherTab.locator('h1').textContent()).toBe('演示已在另一个标签页中打开');
+  await screenshot(second, 'demo-other-tab-zh-CN-light');
+  await second.getByRole('button', { name: '在此标签页中使用演示' }).click();
+  await expect
+    .poll(() => page.locator('#zg-demo[data-screen="other-tab"]').count(), { timeout: 30_000 })
+    .toBe(1);
+  await expect
+    .poll(() => second.getByRole('row').filter({ hasText: '待审核' }).count(), { timeout: 30_000 })
+    .toBeGreaterThan(0);
   await context.close();
-});
+}, 300_000);

@@ -123,7 +123,7 @@ test("a forged token gets the 'Confirm logout' dialog; Re-Login goes to the logi
   await p.context().close();
 });
 
-test('a user sees no operators menu and gets not-found there; an admin viewing as user loses it too', async () => {
+test('a user sees no operators menu and gets the 403 page there; an admin viewing as user loses it too', async () => {
   const p = await page();
   await login(p);
   const token = await p.evaluate(() => localStorage.getItem('token')!);
@@ -145,7 +145,9 @@ test('a user sees no operators menu and gets not-found there; an admin viewing a
   await expect.poll(() => u.getByRole('link', { name: '审核列表' }).count()).toBe(1);
   expect(await u.getByRole('link', { name: '运营账号' }).count()).toBe(0);
   await u.goto('/setting/operators');
-  await expect.poll(() => u.getByText('抱歉，页面不见了～').count()).toBe(1);
+  // a page that exists but is refused to this role: SPEC's 403 page, titled as such (issue #17)
+  await expect.poll(() => u.getByText('对不起，您没有访问该资源的权限').count()).toBe(1);
+  await expect.poll(() => u.title()).toMatch(/^无权访问/);
   await u.context().close();
 });
 

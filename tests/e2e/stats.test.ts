@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { api, baseURL, expectAccessible, launch, login, newContext, screenshot } from './browser';
 
 /**
@@ -184,14 +184,18 @@ test('journey (zh-CN): events in, rollup, every report shows them; the gap keywo
   await p.context().close();
 });
 
+// Every stats screen in both languages and themes: one logged-in page per language and theme, one test per screen
+// and dialog (eleven chart screens under axe in one test took up to two minutes on a busy machine).
 for (const locale of ['zh-CN', 'en-US'] as const) {
   for (const theme of ['light', 'dark'] as const) {
-    test(`stats screens are accessible and photographed: ${locale} ${theme}`, {
-      timeout: 240_000,
-    }, async () => {
+    describe(`stats screens are accessible and photographed: ${locale} ${theme}`, () => {
       const t = TEXT[locale];
-      const p = await page({ locale, theme });
-      await login(p);
+      let p: Page;
+      beforeAll(async () => {
+        p = await page({ locale, theme });
+        await login(p);
+      });
+      afterAll(() => p?.context().close());
       const screens: [string, string, string?][] = [
         ['/stats/hotkeyword', 'stats-hotkeyword'],
         ['/stats/hotkeyword', 'stats-hotkeyword-gap', t.gap],
@@ -205,22 +209,24 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         [`/stats/domainsvisit/detail?domain=${fx.m}`, 'stats-domainsvisit-referrer', t.referrer],
       ];
       for (const [path, name, tab] of screens) {
-        await p.goto(path);
-        await p.locator('tbody tr').first().waitFor();
-        if (tab) await p.getByRole('tab', { name: tab }).click();
-        await p.waitForLoadState('networkidle');
-        await p.waitForTimeout(400);
-        await expectAccessible(p);
-        await screenshot(p, `${name}-${locale}-${theme}`);
+        test(name, async () => {
+          await p.goto(path);
+          await p.locator('tbody tr').first().waitFor();
+          if (tab) await p.getByRole('tab', { name: tab }).click();
+          await p.waitForLoadState('networkidle');
+          await p.waitForTimeout(400);
+          await expectAccessible(p);
+          await screenshot(p, `${name}-${locale}-${theme}`);
+        });
       }
-      // the adopt dialog over the gap
-      await p.goto('/stats/hotkeyword');
-      await p.getByRole('tab', { name: t.gap }).click();
-      await p.getByRole('button', { name: t.adopt.replace(fx.gap, fx.gap2) }).click();
-      await p.getByRole('dialog').waitFor();
-      await expectAccessible(p);
-      await screenshot(p, `stats-adopt-dialog-${locale}-${theme}`);
-      await p.context().close();
+      test('the adopt dialog over the gap', async () => {
+        await p.goto('/stats/hotkeyword');
+        await p.getByRole('tab', { name: t.gap }).click();
+        await p.getByRole('button', { name: t.adopt.replace(fx.gap, fx.gap2) }).click();
+        await p.getByRole('dialog').waitFor();
+        await expectAccessible(p);
+        await screenshot(p, `stats-adopt-dialog-${locale}-${theme}`);
+      });
     });
   }
 }

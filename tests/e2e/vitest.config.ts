@@ -1,13 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 // The end-to-end suite: the built app served by the real Node server (tests/e2e/setup.ts), driven in Debian's
-// headless Chromium through playwright-core. Files run one after another: one browser, two cores.
+// headless Chromium through playwright-core. Files run one after another by default: run two at once
+// (E2E_WORKERS=2) and the settings journey's new site key races the files that read it, and the actress journey's
+// avatar upload misses its wait (seen in the full run of 2026-11-23); E2E_WORKERS=2 is for trying that again.
 export default defineConfig({
   test: {
     name: 'e2e',
     include: ['tests/e2e/**/*.test.ts'],
     globalSetup: ['tests/e2e/setup.ts'],
-    fileParallelism: false,
+    fileParallelism: Number(process.env.E2E_WORKERS ?? 1) > 1,
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 1),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // A browser under load (two cores, a PBKDF2 login) can take seconds to show an answer; 1 s flakes.

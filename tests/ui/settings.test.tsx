@@ -18,7 +18,7 @@ import {
   snippetsToSave,
 } from '../../src/resources/setting/statistics/StatisticsSettings';
 import { envelope, type SeenRequest } from './api-fetch-stub';
-import { SLOW_UI_TEST_MS } from './fast-roles';
+import { ScreenCss, screenTheme, warmUpScreens } from './warm-up';
 
 /** Issue #5 in the admin: base settings (removal asks, read-only for users), safe previews, reordering. */
 
@@ -80,55 +80,59 @@ afterEach(() => {
   localStorage.clear();
 });
 
+warmUpScreens();
+
 function wrap(children: ReactNode, dataProvider = testDataProvider()) {
   return render(
-    <MemoryRouter>
-      <AdminContext dataProvider={dataProvider} i18nProvider={createI18nProvider('zh-CN')}>
-        {children}
-      </AdminContext>
-    </MemoryRouter>,
+    <ScreenCss>
+      <MemoryRouter>
+        <AdminContext
+          dataProvider={dataProvider}
+          i18nProvider={createI18nProvider('zh-CN')}
+          theme={screenTheme}
+        >
+          {children}
+        </AdminContext>
+      </MemoryRouter>
+    </ScreenCss>,
   );
 }
 
 const calls = (method: string, path: string) =>
   seen.filter((r) => r.method === method && new URL(r.url, 'http://x').pathname === `/app/${path}`);
 
-test(
-  'removing a platform that content uses asks first, saying how much; cancel keeps it, confirm saves',
-  async () => {
-    await loadUser();
-    wrap(<BaseSettings />);
-    await screen.findByDisplayValue('樱花');
-    // The third row (樱花) has its own remove button (react-admin shows them on hover: hidden to the query).
-    const remove = await waitFor(() => document.querySelector<HTMLElement>('.button-remove-platforms-2')!);
-    expect(remove.getAttribute('aria-label')).toBe('移除');
-    fireEvent.click(remove);
-    await waitFor(() => expect(screen.queryByDisplayValue('樱花')).toBeNull());
-    fireEvent.click(screen.getByRole('button', { name: '保存' }));
-    const dialog = await screen.findByRole('dialog', { name: '删除仍在使用的平台？' });
-    expect(dialog.textContent).toContain('樱花 (4)');
-    expect(dialog.textContent).toContain('3 部影片，2 条公告');
-    expect(calls('GET', 'admin/setting/platform-usage')[0].url).toContain('keys=4');
-    fireEvent.click(within(dialog).getByRole('button', { name: '取消' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(0);
+test('removing a platform that content uses asks first, saying how much; cancel keeps it, confirm saves', async () => {
+  await loadUser();
+  wrap(<BaseSettings />);
+  await screen.findByDisplayValue('樱花');
+  // The third row (樱花) has its own remove button (react-admin shows them on hover: hidden to the query).
+  const remove = await waitFor(() => document.querySelector<HTMLElement>('.button-remove-platforms-2')!);
+  expect(remove.getAttribute('aria-label')).toBe('移除');
+  fireEvent.click(remove);
+  await waitFor(() => expect(screen.queryByDisplayValue('樱花')).toBeNull());
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  const dialog = await screen.findByRole('dialog', { name: '删除仍在使用的平台？' });
+  expect(dialog.textContent).toContain('樱花 (4)');
+  expect(dialog.textContent).toContain('3 部影片，2 条公告');
+  expect(calls('GET', 'admin/setting/platform-usage')[0].url).toContain('keys=4');
+  fireEvent.click(within(dialog).getByRole('button', { name: '取消' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(0);
 
-    fireEvent.click(screen.getByRole('button', { name: '保存' }));
-    fireEvent.click(await screen.findByRole('button', { name: '仍然删除' }));
-    await waitFor(() => expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(1));
-    const body = calls('POST', 'admin/sys/updateSetting')[0].body as Record<string, unknown>;
-    expect(body.version).toBe(3);
-    expect(body.platforms).toEqual([
-      { key: 2, name: '樱桃' },
-      { key: 1, name: '1号站' },
-    ]);
-    expect(body).not.toHaveProperty('legacy'); // other fields are kept by the server, not resent
-    expect(body).not.toHaveProperty('platformMap');
-    // The system store follows without a reload: the platform map no longer has 4.
-    await waitFor(() => expect(getSystemSettings()?.platformMap).toEqual({ 2: '樱桃', 1: '1号站' }));
-  },
-  SLOW_UI_TEST_MS,
-);
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  fireEvent.click(await screen.findByRole('button', { name: '仍然删除' }));
+  await waitFor(() => expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(1));
+  const body = calls('POST', 'admin/sys/updateSetting')[0].body as Record<string, unknown>;
+  expect(body.version).toBe(3);
+  expect(body.platforms).toEqual([
+    { key: 2, name: '樱桃' },
+    { key: 1, name: '1号站' },
+  ]);
+  expect(body).not.toHaveProperty('legacy'); // other fields are kept by the server, not resent
+  expect(body).not.toHaveProperty('platformMap');
+  // The system store follows without a reload: the platform map no longer has 4.
+  await waitFor(() => expect(getSystemSettings()?.platformMap).toEqual({ 2: '樱桃', 1: '1号站' }));
+});
 
 test('renaming a platform (nothing removed) saves without asking; other stored fields are shown', async () => {
   await loadUser();
@@ -140,6 +144,26 @@ test('renaming a platform (nothing removed) saves without asking; other stored f
   await waitFor(() => expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(1));
   expect(calls('GET', 'admin/setting/platform-usage')).toHaveLength(0);
   await waitFor(() => expect(getSystemSettings()?.platformMap['1']).toBe('一号站'));
+});
+
+test("platform rows: move and remove visible without hover; saved keys read-only, a new row's key typed", async () => {
+  await loadUser();
+  wrap(<BaseSettings />);
+  await screen.findByDisplayValue('樱花');
+  const remove = await waitFor(() => document.querySelector<HTMLElement>('.button-remove-platforms-2')!);
+  // react-admin hides a row's actions until the pointer hovers it: keyboard and touch users must see them.
+  const actions = remove.closest<HTMLElement>('.RaSimpleFormIterator-action')!;
+  expect(getComputedStyle(actions).visibility).toBe('visible');
+  const keys = () => screen.getAllByRole('spinbutton', { name: /^键/ }) as HTMLInputElement[];
+  expect(keys().map((k) => [k.value, k.readOnly])).toEqual([
+    ['2', true],
+    ['1', true],
+    ['4', true],
+  ]);
+  fireEvent.click(screen.getByRole('button', { name: '添加' }));
+  await waitFor(() => expect(keys()).toHaveLength(4));
+  expect(keys()[3].readOnly).toBe(false);
+  expect(keys()[3].value).toBe('5');
 });
 
 test('a user sees the base settings read-only: no save, no site key, disabled inputs', async () => {

@@ -9,14 +9,22 @@ import { createI18nProvider } from '../../src/i18n';
 import { ConfirmLogoutDialog } from '../../src/layout/ConfirmLogoutDialog';
 import { SettingsDrawer } from '../../src/layout/SettingsDrawer';
 import { getSettings, resetSettingsCache, updateSettings } from '../../src/settings/store';
-import { SLOW_UI_TEST_MS } from './fast-roles';
+import { ScreenCss, screenTheme, warmUpScreens } from './warm-up';
+
+warmUpScreens();
 
 const wrap = (children: ReactNode) =>
   render(
-    <AdminContext dataProvider={testDataProvider()} i18nProvider={createI18nProvider('zh-CN')}>
-      {children}
-      <Notification />
-    </AdminContext>,
+    <ScreenCss>
+      <AdminContext
+        dataProvider={testDataProvider()}
+        i18nProvider={createI18nProvider('zh-CN')}
+        theme={screenTheme}
+      >
+        {children}
+        <Notification />
+      </AdminContext>
+    </ScreenCss>,
   );
 
 beforeEach(() => {
@@ -28,35 +36,31 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-test(
-  'the drawer edits the settings, persists them, copies them with a message, and cancel closes it',
-  async () => {
-    const writeText = vi.fn(async () => {});
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    updateSettings({ globalSettings: true });
-    wrap(<SettingsDrawer />);
-    fireEvent.click(screen.getByRole('switch', { name: '底部' }));
-    expect(getSettings().footer).toBe(false);
-    fireEvent.click(screen.getByRole('switch', { name: '色弱模式' }));
-    expect(document.body.style.filter).toBe('invert(80%)');
-    fireEvent.change(screen.getByLabelText('菜单宽度 (px)'), { target: { value: '300' } });
-    expect(getSettings().menuWidth).toBe(300);
-    fireEvent.change(screen.getByLabelText('设备'), { target: { value: 'mobile' } });
-    expect(getSettings().device).toBe('mobile');
-    expect(JSON.parse(localStorage.getItem('settings')!)).toMatchObject({ footer: false, menuWidth: 300 });
-    fireEvent.click(screen.getByRole('button', { name: '复制配置' }));
-    await waitFor(() => expect(writeText).toHaveBeenCalled());
-    expect(JSON.parse((writeText.mock.calls[0] as unknown as [string])[0])).toMatchObject({
-      footer: false,
-      menuWidth: 300,
-    });
-    expect(await screen.findByText('复制成功，请粘贴到部署配置中')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '取消' }));
-    expect(getSettings().globalSettings).toBe(false);
-    updateSettings({ colorWeak: false });
-  },
-  SLOW_UI_TEST_MS,
-);
+test('the drawer edits the settings, persists them, copies them with a message, and cancel closes it', async () => {
+  const writeText = vi.fn(async () => {});
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  updateSettings({ globalSettings: true });
+  wrap(<SettingsDrawer />);
+  fireEvent.click(screen.getByRole('switch', { name: '底部' }));
+  expect(getSettings().footer).toBe(false);
+  fireEvent.click(screen.getByRole('switch', { name: '色弱模式' }));
+  expect(document.body.style.filter).toBe('invert(80%)');
+  fireEvent.change(screen.getByLabelText('菜单宽度 (px)'), { target: { value: '300' } });
+  expect(getSettings().menuWidth).toBe(300);
+  fireEvent.change(screen.getByLabelText('设备'), { target: { value: 'mobile' } });
+  expect(getSettings().device).toBe('mobile');
+  expect(JSON.parse(localStorage.getItem('settings')!)).toMatchObject({ footer: false, menuWidth: 300 });
+  fireEvent.click(screen.getByRole('button', { name: '复制配置' }));
+  await waitFor(() => expect(writeText).toHaveBeenCalled());
+  expect(JSON.parse((writeText.mock.calls[0] as unknown as [string])[0])).toMatchObject({
+    footer: false,
+    menuWidth: 300,
+  });
+  expect(await screen.findByText('复制成功，请粘贴到部署配置中')).toBeTruthy();
+  fireEvent.click(screen.getByRole('button', { name: '取消' }));
+  expect(getSettings().globalSettings).toBe(false);
+  updateSettings({ colorWeak: false });
+});
 
 test('a floating settings button opens the drawer when the navbar is hidden', () => {
   updateSettings({ navbar: false });

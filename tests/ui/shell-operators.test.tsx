@@ -15,6 +15,7 @@ import { createI18nProvider } from '../../src/i18n';
 import { ChangePasswordDialog } from '../../src/layout/ChangePasswordDialog';
 import { OperatorBulkActions } from '../../src/resources/setting/operators/BulkActions';
 import { StateButton } from '../../src/resources/setting/operators/StateButton';
+import { warmUpScreens } from './warm-up';
 
 const envelope = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
@@ -54,6 +55,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
   localStorage.clear();
 });
+
+warmUpScreens();
 
 test('an enabled operator offers only 停用, a disabled one only 启用, and never for yourself', async () => {
   const { unmount } = wrap(
@@ -159,4 +162,17 @@ test('a stale save (40900) offers to reload instead of overwriting', async () =>
   const calls = getOne.mock.calls.length;
   fireEvent.click(screen.getByRole('button', { name: '重新加载' }));
   await waitFor(() => expect(getOne.mock.calls.length).toBeGreaterThan(calls));
+});
+
+test('an operator avatar is an uploaded image (upload control, no address field) headed 头像', async () => {
+  const { SimpleForm } = await import('react-admin');
+  const { OperatorInputs } = await import('../../src/resources/setting/operators/OperatorInputs');
+  wrap(
+    <SimpleForm record={{ nickname: 'Lily', avatar: '', role: 'user' }} onSubmit={() => {}}>
+      <OperatorInputs />
+    </SimpleForm>,
+  );
+  expect(await screen.findByText('头像')).toBeTruthy();
+  expect(screen.getByRole('button', { name: /选择图片/ })).toBeTruthy();
+  expect(screen.queryByRole('textbox', { name: /头像/ })).toBeNull();
 });

@@ -123,9 +123,10 @@ test('a section goes to its first permitted child when the declared redirect doe
   expect(screen.getByTestId('where').textContent).toBe('/things/list');
 });
 
-test('a screen the role may not open shows not-found; the admin role opens it', async () => {
+test('a screen the role may not open shows the 403 page (not not-found); the admin role opens it', async () => {
   mount('/things/secret');
-  await waitFor(() => expect(screen.getByText('shell.page.404')).toBeTruthy());
+  await waitFor(() => expect(screen.getByText('shell.page.403')).toBeTruthy());
+  expect(screen.queryByText('shell.page.404')).toBeNull();
   expect(screen.queryByText('SECRET SCREEN')).toBeNull();
   cleanup();
   clearUser();

@@ -31,7 +31,11 @@ const actress = {
       tags: 'Free labels (press Enter after each)',
       sortWeight: 'Higher comes first on the site',
     },
-    validation: { birthdayFuture: 'The birthday cannot be after today' },
+    validation: {
+      birthdayFuture: 'The birthday cannot be after today',
+      debutFuture: 'The debut year cannot be after this year',
+      debutBeforeBirth: 'The debut year cannot be before the year of birth',
+    },
     filters: {
       q: 'Search name or alias',
       region: 'Region',

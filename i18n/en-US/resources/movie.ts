@@ -111,7 +111,8 @@ const movie = {
     play: { sourceId: 'Video source', path: 'Path or URL' },
     noCover: 'No cover',
     editSortWeight: 'Edit sort weight of %{title}',
-    reviewInfo: 'Reviewed by #%{by} at %{at}',
+    releaseFuture: 'The release date cannot be after today',
+    reviewInfo: 'Reviewed by %{by} at %{at}',
     rejectedBecause: 'Rejected: %{reason}',
   },
   'movie/review': {
@@ -119,7 +120,8 @@ const movie = {
     fields: movieFields,
     empty: 'Nothing awaiting review',
     emptyHint: 'Items submitted for review will appear here.',
-    page: { edit: 'Review: %{title}', editTitle: 'Review content' },
+    page: { edit: 'Review: %{title}', editTitle: 'Review content', create: 'Add a video' },
+    createdHint: 'An added video enters the review queue and goes online once approved.',
   },
   'movie/onlinectx': {
     name: 'Online content',
@@ -192,6 +194,8 @@ const movie = {
     },
     filters: { q: 'Search sources', type: 'Type', enabled: 'Enabled' },
     types: { hls: 'HLS', mp4: 'MP4' },
+    baseUrlFormat: 'An address starting with http:// or https://, or a path starting with /',
+    codeFormat: 'Letters, digits, - and _ only',
     hint: 'A play entry is this base URL plus its path, so switching a CDN line is one edit here.',
     page: { create: 'New video source', editTitle: 'Edit video source' },
   },

@@ -114,7 +114,7 @@ const novel = {
       freeChapters: 'The first N chapters are free to read',
     },
     section: { review: 'Review', chapters: 'Chapters' },
-    reviewInfo: 'Reviewed by #%{by} at %{at}',
+    reviewInfo: 'Reviewed by %{by} at %{at}',
     rejectedBecause: 'Rejected: %{reason}',
     chapterSummary: '%{chapters} chapter(s), %{words} words',
     access: { allPaid: 'all paid', allFree: 'all free', firstFree: 'first %{free} free' },
@@ -142,6 +142,7 @@ const novel = {
     heading: 'Chapters of "%{title}"',
     noNovel: 'This novel does not exist (any more). Open a novel from the review list.',
     action: {
+      toNovels: 'Back to the novel list',
       back: 'Back to the chapters of %{title}',
       create: 'Add a chapter',
       import: 'Import TXT',

@@ -32,6 +32,7 @@ const setting = {
       other: 'Other stored fields',
     },
     imgdomainHint: 'Where images are served from, e.g. https://img.example.com; empty: this server',
+    phoneFormat: 'Digits, spaces, +, - and brackets only',
     imgdomainFormat: 'An http(s) address or a path starting with /',
     platformsHint:
       'The sites content is published on. Keys are stored with the content: rename freely, change a key only for a new platform.',
@@ -172,7 +173,7 @@ const setting = {
       id: 'ID',
       account: 'Account',
       nickname: 'Nickname',
-      avatar: 'Avatar URL',
+      avatar: 'Avatar',
       role: 'Role',
       disabled: 'State',
       password: 'Password',

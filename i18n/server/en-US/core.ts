@@ -12,7 +12,7 @@ const en: Record<keyof typeof zh, string> = {
   notFound: 'The requested resource does not exist',
   'notFound.route': 'No such endpoint: {method} {path}',
   conflict: 'Someone else changed this record; reload and try again',
-  'conflict.duplicate': '{field} already exists',
+  'field.taken': 'Already used by another record: choose another',
   forbidden: 'Your role may not do this',
   server: 'Internal server error (request {requestId})',
   unavailable: 'Database unavailable, please retry',

@@ -1,7 +1,11 @@
 import type zh from '../zh-CN';
 import actresses from './actresses';
+import ad from './ad';
 import columnTree from './column-tree';
+import comment from './comment';
 import core from './core';
+import domain from './domain';
+import fields from './fields';
 import images from './images';
 import movie from './movie';
 import notices from './notices';
@@ -11,13 +15,17 @@ import promotionApps from './promotion-apps';
 import review from './review';
 import site from './site';
 import statistics from './statistics';
+import users from './users';
 
 /** Messages the API puts in the envelope's `msg`, en-US; the same files as zh-CN. */
 const en: Record<keyof typeof zh, string> = {
   ...core,
+  ...fields,
   ...review,
   ...columnTree,
   ...actresses,
+  ...ad,
+  ...comment,
   ...images,
   ...movie,
   ...notices,
@@ -26,5 +34,7 @@ const en: Record<keyof typeof zh, string> = {
   ...promotionApps,
   ...site,
   ...statistics,
+  ...domain,
+  ...users,
 };
 export default en;

@@ -6,5 +6,6 @@ const movie: Record<keyof typeof zh, string> = {
   'movie.transitionBatch': 'Item #{id} is {status} and cannot be {action}; nothing in this batch was changed',
   'tag.mergeSelf': 'A tag cannot be merged into itself',
   'source.inUse': 'This source is still used by {count} play entries; it cannot be deleted',
+  'movie.releaseFuture': 'The release date cannot be after today',
 };
 export default movie;

@@ -4,5 +4,7 @@ const actresses = {
   'actress.hasMoviesBatch': '所选女优共关联了 {count} 部影片；确认删除会同时解除这些关联。本批未做任何修改',
   'actress.debutRange': '出道年份的起始不能晚于结束',
   'actress.birthdayFuture': '生日不能晚于今天',
+  'actress.debutFuture': '出道年份不能晚于今年',
+  'actress.debutBeforeBirth': '出道年份不能早于出生年份，请核对生日和出道年份',
 };
 export default actresses;

@@ -1,6 +1,10 @@
 import actresses from './actresses';
+import ad from './ad';
 import columnTree from './column-tree';
+import comment from './comment';
 import core from './core';
+import domain from './domain';
+import fields from './fields';
 import images from './images';
 import movie from './movie';
 import notices from './notices';
@@ -10,6 +14,7 @@ import promotionApps from './promotion-apps';
 import review from './review';
 import site from './site';
 import statistics from './statistics';
+import users from './users';
 
 /**
  * Messages the API puts in the envelope's `msg`, zh-CN: the core's and its kits' (review, column-tree), then one
@@ -18,9 +23,12 @@ import statistics from './statistics';
  */
 const zh = {
   ...core,
+  ...fields,
   ...review,
   ...columnTree,
   ...actresses,
+  ...ad,
+  ...comment,
   ...images,
   ...movie,
   ...notices,
@@ -29,5 +37,7 @@ const zh = {
   ...promotionApps,
   ...site,
   ...statistics,
+  ...domain,
+  ...users,
 };
 export default zh;

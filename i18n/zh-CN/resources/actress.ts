@@ -33,7 +33,11 @@ const actress: typeof en = {
       tags: '自由填写的标签（每个输入后按回车）',
       sortWeight: '数值越大，在前台越靠前',
     },
-    validation: { birthdayFuture: '生日不能晚于今天' },
+    validation: {
+      birthdayFuture: '生日不能晚于今天',
+      debutFuture: '出道年份不能晚于今年',
+      debutBeforeBirth: '出道年份不能早于出生年份',
+    },
     filters: {
       q: '搜索姓名或别名',
       region: '地区',

@@ -1,10 +1,24 @@
 import type en from '../../en-US/resources';
 import actress from './actress';
+import ad from './ad';
+import comment from './comment';
+import domain from './domain';
 import movie from './movie';
 import novel from './novel';
 import setting from './setting';
 import stats from './stats';
+import users from './users';
 
 /** 各版块的资源文案，每个版块一个文件（结构同 en-US）。 */
-const resources: typeof en = { ...movie, ...actress, ...novel, ...stats, ...setting };
+const resources: typeof en = {
+  ...movie,
+  ...actress,
+  ...novel,
+  ...ad,
+  ...comment,
+  ...stats,
+  ...domain,
+  ...setting,
+  ...users,
+};
 export default resources;

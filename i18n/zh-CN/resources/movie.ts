@@ -112,7 +112,8 @@ const movie: typeof en = {
     play: { sourceId: '视频源', path: '路径或地址' },
     noCover: '无封面',
     editSortWeight: '编辑「%{title}」的排序权重',
-    reviewInfo: '审核人 #%{by}，审核时间 %{at}',
+    releaseFuture: '发行日期不能晚于今天',
+    reviewInfo: '审核人 %{by}，审核时间 %{at}',
     rejectedBecause: '已驳回：%{reason}',
   },
   'movie/review': {
@@ -120,7 +121,8 @@ const movie: typeof en = {
     fields: movieFields,
     empty: '暂无待审核内容',
     emptyHint: '提交审核的内容会出现在这里。',
-    page: { edit: '审核：%{title}', editTitle: '审核内容' },
+    page: { edit: '审核：%{title}', editTitle: '审核内容', create: '添加视频' },
+    createdHint: '添加的视频进入审核列表，审核通过后上线。',
   },
   'movie/onlinectx': {
     name: '上线内容',
@@ -193,6 +195,8 @@ const movie: typeof en = {
     },
     filters: { q: '搜索视频源', type: '类型', enabled: '启用' },
     types: { hls: 'HLS', mp4: 'MP4' },
+    baseUrlFormat: '应为 http:// 或 https:// 开头的地址，或以 / 开头的路径',
+    codeFormat: '只能用字母、数字、- 和 _',
     hint: '播放地址 = 基础地址 + 条目路径，切换 CDN 线路只需改这里。',
     page: { create: '新建视频源', editTitle: '编辑视频源' },
   },

@@ -83,7 +83,7 @@ const novel: typeof en = {
       freeChapters: '前 N 章免费阅读',
     },
     section: { review: '审核', chapters: '章节' },
-    reviewInfo: '审核人 #%{by}，审核时间 %{at}',
+    reviewInfo: '审核人 %{by}，审核时间 %{at}',
     rejectedBecause: '驳回原因：%{reason}',
     chapterSummary: '共 %{chapters} 章，%{words} 字',
     access: { allPaid: '全部付费', allFree: '全部免费', firstFree: '前 %{free} 章免费' },
@@ -111,6 +111,7 @@ const novel: typeof en = {
     heading: '《%{title}》的章节',
     noNovel: '这部小说不存在（或已被删除）。请从审核列表打开一部小说。',
     action: {
+      toNovels: '返回小说列表',
       back: '返回《%{title}》的章节',
       create: '添加章节',
       import: '导入 TXT',

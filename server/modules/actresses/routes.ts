@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { REGIONS } from '../../../common/actresses';
 import { Code } from '../../../common/codes';
+import { isDebutBeforeBirth, isFutureDay, isFutureYear } from '../../../common/dates';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
@@ -200,10 +201,16 @@ const routes = {
   }),
 };
 
-/** A birthday after today (the injectable clock's) is a typing error. */
-function checkBirthday(c: AppContext, birthday: string | null | undefined) {
-  if (birthday && birthday > c.get('deps').clock.now().toISOString().slice(0, 10))
-    throw invalidField('birthday', 'actress.birthdayFuture');
+/**
+ * Impossible dates (common/dates.ts, which the form checks too): a birthday after today, a debut year after this
+ * year or before the year of birth. Typing errors, refused by the injectable clock's today.
+ */
+function checkDates(c: AppContext, v: { birthday?: string | null; debutYear?: number | null }) {
+  const now = c.get('deps').clock.now();
+  if (isFutureDay(v.birthday, now)) throw invalidField('birthday', 'actress.birthdayFuture');
+  if (isFutureYear(v.debutYear, now)) throw invalidField('debutYear', 'actress.debutFuture');
+  if (isDebutBeforeBirth(v.debutYear, v.birthday))
+    throw invalidField('debutYear', 'actress.debutBeforeBirth');
 }
 
 function listWhere(q: z.infer<typeof ListQuery>): SQL | undefined {
@@ -307,7 +314,7 @@ export function actressRoutes() {
   app.openapi(routes.create, async (c) => {
     const { db, clock } = c.get('deps');
     const body = c.req.valid('json');
-    checkBirthday(c, body.birthday);
+    checkDates(c, body);
     const [row] = await db
       .insert(actresses)
       .values({
@@ -325,8 +332,23 @@ export function actressRoutes() {
     const { db, clock } = c.get('deps');
     const { id: actressId } = c.req.valid('param');
     const { version: v, ...patch } = c.req.valid('json');
-    checkBirthday(c, patch.birthday);
+    checkDates(c, patch);
     const row = await transaction(db, async (tx) => {
+      // One of birthday and debut year changes: checked against the other as stored.
+      if ((patch.birthday === undefined) !== (patch.debutYear === undefined)) {
+        const [current] = await tx
+          .select({ birthday: actresses.birthday, debutYear: actresses.debutYear })
+          .from(actresses)
+          .where(eq(actresses.id, actressId));
+        if (current)
+          checkDates(c, {
+            birthday:
+              patch.birthday !== undefined
+                ? patch.birthday
+                : current.birthday && String(current.birthday).slice(0, 10),
+            debutYear: patch.debutYear !== undefined ? patch.debutYear : current.debutYear,
+          });
+      }
       let name = patch.name;
       if (patch.aliases && name === undefined) {
         const [current] = await tx

@@ -1,10 +1,11 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
+import { isFutureDay } from '../../../common/dates';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
-import type { AppEnv } from '../../core/context';
+import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { notFound } from '../../core/errors';
+import { invalidField, notFound } from '../../core/errors';
 import { reviewRoutes } from '../../core/review';
 import { guarded, rejectUnknownQuery, transaction, version } from '../../core/shared';
 import type { Executor } from '../../db/types';
@@ -98,6 +99,12 @@ const routes = {
   }),
 };
 
+/** A release date after today is a typing error (common/dates.ts; the form says it too). */
+function checkReleaseDate(c: AppContext, releaseDate: string | null | undefined) {
+  if (isFutureDay(releaseDate, c.get('deps').clock.now()))
+    throw invalidField('releaseDate', 'movie.releaseFuture');
+}
+
 async function mustReadMovie(db: Executor, movieId: number) {
   const movie = await readMovie(db, movieId);
   if (!movie) throw notFound(); // deleted between the change and this read
@@ -121,6 +128,7 @@ export function movieRoutes() {
   app.openapi(routes.create, async (c) => {
     const { db, clock } = c.get('deps');
     const body = c.req.valid('json');
+    checkReleaseDate(c, body.releaseDate);
     const movieId = await guarded(() =>
       transaction(db, async (tx) => {
         await checkRefs(c, tx, body);
@@ -140,6 +148,7 @@ export function movieRoutes() {
     const { db, clock } = c.get('deps');
     const { id: movieId } = c.req.valid('param');
     const { version: v, tagIds, actressIds, plays, ...fields } = c.req.valid('json');
+    checkReleaseDate(c, fields.releaseDate);
     await guarded(() =>
       transaction(db, async (tx) => {
         await checkRefs(c, tx, { ...fields, tagIds, actressIds, plays });

@@ -1,11 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
-import { asAdmin, security } from '../../core/auth';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import {
   batchBody,
   findById,
+  idList,
   idParam,
   isUniqueViolation,
   listPage,
@@ -16,6 +17,7 @@ import {
 import { hashPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, notFound } from '../../core/errors';
+import { duplicate, rejectUnknownQuery } from '../../core/shared';
 import { account, avatar, newPassword, nickname, Operator, operatorColumns, ROLES } from './model';
 import { operators } from './schema';
 import { replaceSessions } from './sessions';
@@ -45,6 +47,18 @@ const list = createRoute({
     }),
   },
   responses: jsonResponse(z.object({ list: z.array(Operator), total: z.number() })),
+});
+
+const names = createRoute({
+  method: 'get',
+  path: '/names',
+  tags,
+  summary:
+    "Operators' names by id (any operator): how a screen shows who reviewed or changed something; deleted operators keep theirs",
+  middleware: asAnyOperator,
+  security,
+  request: { query: z.object({ ids: idList }) },
+  responses: jsonResponse(z.object({ list: z.array(z.object({ id: z.number(), name: z.string() })) })),
 });
 
 const getOne = createRoute({
@@ -223,6 +237,16 @@ export function operatorRoutes() {
     return ok(c, { list: page.list.map(toApi), total: page.total });
   });
 
+  app.openapi(names, async (c) => {
+    rejectUnknownQuery(c, names.request.query);
+    const rows = await c
+      .get('deps')
+      .db.select({ id: operators.id, account: operators.account, nickname: operators.nickname })
+      .from(operators)
+      .where(inArray(operators.id, c.req.valid('query').ids));
+    return ok(c, { list: rows.map((r) => ({ id: r.id, name: r.nickname || r.account })) });
+  });
+
   app.openapi(getOne, async (c) => {
     const row = await findById<Record<string, unknown>>(
       c.get('deps').db,
@@ -255,13 +279,7 @@ export function operatorRoutes() {
         .returning();
       return ok(c, toApi(row));
     } catch (err) {
-      if (isUniqueViolation(err))
-        throw new ApiError(
-          Code.CONFLICT,
-          'conflict.duplicate',
-          { field: 'account' },
-          { fields: { account: 'duplicate' } },
-        );
+      if (isUniqueViolation(err)) throw duplicate('account');
       throw err;
     }
   });

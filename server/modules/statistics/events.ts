@@ -80,6 +80,91 @@ export const EventInput = z
   .openapi('StatEvent');
 export type EventInput = z.infer<typeof EventInput>;
 
+const EVENT_KEYS = new Set(Object.keys(EventInput.shape));
+const TYPE_SET = new Set<string>(EVENT_TYPES);
+const OBJECT_SET = new Set<string>(OBJECT_TYPES);
+const ID_RE = /^[A-Za-z0-9_.:-]+$/;
+const DOMAIN_RE = /^[a-z0-9.-]+(:\d{1,5})?$/;
+const IP_RE = /^[0-9A-Fa-f:.]+$/;
+const TIME_RE = /^\d{4}-\d{2}-\d{2}T/;
+/** A trimmed string of at most `max` characters; `false` when absent, null when not (zod says why). */
+function trimmed(v: unknown, max: number): string | false | null {
+  if (v === undefined) return false;
+  if (typeof v !== 'string') return null;
+  const t = v.trim();
+  return t.length <= max ? t : null;
+}
+const int = (v: unknown, min: number) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= PG_INT_MAX;
+
+/**
+ * `EventInput.parse` for events that pass every rule, at a fraction of its cost (the ingestion's hot path): the same
+ * value, or undefined whenever anything is off (then the caller asks zod, for its exact errors). Never more lenient
+ * than the schema: tests/api/stats-events.test.ts checks both agree on random events.
+ */
+export function fastEvent(raw: unknown): EventInput | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return;
+  const r = raw as Record<string, unknown>;
+  for (const k of Object.keys(r)) if (!EVENT_KEYS.has(k)) return;
+  const { id, type, time } = r;
+  if (typeof id !== 'string' || id.length < 8 || id.length > 64 || !ID_RE.test(id)) return;
+  if (typeof type !== 'string' || !TYPE_SET.has(type)) return;
+  if (typeof time !== 'string' || time.length > 40 || !TIME_RE.test(time) || Number.isNaN(Date.parse(time)))
+    return;
+  const domain = trimmed(r.domain, 253);
+  if (!domain || !DOMAIN_RE.test(domain.toLowerCase())) return;
+  const path = trimmed(r.path, 512);
+  if (typeof path !== 'string' || !path.startsWith('/')) return;
+  const visitor = trimmed(r.visitor, 64);
+  if (!visitor) return;
+  const out: EventInput = {
+    id,
+    type: type as EventType,
+    time,
+    domain: domain.toLowerCase(),
+    path,
+    visitor,
+  };
+  for (const [k, max] of [
+    ['referrer', 2048],
+    ['ua', 1024],
+    ['channel', 64],
+    ['keyword', 100],
+  ] as const) {
+    const v = trimmed(r[k], max);
+    if (v === null) return;
+    if (v !== false) out[k] = v;
+  }
+  if (r.ip !== undefined) {
+    const ip = trimmed(r.ip, 45);
+    if (!ip || !IP_RE.test(ip)) return;
+    out.ip = ip;
+  }
+  if (r.object !== undefined) {
+    const o = r.object as Record<string, unknown>;
+    if (typeof o !== 'object' || o === null || Array.isArray(o) || Object.keys(o).length !== 2) return;
+    if (typeof o.type !== 'string' || !OBJECT_SET.has(o.type) || !int(o.id, 1)) return;
+    out.object = { type: o.type as (typeof OBJECT_TYPES)[number], id: o.id as number };
+  }
+  if (r.results !== undefined) {
+    if (!int(r.results, 0)) return;
+    out.results = r.results as number;
+  }
+  if (r.amount !== undefined) {
+    if (
+      typeof r.amount !== 'number' ||
+      !Number.isFinite(r.amount) ||
+      r.amount < 0 ||
+      r.amount > 999_999_999_999
+    )
+      return;
+    out.amount = r.amount;
+  }
+  if (type === 'search' && !out.keyword) return;
+  if (type === 'recharge' && out.amount === undefined) return;
+  return out;
+}
+
 export interface ParsedAgent {
   bot: boolean;
   device: string;

@@ -9,6 +9,7 @@ import { readSettings } from '../sys/settings';
 import {
   EventInput,
   type EventRow,
+  fastEvent,
   noRegion,
   parseAgent,
   type RegionLookup,
@@ -49,7 +50,8 @@ export async function ingest(
   const rows: EventRow[] = [];
   const out: IngestOutcome = { accepted: 0, duplicates: 0, dropped: 0, rejected: [] };
   for (const [index, raw] of events.entries()) {
-    const parsed = EventInput.safeParse(raw);
+    const fast = fastEvent(raw);
+    const parsed = fast ? { success: true as const, data: fast } : EventInput.safeParse(raw);
     if (!parsed.success) {
       const fields = zodFieldErrors(parsed.error, raw);
       for (const issue of parsed.error.issues) {
@@ -126,11 +128,12 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   const insert = () =>
     db.execute(sql`
       insert into stat_events (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
-        address, address_hash, visitor, visitor_hash, channel, object_type, object_id, keyword, results, amount)
+        address, address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword,
+        results, amount)
       select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
-        e.province, e.address, zg_hash64(e.address), e.visitor, zg_hash64(e.visitor), e.channel, e.object_type,
+        e.province, e.address, e.ah, zg_hll_reg(e.ah), e.visitor, e.vh, zg_hll_reg(e.vh), e.channel, e.object_type,
         e.object_id, e.keyword, e.results, e.amount
-      from unnest(${sql.param(col('day'))}::date[], ${sql.param(col('id'))}::text[], ${sql.param(col('type'))}::text[],
+      from (select *, zg_hash64(address) as ah, zg_hash64(visitor) as vh from unnest(${sql.param(col('day'))}::date[], ${sql.param(col('id'))}::text[], ${sql.param(col('type'))}::text[],
         ${sql.param(col('at'))}::timestamptz[], ${sql.param(col('domain'))}::text[], ${sql.param(col('path'))}::text[],
         ${sql.param(col('referrer'))}::text[], ${sql.param(col('device'))}::text[], ${sql.param(col('browser'))}::text[],
         ${sql.param(col('os'))}::text[], ${sql.param(col('country'))}::text[], ${sql.param(col('province'))}::text[],
@@ -138,7 +141,7 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
         ${sql.param(col('objectType'))}::text[], ${sql.param(col('objectId'))}::int[], ${sql.param(col('keyword'))}::text[],
         ${sql.param(col('results'))}::int[], ${sql.param(col('amount'))}::numeric[])
         as e(day, id, type, at, domain, path, referrer, device, browser, os, country, province, address, visitor,
-          channel, object_type, object_id, keyword, results, amount)
+          channel, object_type, object_id, keyword, results, amount) offset 0) e
       on conflict (tenant, day, id) do nothing
       returning day::text as day`);
   let result: unknown;

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { addDays, daysIn, eachDay, type Period, previousPeriod } from '../../../common/period';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
+import { cover } from './blocks';
 import { estimateStored } from './sketch';
 
 type Figures = Record<string, number>;
@@ -21,6 +22,13 @@ export interface ReportDef {
   figures: readonly string[];
   derive(sums: Figures, uniques: Figures): Figures;
   sqlSort: Record<string, string>;
+  /**
+   * A table of the same sketches pre-merged over aligned blocks of days (blocks.ts), with the key and scope columns:
+   * periods merge their blocks rather than every day.
+   */
+  blocks?: string;
+  /** Columns of the daily table holding each sketch's estimate for that row (null when not computed). */
+  estimates?: Record<string, string>;
 }
 
 export interface ReportQuery {
@@ -55,11 +63,15 @@ function* bytes(v: unknown): Generator<Uint8Array> {
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
 export const ratio = (a: number, b: number, digits = 4) => (b ? round(a / b, digits) : 0);
 
-function figuresOf(def: ReportDef, row: Raw): Figures {
+function figuresOf(def: ReportDef, row: Raw, sketches: Raw = row): Figures {
   const sums: Figures = {};
   for (const k of Object.keys(def.sums)) sums[k] = num(row[k]);
   const uniques: Figures = {};
-  for (const k of Object.keys(def.sketches)) uniques[k] = estimateStored(bytes(row[`sk_${k}`]));
+  for (const k of Object.keys(def.sketches))
+    uniques[k] =
+      row[`n_${k}`] !== null && row[`n_${k}`] !== undefined
+        ? num(row[`n_${k}`])
+        : estimateStored(bytes(sketches[`sk_${k}`]));
   return def.derive(sums, uniques);
 }
 
@@ -76,10 +88,12 @@ const sketchSql = (def: ReportDef) =>
       .join(''),
   );
 
-function whereOf(def: ReportDef, q: ReportQuery, period: Period, totalRow: boolean): SQL {
+function whereOf(def: ReportDef, q: ReportQuery, period: Period | SQL, totalRow: boolean): SQL {
   const parts = [
     sql`tenant = ${q.tenant}`,
-    sql`day between ${period.from}::date and ${period.to}::date`,
+    typeof (period as Period).from === 'string'
+      ? sql`day between ${(period as Period).from}::date and ${(period as Period).to}::date`
+      : (period as SQL),
     ...q.scope,
   ];
   if (def.totalKey !== undefined)
@@ -89,6 +103,54 @@ function whereOf(def: ReportDef, q: ReportQuery, period: Period, totalRow: boole
 }
 
 const filtered = (def: ReportDef, q: ReportQuery) => def.totalKey === undefined || !!q.filter || !!q.having;
+
+/** Whether the sketches of a query come from the blocks table (they do unless rows are restricted by `having`). */
+const blocksFor = (def: ReportDef, q: ReportQuery) => !!def.blocks && !q.having;
+
+/**
+ * The merged sketches over a period from the aligned blocks covering it (and the daily rows at its ragged edges), per
+ * key when `byKey`; `keys` restricts the keys. Rows as `sketchSql` makes them (`key`, `sk_*`).
+ */
+async function blockSketches(
+  db: Executor,
+  def: ReportDef,
+  q: ReportQuery,
+  period: Period,
+  opts: { totalRow: boolean; byKey: boolean; keys?: unknown[] },
+): Promise<Raw[]> {
+  const pieces = cover(period.from, period.to);
+  const days = pieces.filter((p) => p.level === 0).map((p) => sql`${p.start}::date`);
+  const blocks = pieces.filter((p) => p.level > 0).map((p) => sql`(${p.level}, ${p.start}::date)`);
+  const cols = sql.raw([def.key, ...Object.values(def.sketches)].join(', '));
+  const inKeys = opts.keys
+    ? sql` and ${sql.raw(def.key)} in (${sql.join(
+        opts.keys.map((k) => sql`${k}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const parts: SQL[] = [];
+  if (days.length)
+    parts.push(
+      sql`select ${cols} from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day in (${sql.join(days, sql`, `)})`, opts.totalRow)}${inKeys}`,
+    );
+  if (blocks.length)
+    parts.push(
+      sql`select ${cols} from ${sql.raw(def.blocks!)} where ${whereOf(
+        def,
+        q,
+        sql`(level, start) in (${sql.join(blocks, sql`, `)})`,
+        opts.totalRow,
+      )}${inKeys}`,
+    );
+  const key = opts.byKey ? sql.raw(def.key) : undefined;
+  return rowsOf<Raw>(
+    await db.execute(
+      sql`select ${key ? sql`${key} as key` : sql`1 as one`}${sketchSql(def)} from (${sql.join(parts, sql` union all `)}) x${
+        key ? sql` group by ${key}` : sql``
+      }`,
+    ),
+  );
+}
 
 /** Rows restricted to the keys that pass `having` (the demand-gap view), as a condition. */
 function havingKeys(def: ReportDef, q: ReportQuery, period: Period): SQL | undefined {
@@ -101,21 +163,37 @@ async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Pe
   const useTotal = !filtered(def, q);
   const h = havingKeys(def, q, period);
   const where = useTotal ? whereOf(def, q, period, true) : whereOf(def, q, period, false);
-  const [row] = rowsOf<Raw>(
-    await db.execute(
-      sql`select ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)} where ${where}${h ? sql` and ${h}` : sql``}`,
-    ),
-  );
-  return figuresOf(def, row ?? {});
+  const blocks = blocksFor(def, q);
+  const [[row], [sketches]] = await Promise.all([
+    db
+      .execute(
+        sql`select ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)} where ${where}${h ? sql` and ${h}` : sql``}`,
+      )
+      .then((r) => rowsOf<Raw>(r)),
+    blocks ? blockSketches(db, def, q, period, { totalRow: useTotal, byKey: false }) : Promise.resolve([]),
+  ]);
+  return figuresOf(def, row ?? {}, blocks ? (sketches ?? {}) : (row ?? {}));
 }
 
 async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery) {
   const useTotal = !filtered(def, q);
   const h = havingKeys(def, q, q.period);
   const where = whereOf(def, q, q.period, useTotal);
+  // One total row a day: its stored estimates stand for its sketches (which are read only where they are missing).
+  const est = useTotal && def.estimates ? def.estimates : undefined;
+  const figures = est
+    ? sql.raw(
+        Object.entries(def.sketches)
+          .map(
+            ([k, c]) =>
+              `, min(${est[k]}) as "n_${k}", string_agg(int4send(length(${c})) || ${c}, ''::bytea) filter (where ${est[k]} is null) as "sk_${k}"`,
+          )
+          .join(''),
+      )
+    : sketchSql(def);
   const rows = rowsOf<Raw>(
     await db.execute(
-      sql`select day::text as day, ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)}
+      sql`select day::text as day, ${sumsSql(def)}${figures} from ${sql.raw(def.table)}
         where ${where}${h ? sql` and ${h}` : sql``} group by day`,
     ),
   );
@@ -129,16 +207,26 @@ async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery) {
 /** Rows of the keys given, over a period (the page's figures, or the previous period's). */
 async function rowsFor(db: Executor, def: ReportDef, q: ReportQuery, period: Period, keys: unknown[]) {
   if (!keys.length) return new Map<string, Raw>();
-  const rows = rowsOf<Raw>(
-    await db.execute(
-      sql`select ${sql.raw(def.key)} as key, ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)}
+  const blocks = blocksFor(def, q);
+  const [rows, sketches] = await Promise.all([
+    db
+      .execute(
+        sql`select ${sql.raw(def.key)} as key, ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)}
         where ${whereOf(def, q, period, false)} and ${sql.raw(def.key)} in (${sql.join(
           keys.map((k) => sql`${k}`),
           sql`, `,
         )}) group by ${sql.raw(def.key)}`,
-    ),
-  );
-  return new Map(rows.map((r) => [String(r.key), r]));
+      )
+      .then((r) => rowsOf<Raw>(r)),
+    blocks ? blockSketches(db, def, q, period, { totalRow: false, byKey: true, keys }) : Promise.resolve([]),
+  ]);
+  return withSketches(rows, sketches);
+}
+
+/** Rows keyed by `key`, each with the `sk_*` columns of the matching sketch row. */
+function withSketches(rows: Raw[], sketches: Raw[]) {
+  const byKey = new Map(sketches.map((r) => [String(r.key), r]));
+  return new Map(rows.map((r) => [String(r.key), { ...byKey.get(String(r.key)), ...r }]));
 }
 
 /** A report: one page of rows (with the previous period's figures when comparing), totals and the daily series. */
@@ -169,10 +257,15 @@ export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
     list = rows.map((r) => ({ key: String(r.key), ...figuresOf(def, full.get(String(r.key)) ?? {}) }));
   } else {
     // Sorted by an estimated figure: every key's sketch is merged, then sorted here.
-    const rows = rowsOf<Raw>(
-      await db.execute(sql`select ${key} as key, ${sumsSql(def)}${sketchSql(def)} from ${sql.raw(def.table)}
-        where ${where} group by ${key}${having}`),
-    );
+    const blocks = blocksFor(def, q);
+    const [sums, sketches] = await Promise.all([
+      db
+        .execute(sql`select ${key} as key, ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)}
+        where ${where} group by ${key}${having}`)
+        .then((r) => rowsOf<Raw>(r)),
+      blocks ? blockSketches(db, def, q, q.period, { totalRow: false, byKey: true }) : Promise.resolve([]),
+    ]);
+    const rows = [...withSketches(sums, sketches).values()];
     const all: Record<string, any>[] = rows.map((r) => ({ key: String(r.key), ...figuresOf(def, r) }));
     const sign = dir === 'desc' ? -1 : 1;
     all.sort(
@@ -266,6 +359,8 @@ export const REPORTS = {
       fresh: 'sum(new_visitors)',
     },
     sketches: { visitors: 'visitors', addresses: 'addresses' },
+    blocks: 'stat_domain_blocks',
+    estimates: { visitors: 'visitors_n', addresses: 'addresses_n' },
     figures: ['pageViews', 'visitors', 'addresses', 'newVisitors', 'bounceRate'],
     derive: (s, u) => ({
       pageViews: s.pageViews,

@@ -3,6 +3,7 @@ import { addDays, dayOf } from '../../../common/period';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
+import { foldDomainDay } from './blocks';
 import { timeZoneOf } from './ingest';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
@@ -61,7 +62,9 @@ const ROLLUP_TABLES = [
  * caller's transaction, so a day rolled up twice, or again after a run stopped halfway, never counts an event twice.
  */
 export async function rollupDay(tx: Executor, tenant: number, day: string, timeZone: string) {
-  const ev = sql`select * from stat_events where tenant = ${tenant} and day = ${day}::date`;
+  // The registers stored on insert (migration 0020), computed here only for events stored before it.
+  const ev = sql`select *, coalesce(visitor_reg, zg_hll_reg(visitor_hash)) as vreg,
+    coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
   for (const t of ROLLUP_TABLES)
     await tx.execute(sql`delete from ${sql.raw(t)} where tenant = ${tenant} and day = ${day}::date`);
 
@@ -78,7 +81,7 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
     rollupInsert(
       'stat_keyword_daily',
       ['keyword'],
-      sql`with e as (select keyword, results, zg_hll_reg(visitor_hash) as searchers from (${ev}) x where type = 'search' and keyword <> '')
+      sql`with e as (select keyword, results, vreg as searchers from (${ev}) x where type = 'search' and keyword <> '')
         select * from e union all select '', results, searchers from e`,
       {
         searches: 'count(*)',
@@ -97,19 +100,24 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
       'stat_object_daily',
       ['object_type', 'object_id'],
       sql`with e as (
-          select object_type, object_id, type, zg_hll_reg(visitor_hash) as viewers from (${ev}) x where object_type <> ''
+          select object_type, object_id, type, amount, vreg as viewers,
+            case when type = 'ad_click' then vreg end as clickers
+            from (${ev}) x where object_type <> ''
           union all
-          select 'tag', l.tag_id, x.type, zg_hll_reg(x.visitor_hash) from (${ev}) x
+          select 'tag', l.tag_id, x.type, null, x.vreg, null from (${ev}) x
             join movie_tag_links l on l.movie_id = x.object_id
             where x.object_type = 'movie' and x.type in ('pageview', 'play'))
-        select * from e union all select object_type, 0, type, viewers from e`,
+        select * from e union all select object_type, 0, type, amount, viewers, clickers from e`,
       {
         views: "count(*) filter (where type = 'pageview')",
         plays: "count(*) filter (where type = 'play')",
         clicks: "count(*) filter (where type in ('ad_click', 'tag_click'))",
         impressions: "count(*) filter (where type = 'ad_impression')",
+        signups: "count(*) filter (where type = 'signup')",
+        recharges: "count(*) filter (where type = 'recharge')",
+        recharge_amount: "coalesce(sum(amount) filter (where type = 'recharge'), 0)",
       },
-      ['viewers'],
+      ['viewers', 'clickers'],
       tenant,
       day,
     ),
@@ -123,9 +131,9 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
     new_visitors: 'count(*) filter (where nth = 1 and fresh)',
   };
   const domainSource = (bucket: string) => sql`
-    with e as (select domain, ${sql.raw(bucket)} as bucket, visitor_hash, address_hash from (${ev}) x where type = 'pageview'),
-    b as (select * from e union all select '', bucket, visitor_hash, address_hash from e)
-    select b.domain, b.bucket as hour, zg_hll_reg(b.visitor_hash) as visitors, zg_hll_reg(b.address_hash) as addresses,
+    with e as (select domain, ${sql.raw(bucket)} as bucket, visitor_hash, vreg, areg from (${ev}) x where type = 'pageview'),
+    b as (select * from e union all select '', bucket, visitor_hash, vreg, areg from e)
+    select b.domain, b.bucket as hour, b.vreg as visitors, b.areg as addresses,
       row_number() over w as nth, count(*) over w as pvs, v.first_day = ${day}::date as fresh
     from b left join stat_visitors v on v.tenant = ${tenant} and v.domain = b.domain and v.visitor = b.visitor_hash
     window w as (partition by b.domain, b.bucket, b.visitor_hash)`;
@@ -140,6 +148,7 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
       day,
     ),
   );
+  await foldDomainDay(tx, tenant, day);
   await tx.execute(
     rollupInsert(
       'stat_domain_hourly',
@@ -157,12 +166,12 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
       'stat_visit_daily',
       ['domain', 'dimension', 'key'],
       sql`with e as (select * from (${ev}) x where type = 'pageview')
-        select domain, 'path' as dimension, path as key, zg_hll_reg(visitor_hash) as visitors from e
-        union all select domain, 'referrer', referrer, zg_hll_reg(visitor_hash) from e
-        union all select domain, 'device', device, zg_hll_reg(visitor_hash) from e
+        select domain, 'path' as dimension, path as key, vreg as visitors from e
+        union all select domain, 'referrer', referrer, vreg from e
+        union all select domain, 'device', device, vreg from e
         union all select domain, 'region', case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown')
-          then province else country end, zg_hll_reg(visitor_hash) from e
-        union all select domain, 'channel', channel, zg_hll_reg(visitor_hash) from e`,
+          then province else country end, vreg from e
+        union all select domain, 'channel', channel, vreg from e`,
       { page_views: 'count(*)' },
       ['visitors'],
       tenant,
@@ -174,7 +183,7 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
     rollupInsert(
       'stat_channel_daily',
       ['channel'],
-      sql`select channel, type, amount, case when type = 'pageview' then zg_hll_reg(visitor_hash) end as visitors from (${ev}) x`,
+      sql`select channel, type, amount, case when type = 'pageview' then vreg end as visitors from (${ev}) x`,
       {
         page_views: "count(*) filter (where type = 'pageview')",
         plays: "count(*) filter (where type = 'play')",

@@ -46,6 +46,9 @@ export const statEvents = pgTable(
     addressHash: bigint('address_hash', { mode: 'bigint' }).notNull(),
     visitor: varchar('visitor', { length: 64 }).notNull(),
     visitorHash: bigint('visitor_hash', { mode: 'bigint' }).notNull(),
+    /** `zg_hll_reg` of the hashes, computed on insert (migration 0020; null on older events). */
+    visitorReg: integer('visitor_reg'),
+    addressReg: integer('address_reg'),
     channel: varchar('channel', { length: 64 }).notNull().default(''),
     objectType: varchar('object_type', { length: 16 }).notNull().default(''),
     objectId: integer('object_id').notNull().default(0),
@@ -107,6 +110,12 @@ export const statObjectDaily = pgTable(
     clicks: count('clicks'),
     impressions: count('impressions'),
     viewers: empty('viewers'),
+    /** Unique visitors of the object's ad_click events (ads reports). */
+    clickers: empty('clickers'),
+    /** Signups and recharges whose event names the object (an ad that brought them). */
+    signups: count('signups'),
+    recharges: count('recharges'),
+    rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).default('0').notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.objectType, t.day, t.objectId] })],
 );
@@ -129,8 +138,29 @@ export const statDomainDaily = pgTable(
     day: day(),
     domain: varchar('domain', { length: 253 }).notNull(),
     ...domainFigures,
+    /** The estimates of the row's own sketches (migration 0021; null on rows rolled up before it). */
+    visitorsN: integer('visitors_n'),
+    addressesN: integer('addresses_n'),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.day, t.domain] })],
+);
+
+/**
+ * The daily visitor and address sketches of each domain merged over aligned blocks of 2^level days (level 1–8,
+ * `start` a multiple of 2^level days after 1970-01-01), kept by the rollup: a report merges a few blocks per domain
+ * rather than one sketch per day (migration 0021).
+ */
+export const statDomainBlocks = pgTable(
+  'stat_domain_blocks',
+  {
+    tenant: integer('tenant').notNull(),
+    domain: varchar('domain', { length: 253 }).notNull(),
+    level: smallint('level').notNull(),
+    start: date('start', { mode: 'string' }).notNull(),
+    visitors: empty('visitors'),
+    addresses: empty('addresses'),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.level, t.start, t.domain] })],
 );
 
 /** The same per hour of the tenant's wall clock. */

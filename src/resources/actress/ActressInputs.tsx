@@ -11,14 +11,20 @@ import {
   TextArrayInput,
   TextInput,
 } from 'react-admin';
+import { isDebutBeforeBirth, isFutureDay, isFutureYear } from '../../../common/dates';
 import { ImageInput } from '../../images/ImageInput';
 import { ACTRESS_MSG } from './names';
 import { regionChoices } from './shared';
 
 /** The limits of the API (server/modules/actresses/model.ts), checked here first so the form says it at once. */
-const today = () => new Date().toISOString().slice(0, 10);
 const notFuture = (value: string | null) =>
-  value && value > today() ? `${ACTRESS_MSG}.validation.birthdayFuture` : undefined;
+  isFutureDay(value, new Date()) ? `${ACTRESS_MSG}.validation.birthdayFuture` : undefined;
+/** The debut year: not after this year, not before the birth (common/dates.ts, as the API checks it). */
+const debutPossible = (value: number | null, values: { birthday?: string | null }) => {
+  if (isFutureYear(value, new Date())) return `${ACTRESS_MSG}.validation.debutFuture`;
+  if (isDebutBeforeBirth(value, values.birthday)) return `${ACTRESS_MSG}.validation.debutBeforeBirth`;
+  return undefined;
+};
 const each = (max: number) => (values: string[] | null) =>
   values?.some((v) => v.trim().length > max)
     ? { message: 'ra.validation.maxLength', args: { max } }
@@ -28,7 +34,10 @@ const atMost = (n: number) => (values: string[] | null) =>
 
 const row = { display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, width: '100%' };
 
-/** Every field of a profile; shared by create and edit. */
+/**
+ * Every field of a profile; shared by create and edit. Number inputs carry no native min/max: the browser's own
+ * bubble (in the browser's language) would stop the save before the form says it in the interface's.
+ */
 export function ActressInputs() {
   return (
     <Box
@@ -52,13 +61,7 @@ export function ActressInputs() {
         />
         <Box sx={row}>
           <DateInput source="birthday" validate={notFuture} />
-          <NumberInput
-            source="height"
-            min={100}
-            max={250}
-            step={1}
-            validate={[minValue(100), maxValue(250)]}
-          />
+          <NumberInput source="height" step={1} validate={[minValue(100), maxValue(250)]} />
         </Box>
         <Box sx={row}>
           <SelectInput
@@ -69,10 +72,8 @@ export function ActressInputs() {
           />
           <NumberInput
             source="debutYear"
-            min={1900}
-            max={2100}
             step={1}
-            validate={[minValue(1900), maxValue(2100)]}
+            validate={[minValue(1900), maxValue(2100), debutPossible]}
           />
         </Box>
         <TextArrayInput

@@ -14,7 +14,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
-import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ActressBulkActions } from './BulkActions';
 import { ACTRESS_MSG } from './names';
 import { ActressAvatar, RegionChip, regionChoices, VisibleChip, visibleChoices } from './shared';
@@ -71,6 +71,7 @@ const csvColumns: CsvColumn[] = [
 const Actions = () => (
   <TopToolbar>
     <CreateButton label={`${ACTRESS_MSG}.action.create`} />
+    <DensityButton />
     <ExportCsvButton
       columns={csvColumns}
       filename="actresses"

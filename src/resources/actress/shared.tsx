@@ -1,7 +1,7 @@
-import { Avatar, Chip } from '@mui/material';
+import { Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { REGIONS } from '../../../common/actresses';
-import { SecureImage } from '../../images/SecureImage';
+import { AvatarImage } from '../../images/AvatarImage';
 import { ACTRESS_MSG } from './names';
 
 /** Region codes the API accepts (common/actresses.ts), named in the UI's language. */
@@ -22,21 +22,7 @@ export function ActressAvatar({
   avatar?: string;
   size?: number;
 }) {
-  if (!avatar)
-    return (
-      <Avatar aria-hidden sx={{ width: size, height: size, fontSize: size * 0.45 }}>
-        {name?.slice(0, 1) ?? ''}
-      </Avatar>
-    );
-  return (
-    <SecureImage
-      src={avatar}
-      alt={name ?? ''}
-      width={size}
-      height={size}
-      sx={{ borderRadius: '50%', overflow: 'hidden', '& img': { objectFit: 'cover' } }}
-    />
-  );
+  return <AvatarImage src={avatar} alt={name ?? ''} size={size} fallback={name?.slice(0, 1) ?? ''} />;
 }
 
 export function RegionChip({ region }: { region?: string | null }) {

@@ -16,6 +16,7 @@ import {
   TextInput,
   useTranslate,
 } from 'react-admin';
+import { isFutureDay } from '../../../common/dates';
 import { SECTION_MSG } from './names';
 import { ColumnInput, TagsInput, usePlatformChoices } from './shared';
 
@@ -32,6 +33,9 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 const int = (min: number, max: number) => [minValue(min), maxValue(max)];
+/** Not after today (common/dates.ts, as the API checks it). */
+const released = (value: string | null) =>
+  isFutureDay(value, new Date()) ? `${SECTION_MSG}.releaseFuture` : undefined;
 
 /** Every editable field of a movie (the API checks them again: columns, tags, sources and platforms must exist). */
 export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?: ReactNode }) {
@@ -80,7 +84,7 @@ export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?
             validate={int(0, 864_000)}
             step={1}
           />
-          <DateInput source="releaseDate" />
+          <DateInput source="releaseDate" validate={released} />
           <NumberInput source="sortWeight" validate={int(-1_000_000, 1_000_000)} step={1} />
         </Box>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>

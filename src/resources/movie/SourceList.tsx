@@ -4,7 +4,6 @@ import {
   BooleanInput,
   Create,
   CreateButton,
-  ExportButton,
   List,
   maxLength,
   maxValue,
@@ -22,9 +21,10 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
-import { Permission } from '../../auth/permission';
+import { Permission, ReadOnlyBanner, useIsAdmin } from '../../auth/permission';
 import { EditPage } from '../../components/EditPage';
-import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { ExportCsvButton, fieldColumns } from '../../components/ExportCsvButton';
+import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { SOURCE_MSG } from './names';
 import { yesNoChoices } from './shared';
 
@@ -33,12 +33,24 @@ const typeChoices = [
   { id: 'mp4', name: `${SOURCE_MSG}.types.mp4` },
 ];
 
+const csvColumns = fieldColumns(SOURCE_MSG, [
+  'id',
+  'name',
+  'code',
+  'baseUrl',
+  'type',
+  'priority',
+  'enabled',
+  'createdAt',
+]);
+
 const Actions = () => (
   <TopToolbar>
     <Permission roles={['admin']}>
       <CreateButton />
     </Permission>
-    <ExportButton />
+    <DensityButton />
+    <ExportCsvButton columns={csvColumns} filename="sources" />
   </TopToolbar>
 );
 
@@ -62,29 +74,33 @@ export function SourceList() {
       alwaysOn
     />,
   ];
+  const admin = useIsAdmin();
   return (
-    <List
-      filters={filters}
-      actions={<Actions />}
-      sort={{ field: 'priority', order: 'DESC' }}
-      perPage={20}
-      pagination={<ListPagination />}
-    >
-      <Datagrid rowClick="edit" bulkActionButtons={false}>
-        <TextField source="id" />
-        <TextField source="name" />
-        <TextField source="code" />
-        <TextField source="baseUrl" sortable={false} />
-        <SelectField source="type" choices={typeChoices} sortable={false} />
-        <NumberField source="priority" />
-        <BooleanField source="enabled" sortable={false} />
-        <LocaleDateField source="createdAt" />
-      </Datagrid>
-    </List>
+    <>
+      <ReadOnlyBanner />
+      <List
+        filters={filters}
+        actions={<Actions />}
+        sort={{ field: 'priority', order: 'DESC' }}
+        perPage={20}
+        pagination={<ListPagination />}
+      >
+        <Datagrid rowClick={admin ? 'edit' : false} bulkActionButtons={false}>
+          <TextField source="id" />
+          <TextField source="name" />
+          <TextField source="code" />
+          <TextField source="baseUrl" sortable={false} />
+          <SelectField source="type" choices={typeChoices} sortable={false} />
+          <NumberField source="priority" />
+          <BooleanField source="enabled" sortable={false} />
+          <LocaleDateField source="createdAt" />
+        </Datagrid>
+      </List>
+    </>
   );
 }
 
-const baseUrl = regex(/^(https?:\/\/[^\s/?#]+\S*|\/\S*)$/i, 'ra.validation.regex');
+const baseUrl = regex(/^(https?:\/\/[^\s/?#]+\S*|\/\S*)$/i, `${SOURCE_MSG}.baseUrlFormat`);
 
 function SourceInputs() {
   const translate = useTranslate();
@@ -96,7 +112,7 @@ function SourceInputs() {
       <TextInput source="name" validate={[required(), maxLength(64)]} />
       <TextInput
         source="code"
-        validate={[required(), maxLength(32), regex(/^[A-Za-z0-9_-]+$/, 'ra.validation.regex')]}
+        validate={[required(), maxLength(32), regex(/^[A-Za-z0-9_-]+$/, `${SOURCE_MSG}.codeFormat`)]}
       />
       <TextInput source="baseUrl" validate={[required(), maxLength(512), baseUrl]} fullWidth />
       <SelectInput source="type" choices={typeChoices} validate={required()} />

@@ -7,7 +7,6 @@ import {
   BooleanInput,
   Create,
   CreateButton,
-  ExportButton,
   Form,
   List,
   maxLength,
@@ -27,10 +26,11 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { ResourceDataProvider } from '../../api/dataProvider';
-import { Permission } from '../../auth/permission';
+import { Permission, ReadOnlyBanner, useIsAdmin } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EditPage } from '../../components/EditPage';
-import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { ExportCsvButton, fieldColumns } from '../../components/ExportCsvButton';
+import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { TAG_MSG, TAG_RESOURCE } from './names';
 import { yesNoChoices } from './shared';
 
@@ -98,12 +98,15 @@ function MergeButton() {
   );
 }
 
+const csvColumns = fieldColumns(TAG_MSG, ['id', 'name', 'group', 'hot', 'itemCount', 'createdAt']);
+
 const Actions = () => (
   <TopToolbar>
     <Permission roles={['admin']}>
       <CreateButton />
     </Permission>
-    <ExportButton maxResults={10000} />
+    <DensityButton />
+    <ExportCsvButton columns={csvColumns} filename="tags" />
   </TopToolbar>
 );
 
@@ -115,26 +118,30 @@ export function TagList() {
     <TextInput key="group" source="group" label={`${TAG_MSG}.filters.group`} alwaysOn />,
     <SelectInput key="hot" source="hot" choices={yesNoChoices} label={`${TAG_MSG}.filters.hot`} alwaysOn />,
   ];
+  const admin = useIsAdmin();
   return (
-    <List
-      filters={filters}
-      actions={<Actions />}
-      sort={{ field: 'itemCount', order: 'DESC' }}
-      perPage={20}
-      pagination={<ListPagination />}
-    >
-      <Datagrid rowClick="edit" bulkActionButtons={false}>
-        <TextField source="id" />
-        <TextField source="name" />
-        <TextField source="group" />
-        <BooleanField source="hot" sortable={false} />
-        <NumberField source="itemCount" />
-        <LocaleDateField source="createdAt" />
-        <Permission roles={['admin']}>
-          <MergeButton />
-        </Permission>
-      </Datagrid>
-    </List>
+    <>
+      <ReadOnlyBanner />
+      <List
+        filters={filters}
+        actions={<Actions />}
+        sort={{ field: 'itemCount', order: 'DESC' }}
+        perPage={20}
+        pagination={<ListPagination />}
+      >
+        <Datagrid rowClick={admin ? 'edit' : false} bulkActionButtons={false}>
+          <TextField source="id" />
+          <TextField source="name" />
+          <TextField source="group" />
+          <BooleanField source="hot" sortable={false} />
+          <NumberField source="itemCount" />
+          <LocaleDateField source="createdAt" />
+          <Permission roles={['admin']}>
+            <MergeButton />
+          </Permission>
+        </Datagrid>
+      </List>
+    </>
   );
 }
 

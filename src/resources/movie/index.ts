@@ -42,6 +42,11 @@ const movie: SectionDecl = {
         recordRepresentation: 'title',
         screens: [
           {
+            path: 'create',
+            locale: `${MOVIE_MSG.review}.page.create`,
+            component: screen('ReviewCreate'),
+          },
+          {
             path: 'edit/:id',
             locale: `${MOVIE_MSG.review}.page.editTitle`,
             component: screen('ReviewEdit'),

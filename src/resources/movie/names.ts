@@ -5,6 +5,7 @@
  */
 import { REVIEW_VIEWS, type ReviewStatus } from '../../../common/review';
 import { ACTIONS_BY_STATUS, type ReviewDecl } from '../../components/review';
+import type { ReviewQueue } from '../../components/reviewQueue';
 
 export type MovieView = 'review' | 'online';
 export type MovieStatus = ReviewStatus;
@@ -45,4 +46,10 @@ export const MOVIE_REVIEW: ReviewDecl<MovieStatus> = {
   reasonRequired: ['reject'],
   backToList: ['approve', 'reject'],
   warn: ['reject', 'offline'],
+};
+
+/** Each view's list as a review queue: its fixed filter and its default sort (the edit page's "next"). */
+export const MOVIE_QUEUE: Record<MovieView, ReviewQueue> = {
+  review: { filter: { view: 'review' }, sort: { field: 'createdAt', order: 'DESC' } },
+  online: { filter: { view: 'online' }, sort: { field: 'publishedAt', order: 'DESC' } },
 };

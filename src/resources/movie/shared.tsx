@@ -1,3 +1,4 @@
+import { Box } from '@mui/material';
 import {
   AutocompleteArrayInput,
   type AutocompleteArrayInputProps,
@@ -8,6 +9,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { useSystemSettings } from '../../api/system';
+import { ColumnTreeInput } from '../../components/ColumnTreeInput';
 import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
 import { MOVIE_REVIEW, type MovieStatus, type MovieView, SECTION_MSG, STATUSES } from './names';
 
@@ -37,23 +39,25 @@ export function PlatformsField(_: { label?: string; source?: string; sortable?: 
   const record = useRecordContext();
   const settings = useSystemSettings();
   const keys: number[] = record?.platforms ?? [];
-  return <>{keys.map((k) => settings?.platformMap[String(k)] ?? `#${k}`).join('、')}</>;
+  const names = keys.map((k) => settings?.platformMap[String(k)] ?? `#${k}`).join('、');
+  // one line, cut with an ellipsis when long (the whole list in the tooltip)
+  return (
+    <Box
+      component="span"
+      title={names}
+      sx={{ display: 'block', maxWidth: 100, overflow: 'hidden', textOverflow: 'ellipsis' }}
+    >
+      {names}
+    </Box>
+  );
 }
 
 /** Server-side search for the pickers (the API's `q`); the API allows page sizes 10/20/50/100. */
 const byName = (q: string) => (q ? { q } : {});
 
+/** One movie column: the column tree, indented and searchable (src/components/ColumnTreeInput). */
 export function ColumnInput(props: Omit<AutocompleteInputProps, 'source'> & { source?: string }) {
-  return (
-    <ReferenceInput
-      source={props.source ?? 'columnId'}
-      reference="movie/category"
-      perPage={50}
-      sort={{ field: 'sort', order: 'ASC' }}
-    >
-      <AutocompleteInput optionText="name" filterToQuery={byName} {...props} />
-    </ReferenceInput>
-  );
+  return <ColumnTreeInput columns="movie/category" {...props} />;
 }
 
 export function TagsInput(props: Omit<AutocompleteArrayInputProps, 'source'> & { source?: string }) {

@@ -26,6 +26,24 @@ function BackToChapters({ novelId, title }: { novelId: number | string; title?: 
   );
 }
 
+/** The novel is missing (deleted, or a link without one): say so, and offer the way back to the novel list. */
+function NoNovel() {
+  const translate = useTranslate();
+  return (
+    <Alert
+      severity="warning"
+      sx={{ m: 2 }}
+      action={
+        <Button component={Link} to={`/${NOVEL_RESOURCE}`} startIcon={<ArrowBackIcon />} color="inherit">
+          {translate(`${CHAPTER_MSG}.action.toNovels`)}
+        </Button>
+      }
+    >
+      {translate(`${CHAPTER_MSG}.noNovel`)}
+    </Alert>
+  );
+}
+
 function EditTitle() {
   const record = useRecordContext();
   const translate = useTranslate();
@@ -68,7 +86,7 @@ function EditChapter({ id }: { id: string }) {
 function CreateChapter({ novelId }: { novelId: number }) {
   const translate = useTranslate();
   const { data: novel, error } = useGetOne(NOVEL_RESOURCE, { id: novelId });
-  if (error) return <Alert severity="error">{translate(`${CHAPTER_MSG}.noNovel`)}</Alert>;
+  if (error) return <NoNovel />;
   return (
     <>
       <BackToChapters novelId={novelId} title={novel?.title} />
@@ -96,14 +114,8 @@ function CreateChapter({ novelId }: { novelId: number }) {
 export function ChapterEdit() {
   const { id } = useParams();
   const [search] = useSearchParams();
-  const translate = useTranslate();
   if (id) return <EditChapter key={id} id={id} />;
   const novelId = Number(search.get('novelId'));
-  if (!Number.isInteger(novelId) || novelId <= 0)
-    return (
-      <Alert severity="warning" sx={{ m: 2 }}>
-        {translate(`${CHAPTER_MSG}.noNovel`)}
-      </Alert>
-    );
+  if (!Number.isInteger(novelId) || novelId <= 0) return <NoNovel />;
   return <CreateChapter novelId={novelId} />;
 }

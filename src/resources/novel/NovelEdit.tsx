@@ -3,9 +3,10 @@ import { Alert, Box, Button, Card, CardContent, Typography } from '@mui/material
 import { Create, SimpleForm, useLocaleState, useNotify, useRecordContext, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { EditPage } from '../../components/EditPage';
+import { useOperatorName } from '../../components/OperatorName';
 import { ReviewToolbar } from '../../components/ReviewToolbar';
 import { NovelInputs } from './NovelInputs';
-import { chaptersPath, NOVEL_MSG, NOVEL_REVIEW, novelEditPath } from './names';
+import { chaptersPath, NOVEL_MSG, NOVEL_QUEUE, NOVEL_REVIEW, novelEditPath } from './names';
 import { StatusChip, useChapterSummary } from './shared';
 
 function EditTitle() {
@@ -19,6 +20,7 @@ function ReviewCard() {
   const record = useRecordContext();
   const translate = useTranslate();
   const [locale] = useLocaleState();
+  const reviewer = useOperatorName(record?.reviewedBy);
   if (!record) return null;
   return (
     <Card variant="outlined">
@@ -30,7 +32,7 @@ function ReviewCard() {
         {record.reviewedAt && (
           <Typography variant="body2" color="text.secondary">
             {translate(`${NOVEL_MSG}.reviewInfo`, {
-              by: record.reviewedBy ?? '-',
+              by: reviewer,
               at: new Date(record.reviewedAt).toLocaleString(locale),
             })}
           </Typography>
@@ -74,7 +76,7 @@ function EditNovel({ id }: { id: string }) {
       title={<EditTitle />}
       redirect={false}
       onSaved={() => notify(`${NOVEL_MSG}.notifications.saved`, { type: 'success' })}
-      toolbar={<ReviewToolbar review={NOVEL_REVIEW} />}
+      toolbar={<ReviewToolbar review={NOVEL_REVIEW} queue={NOVEL_QUEUE} />}
     >
       <Box
         sx={{

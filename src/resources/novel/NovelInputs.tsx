@@ -53,7 +53,6 @@ export function NovelInputs() {
           <RadioButtonGroupInput source="serialStatus" choices={serialChoices} />
           <NumberInput
             source="freeChapters"
-            min={0}
             step={1}
             helperText={`${NOVEL_MSG}.helper.freeChapters`}
             validate={[minValue(0), maxValue(100_000)]}

@@ -18,9 +18,9 @@ import {
 import { Link } from 'react-router-dom';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { SecureImage } from '../../images/SecureImage';
-import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { NovelBulkActions } from './BulkActions';
-import { chaptersPath, NOVEL_MSG } from './names';
+import { chaptersPath, NOVEL_MSG, NOVEL_QUEUE } from './names';
 import { ColumnInput, formatWords, SerialField, StatusField, serialChoices, statusChoices } from './shared';
 
 const f = `${NOVEL_MSG}.filters`;
@@ -61,6 +61,7 @@ const csvColumns: CsvColumn[] = [
 const Actions = () => (
   <TopToolbar>
     <CreateButton label={`${NOVEL_MSG}.action.create`} />
+    <DensityButton />
     <ExportCsvButton columns={csvColumns} filename="novels" done={`${NOVEL_MSG}.notifications.exported`} />
   </TopToolbar>
 );
@@ -111,7 +112,7 @@ export function NovelList() {
     <List
       filters={filters(translate)}
       actions={<Actions />}
-      sort={{ field: 'createdAt', order: 'DESC' }}
+      sort={NOVEL_QUEUE.sort}
       perPage={20}
       pagination={<ListPagination />}
       empty={<Empty />}

@@ -4,6 +4,7 @@
  */
 import type { ReviewStatus } from '../../../common/review';
 import { ACTIONS_BY_STATUS, type ReviewDecl } from '../../components/review';
+import type { ReviewQueue } from '../../components/reviewQueue';
 
 export type NovelStatus = ReviewStatus;
 
@@ -37,3 +38,6 @@ export const NOVEL_REVIEW: ReviewDecl<NovelStatus> = {
   backToList: ['approve', 'reject'],
   warn: ['reject', 'offline'],
 };
+
+/** The novel list as a review queue (the edit page's "next"): no fixed filter, newest first. */
+export const NOVEL_QUEUE: ReviewQueue = { sort: { field: 'createdAt', order: 'DESC' } };

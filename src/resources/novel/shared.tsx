@@ -1,14 +1,8 @@
 import { Chip } from '@mui/material';
-import {
-  AutocompleteInput,
-  type AutocompleteInputProps,
-  ReferenceInput,
-  useLocaleState,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { type AutocompleteInputProps, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
 import { SERIAL_STATUSES, type SerialStatus } from '../../../common/novel';
 import { REVIEW_STATUSES } from '../../../common/review';
+import { ColumnTreeInput } from '../../components/ColumnTreeInput';
 import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
 import { COLUMN_RESOURCE, NOVEL_MSG, NOVEL_REVIEW, type NovelStatus, SECTION_MSG } from './names';
 
@@ -63,16 +57,7 @@ export function useChapterSummary() {
   };
 }
 
-/** One novel column, searched on the server. */
+/** One novel column: the column tree, indented and searchable (src/components/ColumnTreeInput). */
 export function ColumnInput(props: Omit<AutocompleteInputProps, 'source'> & { source?: string }) {
-  return (
-    <ReferenceInput
-      source={props.source ?? 'columnId'}
-      reference={COLUMN_RESOURCE}
-      perPage={50}
-      sort={{ field: 'sort', order: 'ASC' }}
-    >
-      <AutocompleteInput optionText="name" filterToQuery={(q: string) => (q ? { q } : {})} {...props} />
-    </ReferenceInput>
-  );
+  return <ColumnTreeInput columns={COLUMN_RESOURCE} {...props} />;
 }

@@ -1,13 +1,9 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { TextInput, type TextInputProps, useTranslate } from 'react-admin';
-import { useUser } from '../../api/session';
 import { useSystemSettings } from '../../api/system';
 
-/** Whether the operator may change settings (the API enforces it; the screens show read-only forms otherwise). */
-export function useIsAdmin(): boolean {
-  return useUser()?.role === 'admin';
-}
+export { useIsAdmin } from '../../auth/permission';
 
 /** The platforms of the system settings (SPEC.md §3) as choices. */
 export function usePlatformChoices() {

@@ -170,7 +170,11 @@ export function BaseSettings() {
           )}
           <SimpleForm
             key={settings.version ?? 0}
-            record={{ ...DEFAULTS, ...settings }}
+            record={{
+              ...DEFAULTS,
+              ...settings,
+              platforms: settings.platforms.map((p) => ({ ...p, saved: true })),
+            }}
             onSubmit={onSubmit}
             toolbar={
               admin ? (
@@ -214,7 +218,7 @@ export function BaseSettings() {
                 <TextInput
                   source="contactPhone"
                   label={`${BASE_MSG}.fields.contactPhone`}
-                  validate={[maxLength(32), regex(/^[+\d\s()-]*$/, 'ra.validation.regex')]}
+                  validate={[maxLength(32), regex(/^[+\d\s()-]*$/, `${BASE_MSG}.phoneFormat`)]}
                   disabled={disabled}
                 />
                 <TextInput

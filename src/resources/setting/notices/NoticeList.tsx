@@ -1,7 +1,6 @@
 import { Chip } from '@mui/material';
 import {
   CreateButton,
-  ExportButton,
   FunctionField,
   List,
   NumberField,
@@ -11,9 +10,10 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
-import { Permission } from '../../../auth/permission';
+import { Permission, ReadOnlyBanner } from '../../../auth/permission';
 import { BulkConfirmButton } from '../../../components/BulkConfirmButton';
-import { Datagrid, ListPagination, LocaleDateField } from '../../../layout/listParts';
+import { ExportCsvButton, fieldColumns } from '../../../components/ExportCsvButton';
+import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../../layout/listParts';
 import { NOTICE_MSG } from '../names';
 import { PlatformChips, useIsAdmin, usePlatformChoices } from '../shared';
 import { typeChoices } from './NoticeInputs';
@@ -68,12 +68,24 @@ const BulkActions = () => (
   </>
 );
 
+const csvColumns = fieldColumns(NOTICE_MSG, [
+  'id',
+  'type',
+  'title',
+  'startAt',
+  'endAt',
+  'state',
+  'sort',
+  'updatedAt',
+]);
+
 const Actions = () => (
   <TopToolbar>
     <Permission roles={['admin']}>
       <CreateButton />
     </Permission>
-    <ExportButton maxResults={10000} />
+    <DensityButton />
+    <ExportCsvButton columns={csvColumns} filename="notices" />
   </TopToolbar>
 );
 
@@ -110,35 +122,38 @@ export function NoticeList() {
     />,
   ];
   return (
-    <List
-      filters={filters}
-      actions={<Actions />}
-      sort={{ field: 'startAt', order: 'DESC' }}
-      perPage={20}
-      pagination={<ListPagination />}
-      empty={false}
-    >
-      <Datagrid rowClick={admin ? 'edit' : false} bulkActionButtons={admin ? <BulkActions /> : false}>
-        <TextField source="id" />
-        <FunctionField
-          source="type"
-          sortable={false}
-          render={(r) => (
-            <Chip size="small" variant="outlined" label={translate(`${NOTICE_MSG}.types.${r.type}`)} />
-          )}
-        />
-        <TextField source="title" />
-        <FunctionField
-          source="platforms"
-          sortable={false}
-          render={(r) => <PlatformChips keys={r.platforms} />}
-        />
-        <LocaleDateField source="startAt" />
-        <LocaleDateField source="endAt" emptyText={translate(`${NOTICE_MSG}.noEnd`)} />
-        <FunctionField source="state" sortable={false} render={(r) => <StateChip state={r.state} />} />
-        <NumberField source="sort" />
-        <LocaleDateField source="updatedAt" />
-      </Datagrid>
-    </List>
+    <>
+      <ReadOnlyBanner />
+      <List
+        filters={filters}
+        actions={<Actions />}
+        sort={{ field: 'startAt', order: 'DESC' }}
+        perPage={20}
+        pagination={<ListPagination />}
+        empty={false}
+      >
+        <Datagrid rowClick={admin ? 'edit' : false} bulkActionButtons={admin ? <BulkActions /> : false}>
+          <TextField source="id" />
+          <FunctionField
+            source="type"
+            sortable={false}
+            render={(r) => (
+              <Chip size="small" variant="outlined" label={translate(`${NOTICE_MSG}.types.${r.type}`)} />
+            )}
+          />
+          <TextField source="title" />
+          <FunctionField
+            source="platforms"
+            sortable={false}
+            render={(r) => <PlatformChips keys={r.platforms} />}
+          />
+          <LocaleDateField source="startAt" />
+          <LocaleDateField source="endAt" emptyText={translate(`${NOTICE_MSG}.noEnd`)} />
+          <FunctionField source="state" sortable={false} render={(r) => <StateChip state={r.state} />} />
+          <NumberField source="sort" />
+          <LocaleDateField source="updatedAt" />
+        </Datagrid>
+      </List>
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import { PasswordInput, required, SelectInput, TextInput } from 'react-admin';
+import { ImageInput } from '../../../images/ImageInput';
 
 export const roleChoices = [
   { id: 'admin', name: 'shell.user.roles.admin' },
@@ -21,7 +22,7 @@ export function OperatorInputs({ create = false }: { create?: boolean }) {
         <PasswordInput source="password" validate={[required(), strong]} autoComplete="new-password" />
       )}
       <TextInput source="nickname" />
-      <TextInput source="avatar" type="url" />
+      <ImageInput source="avatar" />
       <SelectInput source="role" choices={roleChoices} validate={required()} />
     </>
   );

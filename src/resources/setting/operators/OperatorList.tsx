@@ -1,7 +1,6 @@
-import { Avatar, Chip } from '@mui/material';
+import { Chip } from '@mui/material';
 import {
   CreateButton,
-  ExportButton,
   FunctionField,
   List,
   SearchInput,
@@ -12,7 +11,9 @@ import {
 } from 'react-admin';
 import { DEFAULT_AVATAR } from '../../../api/session';
 import { Permission } from '../../../auth/permission';
-import { Datagrid, ListPagination, LocaleDateField } from '../../../layout/listParts';
+import { ExportCsvButton, fieldColumns } from '../../../components/ExportCsvButton';
+import { AvatarImage } from '../../../images/AvatarImage';
+import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../../layout/listParts';
 import { OPERATOR_MSG } from '../names';
 import { OperatorBulkActions } from './BulkActions';
 import { roleChoices } from './OperatorInputs';
@@ -41,12 +42,23 @@ const filters = (translate: (key: string) => string) => [
   />,
 ];
 
+const csvColumns = fieldColumns(OPERATOR_MSG, [
+  'id',
+  'account',
+  'nickname',
+  'role',
+  'disabled',
+  'lastLoginAt',
+  'createdAt',
+]);
+
 const Actions = () => (
   <TopToolbar>
     <Permission roles={['admin']}>
       <CreateButton />
     </Permission>
-    <ExportButton maxResults={10000} />
+    <DensityButton />
+    <ExportCsvButton columns={csvColumns} filename="operators" />
   </TopToolbar>
 );
 
@@ -70,7 +82,14 @@ export function OperatorList() {
           source="avatar"
           sortable={false}
           label={`${OPERATOR_MSG}.fields.avatar`}
-          render={(r) => <Avatar src={r.avatar || DEFAULT_AVATAR} alt="" sx={{ width: 28, height: 28 }} />}
+          render={(r) => (
+            <AvatarImage
+              src={r.avatar}
+              alt={r.nickname || r.account}
+              size={28}
+              fallbackSrc={DEFAULT_AVATAR}
+            />
+          )}
         />
         <TextField source="account" />
         <TextField source="nickname" sortable={false} />

@@ -29,7 +29,8 @@ import {
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { request } from '../../../api/http';
-import { Permission } from '../../../auth/permission';
+import { Permission, ReadOnlyBanner } from '../../../auth/permission';
+import { visuallyHidden } from '../../../components/ReportPeriod';
 import { APP_MSG } from '../names';
 import { PlatformChips, useIsAdmin } from '../shared';
 import { AppIcon } from './AppInputs';
@@ -267,24 +268,13 @@ function OrderedApps() {
   );
 }
 
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: 1,
-  margin: -1,
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: 1,
-} as const;
-
 /** Promotion apps (SPEC.md §2 /setting/promotionapp), all on one page in their order on the site. */
 export function AppList() {
   const translate = useTranslate();
   const admin = useIsAdmin();
   return (
     <ListBase sort={{ field: 'sort', order: 'ASC' }} perPage={100} disableSyncWithLocation>
+      <ReadOnlyBanner />
       <TopToolbar>
         <Permission roles={['admin']}>
           <CreateButton />

@@ -1,0 +1,188 @@
+// The members list at scale (issue #14): 1,000,000 site users on PostgreSQL, seeded once with one SQL statement
+// (generate_series) and reused while the size and the migrations are the same. Each query goes through the API
+// in-process (app.request) and, beside it, the same SQL statements the request ran, replayed on one connection.
+// Target: p95 ≤ 30 ms for each query, its total included.
+//
+//   npm run bench -- users
+//   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; its own database
+//   zg_bench_users)  BENCH_USERS=1000000  BENCH_RUNS=100
+import { createHash } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { serverModules } from './_server.mjs';
+
+const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 100);
+const WARMUP = 5;
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BENCH_DB = 'zg_bench_users';
+const ADMIN_PASSWORD = 'bench-admin-1';
+
+const { load, close: closeModules } = await serverModules();
+const { createApp } = await load('/server/app.ts');
+const { loadConfig } = await load('/server/config.ts');
+const { systemClock } = await load('/server/core/clock.ts');
+const { silentLogger } = await load('/server/core/logger.ts');
+const { migrate } = await load('/server/db/migrate.ts');
+const schema = await load('/server/db/schema.ts');
+const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
+const { memoryImageStorage } = await load('/server/core/image-storage.ts');
+
+const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
+let captured = null;
+const logger = { logQuery: (q, p) => captured?.push([q, p]) };
+
+/** The data depends on the size and the seed statement; later migrations are applied to a reused database. */
+const key = () => createHash('sha256').update(`${USERS}\n${SEED_SQL}`).digest('hex').slice(0, 12);
+
+const pct = (s, p) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99) };
+};
+
+/** Deterministic members: accounts user0000001…, groups, statuses, VIPs (some expired), agents' codes. */
+const SEED_SQL = `
+  insert into site_users (tenant, account, nickname, phone, email, "group", vip_level, vip_expires_at, points, status,
+    signup_at, signup_address, last_login_at, last_login_address, channel, inviter)
+  select 2, 'user' || lpad(i::text, 7, '0'), '会员' || i, '1' || (30 + i % 70) || lpad((i::bigint * 7919 % 100000000)::text, 8, '0'),
+    case when i % 3 = 0 then 'user' || i || '@example.com' else '' end,
+    (array['normal','normal','normal','vip','svip','staff'])[1 + i % 6],
+    case when i % 5 = 0 then 1 + i % 3 else 0 end,
+    case when i % 5 = 0 then now() + ((i % 400) - 100) * interval '1 day' else null end,
+    i * 37 % 10000,
+    case when i % 50 = 0 then 'disabled' when i % 997 = 0 then 'banned' else 'active' end,
+    now() - (i % 730) * interval '1 day' - (i % 86400) * interval '1 second',
+    '10.' || (i % 256) || '.' || (i / 256 % 256) || '.' || (1 + i % 250),
+    case when i % 10 = 0 then null else now() - (i % 90) * interval '1 day' end,
+    '10.' || (i % 256) || '.' || (i / 256 % 256) || '.' || (1 + i % 250),
+    case when i % 4 = 0 then 'A' || (1000 + i % 200) else '' end,
+    case when i % 20 = 0 and i > 1 then i / 2 else null end
+  from generate_series(1, $1::int) as i`;
+
+const queries = [
+  ['page 1 (newest)', 'sort=id&order=desc'],
+  ['page 500', 'sort=id&order=desc&page=500'],
+  ['status disabled', 'status=disabled&sort=id&order=desc'],
+  ['sort by signup', 'sort=signupAt&order=desc'],
+  ['sort by last login', 'sort=lastLoginAt&order=desc'],
+  ['group svip', 'group=svip&sort=id&order=desc'],
+  ['vip active', 'vip=active&sort=id&order=desc'],
+  ['vip expired', 'vip=expired&sort=vipExpiresAt&order=desc'],
+  ['channel A1100', 'channel=A1100&sort=id&order=desc'],
+  ['account prefix user00012', 'q=user00012&sort=id&order=desc'],
+  ['phone prefix 135', 'q=135&sort=id&order=desc'],
+  ['signup in one month', 'signupFrom=2026-01-01&signupTo=2026-01-31&sort=signupAt&order=desc'],
+];
+
+const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
+try {
+  await admin.connect();
+} catch (err) {
+  console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): nothing to measure.`);
+  await closeModules();
+  process.exit(0);
+}
+const url = new URL(ADMIN_URL);
+url.pathname = `/${BENCH_DB}`;
+const exists = (await admin.query('select 1 from pg_database where datname = $1', [BENCH_DB])).rowCount > 0;
+let reuse = false;
+if (exists) {
+  const c = new pg.Client({ connectionString: url.toString() });
+  await c.connect();
+  reuse = await c
+    .query('select key from _bench_key')
+    .then((r) => r.rows[0]?.key === key())
+    .catch(() => false);
+  await c.end();
+}
+if (!reuse) {
+  await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
+  await admin.query(`create database ${BENCH_DB}`);
+}
+await admin.end();
+const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+const db = drizzle(pool, { schema, logger });
+await migrate(db);
+await ensureFirstAdmin(db, config);
+if (reuse)
+  console.log(`PostgreSQL: reusing ${BENCH_DB} (${USERS.toLocaleString('en')} members, key ${key()})`);
+else {
+  const t0 = performance.now();
+  await pool.query(SEED_SQL, [USERS]);
+  await pool.query('vacuum analyze site_users');
+  await pool.query('create table _bench_key (key text)');
+  await pool.query('insert into _bench_key values ($1)', [key()]);
+  console.log(
+    `PostgreSQL: seeded ${USERS.toLocaleString('en')} members in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+}
+const [{ n: kept }] = (await pool.query('select sum(n)::int as n from site_user_counts where tenant = 2'))
+  .rows;
+const [{ n: counted }] = (await pool.query('select count(*)::int as n from site_users where tenant = 2'))
+  .rows;
+if (kept !== counted) throw new Error(`kept count ${kept} differs from count(*) ${counted}`);
+console.log(`  the kept per-status counts equal count(*) (${counted.toLocaleString('en')})`);
+
+const app = createApp({
+  db,
+  config,
+  clock: systemClock,
+  logger: silentLogger,
+  clientAddress: () => '127.0.0.1',
+  images: memoryImageStorage(),
+});
+const login = await app.request('/app/admin/login', {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+});
+const token = (await login.json()).data.token;
+const call = async (query) => {
+  const res = await app.request(`/app/admin/users?${query}`, { headers: { 'Admin-Token': token } });
+  const body = await res.json();
+  if (body.code !== 20000) throw new Error(`${query}: ${JSON.stringify(body)}`);
+  return body.data;
+};
+const direct = await pool.connect();
+const rows = [];
+for (const [name, query] of queries) {
+  captured = [];
+  const data = await call(query);
+  const statements = captured.filter(([q]) => /^\s*(select|with)\b/i.test(q));
+  captured = null;
+  for (let i = 0; i < WARMUP; i++) await call(query);
+  const api = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await call(query);
+    api.push(performance.now() - t0);
+  }
+  const raw = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const t0 = performance.now();
+    for (const [q, p] of statements) await direct.query(q, p);
+    if (i >= WARMUP) raw.push(performance.now() - t0);
+  }
+  const total = `${data.total.toLocaleString('en')}${data.totalExact === false ? '+' : ''}`;
+  rows.push({ name, query, total, api: stats(api), sql: stats(raw), n: statements.length });
+}
+direct.release();
+const f = (x) => x.toFixed(1);
+const version = (await pool.query('show server_version')).rows[0].server_version;
+console.log(
+  `\nPostgreSQL ${version}, ${USERS.toLocaleString('en')} members — ${RUNS} sequential requests per query after ${WARMUP} warm-up; ms (load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${cpus().length} cores)`,
+);
+console.log('| query | total | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | statements |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of rows)
+  console.log(
+    `| ${r.name} | ${r.total} | ${f(r.api.p50)} / ${f(r.api.p95)} / ${f(r.api.p99)} | ${f(r.sql.p50)} / ${f(r.sql.p95)} / ${f(r.sql.p99)} | ${r.n} |`,
+  );
+console.log('\nqueries:');
+for (const r of rows) console.log(`  ${r.name}: GET /app/admin/users?${r.query}`);
+await pool.end();
+await closeModules();

@@ -1,0 +1,22 @@
+/** API messages of the ad module, zh-CN. */
+export default {
+  'ad.priceCents': '最多两位小数',
+  'ad.videoUrl': '片头视频应为 http:// 或 https:// 开头的地址',
+  'ad.endBeforeStart': '结束时间应晚于开始时间',
+  'ad.positionKey': '只能包含小写字母、数字、下划线和连字符，且以字母或数字开头',
+  'ad.fallbackElsewhere': '兜底素材必须属于本广告位',
+  'ad.isFallback': '该素材是所在广告位的兜底素材，不能移到其他广告位',
+  'ad.positionInUse': '广告位 {ids} 下还有 {count} 个素材，不能删除',
+  'ad.advertiserInUse': '广告主 {ids} 还有 {count} 个素材，不能删除',
+  'ad.replaceScope': '请选择素材，或给出筛选条件',
+  'ad.replaceTooMany': '一次最多替换 {max} 个素材，请缩小范围',
+  'ad.replaceNothing': '没有任何落地链接包含要查找的内容',
+  'ad.replaceBadResult': '替换后不是 http(s) 地址的素材：{ids}',
+  'ad.replaceStale': '以下素材在预览后被修改，请重新预览：{ids}',
+  'ad.rollbackConflict': '以下素材在本次替换之后被修改或删除，无法回滚：{ids}',
+  'ad.alreadyRolledBack': '该变更已回滚',
+  'ad.pattern.tooLong': '表达式为空或超过 200 个字符',
+  'ad.pattern.syntax': '不是合法的正则表达式',
+  'ad.pattern.unsafe': '表达式含有反向引用或嵌套重复，可能极慢，请改写',
+  'ad.pattern.slow': '表达式执行超时，请改写',
+} as const;

@@ -1,0 +1,7 @@
+/** 会员（users 模块）的接口消息。 */
+const users = {
+  'users.alreadyBanned': '该会员已被封禁',
+  'users.notBanned': '该会员当前没有可撤销的封禁',
+  'users.bannedInBatch': '以下会员已被封禁，请用“撤销封禁”恢复：{ids}。本批未做任何修改',
+};
+export default users;

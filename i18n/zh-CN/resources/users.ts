@@ -1,0 +1,58 @@
+import type en from '../../en-US/resources/users';
+
+/** 会员版块（网站注册会员）的资源文案。 */
+const users: typeof en = {
+  users: { menu: { section: '会员管理', list: '会员列表' } },
+  'users/list': {
+    name: '会员',
+    fields: {
+      id: 'ID',
+      account: '账号',
+      nickname: '昵称',
+      phone: '手机',
+      email: '邮箱',
+      group: '分组',
+      vipLevel: 'VIP 等级',
+      vipExpiresAt: 'VIP 到期',
+      vipState: 'VIP',
+      points: '积分',
+      status: '状态',
+      signupAt: '注册时间',
+      signupAddress: '注册地址',
+      lastLoginAt: '最后登录',
+      lastLoginAddress: '最后登录地址',
+      channel: '代理渠道码',
+      inviter: '邀请人',
+    },
+    filters: {
+      q: '账号、手机或邮箱开头',
+      status: '状态',
+      group: '分组',
+      vip: 'VIP',
+      channel: '代理渠道码',
+      signupFrom: '注册起',
+      signupTo: '注册止',
+    },
+    status: { active: '正常', disabled: '已停用', banned: '已封禁' },
+    group: { normal: '普通', vip: 'VIP', svip: 'SVIP', staff: '内部' },
+    vip: { none: '无', active: '有效', expired: '已过期' },
+    totalOver: '超过 %{count}',
+    comments: '评论',
+    empty: '还没有会员',
+    emptyHint: '在网站注册的会员会出现在这里。',
+    action: {
+      enable: '启用',
+      disable: '停用',
+      group: '修改分组',
+      extendVip: '延长 VIP',
+      days: '增加天数',
+      level: '最低等级',
+      confirmEnable: '启用 %{count} 个会员？',
+      confirmDisable: '停用 %{count} 个会员？他们将不能登录和发表。',
+      confirmGroup: '把 %{count} 个会员移到其他分组？',
+      confirmExtendVip: '延长 %{count} 个会员的 VIP？已过期的从今天起算。',
+    },
+    notifications: { batchDone: '已修改 %{count} 个会员', exported: '已导出 %{count} 个会员' },
+  },
+};
+export default users;

@@ -1,0 +1,402 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { type SQL, sql } from 'drizzle-orm';
+import { PAGE_SIZES } from '../../../common/paging';
+import {
+  addDays,
+  DEFAULT_TIME_ZONE,
+  dayOf,
+  daysIn,
+  eachDay,
+  isDay,
+  isTimeZone,
+  type Period,
+  previousPeriod,
+} from '../../../common/period';
+import { asAnyOperator, security } from '../../core/auth';
+import type { AppContext, AppEnv } from '../../core/context';
+import { jsonResponse, ok } from '../../core/envelope';
+import { invalidField } from '../../core/errors';
+import { intQuery, rejectUnknownQuery } from '../../core/shared';
+import { tenantOf } from '../../core/tenant';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+import { estimateStored } from '../statistics/sketch';
+import { readSettings } from '../sys/settings';
+
+/** The longest period a report reads. */
+export const MAX_REPORT_DAYS = 366;
+export const AD_FIGURES = [
+  'requests',
+  'impressions',
+  'clicks',
+  'ctr',
+  'clickers',
+  'revenue',
+  'ecpm',
+  'cpc',
+  'idle',
+] as const;
+type Figures = Record<string, number>;
+
+/** What a report groups by, and which rows it reads. */
+export type Grouping = 'position' | 'advertiser' | 'ad' | 'day';
+export interface AdReportQuery {
+  tenant: number;
+  timeZone: string;
+  period: Period;
+  group: Grouping;
+  scope?: SQL;
+}
+
+interface Sums {
+  requests: number;
+  impressions: number;
+  clicks: number;
+  revenue: number;
+  sketches: Uint8Array[];
+}
+const empty = (): Sums => ({ requests: 0, impressions: 0, clicks: 0, revenue: 0, sketches: [] });
+
+function* bytes(v: unknown): Generator<Uint8Array> {
+  if (!v) return;
+  const b = v as Uint8Array;
+  for (let o = 0; o + 4 <= b.length; ) {
+    const n = ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
+    yield b.subarray(o + 4, o + 4 + n);
+    o += 4 + n;
+  }
+}
+
+const keySql: Record<Grouping, string> = {
+  position: 'a.position_id::text',
+  advertiser: 'coalesce(a.advertiser_id, 0)::text',
+  ad: 'a.id::text',
+  day: 'o.day::text',
+};
+const monthlyKeySql: Record<Exclude<Grouping, 'day'>, string> = {
+  position: 'a.position_id::text',
+  advertiser: 'coalesce(a.advertiser_id, 0)::text',
+  ad: 'a.id::text',
+};
+
+const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
+const ratio = (a: number, b: number, d = 4) => (b ? round(a / b, d) : 0);
+
+/** A day's share of a monthly price: the price spread evenly over the days of that day's month. */
+export const monthlyShare = (price: number, day: string) => {
+  const [y, m] = day.split('-').map(Number);
+  return price / new Date(Date.UTC(y, m, 0)).getUTCDate();
+};
+
+/**
+ * Sums per group over a period, from the object rollup only (`stat_object_daily`, object_type `ad`) joined with the
+ * materials as they are now: requests are impressions of every material, fallbacks included; impressions, clicks,
+ * unique clickers and revenue those of the booked (non-fallback) ones. Revenue follows each material's pricing
+ * model: CPM per thousand impressions, CPC per click, CPA per attributed signup or recharge; a monthly price is
+ * spread over the days of each month it is booked (start to end, in the tenant's time zone), whatever its traffic.
+ */
+export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
+  const scope = q.scope ? sql` and ${q.scope}` : sql``;
+  const rows = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      select ${sql.raw(keySql[q.group])} as key,
+        sum(o.impressions) as requests,
+        sum(o.impressions) filter (where not fb) as impressions,
+        sum(o.clicks) filter (where not fb) as clicks,
+        sum(case a.pricing
+              when 'cpm' then o.impressions * a.price / 1000
+              when 'cpc' then o.clicks * a.price
+              when 'cpa' then (o.signups + o.recharges) * a.price
+              else 0 end) filter (where not fb) as revenue,
+        string_agg(int4send(length(o.clickers)) || o.clickers, ''::bytea) filter (where not fb and length(o.clickers) > 0) as sk
+      from stat_object_daily o
+      join (select a.*, exists (select 1 from ad_positions p where p.fallback_ad_id = a.id) as fb
+            from ads a where a.tenant = ${q.tenant}) a on a.id = o.object_id
+      where o.tenant = ${q.tenant} and o.object_type = 'ad' and o.object_id <> 0
+        and o.day between ${q.period.from}::date and ${q.period.to}::date${scope}
+      group by 1`),
+  );
+  const out = new Map<string, Sums>();
+  for (const r of rows)
+    out.set(String(r.key), {
+      requests: num(r.requests),
+      impressions: num(r.impressions),
+      clicks: num(r.clicks),
+      revenue: num(r.revenue),
+      sketches: [...bytes(r.sk)],
+    });
+  // Monthly prices, booked day by day (fallbacks earn nothing).
+  const monthly = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      select ${sql.raw(q.group === 'day' ? "''" : monthlyKeySql[q.group])} as key, a.price, a.start_at, a.end_at
+      from ads a
+      where a.tenant = ${q.tenant} and a.pricing = 'monthly' and a.price > 0
+        and not exists (select 1 from ad_positions p where p.fallback_ad_id = a.id)
+        and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
+        and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})${scope}`),
+  );
+  for (const m of monthly) {
+    const first = dayOf(new Date(m.start_at as string), q.timeZone);
+    const last = m.end_at ? dayOf(new Date(new Date(m.end_at as string).getTime() - 1), q.timeZone) : null;
+    for (const day of eachDay(q.period.from, q.period.to)) {
+      if (day < first || (last !== null && day > last)) continue;
+      const key = q.group === 'day' ? day : String(m.key);
+      const s = out.get(key) ?? empty();
+      s.revenue += monthlyShare(num(m.price), day);
+      out.set(key, s);
+    }
+  }
+  return out;
+}
+
+/** The figures of summed rows; `idle` needs the group's fallback impressions and its average eCPM. */
+export function figuresOf(s: Sums, idleEcpm?: number, withUniques = true): Figures {
+  const revenue = round(s.revenue, 2);
+  const ecpm = s.impressions ? round((s.revenue / s.impressions) * 1000, 2) : 0;
+  const unpaid = s.requests - s.impressions;
+  return {
+    requests: s.requests,
+    impressions: s.impressions,
+    clicks: s.clicks,
+    ctr: ratio(s.clicks, s.impressions),
+    clickers: withUniques ? estimateStored(s.sketches) : 0,
+    revenue,
+    ecpm,
+    cpc: s.clicks ? round(s.revenue / s.clicks, 2) : 0,
+    idle: round((unpaid * (idleEcpm ?? ecpm)) / 1000, 2),
+  };
+}
+
+const sumAll = (groups: Iterable<Sums>): Sums => {
+  const t = empty();
+  for (const s of groups) {
+    t.requests += s.requests;
+    t.impressions += s.impressions;
+    t.clicks += s.clicks;
+    t.revenue += s.revenue;
+    t.sketches.push(...s.sketches);
+  }
+  return t;
+};
+
+const day = z.string().refine(isDay, { params: { key: 'field.date' } });
+const baseQuery = {
+  from: day.optional(),
+  to: day.optional(),
+  compare: z.enum(['true', 'false']).optional(),
+  sort: z.enum(['key', 'label', ...AD_FIGURES]).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  page: intQuery(1, 1_000_000).optional(),
+  pageSize: z
+    .enum(PAGE_SIZES.map(String) as [string, ...string[]])
+    .transform(Number)
+    .optional(),
+};
+
+const Answer = z
+  .object({
+    list: z.array(z.record(z.string(), z.any())),
+    total: z.number(),
+    totals: z.record(z.string(), z.any()),
+    previousTotals: z.record(z.string(), z.any()).optional(),
+    series: z.array(z.record(z.string(), z.any())),
+  })
+  .openapi('AdReport');
+
+type Name = 'positions' | 'advertisers' | 'materials' | 'daily' | 'advertiser' | 'position' | 'material';
+const queries = {
+  positions: z.object(baseQuery),
+  advertisers: z.object(baseQuery),
+  materials: z.object(baseQuery),
+  daily: z.object(baseQuery),
+  advertiser: z.object({ ...baseQuery, advertiserId: intQuery() }),
+  position: z.object({ ...baseQuery, positionId: intQuery() }),
+  material: z.object({ ...baseQuery, adId: intQuery() }),
+};
+const summaries: Record<Name, string> = {
+  positions:
+    'Overview per position: requests, impressions, clicks, CTR, unique clickers, revenue, eCPM, CPC and idle inventory (fallback impressions × the average eCPM)',
+  advertisers: 'Overview per advertiser (key 0: materials without one)',
+  materials: 'Overview per material',
+  daily: 'Ad revenue and traffic per day (compare=true: each day against the day before)',
+  advertiser: "One advertiser's figures per day",
+  position: "One position's figures per day, with its idle inventory",
+  material: "One material's figures per day",
+};
+
+async function periodOf(c: AppContext, q: { from?: string; to?: string }, timeZone: string): Promise<Period> {
+  const today = dayOf(c.get('deps').clock.now(), timeZone);
+  const from = q.from ?? q.to ?? today;
+  const to = q.to ?? today;
+  if (to < from) throw invalidField('to', 'stats.toBeforeFrom');
+  if (daysIn(from, to) > MAX_REPORT_DAYS)
+    throw invalidField('to', 'stats.periodTooLong', { days: MAX_REPORT_DAYS });
+  return { from, to };
+}
+
+async function labelsOf(db: Executor, tenant: number, group: Grouping, keys: string[]) {
+  const table = { position: 'ad_positions', advertiser: 'ad_advertisers', ad: 'ads', day: '' }[group];
+  const col = group === 'ad' ? 'title' : 'name';
+  const ids = keys.map(Number).filter((n) => n > 0);
+  if (!table || !ids.length) return new Map<string, string>();
+  const rows = rowsOf<{ id: number; label: string }>(
+    await db.execute(
+      sql`select id, ${sql.raw(col)} as label from ${sql.raw(table)} where tenant = ${tenant} and id = any(${sql.param(ids)}::integer[])`,
+    ),
+  );
+  return new Map(rows.map((r) => [String(r.id), r.label]));
+}
+
+/** A report: the period's rows (sorted, paged), totals, the daily series, and the comparison when asked. */
+export async function adReport(
+  db: Executor,
+  base: Omit<AdReportQuery, 'group'>,
+  group: Grouping,
+  opts: {
+    sort?: string;
+    order?: 'asc' | 'desc';
+    page: number;
+    pageSize: number;
+    compare: boolean;
+    idle: boolean;
+  },
+) {
+  const q = { ...base, group };
+  const [groups, days] = await Promise.all([
+    groupSums(db, q),
+    group === 'day' ? Promise.resolve(null) : groupSums(db, { ...q, group: 'day' }),
+  ]);
+  const byDay = days ?? groups;
+  const totalSums = sumAll(groups.values());
+  const avgEcpm = totalSums.impressions ? (totalSums.revenue / totalSums.impressions) * 1000 : 0;
+  // Idle inventory is valued at each position's own average eCPM over the period (the scope's, for day rows).
+  let rows: Record<string, any>[];
+  if (group === 'day')
+    rows = eachDay(q.period.from, q.period.to).map((d) => ({
+      key: d,
+      date: d,
+      ...figuresOf(groups.get(d) ?? empty(), opts.idle ? avgEcpm : 0),
+    }));
+  else {
+    const labels = await labelsOf(db, q.tenant, group, [...groups.keys()]);
+    // Unique clickers are estimated for the page's rows only, unless the rows are sorted by them.
+    const uniques = opts.sort === 'clickers';
+    rows = [...groups].map(([key, s]) => ({
+      key,
+      label: labels.get(key) ?? null,
+      ...figuresOf(s, opts.idle ? undefined : 0, uniques),
+    }));
+  }
+  const sort = opts.sort ?? (group === 'day' ? 'key' : 'revenue');
+  const order =
+    opts.order ?? (sort === 'key' || sort === 'label' ? (group === 'day' ? 'desc' : 'asc') : 'desc');
+  const sign = order === 'desc' ? -1 : 1;
+  rows.sort((a, b) => {
+    const x = a[sort] ?? '';
+    const y = b[sort] ?? '';
+    const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return sign * c || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  });
+  const total = rows.length;
+  let list = rows.slice((opts.page - 1) * opts.pageSize, opts.page * opts.pageSize);
+  if (group !== 'day' && opts.sort !== 'clickers')
+    list = list.map((r) => ({ ...r, clickers: estimateStored(groups.get(r.key)?.sketches ?? []) }));
+  const totals = figuresOf(totalSums, opts.idle ? avgEcpm : 0);
+  const series = eachDay(q.period.from, q.period.to).map((d) => ({
+    date: d,
+    ...figuresOf(byDay.get(d) ?? empty(), opts.idle ? avgEcpm : 0),
+  }));
+  const out: {
+    list: Record<string, any>[];
+    total: number;
+    totals: Figures;
+    series: Record<string, any>[];
+    previousTotals?: Figures;
+  } = { list, total, totals, series };
+  if (opts.compare) {
+    const prev = previousPeriod(q.period);
+    if (group === 'day') {
+      // Each day against the day before.
+      const before = await groupSums(db, {
+        ...q,
+        period: { from: addDays(q.period.from, -1), to: addDays(q.period.to, -1) },
+      });
+      list = list.map((r) => ({
+        ...r,
+        previous: figuresOf(before.get(addDays(r.key, -1)) ?? empty(), opts.idle ? avgEcpm : 0),
+      }));
+    } else {
+      const before = await groupSums(db, { ...q, period: prev });
+      list = list.map((r) => ({
+        ...r,
+        previous: figuresOf(before.get(r.key) ?? empty(), opts.idle ? undefined : 0),
+      }));
+    }
+    const prevAll = group === 'day' ? await groupSums(db, { ...q, period: prev }) : null;
+    out.list = list;
+    const prevSums = sumAll((prevAll ?? (await groupSums(db, { ...q, period: prev }))).values());
+    const prevEcpm = prevSums.impressions ? (prevSums.revenue / prevSums.impressions) * 1000 : 0;
+    out.previousTotals = figuresOf(prevSums, opts.idle ? prevEcpm : 0);
+  }
+  return out;
+}
+
+/** The ads reports, mounted at /app/admin/ad/reports (issue #13): they read only the rollups. */
+export function adReportRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+  const names = Object.keys(queries) as Name[];
+  for (const name of names) {
+    const route = createRoute({
+      method: 'get',
+      path: `/${name}`,
+      tags: ['ad reports'],
+      security,
+      summary: summaries[name],
+      description:
+        'Reads only the rollups (stat_object_daily, object_type ad). Days are YYYY-MM-DD in the tenant time zone (from/to default to today); compare=true adds the previous period of the same length.',
+      middleware: asAnyOperator,
+      request: { query: queries[name] },
+      responses: jsonResponse(Answer),
+    });
+    app.openapi(route, async (c) => {
+      rejectUnknownQuery(c, queries[name]);
+      const q = c.req.valid('query') as z.infer<typeof queries.material> &
+        z.infer<typeof queries.position> &
+        z.infer<typeof queries.advertiser>;
+      const db = c.get('deps').db;
+      const tenant = tenantOf(c);
+      const tz = ((await readSettings(db, tenant)) as Record<string, unknown>).timeZone;
+      const timeZone = typeof tz === 'string' && isTimeZone(tz) ? tz : DEFAULT_TIME_ZONE;
+      const period = await periodOf(c, q, timeZone);
+      const scope =
+        name === 'advertiser'
+          ? sql`a.advertiser_id = ${q.advertiserId}`
+          : name === 'position'
+            ? sql`a.position_id = ${q.positionId}`
+            : name === 'material'
+              ? sql`a.id = ${q.adId}`
+              : undefined;
+      const group: Grouping =
+        name === 'positions'
+          ? 'position'
+          : name === 'advertisers'
+            ? 'advertiser'
+            : name === 'materials'
+              ? 'ad'
+              : 'day';
+      return ok(
+        c,
+        await adReport(db, { tenant, timeZone, period, scope }, group, {
+          sort: q.sort,
+          order: q.order,
+          page: q.page ?? 1,
+          pageSize: q.pageSize ?? 20,
+          compare: q.compare === 'true',
+          idle: name === 'positions' || name === 'position',
+        }),
+      );
+    });
+  }
+  return app;
+}

@@ -1,0 +1,30 @@
+import { defineModule } from '../../core/module';
+import {
+  commentRoutes,
+  filterRoutes,
+  guestbookRoutes,
+  siteCommentRoutes,
+  siteGuestbookRoutes,
+} from './routes';
+import { seedComments } from './seed';
+
+/**
+ * Comments and the guestbook (issue #14, SPEC.md §2 /comment, API /app/admin/comment/*): both reviewed with the
+ * review kit (pending, rejected, online = shown, offline = hidden), the guestbook's inline reply, and the filter of
+ * each (words to mask, hold or block after normalisation, address blacklist with CIDR, intervals, review first,
+ * login required) that the site's posts go through (`POST /app/site/comments`, `/app/site/guestbook`, Site-Key),
+ * with its trial over past items and the bulk application. Deleting and saving or applying the filter are
+ * admin-only.
+ */
+export default defineModule({
+  name: 'comment',
+  mount: {
+    '/admin/comment/comments': commentRoutes,
+    '/admin/comment/guestbook': guestbookRoutes,
+    '/admin/comment/filters': filterRoutes,
+    '/site/comments': siteCommentRoutes,
+    '/site/guestbook': siteGuestbookRoutes,
+  },
+  // After the members they are written by.
+  seed: (db, at) => seedComments(db, { seed: at.seed, tenant: at.config.defaultTenant, now: at.now }),
+});

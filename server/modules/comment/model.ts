@@ -1,0 +1,333 @@
+import { z } from '@hono/zod-openapi';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { COMMENT_TARGETS, type CommentTarget, GUESTBOOK_KINDS } from '../../../common/comment';
+import { REVIEW_STATUSES } from '../../../common/review';
+import { listQuery } from '../../core/crud';
+import { invalidField } from '../../core/errors';
+import {
+  boolQuery,
+  containsPattern,
+  dateQuery,
+  intQuery,
+  iso,
+  rangeEnd,
+  rangeStart,
+} from '../../core/shared';
+import type { Executor } from '../../db/types';
+import { actresses } from '../actresses/schema';
+import { movies } from '../movie/schema';
+import { novelChapters, novels } from '../novel/schema';
+import { siteUsers } from '../users/schema';
+import { comments, guestbook } from './schema';
+
+/** Beyond this many matches a comments or guestbook total reads "10,000+" (a content search counts no further). */
+export const COUNT_CAP = 10_000;
+
+const date = (from?: string, to?: string) => {
+  if (from && to && rangeStart(from) >= rangeEnd(to)) throw invalidField('createdTo', 'field.range');
+  return [from ? rangeStart(from) : undefined, to ? rangeEnd(to) : undefined] as const;
+};
+
+const commentSorts = {
+  id: comments.id,
+  createdAt: comments.createdAt,
+  likes: comments.likes,
+  reports: comments.reports,
+} as const;
+export const CommentQuery = listQuery(
+  Object.keys(commentSorts) as [keyof typeof commentSorts, ...(keyof typeof commentSorts)[]],
+  {
+    status: z.enum(REVIEW_STATUSES).optional(),
+    targetType: z.enum(COMMENT_TARGETS).optional(),
+    targetId: intQuery().optional(),
+    reported: boolQuery.optional(),
+    q: z.string().trim().min(1).max(64).optional(),
+    userId: intQuery().optional(),
+    address: z.string().trim().min(1).max(45).optional(),
+    parentId: intQuery().optional(),
+    /** true: only top-level comments (their replies are read under them). */
+    topLevel: boolQuery.optional(),
+    createdFrom: dateQuery.optional(),
+    createdTo: dateQuery.optional(),
+  },
+);
+type CommentQueryT = z.infer<typeof CommentQuery>;
+
+const guestbookSorts = {
+  id: guestbook.id,
+  createdAt: guestbook.createdAt,
+  repliedAt: guestbook.repliedAt,
+} as const;
+export const GuestbookQuery = listQuery(
+  Object.keys(guestbookSorts) as [keyof typeof guestbookSorts, ...(keyof typeof guestbookSorts)[]],
+  {
+    status: z.enum(REVIEW_STATUSES).optional(),
+    kind: z.enum(GUESTBOOK_KINDS).optional(),
+    replied: boolQuery.optional(),
+    q: z.string().trim().min(1).max(64).optional(),
+    userId: intQuery().optional(),
+    address: z.string().trim().min(1).max(45).optional(),
+    createdFrom: dateQuery.optional(),
+    createdTo: dateQuery.optional(),
+  },
+);
+type GuestbookQueryT = z.infer<typeof GuestbookQuery>;
+
+export const Comment = z
+  .object({
+    id: z.number(),
+    targetType: z.enum(COMMENT_TARGETS),
+    targetId: z.number(),
+    targetTitle: z.string().nullable(),
+    userId: z.number().nullable(),
+    userAccount: z.string().nullable(),
+    guestName: z.string(),
+    parentId: z.number().nullable(),
+    replyCount: z.number(),
+    content: z.string(),
+    originalContent: z.string().nullable(),
+    address: z.string(),
+    likes: z.number(),
+    reports: z.number(),
+    status: z.enum(REVIEW_STATUSES),
+    rejectReason: z.string(),
+    version: z.number(),
+    createdAt: z.string(),
+    reviewedAt: z.string().nullable(),
+  })
+  .openapi('Comment');
+
+export const GuestbookEntry = z
+  .object({
+    id: z.number(),
+    userId: z.number().nullable(),
+    userAccount: z.string().nullable(),
+    guestName: z.string(),
+    contact: z.string(),
+    kind: z.enum(GUESTBOOK_KINDS),
+    movieId: z.number().nullable(),
+    movieTitle: z.string().nullable(),
+    content: z.string(),
+    originalContent: z.string().nullable(),
+    address: z.string(),
+    reply: z.string(),
+    repliedAt: z.string().nullable(),
+    status: z.enum(REVIEW_STATUSES),
+    rejectReason: z.string(),
+    version: z.number(),
+    createdAt: z.string(),
+  })
+  .openapi('GuestbookEntry');
+
+/** The titles of comment targets, by type: one query per type present on the page. */
+export async function targetTitles(db: Executor, items: { targetType: CommentTarget; targetId: number }[]) {
+  const out = new Map<string, string>();
+  const sources = {
+    movie: [movies, movies.id, movies.title],
+    novel: [novels, novels.id, novels.title],
+    chapter: [novelChapters, novelChapters.id, novelChapters.title],
+    actress: [actresses, actresses.id, actresses.name],
+  } as const;
+  await Promise.all(
+    COMMENT_TARGETS.map(async (type) => {
+      const ids = [...new Set(items.filter((i) => i.targetType === type).map((i) => i.targetId))];
+      if (!ids.length) return;
+      const [table, id, title] = sources[type];
+      const rows = await db
+        .select({ id, title })
+        .from(table as any)
+        .where(inArray(id, ids));
+      for (const r of rows as { id: number; title: string }[]) out.set(`${type}:${r.id}`, r.title);
+    }),
+  );
+  return out;
+}
+
+/** Whether a target exists (a post names one). */
+export async function targetExists(db: Executor, type: CommentTarget, id: number) {
+  return (await targetTitles(db, [{ targetType: type, targetId: id }])).has(`${type}:${id}`);
+}
+
+function commentWhere(tenant: number, q: Partial<CommentQueryT>): SQL | undefined {
+  const [from, to] = date(q.createdFrom, q.createdTo);
+  return and(
+    eq(comments.tenant, tenant),
+    q.ids ? inArray(comments.id, q.ids) : undefined,
+    q.status ? eq(comments.status, q.status) : undefined,
+    q.targetType ? eq(comments.targetType, q.targetType) : undefined,
+    q.targetId !== undefined ? eq(comments.targetId, q.targetId) : undefined,
+    q.reported === true ? sql`${comments.reports} > 0` : undefined,
+    q.reported === false ? eq(comments.reports, 0) : undefined,
+    q.q ? sql`${comments.content} ilike ${containsPattern(q.q)}` : undefined,
+    q.userId !== undefined ? eq(comments.userId, q.userId) : undefined,
+    q.address ? eq(comments.address, q.address) : undefined,
+    q.parentId !== undefined ? eq(comments.parentId, q.parentId) : undefined,
+    q.topLevel ? isNull(comments.parentId) : undefined,
+    from ? gte(comments.createdAt, from) : undefined,
+    to ? lt(comments.createdAt, to) : undefined,
+  );
+}
+
+function guestbookWhere(tenant: number, q: Partial<GuestbookQueryT>): SQL | undefined {
+  const [from, to] = date(q.createdFrom, q.createdTo);
+  return and(
+    eq(guestbook.tenant, tenant),
+    q.ids ? inArray(guestbook.id, q.ids) : undefined,
+    q.status ? eq(guestbook.status, q.status) : undefined,
+    q.kind ? eq(guestbook.kind, q.kind) : undefined,
+    q.replied === true ? isNotNull(guestbook.repliedAt) : undefined,
+    q.replied === false ? isNull(guestbook.repliedAt) : undefined,
+    q.q ? sql`${guestbook.content} ilike ${containsPattern(q.q)}` : undefined,
+    q.userId !== undefined ? eq(guestbook.userId, q.userId) : undefined,
+    q.address ? eq(guestbook.address, q.address) : undefined,
+    from ? gte(guestbook.createdAt, from) : undefined,
+    to ? lt(guestbook.createdAt, to) : undefined,
+  );
+}
+
+/** A page's total: a short page is its own, else a count capped at COUNT_CAP + 1 rows. */
+async function cappedTotal(
+  db: Executor,
+  table: typeof comments | typeof guestbook,
+  where: SQL | undefined,
+  page: { offset: number; pageSize: number; rows: number },
+) {
+  if (page.rows < page.pageSize && (page.rows > 0 || page.offset === 0))
+    return { total: page.offset + page.rows, totalExact: true };
+  const capped = db
+    .select({ one: sql`1`.as('one') })
+    .from(table)
+    .where(where)
+    .limit(COUNT_CAP + 1)
+    .as('capped');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
+  const n = Number(row.n);
+  return n > COUNT_CAP ? { total: COUNT_CAP, totalExact: false } : { total: n, totalExact: true };
+}
+
+type CommentRow = typeof comments.$inferSelect & { userAccount: string | null };
+const commentSelect = { row: comments, userAccount: siteUsers.account };
+
+async function commentsToApi(db: Executor, rows: CommentRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [titles, replies] = await Promise.all([
+    targetTitles(db, rows),
+    ids.length
+      ? db
+          .select({ parentId: comments.parentId, n: sql<number>`count(*)::int` })
+          .from(comments)
+          .where(inArray(comments.parentId, ids))
+          .groupBy(comments.parentId)
+      : [],
+  ]);
+  const replyCount = new Map(replies.map((r) => [r.parentId, Number(r.n)]));
+  return rows.map((r) => ({
+    id: r.id,
+    targetType: r.targetType,
+    targetId: r.targetId,
+    targetTitle: titles.get(`${r.targetType}:${r.targetId}`) ?? null,
+    userId: r.userId,
+    userAccount: r.userAccount,
+    guestName: r.guestName,
+    parentId: r.parentId,
+    replyCount: replyCount.get(r.id) ?? 0,
+    content: r.content,
+    originalContent: r.originalContent,
+    address: r.address,
+    likes: r.likes,
+    reports: r.reports,
+    status: r.status,
+    rejectReason: r.rejectReason,
+    version: r.version,
+    createdAt: iso(r.createdAt) as string,
+    reviewedAt: iso(r.reviewedAt),
+  }));
+}
+
+const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
+  order === 'desc' ? [sql`${col} desc nulls last`, desc(id)] : [sql`${col} asc nulls first`, asc(id)];
+
+export async function readComments(db: Executor, tenant: number, q: CommentQueryT) {
+  const where = commentWhere(tenant, q);
+  const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
+  const offset = (q.page - 1) * q.pageSize;
+  const order = orderOf(commentSorts[q.sort ?? 'createdAt'], q.order, comments.id);
+  const rows = await db
+    .select(commentSelect)
+    .from(comments)
+    .leftJoin(siteUsers, eq(siteUsers.id, comments.userId))
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset(offset);
+  const flat = rows.map((r) => ({ ...r.row, userAccount: r.userAccount }));
+  const [list, totals] = await Promise.all([
+    commentsToApi(db, flat),
+    cappedTotal(db, comments, where, { offset, pageSize, rows: rows.length }),
+  ]);
+  return { list, ...totals };
+}
+
+export async function readComment(db: Executor, id: number, tenant?: number) {
+  const rows = await db
+    .select(commentSelect)
+    .from(comments)
+    .leftJoin(siteUsers, eq(siteUsers.id, comments.userId))
+    .where(and(eq(comments.id, id), tenant === undefined ? undefined : eq(comments.tenant, tenant)));
+  if (!rows.length) return undefined;
+  return (await commentsToApi(db, [{ ...rows[0].row, userAccount: rows[0].userAccount }]))[0];
+}
+
+type GuestbookRow = typeof guestbook.$inferSelect & { userAccount: string | null; movieTitle: string | null };
+const guestbookSelect = { row: guestbook, userAccount: siteUsers.account, movieTitle: movies.title };
+
+const guestbookToApi = (r: GuestbookRow) => ({
+  id: r.id,
+  userId: r.userId,
+  userAccount: r.userAccount,
+  guestName: r.guestName,
+  contact: r.contact,
+  kind: r.kind,
+  movieId: r.movieId,
+  movieTitle: r.movieTitle,
+  content: r.content,
+  originalContent: r.originalContent,
+  address: r.address,
+  reply: r.reply,
+  repliedAt: iso(r.repliedAt),
+  status: r.status,
+  rejectReason: r.rejectReason,
+  version: r.version,
+  createdAt: iso(r.createdAt) as string,
+});
+
+const guestbookFrom = (db: Executor) =>
+  db
+    .select(guestbookSelect)
+    .from(guestbook)
+    .leftJoin(siteUsers, eq(siteUsers.id, guestbook.userId))
+    .leftJoin(movies, eq(movies.id, guestbook.movieId));
+
+export async function readGuestbook(db: Executor, tenant: number, q: GuestbookQueryT) {
+  const where = guestbookWhere(tenant, q);
+  const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
+  const offset = (q.page - 1) * q.pageSize;
+  const order = orderOf(guestbookSorts[q.sort ?? 'createdAt'], q.order, guestbook.id);
+  const rows = await guestbookFrom(db)
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset(offset);
+  const totals = await cappedTotal(db, guestbook, where, { offset, pageSize, rows: rows.length });
+  return {
+    list: rows.map((r) => guestbookToApi({ ...r.row, userAccount: r.userAccount, movieTitle: r.movieTitle })),
+    ...totals,
+  };
+}
+
+export async function readGuestbookEntry(db: Executor, id: number, tenant?: number) {
+  const [r] = await guestbookFrom(db).where(
+    and(eq(guestbook.id, id), tenant === undefined ? undefined : eq(guestbook.tenant, tenant)),
+  );
+  return r ? guestbookToApi({ ...r.row, userAccount: r.userAccount, movieTitle: r.movieTitle }) : undefined;
+}

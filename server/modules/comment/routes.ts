@@ -1,0 +1,535 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import {
+  COMMENT_TARGETS,
+  cleanBlacklistEntry,
+  compileFilter,
+  FILTER_MODULES,
+  type FilterModule,
+  type FilterRules,
+  GUESTBOOK_KINDS,
+  MAX_BLACKLIST,
+  MAX_CONTENT,
+  MAX_WORD_LENGTH,
+  MAX_WORDS,
+  normaliseWord,
+  parseAddress,
+} from '../../../common/comment';
+import { REVIEW_STATUSES } from '../../../common/review';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import type { AppContext, AppEnv } from '../../core/context';
+import { idParam, updateVersioned } from '../../core/crud';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { conflict, invalidField, notFound } from '../../core/errors';
+import { reviewRoutes } from '../../core/review';
+import { id, rejectUnknownQuery, transaction, version } from '../../core/shared';
+import { tenantOf } from '../../core/tenant';
+import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
+import { compiledOf, readFilter, readFilters, toSimplified, writeFilter } from './filter';
+import {
+  Comment,
+  CommentQuery,
+  GuestbookEntry,
+  GuestbookQuery,
+  readComment,
+  readComments,
+  readGuestbook,
+  readGuestbookEntry,
+  targetExists,
+} from './model';
+import { applyRules, checkPost, tryRules } from './rules';
+import { comments, guestbook } from './schema';
+
+const deleteAction = (table: typeof comments | typeof guestbook) => async (tx: any, ids: number[]) =>
+  (await tx.delete(table).where(inArray(table.id, ids)).returning({ id: table.id })).length;
+
+const list = <T extends z.ZodType>(item: T) =>
+  z.object({ list: z.array(item), total: z.number(), totalExact: z.boolean() });
+
+/** `/app/admin/comment/comments`: the list (filters, threads by parentId), one comment, the review kit. */
+export function commentRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+  const tags = ['comments'];
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      summary:
+        'List comments: status, targetType/targetId, reported, q (content contains), userId, address, parentId (the replies of one), topLevel, created dates',
+      middleware: asAnyOperator,
+      request: { query: CommentQuery },
+      responses: jsonResponse(list(Comment)),
+    }),
+    async (c) => {
+      rejectUnknownQuery(c, CommentQuery);
+      return ok(c, await readComments(c.get('deps').db, tenantOf(c), c.req.valid('query')));
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      security,
+      summary: 'One comment',
+      middleware: asAnyOperator,
+      request: { params: idParam },
+      responses: jsonResponse(Comment),
+    }),
+    async (c) => {
+      const row = await readComment(c.get('deps').db, c.req.valid('param').id, tenantOf(c));
+      if (!row) throw notFound();
+      return ok(c, row);
+    },
+  );
+  return app.route(
+    '/',
+    reviewRoutes({
+      table: comments,
+      tag: 'comments',
+      guard: asAnyOperator,
+      security,
+      schema: Comment,
+      read: (db, id) => readComment(db, id),
+      messages: 'comment',
+      batch: {
+        summary:
+          'approve, reject (reason), offline (hide), online (show), delete (admin; replies go with it): one transaction, all or nothing',
+        fields: {},
+        actions: { delete: deleteAction(comments) },
+        adminOnly: ['delete'],
+      },
+    }),
+  );
+}
+
+const ReplyBody = z.object({ reply: z.string().trim().min(1).max(1000), version }).openapi('GuestbookReply');
+
+/** `/app/admin/comment/guestbook`: the list (replied or not), one entry, the inline reply, the review kit. */
+export function guestbookRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+  const tags = ['guestbook'];
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      summary: 'List guestbook entries: status, kind, replied, q, userId, address, created dates',
+      middleware: asAnyOperator,
+      request: { query: GuestbookQuery },
+      responses: jsonResponse(list(GuestbookEntry)),
+    }),
+    async (c) => {
+      rejectUnknownQuery(c, GuestbookQuery);
+      return ok(c, await readGuestbook(c.get('deps').db, tenantOf(c), c.req.valid('query')));
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      tags,
+      security,
+      summary: 'One guestbook entry',
+      middleware: asAnyOperator,
+      request: { params: idParam },
+      responses: jsonResponse(GuestbookEntry),
+    }),
+    async (c) => {
+      const row = await readGuestbookEntry(c.get('deps').db, c.req.valid('param').id, tenantOf(c));
+      if (!row) throw notFound();
+      return ok(c, row);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/{id}/reply',
+      tags,
+      security,
+      summary: "The operator's reply (optimistic locking on version); replacing it sets a new reply time",
+      middleware: asAnyOperator,
+      request: { params: idParam, body: jsonBody(ReplyBody) },
+      responses: jsonResponse(GuestbookEntry),
+    }),
+    async (c) => {
+      const { id: entryId } = c.req.valid('param');
+      const body = c.req.valid('json');
+      const { db, clock } = c.get('deps');
+      await transaction(db, (tx) =>
+        updateVersioned(
+          tx,
+          guestbook,
+          entryId,
+          body.version,
+          {
+            reply: body.reply,
+            repliedAt: clock.now(),
+            repliedBy: c.get('operator').id,
+            updatedAt: clock.now(),
+          },
+          eq(guestbook.tenant, tenantOf(c)),
+        ),
+      );
+      const entry = await readGuestbookEntry(db, entryId);
+      if (!entry) throw notFound(); // deleted between the change and this read
+      return ok(c, entry);
+    },
+  );
+  return app.route(
+    '/',
+    reviewRoutes({
+      table: guestbook,
+      tag: 'guestbook',
+      guard: asAnyOperator,
+      security,
+      schema: GuestbookEntry,
+      read: (db, id) => readGuestbookEntry(db, id),
+      messages: 'guestbook',
+      batch: {
+        summary:
+          'approve, reject (reason), offline (hide), online (show), delete (admin): one transaction, all or nothing',
+        fields: {},
+        actions: { delete: deleteAction(guestbook) },
+        adminOnly: ['delete'],
+      },
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The filter settings
+
+const words = z.array(z.string().trim().min(1).max(MAX_WORD_LENGTH)).max(MAX_WORDS);
+const Rules = z
+  .object({
+    enabled: z.boolean(),
+    reviewFirst: z.boolean(),
+    loginRequired: z.boolean(),
+    userInterval: z.number().int().min(0).max(86_400),
+    addressInterval: z.number().int().min(0).max(86_400),
+    maskWords: words,
+    blockWords: words,
+    holdWords: words,
+    blacklist: z.array(z.string().trim().min(1).max(64)).max(MAX_BLACKLIST),
+  })
+  .strict()
+  .openapi('CommentFilterRules');
+const Filter = Rules.extend({
+  module: z.enum(FILTER_MODULES),
+  version: z.number(),
+  updatedAt: z.string().nullable(),
+}).openapi('CommentFilter');
+const SaveBody = Rules.extend({ version: z.number().int().min(0) }).openapi('CommentFilterSave');
+const moduleParam = z.object({
+  module: z.enum(FILTER_MODULES).openapi({ param: { name: 'module', in: 'path' } }),
+});
+const TrialAnswer = z
+  .object({
+    checked: z.number(),
+    block: z.number(),
+    hold: z.number(),
+    mask: z.number(),
+    pass: z.number(),
+    examples: z.array(
+      z.object({
+        id: z.number(),
+        outcome: z.enum(['block', 'hold', 'mask']),
+        text: z.string(),
+        content: z.string(),
+        words: z.array(z.string()),
+        to: z.string(),
+      }),
+    ),
+  })
+  .openapi('CommentFilterTrial');
+const ApplyAnswer = TrialAnswer.omit({ examples: true })
+  .extend({ changed: z.number() })
+  .openapi('CommentFilterApply');
+
+/** Words kept as typed (trimmed, each once); a word with nothing left after normalisation is refused by name. */
+function cleanRules(rules: FilterRules): FilterRules {
+  const clean = (field: 'maskWords' | 'blockWords' | 'holdWords') => {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    rules[field].forEach((w, i) => {
+      if (!normaliseWord(w, toSimplified)) throw invalidField(`${field}.${i}`, 'comment.emptyWord');
+      if (!seen.has(w)) out.push(w);
+      seen.add(w);
+    });
+    return out;
+  };
+  const blacklist = rules.blacklist.map((e, i) => {
+    const entry = cleanBlacklistEntry(e);
+    if (!entry) throw invalidField(`blacklist.${i}`, 'comment.badAddress');
+    return entry;
+  });
+  return {
+    ...rules,
+    maskWords: clean('maskWords'),
+    blockWords: clean('blockWords'),
+    holdWords: clean('holdWords'),
+    blacklist: [...new Set(blacklist)],
+  };
+}
+
+/** `/app/admin/comment/filters`: read (any operator), save (admin), trial (any operator), apply (admin). */
+export function filterRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+  const tags = ['comment filter'];
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security,
+      summary: 'The comment and guestbook filters',
+      middleware: asAnyOperator,
+      responses: jsonResponse(z.object({ list: z.array(Filter) })),
+    }),
+    async (c) => ok(c, { list: await readFilters(c.get('deps').db, tenantOf(c)) }),
+  );
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/{module}',
+      tags,
+      security,
+      summary: "Save a module's filter (admin; version 0 for the first save; a stale version is 40900)",
+      middleware: asAdmin,
+      request: { params: moduleParam, body: jsonBody(SaveBody) },
+      responses: jsonResponse(Filter),
+    }),
+    async (c) => {
+      const { module } = c.req.valid('param');
+      const { version: v, ...body } = c.req.valid('json');
+      const rules = cleanRules(body);
+      const { db, clock } = c.get('deps');
+      const saved = await transaction(db, async (tx) => {
+        const current = await readFilter(tx, tenantOf(c), module, true);
+        if (current.version !== v) throw conflict();
+        return writeFilter(tx, tenantOf(c), module, rules, clock.now());
+      });
+      return ok(c, saved);
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{module}/trial',
+      tags,
+      security,
+      summary:
+        'Try rules (saved or not) on the newest 5,000 shown or pending items: how many would be blocked (hidden), held (back to review), masked, with examples. Changes nothing',
+      middleware: asAnyOperator,
+      request: { params: moduleParam, body: jsonBody(Rules) },
+      responses: jsonResponse(TrialAnswer),
+    }),
+    async (c) => {
+      const { module } = c.req.valid('param');
+      const filter = compileFilter(cleanRules(c.req.valid('json')), toSimplified);
+      return ok(c, await tryRules(c.get('deps').db, tenantOf(c), module, filter));
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{module}/apply',
+      tags,
+      security,
+      summary:
+        'Apply the saved rules (at the version the caller tried) to the same items the trial reads, in one transaction',
+      middleware: asAdmin,
+      request: { params: moduleParam, body: jsonBody(z.object({ version: z.number().int().min(1) })) },
+      responses: jsonResponse(ApplyAnswer),
+    }),
+    async (c) => {
+      const { module } = c.req.valid('param');
+      const { db, clock } = c.get('deps');
+      const tenant = tenantOf(c);
+      const answer = await transaction(db, async (tx) => {
+        const f = await readFilter(tx, tenant, module, true);
+        if (f.version !== c.req.valid('json').version) throw conflict();
+        return applyRules(tx, tenant, module, compiledOf(tenant, f), clock.now());
+      });
+      return ok(c, answer);
+    },
+  );
+  return app;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The site's posts
+
+const address = z
+  .string()
+  .trim()
+  .max(45)
+  .refine((a) => !!parseAddress(a), { params: { key: 'comment.badAddress' } });
+const author = {
+  /** The member posting (the site's backend names them); none for a guest. */
+  userId: id.optional(),
+  guestName: z.string().trim().max(32).optional(),
+  /** The address the member posted from, as the site saw it. */
+  address,
+  content: z.string().trim().min(1).max(MAX_CONTENT),
+};
+const CommentPost = z
+  .object({
+    targetType: z.enum(COMMENT_TARGETS),
+    targetId: id,
+    parentId: id.optional(),
+    ...author,
+  })
+  .strict()
+  .openapi('SiteCommentPost');
+const GuestbookPost = z
+  .object({
+    kind: z.enum(GUESTBOOK_KINDS).optional().default('message'),
+    movieId: id.optional(),
+    contact: z.string().trim().max(128).optional(),
+    ...author,
+  })
+  .strict()
+  .openapi('SiteGuestbookPost');
+const PostAnswer = z
+  .object({ id: z.number(), status: z.enum(REVIEW_STATUSES), content: z.string() })
+  .openapi('SitePostAnswer');
+
+const siteCors = cors({
+  origin: '*',
+  allowMethods: ['POST', 'OPTIONS'],
+  allowHeaders: [SITE_KEY_HEADER, 'Content-Type', 'Accept-Language'],
+  maxAge: 86_400,
+});
+
+async function postFilter(c: AppContext, module: FilterModule) {
+  const tenant = siteTenantOf(c);
+  const f = await readFilter(c.get('deps').db, tenant, module);
+  return { tenant, filter: compiledOf(tenant, f) };
+}
+
+/** As the events ingestion: a CORS preflight is answered 204; any other request, an OPTIONS included, needs the key. */
+export const siteKeyGate: MiddlewareHandler<AppEnv> = (c, next) => {
+  if (c.req.method !== 'OPTIONS') return siteCors(c, () => requireSiteKey(c, next) as Promise<void>);
+  return c.req.header('access-control-request-method') ? siteCors(c, next) : requireSiteKey(c, next);
+};
+
+/** `POST /app/site/comments` and `/app/site/guestbook`: the site's backend posts through the filter (Site-Key). */
+function sitePostRoutes(module: FilterModule) {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use('*', siteKeyGate);
+  const description =
+    'The filter decides: a switched-off member, a blacklisted address (single or CIDR), a post sooner than the interval of its member or address (42900), a block word (40000 on content) are refused; hold words and review-first store it pending; mask words are masked. Answers the stored status and content.';
+  if (module === 'comment')
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: '/',
+        tags: ['site (public)'],
+        security: [{ SiteKey: [] }],
+        summary: "A member's (or a guest's) comment on a movie, novel, chapter or actress, or a reply",
+        description,
+        request: { body: jsonBody(CommentPost) },
+        responses: jsonResponse(PostAnswer),
+      }),
+      async (c) => {
+        const body = c.req.valid('json');
+        const { db, clock } = c.get('deps');
+        const { tenant, filter } = await postFilter(c, 'comment');
+        const now = clock.now();
+        if (!(await targetExists(db, body.targetType, body.targetId)))
+          throw invalidField('targetId', 'field.notFound');
+        const row = await transaction(db, async (tx) => {
+          if (body.parentId !== undefined) {
+            const [p] = await tx
+              .select({ id: comments.id })
+              .from(comments)
+              .where(
+                and(
+                  eq(comments.id, body.parentId),
+                  eq(comments.tenant, tenant),
+                  eq(comments.targetType, body.targetType),
+                  eq(comments.targetId, body.targetId),
+                ),
+              );
+            if (!p) throw invalidField('parentId', 'field.notFound');
+          }
+          const v = await checkPost(tx, { tenant, module, filter, ...body, now });
+          const [r] = await tx
+            .insert(comments)
+            .values({
+              tenant,
+              targetType: body.targetType,
+              targetId: body.targetId,
+              parentId: body.parentId ?? null,
+              userId: body.userId ?? null,
+              guestName: body.guestName ?? '',
+              content: v.content,
+              originalContent: v.original,
+              address: body.address,
+              status: v.status,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning({ id: comments.id, status: comments.status, content: comments.content });
+          return r;
+        });
+        return ok(c, row);
+      },
+    );
+  else
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: '/',
+        tags: ['site (public)'],
+        security: [{ SiteKey: [] }],
+        summary: 'A guestbook message, or a report that a movie does not play (kind broken, with movieId)',
+        description,
+        request: { body: jsonBody(GuestbookPost) },
+        responses: jsonResponse(PostAnswer),
+      }),
+      async (c) => {
+        const body = c.req.valid('json');
+        const { db, clock } = c.get('deps');
+        const { tenant, filter } = await postFilter(c, 'guestbook');
+        const now = clock.now();
+        if (body.kind === 'broken' && body.movieId === undefined)
+          throw invalidField('movieId', 'field.required');
+        if (body.movieId !== undefined && !(await targetExists(db, 'movie', body.movieId)))
+          throw invalidField('movieId', 'field.notFound');
+        const row = await transaction(db, async (tx) => {
+          const v = await checkPost(tx, { tenant, module, filter, ...body, now });
+          const [r] = await tx
+            .insert(guestbook)
+            .values({
+              tenant,
+              kind: body.kind,
+              movieId: body.movieId ?? null,
+              contact: body.contact ?? '',
+              userId: body.userId ?? null,
+              guestName: body.guestName ?? '',
+              content: v.content,
+              originalContent: v.original,
+              address: body.address,
+              status: v.status,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning({ id: guestbook.id, status: guestbook.status, content: guestbook.content });
+          return r;
+        });
+        return ok(c, row);
+      },
+    );
+  return app;
+}
+
+export const siteCommentRoutes = () => sitePostRoutes('comment');
+export const siteGuestbookRoutes = () => sitePostRoutes('guestbook');

@@ -1,0 +1,157 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { transaction } from '../../core/shared';
+import { rowsOf } from '../../db/migrate';
+import type { Db } from '../../db/types';
+import { swapDomains } from './config-routes';
+import { type Actor, bumpResolveVersion, HEALTH_ACTOR, readSettings, recordHistory } from './model';
+import { type domainSettings, domains } from './schema';
+
+/** What a probe found: reachable (an HTTP answer below 500) or why not. */
+export type ProbeResult = { ok: true } | { ok: false; error: string };
+/** Resolves and fetches one hostname within `timeoutMs` (Node: server/node/domain-probe.ts; tests inject theirs). */
+export type Probe = (hostname: string, timeoutMs: number) => Promise<ProbeResult>;
+
+const CHECKER: Actor = { id: null, name: HEALTH_ACTOR };
+
+export interface CheckOutcome {
+  checked: number;
+  failed: number;
+  blocked: number;
+  replaced: number;
+}
+
+/**
+ * One pass of the health checker over the tenant's active domains, `concurrency` probes at a time. A failure counts
+ * up `failCount`; at the settings' threshold the domain is blocked, and a blocked channel domain is replaced by the
+ * first standby of its pool when the settings allow (the swap of config-routes, by the checker). Every change is a
+ * history row by `health-checker` with the probe's error as the reason.
+ */
+export async function runHealthCheck(
+  db: Db,
+  opts: { tenant: number; now: () => Date; probe: Probe; concurrency?: number },
+): Promise<CheckOutcome> {
+  const settings = await readSettings(db, opts.tenant);
+  const active = await db
+    .select({ id: domains.id, hostname: domains.hostname })
+    .from(domains)
+    .where(and(eq(domains.tenant, opts.tenant), eq(domains.status, 'active')))
+    .orderBy(asc(domains.id));
+  const outcome: CheckOutcome = { checked: 0, failed: 0, blocked: 0, replaced: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < active.length) {
+      const d = active[next++];
+      let result: ProbeResult;
+      try {
+        result = await opts.probe(d.hostname, settings.checkTimeoutMs);
+      } catch (err) {
+        result = { ok: false, error: (err as Error).message || 'error' };
+      }
+      outcome.checked++;
+      if (!result.ok) outcome.failed++;
+      const r = await record(db, opts.tenant, d.id, result, settings, opts.now());
+      outcome.blocked += r.blocked;
+      outcome.replaced += r.replaced;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 8) }, worker));
+  return outcome;
+}
+
+async function record(
+  db: Db,
+  tenant: number,
+  id: number,
+  result: ProbeResult,
+  settings: typeof domainSettings.$inferSelect,
+  now: Date,
+) {
+  return transaction(db, async (tx) => {
+    const [d] = await tx.select().from(domains).where(eq(domains.id, id)).for('update');
+    // Changed meanwhile (an operator retired it): the probe's answer is about a domain no longer live.
+    if (d?.status !== 'active') return { blocked: 0, replaced: 0 };
+    if (result.ok) {
+      await tx
+        .update(domains)
+        .set({ checkedAt: now, checkOk: true, checkError: '', failCount: 0 })
+        .where(eq(domains.id, id));
+      return { blocked: 0, replaced: 0 };
+    }
+    const failCount = d.failCount + 1;
+    const error = result.error.slice(0, 256);
+    if (failCount < settings.failThreshold) {
+      await tx
+        .update(domains)
+        .set({ checkedAt: now, checkOk: false, checkError: error, failCount })
+        .where(eq(domains.id, id));
+      return { blocked: 0, replaced: 0 };
+    }
+    await tx
+      .update(domains)
+      .set({
+        checkedAt: now,
+        checkOk: false,
+        checkError: error,
+        failCount,
+        status: 'blocked',
+        version: sql`${domains.version} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(domains.id, id));
+    await recordHistory(tx, tenant, CHECKER, now, [
+      {
+        domainId: d.id,
+        hostname: d.hostname,
+        poolId: d.poolId,
+        channel: d.channel,
+        action: 'health',
+        from: 'active',
+        to: 'blocked',
+        reason: error,
+      },
+    ]);
+    await bumpResolveVersion(tx, tenant);
+    if (!settings.autoReplace || !d.channel || d.poolId === null) return { blocked: 1, replaced: 0 };
+    const [standby] = rowsOf<{ id: number }>(
+      await tx.execute(sql`
+        select id from domains
+        where tenant = ${tenant} and pool_id = ${d.poolId} and status = 'standby' and channel is null
+        order by id limit 1 for update skip locked`),
+    );
+    if (!standby) return { blocked: 1, replaced: 0 };
+    await swapDomains(
+      tx,
+      tenant,
+      CHECKER,
+      now,
+      {
+        channel: d.channel,
+        fromId: d.id,
+        toId: Number(standby.id),
+        fromStatus: 'blocked',
+        reason: error,
+        dryRun: false,
+      },
+      true,
+    );
+    return { blocked: 1, replaced: 1 };
+  });
+}
+
+/**
+ * Claims the tenant's next pass if it is due (`lastCheckAt` + interval ≤ now), atomically, so that of several
+ * instances one runs it. Answers whether this caller should run it.
+ */
+export async function claimHealthPass(db: Db, tenant: number, now: Date): Promise<boolean> {
+  await readSettings(db, tenant);
+  const rows = rowsOf(
+    await db.execute(sql`
+      update domain_settings set last_check_at = ${now}
+      where tenant = ${tenant}
+        and check_enabled
+        and (last_check_at is null
+             or last_check_at <= ${now}::timestamptz - make_interval(secs => check_interval_seconds))
+      returning tenant`),
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,332 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
+import { cleanBlacklistEntry, parseAddress } from '../../../common/comment';
+import { MAX_VIP_DAYS, USER_GROUPS } from '../../../common/users';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import type { AppContext, AppEnv } from '../../core/context';
+import { batchBody, findById, idParam, isUniqueViolation } from '../../core/crud';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
+import { duplicate, rejectUnknownQuery, transaction } from '../../core/shared';
+import { lockTenantRows, tenantOf } from '../../core/tenant';
+import type { Tx } from '../../db/types';
+import { blacklistAddress, unblacklist } from '../comment/filter';
+import { hideAllOf, restoreHidden } from '../comment/moderation';
+import { siteKeyGate } from '../comment/routes';
+import { siteTenantOf } from '../site/routes';
+import { ListQuery, readUserList, SiteUser, type UserRow, userToApi } from './list';
+import { type BanChanges, siteUserBans, siteUsers } from './schema';
+
+const tags = ['site users'];
+
+const BatchBody = batchBody(['enable', 'disable', 'group', 'extendVip'] as const).extend({
+  /** group: the group to move them to. */
+  group: z.enum(USER_GROUPS).optional(),
+  /** extendVip: days added to each one's VIP (from its expiry, or from now when it has none or it has passed). */
+  days: z.number().int().min(1).max(MAX_VIP_DAYS).optional(),
+  /** extendVip: the level they get at least (default 1). */
+  level: z.number().int().min(1).max(9).optional(),
+});
+
+const BanAnswer = z
+  .object({
+    user: SiteUser,
+    hiddenComments: z.number(),
+    hiddenGuestbook: z.number(),
+    blacklisted: z.array(z.string()),
+  })
+  .openapi('SiteUserBan');
+const UndoAnswer = z.object({ user: SiteUser, restored: z.number() }).openapi('SiteUserBanUndo');
+const VersionBody = z.object({ version: z.number().int().positive().optional() });
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: '/',
+    tags,
+    security,
+    summary:
+      'List members: q is an account, phone or email prefix; status, group, vip (read against the clock), channel, signup dates; totals exact up to 10,000',
+    middleware: asAnyOperator,
+    request: { query: ListQuery },
+    responses: jsonResponse(
+      z.object({ list: z.array(SiteUser), total: z.number(), totalExact: z.boolean() }),
+    ),
+  }),
+  get: createRoute({
+    method: 'get',
+    path: '/{id}',
+    tags,
+    security,
+    summary: 'One member (contacts unmasked for admins)',
+    middleware: asAnyOperator,
+    request: { params: idParam },
+    responses: jsonResponse(SiteUser),
+  }),
+  batch: createRoute({
+    method: 'post',
+    path: '/batch',
+    tags,
+    security,
+    summary:
+      'enable, disable, group (with group), extendVip (admin; days, level): one transaction, all or nothing; answers {changed}',
+    middleware: asAnyOperator,
+    request: { body: jsonBody(BatchBody) },
+    responses: jsonResponse(z.object({ changed: z.number() })),
+  }),
+  ban: createRoute({
+    method: 'post',
+    path: '/{id}/ban',
+    tags,
+    security,
+    summary:
+      'Ban (admin): the member is banned, their shown and pending comments and guestbook entries hidden, their last address blacklisted; what changed is kept for the undo',
+    middleware: asAdmin,
+    request: {
+      params: idParam,
+      body: { required: false, content: { 'application/json': { schema: VersionBody } } },
+    },
+    responses: jsonResponse(BanAnswer),
+  }),
+  undoBan: createRoute({
+    method: 'post',
+    path: '/{id}/undo-ban',
+    tags,
+    security,
+    summary:
+      'Undo the last ban (admin): puts back what it changed and nothing else (items changed since stay as they are)',
+    middleware: asAdmin,
+    request: { params: idParam },
+    responses: jsonResponse(UndoAnswer),
+  }),
+};
+
+async function lockUser(tx: Tx, c: AppContext, id: number) {
+  const [row] = await tx
+    .select()
+    .from(siteUsers)
+    .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenantOf(c))))
+    .for('update');
+  if (!row) throw notFound();
+  return row as UserRow;
+}
+
+const Signup = z
+  .object({
+    account: z.string().trim().min(2).max(64),
+    nickname: z.string().trim().max(64).optional(),
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?\d{5,20}$/)
+      .optional(),
+    email: z.string().trim().email().max(128).optional(),
+    /** The address the member signed up from, as the site saw it. */
+    address: z
+      .string()
+      .trim()
+      .max(45)
+      .refine((a) => !!parseAddress(a), { params: { key: 'comment.badAddress' } }),
+    /** The agent's channel code of the link they came by. */
+    channel: z.string().trim().max(32).optional(),
+    /** The member who invited them. */
+    inviter: z.number().int().positive().optional(),
+  })
+  .strict()
+  .openapi('SiteSignup');
+
+/**
+ * `POST /app/site/users`: the site's backend records a signup (Site-Key), with the agent's channel code and the
+ * inviter; answers the member's id, which the site then names in its posts. A taken account is 40900.
+ */
+export function siteSignupRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use('*', siteKeyGate);
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/',
+      tags: ['site (public)'],
+      security: [{ SiteKey: [] }],
+      summary: 'A signup on the site: the member, their agent code and inviter (a taken account is 40900)',
+      request: { body: jsonBody(Signup) },
+      responses: jsonResponse(z.object({ id: z.number(), account: z.string() }).openapi('SiteSignupAnswer')),
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { db, clock } = c.get('deps');
+      const tenant = siteTenantOf(c);
+      const now = clock.now();
+      try {
+        const row = await transaction(db, async (tx) => {
+          if (body.inviter !== undefined) {
+            const [i] = await tx
+              .select({ id: siteUsers.id })
+              .from(siteUsers)
+              .where(and(eq(siteUsers.id, body.inviter), eq(siteUsers.tenant, tenant)));
+            if (!i) throw invalidField('inviter', 'field.notFound');
+          }
+          const [r] = await tx
+            .insert(siteUsers)
+            .values({
+              tenant,
+              account: body.account,
+              nickname: body.nickname ?? '',
+              phone: body.phone ?? '',
+              email: body.email ?? '',
+              channel: body.channel ?? '',
+              inviter: body.inviter ?? null,
+              signupAt: now,
+              signupAddress: body.address,
+              lastLoginAt: now,
+              lastLoginAddress: body.address,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning({ id: siteUsers.id, account: siteUsers.account });
+          return r;
+        });
+        return ok(c, row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw duplicate('account');
+        throw err;
+      }
+    },
+  );
+  return app;
+}
+
+export function userRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(routes.list, async (c) => {
+    rejectUnknownQuery(c, ListQuery);
+    const { db, clock } = c.get('deps');
+    return ok(c, await readUserList(db, tenantOf(c), c.req.valid('query'), clock.now()));
+  });
+
+  app.openapi(routes.get, async (c) => {
+    const { db, clock } = c.get('deps');
+    const row = await findById<UserRow>(db, siteUsers, c.req.valid('param').id, {
+      where: eq(siteUsers.tenant, tenantOf(c)),
+    });
+    return ok(c, userToApi(row, clock.now(), c.get('operator').role === 'admin'));
+  });
+
+  app.openapi(routes.batch, async (c) => {
+    const body = c.req.valid('json');
+    if (body.action === 'extendVip' && c.get('operator').role !== 'admin') throw forbidden();
+    if (body.action === 'group' && !body.group) throw invalidField('group', 'field.required');
+    if (body.action === 'extendVip' && !body.days) throw invalidField('days', 'field.required');
+    const { db, clock } = c.get('deps');
+    const now = clock.now();
+    const changed = await transaction(db, async (tx) => {
+      const ids = await lockTenantRows(tx, siteUsers, body.ids, tenantOf(c));
+      const bump = { version: sql`${siteUsers.version} + 1`, updatedAt: now };
+      const set = (values: Record<string, unknown>, unless?: ReturnType<typeof ne>) =>
+        tx
+          .update(siteUsers)
+          .set({ ...values, ...bump })
+          .where(and(inArray(siteUsers.id, ids), unless))
+          .returning({ id: siteUsers.id });
+      switch (body.action) {
+        case 'enable': {
+          // A banned member comes back only through the undo of the ban (which also puts back what it hid).
+          const banned = await tx
+            .select({ id: siteUsers.id })
+            .from(siteUsers)
+            .where(and(inArray(siteUsers.id, ids), eq(siteUsers.status, 'banned')));
+          if (banned.length)
+            throw new ApiError(Code.CONFLICT, 'users.bannedInBatch', {
+              ids: banned.map((r) => r.id).join(', '),
+            });
+          return (await set({ status: 'active' }, ne(siteUsers.status, 'active'))).length;
+        }
+        case 'disable':
+          return (await set({ status: 'disabled' }, eq(siteUsers.status, 'active'))).length;
+        case 'group':
+          return (await set({ group: body.group }, ne(siteUsers.group, body.group!))).length;
+        case 'extendVip': {
+          const days = `${body.days} days`;
+          return (
+            await set({
+              vipLevel: sql`greatest(${siteUsers.vipLevel}, ${body.level ?? 1})`,
+              vipExpiresAt: sql`greatest(coalesce(${siteUsers.vipExpiresAt}, ${now}), ${now}) + ${days}::interval`,
+            })
+          ).length;
+        }
+      }
+    });
+    return ok(c, { changed });
+  });
+
+  app.openapi(routes.ban, async (c) => {
+    const { id } = c.req.valid('param');
+    const body = ((c.req.valid as any)('json') ?? {}) as { version?: number };
+    const { db, clock } = c.get('deps');
+    const now = clock.now();
+    const tenant = tenantOf(c);
+    const answer = await transaction(db, async (tx) => {
+      const user = await lockUser(tx, c, id);
+      if (body.version !== undefined && body.version !== user.version) throw conflict();
+      if (user.status === 'banned') throw new ApiError(Code.CONFLICT, 'users.alreadyBanned');
+      const hidden = await hideAllOf(tx, id, now);
+      const address = cleanBlacklistEntry(user.lastLoginAddress || user.signupAddress);
+      const blacklist = address ? await blacklistAddress(tx, tenant, address, now) : [];
+      const changes: BanChanges = { status: user.status, ...hidden, blacklist };
+      const [updated] = await tx
+        .update(siteUsers)
+        .set({ status: 'banned', version: sql`${siteUsers.version} + 1`, updatedAt: now })
+        .where(eq(siteUsers.id, id))
+        .returning();
+      await tx.insert(siteUserBans).values({
+        tenant,
+        userId: id,
+        changes,
+        bannedBy: c.get('operator').id,
+        bannedAt: now,
+      });
+      return {
+        user: userToApi(updated, now),
+        hiddenComments: hidden.comments.length,
+        hiddenGuestbook: hidden.guestbook.length,
+        blacklisted: [...new Set(blacklist.map((b) => b.entry))],
+      };
+    });
+    return ok(c, answer);
+  });
+
+  app.openapi(routes.undoBan, async (c) => {
+    const { id } = c.req.valid('param');
+    const { db, clock } = c.get('deps');
+    const now = clock.now();
+    const answer = await transaction(db, async (tx) => {
+      const user = await lockUser(tx, c, id);
+      const [ban] = await tx
+        .select()
+        .from(siteUserBans)
+        .where(and(eq(siteUserBans.userId, id), isNull(siteUserBans.undoneAt)))
+        .orderBy(desc(siteUserBans.id))
+        .limit(1)
+        .for('update');
+      if (!ban || user.status !== 'banned') throw new ApiError(Code.CONFLICT, 'users.notBanned');
+      const changes = ban.changes;
+      const restored = await restoreHidden(tx, changes, now);
+      await unblacklist(tx, tenantOf(c), changes.blacklist, now);
+      const [updated] = await tx
+        .update(siteUsers)
+        .set({ status: changes.status, version: sql`${siteUsers.version} + 1`, updatedAt: now })
+        .where(eq(siteUsers.id, id))
+        .returning();
+      await tx
+        .update(siteUserBans)
+        .set({ undoneAt: now, undoneBy: c.get('operator').id })
+        .where(eq(siteUserBans.id, ban.id));
+      return { user: userToApi(updated, now), restored };
+    });
+    return ok(c, answer);
+  });
+
+  return app;
+}

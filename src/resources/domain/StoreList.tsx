@@ -1,0 +1,325 @@
+import ArchiveIcon from '@mui/icons-material/Archive';
+import DeleteIcon from '@mui/icons-material/Delete';
+import DnsIcon from '@mui/icons-material/Dns';
+import DriveFileMoveIcon from '@mui/icons-material/DriveFileMove';
+import LinkIcon from '@mui/icons-material/Link';
+import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
+import { Box, Button, MenuItem, TextField as MuiTextField, Stack, Typography } from '@mui/material';
+import {
+  FunctionField,
+  List,
+  NumberField,
+  NumberInput,
+  SearchInput,
+  SelectInput,
+  TextField,
+  TextInput,
+  TopToolbar,
+  useTranslate,
+} from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { DOMAIN_STATUSES } from '../../../common/domain';
+import { Permission } from '../../auth/permission';
+import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { SECTION_MSG, STORE_MSG } from './names';
+import {
+  dueWithin,
+  type Pool,
+  poolChoices,
+  roleChoices,
+  StatusChip,
+  statusChoices,
+  usePools,
+} from './shared';
+
+const f = (name: string) => `${STORE_MSG}.fields.${name}`;
+
+const filters = (translate: (key: string) => string, pools: Pool[] | null) => [
+  <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${STORE_MSG}.filters.q`)} />,
+  <SelectInput key="status" source="status" choices={statusChoices} alwaysOn label={f('status')} />,
+  <SelectInput
+    key="poolId"
+    source="poolId"
+    choices={[{ id: 0, name: `${STORE_MSG}.filters.noPool` }, ...poolChoices(pools)]}
+    alwaysOn
+    label={f('poolId')}
+  />,
+  <SelectInput key="role" source="role" choices={roleChoices} label={f('role')} />,
+  <TextInput key="channel" source="channel" label={f('channel')} />,
+  <TextInput key="registrar" source="registrar" label={f('registrar')} />,
+  <SelectInput
+    key="checkOk"
+    source="checkOk"
+    label={f('checkOk')}
+    choices={[
+      { id: 'true', name: `${STORE_MSG}.check.ok` },
+      { id: 'false', name: `${STORE_MSG}.check.failed` },
+    ]}
+  />,
+  <NumberInput
+    key="expiringWithin"
+    source="expiringWithin"
+    label={`${STORE_MSG}.filters.expiringWithin`}
+    min={0}
+    max={3650}
+  />,
+  <NumberInput
+    key="certExpiringWithin"
+    source="certExpiringWithin"
+    label={`${STORE_MSG}.filters.certExpiringWithin`}
+    min={0}
+    max={3650}
+  />,
+];
+
+const csvColumns = (pools: Pool[] | null): CsvColumn[] => {
+  const names = new Map((pools ?? []).map((p) => [p.id, p.name]));
+  return [
+    { label: f('id'), value: (r) => r.id },
+    { label: f('unicode'), value: (r) => r.unicode },
+    { label: f('hostname'), value: (r) => r.hostname },
+    { label: f('registrable'), value: (r) => r.registrable },
+    { label: f('role'), value: (r, t) => t(`${SECTION_MSG}.role.${r.role}`) },
+    { label: f('poolId'), value: (r) => names.get(r.poolId) ?? '' },
+    { label: f('weight'), value: (r) => r.weight },
+    { label: f('status'), value: (r, t) => t(`${SECTION_MSG}.status.${r.status}`) },
+    { label: f('channel'), value: (r) => r.channel ?? '' },
+    { label: f('registrar'), value: (r) => r.registrar },
+    { label: f('expiresOn'), value: (r) => r.expiresOn ?? '' },
+    { label: f('certExpiresOn'), value: (r) => r.certExpiresOn ?? '' },
+    { label: f('checkError'), value: (r) => r.checkError },
+    { label: f('retireReason'), value: (r) => r.retireReason },
+    { label: f('createdAt'), value: (r) => r.createdAt },
+  ];
+};
+
+function Actions({ pools }: { pools: Pool[] | null }) {
+  return (
+    <TopToolbar>
+      <Button component={RouterLink} to="/domain/storeAdd" size="small" startIcon={<PlaylistAddIcon />}>
+        <Label k={`${STORE_MSG}.action.import`} />
+      </Button>
+      <Button component={RouterLink} to="/domain/config" size="small" startIcon={<LinkIcon />}>
+        <Label k={`${STORE_MSG}.action.config`} />
+      </Button>
+      <ExportCsvButton
+        columns={csvColumns(pools)}
+        filename="domains"
+        done={`${STORE_MSG}.notifications.exported`}
+      />
+    </TopToolbar>
+  );
+}
+
+function Label({ k }: { k: string }) {
+  return <>{useTranslate()(k)}</>;
+}
+
+function ReasonInput({
+  body,
+  set,
+}: {
+  body: Record<string, unknown>;
+  set: (b: Record<string, unknown>) => void;
+}) {
+  const translate = useTranslate();
+  return (
+    <MuiTextField
+      fullWidth
+      size="small"
+      sx={{ mt: 2 }}
+      label={translate(`${STORE_MSG}.fields.reason`)}
+      value={(body.reason as string) ?? ''}
+      onChange={(e) => set({ ...body, reason: e.target.value })}
+      slotProps={{ htmlInput: { maxLength: 256 } }}
+    />
+  );
+}
+
+function BulkActions({ pools }: { pools: Pool[] | null }) {
+  const translate = useTranslate();
+  return (
+    <>
+      <BulkConfirmButton
+        action="status"
+        label={`${STORE_MSG}.action.status`}
+        confirm={`${STORE_MSG}.action.confirmStatus`}
+        done={`${STORE_MSG}.notifications.batchDone`}
+        icon={<SwapHorizIcon />}
+        ready={(b) => Boolean(b.status)}
+        extra={(body, set) => (
+          <>
+            <MuiTextField
+              select
+              fullWidth
+              size="small"
+              sx={{ mt: 2 }}
+              label={translate(f('status'))}
+              value={(body.status as string) ?? ''}
+              onChange={(e) => set({ ...body, status: e.target.value })}
+            >
+              {DOMAIN_STATUSES.map((s) => (
+                <MenuItem key={s} value={s}>
+                  {translate(`${SECTION_MSG}.status.${s}`)}
+                </MenuItem>
+              ))}
+            </MuiTextField>
+            <ReasonInput body={body} set={set} />
+          </>
+        )}
+      />
+      <BulkConfirmButton
+        action="move"
+        label={`${STORE_MSG}.action.move`}
+        confirm={`${STORE_MSG}.action.confirmMove`}
+        done={`${STORE_MSG}.notifications.batchDone`}
+        icon={<DriveFileMoveIcon />}
+        ready={(b) => b.poolId !== undefined}
+        extra={(body, set) => (
+          <MuiTextField
+            select
+            fullWidth
+            size="small"
+            sx={{ mt: 2 }}
+            label={translate(f('poolId'))}
+            value={body.poolId === undefined ? '' : String(body.poolId ?? 'none')}
+            onChange={(e) =>
+              set({ ...body, poolId: e.target.value === 'none' ? null : Number(e.target.value) })
+            }
+          >
+            <MenuItem value="none">{translate(`${STORE_MSG}.filters.noPool`)}</MenuItem>
+            {(pools ?? []).map((p) => (
+              <MenuItem key={p.id} value={String(p.id)}>
+                {p.name}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+        )}
+      />
+      <BulkConfirmButton
+        action="retire"
+        label={`${STORE_MSG}.action.retire`}
+        confirm={`${STORE_MSG}.action.confirmRetire`}
+        done={`${STORE_MSG}.notifications.batchDone`}
+        icon={<ArchiveIcon />}
+        color="warning"
+        extra={(body, set) => <ReasonInput body={body} set={set} />}
+      />
+      <Permission roles={['admin']}>
+        <BulkConfirmButton
+          action="delete"
+          label="ra.action.delete"
+          confirm={`${STORE_MSG}.action.confirmDelete`}
+          done={`${STORE_MSG}.notifications.batchDone`}
+          icon={<DeleteIcon />}
+          color="error"
+        />
+      </Permission>
+    </>
+  );
+}
+
+function Empty() {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
+      <DnsIcon sx={{ fontSize: 64 }} aria-hidden />
+      <Typography variant="h6" component="p" color="text.primary">
+        {translate(`${STORE_MSG}.empty`)}
+      </Typography>
+      <Typography variant="body2" sx={{ mb: 2 }}>
+        {translate(`${STORE_MSG}.emptyHint`)}
+      </Typography>
+      <Button
+        variant="contained"
+        component={RouterLink}
+        to="/domain/storeAdd"
+        startIcon={<PlaylistAddIcon />}
+      >
+        {translate(`${STORE_MSG}.action.import`)}
+      </Button>
+    </Box>
+  );
+}
+
+/** The store (`/domain/store`): every domain, server paging, filters on every field, batches and CSV. */
+export function StoreList() {
+  const translate = useTranslate();
+  const { pools } = usePools();
+  const names = new Map((pools ?? []).map((p) => [p.id, p.name]));
+  return (
+    <List
+      filters={filters(translate, pools)}
+      actions={<Actions pools={pools} />}
+      sort={{ field: 'id', order: 'DESC' }}
+      perPage={20}
+      pagination={<ListPagination />}
+      empty={<Empty />}
+    >
+      <Datagrid
+        rowClick={(id) => `/domain/store/edit/${id}`}
+        bulkActionButtons={<BulkActions pools={pools} />}
+      >
+        <TextField source="id" />
+        <FunctionField
+          source="hostname"
+          label={f('unicode')}
+          render={(r) => (
+            <Stack>
+              <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
+                {r.unicode}
+              </Typography>
+              {r.unicode !== r.hostname && (
+                <Typography variant="caption" component="span" color="text.secondary">
+                  {r.hostname}
+                </Typography>
+              )}
+            </Stack>
+          )}
+        />
+        <FunctionField source="status" render={(r) => <StatusChip status={r.status} />} />
+        <FunctionField source="role" render={(r) => translate(`${SECTION_MSG}.role.${r.role}`)} />
+        <FunctionField source="poolId" sortable={false} render={(r) => names.get(r.poolId) ?? '—'} />
+        <NumberField source="weight" />
+        <FunctionField source="channel" sortable={false} render={(r) => r.channel ?? ''} />
+        <FunctionField
+          source="expiresOn"
+          render={(r) => (
+            <Typography
+              variant="body2"
+              component="span"
+              color={dueWithin(r.expiresOn, 30) ? 'error' : undefined}
+            >
+              {r.expiresOn ?? ''}
+            </Typography>
+          )}
+        />
+        <FunctionField
+          source="certExpiresOn"
+          render={(r) => (
+            <Typography
+              variant="body2"
+              component="span"
+              color={dueWithin(r.certExpiresOn, 14) ? 'error' : undefined}
+            >
+              {r.certExpiresOn ?? ''}
+            </Typography>
+          )}
+        />
+        <FunctionField
+          source="checkedAt"
+          render={(r) =>
+            r.checkOk === null
+              ? ''
+              : translate(`${STORE_MSG}.check.${r.checkOk ? 'ok' : 'failed'}`) +
+                (r.checkError ? ` · ${r.checkError}` : '')
+          }
+        />
+        <LocaleDateField source="createdAt" />
+      </Datagrid>
+    </List>
+  );
+}

@@ -1,0 +1,238 @@
+import CardMembershipIcon from '@mui/icons-material/CardMembership';
+import GroupsIcon from '@mui/icons-material/Groups';
+import HowToRegIcon from '@mui/icons-material/HowToReg';
+import PersonOffIcon from '@mui/icons-material/PersonOff';
+import PersonSearchIcon from '@mui/icons-material/PersonSearch';
+import { Box, MenuItem, TextField as MuiTextField, Typography } from '@mui/material';
+import {
+  DateInput,
+  FunctionField,
+  List,
+  NumberField,
+  SearchInput,
+  SelectInput,
+  TextField,
+  TextInput,
+  TopToolbar,
+  useTranslate,
+} from 'react-admin';
+import { USER_GROUPS, USER_STATUSES, VIP_STATES } from '../../../common/users';
+import { Permission } from '../../auth/permission';
+import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { USER_MSG } from './names';
+import { MemberStatusChip, VipChip } from './shared';
+
+const choices = (values: readonly string[], prefix: string) =>
+  values.map((v) => ({ id: v, name: `${USER_MSG}.${prefix}.${v}` }));
+const f = `${USER_MSG}.filters`;
+const filters = (translate: (key: string) => string) => [
+  <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
+  <SelectInput
+    key="status"
+    source="status"
+    choices={choices(USER_STATUSES, 'status')}
+    alwaysOn
+    label={`${f}.status`}
+  />,
+  <SelectInput
+    key="group"
+    source="group"
+    choices={choices(USER_GROUPS, 'group')}
+    alwaysOn
+    label={`${f}.group`}
+  />,
+  <SelectInput key="vip" source="vip" choices={choices(VIP_STATES, 'vip')} alwaysOn label={`${f}.vip`} />,
+  <TextInput key="channel" source="channel" label={`${f}.channel`} />,
+  <DateInput key="signupFrom" source="signupFrom" label={`${f}.signupFrom`} />,
+  <DateInput key="signupTo" source="signupTo" label={`${f}.signupTo`} />,
+];
+
+const field = (name: string) => `${USER_MSG}.fields.${name}`;
+const csvColumns: CsvColumn[] = [
+  { label: field('id'), value: (r) => r.id },
+  { label: field('account'), value: (r) => r.account },
+  { label: field('nickname'), value: (r) => r.nickname },
+  { label: field('phone'), value: (r) => r.phone },
+  { label: field('email'), value: (r) => r.email },
+  { label: field('group'), value: (r, t) => t(`${USER_MSG}.group.${r.group}`) },
+  { label: field('vipState'), value: (r, t) => t(`${USER_MSG}.vip.${r.vipState}`) },
+  { label: field('vipLevel'), value: (r) => r.vipLevel },
+  { label: field('vipExpiresAt'), value: (r) => r.vipExpiresAt ?? '' },
+  { label: field('points'), value: (r) => r.points },
+  { label: field('status'), value: (r, t) => t(`${USER_MSG}.status.${r.status}`) },
+  { label: field('signupAt'), value: (r) => r.signupAt },
+  { label: field('lastLoginAt'), value: (r) => r.lastLoginAt ?? '' },
+  { label: field('lastLoginAddress'), value: (r) => r.lastLoginAddress },
+  { label: field('channel'), value: (r) => r.channel },
+  { label: field('inviter'), value: (r) => r.inviter ?? '' },
+];
+
+function Select({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: unknown;
+  onChange: (v: string) => void;
+  options: { id: string | number; name: string }[];
+}) {
+  return (
+    <MuiTextField
+      select
+      fullWidth
+      size="small"
+      label={label}
+      value={value ?? ''}
+      onChange={(e) => onChange(e.target.value)}
+      sx={{ mt: 2 }}
+    >
+      {options.map((o) => (
+        <MenuItem key={o.id} value={o.id}>
+          {o.name}
+        </MenuItem>
+      ))}
+    </MuiTextField>
+  );
+}
+
+function BulkActions() {
+  const translate = useTranslate();
+  const a = `${USER_MSG}.action`;
+  const done = `${USER_MSG}.notifications.batchDone`;
+  return (
+    <>
+      <BulkConfirmButton
+        action="enable"
+        label={`${a}.enable`}
+        confirm={`${a}.confirmEnable`}
+        done={done}
+        icon={<HowToRegIcon />}
+      />
+      <BulkConfirmButton
+        action="disable"
+        label={`${a}.disable`}
+        confirm={`${a}.confirmDisable`}
+        done={done}
+        color="warning"
+        icon={<PersonOffIcon />}
+      />
+      <BulkConfirmButton
+        action="group"
+        label={`${a}.group`}
+        confirm={`${a}.confirmGroup`}
+        done={done}
+        icon={<GroupsIcon />}
+        ready={(b) => !!b.group}
+        extra={(body, set) => (
+          <Select
+            label={translate(field('group'))}
+            value={body.group}
+            onChange={(group) => set({ ...body, group })}
+            options={USER_GROUPS.map((g) => ({ id: g, name: translate(`${USER_MSG}.group.${g}`) }))}
+          />
+        )}
+      />
+      <Permission roles={['admin']}>
+        <BulkConfirmButton
+          action="extendVip"
+          label={`${a}.extendVip`}
+          confirm={`${a}.confirmExtendVip`}
+          done={done}
+          icon={<CardMembershipIcon />}
+          ready={(b) => Number(b.days) > 0}
+          extra={(body, set) => (
+            <>
+              <Select
+                label={translate(`${a}.days`)}
+                value={body.days}
+                onChange={(days) => set({ ...body, days: Number(days) })}
+                options={[7, 30, 90, 365].map((d) => ({ id: d, name: String(d) }))}
+              />
+              <Select
+                label={translate(`${a}.level`)}
+                value={body.level ?? 1}
+                onChange={(level) => set({ ...body, level: Number(level) })}
+                options={[1, 2, 3, 4, 5].map((d) => ({ id: d, name: String(d) }))}
+              />
+            </>
+          )}
+        />
+      </Permission>
+    </>
+  );
+}
+
+function Empty() {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
+      <PersonSearchIcon sx={{ fontSize: 64 }} aria-hidden />
+      <Typography variant="h6" component="p" color="text.primary">
+        {translate(`${USER_MSG}.empty`)}
+      </Typography>
+      <Typography variant="body2">{translate(`${USER_MSG}.emptyHint`)}</Typography>
+    </Box>
+  );
+}
+
+/**
+ * `/users/list`: the site's members (contacts masked), filters, sorts, batches (enable, disable, group; VIP for
+ * admins), CSV; a row opens the member's comments, where an admin bans them or undoes the ban.
+ */
+export function UserList() {
+  const translate = useTranslate();
+  return (
+    <List
+      filters={filters(translate)}
+      actions={
+        <TopToolbar>
+          <ExportCsvButton
+            columns={csvColumns}
+            filename="members"
+            done={`${USER_MSG}.notifications.exported`}
+          />
+        </TopToolbar>
+      }
+      sort={{ field: 'id', order: 'DESC' }}
+      perPage={20}
+      pagination={<ListPagination />}
+      empty={<Empty />}
+    >
+      <Datagrid
+        rowClick={(id) => `/comment/view?user=${id}`}
+        bulkActionButtons={<BulkActions />}
+        sx={{ '& td': { whiteSpace: 'nowrap' } }}
+      >
+        <NumberField source="id" options={{ useGrouping: false }} />
+        <TextField source="account" sortable={false} />
+        <TextField source="nickname" sortable={false} />
+        <TextField source="phone" sortable={false} />
+        <TextField source="email" sortable={false} />
+        <FunctionField
+          source="group"
+          sortable={false}
+          render={(r) => translate(`${USER_MSG}.group.${r.group}`)}
+        />
+        <FunctionField
+          source="vipExpiresAt"
+          label={field('vipState')}
+          render={(r) => <VipChip state={r.vipState} level={r.vipLevel} />}
+        />
+        <NumberField source="points" />
+        <FunctionField
+          source="status"
+          sortable={false}
+          render={(r) => <MemberStatusChip status={r.status} />}
+        />
+        <TextField source="channel" sortable={false} />
+        <LocaleDateField source="signupAt" />
+        <LocaleDateField source="lastLoginAt" />
+        <TextField source="lastLoginAddress" sortable={false} />
+      </Datagrid>
+    </List>
+  );
+}

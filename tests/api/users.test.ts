@@ -1,0 +1,248 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startApi, type TestApi, USER_PASSWORD } from './harness';
+
+/** Issue #14: the site's members — list, filters, masks, totals, batches, VIP read at the clock, ban and its undo. */
+let api: TestApi;
+let admin: string;
+let user: string;
+const BASE = '/app/admin/users';
+const T0 = new Date('2026-06-01T08:00:00Z');
+const day = 86_400_000;
+
+async function member(account: string, over: Record<string, unknown> = {}) {
+  const o = {
+    phone: '13812345678',
+    email: `${account}@example.com`,
+    group: 'normal',
+    vipLevel: 0,
+    vipExpiresAt: null as string | null,
+    status: 'active',
+    channel: '',
+    lastLoginAddress: '',
+    ...over,
+  };
+  const [row] = await api.query<{ id: number }>(sql`
+    insert into site_users (tenant, account, phone, email, "group", vip_level, vip_expires_at, status, channel,
+      signup_at, last_login_address)
+    values (2, ${account}, ${o.phone}, ${o.email}, ${o.group}, ${o.vipLevel}, ${o.vipExpiresAt}, ${o.status},
+      ${o.channel}, ${T0.toISOString()}, ${o.lastLoginAddress})
+    returning id`);
+  return row.id;
+}
+
+const list = (query: string, token = admin) => api.call('GET', `${BASE}?${query}`, { token });
+const batch = (body: Record<string, unknown>, token = admin) =>
+  api.call('POST', `${BASE}/batch`, { token, body });
+
+beforeAll(async () => {
+  api = await startApi();
+  admin = await api.login();
+  await api.createOperator(admin, { account: 'reader' });
+  user = await api.login('reader', USER_PASSWORD);
+});
+afterAll(() => api.close());
+
+describe('the list', () => {
+  test('contacts are masked, filters and prefixes work, totals come from the kept counts', async () => {
+    const a = await member('alice', { channel: 'A1001' });
+    await member('albert', { status: 'disabled', phone: '13900001111' });
+    await member('bob', { group: 'vip' });
+    const r = await list('q=ALI', user);
+    expect(r.body.code).toBe(20000);
+    expect(r.body.data.list).toHaveLength(1);
+    expect(r.body.data.list[0]).toMatchObject({
+      id: a,
+      phone: '138****5678',
+      email: 'a***e@example.com',
+      channel: 'A1001',
+      vipState: 'none',
+    });
+    expect((await list('q=139')).body.data.list.map((u: any) => u.account)).toEqual(['albert']);
+    expect((await list('status=disabled')).body.data).toMatchObject({ total: 1, totalExact: true });
+    expect((await list('group=vip')).body.data.list.map((u: any) => u.account)).toEqual(['bob']);
+    expect((await list('channel=A1001')).body.data.total).toBe(1);
+    // The kept count equals count(*) after inserts and a status change by SQL.
+    await api.query(sql`update site_users set status = 'disabled' where account = 'bob'`);
+    const [{ n }] = await api.query<{ n: number }>(
+      sql`select count(*)::int as n from site_users where status = 'disabled'`,
+    );
+    const [{ kept }] = await api.query<{ kept: number }>(
+      sql`select n as kept from site_user_counts where tenant = 2 and status = 'disabled'`,
+    );
+    expect(kept).toBe(n);
+    expect((await list('pageSize=10&status=disabled&sort=id&order=desc')).body.data.total).toBe(n);
+  });
+
+  test('sorts and pages do not overlap', async () => {
+    for (let i = 0; i < 25; i++) await member(`page${String(i).padStart(2, '0')}`);
+    const one = (await list('q=page&pageSize=10&page=1&sort=id&order=desc')).body.data;
+    const two = (await list('q=page&pageSize=10&page=2&sort=id&order=desc')).body.data;
+    const ids = [...one.list, ...two.list].map((u: any) => u.id);
+    expect(new Set(ids).size).toBe(20);
+    expect(ids).toEqual([...ids].sort((x, y) => y - x));
+    expect(one.total).toBe(25);
+  });
+
+  test('bad input is 40000 naming the field; the admin reads contacts in full', async () => {
+    for (const q of [
+      'status=gone',
+      'vip=maybe',
+      'sort=password',
+      'pageSize=7',
+      'unknown=1',
+      'signupFrom=x',
+    ]) {
+      const r = await list(q);
+      expect(r.body.code, q).toBe(40000);
+      expect(Object.keys(r.body.data.fields)[0], q).toBe(q.split('=')[0]);
+    }
+    const r = await api.call('GET', `${BASE}/999999`, { token: admin });
+    expect(r.body.code).toBe(40400);
+    const id = await member('fullview');
+    expect((await api.call('GET', `${BASE}/${id}`, { token: admin })).body.data.phone).toBe('13812345678');
+    expect((await api.call('GET', `${BASE}/${id}`, { token: user })).body.data.phone).toBe('138****5678');
+    expect((await api.call('GET', BASE)).body.code).toBe(50008);
+  });
+});
+
+describe('VIP', () => {
+  test('an expired VIP reads as expired at once, and the vip filter reads the clock', async () => {
+    const id = await member('vipsoon', {
+      vipLevel: 2,
+      vipExpiresAt: new Date(T0.getTime() + day).toISOString(),
+    });
+    const read = async () => (await api.call('GET', `${BASE}/${id}`, { token: admin })).body.data;
+    expect((await read()).vipState).toBe('active');
+    expect((await list('q=vipsoon&vip=active')).body.data.total).toBe(1);
+    api.clock.advance(day + 1000);
+    expect((await read()).vipState).toBe('expired');
+    expect((await list('q=vipsoon&vip=active')).body.data.total).toBe(0);
+    expect((await list('q=vipsoon&vip=expired')).body.data.total).toBe(1);
+    // Extending an expired VIP counts from now, not from the past expiry; admins only.
+    expect((await batch({ action: 'extendVip', ids: [id], days: 30 }, user)).body.code).toBe(40300);
+    expect((await batch({ action: 'extendVip', ids: [id] })).body.code).toBe(40000);
+    expect((await batch({ action: 'extendVip', ids: [id], days: 30 })).body.data.changed).toBe(1);
+    const after = await read();
+    expect(after.vipState).toBe('active');
+    expect(new Date(after.vipExpiresAt).getTime()).toBe(api.clock.now().getTime() + 30 * day);
+    api.clock.set(T0);
+  });
+});
+
+describe('batches', () => {
+  test('disable, enable and group; a missing id changes nothing', async () => {
+    const a = await member('batch1');
+    const b = await member('batch2');
+    expect((await batch({ action: 'disable', ids: [a, b] }, user)).body.data.changed).toBe(2);
+    const r = await batch({ action: 'enable', ids: [a, b, 987654] });
+    expect(r.body.code).toBe(40400);
+    expect((await list('q=batch&status=disabled')).body.data.total).toBe(2);
+    expect((await batch({ action: 'enable', ids: [a, b] })).body.data.changed).toBe(2);
+    expect((await batch({ action: 'group', ids: [a] })).body.code).toBe(40000);
+    expect((await batch({ action: 'group', ids: [a], group: 'svip' })).body.data.changed).toBe(1);
+    expect((await batch({ action: 'group', ids: [a], group: 'boss' })).body.code).toBe(40000);
+    expect((await batch({ action: 'explode', ids: [a] })).body.code).toBe(40000);
+  });
+});
+
+describe('ban and its undo', () => {
+  const comment = async (userId: number, status: string) => {
+    const [row] = await api.query<{ id: number }>(sql`
+      insert into comments (tenant, target_type, target_id, user_id, content, status)
+      values (2, 'movie', 1, ${userId}, 'hello', ${status}) returning id`);
+    return row.id;
+  };
+  const statuses = async (userId: number) =>
+    (
+      await api.query<{ status: string }>(
+        sql`select status from comments where user_id = ${userId} order by id`,
+      )
+    ).map((r) => r.status);
+  const blacklists = async () =>
+    (
+      await api.query<{ module: string; blacklist: string[] }>(
+        sql`select module, blacklist from comment_filters where tenant = 2 order by module`,
+      )
+    ).map((r) => `${r.module}:${r.blacklist.join(',')}`);
+
+  test('one ban hides, bans and blacklists; one undo reverses exactly that', async () => {
+    const id = await member('spammer', { lastLoginAddress: '203.0.113.9' });
+    await comment(id, 'online');
+    await comment(id, 'pending');
+    await comment(id, 'rejected');
+    const [{ id: entry }] = await api.query<{ id: number }>(sql`
+      insert into guestbook (tenant, user_id, content, status) values (2, ${id}, 'hi', 'online') returning id`);
+    expect((await api.call('POST', `${BASE}/${id}/ban`, { token: user })).body.code).toBe(40300);
+    const before = await blacklists();
+    const r = await api.call('POST', `${BASE}/${id}/ban`, { token: admin });
+    expect(r.body.code).toBe(20000);
+    expect(r.body.data).toMatchObject({
+      hiddenComments: 2,
+      hiddenGuestbook: 1,
+      blacklisted: ['203.0.113.9'],
+    });
+    expect(r.body.data.user.status).toBe('banned');
+    expect(await statuses(id)).toEqual(['offline', 'offline', 'rejected']);
+    expect(await blacklists()).toEqual(['comment:203.0.113.9', 'guestbook:203.0.113.9']);
+    expect((await api.call('POST', `${BASE}/${id}/ban`, { token: admin })).body.code).toBe(40900);
+    // Changed since the ban: the first comment is shown again by hand; the undo leaves it as it is now.
+    await api.query(sql`update comments set status = 'online' where user_id = ${id} and status = 'offline'
+      and id = (select min(id) from comments where user_id = ${id})`);
+    const u = await api.call('POST', `${BASE}/${id}/undo-ban`, { token: admin });
+    expect(u.body.code).toBe(20000);
+    expect(u.body.data).toMatchObject({ restored: 2, user: { status: 'active' } });
+    expect(await statuses(id)).toEqual(['online', 'pending', 'rejected']);
+    const [g] = await api.query<{ status: string }>(sql`select status from guestbook where id = ${entry}`);
+    expect(g.status).toBe('online');
+    expect(await blacklists()).toEqual(before.length ? before : ['comment:', 'guestbook:']);
+    expect((await api.call('POST', `${BASE}/${id}/undo-ban`, { token: admin })).body.code).toBe(40900);
+  });
+
+  test('a failing ban changes nothing (all or nothing)', async () => {
+    const id = await member('atomic', { lastLoginAddress: '198.51.100.7' });
+    await comment(id, 'online');
+    // Make the ban's last step fail: the ban record's user no longer satisfies its check.
+    await api.query(
+      sql`alter table site_user_bans add constraint no_bans_for_test check (user_id < 0) not valid`,
+    );
+    try {
+      const r = await api.call('POST', `${BASE}/${id}/ban`, { token: admin });
+      expect(r.status).toBe(500);
+      expect(await statuses(id)).toEqual(['online']);
+      const [u] = await api.query<{ status: string }>(sql`select status from site_users where id = ${id}`);
+      expect(u.status).toBe('active');
+      expect((await blacklists()).join()).not.toContain('198.51.100.7');
+    } finally {
+      await api.query(sql`alter table site_user_bans drop constraint no_bans_for_test`);
+    }
+  });
+});
+
+describe('signups from the site', () => {
+  test('the site records a member with their agent code and inviter; bad input and a taken account are refused', async () => {
+    const key = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: admin })).body.data
+      .key;
+    const signup = (body: Record<string, unknown>, headers: Record<string, string> = { 'Site-Key': key }) =>
+      api.call('POST', '/app/site/users', { body, headers });
+    const first = await signup({ account: 'newbie', address: '198.51.100.20', channel: 'A1001' });
+    expect(first.body.data).toMatchObject({ account: 'newbie' });
+    const invited = await signup({ account: 'friend', address: '2001:db8::20', inviter: first.body.data.id });
+    expect(invited.body.code).toBe(20000);
+    const read = (await api.call('GET', `${BASE}/${invited.body.data.id}`, { token: admin })).body.data;
+    expect(read).toMatchObject({
+      inviter: first.body.data.id,
+      signupAddress: '2001:db8::20',
+      status: 'active',
+    });
+    expect((await list('channel=A1001&q=newbie')).body.data.total).toBe(1);
+    expect((await signup({ account: 'newbie', address: '198.51.100.20' })).body.code).toBe(40900);
+    expect((await signup({ account: 'x1', address: 'nowhere' })).body.code).toBe(40000);
+    const badInviter = await signup({ account: 'x2', address: '198.51.100.20', inviter: 999999 });
+    expect(Object.keys(badInviter.body.data.fields)).toEqual(['inviter']);
+    expect((await signup({ account: 'x3', address: '198.51.100.20' }, {})).body.code).toBe(40100);
+    expect(
+      (await api.call('POST', '/app/site/users', { token: admin, body: { account: 'x4' } })).body.code,
+    ).toBe(40100);
+  });
+});

@@ -1,0 +1,174 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { api, baseURL, expectAccessible, launch, login, newContext, screenshot } from './browser';
+
+/**
+ * Issue #14's journey: a member signs up and comments through the site API; the operator finds the comment and its
+ * reply, hides it in a batch, replies to a guestbook entry inline, sets a block word and tries the rules on past
+ * comments, then bans the member from their comments page and undoes the ban. Then each screen in both languages
+ * and themes (switched in place), photographed and checked with axe.
+ */
+
+let browser: Browser;
+let p: Page;
+const stamp = Date.now().toString(36);
+const account = `e2e${stamp}`;
+let key: string;
+let memberId: number;
+
+/** A site API call with the tenant's key (read, never regenerated: other files use it). */
+async function site(path: string, body: unknown) {
+  const res = await fetch(new URL(path, baseURL()), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'Site-Key': key },
+    body: JSON.stringify(body),
+  });
+  const env = (await res.json()) as { code: number; msg: string; data: any };
+  expect(env.code, `${path}: ${env.msg}`).toBe(20000);
+  return env.data;
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  const current = (await api('/app/admin/setting/site-key')).key;
+  key = current ?? (await api('/app/admin/setting/site-key/regenerate', { json: {} })).key;
+  memberId = (await site('/app/site/users', { account, address: '203.0.113.77', channel: 'A1001' })).id;
+  const movie = await api('/app/admin/movie/movies', { json: { title: `E2E 评论影片 ${stamp}` } });
+  const top = await site('/app/site/comments', {
+    targetType: 'movie',
+    targetId: movie.id,
+    userId: memberId,
+    address: '203.0.113.77',
+    content: `很好看 ${stamp}`,
+  });
+  await site('/app/site/comments', {
+    targetType: 'movie',
+    targetId: movie.id,
+    parentId: top.id,
+    guestName: '路人',
+    userId: memberId,
+    address: '203.0.113.78',
+    content: `同意 ${stamp}`,
+  });
+  await site('/app/site/guestbook', {
+    guestName: `访客${stamp}`,
+    address: '203.0.113.79',
+    content: `求片 ${stamp}`,
+  });
+  p = await (await newContext(browser, { locale: 'zh-CN', theme: 'light' })).newPage();
+  await login(p);
+});
+afterAll(() => browser?.close());
+
+const confirm = () => p.getByRole('dialog').getByRole('button', { name: '确认' }).click();
+
+test('comments journey: find, thread, hide, reply, filter trial, ban and undo', async () => {
+  // The comment list: search by the stamp, open the thread, hide the comment in a batch.
+  await p.goto('/comment');
+  await p.waitForURL((u) => u.pathname === '/comment/list');
+  await p.getByPlaceholder('搜索内容').fill(`很好看 ${stamp}`);
+  const row = p.getByRole('row', { name: new RegExp(`很好看 ${stamp}`) });
+  await expect.poll(() => row.count()).toBe(1);
+  await expect.poll(() => row.getByRole('link', { name: `E2E 评论影片 ${stamp}` }).count()).toBe(1);
+  await row.getByText(`很好看 ${stamp}`).click(); // a row opens its replies
+  // Its reply shows in the opened thread (a list item under the row, not a row of the list).
+  await expect
+    .poll(() =>
+      p
+        .locator('li')
+        .filter({ hasText: `同意 ${stamp}` })
+        .count(),
+    )
+    .toBe(1);
+  await screenshot(p, 'comments-thread-zh-CN');
+  await row.getByRole('checkbox').check();
+  await p.getByRole('button', { name: '隐藏' }).click();
+  await confirm();
+  await expect.poll(() => row.getByText('已隐藏').count()).toBe(1);
+
+  // The guestbook: the unanswered entry, answered inline.
+  await p.goto('/comment/guestbook');
+  await p.getByPlaceholder('搜索留言').fill(stamp);
+  const entry = p.getByRole('row', { name: new RegExp(`求片 ${stamp}`) });
+  await expect.poll(() => entry.count()).toBe(1);
+  await entry.getByText(`求片 ${stamp}`).click();
+  await p.getByRole('textbox', { name: '回复' }).fill('已上架，请搜索片名');
+  await p.getByRole('button', { name: '发送回复' }).click();
+  await expect.poll(() => p.getByText('回复已保存').count()).toBeGreaterThan(0);
+  const replied = await api(`/app/admin/comment/guestbook?q=${encodeURIComponent(stamp)}`);
+  expect(replied.list[0]).toMatchObject({ reply: '已上架，请搜索片名' });
+
+  // The filter: a block word for this run, saved, then tried on past comments.
+  await p.goto('/comment/setting');
+  const words = p.getByRole('textbox', { name: /禁止词/ });
+  await words.fill(`广告${stamp}`);
+  await p.getByRole('button', { name: '保存' }).click();
+  await expect.poll(() => p.getByText('过滤规则已保存').count()).toBeGreaterThan(0);
+  await p.getByRole('button', { name: '用历史内容试运行' }).click();
+  await expect.poll(() => p.getByText(/对最新 \d+ 条显示中或待审核的内容试运行/).count()).toBe(1);
+  await screenshot(p, 'comments-filter-trial-zh-CN');
+  const filters = await api('/app/admin/comment/filters');
+  expect(filters.list.find((f: any) => f.module === 'comment').blockWords).toEqual([`广告${stamp}`]);
+
+  // The member: from the members list to their comments, banned, then the ban undone.
+  await p.goto('/users/list');
+  await p.getByPlaceholder('账号、手机或邮箱开头').fill(account);
+  const member = p.getByRole('row', { name: new RegExp(account) });
+  await expect.poll(() => member.count()).toBe(1);
+  await member.getByText(account).click();
+  await p.waitForURL((u) => u.pathname === '/comment/view');
+  await p.getByRole('button', { name: '封禁' }).click();
+  await expect
+    .poll(() =>
+      p
+        .getByRole('dialog')
+        .getByText(/203\.0\.113\.77/)
+        .count(),
+    )
+    .toBe(1);
+  await confirm();
+  await expect.poll(() => p.getByText('已封禁', { exact: true }).count()).toBe(1);
+  expect((await api(`/app/admin/users/${memberId}`)).status).toBe('banned');
+  await p.getByRole('button', { name: '撤销封禁' }).click();
+  await confirm();
+  await expect.poll(() => p.getByText('正常', { exact: true }).count()).toBe(1);
+  expect((await api(`/app/admin/users/${memberId}`)).status).toBe('active');
+});
+
+const SCREENS = [
+  ['comment-list', '/comment/list'],
+  ['comment-guestbook', '/comment/guestbook'],
+  ['comment-setting', '/comment/setting'],
+  ['users-list', '/users/list'],
+] as const;
+
+const COMBOS = [
+  ['zh-CN', 'light', true],
+  ['zh-CN', 'dark', false],
+  ['en-US', 'dark', true],
+  ['en-US', 'light', false],
+] as const;
+
+for (const [locale, theme, axe] of COMBOS)
+  test(`every screen in ${locale} ${theme}, switched in place: screenshots${axe ? ' and axe' : ''}`, async () => {
+    await p.evaluate(
+      ([l, t]) => {
+        localStorage.setItem('locale', l);
+        localStorage.setItem('theme', t);
+        const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
+        localStorage.setItem('settings', JSON.stringify({ ...s, theme: t }));
+      },
+      [locale, theme],
+    );
+    for (const [name, path] of SCREENS) {
+      await p.goto(path);
+      await expect.poll(() => p.evaluate(() => document.documentElement.lang)).toBe(locale);
+      await expect.poll(() => p.locator('table, [role="tablist"]').count()).toBeGreaterThan(0);
+      await screenshot(p, `${name}-${locale}-${theme}`);
+      if (axe) await expectAccessible(p);
+    }
+    await p.goto(`/comment/view?user=${memberId}`);
+    await expect.poll(() => p.locator('table').count()).toBeGreaterThan(0);
+    await screenshot(p, `comment-view-${locale}-${theme}`);
+    if (axe) await expectAccessible(p);
+  });
