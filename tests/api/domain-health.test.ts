@@ -56,9 +56,9 @@ const resolver = async (h: string) => {
 describe('the probe', () => {
   test('up below 500; a 5xx, an unknown name and a silent server are down with the reason', async () => {
     const probe = nodeProbe({ resolve: resolver, port });
-    expect(await probe('up.example.com', 2000)).toEqual({ ok: true });
-    expect(await probe('down.example.com', 2000)).toEqual({ ok: false, error: 'http 503' });
-    expect(await probe('nxdomain.example.com', 2000)).toEqual({ ok: false, error: 'dns: ENOTFOUND' });
+    expect(await probe('up.example.com', 15_000)).toEqual({ ok: true });
+    expect(await probe('down.example.com', 15_000)).toEqual({ ok: false, error: 'http 503' });
+    expect(await probe('nxdomain.example.com', 15_000)).toEqual({ ok: false, error: 'dns: ENOTFOUND' });
     const slow = nodeProbe({ resolve: resolver, port: silentPort });
     expect(await slow('up.example.com', 300)).toEqual({ ok: false, error: 'timeout' });
   });

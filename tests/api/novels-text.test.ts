@@ -52,11 +52,11 @@ describe('countWords', () => {
     );
   });
 
-  test('a 10 MB text is counted quickly', () => {
+  // Its speed is the novel-import benchmark's to measure (npm run bench -- novel-import): a clock here failed on a
+  // busy machine.
+  test('a 10 MB text is counted exactly', () => {
     const text = '　　天色将晚，他推门而出。The night was long.\n'.repeat(250_000);
-    const t0 = performance.now();
     expect(countWords(text)).toBe(250_000 * 13);
-    expect(performance.now() - t0).toBeLessThan(2000);
   });
 });
 
