@@ -1,6 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { monthlyShare } from '../../server/modules/ad/reports';
-import { adFixture, createAd, material, POSITIONS } from './ad-helpers';
+import { ADS, adFixture, createAd, material, POSITIONS } from './ad-helpers';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 import { event, rollup, siteSender } from './stats-helpers';
 
@@ -152,5 +153,35 @@ describe('bad input and roles', () => {
     }
     expect((await get('positions', user)).code).toBe(20000);
     expect((await api.call('GET', `${R}/daily`)).body.code).toBe(50008);
+  });
+});
+
+describe('answers kept between reads (report-cache.ts)', () => {
+  test('kept until a material changes or a day is rolled up again', async () => {
+    const q = 'materials?from=2026-06-01&to=2026-06-01&pageSize=100';
+    const cpmRow = async () => (await get(q)).data.list.find((r: any) => r.key === String(ids.cpm));
+    expect(await cpmRow()).toMatchObject({ impressions: 200, revenue: 2 });
+    // behind the rollup's back: a kept answer does not see it
+    await api.query(
+      sql`update stat_object_daily set impressions = 999 where object_type = 'ad' and object_id = ${ids.cpm} and day = '2026-06-01'`,
+    );
+    expect((await cpmRow()).impressions).toBe(200);
+    // a changed material (its price) is a new answer, read from the rollups as they are now
+    const ad = (await api.call('GET', `${ADS}/${ids.cpm}`, { token: admin })).body.data;
+    const put = await api.call('PUT', `${ADS}/${ids.cpm}`, {
+      token: admin,
+      body: {
+        ...material(fx, { title: 'cpm', pricing: 'cpm', price: 20 }),
+        startAt: ad.startAt,
+        endAt: ad.endAt,
+        version: ad.version,
+      },
+    });
+    expect(put.body.code).toBe(20000);
+    expect(await cpmRow()).toMatchObject({ impressions: 999, revenue: 19.98 });
+    // a rollup of the day recomputes it from the raw events
+    await send(many(1, 'ad_impression', ids.cpm));
+    await rollup(api, admin);
+    expect(await cpmRow()).toMatchObject({ impressions: 201, revenue: 4.02 });
   });
 });

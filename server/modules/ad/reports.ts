@@ -20,6 +20,7 @@ import { intQuery, rejectUnknownQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
+import { kept } from '../statistics/report-cache';
 import { estimateStored } from '../statistics/sketch';
 import { readSettings } from '../sys/settings';
 
@@ -385,16 +386,42 @@ export function adReportRoutes() {
             : name === 'materials'
               ? 'ad'
               : 'day';
+      const opts = {
+        sort: q.sort,
+        order: q.order,
+        page: q.page ?? 1,
+        pageSize: q.pageSize ?? 20,
+        compare: q.compare === 'true',
+        idle: name === 'positions' || name === 'position',
+      };
+      // Kept between identical reads while no day of the periods is rolled up again and no material, position or
+      // advertiser changed (every write bumps a row's version; a delete lowers the count, a create raises the top id).
+      const prev = previousPeriod(period);
+      const span = opts.compare ? { from: addDays(prev.from, -1), to: period.to } : period;
+      const also = sql`(select string_agg(x, ',') from (${sql.join(
+        ['ads', 'ad_positions', 'ad_advertisers'].map(
+          (t) =>
+            sql`select count(*)::text || ':' || coalesce(sum(version), 0)::text || ':' || coalesce(max(id), 0)::text as x
+              from ${sql.raw(t)} where tenant = ${tenant}`,
+        ),
+        sql` union all `,
+      )}) s)`;
+      const key = JSON.stringify([
+        'ad',
+        name,
+        tenant,
+        timeZone,
+        period,
+        q.advertiserId,
+        q.positionId,
+        q.adId,
+        opts,
+      ]);
       return ok(
         c,
-        await adReport(db, { tenant, timeZone, period, scope }, group, {
-          sort: q.sort,
-          order: q.order,
-          page: q.page ?? 1,
-          pageSize: q.pageSize ?? 20,
-          compare: q.compare === 'true',
-          idle: name === 'positions' || name === 'position',
-        }),
+        await kept(db, { tenant, span, also }, key, () =>
+          adReport(db, { tenant, timeZone, period, scope }, group, opts),
+        ),
       );
     });
   }

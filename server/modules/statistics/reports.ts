@@ -3,6 +3,7 @@ import { addDays, daysIn, eachDay, type Period, previousPeriod } from '../../../
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
+import { kept, sqlKey } from './report-cache';
 import { estimateStored } from './sketch';
 
 type Figures = Record<string, number>;
@@ -43,6 +44,8 @@ export interface ReportQuery {
   page: number;
   pageSize: number;
   compare: boolean;
+  /** False: compute afresh on every read (a filter that reads other tables than the rollups). */
+  keep?: boolean;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
@@ -229,8 +232,31 @@ function withSketches(rows: Raw[], sketches: Raw[]) {
   return new Map(rows.map((r) => [String(r.key), { ...byKey.get(String(r.key)), ...r }]));
 }
 
-/** A report: one page of rows (with the previous period's figures when comparing), totals and the daily series. */
+/**
+ * A report: one page of rows (with the previous period's figures when comparing), totals and the daily series; an
+ * answer kept from an earlier identical read while no day it covers was rolled up again (report-cache.ts), unless
+ * `q.keep` is false (a filter reading other tables than the rollups).
+ */
 export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
+  if (q.keep === false) return computeReport(db, def, q);
+  const span = q.compare ? { from: previousPeriod(q.period).from, to: q.period.to } : q.period;
+  const key = JSON.stringify([
+    def.table,
+    q.tenant,
+    q.period,
+    q.compare,
+    q.sort,
+    q.order,
+    q.page,
+    q.pageSize,
+    q.scope.map(sqlKey),
+    sqlKey(q.filter),
+    sqlKey(q.having),
+  ]);
+  return kept(db, { tenant: q.tenant, span }, key, () => computeReport(db, def, q));
+}
+
+async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   const key = sql.raw(def.key);
   const where = whereOf(def, q, q.period, false);
   const having = q.having ? sql` having ${q.having}` : sql``;

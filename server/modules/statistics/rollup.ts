@@ -5,6 +5,7 @@ import type { Db, Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
 import { foldDomainDay } from './blocks';
 import { timeZoneOf } from './ingest';
+import { markRolled } from './report-cache';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
 export const ROLLUP_LOCK = 7_270_772_012;
@@ -67,6 +68,7 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
   for (const t of ROLLUP_TABLES)
     await tx.execute(sql`delete from ${sql.raw(t)} where tenant = ${tenant} and day = ${day}::date`);
+  await markRolled(tx, tenant, day); // kept report answers over this day are stale from now on
 
   // First day each visitor was seen, per domain and site-wide (''): re-running a day changes nothing.
   await tx.execute(sql`

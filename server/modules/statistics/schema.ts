@@ -163,6 +163,20 @@ export const statDomainBlocks = pgTable(
   (t) => [primaryKey({ columns: [t.tenant, t.level, t.start, t.domain] })],
 );
 
+/**
+ * When each day's rollups were last recomputed: the id of the rollup transaction (`txid_current()`), so a kept report
+ * answer (report-cache.ts) knows whether a day of its period changed since (migration 0022).
+ */
+export const statRolledDays = pgTable(
+  'stat_rolled_days',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    gen: bigint('gen', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.day] })],
+);
+
 /** The same per hour of the tenant's wall clock. */
 export const statDomainHourly = pgTable(
   'stat_domain_hourly',

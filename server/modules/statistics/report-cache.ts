@@ -1,0 +1,90 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Period } from '../../../common/period';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+
+/**
+ * Report answers kept between reads (issue #12). A report over a period reads only rollups, and a day's rollups change
+ * only when the rollup recomputes that day, which records the recomputing transaction's id in `stat_rolled_days`
+ * (migration 0022). An answer is kept with the newest such id over its days at the time it was computed, and served
+ * again while that is still the newest: one indexed read of at most a few hundred rows instead of merging sketches. A
+ * recomputed day, even one of the previous period of a comparison, makes the next read compute afresh, so a report
+ * read after a rollup always shows it.
+ *
+ * Kept per database handle and per process (several instances each keep their own and check the same table), at most
+ * `MAX_KEPT` answers, least recently used dropped first. Identical reads arriving together share one computation.
+ */
+export const MAX_KEPT = 256;
+
+interface Kept {
+  stamp: string;
+  answer: Promise<unknown>;
+}
+
+/** What a kept answer depends on: the rollups of the tenant's days in `span`, and `also` (a scalar query) if given. */
+export interface KeptScope {
+  tenant: number;
+  span: Period;
+  /** A scalar query whose value changes whenever something else the answer reads changes (e.g. the ads' versions). */
+  also?: SQL;
+}
+
+const stores = new WeakMap<object, Map<string, Kept>>();
+const dialect = new PgDialect();
+
+/** A stable text for SQL fragments (statement and parameters), for the key of a kept answer. */
+export const sqlKey = (fragment: SQL | undefined) => {
+  if (!fragment) return null;
+  const q = dialect.sqlToQuery(fragment);
+  return [q.sql, q.params];
+};
+
+/** The newest rollup transaction over the tenant's days in the span (and the value of `also`), as one text. */
+async function stampOf(db: Executor, scope: KeptScope): Promise<string> {
+  const [row] = rowsOf<{ stamp: string }>(
+    await db.execute(sql`select coalesce((select max(gen) from stat_rolled_days where tenant = ${scope.tenant}
+      and day between ${scope.span.from}::date and ${scope.span.to}::date), 0)::text
+      || '|' || coalesce((${scope.also ?? sql`null`})::text, '') as stamp`),
+  );
+  return String(row?.stamp ?? '');
+}
+
+/**
+ * The answer kept under `key` if nothing in its scope changed since (no day of the span recomputed, `also` the same),
+ * else `compute()`'s (then kept). Each caller gets its own copy: routes decorate the answer they are given.
+ */
+export async function kept<T>(
+  db: Executor,
+  scope: KeptScope,
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  let store = stores.get(db);
+  if (!store) {
+    store = new Map();
+    stores.set(db, store);
+  }
+  const stamp = await stampOf(db, scope);
+  let entry = store.get(key);
+  if (entry && entry.stamp === stamp) {
+    store.delete(key); // most recently used last
+    store.set(key, entry);
+  } else {
+    const answer = compute();
+    entry = { stamp, answer };
+    store.set(key, entry);
+    const mine = entry;
+    answer.catch(() => {
+      if (store.get(key) === mine) store.delete(key);
+    });
+    while (store.size > MAX_KEPT) store.delete(store.keys().next().value as string);
+  }
+  return structuredClone(await (entry.answer as Promise<T>));
+}
+
+/** Records that the rollup recomputed a tenant's day, in the recomputing transaction. */
+export async function markRolled(tx: Executor, tenant: number, day: string) {
+  await tx.execute(sql`insert into stat_rolled_days (tenant, day, gen) values (${tenant}, ${day}::date, txid_current())
+    on conflict (tenant, day) do update set gen = excluded.gen`);
+}
