@@ -90,6 +90,7 @@ const shell = {
     keysHint: 'Review shortcuts (?)',
     queueDone: 'No next item in the list: back to the list',
   },
+  dates: { invalid: 'Not a complete date: finish it or clear it' },
   columns: { subtree: '%{count} with sub-columns' },
   loading: 'Loading…',
   conflict: 'Someone else changed this record. Reload to see their version.',

@@ -92,6 +92,7 @@ const shell: typeof en = {
     keysHint: '审核快捷键（?）',
     queueDone: '列表里没有下一条了，已回到列表',
   },
+  dates: { invalid: '日期不完整：请填完整或清空' },
   columns: { subtree: '含子栏目共 %{count}' },
   loading: '加载中…',
   conflict: '该记录已被他人修改，请重新加载查看最新版本。',

@@ -1,14 +1,6 @@
-import {
-  Box,
-  FormControlLabel,
-  Switch,
-  TextField,
-  ToggleButton,
-  ToggleButtonGroup,
-  Typography,
-} from '@mui/material';
+import { Box, FormControlLabel, Switch, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useStore, useTranslate } from 'react-admin';
 import {
   DEFAULT_TIME_ZONE,
@@ -21,6 +13,7 @@ import {
   todayIn,
 } from '../../common/period';
 import { request } from '../api/http';
+import { DayPicker } from './dates';
 
 /** `GET /app/admin/stats/meta`: the tenant's time zone, its today and the first day with data. */
 export interface ReportMeta {
@@ -97,24 +90,15 @@ function DateBox({
   error?: string;
 }) {
   const translate = useTranslate();
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const inRange = (d: string) => isDay(d) && d <= max && (!min || d >= min);
-  const invalid = text !== value && !inRange(text);
-  const message = invalid ? translate('report.period.invalid', { min: min ?? '—', max }) : error;
   return (
-    <TextField
-      type="date"
-      size="small"
+    <DayPicker
       label={label}
-      value={text}
-      onChange={(e) => {
-        setText(e.target.value);
-        if (inRange(e.target.value)) onCommit(e.target.value);
-      }}
-      error={!!message}
-      helperText={message}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { min, max } }}
+      value={value}
+      min={min}
+      max={max}
+      onCommit={onCommit}
+      error={error}
+      invalidText={translate('report.period.invalid', { min: min ?? '—', max })}
     />
   );
 }

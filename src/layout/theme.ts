@@ -19,6 +19,7 @@ export function makeTheme(mode: 'light' | 'dark', themeColor: string, menuWidth:
       error: { main: dark ? '#ff8f8f' : '#b42318' }, // ≥ 4.5:1 on white and on the toolbar's grey
       success: { main: dark ? '#6ee7a0' : '#0b6b35' },
       warning: { main: dark ? '#ffc46b' : '#8a4d00' },
+      info: { main: dark ? '#7cc8f8' : '#0277bd' }, // MUI's #0288d1 under white text is 3.85:1 (a scheduled chip)
       background: { default: dark ? '#17171a' : '#f2f3f5', paper: dark ? '#232324' : '#ffffff' },
       text: dark
         ? { primary: '#f2f3f5', secondary: '#c9cdd4', disabled: '#a9aeb8' }

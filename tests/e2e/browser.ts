@@ -114,3 +114,25 @@ export async function api<T = any>(
   expect(body.code, `${path}: ${body.msg}`).toBe(20000);
   return body.data;
 }
+
+/**
+ * Types a day (`YYYY-MM-DD`) or a date and time (`YYYY-MM-DDTHH:mm:ss`) into the date picker of the input `name`
+ * (src/components/dates): its parts in the order the interface's language shows them, after clearing it.
+ */
+export async function fillDate(p: Page, name: string, value: string) {
+  const [day, time = ''] = value.split('T');
+  const [y, m, d] = day.split('-');
+  const lang = await p.evaluate(() => document.documentElement.lang);
+  const digits = (lang === 'en-US' ? `${m}${d}${y}` : `${y}${m}${d}`) + time.replace(/:/g, '');
+  // The field (loaded with the first picker shown); its parts show only once it has the focus.
+  await p.locator(`.MuiPickersInputBase-root:has(input[name="${name}"])`).first().click();
+  await p.keyboard.press('ControlOrMeta+A');
+  await p.keyboard.press('Backspace');
+  await p.keyboard.type(digits);
+}
+
+/** Whether the input `name` is a date picker on the page (once the pickers shown have loaded). */
+export async function isDatePicker(p: Page, name: string) {
+  await p.waitForFunction(() => !document.querySelector('[data-date-placeholder]'));
+  return (await p.locator(`.MuiPickersInputBase-root:has(input[name="${name}"])`).count()) > 0;
+}

@@ -1,6 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import {
+  api,
+  expectAccessible,
+  fillDate,
+  isDatePicker,
+  launch,
+  login,
+  newContext,
+  screenshot,
+} from './browser';
 
 /**
  * Issue #17: every create/edit form of the built sections, filled with invalid values and saved, says what is wrong
@@ -55,6 +64,10 @@ async function messages(p: Page) {
 
 async function fillBad(p: Page) {
   for (const [name, value] of Object.entries(BAD)) {
+    if (await isDatePicker(p, name)) {
+      await fillDate(p, name, value);
+      continue;
+    }
     const input = p.locator(`input[name="${name}"]:visible, textarea[name="${name}"]:visible`).first();
     if (!(await input.count())) continue;
     await input.fill(value);
@@ -170,10 +183,10 @@ test('missing actions: add a movie by hand, back from a missing novel, the revie
   await p.getByRole('link', { name: '添加视频' }).first().click();
   await p.waitForURL('**/movie/review/create');
   await p.locator('input[name="title"]').fill(`手工添加 ${stamp}`);
-  await p.locator('input[name="releaseDate"]').fill('2030-01-01');
+  await fillDate(p, 'releaseDate', '2030-01-01');
   await p.locator('button[type="submit"]').click();
   await expect.poll(() => p.getByText('发行日期不能晚于今天').count()).toBeGreaterThan(0);
-  await p.locator('input[name="releaseDate"]').fill('2024-05-01');
+  await fillDate(p, 'releaseDate', '2024-05-01');
   await screenshot(p, 'forms-movie-create-zh-CN-light');
   await p.locator('button[type="submit"]').click();
   await p.waitForURL(/\/movie\/review\/edit\/\d+$/);

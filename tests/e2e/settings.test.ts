@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { api, baseURL, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, baseURL, expectAccessible, fillDate, launch, login, newContext, screenshot } from './browser';
 
 /**
  * Issue #5's journey, in both languages: change the image host and a platform's name on the base settings screen,
@@ -111,10 +111,13 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
 
     // 1. Base settings: a site key, a new image host and a renamed platform.
     await p.goto('/setting/base');
+    const keyBox = p.getByTestId('site-key');
+    // the key shown before (the other language's journey made one): wait for the new one, not that
+    const old = (await api('/app/admin/setting/site-key')).key as string | null;
     await p.getByRole('button', { name: t.makeKey }).click();
     await p.getByRole('dialog').getByRole('button', { name: t.confirm }).click();
-    const keyBox = p.getByTestId('site-key');
     await expect.poll(() => keyBox.textContent()).toMatch(/^sk_/);
+    await expect.poll(() => keyBox.textContent()).not.toBe(old);
     const key = (await keyBox.textContent())!;
     const host = `https://img-${stamp}.example`;
     await p.getByLabel(t.imgdomain).fill(host);
@@ -147,7 +150,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         '<p>Hello <strong>e2e</strong> <a href="javascript:alert(1)">bad</a> <a href="https://ok.example">ok</a></p><script>alert(1)</script>',
       );
     await p.getByLabel(platformName).check();
-    await p.getByLabel(t.startAt).fill(local);
+    await fillDate(p, 'startAt', local);
     // The live preview shows the sanitized pop-up.
     const preview = p.getByTestId('popup-body');
     await expect.poll(() => preview.innerHTML()).toContain('<strong>e2e</strong>');

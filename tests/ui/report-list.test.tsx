@@ -109,6 +109,20 @@ const reports = (seen: SeenRequest[]) =>
   seen.filter((r) => r.url.includes('/reports/')).map((r) => queryOf(r.url));
 const lastReport = (seen: SeenRequest[]) => reports(seen).at(-1)!;
 
+/** A date picker's value box (its hidden input, which takes a whole day typed or pasted in the field's format). */
+const dayBox = async (label: string) =>
+  waitFor(
+    () => {
+      const input = screen
+        .getAllByLabelText(label)
+        .map((el) => el.closest('.MuiPickersInputBase-root')?.querySelector('input'))
+        .find(Boolean);
+      if (!input) throw new Error(`no date picker labelled ${label} yet`);
+      return input;
+    },
+    { timeout: 15_000 },
+  ); // the pickers load with the first one shown
+
 test('presets and a custom range ask for the right days in the tenant’s calendar', {
   timeout: 30_000,
 }, async () => {
@@ -137,17 +151,17 @@ test('presets and a custom range ask for the right days in the tenant’s calend
     expect(screen.getByRole('button', { name: label }).getAttribute('aria-pressed')).toBe('true');
   }
   // a custom range: the start typed, then the end; the preset buttons let go
-  fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2026-11-02' } });
+  fireEvent.change(await dayBox('开始日期'), { target: { value: '2026-11-02' } });
   await waitFor(() => expect(lastReport(seen)).toMatchObject({ from: '2026-11-02', to: '2026-11-23' }));
-  fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-11-05' } });
+  fireEvent.change(await dayBox('结束日期'), { target: { value: '2026-11-05' } });
   await waitFor(() => expect(lastReport(seen)).toMatchObject({ from: '2026-11-02', to: '2026-11-05' }));
   expect(screen.getByRole('button', { name: '自定义' }).getAttribute('aria-pressed')).toBe('true');
   expect(screen.getByTestId('previous-period').textContent).toBe('上一周期 2026-10-29 至 2026-11-01');
   // an end before the start, or a day after today, is refused and not asked for
   const asked = reports(seen).length;
-  fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-11-01' } });
+  fireEvent.change(await dayBox('结束日期'), { target: { value: '2026-11-01' } });
   expect(await screen.findByText('开始日期不能晚于结束日期')).toBeTruthy();
-  fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2026-11-24' } });
+  fireEvent.change(await dayBox('结束日期'), { target: { value: '2026-11-24' } });
   expect(await screen.findByText('请输入 2026-09-01 至 2026-11-23 之间的日期')).toBeTruthy();
   expect(reports(seen)).toHaveLength(asked);
   // comparison off: no compare in the query, no changes shown

@@ -1,7 +1,6 @@
 import { Box } from '@mui/material';
 import {
   BooleanInput,
-  DateInput,
   maxLength,
   maxValue,
   minValue,
@@ -12,6 +11,7 @@ import {
   TextInput,
 } from 'react-admin';
 import { isDebutBeforeBirth, isFutureDay, isFutureYear } from '../../../common/dates';
+import { DayInput } from '../../components/dates';
 import { ImageInput } from '../../images/ImageInput';
 import { ACTRESS_MSG } from './names';
 import { regionChoices } from './shared';
@@ -60,7 +60,7 @@ export function ActressInputs() {
           fullWidth
         />
         <Box sx={row}>
-          <DateInput source="birthday" validate={notFuture} />
+          <DayInput source="birthday" validate={notFuture} />
           <NumberInput source="height" step={1} validate={[minValue(100), maxValue(250)]} />
         </Box>
         <Box sx={row}>

@@ -2,7 +2,6 @@ import ForumIcon from '@mui/icons-material/Forum';
 import { Box, ListItem, ListItemText, List as MuiList, Stack, Typography } from '@mui/material';
 import {
   BooleanInput,
-  DateInput,
   FunctionField,
   List,
   NumberField,
@@ -14,6 +13,7 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
+import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { ReviewBulkButtons } from '../../components/ReviewBulkButtons';
 import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
@@ -44,8 +44,8 @@ const filters = (translate: (key: string) => string, withUser: boolean) => [
   <BooleanInput key="topLevel" source="topLevel" label={`${f}.topLevel`} />,
   ...(withUser ? [<TextInput key="userId" source="userId" label={`${f}.userId`} />] : []),
   <TextInput key="address" source="address" label={`${f}.address`} />,
-  <DateInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
-  <DateInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
+  <DayInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
+  <DayInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
 ];
 
 const field = (name: string) => `${COMMENT_MSG}.fields.${name}`;

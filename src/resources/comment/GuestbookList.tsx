@@ -2,7 +2,6 @@ import MarkChatUnreadIcon from '@mui/icons-material/MarkChatUnread';
 import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import {
-  DateInput,
   FunctionField,
   List,
   NumberField,
@@ -15,6 +14,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { request } from '../../api/http';
+import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { ReviewBulkButtons } from '../../components/ReviewBulkButtons';
 import { ReviewStatusField } from '../../components/ReviewStatus';
@@ -37,8 +37,8 @@ const filters = (translate: (key: string) => string) => [
     ]}
   />,
   <SelectInput key="kind" source="kind" choices={kindChoices} alwaysOn label={`${f}.kind`} />,
-  <DateInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
-  <DateInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
+  <DayInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
+  <DayInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
 ];
 
 const field = (name: string) => `${GUESTBOOK_MSG}.fields.${name}`;

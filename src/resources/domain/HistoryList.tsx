@@ -1,6 +1,5 @@
 import { Typography } from '@mui/material';
 import {
-  DateInput,
   FunctionField,
   List,
   SearchInput,
@@ -11,6 +10,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { HISTORY_ACTIONS } from '../../../common/domain';
+import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { HISTORY_MSG } from './names';
@@ -47,8 +47,8 @@ const filters = (translate: (k: string) => string) => [
   />,
   <TextInput key="channel" source="channel" label={f('channel')} />,
   <TextInput key="actor" source="actor" label={f('actor')} />,
-  <DateInput key="from" source="from" label={`${HISTORY_MSG}.filters.from`} />,
-  <DateInput key="to" source="to" label={`${HISTORY_MSG}.filters.to`} />,
+  <DayInput key="from" source="from" label={`${HISTORY_MSG}.filters.from`} />,
+  <DayInput key="to" source="to" label={`${HISTORY_MSG}.filters.to`} />,
 ];
 
 /** The history (`/domain/history`): every change of a domain, by whom or by the health checker; filters, CSV. */

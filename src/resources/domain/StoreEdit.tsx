@@ -1,5 +1,4 @@
 import {
-  DateInput,
   maxLength,
   maxValue,
   minValue,
@@ -11,6 +10,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { MAX_WEIGHT } from '../../../common/domain';
+import { DayInput } from '../../components/dates';
 import { EditPage } from '../../components/EditPage';
 import { STORE_MSG } from './names';
 import { poolChoices, roleChoices, statusChoices, usePools } from './shared';
@@ -53,8 +53,8 @@ export function StoreEdit() {
         parse={(v) => v || null}
       />
       <TextInput source="registrar" label={f('registrar')} validate={maxLength(64)} parse={(v) => v ?? ''} />
-      <DateInput source="expiresOn" label={f('expiresOn')} parse={(v) => v || null} />
-      <DateInput source="certExpiresOn" label={f('certExpiresOn')} parse={(v) => v || null} />
+      <DayInput source="expiresOn" label={f('expiresOn')} parse={(v) => v || null} />
+      <DayInput source="certExpiresOn" label={f('certExpiresOn')} parse={(v) => v || null} />
       <TextInput
         source="retireReason"
         label={f('retireReason')}

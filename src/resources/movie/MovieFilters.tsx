@@ -1,4 +1,5 @@
-import { DateInput, NumberInput, SearchInput, SelectInput } from 'react-admin';
+import { NumberInput, SearchInput, SelectInput } from 'react-admin';
+import { DayInput } from '../../components/dates';
 import { type MovieView, SECTION_MSG } from './names';
 import { ColumnInput, statusChoices, TagInput, usePlatformChoices, yesNoChoices } from './shared';
 
@@ -17,8 +18,8 @@ export function useMovieFilters(view: MovieView, translate: (key: string) => str
   if (view === 'review')
     return [
       ...common,
-      <DateInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
-      <DateInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
+      <DayInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
+      <DayInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
     ];
   return [
     ...common,
@@ -26,7 +27,7 @@ export function useMovieFilters(view: MovieView, translate: (key: string) => str
     <SelectInput key="free" source="free" choices={yesNoChoices} label={`${f}.free`} />,
     <NumberInput key="viewsMin" source="viewsMin" min={0} label={`${f}.viewsMin`} />,
     <NumberInput key="viewsMax" source="viewsMax" min={0} label={`${f}.viewsMax`} />,
-    <DateInput key="publishedFrom" source="publishedFrom" label={`${f}.publishedFrom`} />,
-    <DateInput key="publishedTo" source="publishedTo" label={`${f}.publishedTo`} />,
+    <DayInput key="publishedFrom" source="publishedFrom" label={`${f}.publishedFrom`} />,
+    <DayInput key="publishedTo" source="publishedTo" label={`${f}.publishedTo`} />,
   ];
 }

@@ -4,7 +4,6 @@ import {
   ArrayInput,
   BooleanInput,
   CheckboxGroupInput,
-  DateInput,
   maxLength,
   maxValue,
   minValue,
@@ -17,6 +16,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { isFutureDay } from '../../../common/dates';
+import { DayInput } from '../../components/dates';
 import { SECTION_MSG } from './names';
 import { ColumnInput, TagsInput, usePlatformChoices } from './shared';
 
@@ -84,7 +84,7 @@ export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?
             validate={int(0, 864_000)}
             step={1}
           />
-          <DateInput source="releaseDate" validate={released} />
+          <DayInput source="releaseDate" validate={released} />
           <NumberInput source="sortWeight" validate={int(-1_000_000, 1_000_000)} step={1} />
         </Box>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>

@@ -3,7 +3,6 @@ import MenuBookIcon from '@mui/icons-material/MenuBook';
 import { Box, Button, Typography } from '@mui/material';
 import {
   CreateButton,
-  DateInput,
   FunctionField,
   List,
   NumberField,
@@ -16,6 +15,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { SecureImage } from '../../images/SecureImage';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
@@ -36,8 +36,8 @@ const filters = (translate: (key: string) => string) => [
     label={`${f}.serialStatus`}
   />,
   <TextInput key="tag" source="tag" label={`${f}.tag`} />,
-  <DateInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
-  <DateInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
+  <DayInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
+  <DayInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
 ];
 
 const field = (name: string) => `${NOVEL_MSG}.fields.${name}`;

@@ -1,6 +1,6 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { TextInput, type TextInputProps, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { useSystemSettings } from '../../api/system';
 
 export { useIsAdmin } from '../../auth/permission';
@@ -49,34 +49,5 @@ export function FormSection({
   );
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** An instant (ISO string) as the value of a `datetime-local` input, in the browser's time zone, to the second. */
-export function toLocalInput(value: unknown): string {
-  if (!value) return '';
-  const d = new Date(value as string);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(
-    d.getMinutes(),
-  )}:${pad(d.getSeconds())}`;
-}
-
-/** A `datetime-local` value (local time) as an ISO instant; empty is null. */
-export function fromLocalInput(value: string): string | null {
-  if (!value) return null;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
-
 /** A date and time to the second (a notice may start at 08:00:30), stored as an ISO instant. */
-export function InstantInput(props: Omit<TextInputProps, 'type'>) {
-  return (
-    <TextInput
-      {...props}
-      type="datetime-local"
-      format={toLocalInput}
-      parse={fromLocalInput}
-      slotProps={{ htmlInput: { step: 1 }, inputLabel: { shrink: true } }}
-    />
-  );
-}
+export { InstantInput } from '../../components/dates';

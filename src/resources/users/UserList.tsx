@@ -5,7 +5,6 @@ import PersonOffIcon from '@mui/icons-material/PersonOff';
 import PersonSearchIcon from '@mui/icons-material/PersonSearch';
 import { Box, MenuItem, TextField as MuiTextField, Typography } from '@mui/material';
 import {
-  DateInput,
   FunctionField,
   List,
   NumberField,
@@ -19,6 +18,7 @@ import {
 import { USER_GROUPS, USER_STATUSES, VIP_STATES } from '../../../common/users';
 import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { USER_MSG } from './names';
@@ -45,8 +45,8 @@ const filters = (translate: (key: string) => string) => [
   />,
   <SelectInput key="vip" source="vip" choices={choices(VIP_STATES, 'vip')} alwaysOn label={`${f}.vip`} />,
   <TextInput key="channel" source="channel" label={`${f}.channel`} />,
-  <DateInput key="signupFrom" source="signupFrom" label={`${f}.signupFrom`} />,
-  <DateInput key="signupTo" source="signupTo" label={`${f}.signupTo`} />,
+  <DayInput key="signupFrom" source="signupFrom" label={`${f}.signupFrom`} />,
+  <DayInput key="signupTo" source="signupTo" label={`${f}.signupTo`} />,
 ];
 
 const field = (name: string) => `${USER_MSG}.fields.${name}`;

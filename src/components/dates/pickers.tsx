@@ -1,0 +1,167 @@
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import { enUS, zhCN } from '@mui/x-date-pickers/locales';
+import dayjs, { type Dayjs } from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { type ReactNode, useState } from 'react';
+import { FieldTitle, InputHelperText, useInput, useLocaleState, useResourceContext } from 'react-admin';
+import {
+  DAY_FORMAT,
+  type DayInputProps,
+  INVALID,
+  type InstantInputProps,
+  type PlainDayPickerProps,
+} from './shared';
+
+/**
+ * The date pickers (MUI X), in the interface's language rather than the browser's (issue #17): the calendar, the
+ * field's order and the texts follow react-admin's locale. Loaded only with a screen that shows one (DateInputs.tsx).
+ */
+const LOCALES = {
+  'zh-CN': {
+    adapter: 'zh-cn',
+    text: zhCN.components.MuiLocalizationProvider.defaultProps.localeText,
+    day: 'YYYY-MM-DD',
+    instant: 'YYYY-MM-DD HH:mm:ss',
+    // the calendar's heading as Chinese writes it (2026年11月), not the locale's 十一月 2026
+    header: 'YYYY年M月',
+  },
+  'en-US': {
+    adapter: 'en',
+    text: enUS.components.MuiLocalizationProvider.defaultProps.localeText,
+    day: 'MM/DD/YYYY',
+    instant: 'MM/DD/YYYY HH:mm:ss',
+    header: 'MMMM YYYY',
+  },
+} as const;
+
+function useLocaleFormats() {
+  const [locale] = useLocaleState();
+  return LOCALES[locale === 'en-US' ? 'en-US' : 'zh-CN'];
+}
+
+function PickerProvider({ children }: { children: ReactNode }) {
+  const l = useLocaleFormats();
+  return (
+    <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale={l.adapter} localeText={l.text}>
+      {children}
+    </LocalizationProvider>
+  );
+}
+
+/** A picker's value as the form keeps it: a day `YYYY-MM-DD`, an ISO instant, null when empty, INVALID when half typed. */
+const INSTANT_VIEWS = ['year', 'month', 'day', 'hours', 'minutes', 'seconds'] as const;
+
+const dayValue = (d: Dayjs | null) => (d ? (d.isValid() ? d.format(DAY_FORMAT) : INVALID) : null);
+const instantValue = (d: Dayjs | null) => (d ? (d.isValid() ? d.toISOString() : INVALID) : null);
+const parsed = (v: unknown, day: boolean) => {
+  if (!v || v === INVALID) return null;
+  const d = day ? dayjs(String(v), DAY_FORMAT, true) : dayjs(String(v));
+  return d.isValid() ? d : null;
+};
+
+function RaPicker({
+  kind,
+  source,
+  label,
+  helperText,
+  minDate,
+  maxDate,
+  ...props
+}: (DayInputProps | InstantInputProps) & { kind: 'day' | 'instant' }) {
+  const l = useLocaleFormats();
+  const resource = useResourceContext(props);
+  const { field, fieldState, isRequired, id } = useInput({ source, ...props });
+  const value = parsed(field.value, kind === 'day');
+  const Picker = kind === 'day' ? DatePicker : DateTimePicker;
+  const message = fieldState.error?.message;
+  return (
+    <PickerProvider>
+      <Picker
+        value={value}
+        onChange={(d) => field.onChange(kind === 'day' ? dayValue(d) : instantValue(d))}
+        format={kind === 'day' ? l.day : l.instant}
+        views={kind === 'day' ? undefined : (INSTANT_VIEWS as never)}
+        ampm={false}
+        minDate={minDate ? dayjs(minDate) : undefined}
+        maxDate={maxDate ? dayjs(maxDate) : undefined}
+        disabled={props.disabled}
+        readOnly={props.readOnly}
+        slotProps={{
+          calendarHeader: { format: l.header },
+          field: { clearable: !isRequired },
+          textField: {
+            id,
+            name: source,
+            onBlur: field.onBlur,
+            size: 'small',
+            variant: 'filled',
+            sx: props.sx,
+            fullWidth: props.fullWidth,
+            error: fieldState.invalid,
+            label:
+              label === false ? undefined : (
+                <FieldTitle label={label} source={source} resource={resource} isRequired={isRequired} />
+              ),
+            helperText:
+              helperText === false && !message ? undefined : (
+                <InputHelperText error={message} helperText={helperText} />
+              ),
+          },
+        }}
+      />
+    </PickerProvider>
+  );
+}
+
+export function DayPickerInput(props: DayInputProps) {
+  return <RaPicker kind="day" {...props} />;
+}
+
+export function InstantPickerInput(props: InstantInputProps) {
+  return <RaPicker kind="instant" {...props} />;
+}
+
+/** A day picker outside a form (the reports' period): commits only complete days within the bounds. */
+export function PlainDayPicker({
+  label,
+  value,
+  min,
+  max,
+  onCommit,
+  error,
+  invalidText,
+}: PlainDayPickerProps) {
+  const l = useLocaleFormats();
+  // A bad entry is about the value it was typed over: another value (a preset) clears it.
+  const [badOver, setBadOver] = useState<string | null>(null);
+  const bad = badOver === value;
+  return (
+    <PickerProvider>
+      <DatePicker
+        label={label}
+        value={parsed(value, true)}
+        format={l.day}
+        minDate={min ? dayjs(min) : undefined}
+        maxDate={dayjs(max)}
+        onChange={(next) => {
+          const v = dayValue(next);
+          const ok = !!v && v !== INVALID && v <= max && (!min || v >= min);
+          setBadOver(next && !ok ? value : null);
+          if (ok) onCommit(v);
+        }}
+        slotProps={{
+          calendarHeader: { format: l.header },
+          textField: {
+            size: 'small',
+            variant: 'filled',
+            error: bad || !!error,
+            helperText: bad ? invalidText : error,
+          },
+        }}
+      />
+    </PickerProvider>
+  );
+}
