@@ -14,6 +14,7 @@ import {
 } from '../../common/period';
 import { request } from '../api/http';
 import { DayPicker } from './dates';
+import type { PlainDayPickerProps } from './dates/shared';
 
 /** `GET /app/admin/stats/meta`: the tenant's time zone, its today and the first day with data. */
 export interface ReportMeta {
@@ -74,33 +75,10 @@ export function useReportPeriod(today: string): ReportPeriodState {
 }
 
 /** A date box that commits only a real date within the bounds (typing 2026-1 does not reload the report). */
-function DateBox({
-  label,
-  value,
-  min,
-  max,
-  onCommit,
-  error,
-}: {
-  label: string;
-  value: string;
-  min?: string;
-  max: string;
-  onCommit: (date: string) => void;
-  error?: string;
-}) {
+function DateBox(props: Omit<PlainDayPickerProps, 'invalidText'>) {
   const translate = useTranslate();
-  return (
-    <DayPicker
-      label={label}
-      value={value}
-      min={min}
-      max={max}
-      onCommit={onCommit}
-      error={error}
-      invalidText={translate('report.period.invalid', { min: min ?? '—', max })}
-    />
-  );
+  const invalidText = translate('report.period.invalid', { min: props.min ?? '—', max: props.max });
+  return <DayPicker {...props} invalidText={invalidText} />;
 }
 
 /** Presets, a custom range and the comparison switch, in the tenant's time zone. */
