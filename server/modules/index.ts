@@ -1,6 +1,7 @@
 import type { ServerModule } from '../core/module';
 import actresses from './actresses';
 import ad from './ad';
+import agents from './agents';
 import comment from './comment';
 import domain from './domain';
 import health from './health';
@@ -38,4 +39,5 @@ export const modules: readonly ServerModule[] = [
   users,
   comment,
   domain,
+  agents,
 ];

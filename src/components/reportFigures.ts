@@ -3,8 +3,11 @@
  * functions, shared by the report table, its CSV and its tests, so the CSV reads exactly as the screen.
  */
 
-/** `count`: an integer with grouping; `decimal`: one decimal; `percent`: a 0..1 ratio shown as a percentage. */
-export type FigureFormat = 'count' | 'decimal' | 'percent';
+/**
+ * `count`: an integer with grouping; `decimal`: one decimal; `money`: two decimals (commissions, recharges);
+ * `percent`: a 0..1 ratio shown as a percentage.
+ */
+export type FigureFormat = 'count' | 'decimal' | 'money' | 'percent';
 
 export interface ReportFigure {
   /** The figure's name in the API's rows, totals and series (`searches`, `playRate`). */
@@ -32,6 +35,8 @@ export function formatFigure(value: unknown, format: FigureFormat = 'count', loc
     }).format(n);
   if (format === 'decimal')
     return new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
+  if (format === 'money')
+    return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(n);
 }
 

@@ -1,6 +1,7 @@
 import type { SectionDecl } from '../routes/types';
 import actress from './actress';
 import ad from './ad';
+import agents from './agents';
 import comment from './comment';
 import domain from './domain';
 import movie from './movie';
@@ -15,6 +16,7 @@ export const sections: readonly SectionDecl[] = [
   actress,
   novel,
   ad,
+  agents,
   comment,
   stats,
   domain,

@@ -94,4 +94,4 @@ test('the seed generator runs the module seeder once, with the seed and the firs
     (await import('drizzle-orm')).sql`select min(id)::int as id from operators`,
   );
   expect(log.seeds).toEqual([{ seed: 7, reviewer: first.id }]);
-});
+}, 180_000); // two runs of the whole sample seed: the limit only guards against a hang

@@ -144,6 +144,14 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   'GET /app/admin/ad/reports/advertiser',
   'GET /app/admin/ad/reports/position',
   'GET /app/admin/ad/reports/material',
+  // Agents (issue #16): every operator reads agents, their bound domains, their stat and settlements; writes, domain
+  // bindings and settling are admins'.
+  'GET /app/admin/agents',
+  'GET /app/admin/agents/{id}',
+  'GET /app/admin/agents/{id}/domains',
+  'GET /app/admin/agents/stat',
+  'GET /app/admin/agents/stat/daily',
+  'GET /app/admin/agents/stat/{id}/settlements',
 ];
 
 /**

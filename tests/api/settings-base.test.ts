@@ -125,7 +125,7 @@ describe('platform usage', () => {
 describe('statistics settings', () => {
   const URL = '/app/admin/setting/statistics';
 
-  test('defaults until saved: every event, 100 %, 30 days, no snippets, version 0', async () => {
+  test('defaults until saved: every event, 100 %, 30 days, a 30-day attribution window, no snippets, version 0', async () => {
     await api.query(sql`delete from statistics_settings`);
     const r = await api.call('GET', URL, { token: user });
     expect(r.body.data).toEqual({
@@ -134,6 +134,7 @@ describe('statistics settings', () => {
       events: { pageView: true, play: true, search: true, adImpression: true, adClick: true, tagClick: true },
       sampleRate: 100,
       rawRetentionDays: 30,
+      attributionDays: 30,
       snippets: [],
     });
   });

@@ -1,5 +1,6 @@
 import actress from './actress';
 import ad from './ad';
+import agents from './agents';
 import comment from './comment';
 import domain from './domain';
 import movie from './movie';
@@ -23,5 +24,6 @@ const resources = {
   ...domain,
   ...setting,
   ...users,
+  ...agents,
 };
 export default resources;

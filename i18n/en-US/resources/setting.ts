@@ -158,7 +158,12 @@ const setting = {
       adClick: 'Ad clicks',
       tagClick: 'Tag clicks',
     },
-    fields: { sampleRate: 'Sampling rate (%)', rawRetentionDays: 'Keep raw events (days)' },
+    fields: {
+      sampleRate: 'Sampling rate (%)',
+      rawRetentionDays: 'Keep raw events (days)',
+      attributionDays: 'Agent attribution window (days)',
+    },
+    attributionHelp: "A visitor's first channel keeps their signups and recharges for this many days",
     sampleRateHelp: 'Share of visits whose events are collected, 1–100',
     retentionHelp: 'After this only the daily rollups remain',
     snippetsHint:

@@ -6,6 +6,11 @@
 import type zh from '../zh-CN/fields';
 
 const fields: Record<keyof typeof zh, string> = {
+  'label.model': 'Commission model',
+  'label.rate': 'Commission rate or amount',
+  'label.payee': 'Payee',
+  'label.payoutMethod': 'Payout method',
+  'label.payoutAccount': 'Payout account',
   'label.item': 'item {n}',
   'label.separator': ' › ',
   'label.account': 'Account',
@@ -56,7 +61,7 @@ const fields: Record<keyof typeof zh, string> = {
   'label.order': 'Order',
   'label.page': 'Page',
   'label.pageSize': 'Page size',
-  'label.parentId': 'Parent column',
+  'label.parentId': 'Parent',
   'label.password': 'Password',
   'label.path': 'Path',
   'label.platform': 'Platform',
@@ -67,6 +72,7 @@ const fields: Record<keyof typeof zh, string> = {
   'label.priority': 'Priority',
   'label.q': 'Search',
   'label.rawRetentionDays': 'Keep raw events (days)',
+  'label.attributionDays': 'Agent attribution window (days)',
   'label.reason': 'Reason',
   'label.recommended': 'Recommended',
   'label.registrationOpen': 'Registration open',

@@ -1,6 +1,7 @@
 import type zh from '../zh-CN';
 import actresses from './actresses';
 import ad from './ad';
+import agents from './agents';
 import columnTree from './column-tree';
 import comment from './comment';
 import core from './core';
@@ -36,5 +37,6 @@ const en: Record<keyof typeof zh, string> = {
   ...statistics,
   ...domain,
   ...users,
+  ...agents,
 };
 export default en;

@@ -3,6 +3,11 @@
  * 一个模块的新字段加在这里；没有名称的字段（例如拼错的键）按原样说出。
  */
 const fields = {
+  'label.model': '佣金方式',
+  'label.rate': '佣金比例或单价',
+  'label.payee': '收款人',
+  'label.payoutMethod': '收款方式',
+  'label.payoutAccount': '收款账号',
   'label.item': '第 {n} 项',
   'label.separator': ' · ',
   'label.account': '账号',
@@ -53,7 +58,7 @@ const fields = {
   'label.order': '排序方向',
   'label.page': '页码',
   'label.pageSize': '每页条数',
-  'label.parentId': '上级栏目',
+  'label.parentId': '上级',
   'label.password': '密码',
   'label.path': '路径',
   'label.platform': '平台',
@@ -64,6 +69,7 @@ const fields = {
   'label.priority': '优先级',
   'label.q': '搜索',
   'label.rawRetentionDays': '原始事件保留天数',
+  'label.attributionDays': '渠道归因窗口（天）',
   'label.reason': '原因',
   'label.recommended': '推荐',
   'label.registrationOpen': '开放注册',

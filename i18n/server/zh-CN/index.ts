@@ -1,5 +1,6 @@
 import actresses from './actresses';
 import ad from './ad';
+import agents from './agents';
 import columnTree from './column-tree';
 import comment from './comment';
 import core from './core';
@@ -39,5 +40,6 @@ const zh = {
   ...statistics,
   ...domain,
   ...users,
+  ...agents,
 };
 export default zh;

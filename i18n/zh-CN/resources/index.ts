@@ -1,6 +1,7 @@
 import type en from '../../en-US/resources';
 import actress from './actress';
 import ad from './ad';
+import agents from './agents';
 import comment from './comment';
 import domain from './domain';
 import movie from './movie';
@@ -20,5 +21,6 @@ const resources: typeof en = {
   ...domain,
   ...setting,
   ...users,
+  ...agents,
 };
 export default resources;

@@ -152,7 +152,12 @@ const setting: typeof en = {
       adClick: '广告点击',
       tagClick: '标签点击',
     },
-    fields: { sampleRate: '采样率（%）', rawRetentionDays: '原始事件保留天数' },
+    fields: {
+      sampleRate: '采样率（%）',
+      rawRetentionDays: '原始事件保留天数',
+      attributionDays: '渠道归因窗口（天）',
+    },
+    attributionHelp: '访客首次进入的渠道在这段天数内获得其注册与充值',
     sampleRateHelp: '采集事件的访问比例，1–100',
     retentionHelp: '超过后只保留按天汇总的数据',
     snippetsHint: '各平台页面中加入的统计代码。以文本保存和显示：在本后台中绝不会执行。',

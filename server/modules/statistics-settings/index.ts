@@ -24,6 +24,8 @@ export interface StatisticsDoc {
   sampleRate: number;
   /** Days raw events are kept; after that only the daily rollups remain. */
   rawRetentionDays: number;
+  /** Days a visitor's first channel touch keeps the credit for their signups and recharges (channel agents). */
+  attributionDays: number;
   /** Third-party analytics code per platform: stored as text, never run by the admin. */
   snippets: { platform: number; code: string }[];
 }
@@ -32,6 +34,7 @@ export const DEFAULT_STATISTICS: StatisticsDoc = {
   events: { pageView: true, play: true, search: true, adImpression: true, adClick: true, tagClick: true },
   sampleRate: 100,
   rawRetentionDays: 30,
+  attributionDays: 30,
   snippets: [],
 };
 
@@ -50,6 +53,7 @@ const Statistics = z
     events: Events,
     sampleRate: z.number(),
     rawRetentionDays: z.number(),
+    attributionDays: z.number(),
     snippets: z.array(Snippet),
   })
   .openapi('StatisticsSettings');
@@ -60,6 +64,7 @@ const Patch = z
     events: Events.partial().strict().optional(),
     sampleRate: z.number().int().min(1).max(100).optional(),
     rawRetentionDays: z.number().int().min(1).max(3650).optional(),
+    attributionDays: z.number().int().min(1).max(365).optional(),
     snippets: z
       .array(Snippet)
       .max(50)
@@ -103,6 +108,7 @@ export async function readStatistics(db: Executor, tenant: number) {
     events: { ...DEFAULT_STATISTICS.events, ...(data.events ?? {}) },
     sampleRate: data.sampleRate ?? DEFAULT_STATISTICS.sampleRate,
     rawRetentionDays: data.rawRetentionDays ?? DEFAULT_STATISTICS.rawRetentionDays,
+    attributionDays: data.attributionDays ?? DEFAULT_STATISTICS.attributionDays,
     snippets: data.snippets ?? [],
   };
 }

@@ -55,11 +55,11 @@ const ingestRoute = createRoute({
   responses: jsonResponse(IngestAnswer),
 });
 
-const day = z.string().refine(isDay, { params: { key: 'field.date' } });
+export const dayParam = z.string().refine(isDay, { params: { key: 'field.date' } });
 const figureSort = (figures: readonly string[]) => z.enum(['key', ...figures] as [string, ...string[]]);
 const baseQuery = (figures: readonly string[]) => ({
-  from: day.optional(),
-  to: day.optional(),
+  from: dayParam.optional(),
+  to: dayParam.optional(),
   compare: z.enum(['true', 'false']).optional(),
   sort: figureSort(figures).optional(),
   order: z.enum(['asc', 'desc']).optional(),
@@ -182,7 +182,7 @@ const adoptRoute = createRoute({
 });
 
 /** The period of a report's query: from..to in the tenant's days (today by default), at most MAX_DAYS long. */
-async function periodOf(
+export async function periodOf(
   c: AppContext,
   q: { from?: string; to?: string },
   maxDays = MAX_DAYS,

@@ -3,6 +3,7 @@ import {
   bigint,
   customType,
   date,
+  index,
   integer,
   numeric,
   pgTable,
@@ -225,4 +226,78 @@ export const statChannelDaily = pgTable(
     visitors: empty('visitors'),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.day, t.channel] })],
+);
+
+/** A visitor's first time per day through a channel (its code, or a domain bound to it): attribution's touches. */
+export const statTouches = pgTable(
+  'stat_touches',
+  {
+    tenant: integer('tenant').notNull(),
+    visitorHash: bigint('visitor_hash', { mode: 'bigint' }).notNull(),
+    day: day(),
+    channel: varchar('channel', { length: 64 }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'stat_touches_pk', columns: [t.tenant, t.visitorHash, t.day, t.channel] }),
+    index('stat_touches_day').on(t.tenant, t.day),
+  ],
+);
+
+/** Every signup, the channel it was credited to, and its return days (bit k: back k days later, 1–7). */
+export const statSignups = pgTable(
+  'stat_signups',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    id: varchar('id', { length: 64 }).notNull(),
+    channel: varchar('channel', { length: 64 }).notNull(),
+    visitorHash: bigint('visitor_hash', { mode: 'bigint' }).notNull(),
+    addressHash: bigint('address_hash', { mode: 'bigint' }).notNull(),
+    active: smallint('active').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'stat_signups_pk', columns: [t.tenant, t.day, t.id] }),
+    index('stat_signups_visitor').on(t.tenant, t.visitorHash),
+  ],
+);
+
+/** Each paying visitor once: the day of the first recharge and the channel it was credited to. */
+export const statPayers = pgTable(
+  'stat_payers',
+  {
+    tenant: integer('tenant').notNull(),
+    visitorHash: bigint('visitor_hash', { mode: 'bigint' }).notNull(),
+    day: day(),
+    channel: varchar('channel', { length: 64 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'stat_payers_pk', columns: [t.tenant, t.visitorHash] }),
+    index('stat_payers_day').on(t.tenant, t.day),
+  ],
+);
+
+/** Per channel per day: its traffic and the conversions credited to it, with the quality counts of its signups. */
+export const statAttributedDaily = pgTable(
+  'stat_attributed_daily',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    channel: varchar('channel', { length: 64 }).notNull(),
+    pageViews: count('page_views'),
+    signups: count('signups'),
+    payers: count('payers'),
+    recharges: count('recharges'),
+    rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull().default('0'),
+    sharedAddress: count('shared_address'),
+    sharedDevice: count('shared_device'),
+    idle: count('idle'),
+    retained: count('retained'),
+    visitors: empty('visitors'),
+    addresses: empty('addresses'),
+  },
+  (t) => [
+    primaryKey({ name: 'stat_attributed_daily_pk', columns: [t.tenant, t.day, t.channel] }),
+    index('stat_attributed_daily_channel').on(t.tenant, t.channel, t.day),
+  ],
 );

@@ -102,10 +102,8 @@ function tau(x: number): number {
   }
 }
 
-/** The estimated number of distinct values behind the registers, rounded. */
-export function estimate(registers: Registers): number {
-  const c = new Array<number>(MAX_RANK + 1).fill(0);
-  for (let i = 0; i < M; i++) c[registers[i]]++;
+/** The estimate from the histogram of register values (`c[k]` registers hold rank k). */
+function estimateFromCounts(c: number[]): number {
   if (c[0] === M) return 0;
   let z = M * tau(1 - c[MAX_RANK] / M);
   for (let k = Q; k >= 1; k--) z = 0.5 * (z + c[k]);
@@ -113,5 +111,38 @@ export function estimate(registers: Registers): number {
   return Math.round(M ** 2 / (2 * Math.LN2) / z);
 }
 
-/** The estimate over several stored sketches (a report's period). */
-export const estimateStored = (stored: Iterable<Uint8Array | null | undefined>) => estimate(merge(stored));
+/** The estimated number of distinct values behind the registers, rounded. */
+export function estimate(registers: Registers): number {
+  const c = new Array<number>(MAX_RANK + 1).fill(0);
+  for (let i = 0; i < M; i++) c[registers[i]]++;
+  return estimateFromCounts(c);
+}
+
+// Scratch registers for merging sparse sketches: only the registers touched are read and cleared again, so the
+// estimate over small sketches (an agent's days) costs their size, not 16,384 per estimate.
+const scratch = new Uint8Array(M);
+const touched = new Uint16Array(M);
+
+/** The estimate over several stored sketches (a report's period): the same as `estimate(merge(stored))`. */
+export function estimateStored(stored: Iterable<Uint8Array | null | undefined>): number {
+  const list = Array.isArray(stored) ? (stored as (Uint8Array | null | undefined)[]) : [...stored];
+  if (list.some((s) => s?.length === M)) return estimate(merge(list));
+  let n = 0;
+  for (const s of list) {
+    if (!s) continue;
+    for (let o = 0; o + 2 < s.length; o += 3) {
+      const idx = ((s[o] << 8) | s[o + 1]) & (M - 1);
+      const r = s[o + 2];
+      if (r === 0) continue;
+      if (scratch[idx] === 0) touched[n++] = idx;
+      if (r > scratch[idx]) scratch[idx] = r;
+    }
+  }
+  const c = new Array<number>(MAX_RANK + 1).fill(0);
+  c[0] = M - n;
+  for (let k = 0; k < n; k++) {
+    c[scratch[touched[k]]]++;
+    scratch[touched[k]] = 0;
+  }
+  return estimateFromCounts(c);
+}

@@ -28,6 +28,7 @@ export interface Statistics {
   events: Record<(typeof STAT_EVENTS)[number], boolean>;
   sampleRate: number;
   rawRetentionDays: number;
+  attributionDays: number;
   snippets: { platform: number; code: string }[];
 }
 
@@ -110,6 +111,7 @@ export function StatisticsSettings() {
           events: values.events,
           sampleRate: values.sampleRate,
           rawRetentionDays: values.rawRetentionDays,
+          attributionDays: values.attributionDays,
           snippets: snippetsToSave(values.snippets ?? [], stats.snippets),
         },
       });
@@ -174,6 +176,14 @@ export function StatisticsSettings() {
               label={`${STATISTICS_MSG}.fields.rawRetentionDays`}
               helperText={`${STATISTICS_MSG}.retentionHelp`}
               validate={[required(), minValue(1), maxValue(3650)]}
+              step={1}
+              disabled={disabled}
+            />
+            <NumberInput
+              source="attributionDays"
+              label={`${STATISTICS_MSG}.fields.attributionDays`}
+              helperText={`${STATISTICS_MSG}.attributionHelp`}
+              validate={[required(), minValue(1), maxValue(365)]}
               step={1}
               disabled={disabled}
             />

@@ -1,0 +1,767 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import {
+  AGENT_MODELS,
+  type AgentModel,
+  cents,
+  commissionOf,
+  median,
+  QUALITY_MIN_SIGNUPS,
+  type QualityFigures,
+  type QualityFlag,
+  qualityFlags,
+  rate,
+} from '../../../common/agents';
+import { Code } from '../../../common/codes';
+import { addDays, dayOf, daysIn, eachDay, type Period } from '../../../common/period';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import type { AppContext, AppEnv } from '../../core/context';
+import { idParam } from '../../core/crud';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { ApiError, invalidField, notFound } from '../../core/errors';
+import { boolQuery, intQuery, transaction } from '../../core/shared';
+import { tenantOf } from '../../core/tenant';
+import { rowsOf } from '../../db/migrate';
+import type { Executor, Tx } from '../../db/types';
+import { RETURN_DAYS } from '../statistics/attribution';
+import { timeZoneOf } from '../statistics/ingest';
+import { kept } from '../statistics/report-cache';
+import { dayParam, periodOf } from '../statistics/routes';
+import { estimateStored } from '../statistics/sketch';
+import { agentSettledDays, agentSettlements, agents } from './schema';
+
+/** The figures of the agents' stat, sortable. */
+export const AGENT_FIGURES = [
+  'visitors',
+  'addresses',
+  'pageViews',
+  'signups',
+  'conversion',
+  'payers',
+  'recharges',
+  'rechargeAmount',
+  'arpu',
+  'commission',
+  'settled',
+  'unsettled',
+] as const;
+export type AgentFigure = (typeof AGENT_FIGURES)[number];
+
+interface Conv {
+  signups: number;
+  payers: number;
+  recharges: number;
+  rechargeAmount: number;
+}
+const zero = (): Conv => ({ signups: 0, payers: 0, recharges: 0, rechargeAmount: 0 });
+const add = (a: Conv, b: Conv): Conv => ({
+  signups: a.signups + b.signups,
+  payers: a.payers + b.payers,
+  recharges: a.recharges + b.recharges,
+  rechargeAmount: a.rechargeAmount + b.rechargeAmount,
+});
+const sub = (a: Conv, b: Conv): Conv => ({
+  signups: a.signups - b.signups,
+  payers: a.payers - b.payers,
+  recharges: a.recharges - b.recharges,
+  rechargeAmount: cents(a.rechargeAmount - b.rechargeAmount),
+});
+
+/** One row of the stat: an agent over the period, or one day of an agent. */
+export interface StatRow extends Conv {
+  visitors: number;
+  addresses: number;
+  pageViews: number;
+  conversion: number;
+  arpu: number;
+  commission: number;
+  settled: number;
+  unsettled: number;
+  /** What arrived for settled days after they were settled: reported here, never added to the settled figures. */
+  late: Conv;
+}
+
+/** The figures of a row from its parts: open (unsettled) live figures, the settled snapshot and its commission. */
+function figures(
+  open: Conv,
+  settled: Conv & { commission: number },
+  late: Conv,
+  model: AgentModel,
+  agentRate: number,
+  traffic: { visitors: number; addresses: number; pageViews: number },
+): StatRow {
+  const all = add(open, settled);
+  const unsettled = cents(commissionOf(model, agentRate, open));
+  const settledCommission = cents(settled.commission);
+  return {
+    ...traffic,
+    ...all,
+    rechargeAmount: cents(all.rechargeAmount),
+    conversion: rate(all.signups, traffic.visitors),
+    arpu: all.signups ? cents(all.rechargeAmount / all.signups) : 0,
+    commission: cents(unsettled + settledCommission),
+    settled: settledCommission,
+    unsettled,
+    late,
+  };
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+const convOf = (r: Record<string, unknown>, p: string): Conv => ({
+  signups: num(r[`${p}signups`]),
+  payers: num(r[`${p}payers`]),
+  recharges: num(r[`${p}recharges`]),
+  rechargeAmount: num(r[`${p}amount`]),
+});
+const bytes = (v: unknown): Uint8Array | null => {
+  if (!v) return null;
+  if (v instanceof Uint8Array) return v;
+  if (typeof v === 'string' && v.startsWith('\\x')) return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+  return null;
+};
+
+/** The last day whose signups have had their whole return week (idle and retention are read up to it). */
+const maturedUntil = (today: string) => addDays(today, -RETURN_DAYS - 1);
+
+const AllQuery = z.object({
+  from: dayParam.optional(),
+  to: dayParam.optional(),
+  sort: z.enum(['name', 'channel', ...AGENT_FIGURES] as [string, ...string[]]).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  q: z.string().trim().max(64).optional(),
+  enabled: boolQuery.optional(),
+  flagged: boolQuery.optional(),
+  page: intQuery(1, 10_000).optional(),
+  pageSize: intQuery(1, 1000).optional(),
+});
+
+interface AllAnswer {
+  list: (StatRow & {
+    id: number;
+    name: string;
+    channel: string;
+    model: AgentModel;
+    rate: number;
+    enabled: boolean;
+    parentId: number | null;
+    quality: QualityFigures & { flags: QualityFlag[] };
+  })[];
+  total: number;
+  totals: StatRow;
+  siteRetention: number | null;
+  series: { date: string; pageViews: number; signups: number; payers: number; rechargeAmount: number }[];
+  period: Period;
+}
+
+/** Every agent over a period (sorted, filtered, paged in memory: a tenant has thousands of agents, not millions). */
+export async function allAgentsStat(
+  db: Executor,
+  at: { tenant: number; period: Period; today: string },
+): Promise<Omit<AllAnswer, 'list'> & { list: AllAnswer['list'] }> {
+  const { tenant, period, today } = at;
+  const matured = maturedUntil(today);
+  const rows = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`
+      with s as (select agent_id, day, signups, payers, recharges, recharge_amount, commission from agent_settled_days
+        where tenant = ${tenant} and day between ${period.from}::date and ${period.to}::date),
+      live as (select a.id, sum(r.page_views) as pv,
+          sum(r.signups) filter (where s.day is null) as o_signups, sum(r.payers) filter (where s.day is null) as o_payers,
+          sum(r.recharges) filter (where s.day is null) as o_recharges,
+          sum(r.recharge_amount) filter (where s.day is null) as o_amount,
+          sum(r.signups) filter (where s.day is not null) as l_signups, sum(r.payers) filter (where s.day is not null) as l_payers,
+          sum(r.recharges) filter (where s.day is not null) as l_recharges,
+          sum(r.recharge_amount) filter (where s.day is not null) as l_amount,
+          sum(r.signups) as q_signups, sum(r.shared_address) as q_sa, sum(r.shared_device) as q_sd,
+          sum(r.signups) filter (where r.day <= ${matured}::date) as q_matured,
+          sum(r.idle) filter (where r.day <= ${matured}::date) as q_idle,
+          sum(r.retained) filter (where r.day <= ${matured}::date) as q_retained
+        from agents a join stat_attributed_daily r on r.tenant = ${tenant} and r.channel = a.channel
+          and r.day between ${period.from}::date and ${period.to}::date
+        left join s on s.agent_id = a.id and s.day = r.day
+        where a.tenant = ${tenant} group by a.id),
+      settled as (select agent_id as id, sum(signups) as s_signups, sum(payers) as s_payers, sum(recharges) as s_recharges,
+          sum(recharge_amount) as s_amount, sum(commission) as s_commission from s group by agent_id)
+      select a.id, a.name, a.channel, a.model, a.rate, a.enabled, a.parent_id, live.*, settled.*
+      from agents a left join live using (id) left join settled using (id)
+      where a.tenant = ${tenant} order by a.id`),
+  );
+  const sketches = rowsOf<{ channel: string; visitors: unknown; addresses: unknown }>(
+    await db.execute(sql`select r.channel, r.visitors, r.addresses from stat_attributed_daily r
+      where r.tenant = ${tenant} and r.day between ${period.from}::date and ${period.to}::date and r.channel <> ''
+        and exists (select 1 from agents a where a.tenant = ${tenant} and a.channel = r.channel)`),
+  );
+  const byChannel = new Map<string, { v: Uint8Array[]; a: Uint8Array[] }>();
+  for (const s of sketches) {
+    let g = byChannel.get(s.channel);
+    if (!g) {
+      g = { v: [], a: [] };
+      byChannel.set(s.channel, g);
+    }
+    const v = bytes(s.visitors);
+    const a = bytes(s.addresses);
+    if (v?.length) g.v.push(v);
+    if (a?.length) g.a.push(a);
+  }
+
+  const list: AllAnswer['list'] = rows.map((r) => {
+    const channel = String(r.channel);
+    const g = byChannel.get(channel);
+    const settledConv = convOf(r, 's_');
+    const late = sub(convOf(r, 'l_'), settledConv);
+    const quality: QualityFigures = {
+      signups: num(r.q_signups),
+      sharedAddress: num(r.q_sa),
+      sharedDevice: num(r.q_sd),
+      matured: num(r.q_matured),
+      idle: num(r.q_idle),
+      retained: num(r.q_retained),
+    };
+    return {
+      id: num(r.id),
+      name: String(r.name),
+      channel,
+      model: r.model as AgentModel,
+      rate: num(r.rate),
+      enabled: r.enabled === true || r.enabled === 't',
+      parentId: r.parent_id === null || r.parent_id === undefined ? null : num(r.parent_id),
+      ...figures(
+        convOf(r, 'o_'),
+        { ...settledConv, commission: num(r.s_commission) },
+        late,
+        r.model as AgentModel,
+        num(r.rate),
+        {
+          visitors: g ? estimateStored(g.v) : 0,
+          addresses: g ? estimateStored(g.a) : 0,
+          pageViews: num(r.pv),
+        },
+      ),
+      quality: { ...quality, flags: [] },
+    };
+  });
+  const siteRetention = median(
+    list
+      .filter((r) => r.quality.matured >= QUALITY_MIN_SIGNUPS)
+      .map((r) => r.quality.retained / r.quality.matured),
+  );
+  for (const r of list) r.quality.flags = qualityFlags(r.quality, siteRetention);
+  const perDay = new Map(
+    rowsOf<Record<string, unknown>>(
+      await db.execute(sql`select r.day::text as day, sum(r.page_views) as pv, sum(r.signups) as signups,
+          sum(r.payers) as payers, sum(r.recharge_amount) as amount
+        from stat_attributed_daily r where r.tenant = ${tenant} and r.day between ${period.from}::date and ${period.to}::date
+          and r.channel in (select channel from agents where tenant = ${tenant})
+        group by r.day`),
+    ).map((r) => [String(r.day), r]),
+  );
+  const series = eachDay(period.from, period.to).map((date) => {
+    const r = perDay.get(date) ?? {};
+    return {
+      date,
+      pageViews: num(r.pv),
+      signups: num(r.signups),
+      payers: num(r.payers),
+      rechargeAmount: cents(num(r.amount)),
+    };
+  });
+  return { list, total: list.length, totals: totalsOf(list), siteRetention, series, period };
+}
+
+/** The totals row: sums; unique visitors and addresses summed over agents (a visitor of two agents counts twice). */
+function totalsOf(list: StatRow[]): StatRow {
+  const t = list.reduce(
+    (s, r) => ({
+      visitors: s.visitors + r.visitors,
+      addresses: s.addresses + r.addresses,
+      pageViews: s.pageViews + r.pageViews,
+      conv: add(s.conv, r),
+      late: add(s.late, r.late),
+      settled: s.settled + r.settled,
+      unsettled: s.unsettled + r.unsettled,
+    }),
+    { visitors: 0, addresses: 0, pageViews: 0, conv: zero(), late: zero(), settled: 0, unsettled: 0 },
+  );
+  const conv = { ...t.conv, rechargeAmount: cents(t.conv.rechargeAmount) };
+  return {
+    visitors: t.visitors,
+    addresses: t.addresses,
+    pageViews: t.pageViews,
+    ...conv,
+    conversion: rate(conv.signups, t.visitors),
+    arpu: conv.signups ? cents(conv.rechargeAmount / conv.signups) : 0,
+    settled: cents(t.settled),
+    unsettled: cents(t.unsettled),
+    commission: cents(t.settled + t.unsettled),
+    late: { ...t.late, rechargeAmount: cents(t.late.rechargeAmount) },
+  };
+}
+
+/** One agent day by day over a period (every day, zeros included), with its settlement per day. */
+export async function oneAgentStat(
+  db: Executor,
+  at: { tenant: number; period: Period; agent: typeof agents.$inferSelect },
+) {
+  const { tenant, period, agent } = at;
+  const rows = rowsOf<Record<string, unknown>>(
+    await db.execute(sql`select r.day::text as day, r.page_views as pv, r.signups as l_signups, r.payers as l_payers,
+        r.recharges as l_recharges, r.recharge_amount as l_amount, r.visitors, r.addresses
+      from stat_attributed_daily r where r.tenant = ${tenant} and r.channel = ${agent.channel}
+        and r.day between ${period.from}::date and ${period.to}::date`),
+  );
+  const settledRows = await db
+    .select()
+    .from(agentSettledDays)
+    .where(
+      and(
+        eq(agentSettledDays.tenant, tenant),
+        eq(agentSettledDays.agentId, agent.id),
+        sql`${agentSettledDays.day} between ${period.from}::date and ${period.to}::date`,
+      ),
+    );
+  const live = new Map(rows.map((r) => [String(r.day), r]));
+  const settled = new Map(settledRows.map((s) => [s.day, s]));
+  const model = agent.model;
+  const agentRate = Number(agent.rate);
+  const days = eachDay(period.from, period.to).map((day) => {
+    const r = live.get(day) ?? {};
+    const liveConv = convOf(r, 'l_');
+    const s = settled.get(day);
+    const snap = s
+      ? {
+          signups: s.signups,
+          payers: s.payers,
+          recharges: s.recharges,
+          rechargeAmount: Number(s.rechargeAmount),
+          commission: Number(s.commission),
+        }
+      : { ...zero(), commission: 0 };
+    const v = bytes(r.visitors);
+    const a = bytes(r.addresses);
+    return {
+      key: day,
+      settlementId: s?.settlementId ?? null,
+      ...figures(s ? zero() : liveConv, snap, s ? sub(liveConv, snap) : zero(), model, agentRate, {
+        visitors: v?.length ? estimateStored([v]) : 0,
+        addresses: a?.length ? estimateStored([a]) : 0,
+        pageViews: num(r.pv),
+      }),
+    };
+  });
+  const totals = totalsOf(days);
+  totals.visitors = estimateStored(rows.map((r) => bytes(r.visitors)));
+  totals.addresses = estimateStored(rows.map((r) => bytes(r.addresses)));
+  totals.conversion = rate(totals.signups, totals.visitors);
+  return { list: days, total: days.length, totals, period };
+}
+
+const Conversions = z.object({
+  signups: z.number(),
+  payers: z.number(),
+  recharges: z.number(),
+  rechargeAmount: z.number(),
+});
+const Figures = {
+  visitors: z.number().openapi({ description: 'Unique visitors through the channel (HyperLogLog, ±1 %)' }),
+  addresses: z.number(),
+  pageViews: z.number(),
+  ...Conversions.shape,
+  conversion: z.number().openapi({ description: 'signups ÷ visitors' }),
+  arpu: z.number().openapi({ description: 'recharge amount ÷ signups' }),
+  commission: z.number(),
+  settled: z.number(),
+  unsettled: z.number(),
+  late: Conversions.openapi({
+    description: 'Arrived for settled days after they were settled: not in the figures',
+  }),
+};
+const Quality = z.object({
+  signups: z.number(),
+  sharedAddress: z.number(),
+  sharedDevice: z.number(),
+  matured: z.number(),
+  idle: z.number(),
+  retained: z.number(),
+  flags: z.array(z.enum(['sharedAddress', 'sharedDevice', 'idle', 'retention'])),
+});
+const AllRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  channel: z.string(),
+  model: z.enum(AGENT_MODELS),
+  rate: z.number(),
+  enabled: z.boolean(),
+  parentId: z.number().nullable(),
+  ...Figures,
+  quality: Quality,
+});
+const PeriodSchema = z.object({ from: z.string(), to: z.string() });
+
+const Settlement = z
+  .object({
+    id: z.number(),
+    agentId: z.number(),
+    from: z.string(),
+    to: z.string(),
+    model: z.enum(AGENT_MODELS),
+    rate: z.number(),
+    ...Conversions.shape,
+    commission: z.number(),
+    note: z.string(),
+    settledBy: z.number().nullable(),
+    settledAt: z.string(),
+  })
+  .openapi('AgentSettlement');
+
+const routes = {
+  all: createRoute({
+    method: 'get',
+    path: '/',
+    tags: ['agents'],
+    security,
+    summary:
+      'Every agent compared over a period (from the rollups): figures, commission settled and not, quality flags',
+    middleware: asAnyOperator,
+    request: { query: AllQuery },
+    responses: jsonResponse(
+      z
+        .object({
+          list: z.array(AllRow),
+          total: z.number(),
+          totals: z.object(Figures),
+          siteRetention: z
+            .number()
+            .nullable()
+            .openapi({ description: 'Median 7-day retention of the agents with enough signups' }),
+          series: z
+            .array(
+              z.object({
+                date: z.string(),
+                pageViews: z.number(),
+                signups: z.number(),
+                payers: z.number(),
+                rechargeAmount: z.number(),
+              }),
+            )
+            .openapi({ description: "Every agent's figures summed per day (filters do not apply)" }),
+          period: PeriodSchema,
+        })
+        .openapi('AgentsStat'),
+    ),
+  }),
+  one: createRoute({
+    method: 'get',
+    path: '/daily',
+    tags: ['agents'],
+    security,
+    summary:
+      'One agent day by day over a period; settled days show their settled figures and what came later apart',
+    middleware: asAnyOperator,
+    request: {
+      query: z.object({
+        agentId: intQuery(),
+        from: dayParam.optional(),
+        to: dayParam.optional(),
+        sort: z.enum(['key', ...AGENT_FIGURES] as [string, ...string[]]).optional(),
+        order: z.enum(['asc', 'desc']).optional(),
+        page: intQuery(1, 10_000).optional(),
+        pageSize: intQuery(1, 1000).optional(),
+      }),
+    },
+    responses: jsonResponse(
+      z
+        .object({
+          agent: z.object({
+            id: z.number(),
+            name: z.string(),
+            channel: z.string(),
+            model: z.enum(AGENT_MODELS),
+            rate: z.number(),
+          }),
+          list: z.array(z.object({ key: z.string(), settlementId: z.number().nullable(), ...Figures })),
+          total: z.number(),
+          totals: z.object(Figures),
+          series: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))),
+          period: PeriodSchema,
+        })
+        .openapi('AgentStat'),
+    ),
+  }),
+  settlements: createRoute({
+    method: 'get',
+    path: '/{id}/settlements',
+    tags: ['agents'],
+    security,
+    summary: "An agent's settled periods, newest first",
+    middleware: asAnyOperator,
+    request: { params: idParam },
+    responses: jsonResponse(z.array(Settlement)),
+  }),
+  settle: createRoute({
+    method: 'post',
+    path: '/{id}/settlements',
+    tags: ['agents'],
+    security,
+    summary:
+      'Settle a period of an agent (admin): its days are frozen as they stand; days not over yet, days with a rollup pending, or a period overlapping a settled one are refused',
+    middleware: asAdmin,
+    request: {
+      params: idParam,
+      body: jsonBody(
+        z
+          .strictObject({ from: dayParam, to: dayParam, note: z.string().trim().max(256).optional() })
+          .openapi('AgentSettle'),
+      ),
+    },
+    responses: jsonResponse(Settlement),
+  }),
+};
+
+const settlementToApi = (s: typeof agentSettlements.$inferSelect) => ({
+  id: s.id,
+  agentId: s.agentId,
+  from: s.fromDay,
+  to: s.toDay,
+  model: s.model,
+  rate: Number(s.rate),
+  signups: s.signups,
+  payers: s.payers,
+  recharges: s.recharges,
+  rechargeAmount: Number(s.rechargeAmount),
+  commission: Number(s.commission),
+  note: s.note,
+  settledBy: s.settledBy,
+  settledAt: new Date(s.settledAt).toISOString(),
+});
+
+/** What a kept answer of the agents' stat depends on besides the rollups: the agents and their settlements. */
+const agentsStamp = (
+  tenant: number,
+) => sql`(select count(*) || ':' || coalesce(sum(version), 0) || ':' || coalesce(max(id), 0)
+  from agents where tenant = ${tenant}) || '/' || (select count(*) || ':' || coalesce(max(id), 0) from agent_settlements where tenant = ${tenant})`;
+
+async function findAgent(db: Executor, c: AppContext, id: number) {
+  const [agent] = await db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.id, id), eq(agents.tenant, tenantOf(c))));
+  if (!agent) throw notFound();
+  return agent;
+}
+
+function sortRows<T extends object>(list: T[], sort: string, order: 'asc' | 'desc') {
+  const dir = order === 'asc' ? 1 : -1;
+  const at = (r: T, k: string) => (r as Record<string, unknown>)[k];
+  return [...list].sort((a, b) => {
+    const x = at(a, sort);
+    const y = at(b, sort);
+    const d = typeof x === 'string' ? x.localeCompare(String(y)) : Number(x) - Number(y);
+    return d * dir || Number(at(a, 'id')) - Number(at(b, 'id'));
+  });
+}
+
+/**
+ * Settles `from..to` for a locked agent, in the caller's transaction: refused (40900) when it overlaps a settled period
+ * or a day of it waits for its rollup; otherwise every day is frozen as it stands (a day without figures as zeros).
+ */
+export async function settlePeriod(
+  tx: Tx,
+  at: {
+    tenant: number;
+    agent: typeof agents.$inferSelect;
+    from: string;
+    to: string;
+    note: string;
+    by: number | null;
+    now: Date;
+  },
+) {
+  const { tenant, agent } = at;
+  const body = at;
+  const id = agent.id;
+  const [overlap] = await tx
+    .select()
+    .from(agentSettlements)
+    .where(
+      and(
+        eq(agentSettlements.tenant, tenant),
+        eq(agentSettlements.agentId, id),
+        sql`${agentSettlements.fromDay} <= ${body.to}::date and ${agentSettlements.toDay} >= ${body.from}::date`,
+      ),
+    );
+  if (overlap)
+    throw new ApiError(Code.CONFLICT, 'agent.settleOverlap', { from: overlap.fromDay, to: overlap.toDay });
+  const pending = rowsOf<{ day: string }>(
+    await tx.execute(sql`select day::text as day from stat_dirty_days where tenant = ${tenant}
+      and day between ${body.from}::date and ${body.to}::date order by day limit 5`),
+  );
+  if (pending.length)
+    throw new ApiError(Code.CONFLICT, 'agent.settlePending', { days: pending.map((p) => p.day).join(', ') });
+  const days = rowsOf<Record<string, unknown>>(
+    await tx.execute(sql`select day::text as day, signups, payers, recharges, recharge_amount from stat_attributed_daily
+      where tenant = ${tenant} and channel = ${agent.channel} and day between ${body.from}::date and ${body.to}::date`),
+  );
+  const model = agent.model;
+  const agentRate = Number(agent.rate);
+  const snap = days.map((d) => {
+    const f = {
+      signups: num(d.signups),
+      payers: num(d.payers),
+      recharges: num(d.recharges),
+      rechargeAmount: num(d.recharge_amount),
+    };
+    return { day: String(d.day), ...f, commission: commissionOf(model, agentRate, f) };
+  });
+  const total = snap.reduce((s, d) => add(s, d), zero());
+  const [settlement] = await tx
+    .insert(agentSettlements)
+    .values({
+      tenant,
+      agentId: id,
+      fromDay: body.from,
+      toDay: body.to,
+      model,
+      rate: agent.rate,
+      signups: total.signups,
+      payers: total.payers,
+      recharges: total.recharges,
+      rechargeAmount: String(cents(total.rechargeAmount)),
+      commission: String(cents(snap.reduce((s, d) => s + d.commission, 0))),
+      note: body.note,
+      settledBy: at.by,
+      settledAt: at.now,
+    })
+    .returning();
+  // Every day of the period is frozen, a day without figures as zeros: events arriving later show as late.
+  const byDay = new Map(snap.map((d) => [d.day, d]));
+  const values = eachDay(body.from, body.to).map((day) => {
+    const d = byDay.get(day) ?? { ...zero(), commission: 0 };
+    return {
+      tenant,
+      agentId: id,
+      day,
+      settlementId: settlement.id,
+      signups: d.signups,
+      payers: d.payers,
+      recharges: d.recharges,
+      rechargeAmount: String(cents(d.rechargeAmount)),
+      commission: d.commission.toFixed(4),
+    };
+  });
+  for (let i = 0; i < values.length; i += 500)
+    await tx.insert(agentSettledDays).values(values.slice(i, i + 500));
+  return settlement;
+}
+
+/** The stat routes (`/app/admin/agents/stat`): all agents, one agent, settlements. */
+export function agentStatRoutes() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(routes.all, async (c) => {
+    const { db, clock } = c.get('deps');
+    const tenant = tenantOf(c);
+    const q = c.req.valid('query');
+    const period = await periodOf(c, q);
+    const today = dayOf(clock.now(), await timeZoneOf(db, tenant));
+    const answer = await kept(
+      db,
+      {
+        tenant,
+        span: { from: addDays(period.from, -RETURN_DAYS), to: period.to },
+        also: agentsStamp(tenant),
+      },
+      `agents:${tenant}:${period.from}:${period.to}:${today}`,
+      () => allAgentsStat(db, { tenant, period, today }),
+    );
+    const needle = q.q?.toLowerCase();
+    let list = answer.list.filter(
+      (r) =>
+        (!needle || r.name.toLowerCase().includes(needle) || r.channel.toLowerCase().includes(needle)) &&
+        (q.enabled === undefined || r.enabled === q.enabled) &&
+        (!q.flagged || r.quality.flags.length > 0),
+    );
+    const filtered = list.length !== answer.list.length;
+    list = sortRows(
+      list,
+      q.sort ?? 'commission',
+      q.order ?? (q.sort === 'name' || q.sort === 'channel' ? 'asc' : 'desc'),
+    );
+    const pageSize = q.pageSize ?? 20;
+    const page = q.page ?? 1;
+    return ok(c, {
+      ...answer,
+      list: list.slice((page - 1) * pageSize, page * pageSize),
+      total: list.length,
+      totals: filtered ? totalsOf(list) : answer.totals,
+    });
+  });
+
+  app.openapi(routes.one, async (c) => {
+    const { db } = c.get('deps');
+    const tenant = tenantOf(c);
+    const q = c.req.valid('query');
+    const agent = await findAgent(db, c, q.agentId);
+    const period = await periodOf(c, q);
+    const stat = await oneAgentStat(db, { tenant, period, agent });
+    const pageSize = q.pageSize ?? 1000;
+    const page = q.page ?? 1;
+    const list = sortRows(
+      stat.list,
+      q.sort ?? 'key',
+      q.order ?? (q.sort && q.sort !== 'key' ? 'desc' : 'asc'),
+    );
+    return ok(c, {
+      agent: {
+        id: agent.id,
+        name: agent.name,
+        channel: agent.channel,
+        model: agent.model,
+        rate: Number(agent.rate),
+      },
+      ...stat,
+      list: list.slice((page - 1) * pageSize, page * pageSize),
+      series: stat.list.map(({ key, late: _late, settlementId: _s, ...f }) => ({ date: key, ...f })),
+    });
+  });
+
+  app.openapi(routes.settlements, async (c) => {
+    const { db } = c.get('deps');
+    const agent = await findAgent(db, c, c.req.valid('param').id);
+    const rows = await db
+      .select()
+      .from(agentSettlements)
+      .where(and(eq(agentSettlements.tenant, tenantOf(c)), eq(agentSettlements.agentId, agent.id)))
+      .orderBy(sql`${agentSettlements.fromDay} desc`, asc(agentSettlements.id));
+    return ok(c, rows.map(settlementToApi));
+  });
+
+  app.openapi(routes.settle, async (c) => {
+    const { db, clock } = c.get('deps');
+    const tenant = tenantOf(c);
+    const body = c.req.valid('json');
+    const id = c.req.valid('param').id;
+    const today = dayOf(clock.now(), await timeZoneOf(db, tenant));
+    if (body.to < body.from) throw invalidField('to', 'stats.toBeforeFrom');
+    if (body.to >= today) throw invalidField('to', 'agent.settleOpenDay', { today });
+    if (daysIn(body.from, body.to) > 366) throw invalidField('to', 'stats.periodTooLong', { days: 366 });
+    const row = await transaction(db, async (tx) => {
+      const [agent] = await tx
+        .select()
+        .from(agents)
+        .where(and(eq(agents.id, id), eq(agents.tenant, tenant)))
+        .for('update');
+      if (!agent) throw notFound();
+      return settlePeriod(tx, {
+        tenant,
+        agent,
+        from: body.from,
+        to: body.to,
+        note: body.note ?? '',
+        by: c.get('operator').id,
+        now: clock.now(),
+      });
+    });
+    return ok(c, settlementToApi(row));
+  });
+
+  return app;
+}

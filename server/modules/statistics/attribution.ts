@@ -1,0 +1,105 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { addDays } from '../../../common/period';
+import type { Executor } from '../../db/types';
+import { readStatistics } from '../statistics-settings';
+import { markRolled } from './report-cache';
+import { rollupInsert } from './rollup-insert';
+
+/** Days after a signup whose return visits are recorded (`stat_signups.active` bits 1–7). */
+export const RETURN_DAYS = 7;
+
+/**
+ * The attribution part of one (tenant, day)'s rollup (issue #16), in the rollup's transaction, for the agents'
+ * reports. `ev` yields the day's raw events (with `vreg`/`areg`, as in `rollupDay`).
+ *
+ * - A channel touch is an event carrying a channel code, or sent from a domain bound to one (`domains.channel`):
+ *   `stat_touches` keeps each visitor's first time per day per channel.
+ * - A signup or recharge is credited to the channel of the visitor's earliest touch within the attribution window
+ *   (the statistics setting `attributionDays`) before it; none: '' (no agent). The first touch wins, for N days.
+ * - `stat_signups` keeps each signup with its channel and address; later days' rollups set its `active` bit k when
+ *   the visitor returns k days after (1–7): idle accounts and 7-day retention are read from those bits.
+ * - `stat_payers` keeps each paying visitor once, on the day of the first recharge, with that recharge's channel:
+ *   "payers" are new paying users, a figure that adds up over days (a per-paying-user commission pays once).
+ * - `stat_attributed_daily` sums it per channel per day, with sketches of the visitors and addresses that came
+ *   through the channel (any event: a signup through an agent's link is a visitor of it).
+ *
+ * Re-running a day replaces what it wrote (touches, credited signups, the day's row) and keeps what later days added
+ * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. What this does not redo: a
+ * touch that arrives after a later day's conversions were credited changes those only when that day is rolled again.
+ */
+export async function rollupAttribution(tx: Executor, tenant: number, day: string, ev: SQL) {
+  const { attributionDays } = await readStatistics(tx, tenant);
+  const d = sql`${day}::date`;
+  const chan = sql`select x.*, case when x.channel <> '' then x.channel else coalesce(b.channel, '') end as ch
+    from (${ev}) x left join (select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> '') b
+    on b.hostname = x.domain`;
+  const conv = sql`select y.id, y.type, y.at, y.visitor_hash, y.address_hash, y.amount,
+      coalesce((select t.channel from stat_touches t where t.tenant = ${tenant} and t.visitor_hash = y.visitor_hash
+        and t.at <= y.at and t.at > y.at - make_interval(days => ${attributionDays}::int)
+        order by t.at, t.channel limit 1), '') as credit
+    from (${ev}) y where y.type in ('signup', 'recharge')`;
+
+  await tx.execute(sql`delete from stat_touches where tenant = ${tenant} and day = ${d}`);
+  await tx.execute(sql`insert into stat_touches (tenant, visitor_hash, day, channel, at)
+    select ${tenant}, visitor_hash, ${d}, ch, min(at) from (${chan}) y where ch <> '' group by visitor_hash, ch`);
+
+  await tx.execute(sql`with c as (${conv}), s as (select * from c where type = 'signup'),
+      gone as (delete from stat_signups where tenant = ${tenant} and day = ${d} and id not in (select id from s))
+    insert into stat_signups (tenant, day, id, channel, visitor_hash, address_hash)
+    select ${tenant}, ${d}, id, credit, visitor_hash, address_hash from s
+    on conflict (tenant, day, id) do update set channel = excluded.channel, visitor_hash = excluded.visitor_hash,
+      address_hash = excluded.address_hash`);
+  // The visitors of this day are back k days after their signups of k days ago.
+  await tx.execute(sql`update stat_signups s set active = (s.active | (1 << (${d} - s.day)))::smallint
+    where s.tenant = ${tenant} and s.day between ${d} - ${RETURN_DAYS}::int and ${d} - 1
+      and s.visitor_hash in (select visitor_hash from stat_events where tenant = ${tenant} and day = ${d})`);
+
+  // First payers: a visitor seen paying earlier than recorded moves here, and the day it leaves is rolled again.
+  await tx.execute(sql`with c as (${conv}),
+      f as (select distinct on (visitor_hash) visitor_hash, credit from c where type = 'recharge' order by visitor_hash, at),
+      moved as (insert into stat_dirty_days (tenant, day)
+        select ${tenant}, p.day from stat_payers p join f using (visitor_hash) where p.tenant = ${tenant} and p.day > ${d}
+        on conflict do nothing)
+    insert into stat_payers (tenant, visitor_hash, day, channel) select ${tenant}, visitor_hash, ${d}, credit from f
+    on conflict (tenant, visitor_hash) do update set day = excluded.day, channel = excluded.channel
+      where excluded.day <= stat_payers.day`);
+
+  await tx.execute(sql`delete from stat_attributed_daily where tenant = ${tenant} and day = ${d}`);
+  await tx.execute(
+    rollupInsert(
+      'stat_attributed_daily',
+      ['channel'],
+      sql`select ch as channel, case when type = 'pageview' then 'pageview' else 'visit' end as k, null::numeric as amount,
+          vreg as visitors, areg as addresses from (${chan}) y where ch <> ''
+        union all select credit, type, amount, null::integer, null::integer from (${conv}) c`,
+      {
+        page_views: "count(*) filter (where k = 'pageview')",
+        signups: "count(*) filter (where k = 'signup')",
+        recharges: "count(*) filter (where k = 'recharge')",
+        recharge_amount: "coalesce(sum(amount) filter (where k = 'recharge'), 0)",
+      },
+      ['visitors', 'addresses'],
+      tenant,
+      day,
+    ),
+  );
+  await tx.execute(sql`update stat_attributed_daily r set payers = q.n
+    from (select channel, count(*)::int as n from stat_payers where tenant = ${tenant} and day = ${d} group by channel) q
+    where r.tenant = ${tenant} and r.day = ${d} and r.channel = q.channel`);
+  // Signups of the day sharing an address, or a device (the visitor id), with another signup of the same channel.
+  await tx.execute(sql`update stat_attributed_daily r set shared_address = q.a, shared_device = q.v
+    from (select channel, count(*) filter (where na > 1)::int as a, count(*) filter (where nv > 1)::int as v
+      from (select channel, count(*) over (partition by channel, address_hash) as na,
+        count(*) over (partition by channel, visitor_hash) as nv
+        from stat_signups where tenant = ${tenant} and day = ${d}) z group by channel) q
+    where r.tenant = ${tenant} and r.day = ${d} and r.channel = q.channel`);
+  // Idle and retained signups of this day and the seven before (their return bits may have changed just now).
+  await tx.execute(sql`update stat_attributed_daily r set idle = q.idle, retained = q.retained
+    from (select day, channel, count(*) filter (where active = 0)::int as idle,
+      count(*) filter (where active & ${1 << RETURN_DAYS} <> 0)::int as retained
+      from stat_signups where tenant = ${tenant} and day between ${d} - ${RETURN_DAYS}::int and ${d}
+      group by day, channel) q
+    where r.tenant = ${tenant} and r.day = q.day and r.channel = q.channel
+      and (r.idle, r.retained) is distinct from (q.idle, q.retained)`);
+  for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k));
+}

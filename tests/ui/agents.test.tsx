@@ -1,0 +1,178 @@
+// @vitest-environment jsdom
+/**
+ * The agents screens (issue #16) over the real API in-process (PGlite): events go in through the public ingestion,
+ * the rollup runs, and the stat shows each agent's figures, its commission and its quality flags; one agent's page
+ * shows its days and its settlements.
+ */
+import { cleanup, configure, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { AdminContext, memoryStore } from 'react-admin';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { createDataProvider } from '../../src/api/dataProvider';
+import { loadUser, login } from '../../src/api/session';
+import { createI18nProvider } from '../../src/i18n';
+import { sections } from '../../src/resources';
+import { promotionLink } from '../../src/resources/agents/AgentEdit';
+import { AgentStat } from '../../src/resources/agents/AgentStat';
+import { apiPaths } from '../../src/routes/build';
+import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
+import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import { okData } from '../api/movies-helpers';
+
+vi.setConfig({ testTimeout: 60_000 });
+configure({ asyncUtilTimeout: 10_000 });
+
+let api: TestApi;
+let token: string;
+let farm: number;
+let n = 0;
+// The harness clock is 2026-06-01T08:00Z: 16:00 in Shanghai, so "today" is 2026-06-01.
+const event = (over: Record<string, unknown>) => ({
+  id: `ui-agents-${++n}`,
+  type: 'pageview',
+  time: '2026-06-01T07:00:00Z',
+  domain: 'www.agents.example',
+  path: '/',
+  visitor: `v${n}`,
+  ua: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+  ip: `120.24.${n % 200}.68`,
+  ...over,
+});
+
+beforeAll(async () => {
+  api = await startApi();
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
+  token = await api.login();
+  const create = (body: Record<string, unknown>) =>
+    okData(api.call('POST', '/app/admin/agents', { token, body }));
+  await create({ name: '星河联盟', channel: 'xinghe', model: 'share', rate: 30 });
+  farm = (await create({ name: '刷量工作室', channel: 'farm', model: 'signup', rate: 2 })).id;
+  const key = (await okData(api.call('POST', '/app/admin/setting/site-key/regenerate', { token }))).key;
+  const send = (events: unknown[]) =>
+    api.call('POST', '/app/site/events', { body: { events }, headers: { 'Site-Key': key } });
+  const sent = await send([
+    event({ visitor: 'p1', channel: 'xinghe' }),
+    event({ visitor: 'p1', type: 'signup', time: '2026-06-01T07:10:00Z' }),
+    event({ visitor: 'p1', type: 'recharge', amount: 200, time: '2026-06-01T07:20:00Z' }),
+    // Twenty signups from one address: the flag shows with its figures.
+    ...Array.from({ length: 20 }, (_, i) =>
+      event({
+        visitor: `f${i}`,
+        channel: 'farm',
+        type: 'signup',
+        ip: '10.1.1.1',
+        time: '2026-05-31T07:00:00Z',
+      }),
+    ),
+  ]);
+  expect(sent.body.data.rejected).toEqual([]);
+  await okData(api.call('POST', '/app/admin/stats/rollup', { token }));
+  await okData(
+    api.call('POST', `/app/admin/agents/stat/${farm}/settlements`, {
+      token,
+      body: { from: '2026-05-30', to: '2026-05-31', note: '五月末' },
+    }),
+  );
+  localStorage.clear();
+  await login('admin', ADMIN_PASSWORD);
+  await loadUser();
+}, 120_000);
+
+afterEach(() => cleanup());
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await api?.close();
+});
+
+function mount(node: ReactNode, url: string) {
+  return render(
+    <MemoryRouter initialEntries={[url]}>
+      <AdminContext
+        dataProvider={createDataProvider(apiPaths(sections))}
+        i18nProvider={createI18nProvider('zh-CN')}
+        store={memoryStore()}
+      >
+        <Routes>
+          <Route path="/agents/stat/:agentId?" element={node} />
+        </Routes>
+      </AdminContext>
+    </MemoryRouter>,
+  );
+}
+const cells = (text: string) =>
+  within(screen.getByText(text).closest('tr') as HTMLElement)
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
+
+test('the section declares SPEC.md’s routes: the list, the stat of all or one, the hidden edit page', () => {
+  const routes = flattenRoutes(sections);
+  expect(
+    menuFor(sections, 'user')
+      .find((s) => s.path === '/agents')
+      ?.items.map((i) => i.path),
+  ).toEqual(['/agents/list', '/agents/stat']);
+  expect(matchRoute(routes, '/agents/edit/3')).toMatchObject({
+    hideInMenu: true,
+    activeMenu: '/agents/list',
+  });
+  expect(matchRoute(routes, '/agents/stat/3')).toMatchObject({
+    hideInMenu: true,
+    activeMenu: '/agents/stat',
+  });
+  expect(apiPaths(sections)).toMatchObject({
+    'agents/list': 'admin/agents',
+    'agents/stat': 'admin/agents/stat',
+    'agents/stat/daily': 'admin/agents/stat/daily',
+  });
+});
+
+test('every agent: figures, commission by its model, the totals row and a quality flag with its figures', async () => {
+  mount(<AgentStat />, '/agents/stat');
+  await screen.findByText('星河联盟');
+  // name, code, quality, visitors, addresses, page views, signups, conversion, new payers, recharges, amount, ARPU,
+  // commission, settled, unsettled
+  expect(cells('星河联盟')).toEqual([
+    'xinghe',
+    '注册太少，无法判断',
+    '1',
+    '1',
+    '1',
+    '1',
+    '100.0%',
+    '1',
+    '1',
+    '200.00',
+    '200.00',
+    '60.00',
+    '0.00',
+    '60.00',
+  ]);
+  // 20 signups today from one address: flagged, the figures behind it said.
+  const flag = within(screen.getByText('刷量工作室').closest('tr') as HTMLElement).getByText('同 IP 注册');
+  expect(flag.closest('[aria-label]')?.getAttribute('aria-label')).toBe(
+    '20 个注册中有 20 个与同日其他注册共用 IP',
+  );
+  // totals: 21 signups, commission 60 + 20 × 2
+  const totals = within(screen.getByTestId('totals'))
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
+  expect(totals[5]).toBe('21');
+  expect(totals[11]).toBe('100.00');
+});
+
+test('one agent: its days, settled days marked, its settlements', async () => {
+  mount(<AgentStat />, `/agents/stat/${farm}`);
+  await screen.findByText('刷量工作室（farm）每日统计');
+  const table = await screen.findByRole('table', { name: '结算记录' });
+  expect(within(table).getByText('2026-05-30 – 2026-05-31')).toBeTruthy();
+  expect(within(table).getByText('40.00')).toBeTruthy(); // 20 signups × 2
+  expect(within(table).getByText('五月末')).toBeTruthy();
+});
+
+test('the promotion link: a bound active domain, else the main domain with the code', () => {
+  const bound = [{ id: 1, hostname: 'a.example.com', status: 'standby', role: 'channel' }];
+  expect(promotionLink('k1', bound, 'www.site.example')).toBe('https://www.site.example/?channel=k1');
+  expect(promotionLink('k1', [{ ...bound[0], status: 'active' }], null)).toBe('https://a.example.com/');
+  expect(promotionLink('k 1', [], null)).toBeNull();
+});
