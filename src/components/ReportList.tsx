@@ -80,16 +80,19 @@ export interface ReportListProps {
   metaPath?: string;
   /** The figures can be hidden by the operator, remembered per operator under this name. */
   hideable?: string;
+  /** With `hideable`: the figures hidden until the operator chooses (a wide report fits the screen at first). */
+  hiddenByDefault?: string[];
 }
 
 const hiddenKey = (name: string, uid: unknown) => `zg.report.hidden.${uid ?? ''}.${name}`;
 
 /** The figures an operator hid on a report (browser storage, one entry per operator and report). */
-export function useHiddenFigures(name: string | undefined, uid: unknown) {
+export function useHiddenFigures(name: string | undefined, uid: unknown, byDefault: string[] = []) {
   const [hidden, setHidden] = useState<string[]>(() => {
     if (!name) return [];
     try {
-      const v = JSON.parse(localStorage.getItem(hiddenKey(name, uid)) ?? '[]');
+      const stored = localStorage.getItem(hiddenKey(name, uid));
+      const v = stored === null ? byDefault : JSON.parse(stored);
       return Array.isArray(v) ? v.map(String) : [];
     } catch {
       return [];
@@ -155,7 +158,7 @@ function ColumnsButton({
  */
 export function ReportList(props: ReportListProps) {
   const user = useUser();
-  const { hidden, toggle } = useHiddenFigures(props.hideable, user?.uid);
+  const { hidden, toggle } = useHiddenFigures(props.hideable, user?.uid, props.hiddenByDefault);
   const shownFigures = props.hideable
     ? props.figures.filter((f) => !hidden.includes(f.source))
     : props.figures;

@@ -168,7 +168,17 @@ describe('attribution, commission and settlement', () => {
 
   test('first touch wins within the window; a bound domain counts as its channel', async () => {
     const a = await rowOf('att-a');
-    expect(a).toMatchObject({ signups: 1, payers: 1, recharges: 1, rechargeAmount: 100, visitors: 1 });
+    expect(a).toMatchObject({
+      id: share.id,
+      signups: 1,
+      payers: 1,
+      recharges: 1,
+      rechargeAmount: 100,
+      visitors: 1,
+    });
+    // an agent without any figure still has its own id
+    const idle = (await create({ channel: 'no-traffic' })).body.data;
+    expect(await rowOf('no-traffic')).toMatchObject({ id: idle.id, signups: 0, commission: 0 });
     const b = await rowOf('att-b');
     expect(b).toMatchObject({ signups: 2, payers: 0, rechargeAmount: 0 });
     expect(b.visitors).toBe(3); // v1, v2, v3 came through it

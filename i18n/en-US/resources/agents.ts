@@ -22,7 +22,7 @@ const agents = {
     quality: {
       title: 'Traffic quality',
       ok: 'No flag',
-      few: 'Too few signups to judge',
+      few: 'Too few signups',
       flags: {
         sharedAddress: 'Shared addresses',
         sharedDevice: 'Shared devices',

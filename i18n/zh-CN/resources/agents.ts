@@ -24,7 +24,7 @@ const agents: typeof en = {
     quality: {
       title: '流量质量',
       ok: '正常',
-      few: '注册太少，无法判断',
+      few: '样本不足',
       flags: {
         sharedAddress: '同 IP 注册',
         sharedDevice: '同设备注册',

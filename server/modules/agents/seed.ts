@@ -8,7 +8,7 @@ import { settlePeriod } from './stat';
 
 /**
  * Sample agents: the channel codes the statistics and domains seeds use (so their traffic shows), each commission
- * model, a sub-agent, a disabled one; the first agent's month before last is settled.
+ * model, a sub-agent, a disabled one; the first agent's first half of the sample month is settled.
  */
 export async function seedAgents(db: Db, opts: { tenant: number; now: Date; by: number | null }) {
   const { tenant } = opts;
@@ -63,8 +63,8 @@ export async function seedAgents(db: Db, opts: { tenant: number; now: Date; by: 
       settlePeriod(tx, {
         tenant,
         agent: parent,
-        from: addDays(today, -60),
-        to: addDays(today, -31),
+        from: addDays(today, -29),
+        to: addDays(today, -16),
         note: 'seed',
         by: opts.by,
         now: opts.now,

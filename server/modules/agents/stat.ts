@@ -181,7 +181,8 @@ export async function allAgentsStat(
         where a.tenant = ${tenant} group by a.id),
       settled as (select agent_id as id, sum(signups) as s_signups, sum(payers) as s_payers, sum(recharges) as s_recharges,
           sum(recharge_amount) as s_amount, sum(commission) as s_commission from s group by agent_id)
-      select a.id, a.name, a.channel, a.model, a.rate, a.enabled, a.parent_id, live.*, settled.*
+      select live.*, settled.*, a.id, a.name, a.channel, a.model, a.rate, a.enabled, a.parent_id
+      -- the agent's own columns last: live and settled carry an id too (null where they have no row)
       from agents a left join live using (id) left join settled using (id)
       where a.tenant = ${tenant} order by a.id`),
   );

@@ -153,7 +153,7 @@ function PromotionLink({ channel, bound }: { channel: string; bound: BoundDomain
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     request<{ list: BoundDomain[] }>(STORE_API, {
-      query: { role: 'main', status: 'active', pageSize: 1 },
+      query: { role: 'main', status: 'active', pageSize: 10 },
       quiet: true,
     })
       .then((r) => setMain(r.list[0]?.hostname ?? null))

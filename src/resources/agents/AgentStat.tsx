@@ -51,7 +51,7 @@ const fig = (source: string, extra: Omit<ReportFigure, 'source' | 'label'> = {})
 const figures = (daily: boolean): ReportFigure[] => [
   fig('visitors', { chart: daily }),
   fig('addresses', { chart: false }),
-  fig('pageViews'),
+  fig('pageViews', { chart: false }),
   fig('signups'),
   fig('conversion', { format: 'percent', chart: false }),
   fig('payers'),
@@ -62,6 +62,9 @@ const figures = (daily: boolean): ReportFigure[] => [
   fig('settled', { format: 'money', chart: false }),
   fig('unsettled', { format: 'money', chart: false }),
 ];
+
+/** Shown at first: visitors, signups, new payers, recharge, commission, settled and not (the rest one click away). */
+const DEFAULT_HIDDEN = ['addresses', 'pageViews', 'conversion', 'recharges', 'arpu'];
 
 function QualityCell({ record }: { record: RaRecord }) {
   const translate = useTranslate();
@@ -78,14 +81,14 @@ function QualityCell({ record }: { record: RaRecord }) {
       }
     | undefined;
   if (!q) return null;
-  if (!q.flags.length)
+  if (!q.flags.length) {
+    const few = q.signups < QUALITY_MIN_SIGNUPS && q.matured < QUALITY_MIN_SIGNUPS;
     return (
-      <Typography variant="body2" color="text.secondary" component="span">
-        {translate(
-          `${SECTION_MSG}.quality.${q.signups < QUALITY_MIN_SIGNUPS && q.matured < QUALITY_MIN_SIGNUPS ? 'few' : 'ok'}`,
-        )}
+      <Typography variant="body2" color="text.secondary" component="span" sx={{ whiteSpace: 'nowrap' }}>
+        {translate(`${SECTION_MSG}.quality.${few ? 'few' : 'ok'}`)}
       </Typography>
     );
+  }
   const pct = (v: number) => formatFigure(v, 'percent', locale);
   const detail = (flag: QualityFlag) => {
     if (flag === 'sharedAddress') return { n: q.sharedAddress, of: q.signups };
@@ -123,12 +126,26 @@ function AllAgents() {
   const [q, setQ] = useState('');
   const [flagged, setFlagged] = useState(false);
   const columns: ReportColumn[] = [
-    { source: 'name', label: `${STAT_MSG}.agent`, sortable: true },
+    {
+      source: 'name',
+      label: `${STAT_MSG}.agent`,
+      sortable: true,
+      render: (r) => (
+        <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+          {r.name}
+        </Box>
+      ),
+      text: (r) => r.name,
+    },
     {
       source: 'channel',
       label: `${STAT_MSG}.channel`,
       sortable: true,
-      render: (r) => <code>{r.channel}</code>,
+      render: (r) => (
+        <Box component="code" sx={{ whiteSpace: 'nowrap' }}>
+          {r.channel}
+        </Box>
+      ),
     },
     {
       source: 'quality',
@@ -153,6 +170,7 @@ function AllAgents() {
         rowLink={(r) => agentStatPath(r.id)}
         filename="agents-stat"
         hideable="agents-stat"
+        hiddenByDefault={DEFAULT_HIDDEN}
         toolbar={
           <>
             <TextField
@@ -237,14 +255,14 @@ function SettleButton({ id, name, onDone }: { id: string; name: string; onDone: 
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, mt: 2 }}>
           {errors._ && <Alert severity="error">{errors._}</Alert>}
           <DayPicker
-            label={`${DAILY_MSG}.from`}
+            label={translate(`${DAILY_MSG}.from`)}
             value={from ?? ''}
             max={last}
             onCommit={setFrom}
             invalidText={translate('report.period.invalid', { min: '—', max: last })}
           />
           <DayPicker
-            label={`${DAILY_MSG}.to`}
+            label={translate(`${DAILY_MSG}.to`)}
             value={to ?? ''}
             min={from ?? undefined}
             max={last}
@@ -381,7 +399,17 @@ function OneAgent({ id }: { id: string }) {
         resource={DAILY_RESOURCE}
         filter={{ agentId: id }}
         columns={[
-          { source: 'key', label: `${DAILY_MSG}.date`, sortable: true },
+          {
+            source: 'key',
+            label: `${DAILY_MSG}.date`,
+            sortable: true,
+            render: (r) => (
+              <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                {r.key}
+              </Box>
+            ),
+            text: (r) => r.key,
+          },
           {
             source: 'settlementId',
             label: `${DAILY_MSG}.settledDay`,
@@ -394,6 +422,7 @@ function OneAgent({ id }: { id: string }) {
         comparable={false}
         filename={`agent-${data?.channel ?? id}`}
         hideable="agent-daily"
+        hiddenByDefault={DEFAULT_HIDDEN}
       />
       <Settlements id={id} version={version} />
     </StatsPage>
