@@ -44,7 +44,7 @@ const SEED_SQL = `
     'the ending','老片重温','配音出戏','特效很赞'] as p)
   insert into comments (id, tenant, target_type, target_id, user_id, guest_name, parent_id, content, address, likes,
     reports, status, created_at, updated_at)
-  select i, 2, (array['movie','movie','movie','novel','chapter','actress'])[1 + i % 6], 1 + (i * 7919) % 50000,
+  select i, 2, (array['movie','movie','movie','novel','chapter','actress'])[1 + i % 6], 1 + (i::bigint * 7919) % 50000,
     case when i % 3 = 0 then null else 1 + (i * 31) % 20000 end,
     case when i % 3 = 0 then '游客' || (i % 1000) else '' end,
     case when i % 10 = 0 and i > 5 then i - 5 else null end,

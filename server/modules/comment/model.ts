@@ -159,7 +159,10 @@ function commentWhere(tenant: number, q: Partial<CommentQueryT>): SQL | undefine
     q.targetId !== undefined ? eq(comments.targetId, q.targetId) : undefined,
     q.reported === true ? sql`${comments.reports} > 0` : undefined,
     q.reported === false ? eq(comments.reports, 0) : undefined,
-    q.q ? sql`${comments.content} ilike ${containsPattern(q.q)}` : undefined,
+    // The bigram index (migration 0071) narrows, ILIKE rechecks.
+    q.q
+      ? sql`(zg_title_grams(${comments.content}) @> zg_query_grams(${q.q}::text) and ${comments.content} ilike ${containsPattern(q.q)})`
+      : undefined,
     q.userId !== undefined ? eq(comments.userId, q.userId) : undefined,
     q.address ? eq(comments.address, q.address) : undefined,
     q.parentId !== undefined ? eq(comments.parentId, q.parentId) : undefined,
