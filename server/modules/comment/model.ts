@@ -228,8 +228,19 @@ async function commentsToApi(db: Executor, rows: CommentRow[]) {
   }));
 }
 
+/**
+ * `col desc, id desc` (or ascending). A NOT NULL column orders with PostgreSQL's default nulls placement, so that its
+ * `(tenant, col, id)` index is read backwards for `desc` (with `nulls last` a million comments were sorted for
+ * page 1: 3 s); a nullable one puts the unknown at the end.
+ */
 const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
-  order === 'desc' ? [sql`${col} desc nulls last`, desc(id)] : [sql`${col} asc nulls first`, asc(id)];
+  col.notNull
+    ? order === 'desc'
+      ? [desc(col), desc(id)]
+      : [asc(col), asc(id)]
+    : order === 'desc'
+      ? [sql`${col} desc nulls last`, desc(id)]
+      : [sql`${col} asc nulls first`, asc(id)];
 
 export async function readComments(db: Executor, tenant: number, q: CommentQueryT) {
   const where = commentWhere(tenant, q);
