@@ -2,8 +2,9 @@
 // API in-process (app.request, no HTTP) WARMUP times, then RUNS times, one after another; when the bench gives the
 // database's raw query function and a capture of Drizzle's logger, the statements the first request ran are also
 // replayed on one connection, so API − SQL is the API's own cost. It prints one Markdown table per database: the
-// query, its total ("10,000+" when capped), the rows of the page, p50 / p95 / p99 in ms, and the worst p95 against the
-// target.
+// query, its total ("10,000+" when capped), the rows of the page, p50 / p95 / p99 in ms, the shared buffers its
+// statements touch (EXPLAIN ANALYZE BUFFERS: a cost that does not move with the machine's load), and the worst p95
+// against the target.
 import { cpus, loadavg } from 'node:os';
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -64,6 +65,30 @@ export async function replay(statements, rawQuery) {
   }
 }
 
+/** Shared buffers (hit + read) one statement touches, from EXPLAIN (ANALYZE, BUFFERS): a cost no load changes. */
+async function buffersOf(rawQuery, q, p) {
+  const rows = await rawQuery(`explain (analyze, buffers, format json) ${q}`, p);
+  let plan = rows[0]['QUERY PLAN'];
+  if (typeof plan === 'string') plan = JSON.parse(plan);
+  const top = plan[0].Plan;
+  return (top['Shared Hit Blocks'] ?? 0) + (top['Shared Read Blocks'] ?? 0);
+}
+
+/** The buffers a request's statements touch, summed (planner settings applied as in replay). */
+export async function requestBuffers(statements, rawQuery) {
+  let n = 0;
+  for (let i = 0; i < statements.length; i++) {
+    const [q, p] = statements[i];
+    if (q.includes('set_config(') && i + 1 < statements.length) {
+      await rawQuery('begin');
+      await rawQuery(q, p);
+      n += await buffersOf(rawQuery, ...statements[++i]);
+      await rawQuery('commit');
+    } else n += await buffersOf(rawQuery, q, p);
+  }
+  return n;
+}
+
 /**
  * Times each `[name, query]` of `queries` through `call(query)` (answers the list's `data`); with `capture` and
  * `rawQuery`, also the same SQL. Prints the table under `title` and answers the rows (for a summary); `target: null`
@@ -103,6 +128,7 @@ export async function timeList({
       }
       sql = stats(raw);
     }
+    const buffers = rawQuery && statements.length ? await requestBuffers(statements, rawQuery) : undefined;
     const total =
       data.total === undefined
         ? ''
@@ -112,7 +138,7 @@ export async function timeList({
       : Array.isArray(data.rows)
         ? data.rows.length
         : '';
-    rows.push({ name, query, total, pageRows, api: stats(api), sql, n: statements.length });
+    rows.push({ name, query, total, pageRows, api: stats(api), sql, n: statements.length, buffers });
   }
   printTable(title, rows, { path, runs, target });
   return rows;
@@ -125,13 +151,13 @@ function printTable(title, rows, { path, runs, target }) {
   );
   console.log(
     withSql
-      ? '| query | total | rows | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | statements |\n|---|---:|---:|---:|---:|---:|'
+      ? '| query | total | rows | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | statements | buffers |\n|---|---:|---:|---:|---:|---:|---:|'
       : '| query | total | rows | API p50 / p95 / p99 |\n|---|---:|---:|---:|',
   );
   for (const r of rows) {
     const over = target !== null && r.api.p95 > target ? ' **over**' : '';
     const cells = [r.name, r.total, r.pageRows, `${fmtStats(r.api)}${over}`];
-    if (withSql) cells.push(r.sql ? fmtStats(r.sql) : '', r.n);
+    if (withSql) cells.push(r.sql ? fmtStats(r.sql) : '', r.n, r.buffers?.toLocaleString('en') ?? '');
     console.log(`| ${cells.join(' | ')} |`);
   }
   const worst = rows.reduce((w, r) => (r.api.p95 > w.api.p95 ? r : w), rows[0]);
