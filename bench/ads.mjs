@@ -3,12 +3,11 @@
 // install), through the API (app.request, no HTTP).
 //
 //   npm run bench -- ads        BENCH_RUNS=100  BENCH_ADS=10000  BENCH_AD_DAYS=90  BENCH_AD_ACTIVE=1000
-import { loadavg } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { serverModules } from './_server.mjs';
+import { loadLine, RUNS, timeList } from './_timing.mjs';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const ADS = Number(process.env.BENCH_ADS ?? 10_000);
 const DAYS = Number(process.env.BENCH_AD_DAYS ?? 90);
 /** Materials with traffic every day of the period (the rollup rows: ACTIVE × DAYS). */
@@ -79,31 +78,12 @@ const call = async (path) => {
   return body.data;
 };
 
-async function measure(path, runs = RUNS) {
-  for (let i = 0; i < 3; i++) await call(path);
-  const times = [];
-  let data;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    data = await call(path);
-    times.push(performance.now() - t);
-  }
-  times.sort((x, y) => x - y);
-  const q = (f) => times[Math.min(times.length - 1, Math.floor(f * times.length))];
-  return { p50: q(0.5), p95: q(0.95), total: data.total };
-}
-
-const pad = (s, n) => String(s).padEnd(n);
-const ms = (x) => x.toFixed(1).padStart(7);
 console.log(
-  `ads bench: ${ADS.toLocaleString('en')} materials, ${ACTIVE * DAYS} rollup rows (${ACTIVE} materials × ${DAYS} days), PGlite; seeded in ${seeded.toFixed(1)} s; load ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}`,
+  `ads bench: ${ADS.toLocaleString('en')} materials, ${ACTIVE * DAYS} rollup rows (${ACTIVE} materials × ${DAYS} days), PGlite; seeded in ${seeded.toFixed(1)} s; ${loadLine()}`,
 );
-console.log(`\nmaterial list (20 rows and the total), ${RUNS} runs each; target p95 ≤ 15 ms`);
-console.log(`${pad('filter', 34)}     p50     p95   total`);
 const list = [
   ['none (newest first)', ''],
+  ['page 50', 'page=50'],
   ['position', `positionId=${ids[0].p}`],
   ['advertiser', `advertiserId=${ids[0].a}`],
   ['type', 'type=video'],
@@ -117,32 +97,35 @@ const list = [
   ['title search', 'q=material%2099'],
   ['position + state + sort by end', `positionId=${ids[0].p}&state=live&sort=endAt&order=asc`],
 ];
-let worst = 0;
-for (const [name, q] of list) {
-  const sort = q.includes('sort=') ? '' : 'sort=id&order=desc&';
-  const r = await measure(`/app/admin/ad/ads?pageSize=20&${sort}${q}`);
-  worst = Math.max(worst, r.p95);
-  console.log(`${pad(name, 34)}${ms(r.p50)}${ms(r.p95)}${String(r.total).padStart(8)}`);
-}
-console.log(`worst p95 ${worst.toFixed(1)} ms: ${worst <= 15 ? 'within' : 'OVER'} the 15 ms target`);
+await timeList({
+  title: `PGlite, ${ADS.toLocaleString('en')} materials: material list (20 rows and the total)`,
+  path: '/app/admin/ad/ads?',
+  queries: list.map(([name, q]) => [
+    name,
+    `pageSize=20&${q.includes('sort=') ? '' : 'sort=id&order=desc&'}${q}`,
+  ]),
+  call: (query) => call(`/app/admin/ad/ads?${query}`),
+});
 
 const end = new Date();
 const to = end.toISOString().slice(0, 10);
 const from = new Date(end.getTime() - (DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
 const reportRuns = Math.max(5, Math.round(RUNS / 10));
-console.log(`\nreports over ${DAYS} days (${from} – ${to}), ${reportRuns} runs each`);
-console.log(`${pad('report', 34)}     p50     p95    rows`);
-for (const [name, q] of [
+const reports = [
   ['overview per position', 'positions'],
   ['overview per advertiser', 'advertisers'],
   ['overview per material', 'materials'],
   ['daily', 'daily'],
   ['daily, compared', 'daily?compare=true'],
   ['position daily', `position?positionId=${ids[0].p}`],
-]) {
-  const sep = q.includes('?') ? '&' : '?';
-  const r = await measure(`/app/admin/ad/reports/${q}${sep}from=${from}&to=${to}`, reportRuns);
-  console.log(`${pad(name, 34)}${ms(r.p50)}${ms(r.p95)}${String(r.total).padStart(8)}`);
-}
+];
+await timeList({
+  title: `PGlite: ads reports over ${DAYS} days (${from} – ${to})`,
+  path: '/app/admin/ad/reports/',
+  queries: reports.map(([name, q]) => [name, `${q}${q.includes('?') ? '&' : '?'}from=${from}&to=${to}`]),
+  call: (query) => call(`/app/admin/ad/reports/${query}`),
+  runs: reportRuns,
+  target: null,
+});
 await close();
 await client.close();

@@ -11,13 +11,13 @@
 //   npm run bench -- domains
 //   BENCH_DOMAINS=100000  BENCH_RUNS=100  BENCH_IMPORT_RUNS=3  BENCH_ONLY=pglite|postgres
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { serverModules } from './_server.mjs';
+import { fmtStats, loadLine, RUNS, stats, timeList } from './_timing.mjs';
 
 const TOTAL = Number(process.env.BENCH_DOMAINS ?? 100_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const IMPORT_RUNS = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
 const ONLY = process.env.BENCH_ONLY;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -35,12 +35,7 @@ const { openPostgres } = await load('/server/node/postgres.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
 const { sql } = await load('drizzle-orm');
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-const fmt = (xs) => `${pct(xs, 50).toFixed(1)} / ${pct(xs, 95).toFixed(1)} / ${pct(xs, 99).toFixed(1)}`;
-const load1 = () => loadavg()[0].toFixed(1);
+const fmt = (xs) => fmtStats(stats(xs));
 
 /** Deterministic hostnames: word + number + TLD, the number keeps them unique. */
 const WORDS = ['kan', 'yue', 'hao', 'mei', 'xing', 'guang', 'tian', 'feng', 'yun', 'lan'];
@@ -77,7 +72,7 @@ async function run(label, database) {
     call(path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
   const q = (s) => database.db.execute(s);
 
-  console.log(`\n${label} — load average ${load1()} on ${cpus().length} cores`);
+  console.log(`\n${label} — ${loadLine()}`);
 
   // 1. imports of 10,000 lines
   const pools = [];
@@ -174,19 +169,12 @@ async function run(label, database) {
     ['sorted by hostname', 'sort=hostname'],
     ['pool + status', `poolId=${pools[7]}&status=standby`],
   ];
-  console.log('store list, page 1 of 20 with its total (ms, p50 / p95 / p99):');
-  for (const [name, query] of filters) {
-    const path = `/app/admin/domain/domains?${query}`;
-    for (let i = 0; i < 5; i++) await admin(path);
-    const times = [];
-    let total = 0;
-    for (let i = 0; i < RUNS; i++) {
-      const t = performance.now();
-      total = (await admin(path)).total;
-      times.push(performance.now() - t);
-    }
-    console.log(`  ${name.padEnd(24)} ${String(total).padStart(7)}  ${fmt(times)}`);
-  }
+  await timeList({
+    title: `${label}: store list, page 1 of 20 with its total`,
+    path: '/app/admin/domain/domains?',
+    queries: filters,
+    call: (query) => admin(`/app/admin/domain/domains?${query}`),
+  });
 }
 
 if (ONLY !== 'postgres') {

@@ -1,28 +1,29 @@
-// The movies list at scale (issue #3): 1,000,000 movies on PostgreSQL and 100,000 on PGlite, seeded once by the
-// bulk seeder (server/seed/bulk.ts) and reused while the seed, the size, the migrations and the seeder are the same.
-// Each list query goes through the API in-process (app.request, no HTTP) and, beside it, the same SQL statements
-// the request ran (captured from Drizzle's logger, replayed on the driver), so the API's own overhead shows.
-// Target on PostgreSQL at 1M: p95 ≤ 30 ms for each query, its total included.
+// The movies list at scale (issues #3, #18): 1,000,000 movies on PostgreSQL and 100,000 on PGlite, seeded once by
+// the bulk seeder (server/seed/bulk.ts) and reused while the seed, the size and the seeder are the same (newer
+// migrations are applied to it). Each list query goes through the API in-process (app.request, no HTTP) and, beside
+// it, the same SQL statements the request ran (captured from Drizzle's logger, replayed on the driver), so the API's
+// own overhead shows (bench/_timing.mjs). The queries: the issue #3 list, then every filter the review and online
+// screens offer (src/resources/movie/MovieFilters.tsx), each with its view and the view's sort, on page 1 and on
+// page 50. Target on PostgreSQL at 1M: p95 ≤ 15 ms for each query, its total included.
 //
 //   npm run bench -- movies
 //   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses its own
 //   database zg_bench_movies there)  BENCH_MOVIES_PG=1000000  BENCH_MOVIES_PGLITE=100000  BENCH_RUNS=100
-//   BENCH_ONLY=postgres|pglite
+//   BENCH_ONLY=postgres|pglite  BENCH_QUERIES=<regex on the query names>
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { serverModules } from './_server.mjs';
+import { statementCapture, timeList } from './_timing.mjs';
 
 const SEED = 42;
 const PG_MOVIES = Number(process.env.BENCH_MOVIES_PG ?? 1_000_000);
 const PGLITE_MOVIES = Number(process.env.BENCH_MOVIES_PGLITE ?? 100_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 100);
-const WARMUP = 5;
+const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null;
 const ONLY = process.env.BENCH_ONLY;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_DB = 'zg_bench_movies';
@@ -34,30 +35,39 @@ const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
 const { systemClock } = await load('/server/core/clock.ts');
 const { silentLogger } = await load('/server/core/logger.ts');
-const { migrate, migrations } = await load('/server/db/migrate.ts');
+const { migrate } = await load('/server/db/migrate.ts');
 const schema = await load('/server/db/schema.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
 const { bulkSeedMovies, countDrift } = await load('/server/seed/bulk.ts');
 const imageStorage = await load('/server/core/image-storage.ts').catch(() => ({}));
 
-/** What the seeded data depends on: a change to any of it seeds again. */
+/**
+ * What the seeded data depends on: the seed, the size and the seeder; a change to any of it seeds again. Migrations
+ * added later (indexes, say) are applied to a reused database as to a live one, then its statistics refreshed.
+ */
 function dataKey(movies) {
   const h = createHash('sha256');
   h.update(`${SEED}/${movies}\n`);
-  for (const m of migrations) h.update(`${m.name}\n${m.text}\n`);
   for (const f of readdirSync('server/seed').sort()) h.update(readFileSync(join('server/seed', f)));
   return h.digest('hex').slice(0, 12);
+}
+
+/** Applies migrations newer than the reused data (none: nothing runs) and analyzes what they touched. */
+async function migrateReused(db, rawQuery, label) {
+  const before = Number((await rawQuery('select count(*)::int as n from _migrations'))[0]?.n ?? 0);
+  await migrate(db);
+  const after = Number((await rawQuery('select count(*)::int as n from _migrations'))[0]?.n ?? 0);
+  if (after > before) {
+    await rawQuery('analyze');
+    console.log(`  ${label}: applied ${after - before} newer migration(s) to the reused data, then ANALYZE`);
+  }
 }
 
 const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
 
 /** Statements the next request runs, captured from Drizzle's logger. */
-let captured = null;
-const logger = {
-  logQuery(query, params) {
-    captured?.push([query, params]);
-  },
-};
+const capture = statementCapture();
+const { logger } = capture;
 
 async function seedInto(db, movies, label) {
   await migrate(db);
@@ -91,16 +101,44 @@ async function seedInto(db, movies, label) {
   return seconds;
 }
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99) };
+/** The screens' filters (MovieFilters.tsx), each with a value that matches a realistic share of the seeded movies. */
+const SCREEN_FILTERS = {
+  review: (ids) => [
+    ['status pending', 'status=pending'],
+    ['title 视频', `q=${encodeURIComponent('视频')}`],
+    ['title "city"', 'q=city'],
+    ['column', `columnId=${ids.column}`],
+    ['tag', `tagId=${ids.tag}`],
+    ['platform', `platform=${ids.platform}`],
+    ['created from', 'createdFrom=2026-05-01'],
+    ['created to', 'createdTo=2025-06-30'],
+    ['created in a month', 'createdFrom=2026-05-01&createdTo=2026-05-31'],
+  ],
+  online: (ids) => [
+    ['status offline', 'status=offline'],
+    ['title 视频', `q=${encodeURIComponent('视频')}`],
+    ['title "city"', 'q=city'],
+    ['column', `columnId=${ids.column}`],
+    ['tag', `tagId=${ids.tag}`],
+    ['platform', `platform=${ids.platform}`],
+    ['recommended', 'recommended=true'],
+    ['not free', 'free=false'],
+    ['views ≥ 1,000,000', 'viewsMin=1000000'],
+    ['views ≤ 10,000', 'viewsMax=10000'],
+    ['published from', 'publishedFrom=2026-05-01'],
+    ['published to', 'publishedTo=2025-06-30'],
+    ['published in a month', 'publishedFrom=2026-05-01&publishedTo=2026-05-31'],
+  ],
+};
+const SCREEN_SORT = {
+  review: 'sort=createdAt&order=desc&pageSize=20',
+  online: 'sort=publishedAt&order=desc&pageSize=20',
 };
 
-/** The queries: the issue's list, then what the two screens open with. */
+/** The queries: the issue #3 list, then each screen alone and with each of its filters, on page 1 and page 50. */
 function queries(ids) {
   const byPublished = 'sort=publishedAt&order=desc&pageSize=20';
-  return [
+  const list = [
     ['page 1', `${byPublished}&page=1`],
     ['page 10', `${byPublished}&page=10`],
     ['page 1000', `${byPublished}&page=1000`],
@@ -110,32 +148,25 @@ function queries(ids) {
     ['status online', `${byPublished}&status=online`],
     ['title 视频', `${byPublished}&q=${encodeURIComponent('视频')}`],
     ['title "city"', `${byPublished}&q=city`],
-    ['screen: online', `view=online&${byPublished}`],
-    ['screen: review', 'view=review&sort=createdAt&order=desc&pageSize=20'],
-    ['online + column', `view=online&${byPublished}&columnId=${ids.column}`],
-    ['online + tag, p.50', `view=online&${byPublished}&tagId=${ids.tag}&page=50`],
     [
       'online + 视频 + column',
       `view=online&${byPublished}&columnId=${ids.column}&q=${encodeURIComponent('视频')}`,
     ],
-    ['review, p.1000', 'view=review&sort=createdAt&order=desc&pageSize=20&page=1000'],
   ];
-}
-
-/**
- * The statements of a request, sent directly on one connection. The page query that follows planner settings
- * (totals.ts readPlanned: set_config(…, true)) runs with them in a transaction, as in the API.
- */
-async function replay(statements, rawQuery) {
-  for (let i = 0; i < statements.length; i++) {
-    const [q, p] = statements[i];
-    if (q.includes('set_config(') && i + 1 < statements.length) {
-      await rawQuery('begin');
-      await rawQuery(q, p);
-      await rawQuery(...statements[++i]);
-      await rawQuery('commit');
-    } else await rawQuery(q, p);
+  for (const view of ['review', 'online']) {
+    const base = `view=${view}&${SCREEN_SORT[view]}`;
+    list.push(
+      [`${view}`, base],
+      [`${view}, p.50`, `${base}&page=50`],
+      [`${view}, p.1000`, `${base}&page=1000`],
+    );
+    for (const [name, filter] of SCREEN_FILTERS[view](ids))
+      list.push(
+        [`${view} + ${name}`, `${base}&${filter}`],
+        [`${view} + ${name}, p.50`, `${base}&${filter}&page=50`],
+      );
   }
+  return PICK ? list.filter(([name]) => PICK.test(name)) : list;
 }
 
 async function run(label, db, rawQuery) {
@@ -166,52 +197,14 @@ async function run(label, db, rawQuery) {
     if (body.code !== 20000) throw new Error(`${query}: ${JSON.stringify(body)}`);
     return body.data;
   };
-  const rows = [];
-  for (const [name, query] of queries(ids)) {
-    captured = [];
-    const data = await call(query);
-    const statements = captured.filter(([q]) => /^\s*(select|with)\b/i.test(q));
-    captured = null;
-    for (let i = 0; i < WARMUP; i++) await call(query);
-    const api = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t0 = performance.now();
-      await call(query);
-      api.push(performance.now() - t0);
-    }
-    const raw = [];
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      const t0 = performance.now();
-      await replay(statements, rawQuery);
-      if (i >= WARMUP) raw.push(performance.now() - t0);
-    }
-    const total = `${data.total.toLocaleString('en')}${data.totalExact === false ? '+' : ''}`;
-    rows.push({
-      name,
-      query,
-      total,
-      rows: data.list.length,
-      api: stats(api),
-      sql: stats(raw),
-      n: statements.length,
-    });
-  }
-  const f = (x) => x.toFixed(1);
-  const load = loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ');
-  console.log(
-    `\n${label} — ${RUNS} sequential requests per query after ${WARMUP} warm-up; ms (load average ${load} on ${cpus().length} cores)`,
-  );
-  console.log('| query | total | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | statements |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of rows)
-    console.log(
-      `| ${r.name} | ${r.total} | ${f(r.api.p50)} / ${f(r.api.p95)} / ${f(r.api.p99)} | ${f(r.sql.p50)} / ${f(r.sql.p95)} / ${f(r.sql.p99)} | ${r.n} |`,
-    );
-  console.log('\nqueries:');
-  for (const r of rows) console.log(`  ${r.name}: GET /app/admin/movie/movies?${r.query}`);
-  return rows;
+  return timeList({
+    title: label,
+    path: '/app/admin/movie/movies?',
+    queries: queries(ids),
+    call,
+    capture,
+    rawQuery,
+  });
 }
 
 async function postgres() {
@@ -251,13 +244,11 @@ async function postgres() {
     await pool.query('create table _bench_key (key text)');
     await pool.query('insert into _bench_key values ($1)', [key]);
   }
-  const version = (await pool.query('show server_version')).rows[0].server_version;
   const direct = await pool.connect();
-  await run(
-    `PostgreSQL ${version}, ${PG_MOVIES.toLocaleString('en')} movies`,
-    db,
-    async (q, p) => (await direct.query(q, p)).rows,
-  );
+  const rawPg = async (q, p) => (await direct.query(q, p)).rows;
+  if (reuse) await migrateReused(db, rawPg, 'PostgreSQL');
+  const version = (await pool.query('show server_version')).rows[0].server_version;
+  await run(`PostgreSQL ${version}, ${PG_MOVIES.toLocaleString('en')} movies`, db, rawPg);
   direct.release();
   await pool.end();
 }
@@ -280,11 +271,9 @@ async function pglite() {
     await seedInto(db, PGLITE_MOVIES, 'PGlite');
     writeFileSync(marker, key);
   }
-  await run(
-    `PGlite ${PGLITE_MOVIES.toLocaleString('en')} movies`,
-    db,
-    async (q, p) => (await client.query(q, p)).rows,
-  );
+  const rawLite = async (q, p) => (await client.query(q, p)).rows;
+  if (reuse) await migrateReused(db, rawLite, 'PGlite');
+  await run(`PGlite ${PGLITE_MOVIES.toLocaleString('en')} movies`, db, rawLite);
   await client.close();
 }
 

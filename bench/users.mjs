@@ -1,20 +1,18 @@
 // The members list at scale (issue #14): 1,000,000 site users on PostgreSQL, seeded once with one SQL statement
 // (generate_series) and reused while the size and the migrations are the same. Each query goes through the API
-// in-process (app.request) and, beside it, the same SQL statements the request ran, replayed on one connection.
-// Target: p95 ≤ 30 ms for each query, its total included.
+// in-process (app.request) and, beside it, the same SQL statements the request ran, replayed on one connection
+// (bench/_timing.mjs). Target: p95 ≤ 15 ms for each query, its total included (issue #18).
 //
 //   npm run bench -- users
 //   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; its own database
 //   zg_bench_users)  BENCH_USERS=1000000  BENCH_RUNS=100
 import { createHash } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { serverModules } from './_server.mjs';
+import { statementCapture, timeList } from './_timing.mjs';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 100);
-const WARMUP = 5;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_DB = 'zg_bench_users';
 const ADMIN_PASSWORD = 'bench-admin-1';
@@ -30,17 +28,11 @@ const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
 const { memoryImageStorage } = await load('/server/core/image-storage.ts');
 
 const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
-let captured = null;
-const logger = { logQuery: (q, p) => captured?.push([q, p]) };
+const capture = statementCapture();
+const { logger } = capture;
 
 /** The data depends on the size and the seed statement; later migrations are applied to a reused database. */
 const key = () => createHash('sha256').update(`${USERS}\n${SEED_SQL}`).digest('hex').slice(0, 12);
-
-const pct = (s, p) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99) };
-};
 
 /** Deterministic members: accounts user0000001…, groups, statuses, VIPs (some expired), agents' codes. */
 const SEED_SQL = `
@@ -146,43 +138,15 @@ const call = async (query) => {
   return body.data;
 };
 const direct = await pool.connect();
-const rows = [];
-for (const [name, query] of queries) {
-  captured = [];
-  const data = await call(query);
-  const statements = captured.filter(([q]) => /^\s*(select|with)\b/i.test(q));
-  captured = null;
-  for (let i = 0; i < WARMUP; i++) await call(query);
-  const api = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await call(query);
-    api.push(performance.now() - t0);
-  }
-  const raw = [];
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    const t0 = performance.now();
-    for (const [q, p] of statements) await direct.query(q, p);
-    if (i >= WARMUP) raw.push(performance.now() - t0);
-  }
-  const total = `${data.total.toLocaleString('en')}${data.totalExact === false ? '+' : ''}`;
-  rows.push({ name, query, total, api: stats(api), sql: stats(raw), n: statements.length });
-}
-direct.release();
-const f = (x) => x.toFixed(1);
 const version = (await pool.query('show server_version')).rows[0].server_version;
-console.log(
-  `\nPostgreSQL ${version}, ${USERS.toLocaleString('en')} members — ${RUNS} sequential requests per query after ${WARMUP} warm-up; ms (load average ${loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ')} on ${cpus().length} cores)`,
-);
-console.log('| query | total | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | statements |');
-console.log('|---|---:|---:|---:|---:|');
-for (const r of rows)
-  console.log(
-    `| ${r.name} | ${r.total} | ${f(r.api.p50)} / ${f(r.api.p95)} / ${f(r.api.p99)} | ${f(r.sql.p50)} / ${f(r.sql.p95)} / ${f(r.sql.p99)} | ${r.n} |`,
-  );
-console.log('\nqueries:');
-for (const r of rows) console.log(`  ${r.name}: GET /app/admin/users?${r.query}`);
+await timeList({
+  title: `PostgreSQL ${version}, ${USERS.toLocaleString('en')} members`,
+  path: '/app/admin/users?',
+  queries,
+  call,
+  capture,
+  rawQuery: async (q, p) => (await direct.query(q, p)).rows,
+});
+direct.release();
 await pool.end();
 await closeModules();

@@ -30,9 +30,6 @@ export const USER_LIST_FILTERS = [
 ] as const;
 export const MAX_VIP_DAYS = 3650;
 
-/** Beyond this many matches a members total reads "10,000+". */
-export const USER_COUNT_CAP = 10_000;
-
 /** `13812345678` → `138****5678`; anything short keeps its first and last character. */
 export function maskPhone(phone: string): string {
   if (!phone) return '';

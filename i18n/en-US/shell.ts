@@ -60,7 +60,7 @@ const shell = {
     open: 'Open page settings',
   },
   list: {
-    rangeCapped: '%{from}–%{to} of %{count}+',
+    rangeCapped: '%{from}-%{to} of %{count}+',
     exported: '%{count} row(s) exported',
     timeHeader: '%{label} (%{zone})',
     readOnly: 'You can read this page; only an admin can change it.',

@@ -1,22 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import {
-  type AnyColumn,
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  inArray,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { Code } from '../../common/codes';
 import { PAGE_SIZES } from '../../common/paging';
 import type { Executor } from '../db/types';
 import { ApiError, conflict, notFound } from './errors';
 import { sqlStateOf } from './sql-state';
+import { cappedCount, type ListTotal } from './totals';
 
 /** The largest PostgreSQL `integer`: ids and versions beyond it are 40000, not a database error. */
 export const PG_INT_MAX = 2_147_483_647;
@@ -68,9 +58,8 @@ export function batchBody<A extends readonly [string, ...string[]]>(actions: A) 
   });
 }
 
-export interface Page<T> {
+export interface Page<T> extends ListTotal {
   list: T[];
-  total: number;
 }
 
 /** What a list route's query (listQuery) gives the page: page, size, direction, and `ids` for getMany. */
@@ -82,8 +71,9 @@ export interface ListParams {
 }
 
 /**
- * One page and its total: the page query and the count run on the same filter. Ties are broken by id, so pages
- * never overlap; a getMany (`ids`) gets all its rows on one page; `select` defaults to every column.
+ * One page and its total: the page query and a count capped at COUNT_CAP + 1 rows (server/core/totals.ts) run on the
+ * same filter at once. Ties are broken by id, so pages never overlap; a getMany (`ids`) gets all its rows on one
+ * page; `select` defaults to every column.
  */
 export async function listPage<T>(
   db: Executor,
@@ -98,7 +88,7 @@ export async function listPage<T>(
   const { page, order, ids } = opts.query;
   const pageSize = ids ? Math.max(opts.query.pageSize, ids.length) : opts.query.pageSize;
   const direction = order === 'desc' ? desc : asc;
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .select((opts.select ?? getTableColumns(opts.table)) as any)
       .from(opts.table)
@@ -106,9 +96,9 @@ export async function listPage<T>(
       .orderBy(direction(opts.orderBy), direction(opts.table.id))
       .limit(pageSize)
       .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(opts.table).where(opts.where),
+    cappedCount(db, opts.table, opts.where),
   ]);
-  return { list: rows as T[], total: Number(total) };
+  return { list: rows as T[], ...total };
 }
 
 /** The row with this id (and `where`, e.g. not deleted), or 40400. `select` defaults to every column. */

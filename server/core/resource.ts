@@ -18,6 +18,7 @@ import {
 import { jsonBody, jsonResponse, ok } from './envelope';
 import { conflict, notFound } from './errors';
 import { duplicate, isForeignKeyViolation, iso, rejectUnknownQuery, transaction, version } from './shared';
+import { listTotalShape } from './totals';
 
 type Row = Record<string, any>;
 type Table = PgTable & { id: AnyColumn; version: AnyColumn; createdAt: AnyColumn; updatedAt: AnyColumn };
@@ -180,7 +181,7 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
       summary: s.list ?? `List ${tag}`,
       middleware: read,
       request: { query: ListQuery },
-      responses: jsonResponse(z.object({ list: z.array(schema), total: z.number() })),
+      responses: jsonResponse(z.object({ list: z.array(schema), ...listTotalShape })),
     }),
     get: createRoute({
       ...base,
@@ -232,7 +233,7 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
       orderBy: decl.sorts[(q.sort ?? decl.defaultSort) as keyof S],
       query: q,
     });
-    return ok(c, { list: page.list.map((r) => toApi(r, c)), total: page.total });
+    return ok(c, { list: page.list.map((r) => toApi(r, c)), total: page.total, totalExact: page.totalExact });
   });
 
   app.openapi(routes.get, async (c) => {

@@ -20,19 +20,28 @@ import { useUser } from '../api/session';
 /** The page sizes the API allows. */
 export const PAGE_SIZES: number[] = [...API_PAGE_SIZES];
 
-/** The API's page sizes; a capped total (the list's meta says `totalExact: false`) reads "of 1,000+". */
+/**
+ * The API's page sizes; counts in the interface's language ("1,500"); a capped total (the list's meta says
+ * `totalExact: false`: more than COUNT_CAP match) reads "of 10,000+".
+ */
 export function ListPagination() {
-  const { meta } = useListContext();
+  const { meta, hasNextPage } = useListContext();
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const capped = (meta as { totalExact?: boolean } | undefined)?.totalExact === false;
+  const n = (x: number) => x.toLocaleString(locale);
+  const labelDisplayedRows = ({ from, to, count }: { from: number; to: number; count: number }) =>
+    capped
+      ? translate('shell.list.rangeCapped', { from: n(from), to: n(to), count: n(count) })
+      : count === -1 && hasNextPage
+        ? translate('ra.navigation.partial_page_range_info', { offsetBegin: n(from), offsetEnd: n(to) })
+        : translate('ra.navigation.page_range_info', {
+            offsetBegin: n(from),
+            offsetEnd: n(to),
+            total: n(count === -1 ? to : count),
+          });
   // PaginationProps does not declare it, but react-admin passes the rest to MUI's TablePagination, last.
-  const label = capped
-    ? {
-        labelDisplayedRows: ({ from, to, count }: { from: number; to: number; count: number }) =>
-          translate('shell.list.rangeCapped', { from, to, count }),
-      }
-    : {};
-  return <Pagination rowsPerPageOptions={PAGE_SIZES} {...(label as object)} />;
+  return <Pagination rowsPerPageOptions={PAGE_SIZES} {...({ labelDisplayedRows } as object)} />;
 }
 
 /** Compact rows show times to the minute (the seconds are in the export). */

@@ -203,7 +203,8 @@ describe('which totals are exact', () => {
     const byViews = await list(
       `q=${encodeURIComponent('批量视频')}&sort=views&order=desc&pageSize=10&page=2`,
     );
-    expect(byViews.list.map((m: any) => m.views)).toEqual([995, 994, 993, 992, 991, 990, 989, 988, 987, 986]);
+    const top = COUNT_CAP + 5 - 10; // the first on page 2
+    expect(byViews.list.map((m: any) => m.views)).toEqual(Array.from({ length: 10 }, (_, i) => top - i));
     const byTitle = await list(`q=${encodeURIComponent('批量视频')}&sort=title&order=asc&pageSize=10`);
     expect(byTitle.list.map((m: any) => m.title).slice(0, 3)).toEqual([
       '批量视频 1',
@@ -219,6 +220,11 @@ describe('which totals are exact', () => {
       totalExact: true,
     });
     expect(await list(`view=review&columnId=${fx.columns.series}&pageSize=10`)).toMatchObject({
+      totalExact: true,
+    });
+    // Issue #18: 1,500 matches (over the old cap of 1,000) are counted exactly.
+    expect(await list(`q=${encodeURIComponent('批量视频')}&viewsMax=1500&pageSize=10`)).toMatchObject({
+      total: 1500,
       totalExact: true,
     });
     // A filter without a counter under the cap: counted exactly.
@@ -243,8 +249,8 @@ describe('which totals are exact', () => {
   });
 
   test('a short page gives its own total; a page past the end still answers the total', async () => {
-    // 批量视频 10, 100…109, 1000…1005: 17 titles, 7 on the second page.
-    const few = await list(`q=${encodeURIComponent('批量视频 10')}&pageSize=10&page=2`);
+    // 批量视频 100, 1000…1009, 10000…10005: 17 titles, 7 on the second page.
+    const few = await list(`q=${encodeURIComponent('批量视频 100')}&pageSize=10&page=2`);
     expect(few.list).toHaveLength(7);
     expect(few).toMatchObject({ total: 17, totalExact: true });
     const past = await list('view=review&status=rejected&pageSize=100&page=500');

@@ -128,28 +128,36 @@ test('batch reject asks for a reason: confirm stays disabled until one is given,
   );
 }, 20_000);
 
-test('a capped total (meta totalExact false) reads "1000+"; an exact one reads as is', async () => {
-  const list = (meta?: object) =>
+test('issue #18: a capped total (meta totalExact false) reads "10,000+"; an exact one as counted, 1,500', async () => {
+  const list = (total: number, meta?: object) =>
     ({
       page: 1,
       perPage: 20,
-      total: 1000,
+      total,
       meta,
       setPage: vi.fn(),
       setPerPage: vi.fn(),
       hasNextPage: true,
     }) as never;
-  const { unmount } = wrap(
-    <ListContextProvider value={list({ totalExact: false })}>
-      <ListPagination />
-    </ListContextProvider>,
-  );
-  expect(await screen.findByText('第 1-20 条，共 1000+ 条')).toBeTruthy();
-  unmount();
-  wrap(
-    <ListContextProvider value={list()}>
-      <ListPagination />
-    </ListContextProvider>,
-  );
-  expect(await screen.findByText('第 1-20 条，共 1000 条')).toBeTruthy();
+  const inLocale = (locale: 'zh-CN' | 'en-US', value: never) =>
+    render(
+      <AdminContext dataProvider={dataProvider} i18nProvider={createI18nProvider(locale)}>
+        <ResourceContextProvider value="movie/review">
+          <ListContextProvider value={value}>
+            <ListPagination />
+          </ListContextProvider>
+        </ResourceContextProvider>
+      </AdminContext>,
+    );
+  const cases = [
+    ['zh-CN', list(10_000, { totalExact: false }), '第 1-20 条，共 10,000+ 条'],
+    ['zh-CN', list(1500), '第 1-20 条，共 1,500 条'],
+    ['en-US', list(10_000, { totalExact: false }), '1-20 of 10,000+'],
+    ['en-US', list(1500), '1-20 of 1,500'],
+  ] as const;
+  for (const [locale, value, text] of cases) {
+    const { unmount } = inLocale(locale, value);
+    expect(await screen.findByText(text)).toBeTruthy();
+    unmount();
+  }
 });

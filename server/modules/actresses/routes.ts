@@ -20,6 +20,7 @@ import {
   transaction,
   version,
 } from '../../core/shared';
+import { cappedCount, listTotalShape } from '../../core/totals';
 import type { Executor } from '../../db/types';
 import { lockMovies, titleContains, touchMovies } from '../movie/model';
 import { MOVIE_STATUSES, movieActresses, movies } from '../movie/schema';
@@ -114,7 +115,7 @@ const routes = {
       'List actresses: q searches name and aliases (index-served; with pageSize=10 it is the autocomplete), ids=1,2 reads several (getMany)',
     middleware: asAnyOperator,
     request: { query: ListQuery },
-    responses: jsonResponse(z.object({ list: z.array(Actress), total: z.number() })),
+    responses: jsonResponse(z.object({ list: z.array(Actress), ...listTotalShape })),
   }),
   get: createRoute({
     method: 'get',
@@ -176,7 +177,7 @@ const routes = {
     summary: "The actress's movies, paged (q searches their titles)",
     middleware: asAnyOperator,
     request: { ...idOf, query: MoviesQuery },
-    responses: jsonResponse(z.object({ list: z.array(ActressMovie), total: z.number() })),
+    responses: jsonResponse(z.object({ list: z.array(ActressMovie), ...listTotalShape })),
   }),
   link: createRoute({
     method: 'post',
@@ -296,7 +297,7 @@ export function actressRoutes() {
     const { db } = c.get('deps');
     const where = listWhere(q);
     const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db
         .select(actressSelect)
         .from(actresses)
@@ -304,9 +305,9 @@ export function actressRoutes() {
         .orderBy(orderOf(sorts[q.sort ?? 'id'], q.order), (q.order === 'desc' ? desc : asc)(actresses.id))
         .limit(pageSize)
         .offset((q.page - 1) * pageSize),
-      db.select({ total: countOf }).from(actresses).where(where),
+      cappedCount(db, actresses, where),
     ]);
-    return ok(c, { list: rows.map(actressToApi), total: Number(total) });
+    return ok(c, { list: rows.map(actressToApi), ...total });
   });
 
   app.openapi(routes.get, async (c) => ok(c, await readActress(c.get('deps').db, c.req.valid('param').id)));
@@ -426,7 +427,7 @@ export function actressRoutes() {
       q.q ? titleContains(q.q) : undefined,
       q.status ? eq(movies.status, q.status) : undefined,
     );
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db
         .select({
           id: movies.id,
@@ -443,7 +444,7 @@ export function actressRoutes() {
         .orderBy(orderOf(movieSorts[q.sort ?? 'id'], q.order), (q.order === 'desc' ? desc : asc)(movies.id))
         .limit(q.pageSize)
         .offset((q.page - 1) * q.pageSize),
-      db.select({ total: countOf }).from(movies).where(where),
+      cappedCount(db, movies, where),
     ]);
     return ok(c, {
       list: rows.map((r) => ({
@@ -452,7 +453,7 @@ export function actressRoutes() {
         publishedAt: iso(r.publishedAt),
         createdAt: iso(r.createdAt) as string,
       })),
-      total: Number(total),
+      ...total,
     });
   });
 

@@ -52,6 +52,7 @@ export const comments = pgTable(
   },
   (t) => [
     index('comments_tenant_created').on(t.tenant, t.createdAt, t.id),
+    index('comments_content_grams').using('gin', sql`zg_title_grams(${t.content})`),
     index('comments_status').on(t.tenant, t.status, t.createdAt, t.id),
     index('comments_user').on(t.userId, t.createdAt),
     index('comments_address').on(t.tenant, t.address, t.createdAt),

@@ -15,6 +15,7 @@ import {
   rejectUnknownQuery,
 } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
+import { listTotalShape } from '../../core/totals';
 import { HEALTH_ACTOR, toUnicode } from './model';
 import { domainHistory } from './schema';
 
@@ -61,7 +62,7 @@ const listRoute = createRoute({
     'Every change of a domain (who or what, from, to, why), newest first unless told; filters, server paging',
   middleware: asAnyOperator,
   request: { query: ListQuery },
-  responses: jsonResponse(z.object({ list: z.array(HistoryRow), total: z.number() })),
+  responses: jsonResponse(z.object({ list: z.array(HistoryRow), ...listTotalShape })),
 });
 
 /** The history (`/domain/history`): read-only, written by every change of a domain. */
@@ -106,6 +107,7 @@ export function historyRoutes() {
         reason: r.reason,
       })),
       total: page.total,
+      totalExact: page.totalExact,
     });
   });
   return app;

@@ -8,7 +8,7 @@ import { boolQuery, dateQuery, intQuery, rangeEnd, rangeStart } from '../../core
 import type { Db } from '../../db/types';
 import { movieSelect, movieToApi, tagIdsOf, titleContains } from './model';
 import { MOVIE_STATUSES, type MovieStatus, movieColumns, movies, movieTagLinks } from './schema';
-import { listTotal, readPlanned } from './totals';
+import { listTotal, readPlanned, WALK_FROM } from './totals';
 
 /**
  * The movie list (`GET /app/admin/movie/movies`): its query (sorts, and the filters of common/movie.ts), the filter
@@ -106,7 +106,8 @@ export async function readMovieList(db: Db, q: Query) {
   const sortCol = sorts[sort];
   const totalQuery = { statuses: q.status ? [q.status] : VIEWS[q.view], query: q };
   // A title search of three or more characters is counted first (at most COUNT_CAP + 1 rows): that tells how to
-  // read its page (totals.ts readPlanned). One or two characters are estimated well: counted beside the page.
+  // read its page (totals.ts readPlanned: more than WALK_FROM matches walk the sort index). One or two characters
+  // are estimated well: counted beside the page.
   const longSearch = q.q !== undefined && [...q.q].length > 2;
   const searchTotal = longSearch ? await listTotal(db, totalQuery, where) : undefined;
   const shortSearchTotal = q.q && !longSearch ? listTotal(db, totalQuery, where) : undefined;
@@ -120,7 +121,7 @@ export async function readMovieList(db: Db, q: Query) {
   // when the filter is in the index), not 20,000 table rows for page 1000.
   const pageIds = await readPlanned(
     db,
-    { walkSortIndex: searchTotal?.totalExact === false && SORT_INDEXED.has(sort) },
+    { walkSortIndex: searchTotal !== undefined && searchTotal.total > WALK_FROM && SORT_INDEXED.has(sort) },
     (tx) =>
       tx
         .select({ id: movies.id })

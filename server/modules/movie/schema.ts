@@ -93,10 +93,16 @@ export const movies = pgTable(
     ...stamps,
   },
   // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
-  // that a view or a deep page is an index-only scan (migration 0004).
+  // that a view or a deep page is an index-only scan (migration 0004). The two screens' sort indexes also INCLUDE
+  // column_id, platforms, recommended, free and views, so a filtered walk tests them in the index (migration 0070;
+  // Drizzle declares no INCLUDE).
   (t) => [
     index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_column_created').on(t.columnId, t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
+    index('movies_recommended_published')
+      .on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status)
+      .where(sql`${t.recommended}`),
     index('movies_views').on(t.views.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_status_published').on(t.status, t.publishedAt.desc().nullsLast(), t.id.desc()),
     index('movies_status_created').on(t.status, t.createdAt.desc().nullsLast(), t.id.desc()),

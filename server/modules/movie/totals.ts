@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
-import { countOf } from '../../core/shared';
+import { cappedCount, type ListTotal, shortPageTotal } from '../../core/totals';
 import type { Db, Executor } from '../../db/types';
 import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movies } from './schema';
 
@@ -9,12 +9,11 @@ import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movies } from './
  * the whole cost of a list (BENCHMARKS.md), so:
  * - a list filtered by view or status and at most one of column, tag and platform reads its exact total from the
  *   counters the triggers keep (`movie_counts`, migration 0004): a few rows, whatever the size;
- * - any other filter counts at most COUNT_CAP + 1 matching rows: under the cap the total is exact, over it the
- *   answer is `total: COUNT_CAP, totalExact: false` ("1,000+" on the screen, as code search sites do): counting
- *   1,000 rows a title search matches costs a few milliseconds, 10,000 cost 25–50 ms at a million movies;
+ * - any other filter counts at most COUNT_CAP + 1 matching rows (server/core/totals.ts): under the cap the total is
+ *   exact, over it the answer is `total: COUNT_CAP, totalExact: false` ("10,000+" on the screen);
  * - a page shorter than the page size (not past the end) gives its total without any count.
  */
-export const COUNT_CAP = 1_000;
+export { COUNT_CAP, type ListTotal } from '../../core/totals';
 
 /**
  * The list parameters a counter can answer for (common/movie.ts MOVIE_COUNTED_FILTERS, and the paging ones); any
@@ -41,12 +40,6 @@ export function counterOf(query: Record<string, unknown>): Counter | undefined {
   return dims[0] ?? { dim: 'all', key: 0 };
 }
 
-export interface ListTotal {
-  total: number;
-  /** false: more than COUNT_CAP movies match, `total` is COUNT_CAP. */
-  totalExact: boolean;
-}
-
 /** The total of a list; given the page read (at `offset`, `pageSize` wide, `pageRows` rows), a short one answers. */
 export async function listTotal(
   db: Executor,
@@ -54,8 +47,8 @@ export async function listTotal(
   where: SQL | undefined,
   page?: { offset: number; pageSize: number; pageRows: number },
 ): Promise<ListTotal> {
-  if (page && page.pageRows < page.pageSize && (page.pageRows > 0 || page.offset === 0))
-    return { total: page.offset + page.pageRows, totalExact: true };
+  const short = page && shortPageTotal({ offset: page.offset, pageSize: page.pageSize, rows: page.pageRows });
+  if (short) return short;
   const counter = counterOf(query);
   if (counter) {
     const [row] = await db
@@ -70,22 +63,17 @@ export async function listTotal(
       );
     return { total: Number(row.n), totalExact: true };
   }
-  const capped = db
-    .select({ one: sql`1`.as('one') })
-    .from(movies)
-    .where(where)
-    .limit(COUNT_CAP + 1)
-    .as('capped');
-  const [row] = await db.select({ n: countOf }).from(capped);
-  const n = Number(row.n);
-  return n > COUNT_CAP ? { total: COUNT_CAP, totalExact: false } : { total: n, totalExact: true };
+  return cappedCount(db, movies, where);
 }
+
+/** A long title search matching more than this many movies reads its page by walking the sort index (readPlanned). */
+export const WALK_FROM = 1_000;
 
 /**
  * Runs a page query, walking the sort index when told to. The planner estimates a title search of three or more
  * characters as the product of its bigrams' frequencies (as if "ci", "it" and "ty" were independent), thousands of
  * times too few for a common word, and then reads every match through the GIN index and sorts them (50–70 ms for
- * 16,000 matches at a million movies). When the capped count has shown more than COUNT_CAP matches (at least one
+ * 16,000 matches at a million movies). When the capped count has shown more than WALK_FROM matches (at least one
  * movie in a thousand), the first pages are found sooner by reading the sort index in order and testing each
  * movie, so sequential and bitmap scans and sorts are switched off for the query of the page's ids (set_config
  * local to its own read transaction). Only for sorts that have an index (`walkSortIndex` is false otherwise).

@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { SERIAL_STATUSES } from '../../../common/novel';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
@@ -21,6 +21,7 @@ import {
   transaction,
   version,
 } from '../../core/shared';
+import { cappedCount, listTotalShape } from '../../core/totals';
 import type { Executor } from '../../db/types';
 import { Novel, novelFields, novelSelect, novelToApi, readNovel } from './model';
 import { NOVEL_STATUSES, novelColumns, novels } from './schema';
@@ -76,7 +77,7 @@ const routes = {
     middleware: asAnyOperator,
     security,
     request: { query: ListQuery },
-    responses: jsonResponse(z.object({ list: z.array(Novel), total: z.number() })),
+    responses: jsonResponse(z.object({ list: z.array(Novel), ...listTotalShape })),
   }),
   get: createRoute({
     method: 'get',
@@ -200,7 +201,7 @@ export function novelRoutes() {
     const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
     const col = sorts[(q.sort ?? 'id') as SortKey];
     const order = q.order === 'desc' ? [desc(col), desc(novels.id)] : [asc(col), asc(novels.id)];
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db
         .select(novelSelect)
         .from(novels)
@@ -209,9 +210,9 @@ export function novelRoutes() {
         .orderBy(...order)
         .limit(pageSize)
         .offset((q.page - 1) * pageSize),
-      db.select({ total: count() }).from(novels).where(where),
+      cappedCount(db, novels, where),
     ]);
-    return ok(c, { list: rows.map(novelToApi), total: Number(total) });
+    return ok(c, { list: rows.map(novelToApi), ...total });
   });
 
   app.openapi(routes.get, async (c) => {

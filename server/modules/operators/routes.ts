@@ -18,6 +18,7 @@ import { hashPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, notFound } from '../../core/errors';
 import { duplicate, rejectUnknownQuery } from '../../core/shared';
+import { listTotalShape } from '../../core/totals';
 import { account, avatar, newPassword, nickname, Operator, operatorColumns, ROLES } from './model';
 import { operators } from './schema';
 import { replaceSessions } from './sessions';
@@ -46,7 +47,7 @@ const list = createRoute({
       disabled: z.enum(['true', 'false']).optional(),
     }),
   },
-  responses: jsonResponse(z.object({ list: z.array(Operator), total: z.number() })),
+  responses: jsonResponse(z.object({ list: z.array(Operator), ...listTotalShape })),
 });
 
 const names = createRoute({
@@ -234,7 +235,7 @@ export function operatorRoutes() {
       query: q,
       select: operatorColumns,
     });
-    return ok(c, { list: page.list.map(toApi), total: page.total });
+    return ok(c, { list: page.list.map(toApi), total: page.total, totalExact: page.totalExact });
   });
 
   app.openapi(names, async (c) => {

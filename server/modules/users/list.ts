@@ -3,7 +3,6 @@ import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle
 import {
   maskEmail,
   maskPhone,
-  USER_COUNT_CAP,
   USER_GROUPS,
   type USER_LIST_FILTERS,
   USER_STATUSES,
@@ -13,6 +12,7 @@ import {
 import { listQuery } from '../../core/crud';
 import { invalidField } from '../../core/errors';
 import { dateQuery, iso, rangeEnd, rangeStart } from '../../core/shared';
+import { cappedCount, shortPageTotal } from '../../core/totals';
 import type { Db, Executor } from '../../db/types';
 import { siteUserCounts, siteUsers } from './schema';
 
@@ -20,7 +20,7 @@ import { siteUserCounts, siteUsers } from './schema';
  * The members list (`GET /app/admin/users`) at a million rows, as the movie list (README "Totals at scale"): each
  * sort and allow-listed filter has an index led by the tenant (migration 0040); the page's ids are read first, then
  * their rows; the total comes from the kept per-status counts when the filter is at most a status, from a short
- * page, or from a count capped at USER_COUNT_CAP + 1 rows ("10,000+").
+ * page, or from a count capped at COUNT_CAP + 1 rows ("10,000+", server/core/totals.ts).
  */
 
 export const sorts = {
@@ -87,8 +87,8 @@ async function total(
   where: SQL | undefined,
   page: { offset: number; pageSize: number; rows: number },
 ) {
-  if (page.rows < page.pageSize && (page.rows > 0 || page.offset === 0))
-    return { total: page.offset + page.rows, totalExact: true };
+  const short = shortPageTotal(page);
+  if (short) return short;
   const counted = Object.entries(q).every(([k, v]) => v === undefined || PAGING.has(k));
   if (counted) {
     const [row] = await db
@@ -99,15 +99,7 @@ async function total(
       );
     return { total: Number(row.n), totalExact: true };
   }
-  const capped = db
-    .select({ one: sql`1`.as('one') })
-    .from(siteUsers)
-    .where(where)
-    .limit(USER_COUNT_CAP + 1)
-    .as('capped');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
-  const n = Number(row.n);
-  return n > USER_COUNT_CAP ? { total: USER_COUNT_CAP, totalExact: false } : { total: n, totalExact: true };
+  return cappedCount(db, siteUsers, where);
 }
 
 export type UserRow = typeof siteUsers.$inferSelect;
@@ -175,7 +167,7 @@ export async function readUserList(db: Db, tenant: number, q: UserListQuery, now
         : [sql`${col} asc nulls first`, asc(siteUsers.id)];
   // A search (q) is counted first. The planner cannot tell how many members a prefix matches and, with a LIMIT,
   // walks the sort index testing each row (1.2 s at a million members for a prefix that matches a thousand far from
-  // the end). When the capped count is exact (at most USER_COUNT_CAP matches), the matches are read through the
+  // the end). When the capped count is exact (at most COUNT_CAP matches), the matches are read through the
   // prefix indexes and sorted instead (plain index scans switched off for that one statement, in its own read
   // transaction); beyond the cap, matches are dense and the walk finds a page at once.
   const searchTotal = q.q

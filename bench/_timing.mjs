@@ -1,0 +1,172 @@
+// The timing runner every list benchmark shares (movies, users, comments, domains, ads): each query goes through the
+// API in-process (app.request, no HTTP) WARMUP times, then RUNS times, one after another; when the bench gives the
+// database's raw query function and a capture of Drizzle's logger, the statements the first request ran are also
+// replayed on one connection, so API − SQL is the API's own cost. It prints one Markdown table per database: the
+// query, its total ("10,000+" when capped), the rows of the page, p50 / p95 / p99 in ms, the shared buffers its
+// statements touch (EXPLAIN ANALYZE BUFFERS: a cost that does not move with the machine's load), and the worst p95
+// against the target.
+import { cpus, loadavg } from 'node:os';
+
+export const RUNS = Number(process.env.BENCH_RUNS ?? 100);
+export const WARMUP = 5;
+/** Every list query's p95 target (issue #18), its total included. */
+export const TARGET_MS = 15;
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** p50 / p95 / p99 of some durations (ms). */
+export function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99) };
+}
+
+const f = (x) => x.toFixed(1);
+export const fmtStats = (s) => `${f(s.p50)} / ${f(s.p95)} / ${f(s.p99)}`;
+
+/** "load average 1.2 0.9 0.7 on 2 cores" */
+export const loadLine = () =>
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${cpus().length} cores`;
+
+/**
+ * A Drizzle logger that records the statements run while capturing: pass `logger` to `drizzle(…, { logger })`,
+ * `start()` before a request, `stop()` after it for its select statements.
+ */
+export function statementCapture() {
+  let captured = null;
+  return {
+    logger: { logQuery: (q, p) => captured?.push([q, p]) },
+    start() {
+      captured = [];
+    },
+    stop() {
+      const out = (captured ?? []).filter(([q]) => /^\s*(select|with)\b/i.test(q));
+      captured = null;
+      return out;
+    },
+  };
+}
+
+/**
+ * The statements of a request, sent one after another on one connection. A statement setting planner options
+ * (set_config(…, true), local to a transaction: movie/totals.ts readPlanned, users/list.ts) runs with the next one in
+ * a transaction, as in the API.
+ */
+export async function replay(statements, rawQuery) {
+  for (let i = 0; i < statements.length; i++) {
+    const [q, p] = statements[i];
+    if (q.includes('set_config(') && i + 1 < statements.length) {
+      await rawQuery('begin');
+      await rawQuery(q, p);
+      await rawQuery(...statements[++i]);
+      await rawQuery('commit');
+    } else await rawQuery(q, p);
+  }
+}
+
+/** Shared buffers (hit + read) one statement touches, from EXPLAIN (ANALYZE, BUFFERS): a cost no load changes. */
+async function buffersOf(rawQuery, q, p) {
+  const rows = await rawQuery(`explain (analyze, buffers, format json) ${q}`, p);
+  let plan = rows[0]['QUERY PLAN'];
+  if (typeof plan === 'string') plan = JSON.parse(plan);
+  const top = plan[0].Plan;
+  return (top['Shared Hit Blocks'] ?? 0) + (top['Shared Read Blocks'] ?? 0);
+}
+
+/** The buffers a request's statements touch, summed (planner settings applied as in replay). */
+export async function requestBuffers(statements, rawQuery) {
+  let n = 0;
+  for (let i = 0; i < statements.length; i++) {
+    const [q, p] = statements[i];
+    if (q.includes('set_config(') && i + 1 < statements.length) {
+      await rawQuery('begin');
+      await rawQuery(q, p);
+      n += await buffersOf(rawQuery, ...statements[++i]);
+      await rawQuery('commit');
+    } else n += await buffersOf(rawQuery, q, p);
+  }
+  return n;
+}
+
+/**
+ * Times each `[name, query]` of `queries` through `call(query)` (answers the list's `data`); with `capture` and
+ * `rawQuery`, also the same SQL. Prints the table under `title` and answers the rows (for a summary); `target: null`
+ * for queries without one.
+ *
+ *   title: what and where ("PostgreSQL 15, 1,000,000 movies"); path: shown in the query list (`/app/admin/…?`)
+ */
+export async function timeList({
+  title,
+  path,
+  queries,
+  call,
+  capture,
+  rawQuery,
+  runs = RUNS,
+  target = TARGET_MS,
+}) {
+  const rows = [];
+  for (const [name, query] of queries) {
+    capture?.start();
+    const data = await call(query);
+    const statements = capture?.stop() ?? [];
+    for (let i = 0; i < WARMUP; i++) await call(query);
+    const api = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await call(query);
+      api.push(performance.now() - t0);
+    }
+    let sql;
+    if (rawQuery && statements.length) {
+      const raw = [];
+      for (let i = 0; i < WARMUP + runs; i++) {
+        const t0 = performance.now();
+        await replay(statements, rawQuery);
+        if (i >= WARMUP) raw.push(performance.now() - t0);
+      }
+      sql = stats(raw);
+    }
+    const buffers = rawQuery && statements.length ? await requestBuffers(statements, rawQuery) : undefined;
+    const total =
+      data.total === undefined
+        ? ''
+        : `${data.total.toLocaleString('en')}${data.totalExact === false ? '+' : ''}`;
+    const pageRows = Array.isArray(data.list)
+      ? data.list.length
+      : Array.isArray(data.rows)
+        ? data.rows.length
+        : '';
+    rows.push({ name, query, total, pageRows, api: stats(api), sql, n: statements.length, buffers });
+  }
+  printTable(title, rows, { path, runs, target });
+  return rows;
+}
+
+function printTable(title, rows, { path, runs, target }) {
+  const withSql = rows.some((r) => r.sql);
+  console.log(
+    `\n${title} — ${runs} sequential requests per query after ${WARMUP} warm-up; ms (${loadLine()})`,
+  );
+  console.log(
+    withSql
+      ? '| query | total | rows | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | statements | buffers |\n|---|---:|---:|---:|---:|---:|---:|'
+      : '| query | total | rows | API p50 / p95 / p99 |\n|---|---:|---:|---:|',
+  );
+  for (const r of rows) {
+    const over = target !== null && r.api.p95 > target ? ' **over**' : '';
+    const cells = [r.name, r.total, r.pageRows, `${fmtStats(r.api)}${over}`];
+    if (withSql) cells.push(r.sql ? fmtStats(r.sql) : '', r.n, r.buffers?.toLocaleString('en') ?? '');
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+  const worst = rows.reduce((w, r) => (r.api.p95 > w.api.p95 ? r : w), rows[0]);
+  const overCount = rows.filter((r) => target !== null && r.api.p95 > target).length;
+  console.log(
+    `worst API p95 ${f(worst.api.p95)} ms (${worst.name})${target === null ? '' : `; ${overCount} of ${rows.length} over the ${target} ms target`}`,
+  );
+  if (path) {
+    console.log('\nqueries:');
+    for (const r of rows) console.log(`  ${r.name}: GET ${path}${r.query}`);
+  }
+}

@@ -1,0 +1,64 @@
+import { z } from '@hono/zod-openapi';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { COUNT_CAP } from '../../common/paging';
+import type { Executor } from '../db/types';
+
+export { COUNT_CAP };
+
+/**
+ * The total of a list page at any size (README "Totals at scale"), shared by every list: a list whose filter a kept
+ * count answers for reads it there (the module's own counters); otherwise a short page is its own total, and
+ * anything else counts at most COUNT_CAP + 1 matching rows: exact up to COUNT_CAP, `totalExact: false` beyond
+ * ("10,000+" on the screen).
+ */
+export interface ListTotal {
+  total: number;
+  /** false: more than COUNT_CAP rows match, `total` is COUNT_CAP. */
+  totalExact: boolean;
+}
+
+/** The fields of a list answer's total (OpenAPI). */
+export const listTotalShape = {
+  total: z.number(),
+  totalExact: z
+    .boolean()
+    .openapi({ description: `false when more than ${COUNT_CAP} rows match: total is then ${COUNT_CAP}` }),
+};
+
+/** A page as read: at `offset`, `pageSize` wide, `rows` rows. */
+export interface PageRead {
+  offset: number;
+  pageSize: number;
+  rows: number;
+}
+
+/** A page shorter than the page size (and not past the end) is its own exact total. */
+export function shortPageTotal(page: PageRead | undefined): ListTotal | undefined {
+  if (page && page.rows < page.pageSize && (page.rows > 0 || page.offset === 0))
+    return { total: page.offset + page.rows, totalExact: true };
+  return undefined;
+}
+
+/** `n` counted rows of a count capped at COUNT_CAP + 1 as a total. */
+export const cappedOf = (n: number): ListTotal =>
+  n > COUNT_CAP ? { total: COUNT_CAP, totalExact: false } : { total: n, totalExact: true };
+
+/** Counts at most COUNT_CAP + 1 rows of `table` matching `where` (a short `page` answers without counting). */
+export async function cappedCount(
+  db: Executor,
+  table: PgTable,
+  where: SQL | undefined,
+  page?: PageRead,
+): Promise<ListTotal> {
+  const short = shortPageTotal(page);
+  if (short) return short;
+  const capped = db
+    .select({ one: sql`1`.as('one') })
+    .from(table)
+    .where(where)
+    .limit(COUNT_CAP + 1)
+    .as('capped');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
+  return cappedOf(Number(row.n));
+}
