@@ -6,6 +6,14 @@
 import type zh from '../zh-CN/fields';
 
 const fields: Record<keyof typeof zh, string> = {
+  // Names of values (field.enum's message names a value by it: "Pending (pending)"); a value that modules name
+  // differently is not listed.
+  'option.status.pending': 'Pending',
+  'option.status.rejected': 'Rejected',
+  'option.role.admin': 'Admin',
+  'option.role.user': 'User',
+  'option.keepPreface.true': 'Keep',
+  'option.keepPreface.false': 'Drop',
   'label.item': 'item {n}',
   'label.separator': ' › ',
   'label.account': 'Account',

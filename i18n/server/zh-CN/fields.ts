@@ -3,6 +3,13 @@
  * 一个模块的新字段加在这里；没有名称的字段（例如拼错的键）按原样说出。
  */
 const fields = {
+  // 取值的名称（field.enum 的消息按它称呼取值：「待审核（pending）」）；同一取值在各模块叫法不同的不列出。
+  'option.status.pending': '待审核',
+  'option.status.rejected': '已驳回',
+  'option.role.admin': '管理员',
+  'option.role.user': '普通用户',
+  'option.keepPreface.true': '保留',
+  'option.keepPreface.false': '不保留',
   'label.item': '第 {n} 项',
   'label.separator': ' · ',
   'label.account': '账号',
