@@ -14,10 +14,11 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.wasm': 'application/wasm',
   '.data': 'application/octet-stream',
+  '.tar': 'application/x-tar',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
 };
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.wasm', '.data']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.wasm', '.data', '.tar']);
 
 function* files(dir) {
   for (const name of readdirSync(dir)) {
@@ -37,6 +38,8 @@ export function precompress(dir) {
     const b = brotliCompressSync(body, {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: body.length > 2_000_000 ? 9 : 11,
+        // a 16 MB window: the database snapshot repeats catalog pages megabytes apart
+        [constants.BROTLI_PARAM_LGWIN]: body.length > 2_000_000 ? 24 : 22,
         [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
       },
     });

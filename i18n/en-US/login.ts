@@ -23,6 +23,8 @@ const login = {
   themeLight: 'Light theme',
   demoStarting: 'Starting the demo',
   demoStepCode: 'Downloading the demo API',
+  demoStepData: 'Downloading the sample database (first visit only)',
+  demoStepDataOf: '{done} of {total} MB',
   demoStepEngine: 'Starting the database in your browser',
   demoStepMigrate: 'Preparing the tables',
   demoStepSeed: 'Filling in the sample data (first visit only)',

@@ -25,6 +25,8 @@ const login: typeof en = {
   themeLight: '浅色主题',
   demoStarting: '正在启动演示',
   demoStepCode: '下载演示接口',
+  demoStepData: '下载示例数据库（仅首次访问）',
+  demoStepDataOf: '{done} / {total} MB',
   demoStepEngine: '在浏览器中启动数据库',
   demoStepMigrate: '准备数据表',
   demoStepSeed: '生成示例数据（仅首次访问）',

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { Code, type Envelope } from '../../common/codes';
 import type { AppContext } from './context';
 import { type ApiError, ValidationError } from './errors';
-import { fieldLabel, translate } from './i18n';
+import { fieldLabel, fieldMessage, translate } from './i18n';
 
 /** Answer a success: `{code: 20000, msg, data}`. */
 export function ok<T>(c: AppContext, data: T) {
@@ -17,7 +17,7 @@ export function errorEnvelope(c: AppContext, err: ApiError): Envelope {
   if (err instanceof ValidationError) {
     const fields: Record<string, string> = {};
     for (const [field, { key, params }] of Object.entries(err.fields))
-      fields[field] = translate(locale, key, params);
+      fields[field] = fieldMessage(locale, field, key, params);
     data = { fields };
     const first = Object.entries(fields)[0];
     if (first)

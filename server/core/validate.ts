@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import { type FieldErrors, ValidationError } from './errors';
-import type { MessageKey, Params } from './i18n';
+import { enumParams, type MessageKey, type Params } from './i18n';
 
 /**
  * Turns zod issues into field → message key, so `msg` and `data.fields` are in the user's language.
@@ -44,7 +44,7 @@ function issueMessage(issue: any, input: unknown): { key: MessageKey; params?: P
         ? { key: 'field.tooShort', params: { min: Number(issue.minimum) } }
         : { key: 'field.range' };
     case 'invalid_value':
-      return { key: 'field.enum', params: { values: (issue.values ?? []).join(', ') } };
+      return { key: 'field.enum', params: enumParams(issue.values ?? []) };
     case 'unrecognized_keys':
       return { key: 'field.unknown' };
     case 'custom':

@@ -6,10 +6,12 @@
 import { getLocale } from '../api/locale';
 import { type LoginKey, loginT } from '../login/messages';
 
-export const DEMO_STEPS = ['code', 'engine', 'migrate', 'seed', 'api'] as const;
-export type DemoStep = (typeof DEMO_STEPS)[number];
+/** A first visit from the prebuilt database (mocks/browser.ts has the other plan: migrate and seed in the page). */
+export const DEMO_STEPS = ['code', 'data', 'engine', 'api'] as const;
+export type DemoStep = 'code' | 'data' | 'engine' | 'migrate' | 'seed' | 'api';
 const STEP_KEY: Record<DemoStep, LoginKey> = {
   code: 'demoStepCode',
+  data: 'demoStepData',
   engine: 'demoStepEngine',
   migrate: 'demoStepMigrate',
   seed: 'demoStepSeed',
@@ -57,10 +59,18 @@ function text(tag: string, className: string, value: string): HTMLElement {
   return el;
 }
 
-/** Start-up progress: the step under way, its number, and a bar. */
-export function showProgress(step: DemoStep): void {
-  const n = DEMO_STEPS.indexOf(step) + 1;
-  const total = DEMO_STEPS.length;
+/**
+ * Start-up progress: the step under way, its number in its plan, and a bar; `done` (0…1) is how far into the step
+ * (the database's download, shown in MB when `bytes` is known).
+ */
+export function showProgress(
+  step: DemoStep,
+  plan: readonly DemoStep[] = DEMO_STEPS,
+  done?: number,
+  bytes?: number,
+): void {
+  const n = plan.indexOf(step) + 1;
+  const total = plan.length;
   const bar = document.createElement('div');
   bar.className = 'zg-demo-bar';
   bar.setAttribute('role', 'progressbar');
@@ -71,7 +81,7 @@ export function showProgress(step: DemoStep): void {
   bar.setAttribute('aria-valuetext', t(STEP_KEY[step]));
   const fill = document.createElement('div');
   fill.className = 'zg-demo-fill';
-  fill.style.width = `${Math.round(((n - 0.5) / total) * 100)}%`;
+  fill.style.width = `${Math.round(((n - 1 + (done ?? 0.5)) / total) * 100)}%`;
   bar.append(fill);
   const el = layer();
   el.dataset.screen = 'progress';
@@ -83,11 +93,22 @@ export function showProgress(step: DemoStep): void {
       text(
         'p',
         'zg-demo-step',
-        `${t(STEP_KEY[step])} · ${t('demoStep', { n: String(n), total: String(total) })}`,
+        [
+          t(STEP_KEY[step]),
+          done !== undefined && bytes
+            ? t('demoStepDataOf', { done: mb(done * bytes), total: mb(bytes) })
+            : null,
+          t('demoStep', { n: String(n), total: String(total) }),
+        ]
+          .filter(Boolean)
+          .join(' · '),
       ),
     ]),
   );
 }
+
+const mb = (bytes: number) =>
+  (bytes / 1e6).toLocaleString(getLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** Started: the admin takes the page. */
 export function hideProgress(): void {

@@ -77,7 +77,7 @@ describe('views', () => {
   test('a status outside the view is 40000 naming status and the allowed values', async () => {
     const r = await api.call('GET', `${M}?view=review&status=online`, { token: user });
     expect(r.body.code).toBe(40000);
-    expect(r.body.msg).toBe('状态：取值应为 pending, rejected 之一');
+    expect(r.body.msg).toBe('状态：请从以下取值中选择一个：待审核（pending）、已驳回（rejected）');
   });
 });
 

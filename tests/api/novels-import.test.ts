@@ -184,7 +184,7 @@ describe('import', () => {
     );
     await expectRefused(
       upload(api, admin, path, BOOK, { keepPreface: 'yes' }),
-      '取值应为 true, false 之一',
+      '请从以下取值中选择一个：保留（true）、不保留（false）',
       'keepPreface',
     );
     const json = await api.call('POST', path, { token: admin, body: { file: 'x' } });

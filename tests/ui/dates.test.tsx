@@ -2,7 +2,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AdminContext, ResourceContextProvider, SimpleForm, testDataProvider } from 'react-admin';
 import { afterEach, expect, test, vi } from 'vitest';
 import { DayInput, InstantInput } from '../../src/components/dates';
@@ -74,6 +74,38 @@ test('a typed day is kept as YYYY-MM-DD, a typed time as an ISO instant', async 
     at: new Date(2026, 11, 24, 8, 0, 30).toISOString(), // the browser's clock, as the native input had it
   });
 });
+
+/** Empties one part of a picker's field with the keyboard, as an operator deleting it would (the rest stays). */
+async function clearPart(part: number) {
+  await box('day');
+  const section = document.querySelectorAll<HTMLElement>('[role="spinbutton"]')[part];
+  fireEvent.mouseDown(section);
+  section.focus();
+  fireEvent.click(section);
+  await act(() => new Promise((r) => setTimeout(r, 100))); // the picker selects the part focused
+  const focused = document.activeElement ?? section;
+  fireEvent.keyDown(focused, { key: 'Backspace' });
+  fireEvent.input(focused, { target: { textContent: '' } }); // the part's text, deleted
+}
+
+test('a half-typed date shows an error in the interface language, stays as typed and is not saved', async () => {
+  for (const [locale, part, shown, message, save] of [
+    ['en-US', 2, '05/01/YYYY', 'Not a complete date: finish it or clear it', 'Save'],
+    ['zh-CN', 0, 'YYYY-05-01', '日期不完整：请填完整或清空', '保存'],
+  ] as const) {
+    const onSubmit = form(locale, { day: '2026-05-01', at: null });
+    await clearPart(part); // the year: last in English (month first), first in Chinese
+    await waitFor(() =>
+      expect(document.querySelector<HTMLInputElement>('input[name="day"]')?.value).toBe(shown),
+    );
+    fireEvent.blur(document.activeElement ?? document.body); // leaving the field, as the click on save does
+    fireEvent.click(screen.getByRole('button', { name: save }));
+    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeTruthy();
+    expect((await box('day')).value).toBe(shown);
+    expect(onSubmit).not.toHaveBeenCalled();
+    cleanup();
+  }
+}, 60_000);
 
 test('no screen uses a native date input or react-admin’s (they follow the browser’s language)', () => {
   const files = (dir: string): string[] =>

@@ -4,6 +4,7 @@ import type { MovieListFilter } from '../../../common/movie';
 import { REVIEW_VIEWS } from '../../../common/review';
 import { listQuery } from '../../core/crud';
 import { invalidField } from '../../core/errors';
+import { enumParams } from '../../core/i18n';
 import { boolQuery, dateQuery, intQuery, rangeEnd, rangeStart } from '../../core/shared';
 import type { Db } from '../../db/types';
 import { movieSelect, movieToApi, tagIdsOf, titleContains } from './model';
@@ -62,7 +63,7 @@ const VIEWS = REVIEW_VIEWS;
 function listWhere(q: Query): SQL | undefined {
   const statuses = VIEWS[q.view] as readonly string[];
   if (q.status && !statuses.includes(q.status))
-    throw invalidField('status', 'field.enum', { values: statuses.join(', ') });
+    throw invalidField('status', 'field.enum', enumParams(statuses));
   if (q.viewsMin !== undefined && q.viewsMax !== undefined && q.viewsMin > q.viewsMax)
     throw invalidField('viewsMax', 'field.range');
   const where: (SQL | undefined)[] = [];

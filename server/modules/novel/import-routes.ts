@@ -9,7 +9,7 @@ import type { AppContext, AppEnv } from '../../core/context';
 import { idParam } from '../../core/crud';
 import { jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
-import { translate } from '../../core/i18n';
+import { enumParams, translate } from '../../core/i18n';
 import { transaction } from '../../core/shared';
 import { appendChapters, lockNovel } from './chapters';
 import { decodeText, type SplitChapter, splitChapters } from './import';
@@ -136,7 +136,7 @@ async function readUpload(c: AppContext) {
     });
   const keep = data.get('keepPreface');
   if (keep !== null && keep !== 'true' && keep !== 'false')
-    throw invalidField('keepPreface', 'field.enum', { values: 'true, false' });
+    throw invalidField('keepPreface', 'field.enum', enumParams(['true', 'false']));
   return { ...decoded, ...split, keepPreface: keep === 'true' };
 }
 

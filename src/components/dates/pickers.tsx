@@ -5,7 +5,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { enUS, zhCN } from '@mui/x-date-pickers/locales';
 import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { FieldTitle, InputHelperText, useInput, useLocaleState, useResourceContext } from 'react-admin';
 import {
   DAY_FORMAT,
@@ -74,17 +74,39 @@ function RaPicker({
   const l = useLocaleFormats();
   const resource = useResourceContext(props);
   const { field, fieldState, isRequired, id } = useInput({ source, ...props });
-  const value = parsed(field.value, kind === 'day');
+  // A half-typed date: the form holds INVALID (refused by completeDate, so never saved) and the picker keeps the
+  // very value it reported, so what was typed stays on screen to be finished (given null it would clear it).
+  const [typed, setTyped] = useState<Dayjs | null>(null);
+  const value = field.value === INVALID ? typed : parsed(field.value, kind === 'day');
   const Picker = kind === 'day' ? DatePicker : DateTimePicker;
   const message = fieldState.error?.message;
+  // MUI reports a field with some parts typed and others empty as null, like an empty one; what it shows (its
+  // hidden input: "05/01/YYYY") tells them apart when the operator leaves the field (or clicks save).
+  const input = useRef<HTMLInputElement>(null);
+  const onBlur = () => {
+    const shown = input.current?.value ?? '';
+    if ((field.value === null || field.value === undefined || field.value === '') && /\d/.test(shown)) {
+      setTyped(null); // the picker keeps its null, and with it what is shown
+      field.onChange(INVALID);
+    }
+    field.onBlur();
+  };
+  const commit = (d: Dayjs | null) => {
+    const next = kind === 'day' ? dayValue(d) : instantValue(d);
+    setTyped(next === INVALID ? d : null);
+    field.onChange(next);
+  };
   return (
     <PickerProvider>
       <Picker
         value={value}
-        onChange={(d) => field.onChange(kind === 'day' ? dayValue(d) : instantValue(d))}
+        onChange={commit}
+        // MUI reports an incomplete or impossible entry here too (e.g. typed over a value it never changed)
+        onError={(error, d) => {
+          if (error === 'invalidDate' && field.value !== INVALID) commit(d ?? dayjs(Number.NaN));
+        }}
         format={kind === 'day' ? l.day : l.instant}
-        views={kind === 'day' ? undefined : (INSTANT_VIEWS as never)}
-        ampm={false}
+        {...(kind === 'day' ? {} : { views: INSTANT_VIEWS as never, ampm: false })}
         minDate={minDate ? dayjs(minDate) : undefined}
         maxDate={maxDate ? dayjs(maxDate) : undefined}
         disabled={props.disabled}
@@ -95,7 +117,8 @@ function RaPicker({
           textField: {
             id,
             name: source,
-            onBlur: field.onBlur,
+            inputRef: input,
+            onBlur,
             size: 'small',
             variant: 'filled',
             sx: props.sx,
