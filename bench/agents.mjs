@@ -1,0 +1,180 @@
+// The agents' stat at scale (issue #16): 1,000 agents × 90 days of attributed rollup rows on PostgreSQL (each day
+// with sketches of some 40 visitors and addresses per agent, a third of the agents with a settled month), seeded once
+// with SQL and reused while the size and the seed are the same. It prints p50 / p95 / p99 of
+// - the all-agents stat over 90 days computed (allAgentsStat: every read merges the sketches again),
+// - the same through the API (GET /app/admin/agents/stat: answers kept between reads until a day is rolled up again),
+// - one agent day by day over 90 days through the API.
+// Target: the all-agents stat over 1,000 agents and 90 days at p95 ≤ 50 ms.
+//
+//   npm run bench -- agents
+//   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; its own database
+//   zg_bench_agents)  BENCH_AGENTS=1000  BENCH_DAYS=90  BENCH_RUNS=30
+import { createHash } from 'node:crypto';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { serverModules } from './_server.mjs';
+import { fmtStats, loadLine, stats } from './_timing.mjs';
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
+const DAYS = Number(process.env.BENCH_DAYS ?? 90);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BENCH_DB = 'zg_bench_agents';
+const ADMIN_PASSWORD = 'bench-admin-1';
+const TARGET_MS = 50;
+
+const { load, close: closeModules } = await serverModules();
+const { createApp } = await load('/server/app.ts');
+const { loadConfig } = await load('/server/config.ts');
+const { systemClock } = await load('/server/core/clock.ts');
+const { silentLogger } = await load('/server/core/logger.ts');
+const { migrate } = await load('/server/db/migrate.ts');
+const schema = await load('/server/db/schema.ts');
+const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
+const { memoryImageStorage } = await load('/server/core/image-storage.ts');
+const { allAgentsStat } = await load('/server/modules/agents/stat.ts');
+const { addDays, dayOf } = await load('/common/period.ts');
+
+const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
+const today = dayOf(new Date(), 'Asia/Shanghai');
+const from = addDays(today, -(DAYS - 1));
+
+const SEED_SQL = `
+  insert into agents (tenant, name, channel, model, rate)
+  select 2, '代理 ' || i, 'ag' || i, (array['share','signup','payer'])[1 + i % 3],
+    case when i % 3 = 0 then 30 else 2.5 end
+  from generate_series(1, $1::int) i;
+  insert into stat_attributed_daily (tenant, day, channel, page_views, signups, payers, recharges, recharge_amount,
+    shared_address, shared_device, idle, retained, visitors, addresses)
+  select 2, d.day, 'ag' || a.i, 100 + (a.i * 7 + d.n) % 300, (a.i + d.n) % 9, (a.i + d.n) % 4, (a.i + d.n) % 6,
+    ((a.i * 13 + d.n * 7) % 500)::numeric, (a.i + d.n) % 2, 0, (a.i + d.n) % 5, (a.i + d.n) % 3,
+    (select zg_hll_pack(string_agg(zg_hll_entry(r >> 6, r & 63), ''::bytea order by r >> 6)) from (
+      select max(zg_hll_reg(zg_hash64(a.i || ':' || ((d.n * 17 + v) % 400)))) as r
+      from generate_series(1, 40) v group by zg_hll_reg(zg_hash64(a.i || ':' || ((d.n * 17 + v) % 400))) >> 6) x),
+    (select zg_hll_pack(string_agg(zg_hll_entry(r >> 6, r & 63), ''::bytea order by r >> 6)) from (
+      select max(zg_hll_reg(zg_hash64('ip' || a.i || ':' || ((d.n * 11 + v) % 300)))) as r
+      from generate_series(1, 40) v group by zg_hll_reg(zg_hash64('ip' || a.i || ':' || ((d.n * 11 + v) % 300))) >> 6) x)
+  from generate_series(1, $1::int) a(i),
+    (select n, ($2::date + n)::date as day from generate_series(0, $3::int - 1) n) d;
+  insert into agent_settlements (tenant, agent_id, from_day, to_day, model, rate, signups, payers, recharges,
+    recharge_amount, commission)
+  select 2, id, $2::date, $2::date + 29, model, rate, 0, 0, 0, 0, 0 from agents where tenant = 2 and id % 3 = 0;
+  insert into agent_settled_days (tenant, agent_id, day, settlement_id, signups, payers, recharges, recharge_amount,
+    commission)
+  select 2, s.agent_id, r.day, s.id, r.signups, r.payers, r.recharges, r.recharge_amount, r.signups
+  from agent_settlements s join agents a on a.id = s.agent_id
+  join stat_attributed_daily r on r.tenant = 2 and r.channel = a.channel and r.day between s.from_day and s.to_day`;
+
+const key = () =>
+  createHash('sha256').update(`${AGENTS}\n${DAYS}\n${from}\n${SEED_SQL}`).digest('hex').slice(0, 12);
+
+const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
+try {
+  await admin.connect();
+} catch (err) {
+  console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): nothing to measure.`);
+  await closeModules();
+  process.exit(0);
+}
+const url = new URL(ADMIN_URL);
+url.pathname = `/${BENCH_DB}`;
+const exists = (await admin.query('select 1 from pg_database where datname = $1', [BENCH_DB])).rowCount > 0;
+let reuse = false;
+if (exists) {
+  const c = new pg.Client({ connectionString: url.toString() });
+  await c.connect();
+  reuse = await c
+    .query('select key from _bench_key')
+    .then((r) => r.rows[0]?.key === key())
+    .catch(() => false);
+  await c.end();
+}
+if (!reuse) {
+  await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
+  await admin.query(`create database ${BENCH_DB}`);
+}
+await admin.end();
+const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+const db = drizzle(pool, { schema });
+await migrate(db);
+await ensureFirstAdmin(db, config);
+if (reuse) console.log(`PostgreSQL: reusing ${BENCH_DB} (key ${key()})`);
+else {
+  const t0 = performance.now();
+  const client = await pool.connect();
+  // The sizes and the first day are numbers and a day: written into the statements, which run one by one.
+  const sql = SEED_SQL.replaceAll('$1', String(AGENTS))
+    .replaceAll('$2', `'${from}'`)
+    .replaceAll('$3', String(DAYS));
+  for (const statement of sql.split(';').filter((x) => x.trim())) await client.query(statement);
+  await client.query('vacuum analyze');
+  await client.query('create table _bench_key (key text)');
+  await client.query('insert into _bench_key values ($1)', [key()]);
+  client.release();
+  console.log(
+    `PostgreSQL: seeded ${AGENTS} agents × ${DAYS} days in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+}
+
+const app = createApp({
+  db,
+  config,
+  clock: systemClock,
+  logger: silentLogger,
+  clientAddress: () => '127.0.0.1',
+  images: memoryImageStorage(),
+});
+const login = await app.request('/app/admin/login', {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+});
+const token = (await login.json()).data.token;
+const call = async (path) => {
+  const res = await app.request(path, { headers: { 'Admin-Token': token } });
+  const body = await res.json();
+  if (body.code !== 20000) throw new Error(`${path}: ${JSON.stringify(body)}`);
+  return body.data;
+};
+
+async function time(fn) {
+  for (let i = 0; i < 3; i++) await fn();
+  const xs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await fn();
+    xs.push(performance.now() - t0);
+  }
+  return stats(xs);
+}
+
+const period = `from=${from}&to=${today}`;
+const [{ id: one }] = (await pool.query("select id from agents where channel = 'ag7'")).rows;
+const rows = [
+  [
+    'all agents, 90 days, computed',
+    () => allAgentsStat(db, { tenant: 2, period: { from, to: today }, today }),
+  ],
+  ['all agents, 90 days, API (kept)', () => call(`/app/admin/agents/stat?${period}&pageSize=20`)],
+  [
+    'all agents, 90 days, API, by signups, flagged only',
+    () => call(`/app/admin/agents/stat?${period}&sort=signups&flagged=true`),
+  ],
+  ['one agent, 90 days, API', () => call(`/app/admin/agents/stat/daily?agentId=${one}&${period}`)],
+];
+const check = await allAgentsStat(db, { tenant: 2, period: { from, to: today }, today });
+console.log(
+  `\n${loadLine()}; ${check.total} agents, ${DAYS} days (${from} – ${today}); totals: ${check.totals.signups} signups, commission ${check.totals.commission}\n`,
+);
+console.log('| query | p50 / p95 / p99 ms |');
+console.log('|---|---|');
+let worst = 0;
+for (const [name, fn] of rows) {
+  const s = await time(fn);
+  if (name.startsWith('all agents, 90 days, computed') || name.includes('API'))
+    worst = Math.max(worst, s.p95);
+  console.log(`| ${name} | ${fmtStats(s)} |`);
+}
+console.log(`\nworst p95 ${worst.toFixed(1)} ms (target ${TARGET_MS} ms for the all-agents stat)`);
+await pool.end();
+await closeModules();
