@@ -11,14 +11,13 @@
 //   zg_bench_agents)  BENCH_AGENTS=1000  BENCH_DAYS=90  BENCH_RUNS=30
 import { createHash } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import { benchDatabase, markSeeded } from './_pg.mjs';
 import { serverModules } from './_server.mjs';
 import { fmtStats, loadLine, stats } from './_timing.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 90);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_DB = 'zg_bench_agents';
 const ADMIN_PASSWORD = 'bench-admin-1';
 const TARGET_MS = 50;
@@ -68,33 +67,12 @@ const SEED_SQL = `
 const key = () =>
   createHash('sha256').update(`${AGENTS}\n${DAYS}\n${from}\n${SEED_SQL}`).digest('hex').slice(0, 12);
 
-const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-try {
-  await admin.connect();
-} catch (err) {
-  console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): nothing to measure.`);
+const opened = await benchDatabase(BENCH_DB, key());
+if (!opened) {
   await closeModules();
   process.exit(0);
 }
-const url = new URL(ADMIN_URL);
-url.pathname = `/${BENCH_DB}`;
-const exists = (await admin.query('select 1 from pg_database where datname = $1', [BENCH_DB])).rowCount > 0;
-let reuse = false;
-if (exists) {
-  const c = new pg.Client({ connectionString: url.toString() });
-  await c.connect();
-  reuse = await c
-    .query('select key from _bench_key')
-    .then((r) => r.rows[0]?.key === key())
-    .catch(() => false);
-  await c.end();
-}
-if (!reuse) {
-  await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
-  await admin.query(`create database ${BENCH_DB}`);
-}
-await admin.end();
-const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+const { pool, reuse } = opened;
 const db = drizzle(pool, { schema });
 await migrate(db);
 await ensureFirstAdmin(db, config);
@@ -108,8 +86,7 @@ else {
     .replaceAll('$3', String(DAYS));
   for (const statement of sql.split(';').filter((x) => x.trim())) await client.query(statement);
   await client.query('vacuum analyze');
-  await client.query('create table _bench_key (key text)');
-  await client.query('insert into _bench_key values ($1)', [key()]);
+  await markSeeded(client, key());
   client.release();
   console.log(
     `PostgreSQL: seeded ${AGENTS} agents × ${DAYS} days in ${((performance.now() - t0) / 1000).toFixed(1)} s`,

@@ -9,13 +9,12 @@
 //   zg_bench_comments)  BENCH_COMMENTS=1000000  BENCH_RUNS=100  BENCH_QUERIES=<regex on the query names>
 import { createHash } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import { benchDatabase, markSeeded } from './_pg.mjs';
 import { serverModules } from './_server.mjs';
 import { statementCapture, timeList } from './_timing.mjs';
 
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 1_000_000);
 const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_DB = 'zg_bench_comments';
 const ADMIN_PASSWORD = 'bench-admin-1';
 
@@ -96,33 +95,12 @@ const queries = [
   ['sort by reports', 'sort=reports&order=desc&pageSize=20'],
 ].filter(([name]) => !PICK || PICK.test(name));
 
-const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-try {
-  await admin.connect();
-} catch (err) {
-  console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): nothing to measure.`);
+const opened = await benchDatabase(BENCH_DB, key());
+if (!opened) {
   await closeModules();
   process.exit(0);
 }
-const url = new URL(ADMIN_URL);
-url.pathname = `/${BENCH_DB}`;
-const exists = (await admin.query('select 1 from pg_database where datname = $1', [BENCH_DB])).rowCount > 0;
-let reuse = false;
-if (exists) {
-  const c = new pg.Client({ connectionString: url.toString() });
-  await c.connect();
-  reuse = await c
-    .query('select key from _bench_key')
-    .then((r) => r.rows[0]?.key === key())
-    .catch(() => false);
-  await c.end();
-}
-if (!reuse) {
-  await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
-  await admin.query(`create database ${BENCH_DB}`);
-}
-await admin.end();
-const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+const { pool, reuse } = opened;
 const db = drizzle(pool, { schema, logger: capture.logger });
 const migrated = Number(
   (await pool.query('select count(*)::int as n from _migrations').catch(() => ({ rows: [{ n: 0 }] }))).rows[0]
@@ -143,8 +121,7 @@ if (reuse) {
   await pool.query(`select setval(pg_get_serial_sequence('comments', 'id'), $1)`, [COMMENTS]);
   await pool.query('vacuum analyze comments');
   await pool.query('vacuum analyze site_users');
-  await pool.query('create table _bench_key (key text)');
-  await pool.query('insert into _bench_key values ($1)', [key()]);
+  await markSeeded(pool, key());
   console.log(
     `PostgreSQL: seeded ${COMMENTS.toLocaleString('en')} comments in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );

@@ -8,12 +8,11 @@
 //   zg_bench_users)  BENCH_USERS=1000000  BENCH_RUNS=100
 import { createHash } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import { benchDatabase, markSeeded } from './_pg.mjs';
 import { serverModules } from './_server.mjs';
 import { statementCapture, timeList } from './_timing.mjs';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_DB = 'zg_bench_users';
 const ADMIN_PASSWORD = 'bench-admin-1';
 
@@ -68,33 +67,12 @@ const queries = [
   ['signup in one month', 'signupFrom=2026-01-01&signupTo=2026-01-31&sort=signupAt&order=desc'],
 ];
 
-const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-try {
-  await admin.connect();
-} catch (err) {
-  console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): nothing to measure.`);
+const opened = await benchDatabase(BENCH_DB, key());
+if (!opened) {
   await closeModules();
   process.exit(0);
 }
-const url = new URL(ADMIN_URL);
-url.pathname = `/${BENCH_DB}`;
-const exists = (await admin.query('select 1 from pg_database where datname = $1', [BENCH_DB])).rowCount > 0;
-let reuse = false;
-if (exists) {
-  const c = new pg.Client({ connectionString: url.toString() });
-  await c.connect();
-  reuse = await c
-    .query('select key from _bench_key')
-    .then((r) => r.rows[0]?.key === key())
-    .catch(() => false);
-  await c.end();
-}
-if (!reuse) {
-  await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
-  await admin.query(`create database ${BENCH_DB}`);
-}
-await admin.end();
-const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+const { pool, reuse } = opened;
 const db = drizzle(pool, { schema, logger });
 await migrate(db);
 await ensureFirstAdmin(db, config);
@@ -104,8 +82,7 @@ else {
   const t0 = performance.now();
   await pool.query(SEED_SQL, [USERS]);
   await pool.query('vacuum analyze site_users');
-  await pool.query('create table _bench_key (key text)');
-  await pool.query('insert into _bench_key values ($1)', [key()]);
+  await markSeeded(pool, key());
   console.log(
     `PostgreSQL: seeded ${USERS.toLocaleString('en')} members in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );

@@ -1,3 +1,6 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import PauseIcon from '@mui/icons-material/Pause';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { Button } from '@mui/material';
 import { type ReactNode, useState } from 'react';
 import {
@@ -88,6 +91,49 @@ export function BulkConfirmButton({
       >
         {extra?.(body, setBody)}
       </ConfirmDialog>
+    </>
+  );
+}
+
+/**
+ * The usual batch of a list with a switch: turn on, turn off (`off`: `disable` or `pause`), delete, each asked first.
+ * Messages: `<msg>.action.enable|<off>|confirmEnable|confirm<Off>|confirmDelete`, and `done` after each.
+ */
+export function SwitchBulkButtons({
+  msg,
+  done,
+  off = 'disable',
+}: {
+  msg: string;
+  done: string;
+  off?: 'disable' | 'pause';
+}) {
+  const Off = off === 'pause' ? 'Pause' : 'Disable';
+  return (
+    <>
+      <BulkConfirmButton
+        action="enable"
+        label={`${msg}.action.enable`}
+        confirm={`${msg}.action.confirmEnable`}
+        done={done}
+        icon={<PlayArrowIcon />}
+      />
+      <BulkConfirmButton
+        action={off}
+        label={`${msg}.action.${off}`}
+        confirm={`${msg}.action.confirm${Off}`}
+        done={done}
+        icon={<PauseIcon />}
+        color="warning"
+      />
+      <BulkConfirmButton
+        action="delete"
+        label="ra.action.delete"
+        confirm={`${msg}.action.confirmDelete`}
+        done={done}
+        icon={<DeleteIcon />}
+        color="error"
+      />
     </>
   );
 }

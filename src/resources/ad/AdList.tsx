@@ -1,8 +1,5 @@
 import CampaignIcon from '@mui/icons-material/Campaign';
-import DeleteIcon from '@mui/icons-material/Delete';
 import FindReplaceIcon from '@mui/icons-material/FindReplace';
-import PauseIcon from '@mui/icons-material/Pause';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { Box, Stack, Typography } from '@mui/material';
 import {
   Button,
@@ -22,7 +19,7 @@ import {
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { Permission } from '../../auth/permission';
-import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { SwitchBulkButtons } from '../../components/BulkConfirmButton';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { PlatformChips, usePlatformChoices } from '../setting/shared';
@@ -116,29 +113,7 @@ function BulkActions() {
       >
         <FindReplaceIcon />
       </Button>
-      <BulkConfirmButton
-        action="enable"
-        label={`${AD_MSG}.action.enable`}
-        confirm={`${AD_MSG}.action.confirmEnable`}
-        done={`${AD_MSG}.notifications.batchDone`}
-        icon={<PlayArrowIcon />}
-      />
-      <BulkConfirmButton
-        action="pause"
-        label={`${AD_MSG}.action.pause`}
-        confirm={`${AD_MSG}.action.confirmPause`}
-        done={`${AD_MSG}.notifications.batchDone`}
-        icon={<PauseIcon />}
-        color="warning"
-      />
-      <BulkConfirmButton
-        action="delete"
-        label="ra.action.delete"
-        confirm={`${AD_MSG}.action.confirmDelete`}
-        done={`${AD_MSG}.notifications.batchDone`}
-        icon={<DeleteIcon />}
-        color="error"
-      />
+      <SwitchBulkButtons msg={AD_MSG} done={`${AD_MSG}.notifications.batchDone`} off="pause" />
     </Permission>
   );
 }

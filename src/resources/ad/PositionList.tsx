@@ -1,6 +1,3 @@
-import DeleteIcon from '@mui/icons-material/Delete';
-import PauseIcon from '@mui/icons-material/Pause';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
 import { Box, Chip, Typography } from '@mui/material';
 import {
@@ -15,7 +12,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Permission } from '../../auth/permission';
-import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { SwitchBulkButtons } from '../../components/BulkConfirmButton';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination } from '../../layout/listParts';
 import { AD_RESOURCE, POSITION_MSG, positionEditPath, SECTION_MSG } from './names';
@@ -93,29 +90,7 @@ export function PositionList() {
         rowClick={(id) => positionEditPath(id)}
         bulkActionButtons={
           <Permission roles={['admin']}>
-            <BulkConfirmButton
-              action="enable"
-              label={`${POSITION_MSG}.action.enable`}
-              confirm={`${POSITION_MSG}.action.confirmEnable`}
-              done={`${POSITION_MSG}.batchDone`}
-              icon={<PlayArrowIcon />}
-            />
-            <BulkConfirmButton
-              action="disable"
-              label={`${POSITION_MSG}.action.disable`}
-              confirm={`${POSITION_MSG}.action.confirmDisable`}
-              done={`${POSITION_MSG}.batchDone`}
-              icon={<PauseIcon />}
-              color="warning"
-            />
-            <BulkConfirmButton
-              action="delete"
-              label="ra.action.delete"
-              confirm={`${POSITION_MSG}.action.confirmDelete`}
-              done={`${POSITION_MSG}.batchDone`}
-              icon={<DeleteIcon />}
-              color="error"
-            />
+            <SwitchBulkButtons msg={POSITION_MSG} done={`${POSITION_MSG}.batchDone`} />
           </Permission>
         }
       >

@@ -1,8 +1,5 @@
-import DeleteIcon from '@mui/icons-material/Delete';
 import HandshakeIcon from '@mui/icons-material/Handshake';
 import InsightsIcon from '@mui/icons-material/Insights';
-import PauseIcon from '@mui/icons-material/Pause';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { Box, Button, Chip, Typography } from '@mui/material';
 import {
   CreateButton,
@@ -18,7 +15,7 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 import { AGENT_MODELS } from '../../../common/agents';
 import { Permission } from '../../auth/permission';
-import { BulkConfirmButton } from '../../components/BulkConfirmButton';
+import { SwitchBulkButtons } from '../../components/BulkConfirmButton';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination } from '../../layout/listParts';
 import { AGENT_MSG, AGENT_RESOURCE, agentEditPath, agentStatPath, SECTION_MSG } from './names';
@@ -132,29 +129,7 @@ export function AgentList() {
         rowClick={(id) => agentEditPath(id)}
         bulkActionButtons={
           <Permission roles={['admin']}>
-            <BulkConfirmButton
-              action="enable"
-              label={`${AGENT_MSG}.action.enable`}
-              confirm={`${AGENT_MSG}.action.confirmEnable`}
-              done={`${AGENT_MSG}.batchDone`}
-              icon={<PlayArrowIcon />}
-            />
-            <BulkConfirmButton
-              action="disable"
-              label={`${AGENT_MSG}.action.disable`}
-              confirm={`${AGENT_MSG}.action.confirmDisable`}
-              done={`${AGENT_MSG}.batchDone`}
-              icon={<PauseIcon />}
-              color="warning"
-            />
-            <BulkConfirmButton
-              action="delete"
-              label="ra.action.delete"
-              confirm={`${AGENT_MSG}.action.confirmDelete`}
-              done={`${AGENT_MSG}.batchDone`}
-              icon={<DeleteIcon />}
-              color="error"
-            />
+            <SwitchBulkButtons msg={AGENT_MSG} done={`${AGENT_MSG}.batchDone`} />
           </Permission>
         }
       >
