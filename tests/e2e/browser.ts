@@ -52,7 +52,64 @@ export async function newContext(
     },
     [opts.locale ?? '', opts.theme ?? ''],
   );
+  await context.addInitScript(trackPending);
   return context;
+}
+
+/**
+ * Put in every page before its own scripts: counts what the page is still waiting for — requests (fetch until its
+ * body has arrived, XHR until it ends) and short timers (a search box's or a screen's debounce before it asks:
+ * up to a second; a toast's auto-hide is longer and not counted) — for `settled` to read as `__zgPending()`.
+ */
+function trackPending() {
+  const w = window as unknown as { __zgPending?: () => number };
+  if (w.__zgPending) return;
+  const timers = new Set<number>();
+  let requests = 0;
+  const setT = window.setTimeout.bind(window);
+  const clearT = window.clearTimeout.bind(window);
+  window.setTimeout = ((fn: TimerHandler, ms?: number, ...args: unknown[]) => {
+    if (typeof fn !== 'function' || !(Number(ms) <= 1000)) return setT(fn, ms, ...args);
+    const id = setT(
+      (...a: unknown[]) => {
+        timers.delete(id);
+        fn(...a);
+      },
+      ms,
+      ...args,
+    );
+    timers.add(id);
+    return id;
+  }) as typeof window.setTimeout;
+  window.clearTimeout = ((id?: number) => {
+    if (id !== undefined) timers.delete(id);
+    clearT(id);
+  }) as typeof window.clearTimeout;
+  const fetch0 = window.fetch.bind(window);
+  window.fetch = async (...args: Parameters<typeof fetch>) => {
+    requests++;
+    try {
+      const res = await fetch0(...args);
+      // the caller gets it once its body is in: what it does with it is the next frames' business
+      await res
+        .clone()
+        .arrayBuffer()
+        .catch(() => undefined);
+      return res;
+    } finally {
+      requests--;
+    }
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (
+    this: XMLHttpRequest,
+    ...args: Parameters<XMLHttpRequest['send']>
+  ) {
+    requests++;
+    this.addEventListener('loadend', () => requests--, { once: true });
+    return send.apply(this, args);
+  };
+  w.__zgPending = () => requests + timers.size;
 }
 
 /** Logs in through the login page and waits for the admin. */
@@ -116,8 +173,10 @@ export async function visit(p: Page, path: string, ready?: string) {
     (await p.evaluate(() => document.querySelector('#root nav') !== null));
   if (running)
     await p.evaluate((to) => {
-      window.history.pushState(null, '', to);
-      window.dispatchEvent(new PopStateEvent('popstate'));
+      // the entry as the router's own navigate pushes it (react-router's history state: usr, key, idx)
+      const idx = (window.history.state?.idx ?? 0) + 1;
+      window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
     }, path);
   else await p.goto(path);
   await shown(p);
@@ -158,10 +217,11 @@ export async function look(p: Page, locale: Locale, theme: Theme) {
 }
 
 /**
- * Waits until the screen shows what it loaded: nothing in flight that the admin shows (react-admin's progress bar
- * for any query, mutation or screen code loading; a busy table or image; a skeleton; a date picker still loading),
- * every image decoded and the fonts in — and so for three frames running, so a request a screen makes just after
- * it mounts is caught. A state, not a clock: `waitForLoadState('networkidle')` waited 500 ms of silence on every
+ * Waits until the screen shows what it loaded: no request in flight and no short timer pending in the page (a
+ * debounce before a request: `trackPending`), nothing busy that the admin shows (react-admin's progress bar for
+ * any query, mutation or screen code loading; a busy table or image; a skeleton; a date picker still loading),
+ * every image loaded and the fonts in — and so for three frames running, so what a screen does just after it
+ * mounts is caught. A state, not a clock: `waitForLoadState('networkidle')` waited 500 ms of silence on every
  * screen, and a sleep after it more.
  */
 export async function settled(p: Page) {
@@ -169,6 +229,7 @@ export async function settled(p: Page) {
     () => {
       const w = window as unknown as { __zgCalm?: number; __zgFrame?: number };
       const busy =
+        ((window as unknown as { __zgPending?: () => number }).__zgPending?.() ?? 0) > 0 ||
         document.querySelector(
           '[role="progressbar"], [aria-busy="true"], .MuiSkeleton-root, [data-date-placeholder]',
         ) !== null ||
