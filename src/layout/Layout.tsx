@@ -1,6 +1,7 @@
 import { Box, Typography, useMediaQuery } from '@mui/material';
 import { type ReactNode, useEffect } from 'react';
 import { CheckForApplicationUpdate, Layout as RaLayout, useSidebarState, useTranslate } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import { layoutFlags, MOBILE_QUERY, SIDER_BREAKPOINT } from '../settings/layout';
 import { updateSettings, useSettings } from '../settings/store';
 import { AppBar } from './AppBar';
@@ -31,6 +32,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const mobile = useMediaQuery(MOBILE_QUERY);
   const flags = layoutFlags(settings, narrow);
   const [open, setOpen] = useSidebarState();
+  const location = useLocation();
   useEffect(() => setOpen(flags.menuOpen), [flags.menuOpen, setOpen]);
   // The device follows the screen when it crosses the breakpoint; the drawer may still override it meanwhile.
   useEffect(() => {
@@ -51,7 +53,9 @@ export function Layout({ children }: { children: ReactNode }) {
       <ClientBridge />
       <ConfirmLogoutDialog />
       <SettingsDrawer />
-      <Box component="section" sx={{ flex: 1 }}>
+      {/* data-location: the path whose screen is shown (router transitions keep the old one while the new one's
+          code loads); the end-to-end suite waits on it after a navigation. */}
+      <Box component="section" sx={{ flex: 1 }} data-location={location.pathname + location.search}>
         <RouteSuspense>{children}</RouteSuspense>
       </Box>
       {flags.footer && <Footer />}

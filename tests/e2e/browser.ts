@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
@@ -11,15 +11,33 @@ export const baseURL = () => inject('baseURL');
 
 export const launch: () => Promise<Browser> = launchChromium;
 
-/** A fresh context (empty storage) in the given UI locale and theme, preset through localStorage. */
+export type Locale = 'zh-CN' | 'en-US';
+export type Theme = 'light' | 'dark';
+export type Look = { locale?: Locale; theme?: Theme };
+
+/** The two languages by the two themes: what every screen walk covers. */
+export const LOOKS: readonly (readonly [Locale, Theme])[] = [
+  ['zh-CN', 'light'],
+  ['zh-CN', 'dark'],
+  ['en-US', 'light'],
+  ['en-US', 'dark'],
+];
+
+type StorageState = Exclude<Parameters<Browser['newContext']>[0], undefined>['storageState'];
+
+/**
+ * A fresh context in the given UI locale and theme, preset through localStorage (empty storage otherwise, or
+ * the given storage state: a session made by `session`).
+ */
 export async function newContext(
   browser: Browser,
-  opts: { locale?: 'zh-CN' | 'en-US'; theme?: 'light' | 'dark' } = {},
+  opts: Look & { storageState?: StorageState } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: baseURL(),
     viewport: { width: 1366, height: 800 },
     locale: opts.locale ?? 'zh-CN',
+    storageState: opts.storageState,
   });
   await context.addInitScript(
     ([locale, theme]) => {
@@ -34,7 +52,64 @@ export async function newContext(
     },
     [opts.locale ?? '', opts.theme ?? ''],
   );
+  await context.addInitScript(trackPending);
   return context;
+}
+
+/**
+ * Put in every page before its own scripts: counts what the page is still waiting for — requests (fetch until its
+ * body has arrived, XHR until it ends) and short timers (a search box's or a screen's debounce before it asks:
+ * up to a second; a toast's auto-hide is longer and not counted) — for `settled` to read as `__zgPending()`.
+ */
+function trackPending() {
+  const w = window as unknown as { __zgPending?: () => number };
+  if (w.__zgPending) return;
+  const timers = new Set<number>();
+  let requests = 0;
+  const setT = window.setTimeout.bind(window);
+  const clearT = window.clearTimeout.bind(window);
+  window.setTimeout = ((fn: TimerHandler, ms?: number, ...args: unknown[]) => {
+    if (typeof fn !== 'function' || !(Number(ms) <= 1000)) return setT(fn, ms, ...args);
+    const id = setT(
+      (...a: unknown[]) => {
+        timers.delete(id);
+        fn(...a);
+      },
+      ms,
+      ...args,
+    );
+    timers.add(id);
+    return id;
+  }) as typeof window.setTimeout;
+  window.clearTimeout = ((id?: number) => {
+    if (id !== undefined) timers.delete(id);
+    clearT(id);
+  }) as typeof window.clearTimeout;
+  const fetch0 = window.fetch.bind(window);
+  window.fetch = async (...args: Parameters<typeof fetch>) => {
+    requests++;
+    try {
+      const res = await fetch0(...args);
+      // the caller gets it once its body is in: what it does with it is the next frames' business
+      await res
+        .clone()
+        .arrayBuffer()
+        .catch(() => undefined);
+      return res;
+    } finally {
+      requests--;
+    }
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (
+    this: XMLHttpRequest,
+    ...args: Parameters<XMLHttpRequest['send']>
+  ) {
+    requests++;
+    this.addEventListener('loadend', () => requests--, { once: true });
+    return send.apply(this, args);
+  };
+  w.__zgPending = () => requests + timers.size;
 }
 
 /** Logs in through the login page and waits for the admin. */
@@ -46,12 +121,164 @@ export async function login(page: Page, user = ADMIN) {
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
 }
 
+const tokens = new Map<string, Promise<{ token: string; id: number }>>();
+
+/**
+ * A page already logged in as `user` (the admin unless told), in a fresh context of the given locale and theme:
+ * the session (token and uid, SPEC.md §3) is the one the API login gave this file once per user, put in the
+ * context's storage, so no test pays a login (a PBKDF2 hash on the server) it does not check. The page is blank:
+ * `visit` opens the first screen. Logging out of it would end the file's shared session: tests of the login and
+ * logout themselves use `login`.
+ */
+export async function session(browser: Browser, look: Look = {}, user = ADMIN): Promise<Page> {
+  if (!tokens.has(user.username))
+    tokens.set(
+      user.username,
+      api<{ token: string; id: number }>('/app/admin/login', {
+        method: 'POST',
+        json: { username: user.username, password: user.password },
+        token: '-',
+      }),
+    );
+  const { token, id } = await tokens.get(user.username)!;
+  const context = await newContext(browser, {
+    ...look,
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: baseURL(),
+          localStorage: [
+            { name: 'token', value: token },
+            { name: 'uid', value: String(id) },
+          ],
+        },
+      ],
+    },
+  });
+  return context.newPage();
+}
+
+/**
+ * Opens `path` the way a click on a link does: inside the running admin (the browser router follows the history),
+ * so the app, its session and its caches stay — a page load only when none is running yet (a blank page, the
+ * login page) — then waits until the admin shows that path's screen, and `ready` in it when given, and until the
+ * screen has settled (`settled`).
+ */
+export async function visit(p: Page, path: string, ready?: string) {
+  const url = new URL(p.url() === 'about:blank' ? baseURL() : p.url());
+  const running =
+    url.protocol.startsWith('http') &&
+    !url.pathname.startsWith('/login') &&
+    (await p.evaluate(() => document.querySelector('#root nav') !== null));
+  if (running)
+    await p.evaluate((to) => {
+      // the entry as the router's own navigate pushes it (react-router's history state: usr, key, idx)
+      const idx = (window.history.state?.idx ?? 0) + 1;
+      window.history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+    }, path);
+  else await p.goto(path);
+  await shown(p);
+  if (ready) await p.locator(ready).first().waitFor();
+  await settled(p);
+}
+
+/**
+ * Waits until the admin shows the screen of the address in the address bar (a redirect's target included): router
+ * transitions keep the old screen until the new one's code has loaded, and the layout names the path of the one it
+ * shows (`data-location`, src/layout/Layout.tsx).
+ */
+export async function shown(p: Page) {
+  await p.waitForFunction(
+    () =>
+      document.querySelector('section[data-location]')?.getAttribute('data-location') ===
+      window.location.pathname + window.location.search,
+  );
+}
+
+/**
+ * Switches the language and theme of a running admin in place (the session stays): the stored choices, then one
+ * reload so the whole admin starts in them, as an operator's next visit would.
+ */
+export async function look(p: Page, locale: Locale, theme: Theme) {
+  await p.evaluate(
+    ([l, t]) => {
+      localStorage.setItem('locale', l);
+      localStorage.setItem('theme', t);
+      const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
+      localStorage.setItem('settings', JSON.stringify({ ...s, theme: t }));
+    },
+    [locale, theme],
+  );
+  await p.reload();
+  await expect.poll(() => p.evaluate(() => document.documentElement.lang)).toBe(locale);
+  await settled(p);
+}
+
+/**
+ * Waits until the screen shows what it loaded: no request in flight and no short timer pending in the page (a
+ * debounce before a request: `trackPending`), nothing busy that the admin shows (react-admin's progress bar for
+ * any query, mutation or screen code loading; a busy table or image; a skeleton; a date picker still loading),
+ * every image loaded and the fonts in — and so for three frames running, so what a screen does just after it
+ * mounts is caught. A state, not a clock: `waitForLoadState('networkidle')` waited 500 ms of silence on every
+ * screen, and a sleep after it more.
+ */
+export async function settled(p: Page) {
+  await p.waitForFunction(
+    () => {
+      const w = window as unknown as { __zgCalm?: number; __zgFrame?: number };
+      const busy =
+        ((window as unknown as { __zgPending?: () => number }).__zgPending?.() ?? 0) > 0 ||
+        document.querySelector(
+          '[role="progressbar"], [aria-busy="true"], .MuiSkeleton-root, [data-date-placeholder]',
+        ) !== null ||
+        [...document.images].some((i) => !i.complete) ||
+        document.fonts.status !== 'loaded';
+      // Counted once per animation frame (the predicate runs on every frame).
+      const frame = performance.now();
+      if (w.__zgFrame === frame) return false;
+      w.__zgFrame = frame;
+      w.__zgCalm = busy ? 0 : (w.__zgCalm ?? 0) + 1;
+      if (w.__zgCalm >= 3) {
+        w.__zgCalm = 0;
+        return true;
+      }
+      return false;
+    },
+    undefined,
+    { polling: 'raf' },
+  );
+}
+
 export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false });
 }
 
-/** No serious or critical axe-core violation on the page as it stands. */
+// The axe-core that @axe-core/playwright brings (and ran before), so the rules are the same ones.
+const axeSource = readFileSync(
+  createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright')).resolve(
+    'axe-core/axe.min.js',
+  ),
+  'utf8',
+);
+type AxeRun = (
+  context: Document,
+  options: { resultTypes: string[] },
+) => Promise<{
+  violations: {
+    id: string;
+    impact?: string | null;
+    nodes: { target: unknown[]; html: string; failureSummary?: string }[];
+  }[];
+}>;
+
+/**
+ * No serious or critical axe-core violation on the page as it stands. axe-core is put in the page once per page
+ * load and run there (`axe.run`, every rule, as @axe-core/playwright's AxeBuilder ran it: it injected the script
+ * again on every check and finished each run in a new blank page). The admin has no frames to visit.
+ */
 export async function expectAccessible(page: Page) {
   // A chip or label half-way through a fade has a contrast it never has at rest: on a busy machine axe caught
   // such frames. Let every running CSS transition and animation end first (infinite ones excepted).
@@ -63,9 +290,23 @@ export async function expectAccessible(page: Page) {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
+  if (!(await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function')))
+    await page.evaluate(axeSource);
   // Every rule runs; only the violations are collected (passes and inapplicable nodes are not: nobody reads them).
-  const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run: AxeRun } };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => ({
+        target: n.target.map(String),
+        html: n.html,
+        failureSummary: n.failureSummary,
+      })),
+    }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map(
       (v) =>

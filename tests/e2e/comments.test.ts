@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, baseURL, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, baseURL, expectAccessible, launch, look, screenshot, session, visit } from './browser';
 
 /**
  * Issue #14's journey: a member signs up and comments through the site API; the operator finds the comment and its
@@ -55,8 +55,7 @@ beforeAll(async () => {
     address: '203.0.113.79',
     content: `求片 ${stamp}`,
   });
-  p = await (await newContext(browser, { locale: 'zh-CN', theme: 'light' })).newPage();
-  await login(p);
+  p = await session(browser, { locale: 'zh-CN', theme: 'light' });
 });
 afterAll(() => browser?.close());
 
@@ -151,24 +150,14 @@ const COMBOS = [
 
 for (const [locale, theme, axe] of COMBOS)
   test(`every screen in ${locale} ${theme}, switched in place: screenshots${axe ? ' and axe' : ''}`, async () => {
-    await p.evaluate(
-      ([l, t]) => {
-        localStorage.setItem('locale', l);
-        localStorage.setItem('theme', t);
-        const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
-        localStorage.setItem('settings', JSON.stringify({ ...s, theme: t }));
-      },
-      [locale, theme],
-    );
+    await look(p, locale, theme);
     for (const [name, path] of SCREENS) {
-      await p.goto(path);
+      await visit(p, path, 'table, [role="tablist"]');
       await expect.poll(() => p.evaluate(() => document.documentElement.lang)).toBe(locale);
-      await expect.poll(() => p.locator('table, [role="tablist"]').count()).toBeGreaterThan(0);
       await screenshot(p, `${name}-${locale}-${theme}`);
       if (axe) await expectAccessible(p);
     }
-    await p.goto(`/comment/view?user=${memberId}`);
-    await expect.poll(() => p.locator('table').count()).toBeGreaterThan(0);
+    await visit(p, `/comment/view?user=${memberId}`, 'table');
     await screenshot(p, `comment-view-${locale}-${theme}`);
     if (axe) await expectAccessible(p);
   });

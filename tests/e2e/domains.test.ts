@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, expectAccessible, LOOKS, launch, look, screenshot, session, visit } from './browser';
 
 /**
  * Issue #15's domain journey: paste hostnames with a bad line and a repeat (reported before sending), check them
@@ -31,14 +31,12 @@ beforeAll(async () => {
   const list = (await api(`/app/admin/domain/domains?poolId=${fx.pool}&pageSize=100`)).list as any[];
   fx.a = list.find((d) => d.hostname.startsWith('a-')).id;
   fx.b = list.find((d) => d.hostname.startsWith('b-')).id;
-  const context = await newContext(browser, { locale: 'zh-CN', theme: 'light' });
-  p = await context.newPage();
-  await login(p);
+  p = await session(browser, { locale: 'zh-CN', theme: 'light' });
 });
 afterAll(() => browser?.close());
 
 test('import: bad and repeated lines are reported before anything is saved; the good ones are imported', async () => {
-  await p.goto('/domain/storeAdd');
+  await visit(p, '/domain/storeAdd');
   const paste = p.getByTestId('domain-paste');
   await paste.fill(
     `n1-${stamp}.e2e-domains.com\n*.wild.com\nN1-${stamp}.e2e-domains.com\nn2-${stamp}.e2e-domains.net`,
@@ -60,7 +58,7 @@ test('import: bad and repeated lines are reported before anything is saved; the 
 });
 
 test('replace a channel domain: previewed first, then applied in one step and in the history', async () => {
-  await p.goto(`/domain/configEdit?channel=${channel}`);
+  await visit(p, `/domain/configEdit?channel=${channel}`);
   await p.getByRole('combobox', { name: '要替换的域名' }).click();
   await p.getByRole('option', { name: new RegExp(`a-${stamp}`) }).click();
   const to = p.getByRole('combobox', { name: '接替的备用域名' });
@@ -81,7 +79,7 @@ test('replace a channel domain: previewed first, then applied in one step and in
     weight: 3,
   });
   expect(await api(`/app/admin/domain/domains/${fx.a}`)).toMatchObject({ channel: null, status: 'retired' });
-  await p.goto(`/domain/history?filter=${encodeURIComponent(JSON.stringify({ channel }))}`);
+  await visit(p, `/domain/history?filter=${encodeURIComponent(JSON.stringify({ channel }))}`);
   await expect.poll(() => p.getByRole('cell', { name: '替换' }).count()).toBe(2);
 });
 
@@ -97,28 +95,16 @@ const screens = (): [string, string, string][] => [
   [`/domain/store/edit/${fx.b}`, 'domains-store-edit', 'form'],
 ];
 
-for (const locale of ['zh-CN', 'en-US'] as const) {
-  for (const theme of ['light', 'dark'] as const) {
-    // axe once per language and once per theme (zh-CN light, en-US dark); every screen photographed in all four
-    const axe = (locale === 'zh-CN') === (theme === 'light');
-    test(`every domain screen, ${locale} ${theme}: photographed${axe ? ', accessible' : ''}`, async () => {
-      // switched in place: the same session, another language and theme
-      await p.evaluate(
-        ([l, t]) => {
-          localStorage.setItem('locale', l);
-          localStorage.setItem('theme', t);
-          const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
-          localStorage.setItem('settings', JSON.stringify({ ...s, theme: t }));
-        },
-        [locale, theme],
-      );
-      for (const [path, name, ready] of screens()) {
-        await p.goto(path);
-        await p.locator(ready).first().waitFor();
-        await p.waitForLoadState('networkidle');
-        if (axe) await expectAccessible(p);
-        await screenshot(p, `${name}-${locale}-${theme}`);
-      }
-    });
-  }
+for (const [locale, theme] of LOOKS) {
+  // axe once per language and once per theme (zh-CN light, en-US dark); every screen photographed in all four
+  const axe = (locale === 'zh-CN') === (theme === 'light');
+  test(`every domain screen, ${locale} ${theme}: photographed${axe ? ', accessible' : ''}`, async () => {
+    // switched in place: the same session, another language and theme
+    await look(p, locale, theme);
+    for (const [path, name, ready] of screens()) {
+      await visit(p, path, ready);
+      if (axe) await expectAccessible(p);
+      await screenshot(p, `${name}-${locale}-${theme}`);
+    }
+  });
 }

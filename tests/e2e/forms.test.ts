@@ -1,15 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  api,
-  expectAccessible,
-  fillDate,
-  isDatePicker,
-  launch,
-  login,
-  newContext,
-  screenshot,
-} from './browser';
+import { api, expectAccessible, fillDate, isDatePicker, launch, screenshot, session, visit } from './browser';
 
 /**
  * Issue #17: every create/edit form of the built sections, filled with invalid values and saved, says what is wrong
@@ -88,10 +79,12 @@ const FORMS = [
   '/setting/base',
 ];
 
-test('every form, saved with invalid values, says what is wrong in the interface language', async () => {
-  const context = await newContext(browser, { locale: 'zh-CN', theme: 'light' });
-  const p = await context.newPage();
-  await login(p);
+test('every form, saved with invalid values, says what is wrong in the interface language', {
+  timeout: 120_000,
+}, async () => {
+  const p = await session(browser, { locale: 'zh-CN', theme: 'light' });
+  const context = p.context();
+  await visit(p, '/movie/review');
   const seen: string[] = [];
   for (const locale of ['zh-CN', 'en-US'] as const) {
     await p.evaluate((l) => localStorage.setItem('locale', l), locale);
@@ -125,9 +118,9 @@ test('a value another record holds: toast and field name the field, in both lang
   await api('/app/admin/movie/sources', {
     json: { name: `源${stamp}`, code: `c${stamp}`, baseUrl: 'https://cdn.example', type: 'hls' },
   });
-  const context = await newContext(browser, { locale: 'zh-CN', theme: 'light' });
-  const p = await context.newPage();
-  await login(p);
+  const p = await session(browser, { locale: 'zh-CN', theme: 'light' });
+  const context = p.context();
+  await visit(p, '/movie/review');
   const EXPECT = {
     'zh-CN': { tag: '名称：已被其他记录使用，请换一个', code: '代码：已被其他记录使用，请换一个' },
     'en-US': {
@@ -176,9 +169,8 @@ test('a value another record holds: toast and field name the field, in both lang
 
 test('missing actions: add a movie by hand, back from a missing novel, the reviewer by name', async () => {
   const stamp = `M${Date.now().toString(36)}`;
-  const context = await newContext(browser, { locale: 'zh-CN', theme: 'light' });
-  const p = await context.newPage();
-  await login(p);
+  const p = await session(browser, { locale: 'zh-CN', theme: 'light' });
+  const context = p.context();
   await p.goto('/movie/review');
   await p.getByRole('link', { name: '添加视频' }).first().click();
   await p.waitForURL('**/movie/review/create');
@@ -197,11 +189,11 @@ test('missing actions: add a movie by hand, back from a missing novel, the revie
   // The reviewer by name, not "#1".
   await api(`/app/admin/movie/movies/${id}/approve`, { json: {} });
   const me = await api('/app/admin/info');
-  await p.goto(`/movie/onlinectx/edit/${id}`);
+  await visit(p, `/movie/onlinectx/edit/${id}`);
   await expect.poll(() => p.getByText(`审核人 ${me.nickname || me.account}，`).count()).toBe(1);
 
   // A chapter page for a novel that is not there: the way back to the novel list.
-  await p.goto('/novel/chapters/edit?novelId=999999');
+  await visit(p, '/novel/chapters/edit?novelId=999999');
   const back = p.getByRole('link', { name: '返回小说列表' });
   await expect.poll(() => back.count()).toBe(1);
   await screenshot(p, 'forms-chapter-no-novel-zh-CN-light');

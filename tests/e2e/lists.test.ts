@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, expectAccessible, launch, screenshot, session, settled, shown, visit } from './browser';
 
 /**
  * Issue #17, lists and roles: at 1440 px no list scrolls sideways in either language; the online list is compact
@@ -47,11 +47,11 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
+/** A page logged in as `user` (the admin unless told), 1440 px wide, on the landing screen. */
 async function page(user = undefined as typeof USER | undefined): Promise<Page> {
-  const context = await newContext(browser);
-  const p = await context.newPage();
+  const p = await session(browser, {}, user);
   await p.setViewportSize({ width: 1440, height: 900 });
-  await login(p, user);
+  await visit(p, '/');
   return p;
 }
 
@@ -71,11 +71,12 @@ const sideways = (p: Page) =>
 
 /** The screen has rendered its content and has nothing loading any more. */
 async function settle(p: Page) {
+  await shown(p);
   await p
     .locator('main :is(table, [role="status"], .MuiCard-root, .RaEmpty-message) >> visible=true')
     .first()
     .waitFor();
-  await p.waitForLoadState('networkidle');
+  await settled(p);
   await expect
     .poll(() =>
       p
@@ -85,7 +86,7 @@ async function settle(p: Page) {
     .toBe(0);
 }
 
-test('no list scrolls sideways at 1440 px, in Chinese and in English', async () => {
+test('no list scrolls sideways at 1440 px, in Chinese and in English', { timeout: 120_000 }, async () => {
   const p = await page();
   for (const locale of ['zh-CN', 'en-US'] as const) {
     if (locale === 'en-US') {
@@ -108,7 +109,7 @@ test('no list scrolls sideways at 1440 px, in Chinese and in English', async () 
 
 test('the online list is compact, and the density each operator chooses is kept for them', async () => {
   const p = await page();
-  await p.goto('/movie/onlinectx');
+  await visit(p, '/movie/onlinectx');
   const row = p.getByRole('row', { name: new RegExp(stamp) });
   await expect.poll(() => row.count()).toBe(1);
   // one line: five tags show as two chips and "+3"; the row is no taller than a compact line
@@ -142,7 +143,7 @@ test('the online list is compact, and the density each operator chooses is kept 
 
   // another operator in the same browser profile has their own (the default: compact)
   const u = await page(USER);
-  await u.goto('/movie/onlinectx');
+  await visit(u, '/movie/onlinectx');
   const theirs = u.getByRole('row', { name: new RegExp(stamp) });
   await expect.poll(() => theirs.count()).toBe(1);
   expect((await theirs.boundingBox())!.height).toBeLessThanOrEqual(44);
@@ -165,7 +166,7 @@ test('a user-role operator: read-only banners, no row leading nowhere, the 403 p
       notFound: 0,
     });
   }
-  await p.goto('/movie/tags');
+  await visit(p, '/movie/tags');
   const row = p.getByRole('row', { name: new RegExp(`高清${stamp}`) });
   await expect.poll(() => row.count()).toBe(1);
   expect(await p.getByTestId('read-only').textContent()).toBe('你可以查看此页面；只有管理员可以修改。');

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { api, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, expectAccessible, launch, login, newContext, screenshot, session, visit } from './browser';
 
 /**
  * Issue #3's journey: log in, open the review list, open an item, preview it, approve it, find it in the online
@@ -123,7 +123,8 @@ test('a stale edit is refused with a reload offer; nothing is overwritten', asyn
 });
 
 // Every movie screen in both languages and themes: one logged-in page per language and theme, one test per screen
-// (ten screens under axe in one test outgrew its minute on a busy machine; each screen now has its own).
+// (ten screens under axe in one test outgrew its minute on a busy machine; each screen now has its own), each
+// opened inside the running admin.
 for (const locale of ['zh-CN', 'en-US'] as const) {
   for (const theme of ['light', 'dark'] as const) {
     describe(`movie screens are accessible and photographed: ${locale} ${theme}`, () => {
@@ -131,13 +132,8 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
       let movie: { id: number };
       beforeAll(async () => {
         movie = await createMovie(`E2E a11y ${locale} ${theme} ${Date.now().toString(36)}`);
-        p = await page({ locale, theme });
-        await login(p);
-        // The welcome notice after a login fades over the landing page, the first screen here: let it come and go
-        // (axe once caught it mid-fade, at a contrast it never has at rest).
-        const welcome = p.locator('.MuiSnackbarContent-message');
-        await welcome.waitFor();
-        await welcome.waitFor({ state: 'detached' });
+        // Logged in already (no welcome notice fading over the first screen: axe once caught it mid-fade).
+        p = await session(browser, { locale, theme });
       });
       afterAll(() => p?.context().close());
       const screens: [() => string, string][] = [
@@ -154,9 +150,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
       ];
       for (const [path, name] of screens) {
         test(name, async () => {
-          await p.goto(path());
-          await p.waitForLoadState('networkidle');
-          await p.waitForTimeout(300);
+          await visit(p, path());
           await expectAccessible(p);
           await screenshot(p, `${name}-${locale}-${theme}`);
         });

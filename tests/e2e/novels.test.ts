@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gb18030 } from '../api/novels-helpers';
-import { api, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, expectAccessible, launch, screenshot, session, settled, visit } from './browser';
 
 /**
  * Issue #4's novel journey: create a novel through the form, import a TXT file of chapters (previewing the split),
@@ -14,11 +14,6 @@ beforeAll(async () => {
   browser = await launch();
 });
 afterAll(() => browser?.close());
-
-async function page(opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
-  const context = await newContext(browser, opts);
-  return context.newPage();
-}
 
 const TXT = [
   '《长夜行》',
@@ -80,8 +75,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
     const t = TEXT[locale];
     const stamp = Date.now().toString(36);
     const title = locale === 'zh-CN' ? `长夜行${stamp}` : `The Long Night ${stamp}`;
-    const p = await page({ locale });
-    await login(p);
+    const p = await session(browser, { locale });
 
     await p.goto('/novel');
     await p.waitForURL((u) => u.pathname === '/novel/review');
@@ -147,8 +141,7 @@ test('a stale save of a novel is refused with a reload offer; nothing is overwri
   const novel = await api('/app/admin/novel/novels', {
     json: { title: `E2E 冲突 ${Date.now().toString(36)}` },
   });
-  const p = await page({ locale: 'en-US' });
-  await login(p);
+  const p = await session(browser, { locale: 'en-US' });
   await p.goto(`/novel/review/edit/${novel.id}`);
   const title = p.getByLabel('Title *');
   await expect.poll(() => title.inputValue()).toBe(novel.title);
@@ -194,8 +187,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         await api('/app/admin/novel/chapters', {
           json: { novelId: novel.id, title: '第二章 下山', content: '下山。' },
         });
-        p = await page({ locale, theme });
-        await login(p);
+        p = await session(browser, { locale, theme });
       });
       afterAll(() => p?.context().close());
       const screens: [() => string, string][] = [
@@ -210,15 +202,13 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
       ];
       for (const [path, shot] of screens) {
         test(shot, async () => {
-          await p.goto(path());
-          await p.waitForLoadState('networkidle');
-          await p.waitForTimeout(300);
+          await visit(p, path());
           await expectAccessible(p);
           await screenshot(p, `${shot}-${locale}-${theme}`);
         });
       }
       test('the import dialog with a previewed split', async () => {
-        await p.goto(`/novel/chapters/${novel.id}`);
+        await visit(p, `/novel/chapters/${novel.id}`);
         await p.getByRole('button', { name: TEXT[locale].import }).first().click();
         const dialog = p.getByRole('dialog');
         await dialog
@@ -226,20 +216,20 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
           .setInputFiles({ name: 'novel.txt', mimeType: 'text/plain', buffer: Buffer.from(TXT) });
         await dialog.getByRole('button', { name: TEXT[locale].preview }).click();
         await expect.poll(() => dialog.getByText('第三章 归来').count()).toBe(1);
-        await p.waitForTimeout(300);
+        await settled(p);
         await expectAccessible(p);
         await screenshot(p, `novel-import-dialog-${locale}-${theme}`);
         await p.keyboard.press('Escape');
       });
       test('the batch delete question', async () => {
-        await p.goto(`/novel/chapters/${novel.id}`);
+        await visit(p, `/novel/chapters/${novel.id}`);
         await p.getByRole('checkbox').nth(1).check();
         await p
           .getByRole('button', { name: locale === 'zh-CN' ? '删除' : 'Delete' })
           .first()
           .click();
         await p.getByRole('dialog').waitFor();
-        await p.waitForTimeout(300);
+        await settled(p);
         await expectAccessible(p);
         await screenshot(p, `novel-chapters-delete-${locale}-${theme}`);
       });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, expectAccessible, LOOKS, launch, look, screenshot, session, visit } from './browser';
 
 /**
  * Issue #17 "Reviewing a queue": the review actions stay in view, approve-and-next and reject-and-next open the
@@ -40,9 +40,8 @@ test('three movies of a filtered queue reviewed in a row with the keyboard alone
     });
     ids.push(m.id);
   }
-  const context = await newContext(browser, { locale: 'zh-CN', theme: 'light' });
-  const p = await context.newPage();
-  await login(p);
+  const p = await session(browser, { locale: 'zh-CN', theme: 'light' });
+  const context = p.context();
   // The queue as the operator filters and sorts it: these three, oldest first.
   const filter = encodeURIComponent(JSON.stringify({ q: stamp }));
   await p.goto(`/movie/review?filter=${filter}&sort=createdAt&order=ASC&page=1&perPage=20`);
@@ -93,46 +92,36 @@ test('three movies of a filtered queue reviewed in a row with the keyboard alone
   await context.close();
 });
 
-test('the review bar stays in view, in both languages and themes', async () => {
+test('the review bar stays in view, in both languages and themes', { timeout: 120_000 }, async () => {
   const stamp = `B${Date.now().toString(36)}`;
   const movie = await api('/app/admin/movie/movies', {
     json: { title: `E2E bar ${stamp}`, description: 'e2e', platforms: [2], duration: 60 },
   });
   const novel = await api('/app/admin/novel/novels', { json: { title: `E2E 审核栏 ${stamp}` } });
-  const context = await newContext(browser, { locale: 'zh-CN', theme: 'light' });
-  const p = await context.newPage();
-  await login(p);
+  const p = await session(browser, { locale: 'zh-CN', theme: 'light' });
+  const context = p.context();
+  await visit(p, '/movie/review');
   let first = true;
-  for (const locale of ['zh-CN', 'en-US'] as const) {
-    for (const theme of ['light', 'dark'] as const) {
-      await p.evaluate(
-        ([l, t]) => {
-          localStorage.setItem('locale', l);
-          localStorage.setItem('theme', t);
-          const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
-          localStorage.setItem('settings', JSON.stringify({ ...s, theme: t }));
-        },
-        [locale, theme],
-      );
-      for (const [name, path] of [
-        ['movie', `/movie/review/edit/${movie.id}`],
-        ['novel', `/novel/review/edit/${novel.id}`],
-      ] as const) {
-        await p.goto(path);
-        const bar = p.getByRole('button', { name: TEXT[locale].approveNext });
-        await expect.poll(() => bar.count()).toBe(1);
-        // At the top of a long form, the bar is on screen without scrolling.
-        await expect.poll(() => bar.isVisible()).toBe(true);
-        const box = await bar.boundingBox();
-        expect(box && box.y + box.height).toBeLessThanOrEqual(800);
-        await bar.hover();
-        await expect.poll(() => p.getByRole('tooltip').count()).toBe(1);
-        await settled(p);
-        await screenshot(p, `review-queue-bar-${name}-${locale}-${theme}`);
-        if (first) {
-          await expectAccessible(p);
-          first = false;
-        }
+  for (const [locale, theme] of LOOKS) {
+    await look(p, locale, theme);
+    for (const [name, path] of [
+      ['movie', `/movie/review/edit/${movie.id}`],
+      ['novel', `/novel/review/edit/${novel.id}`],
+    ] as const) {
+      await visit(p, path);
+      const bar = p.getByRole('button', { name: TEXT[locale].approveNext });
+      await expect.poll(() => bar.count()).toBe(1);
+      // At the top of a long form, the bar is on screen without scrolling.
+      await expect.poll(() => bar.isVisible()).toBe(true);
+      const box = await bar.boundingBox();
+      expect(box && box.y + box.height).toBeLessThanOrEqual(800);
+      await bar.hover();
+      await expect.poll(() => p.getByRole('tooltip').count()).toBe(1);
+      await settled(p);
+      await screenshot(p, `review-queue-bar-${name}-${locale}-${theme}`);
+      if (first) {
+        await expectAccessible(p);
+        first = false;
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { api, baseURL, expectAccessible, fillDate, launch, login, newContext, screenshot } from './browser';
+import { api, baseURL, expectAccessible, fillDate, launch, screenshot, session, visit } from './browser';
 
 /**
  * Issue #5's journey, in both languages: change the image host and a platform's name on the base settings screen,
@@ -44,11 +44,6 @@ beforeAll(async () => {
   fixture = { notice: notice.id, app: app.id };
 });
 afterAll(() => browser?.close());
-
-async function page(opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
-  const context = await newContext(browser, opts);
-  return context.newPage();
-}
 
 async function siteConfig(key: string, platform: number, etag?: string) {
   const res = await fetch(new URL(`/app/site/config?platform=${platform}`, baseURL()), {
@@ -99,8 +94,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
   }, async () => {
     const t = TEXT[locale];
     const stamp = Date.now().toString(36);
-    const p = await page({ locale });
-    await login(p);
+    const p = await session(browser, { locale });
 
     // The image host goes back when the journey ends: the files after this one load uploaded images from it.
     const original = await api('/app/admin/sys/getSetting');
@@ -207,8 +201,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
 }
 
 test('promotion apps: dragging a row saves the new order', async () => {
-  const p = await page({ locale: 'en-US' });
-  await login(p);
+  const p = await session(browser, { locale: 'en-US' });
   await p.goto('/setting/promotionapp');
   const before = (await api('/app/admin/setting/promotion-apps?pageSize=100&sort=sort')).list.map(
     (a: { id: number }) => a.id,
@@ -227,8 +220,7 @@ test('promotion apps: dragging a row saves the new order', async () => {
 });
 
 test('statistics snippets are shown as text and never run in the admin', async () => {
-  const p = await page({ locale: 'en-US' });
-  await login(p);
+  const p = await session(browser, { locale: 'en-US' });
   await p.goto('/setting/statistics');
   await expect.poll(() => p.getByText('window.__zgSnippetRan').count()).toBeGreaterThan(0);
   expect(await p.evaluate(() => (window as { __zgSnippetRan?: boolean }).__zgSnippetRan)).toBeUndefined();
@@ -242,8 +234,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
     describe(`settings screens are accessible and photographed: ${locale} ${theme}`, () => {
       let p: Page;
       beforeAll(async () => {
-        p = await page({ locale, theme });
-        await login(p);
+        p = await session(browser, { locale, theme });
       });
       afterAll(() => p?.context().close());
       const screens: [() => string, string][] = [
@@ -258,9 +249,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
       ];
       for (const [path, name] of screens) {
         test(name, async () => {
-          await p.goto(path());
-          await p.waitForLoadState('networkidle');
-          await p.waitForTimeout(400);
+          await visit(p, path());
           await expectAccessible(p);
           await screenshot(p, `${name}-${locale}-${theme}`);
         });

@@ -1,6 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ADMIN, baseURL, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import {
+  ADMIN,
+  baseURL,
+  expectAccessible,
+  launch,
+  login,
+  newContext,
+  screenshot,
+  session,
+  settled,
+  visit,
+} from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -75,8 +86,8 @@ test('logout says 登出成功 and returns to login with a redirect naming the p
 });
 
 test('locale switch to English is saved; dark theme marks the body; colour weak inverts the page', async () => {
-  const p = await page();
-  await login(p);
+  const p = await session(browser);
+  await visit(p, '/movie/review');
   await p.getByRole('button', { name: /语言/ }).click();
   await p.getByRole('menuitem', { name: 'English' }).click();
   await expect.poll(() => p.getByText('Language switched').count()).toBe(1);
@@ -97,8 +108,7 @@ test('locale switch to English is saved; dark theme marks the body; colour weak 
 });
 
 test('an unknown path shows the not-found page', async () => {
-  const p = await page({ locale: 'en-US' });
-  await login(p);
+  const p = await session(browser, { locale: 'en-US' });
   await p.goto('/no/such/page');
   await expect.poll(() => p.getByText('Whoops, this page is gone.').count()).toBe(1);
   expect(await p.getByRole('button', { name: 'Retry' }).count()).toBe(1);
@@ -124,8 +134,8 @@ test("a forged token gets the 'Confirm logout' dialog; Re-Login goes to the logi
 });
 
 test('a user sees no operators menu and gets the 403 page there; an admin viewing as user loses it too', async () => {
-  const p = await page();
-  await login(p);
+  const p = await session(browser);
+  await visit(p, '/movie/review');
   const token = await p.evaluate(() => localStorage.getItem('token')!);
   const created = await api('POST', 'admin/operators', token, {
     account: 'e2e-user',
@@ -152,8 +162,7 @@ test('a user sees no operators menu and gets the 403 page there; an admin viewin
 });
 
 test('operators: create one through the form, then disable it from the list', async () => {
-  const p = await page({ locale: 'en-US' });
-  await login(p);
+  const p = await session(browser, { locale: 'en-US' });
   await p.goto('/setting/operators/create');
   await p.getByLabel('Account *').fill('e2e-ops');
   await p.getByLabel('Password *').fill('ops-pass-12');
@@ -185,15 +194,14 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         ['/no/such/page', 'not-found'],
       ];
       for (const [path, name] of screens) {
-        await p.goto(path);
-        await p.waitForLoadState('networkidle');
-        await p.waitForTimeout(300);
+        await visit(p, path);
         await expectAccessible(p);
         await screenshot(p, `${name}-${locale}-${theme}`);
       }
-      await p.goto('/movie/review');
+      await visit(p, '/movie/review');
       await p.getByRole('button', { name: locale === 'zh-CN' ? '页面配置' : 'Page settings' }).click();
-      await p.waitForTimeout(300);
+      await p.getByRole('dialog').waitFor();
+      await settled(p);
       await expectAccessible(p);
       await screenshot(p, `settings-drawer-${locale}-${theme}`);
       await p.context().close();

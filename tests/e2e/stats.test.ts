@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { api, baseURL, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, baseURL, expectAccessible, launch, screenshot, session, settled, visit } from './browser';
 
 /**
  * Issue #12's journey: the content site sends events through the public ingestion with the site key, the rollup
@@ -95,11 +95,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-async function page(opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
-  const context = await newContext(browser, opts);
-  return context.newPage();
-}
-
 /** The table's row that contains `text`. */
 const row = (p: Page, text: string) => p.getByRole('row').filter({ hasText: text });
 
@@ -132,8 +127,7 @@ const TEXT = {
 
 test('journey (zh-CN): events in, rollup, every report shows them; the gap keyword is adopted onto a movie', async () => {
   const t = TEXT['zh-CN'];
-  const p = await page({ locale: 'zh-CN' });
-  await login(p);
+  const p = await session(browser, { locale: 'zh-CN' });
   await p.goto('/stats');
   await p.waitForURL('**/stats/hotkeyword');
   // hot keywords: the searched ones, the empty one flagged
@@ -151,7 +145,7 @@ test('journey (zh-CN): events in, rollup, every report shows them; the gap keywo
   await screenshot(p, 'stats-journey-adopted-zh-CN');
 
   // movies: views, plays, viewers, play rate; the cold one is unseen
-  await p.goto('/stats/movies');
+  await visit(p, '/stats/movies');
   await expect.poll(() => row(p, fx.hot).count()).toBe(1);
   const figures = await row(p, fx.hot).getByRole('cell').allInnerTexts();
   expect(figures.map((c) => c.split('\n')[0])).toEqual(['12', '4', '5', '33.3%']);
@@ -160,11 +154,11 @@ test('journey (zh-CN): events in, rollup, every report shows them; the gap keywo
   expect(await row(p, fx.hot).count()).toBe(0);
 
   // tags: the tag carries its movie's views
-  await p.goto('/stats/tags');
+  await visit(p, '/stats/tags');
   await expect.poll(() => row(p, fx.tag).count()).toBe(1);
 
   // domains: the row opens the domain hour by hour
-  await p.goto('/stats/domains');
+  await visit(p, '/stats/domains');
   await expect.poll(() => row(p, fx.www).count()).toBe(1);
   await p.getByRole('link', { name: fx.www, exact: true }).click();
   await p.waitForURL(`**/stats/domains/detail?domain=${fx.www}`);
@@ -172,7 +166,7 @@ test('journey (zh-CN): events in, rollup, every report shows them; the gap keywo
   await expect.poll(() => p.locator('tbody tr').count()).toBeGreaterThan(0);
 
   // domain visits: choose the mobile domain; its referrers and channels
-  await p.goto('/stats/domainsvisit');
+  await visit(p, '/stats/domainsvisit');
   await p.getByRole('link', { name: fx.m, exact: true }).click();
   await p.waitForURL(`**/stats/domainsvisit/detail?domain=${fx.m}`);
   await expect.poll(() => row(p, '/list').count()).toBe(1);
@@ -192,8 +186,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
       const t = TEXT[locale];
       let p: Page;
       beforeAll(async () => {
-        p = await page({ locale, theme });
-        await login(p);
+        p = await session(browser, { locale, theme });
       });
       afterAll(() => p?.context().close());
       const screens: [string, string, string?][] = [
@@ -210,17 +203,17 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
       ];
       for (const [path, name, tab] of screens) {
         test(name, async () => {
-          await p.goto(path);
-          await p.locator('tbody tr').first().waitFor();
-          if (tab) await p.getByRole('tab', { name: tab }).click();
-          await p.waitForLoadState('networkidle');
-          await p.waitForTimeout(400);
+          await visit(p, path, 'tbody tr');
+          if (tab) {
+            await p.getByRole('tab', { name: tab }).click();
+            await settled(p);
+          }
           await expectAccessible(p);
           await screenshot(p, `${name}-${locale}-${theme}`);
         });
       }
       test('the adopt dialog over the gap', async () => {
-        await p.goto('/stats/hotkeyword');
+        await visit(p, '/stats/hotkeyword', 'tbody tr');
         await p.getByRole('tab', { name: t.gap }).click();
         await p.getByRole('button', { name: t.adopt.replace(fx.gap, fx.gap2) }).click();
         await p.getByRole('dialog').waitFor();
