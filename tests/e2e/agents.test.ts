@@ -1,6 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, expectAccessible, launch, login, newContext, screenshot, sendEvents } from './browser';
+import {
+  api,
+  expectAccessible,
+  LOOKS,
+  launch,
+  look,
+  screenshot,
+  sendEvents,
+  session,
+  visit,
+} from './browser';
 
 /**
  * Issue #16's journey: an operator creates an agent, binds a domain to it and gets its promotion link with a QR
@@ -23,23 +33,27 @@ beforeAll(async () => {
   const { today } = await api('/app/admin/stats/meta');
   yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
   await api('/app/admin/domain/domains/import', { json: { text: host, status: 'active', role: 'channel' } });
-  const context = await newContext(browser, { locale: 'zh-CN', theme: 'light' });
-  p = await context.newPage();
-  await login(p);
+  p = await session(browser, { locale: 'zh-CN', theme: 'light' });
 });
 afterAll(() => browser?.close());
 
 /** Types a day into the n-th day picker of the open dialog (its parts in the interface's order: zh-CN y-m-d). */
 async function typeDay(n: number, day: string) {
   // its first part: a click on the middle of the field may land on another part
-  await p.getByRole('dialog').locator('.MuiPickersInputBase-root').nth(n).getByRole('spinbutton').first().click();
+  await p
+    .getByRole('dialog')
+    .locator('.MuiPickersInputBase-root')
+    .nth(n)
+    .getByRole('spinbutton')
+    .first()
+    .click();
   await p.keyboard.press('ControlOrMeta+A');
   await p.keyboard.press('Backspace');
   await p.keyboard.type(day.replace(/-/g, ''));
 }
 
 test('create an agent, bind a domain: the promotion link and its QR code', async () => {
-  await p.goto('/agents/edit');
+  await visit(p, '/agents/edit', 'form');
   await p.getByLabel('名称').fill(name);
   await p.getByLabel('渠道码').fill(channel);
   await p.getByRole('radio', { name: '按注册' }).check();
@@ -80,7 +94,7 @@ test('events through the code and the bound domain are credited; the stat shows 
   expect(body.data).toMatchObject({ accepted: 4, rejected: [] });
   await api('/app/admin/stats/rollup', { json: {} });
 
-  await p.goto('/agents/stat');
+  await visit(p, '/agents/stat');
   await p.getByRole('button', { name: '昨天' }).click();
   const row = p.getByRole('row', { name: new RegExp(name) });
   await expect.poll(() => row.getByRole('cell').allTextContents()).toContain('6.00');
@@ -112,26 +126,15 @@ const screens = (): [string, string, string][] => [
   [`/agents/stat/${agentId}`, 'agents-daily', 'tbody tr'],
 ];
 
-for (const locale of ['zh-CN', 'en-US'] as const) {
-  for (const theme of ['light', 'dark'] as const) {
-    const axe = (locale === 'zh-CN') === (theme === 'light');
-    test(`every agents screen, ${locale} ${theme}: photographed${axe ? ', accessible' : ''}`, async () => {
-      await p.evaluate(
-        ([l, t]) => {
-          localStorage.setItem('locale', l);
-          localStorage.setItem('theme', t);
-          const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
-          localStorage.setItem('settings', JSON.stringify({ ...s, theme: t }));
-        },
-        [locale, theme],
-      );
-      for (const [path, shot, ready] of screens()) {
-        await p.goto(path);
-        await p.locator(ready).first().waitFor();
-        await p.waitForLoadState('networkidle');
-        if (axe) await expectAccessible(p);
-        await screenshot(p, `${shot}-${locale}-${theme}`);
-      }
-    });
-  }
+for (const [locale, theme] of LOOKS) {
+  // axe once per language and once per theme (zh-CN light, en-US dark); every screen photographed in all four
+  const axe = (locale === 'zh-CN') === (theme === 'light');
+  test(`every agents screen, ${locale} ${theme}: photographed${axe ? ', accessible' : ''}`, async () => {
+    await look(p, locale, theme);
+    for (const [path, shot, ready] of screens()) {
+      await visit(p, path, ready);
+      if (axe) await expectAccessible(p);
+      await screenshot(p, `${shot}-${locale}-${theme}`);
+    }
+  });
 }
