@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, baseURL, expectAccessible, launch, look, screenshot, session, visit } from './browser';
+import { api, baseURL, expectAccessible, launch, login, look, newContext, screenshot, visit } from './browser';
 
 /**
  * Issue #14's journey: a member signs up and comments through the site API; the operator finds the comment and its
@@ -55,7 +55,10 @@ beforeAll(async () => {
     address: '203.0.113.79',
     content: `求片 ${stamp}`,
   });
-  p = await session(browser, { locale: 'zh-CN', theme: 'light' });
+  // A login through the page of its own (not the shared API session): in runs with the other files the ban step
+  // failed three times out of four with the shared one, and passed alone (suite notes, 2026-11-26).
+  p = await (await newContext(browser, { locale: 'zh-CN', theme: 'light' })).newPage();
+  await login(p);
 });
 afterAll(() => browser?.close());
 
