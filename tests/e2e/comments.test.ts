@@ -1,6 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, baseURL, expectAccessible, launch, login, look, newContext, screenshot, visit } from './browser';
+import {
+  api,
+  baseURL,
+  expectAccessible,
+  launch,
+  login,
+  look,
+  newContext,
+  screenshot,
+  visit,
+} from './browser';
 
 /**
  * Issue #14's journey: a member signs up and comments through the site API; the operator finds the comment and its

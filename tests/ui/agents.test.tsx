@@ -132,7 +132,17 @@ test('every agent: figures, commission by its model, the totals row and a qualit
   await screen.findByText('星河联盟');
   // code, quality, visitors, signups, new payers, amount, commission, settled, unsettled (addresses, page views,
   // conversion, recharges and ARPU are hidden until the operator shows them)
-  expect(cells('星河联盟')).toEqual(['xinghe', '样本不足', '1', '1', '1', '200.00', '60.00', '0.00', '60.00']);
+  expect(cells('星河联盟')).toEqual([
+    'xinghe',
+    '样本不足',
+    '1',
+    '1',
+    '1',
+    '200.00',
+    '60.00',
+    '0.00',
+    '60.00',
+  ]);
   // 20 signups today from one address: flagged, the figures behind it said.
   const flag = within(screen.getByText('刷量工作室').closest('tr') as HTMLElement).getByText('同 IP 注册');
   expect(flag.closest('[aria-label]')?.getAttribute('aria-label')).toBe(

@@ -28,7 +28,6 @@ export const agents = pgTable(
     channel: varchar('channel', { length: 64 }).notNull(),
     model: varchar('model', { length: 8 }).$type<AgentModel>().notNull().default('share'),
     rate: numeric('rate', { precision: 12, scale: 2 }).notNull().default('0'),
-    // biome-ignore lint/suspicious/noExplicitAny: a self reference needs the annotation drizzle documents
     parentId: integer('parent_id').references((): any => agents.id, { onDelete: 'restrict' }),
     enabled: boolean('enabled').notNull().default(true),
     payee: varchar('payee', { length: 64 }).notNull().default(''),
