@@ -51,7 +51,7 @@ describe('columns', () => {
   test('a column cannot move under itself or a descendant; stale versions are refused', async () => {
     const self = await call('PUT', `${C}/${fx.columns.movies}`, { parentId: fx.columns.movies, version: 1 });
     expect(self.body.code).toBe(40000);
-    expect(self.body.msg).toBe('上级栏目：不能把栏目移到它自己或它的子栏目下');
+    expect(self.body.msg).toBe('上级：不能把栏目移到它自己或它的子栏目下');
     const down = await call('PUT', `${C}/${fx.columns.movies}`, { parentId: fx.columns.action, version: 1 });
     expect(down.body.code).toBe(40000);
     const ok = await okData(call('PUT', `${C}/${fx.columns.empty}`, { sort: 9, visible: false, version: 1 }));

@@ -230,7 +230,7 @@ describe('novels', () => {
     expect((await call('POST', COL, { name: '新栏目' }, user)).body.code).toBe(40300);
     expect((await call('POST', COL, { name: '都市' })).body.code).toBe(40900);
     const cycle = await call('PUT', `${COL}/${col.xuanhuan}`, { parentId: col.xiuzhen, version: 1 });
-    expect(cycle.body.msg).toBe('上级栏目：不能把栏目移到它自己或它的子栏目下');
+    expect(cycle.body.msg).toBe('上级：不能把栏目移到它自己或它的子栏目下');
     const blocked = await call('DELETE', `${COL}/${col.xiuzhen}`);
     expect(blocked.body).toMatchObject({ code: 40900, data: { items: 1 } });
     expect((await call('DELETE', `${COL}/${col.xuanhuan}`)).body.data).toEqual({ children: 1 });
