@@ -37,19 +37,26 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-/** Types a day into the n-th day picker of the open dialog (its parts in the interface's order: zh-CN y-m-d). */
+/**
+ * Types a day into the n-th day picker of the open dialog (its parts in the interface's order: zh-CN y-m-d), again
+ * until the field holds it: on a busy machine a key typed while the picker re-renders can be lost.
+ */
 async function typeDay(n: number, day: string) {
-  // its first part: a click on the middle of the field may land on another part
-  await p
-    .getByRole('dialog')
-    .locator('.MuiPickersInputBase-root')
-    .nth(n)
-    .getByRole('spinbutton')
-    .first()
-    .click();
-  await p.keyboard.press('ControlOrMeta+A');
-  await p.keyboard.press('Backspace');
-  await p.keyboard.type(day.replace(/-/g, ''));
+  const field = p.getByRole('dialog').locator('.MuiPickersInputBase-root').nth(n);
+  const digits = day.replace(/-/g, '');
+  await expect
+    .poll(
+      async () => {
+        // its first part: a click on the middle of the field may land on another part
+        await field.getByRole('spinbutton').first().click();
+        await p.keyboard.press('ControlOrMeta+A');
+        await p.keyboard.press('Backspace');
+        await p.keyboard.type(digits);
+        return (await field.locator('input').inputValue()).replace(/\D/g, '');
+      },
+      { intervals: [500] },
+    )
+    .toBe(digits);
 }
 
 test('create an agent, bind a domain: the promotion link and its QR code', async () => {

@@ -9,7 +9,15 @@ export const SCREENSHOTS = 'tests/e2e/screenshots';
 export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
 export const baseURL = () => inject('baseURL');
 
-export const launch: () => Promise<Browser> = launchChromium;
+/** Every browser this file launched and has not closed: what `failures.ts` photographs when a test fails. */
+export const openBrowsers = new Set<Browser>();
+
+export async function launch(): Promise<Browser> {
+  const browser = await launchChromium();
+  openBrowsers.add(browser);
+  browser.on('disconnected', () => openBrowsers.delete(browser));
+  return browser;
+}
 
 export type Locale = 'zh-CN' | 'en-US';
 export type Theme = 'light' | 'dark';

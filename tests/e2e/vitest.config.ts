@@ -9,6 +9,7 @@ export default defineConfig({
     name: 'e2e',
     include: ['tests/e2e/**/*.test.ts'],
     globalSetup: ['tests/e2e/setup.ts'],
+    setupFiles: ['tests/e2e/failures.ts'],
     fileParallelism: Number(process.env.E2E_WORKERS ?? 1) > 1,
     maxWorkers: Number(process.env.E2E_WORKERS ?? 1),
     testTimeout: 60_000,
