@@ -54,7 +54,7 @@ async function typeDay(n: number, day: string) {
         await p.keyboard.type(digits);
         return (await field.locator('input').inputValue()).replace(/\D/g, '');
       },
-      { intervals: [500] },
+      { interval: 500 },
     )
     .toBe(digits);
 }
