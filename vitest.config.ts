@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 // Projects: `ui` (jsdom components and client rules), `api` (the API in-process on PGlite) and `api-pg`
 // (the same API suite on a real PostgreSQL, a fresh database per file). scripts/test.mjs picks which run.
+// The API projects share one module graph per worker (`isolate: false`): each file still makes its own app on its
+// own database, and the server keeps no module-level state that is not keyed by its database; importing the whole
+// server once per file instead cost more than the tests themselves (3 s a file on this machine). A test that needs
+// another registry of modules passes it to `startApi` (never `vi.mock`, which would leak into the next file).
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -15,6 +19,7 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DB: 'pglite' },
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -33,6 +38,7 @@ export default defineConfig({
           ],
           environment: 'node',
           env: { TEST_DB: 'postgres' },
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -21,8 +21,13 @@ async function visit(page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   let wire = 0;
+  const urls = new Map();
+  const parts = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
   cdp.on('Network.loadingFinished', (e) => {
     wire += e.encodedDataLength;
+    const name = new URL(urls.get(e.requestId) ?? 'http://x/?').pathname.split('/').pop() || '/';
+    parts.set(name, (parts.get(name) ?? 0) + e.encodedDataLength);
   });
   const t0 = Date.now();
   await page.goto(url);
@@ -31,7 +36,7 @@ async function visit(page) {
   const ms = Date.now() - t0;
   await page.waitForLoadState('networkidle');
   await cdp.detach();
-  return { ms, wire };
+  return { ms, wire, parts };
 }
 
 const first = [];
@@ -58,6 +63,9 @@ console.log(
 for (const [i, r] of first.entries())
   console.log(`first visit ${i + 1}: usable login in ${s(r.ms)}, ${mb(r.wire)} on the wire`);
 console.log(`reload (database reopened): usable login in ${s(reload.ms)}, ${mb(reload.wire)} on the wire`);
+console.log('the largest parts of the first visit:');
+for (const [name, n] of [...first[0].parts].sort((a, b) => b[1] - a[1]).slice(0, 12))
+  console.log(`  ${(n / 1000).toFixed(0).padStart(6)} KB  ${name}`);
 console.log(
   `first visit, median of ${runs}: ${s(median.ms)} (target ≤ 4 s), ${mb(median.wire)} on the wire (target ≤ 6 MB)`,
 );

@@ -8,16 +8,18 @@ import { errorEnvelope } from './core/envelope';
 import { ApiError } from './core/errors';
 import { pickLocale, translate } from './core/i18n';
 import { inputGuard } from './core/input-guard';
+import type { ServerModule } from './core/module';
 import { sqlStateOf } from './core/sql-state';
 import { throwValidation } from './core/validate';
-import { modules } from './modules';
+import { modules as allModules } from './modules';
 import { imageHost } from './modules/images';
 
 /**
  * The API: one Hono app, web-standard Request/Response only, so it runs in Node (`npm start`), in-process in
- * tests (`app.request`) and in the browser behind msw (demo mode). Everything platform-specific is in `deps`.
+ * tests (`app.request`) and in the browser behind msw (demo mode). Everything platform-specific is in `deps`;
+ * `modules` is the registry it mounts and reads (every module; a test adds one of its own beside them).
  */
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps, modules: readonly ServerModule[] = allModules) {
   const authenticate = modules.find((m) => m.authenticate)?.authenticate;
   if (!authenticate) throw new Error('no module provides authenticate (the operators module)');
   const app = new OpenAPIHono<AppEnv>({

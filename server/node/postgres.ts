@@ -11,10 +11,11 @@ import type { Database } from '../db/types';
  * the client, and an `error` event nobody listens to throws: the pool listens on its idle clients, and every
  * client gets its own listener the moment it is created, so a client checked out by a transaction is covered
  * too. The queries in flight fail (the app answers 50300); a broken client is not reused (pg-pool drops it), and
- * the next request opens a fresh connection, so the service resumes as soon as PostgreSQL is back.
+ * the next request opens a fresh connection, so the service resumes as soon as PostgreSQL is back. A client whose
+ * connection dies while it is checked out goes back to the pool at once (`ResilientPool`): no slot is lost.
  */
 export async function openPostgres(url: string, max = 10, logger?: Logger): Promise<Database> {
-  const pool = new pg.Pool({
+  const pool = new ResilientPool({
     connectionString: url,
     max,
     // While PostgreSQL is down a request fails fast rather than queueing for a connection forever.
@@ -34,4 +35,36 @@ export async function openPostgres(url: string, max = 10, logger?: Logger): Prom
     driver: 'postgres',
     close: () => pool.end(),
   };
+}
+
+type Release = (err?: Error | boolean) => void;
+
+/**
+ * pg's pool, where a checked-out client whose connection fails or ends is handed back at once (the pool drops it)
+ * and a second release does nothing. Drizzle's transaction checks a client out and sends BEGIN before its
+ * try/finally: when BEGIN fails (PostgreSQL restarting) it never releases the client, and each such client was a
+ * pool slot lost for good, until the pool had none and every request waited for a connection that never came.
+ */
+export class ResilientPool extends pg.Pool {
+  // pg's overloads: a promise (Drizzle's transactions), or a callback (pg-pool's own query)
+  override connect(...args: any[]): any {
+    if (args.length) return (super.connect as (...a: unknown[]) => unknown)(...args);
+    return super.connect().then((client) => {
+      const release: Release = client.release;
+      let released = false;
+      const once: Release = (err) => {
+        if (released) return;
+        released = true;
+        client.removeListener('error', lost);
+        client.removeListener('end', ended);
+        release(err);
+      };
+      const lost = (err: Error) => once(err);
+      const ended = () => once(new Error('Connection terminated'));
+      client.on('error', lost);
+      client.on('end', ended);
+      client.release = once;
+      return client;
+    });
+  }
 }

@@ -11,6 +11,7 @@ import { type Config, loadConfig } from '../../server/config';
 import { manualClock } from '../../server/core/clock';
 import { memoryImageStorage } from '../../server/core/image-storage';
 import { type Logger, silentLogger } from '../../server/core/logger';
+import type { ServerModule } from '../../server/core/module';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
 import { openPglite } from '../../server/db/pglite';
 import * as schema from '../../server/db/schema';
@@ -156,7 +157,7 @@ export const USER_PASSWORD = 'user-pass-1';
 /** The API in-process on a migrated, bootstrapped database, with a manual clock and a cheap password hash. */
 export async function startApi(
   env: Record<string, string> = {},
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; modules?: readonly ServerModule[] } = {},
 ): Promise<TestApi> {
   const database = await freshDatabase({ migrated: true });
   const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', ...env });
@@ -165,14 +166,17 @@ export async function startApi(
   const clock = manualClock(new Date('2026-06-01T08:00:00Z'));
   let address = '10.0.0.1';
   const images = memoryImageStorage();
-  const app = createApp({
-    db: database.db,
-    config,
-    clock,
-    logger: options.logger ?? silentLogger,
-    clientAddress: () => address,
-    images,
-  });
+  const app = createApp(
+    {
+      db: database.db,
+      config,
+      clock,
+      logger: options.logger ?? silentLogger,
+      clientAddress: () => address,
+      images,
+    },
+    options.modules,
+  );
   const call: TestApi['call'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers['Admin-Token'] = opts.token;

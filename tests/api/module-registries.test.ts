@@ -1,48 +1,49 @@
-import { afterAll, beforeAll, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { ServerModule } from '../../server/core/module';
+import { modules } from '../../server/modules';
 import { seed } from '../../server/seed';
 import { startApi, type TestApi } from './harness';
 
 /**
  * A module joins the shared answers from its own folder (issue #10 §4): an extra module, declared only in its own
- * declaration (here mocked into server/modules), shows up in the platform usage counts, in the public site answer
+ * declaration (here added to the registry the app is made with), shows up in the platform usage counts, in the public site answer
  * and its OpenAPI schema, and in the seed generator, without any other module's file naming it.
  */
-const log = vi.hoisted(() => ({ seeds: [] as unknown[] }));
+const log = { seeds: [] as unknown[] };
 
-vi.mock('../../server/modules', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../server/modules')>();
+async function registry(): Promise<readonly ServerModule[]> {
   const { z } = await import('@hono/zod-openapi');
-  return {
-    modules: [
-      ...original.modules,
-      {
-        name: 'extras',
-        mount: {},
-        platformUsage: {
-          field: 'extras',
-          count: async (_db: unknown, tenant: number, keys: number[]) =>
-            new Map(keys.map((k) => [k, k * 10 + tenant])),
-        },
-        site: {
-          field: 'extra',
-          schema: z.object({ hello: z.string() }),
-          read: async (_db: unknown, at: { tenant: number; platform: number }) => ({
-            hello: `tenant ${at.tenant}, platform ${at.platform}`,
-          }),
-        },
-        seed: async (_db: unknown, at: { seed: number; reviewer: number | null }) => {
-          log.seeds.push({ seed: at.seed, reviewer: at.reviewer });
-        },
+  return [
+    ...modules,
+    {
+      name: 'extras',
+      mount: {},
+      platformUsage: {
+        field: 'extras',
+        count: async (_db: unknown, tenant: number, keys: number[]) =>
+          new Map(keys.map((k) => [k, k * 10 + tenant])),
       },
-    ],
-  };
-});
+      site: {
+        field: 'extra',
+        schema: z.object({ hello: z.string() }),
+        read: async (_db: unknown, at: { tenant: number; platform: number }) => ({
+          hello: `tenant ${at.tenant}, platform ${at.platform}`,
+        }),
+      },
+      seed: async (_db: unknown, at: { seed: number; reviewer: number | null }) => {
+        log.seeds.push({ seed: at.seed, reviewer: at.reviewer });
+      },
+    },
+  ];
+}
 
 let api: TestApi;
+let withExtras: readonly ServerModule[];
 let admin: string;
 
 beforeAll(async () => {
-  api = await startApi();
+  withExtras = await registry();
+  api = await startApi({}, { modules: withExtras });
   admin = await api.login();
 });
 afterAll(() => api.close());
@@ -88,8 +89,20 @@ test('the site answer carries the part under its field, after the others; the do
 });
 
 test('the seed generator runs the module seeder once, with the seed and the first admin as reviewer', async () => {
-  await seed(api.database.db, api.config, { seed: 7, movies: 3, actresses: 2, now: api.clock.now() });
-  await seed(api.database.db, api.config, { seed: 7, movies: 3, actresses: 2, now: api.clock.now() });
+  await seed(api.database.db, api.config, {
+    seed: 7,
+    movies: 3,
+    actresses: 2,
+    now: api.clock.now(),
+    modules: withExtras,
+  });
+  await seed(api.database.db, api.config, {
+    seed: 7,
+    movies: 3,
+    actresses: 2,
+    now: api.clock.now(),
+    modules: withExtras,
+  });
   const [first] = await api.query<{ id: number }>(
     (await import('drizzle-orm')).sql`select min(id)::int as id from operators`,
   );

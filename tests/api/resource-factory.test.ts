@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { ServerModule } from '../../server/core/module';
+import { modules } from '../../server/modules';
 import { startApi, type TestApi } from './harness';
 
 /**
@@ -8,10 +10,9 @@ import { startApi, type TestApi } from './harness';
  * context, `beforeSave` answering the values to write (with the locked `current` row on an update), `afterWrite`
  * in the write's transaction, `updateName`, and `batch` (locked, scoped, all or nothing).
  */
-const log = vi.hoisted(() => ({ writes: [] as string[] }));
+const log = { writes: [] as string[] };
 
-vi.mock('../../server/modules', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../server/modules')>();
+async function registry(): Promise<readonly ServerModule[]> {
   const { z } = await import('@hono/zod-openapi');
   const { eq, inArray } = await import('drizzle-orm');
   const { crudResource, isoTimestamps, switchActions } = await import('../../server/core/resource');
@@ -72,15 +73,15 @@ vi.mock('../../server/modules', async (importOriginal) => {
         },
       },
     });
-  return { modules: [...original.modules, { name: 'things', mount: { '': things } }] };
-});
+  return [...modules, { name: 'things', mount: { '': things } }];
+}
 
 let api: TestApi;
 let admin: string;
 const BASE = '/app/test/things';
 
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({}, { modules: await registry() });
   admin = await api.login();
 });
 afterAll(() => api.close());

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { ServerModule } from '../../server/core/module';
+import { modules } from '../../server/modules';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 
 /**
@@ -9,8 +11,7 @@ import { startApi, type TestApi, USER_PASSWORD } from './harness';
  * (transitions beside the module's own actions), checks where an action may go from, the reason rule, the version,
  * the precondition hook, who may run what, and answers its 40900s naming the status and the action.
  */
-vi.mock('../../server/modules', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../server/modules')>();
+async function registry(): Promise<readonly ServerModule[]> {
   const { z } = await import('@hono/zod-openapi');
   const { eq, inArray } = await import('drizzle-orm');
   const { integer, pgTable, serial, text, timestamp, varchar } = await import('drizzle-orm/pg-core');
@@ -90,19 +91,17 @@ vi.mock('../../server/modules', async (importOriginal) => {
         adminOnly: ['remove'],
       },
     });
-  return {
-    modules: [
-      ...original.modules,
-      {
-        name: 'review-test',
-        mount: {
-          '/test/things': () => kitOf(things, asAnyOperator, true),
-          '/test/bare': () => kitOf(bare, asAdmin, false),
-        },
+  return [
+    ...modules,
+    {
+      name: 'review-test',
+      mount: {
+        '/test/things': () => kitOf(things, asAnyOperator, true),
+        '/test/bare': () => kitOf(bare, asAdmin, false),
       },
-    ],
-  };
-});
+    },
+  ];
+}
 
 let api: TestApi;
 let admin: string;
@@ -112,7 +111,7 @@ const T = '/app/test/things';
 const B = '/app/test/bare';
 
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({}, { modules: await registry() });
   admin = await api.login();
   userId = await api.createOperator(admin, { account: 'reviewer' });
   user = await api.login('reviewer', USER_PASSWORD);
