@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import {
   AGENT_MODELS,
   type AgentModel,
@@ -154,17 +154,6 @@ interface AllAnswer {
   period: Period;
 }
 
-/** The sketches of a channel as the stat's query sends them: one bytea of (4-byte length, sketch) pairs. */
-function* framed(v: unknown): Generator<Uint8Array> {
-  const b = bytes(v);
-  if (!b) return;
-  for (let o = 0; o + 4 <= b.length; ) {
-    const n = ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
-    yield b.subarray(o + 4, o + 4 + n);
-    o += 4 + n;
-  }
-}
-
 const SUMMED = [
   'page_views',
   'signups',
@@ -174,7 +163,7 @@ const SUMMED = [
   'shared_address',
   'shared_device',
 ];
-const AGG = [...SUMMED, 'idle', 'retained', 'visitors', 'addresses'].join(', ');
+const AGG = [...SUMMED, 'idle', 'retained'].join(', ');
 
 /**
  * Every agent over a period (sorted, filtered, paged in memory: a tenant has thousands of agents, not millions).
@@ -196,38 +185,36 @@ export async function allAgentsStat(
     ...(period.from <= maturedTo ? cover(period.from, maturedTo).map((p) => ({ kind: 'm', ...p })) : []),
   ];
   const inPeriod = sql`day between ${period.from}::date and ${period.to}::date`;
-  const [agentRows, settledRows, settlements, totalRows] = await Promise.all([
-    db
-      .execute(
-        sql`select id, name, channel, model, rate, enabled, parent_id from agents where tenant = ${tenant} order by id`,
-      )
-      .then((r) => rowsOf<Record<string, unknown>>(r)),
-    db
-      .execute(sql`select agent_id, sum(signups) as s_signups, sum(payers) as s_payers, sum(recharges) as s_recharges,
-          sum(recharge_amount) as s_amount, sum(commission) as s_commission
-        from agent_settled_days where tenant = ${tenant} and ${inPeriod} group by agent_id`)
-      .then((r) => rowsOf<Record<string, unknown>>(r)),
-    db
-      .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
+  // The sketches of the period's pieces, row by row (no aggregate in SQL: merged here, channel by channel).
+  const days = pieces.filter((x) => x.kind === 'p' && x.level === 0).map((x) => sql`${x.start}::date`);
+  const blocks = pieces.filter((x) => x.kind === 'p' && x.level > 0);
+  const sketchParts: SQL[] = [];
+  if (days.length)
+    sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_daily
+      where tenant = ${tenant} and day in (${sql.join(days, sql`, `)}) and channel <> ''`);
+  if (blocks.length)
+    sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_blocks
+      where tenant = ${tenant} and (level, start) in (${sql.join(
+        blocks.map((x) => sql`(${x.level}, ${x.start}::date)`),
+        sql`, `,
+      )}) and channel <> ''`);
+  // The figures of each channel: the period's pieces, its matured part's, and the live figures of settled days (each
+  // settled period within this one, covered the same way).
+  const sums = db
+    .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
           least(s.to_day, ${period.to}::date)::text as "to"
         from agent_settlements s join agents a on a.id = s.agent_id
         where s.tenant = ${tenant} and s.from_day <= ${period.to}::date and s.to_day >= ${period.from}::date`)
-      .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r)),
-    db
-      .execute(sql`select day::text as day, page_views as pv, signups, payers, recharge_amount as amount
-        from stat_attributed_totals where tenant = ${tenant} and ${inPeriod}`)
-      .then((r) => rowsOf<Record<string, unknown>>(r)),
-  ]);
-  // The live figures of settled days: each settled period within this one, covered the same way.
-  const settledPieces = settlements.flatMap((s) =>
-    cover(s.from, s.to).map((p) => ({ channel: s.channel, ...p })),
-  );
-  const p = (f: string, kind: string) => `sum(${f}) filter (where kind = '${kind}')`;
-  const open = (f: string, as: string) => `coalesce(${p(f, 'p')}, 0) - coalesce(${p(f, 'l')}, 0) as o_${as}`;
-  const sketch = (c: string) =>
-    `string_agg(int4send(length(${c})) || ${c}, ''::bytea) filter (where kind = 'p' and length(${c}) > 0) as ${c}`;
-  const channelRows = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
+    .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r))
+    .then((settlements) => {
+      const settledPieces = settlements.flatMap((s) =>
+        cover(s.from, s.to).map((p) => ({ channel: s.channel, ...p })),
+      );
+      const p = (f: string, kind: string) => `sum(${f}) filter (where kind = '${kind}')`;
+      const open = (f: string, as: string) =>
+        `coalesce(${p(f, 'p')}, 0) - coalesce(${p(f, 'l')}, 0) as o_${as}`;
+      return db
+        .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
           ${sql.param(pieces.map((x) => x.level))}::int[], ${sql.param(pieces.map((x) => x.start))}::date[])),
         l (channel, level, start) as (select * from unnest(${sql.param(settledPieces.map((x) => x.channel))}::text[],
           ${sql.param(settledPieces.map((x) => x.level))}::int[], ${sql.param(settledPieces.map((x) => x.start))}::date[])),
@@ -256,18 +243,50 @@ export async function allAgentsStat(
           `${p('signups', 'm')} as q_matured`,
           `${p('idle', 'm')} as q_idle`,
           `${p('retained', 'm')} as q_retained`,
-          sketch('visitors'),
-          sketch('addresses'),
         ].join(', '),
       )}
-      from x where channel <> '' group by channel`),
-  );
+      from x where channel <> '' group by channel`)
+        .then((r) => rowsOf<Record<string, unknown>>(r));
+    });
+  const [agentRows, settledRows, channelRows, totalRows, sketchRows] = await Promise.all([
+    db
+      .execute(
+        sql`select id, name, channel, model, rate, enabled, parent_id from agents where tenant = ${tenant} order by id`,
+      )
+      .then((r) => rowsOf<Record<string, unknown>>(r)),
+    db
+      .execute(sql`select agent_id, sum(signups) as s_signups, sum(payers) as s_payers, sum(recharges) as s_recharges,
+          sum(recharge_amount) as s_amount, sum(commission) as s_commission
+        from agent_settled_days where tenant = ${tenant} and ${inPeriod} group by agent_id`)
+      .then((r) => rowsOf<Record<string, unknown>>(r)),
+    sums,
+    db
+      .execute(sql`select day::text as day, page_views as pv, signups, payers, recharge_amount as amount
+        from stat_attributed_totals where tenant = ${tenant} and ${inPeriod}`)
+      .then((r) => rowsOf<Record<string, unknown>>(r)),
+    db
+      .execute(sql.join(sketchParts, sql` union all `))
+      .then((r) => rowsOf<{ channel: string; visitors: unknown; addresses: unknown }>(r)),
+  ]);
+  const sketches = new Map<string, { v: Uint8Array[]; a: Uint8Array[] }>();
+  for (const r of sketchRows) {
+    let g = sketches.get(r.channel);
+    if (!g) {
+      g = { v: [], a: [] };
+      sketches.set(r.channel, g);
+    }
+    const v = bytes(r.visitors);
+    const a = bytes(r.addresses);
+    if (v?.length) g.v.push(v);
+    if (a?.length) g.a.push(a);
+  }
   const byChannel = new Map(channelRows.map((f) => [String(f.channel), f]));
   const settledOf = new Map(settledRows.map((s) => [num(s.agent_id), s]));
 
   const list: AllAnswer['list'] = agentRows.map((a) => {
     const channel = String(a.channel);
     const r = byChannel.get(channel) ?? {};
+    const g = sketches.get(channel);
     const s = settledOf.get(num(a.id)) ?? {};
     const settledConv = convOf(s, 's_');
     const late = sub(convOf(r, 'l_'), settledConv);
@@ -294,8 +313,8 @@ export async function allAgentsStat(
         a.model as AgentModel,
         num(a.rate),
         {
-          visitors: r.visitors ? estimateStored([...framed(r.visitors)]) : 0,
-          addresses: r.addresses ? estimateStored([...framed(r.addresses)]) : 0,
+          visitors: g ? estimateStored(g.v) : 0,
+          addresses: g ? estimateStored(g.a) : 0,
           pageViews: num(r.pv),
         },
       ),
