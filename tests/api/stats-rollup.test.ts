@@ -522,6 +522,24 @@ describe('retention', () => {
   });
 });
 
+describe('touches', () => {
+  test('attribution touches older than the kept raw days less the attribution window are pruned by the rollup', async () => {
+    await reset();
+    await database.db.execute(sql`delete from statistics_settings`);
+    await database.db.execute(
+      sql`insert into statistics_settings (tenant, data) values (${TENANT}, ${JSON.stringify({ rawRetentionDays: 3, attributionDays: 2 })}::jsonb)`,
+    );
+    const days = ['2026-05-28', '2026-05-29', '2026-05-30', '2026-05-31', '2026-06-01', '2026-06-02'];
+    await database.db.execute(sql`insert into stat_touches (tenant, visitor_hash, day, channel, at)
+      select ${TENANT}, 7, d::date, 'agent1', d::date + interval '1 hour' from unnest(${sql.param(days)}::text[]) d`);
+    // 06-04 in Shanghai: raw days from 06-02 on are kept (3 days), so a rollup may still read touches from 05-31 on.
+    await runRollup(database.db, { now: new Date('2026-06-04T04:00:00Z'), defaultTenant: TENANT });
+    const left = await q<{ day: string }>(sql`select day::text as day from stat_touches order by day`);
+    expect(left.map((t) => t.day)).toEqual(['2026-05-31', '2026-06-01', '2026-06-02']);
+    await database.db.execute(sql`delete from statistics_settings`);
+  });
+});
+
 function sample(): Gen {
   return {
     day: 0,

@@ -196,7 +196,8 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
 /**
  * The rollup: every day marked since its last rollup is recomputed in its own transaction, each under the rollup's
  * advisory lock (a runner that finds it taken stops: another is at work); then raw partitions older than the longest
- * retention of any tenant are dropped (after their last rollup: a dropped day is never recomputed, its rollups stay).
+ * retention of any tenant are dropped (after their last rollup: a dropped day is never recomputed, its rollups stay),
+ * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway).
  */
 export async function runRollup(
@@ -254,6 +255,25 @@ export async function runRollup(
     });
     if (!got) return { ...result, ran: false };
     result.droppedPartitions.push(p.name);
+  }
+
+  // Touches (attribution) no rollup can read any more: a day is rolled up again only while its raw events are kept
+  // (newer than `cut`), and its conversions look back over the tenant's attribution window from that day.
+  const touchTenants = rowsOf<{ tenant: number }>(
+    await db.execute(sql`with recursive t as (select min(tenant) as tenant from stat_touches
+        union all select (select min(tenant) from stat_touches where tenant > t.tenant) from t where t.tenant is not null)
+      select tenant from t where tenant is not null`),
+  );
+  for (const { tenant } of touchTenants) {
+    const { attributionDays } = await settingsOf(Number(tenant));
+    const got = await db.transaction(async (tx) => {
+      if (!(await tryLock(tx))) return false;
+      await tx.execute(
+        sql`delete from stat_touches where tenant = ${tenant} and day <= ${addDays(cut, -attributionDays)}::date`,
+      );
+      return true;
+    });
+    if (!got) return { ...result, ran: false };
   }
   return result;
 }
