@@ -56,6 +56,7 @@ async function reset() {
     'stat_payers',
     'stat_attributed_daily',
     'stat_attributed_blocks',
+    'stat_attributed_block_sketches',
     'stat_attributed_totals',
   ])
     await database.db.execute(sql.raw(`delete from ${t}`));
@@ -352,30 +353,41 @@ const SUMMED = [
 ];
 
 /**
- * The attributed blocks (migration 0072) hold exactly the sums and the merged sketches of their days' rows, one row per
- * channel and block with days; the day totals are the daily rows summed over every channel but ''.
+ * The attributed blocks (migration 0072) hold exactly the sums and the merged sketches of their days' rows (a block
+ * without a row counting as zeros and empty sketches), and no block of a channel without days in it; the day totals
+ * are the daily rows summed over every channel but ''.
  */
 async function expectAttributedBlocksMatch() {
   const daily =
     await q<any>(sql`select day::text as day, channel, ${sql.raw(SUMMED.join(', '))}, visitors, addresses
     from stat_attributed_daily`);
-  const blocks = await q<any>(sql`select level, start::text as start, channel, ${sql.raw(SUMMED.join(', '))},
-    visitors, addresses from stat_attributed_blocks`);
-  const want = new Set<string>();
+  const key = (b: any) => `${b.level}|${String(b.start).slice(0, 10)}|${b.channel}`;
+  const sums = new Map(
+    (
+      await q<any>(sql`select level, start::text as start, channel, ${sql.raw(SUMMED.join(', '))}
+        from stat_attributed_blocks`)
+    ).map((b) => [key(b), b]),
+  );
+  const sketches = new Map(
+    (
+      await q<any>(sql`select level, start::text as start, channel, visitors, addresses
+        from stat_attributed_block_sketches`)
+    ).map((b) => [key(b), b]),
+  );
+  const want = new Map<string, any[]>();
   for (const r of daily)
-    for (let level = 1; level <= MAX_LEVEL; level++)
-      want.add(`${level}|${blockStart(r.day, level)}|${r.channel}`);
-  expect(new Set(blocks.map((b) => `${b.level}|${String(b.start).slice(0, 10)}|${b.channel}`))).toEqual(want);
-  for (const b of blocks) {
-    const days = daily.filter(
-      (r) => r.channel === b.channel && blockStart(r.day, Number(b.level)) === String(b.start).slice(0, 10),
-    );
+    for (let level = 1; level <= MAX_LEVEL; level++) {
+      const k = key({ level, start: blockStart(r.day, level), channel: r.channel });
+      want.set(k, [...(want.get(k) ?? []), r]);
+    }
+  for (const k of [...sums.keys(), ...sketches.keys()]) expect(want.has(k), k).toBe(true);
+  for (const [k, days] of want) {
     for (const col of SUMMED)
-      expect(Number(b[col]), `${col} of ${b.level}|${b.start}|${b.channel}`).toBe(
+      expect(Number(sums.get(k)?.[col] ?? 0), `${col} of ${k}`).toBe(
         days.reduce((s, d) => s + Number(d[col]), 0),
       );
     for (const col of ['visitors', 'addresses'])
-      expect(Buffer.from(b[col])).toEqual(
+      expect(Buffer.from(sketches.get(k)?.[col] ?? new Uint8Array(0)), `${col} of ${k}`).toEqual(
         Buffer.from(encode(merge(days.map((d) => new Uint8Array(d[col]))))),
       );
   }

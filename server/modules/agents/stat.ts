@@ -193,7 +193,7 @@ export async function allAgentsStat(
     sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_daily
       where tenant = ${tenant} and day in (${sql.join(days, sql`, `)}) and channel <> ''`);
   if (blocks.length)
-    sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_blocks
+    sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_block_sketches
       where tenant = ${tenant} and (level, start) in (${sql.join(
         blocks.map((x) => sql`(${x.level}, ${x.start}::date)`),
         sql`, `,

@@ -7,8 +7,9 @@ import { mergeStored } from './sketch';
 
 /**
  * The attributed figures over aligned blocks (migration 0072), for the agents' stat: `stat_attributed_blocks` holds,
- * per channel and block of 2^level days (blocks.ts), the sums of `stat_attributed_daily` over the block's days and the
- * register-wise maximum of their sketches; `stat_attributed_totals` each day's sums over every channel but ''.
+ * per channel and block of 2^level days (blocks.ts), the sums of `stat_attributed_daily` over the block's days,
+ * `stat_attributed_block_sketches` the register-wise maximum of their sketches; `stat_attributed_totals` each day's
+ * sums over every channel but ''.
  *
  * Unlike a domain's, a channel's day can shrink when rolled up again (a domain bound to another channel meanwhile, a
  * conversion credited elsewhere), and the rollup of a day also rewrites the idle and retained counts of the seven days
@@ -100,7 +101,7 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
   }>(
     await tx.execute(sql`select channel, 0 as level, day::text as start, visitors, addresses from stat_attributed_daily
         where tenant = ${tenant} and day in (${d}, ${sibling(day, 0)}::date)
-      union all select channel, level, start::text, visitors, addresses from stat_attributed_blocks
+      union all select channel, level, start::text, visitors, addresses from stat_attributed_block_sketches
         where tenant = ${tenant} and (level, start) in (${pairs([...beside, ...chain])})`),
   );
   const byChannel = new Map<string, Map<string, { v?: Uint8Array; a?: Uint8Array }>>();
@@ -131,11 +132,11 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
     }
   }
   for (let i = 0; i < values.length; i += 1000)
-    await tx.execute(sql`insert into stat_attributed_blocks (tenant, channel, level, start, visitors, addresses)
+    await tx.execute(sql`insert into stat_attributed_block_sketches (tenant, channel, level, start, visitors, addresses)
       values ${sql.join(values.slice(i, i + 1000), sql`, `)}
       on conflict (tenant, level, start, channel) do update set visitors = excluded.visitors, addresses = excluded.addresses`);
 
-  // Blocks left with nothing (every day of theirs gone for the channel) are removed.
+  // Rows left with nothing (every day of theirs gone for the channel, or none with figures) are removed.
   const touched = [
     ...chain,
     ...Array.from({ length: MAX_LEVEL }, (_, i) =>
@@ -143,6 +144,7 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
     ).flat(),
   ];
   await tx.execute(sql`delete from stat_attributed_blocks where tenant = ${tenant}
-    and (level, start) in (${pairs(touched)}) and ${sql.raw(SUMS.map((c) => `${c} = 0`).join(' and '))}
-    and visitors = ''::bytea and addresses = ''::bytea`);
+    and (level, start) in (${pairs(touched)}) and ${sql.raw(SUMS.map((c) => `${c} = 0`).join(' and '))}`);
+  await tx.execute(sql`delete from stat_attributed_block_sketches where tenant = ${tenant}
+    and (level, start) in (${pairs(chain)}) and visitors = ''::bytea and addresses = ''::bytea`);
 }
