@@ -37,6 +37,9 @@ const bytes = (v: unknown): Uint8Array | undefined => {
   return undefined;
 };
 
+const same = (x: Uint8Array | undefined, y: Uint8Array) =>
+  (x?.length ?? 0) === y.length && (!x || Buffer.from(x.buffer, x.byteOffset, x.length).equals(y));
+
 /** The start of the other half of the level-`level + 1` block holding the level-`level` block at `start`. */
 const sibling = (start: string, level: number) => dayOfNumber(dayNumber(start) ^ (1 << level));
 
@@ -128,7 +131,10 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
           : m.get(`${b.level - 1}|${sibling(chain[b.level - 2].start, b.level - 1)}`);
       v = mergeStored(v, half?.v);
       a = mergeStored(a, half?.a);
-      values.push(sql`(${tenant}, ${channel}, ${b.level}, ${b.start}::date, ${v}, ${a})`);
+      // Written only when it changed (a day of returning visitors leaves the larger blocks as they were).
+      const was = m.get(`${b.level}|${b.start}`);
+      if (!was || !same(was.v, v) || !same(was.a, a))
+        values.push(sql`(${tenant}, ${channel}, ${b.level}, ${b.start}::date, ${v}, ${a})`);
     }
   }
   for (let i = 0; i < values.length; i += 1000)
