@@ -1,6 +1,7 @@
 // The agents' stat at scale (issue #16): 1,000 agents × 90 days of attributed rollup rows on PostgreSQL (each day
 // with sketches of some 40 visitors and addresses per agent, a third of the agents with a settled month), seeded once
-// with SQL and reused while the size and the seed are the same. It prints p50 / p95 / p99 of
+// with SQL (the blocks and day totals the rollup keeps built from them by `zg_attributed_rebuild`, migration 0072)
+// and reused while the size and the seed are the same. It prints p50 / p95 / p99 of
 // - the all-agents stat over 90 days computed (allAgentsStat: every read merges the sketches again),
 // - the same through the API (GET /app/admin/agents/stat: answers kept between reads until a day is rolled up again),
 // - one agent day by day over 90 days through the API.
@@ -62,7 +63,8 @@ const SEED_SQL = `
     commission)
   select 2, s.agent_id, r.day, s.id, r.signups, r.payers, r.recharges, r.recharge_amount, r.signups
   from agent_settlements s join agents a on a.id = s.agent_id
-  join stat_attributed_daily r on r.tenant = 2 and r.channel = a.channel and r.day between s.from_day and s.to_day`;
+  join stat_attributed_daily r on r.tenant = 2 and r.channel = a.channel and r.day between s.from_day and s.to_day;
+  select zg_attributed_rebuild()`;
 
 const key = () =>
   createHash('sha256').update(`${AGENTS}\n${DAYS}\n${from}\n${SEED_SQL}`).digest('hex').slice(0, 12);

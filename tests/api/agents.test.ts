@@ -126,6 +126,32 @@ describe('agent records', () => {
       (await api.call('PUT', `${A}/${agent.id}/domains`, { token: user, body: { ids: [] } })).body.code,
     ).toBe(40300);
   });
+
+  test("binding from an agent's page writes the domains' history, as an edit of their channel", async () => {
+    const agent = (await create({ channel: 'hist-a' })).body.data;
+    await api.call('POST', '/app/admin/domain/domains/import', {
+      token: admin,
+      body: { text: 'hist-a1.example.com\nhist-a2.example.com', role: 'channel' },
+    });
+    const list = (await api.call('GET', '/app/admin/domain/domains?q=hist-a&pageSize=50', { token: admin }))
+      .body.data.list;
+    const idOf = (h: string) => list.find((d: { hostname: string }) => d.hostname === h).id;
+    const [a1, a2] = [idOf('hist-a1.example.com'), idOf('hist-a2.example.com')];
+    const put = (ids: number[]) =>
+      api.call('PUT', `${A}/${agent.id}/domains`, { token: admin, body: { ids } });
+    const edits = async (id: number) =>
+      (
+        await api.call('GET', `/app/admin/domain/history?domainId=${id}&action=edit`, { token: admin })
+      ).body.data.list.map((h: any) => [h.from, h.to, h.channel ?? null, h.actor]);
+    expect((await put([a1, a2])).body.code).toBe(20000);
+    expect((await put([a1, a2])).body.code).toBe(20000); // nothing changes: no history row
+    expect((await put([a2])).body.code).toBe(20000);
+    expect(await edits(a1)).toEqual([
+      ['channel: hist-a', 'channel: ', 'hist-a', 'admin'],
+      ['channel: ', 'channel: hist-a', null, 'admin'],
+    ]);
+    expect(await edits(a2)).toEqual([['channel: ', 'channel: hist-a', null, 'admin']]);
+  });
 });
 
 describe('attribution, commission and settlement', () => {

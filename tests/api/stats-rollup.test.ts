@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
+import { allAgentsStat } from '../../server/modules/agents/stat';
 import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { ingest } from '../../server/modules/statistics/ingest';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
@@ -54,6 +55,9 @@ async function reset() {
     'stat_signups',
     'stat_payers',
     'stat_attributed_daily',
+    'stat_attributed_blocks',
+    'stat_attributed_block_sketches',
+    'stat_attributed_totals',
   ])
     await database.db.execute(sql.raw(`delete from ${t}`));
 }
@@ -304,7 +308,7 @@ describe('the rollup equals a recount from raw events', () => {
             await database.db
               .transaction(async (tx) => {
                 await tx.execute(sql`delete from stat_dirty_days where day = ${DAYS[1]}::date`);
-                await rollupDay(tx, TENANT, DAYS[1], 'Asia/Shanghai');
+                await rollupDay(tx, TENANT, DAYS[1], { timeZone: 'Asia/Shanghai', attributionDays: 30 });
                 throw new Error('crash');
               })
               .catch(() => {});
@@ -326,6 +330,11 @@ describe('the rollup equals a recount from raw events', () => {
           await expectRollupsMatch();
           expect(await attributionTables()).toEqual(attribution);
           await expectReportsThroughBlocks();
+          await expectAttributedBlocksMatch();
+          await expectAgentsStatThroughBlocks();
+          // The migration's rebuild from the daily rows (also the bench's seed) gives the same blocks.
+          await database.db.execute(sql`select zg_attributed_rebuild()`);
+          await expectAttributedBlocksMatch();
         },
       ),
       { numRuns: 6 },
@@ -333,6 +342,113 @@ describe('the rollup equals a recount from raw events', () => {
     // A fixed amount of work (six runs of several rollups): the limit only guards against a hang, on a busy machine too.
   }, 180_000);
 });
+
+const SUMMED = [
+  'page_views',
+  'signups',
+  'payers',
+  'recharges',
+  'recharge_amount',
+  'shared_address',
+  'shared_device',
+  'idle',
+  'retained',
+];
+
+/**
+ * The attributed blocks (migration 0072) hold exactly the sums and the merged sketches of their days' rows (a block
+ * without a row counting as zeros and empty sketches), and no block of a channel without days in it; the day totals
+ * are the daily rows summed over every channel but ''.
+ */
+async function expectAttributedBlocksMatch() {
+  const daily =
+    await q<any>(sql`select day::text as day, channel, ${sql.raw(SUMMED.join(', '))}, visitors, addresses
+    from stat_attributed_daily`);
+  const key = (b: any) => `${b.level}|${String(b.start).slice(0, 10)}|${b.channel}`;
+  const sums = new Map(
+    (
+      await q<any>(sql`select level, start::text as start, channel, ${sql.raw(SUMMED.join(', '))}
+        from stat_attributed_blocks`)
+    ).map((b) => [key(b), b]),
+  );
+  const sketches = new Map(
+    (
+      await q<any>(sql`select level, start::text as start, channel, visitors, addresses
+        from stat_attributed_block_sketches`)
+    ).map((b) => [key(b), b]),
+  );
+  const want = new Map<string, any[]>();
+  for (const r of daily)
+    for (let level = 1; level <= MAX_LEVEL; level++) {
+      const k = key({ level, start: blockStart(r.day, level), channel: r.channel });
+      want.set(k, [...(want.get(k) ?? []), r]);
+    }
+  for (const k of [...sums.keys(), ...sketches.keys()]) expect(want.has(k), k).toBe(true);
+  for (const [k, days] of want) {
+    for (const col of SUMMED)
+      expect(Number(sums.get(k)?.[col] ?? 0), `${col} of ${k}`).toBe(
+        days.reduce((s, d) => s + Number(d[col]), 0),
+      );
+    for (const col of ['visitors', 'addresses'])
+      expect(Buffer.from(sketches.get(k)?.[col] ?? new Uint8Array(0)), `${col} of ${k}`).toEqual(
+        Buffer.from(encode(merge(days.map((d) => new Uint8Array(d[col]))))),
+      );
+  }
+  const totals =
+    await q<any>(sql`select day::text as day, page_views, signups, payers, recharges, recharge_amount
+    from stat_attributed_totals order by day`);
+  const byDay = new Map<string, number[]>();
+  for (const r of daily.filter((d) => d.channel !== '')) {
+    const t = byDay.get(r.day) ?? [0, 0, 0, 0, 0];
+    ['page_views', 'signups', 'payers', 'recharges', 'recharge_amount'].forEach((c, i) => {
+      t[i] += Number(r[c]);
+    });
+    byDay.set(r.day, t);
+  }
+  expect(
+    totals.map((t) => [
+      t.day,
+      ...['page_views', 'signups', 'payers', 'recharges', 'recharge_amount'].map((c) => Number(t[c])),
+    ]),
+  ).toEqual([...byDay.entries()].sort().map(([d, t]) => [d, ...t]));
+}
+
+/** The agents' stat read through the blocks gives the figures every day's rows give (agent1 is an agent, agent2 not). */
+async function expectAgentsStatThroughBlocks() {
+  await database.db.execute(sql`insert into agents (tenant, name, channel, model, rate)
+    values (${TENANT}, 'prop agent', 'agent1', 'share', 10) on conflict do nothing`);
+  for (const [from, to] of [
+    [DAYS[0], DAYS[2]],
+    ['2026-05-20', DAYS[1]],
+    [DAYS[2], DAYS[2]],
+  ]) {
+    const stat = await allAgentsStat(database.db, { tenant: TENANT, period: { from, to }, today: DAYS[2] });
+    const rows =
+      await q<any>(sql`select day::text as day, channel, page_views, signups, payers, recharge_amount,
+      shared_address, visitors, addresses from stat_attributed_daily where day between ${from}::date and ${to}::date`);
+    const own = rows.filter((r) => r.channel === 'agent1');
+    const agent = stat.list.find((r) => r.channel === 'agent1')!;
+    expect(agent).toMatchObject({
+      visitors: estimateStored(own.map((r) => new Uint8Array(r.visitors))),
+      addresses: estimateStored(own.map((r) => new Uint8Array(r.addresses))),
+      pageViews: own.reduce((s, r) => s + Number(r.page_views), 0),
+      signups: own.reduce((s, r) => s + Number(r.signups), 0),
+      payers: own.reduce((s, r) => s + Number(r.payers), 0),
+    });
+    expect(agent.quality.sharedAddress).toBe(own.reduce((s, r) => s + Number(r.shared_address), 0));
+    // The series counts agents' channels only: agent2 (no agent) and '' are left out.
+    expect(stat.series.map((d) => [d.date, d.pageViews, d.signups])).toEqual(
+      stat.series.map((d) => {
+        const day = own.filter((r) => r.day === d.date);
+        return [
+          d.date,
+          day.reduce((s, r) => s + Number(r.page_views), 0),
+          day.reduce((s, r) => s + Number(r.signups), 0),
+        ];
+      }),
+    );
+  }
+}
 
 /** What the attribution part of the rollup keeps (issue #16), in a stable order. */
 async function attributionTables() {
@@ -417,6 +533,24 @@ describe('retention', () => {
     expect(old.rejected).toEqual([
       { index: 0, fields: { time: expect.objectContaining({ key: 'stats.timeRange' }) } },
     ]);
+    await database.db.execute(sql`delete from statistics_settings`);
+  });
+});
+
+describe('touches', () => {
+  test('attribution touches older than the kept raw days less the attribution window are pruned by the rollup', async () => {
+    await reset();
+    await database.db.execute(sql`delete from statistics_settings`);
+    await database.db.execute(
+      sql`insert into statistics_settings (tenant, data) values (${TENANT}, ${JSON.stringify({ rawRetentionDays: 3, attributionDays: 2 })}::jsonb)`,
+    );
+    const days = ['2026-05-28', '2026-05-29', '2026-05-30', '2026-05-31', '2026-06-01', '2026-06-02'];
+    await database.db.execute(sql`insert into stat_touches (tenant, visitor_hash, day, channel, at)
+      select ${TENANT}, 7, d::date, 'agent1', d::date + interval '1 hour' from unnest(${sql.param(days)}::text[]) d`);
+    // 06-04 in Shanghai: raw days from 06-02 on are kept (3 days), so a rollup may still read touches from 05-31 on.
+    await runRollup(database.db, { now: new Date('2026-06-04T04:00:00Z'), defaultTenant: TENANT });
+    const left = await q<{ day: string }>(sql`select day::text as day from stat_touches order by day`);
+    expect(left.map((t) => t.day)).toEqual(['2026-05-31', '2026-06-01', '2026-06-02']);
     await database.db.execute(sql`delete from statistics_settings`);
   });
 });

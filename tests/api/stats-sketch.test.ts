@@ -11,6 +11,7 @@ import {
   estimate,
   M,
   merge,
+  mergeStored,
   registerOf,
 } from '../../server/modules/statistics/sketch';
 import { freshDatabase } from './harness';
@@ -93,4 +94,32 @@ test('SQL builds the same registers and the same stored sketch as TypeScript', a
     for (const v of vs) add(r, hash64(v));
     expect(new Uint8Array(row.s ?? new Uint8Array())).toEqual(n ? encode(r) : new Uint8Array());
   }
+});
+
+test('mergeStored gives the bytes of encode(merge()): sparse, turning dense, dense, empty (the attribution blocks)', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 7000 }),
+      fc.integer({ min: 0, max: 7000 }),
+      fc.integer({ min: 0, max: 5000 }),
+      (n, k, shift) => {
+        const a = emptyRegisters();
+        const b = emptyRegisters();
+        for (let i = 0; i < n; i++) add(a, hash64(`m-${i}`));
+        for (let i = 0; i < k; i++) add(b, hash64(`m-${i + shift}`));
+        const [x, y] = [encode(a), encode(b)];
+        expect(Buffer.from(mergeStored(x, y))).toEqual(Buffer.from(encode(merge([x, y]))));
+        expect(Buffer.from(mergeStored(y, undefined))).toEqual(Buffer.from(y));
+      },
+    ),
+    { numRuns: 25 },
+  );
+  // Triples out of index order (not as stored) are merged all the same.
+  const unsorted = Uint8Array.from([0, 9, 3, 0, 2, 5]);
+  expect(Buffer.from(mergeStored(unsorted, Uint8Array.from([0, 2, 7])))).toEqual(
+    Buffer.from(Uint8Array.from([0, 2, 7, 0, 9, 3])),
+  );
+  expect(mergeStored(undefined, null).length).toBe(0);
+  expect(mergeStored(undefined, encode(emptyRegisters())).length).toBe(0);
+  expect(M).toBe(16_384);
 });

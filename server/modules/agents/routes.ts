@@ -20,6 +20,7 @@ import {
 } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import type { Executor, Tx } from '../../db/types';
+import { actorOf, bumpResolveVersion, type HistoryEntry, recordHistory } from '../domain/model';
 import { domains } from '../domain/schema';
 import { agentSettlements, agents } from './schema';
 
@@ -273,7 +274,7 @@ export function agentRoutes() {
           hosts: taken.map((r) => `${r.hostname} (${r.channel})`).join(', '),
         });
       const now = clock.now();
-      await tx
+      const freed = await tx
         .update(domains)
         .set({ channel: null, version: sql`${domains.version} + 1`, updatedAt: now })
         .where(
@@ -282,12 +283,39 @@ export function agentRoutes() {
             eq(domains.channel, agent.channel),
             ids.length ? sql`${domains.id} not in ${ids}` : undefined,
           ),
-        );
-      if (ids.length)
-        await tx
-          .update(domains)
-          .set({ channel: agent.channel, version: sql`${domains.version} + 1`, updatedAt: now })
-          .where(and(inArray(domains.id, ids), sql`${domains.channel} is distinct from ${agent.channel}`));
+        )
+        .returning({ id: domains.id, hostname: domains.hostname, poolId: domains.poolId });
+      const bound = ids.length
+        ? await tx
+            .update(domains)
+            .set({ channel: agent.channel, version: sql`${domains.version} + 1`, updatedAt: now })
+            .where(and(inArray(domains.id, ids), sql`${domains.channel} is distinct from ${agent.channel}`))
+            .returning({ id: domains.id, hostname: domains.hostname, poolId: domains.poolId })
+        : [];
+      // The domains section's history: a changed channel is an edit of the domain, as when edited there (the row
+      // carries the channel the domain had).
+      const history: HistoryEntry[] = [
+        ...freed.map((d) => ({
+          ...d,
+          was: agent.channel,
+          from: `channel: ${agent.channel}`,
+          to: 'channel: ',
+        })),
+        ...bound.map((d) => ({ ...d, was: null, from: 'channel: ', to: `channel: ${agent.channel}` })),
+      ].map((d) => ({
+        domainId: d.id,
+        hostname: d.hostname,
+        poolId: d.poolId,
+        channel: d.was,
+        action: 'edit' as const,
+        from: d.from,
+        to: d.to,
+        reason: '',
+      }));
+      if (history.length) {
+        await recordHistory(tx, tenant, actorOf(c), now, history);
+        await bumpResolveVersion(tx, tenant);
+      }
     });
     return ok(c, await boundDomains(db, tenant, agent.channel));
   });

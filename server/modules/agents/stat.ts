@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import {
   AGENT_MODELS,
   type AgentModel,
@@ -24,10 +24,11 @@ import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
 import { RETURN_DAYS } from '../statistics/attribution';
+import { cover } from '../statistics/blocks';
 import { timeZoneOf } from '../statistics/ingest';
 import { kept } from '../statistics/report-cache';
 import { dayParam, periodOf } from '../statistics/routes';
-import { M as DENSE, estimateStored } from '../statistics/sketch';
+import { estimateStored } from '../statistics/sketch';
 import { agentSettledDays, agentSettlements, agents } from './schema';
 
 /** The figures of the agents' stat, sortable. */
@@ -153,73 +154,141 @@ interface AllAnswer {
   period: Period;
 }
 
-/** Every agent over a period (sorted, filtered, paged in memory: a tenant has thousands of agents, not millions). */
+const SUMMED = [
+  'page_views',
+  'signups',
+  'payers',
+  'recharges',
+  'recharge_amount',
+  'shared_address',
+  'shared_device',
+];
+const AGG = [...SUMMED, 'idle', 'retained'].join(', ');
+
+/**
+ * Every agent over a period (sorted, filtered, paged in memory: a tenant has thousands of agents, not millions).
+ *
+ * Each channel's figures are read over aligned blocks of days (migration 0072, attributed-blocks.ts): the period, its
+ * matured part (quality) and each settled period within it are covered by their largest aligned blocks (`cover`),
+ * about 2·log2(days) pieces each, level 0 being the daily rows. Sums add up and sketches merge the same over blocks as
+ * over days, so the answer is the one every day's rows give.
+ */
 export async function allAgentsStat(
   db: Executor,
   at: { tenant: number; period: Period; today: string },
 ): Promise<Omit<AllAnswer, 'list'> & { list: AllAnswer['list'] }> {
   const { tenant, period, today } = at;
   const matured = maturedUntil(today);
-  const rows = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`
-      with s as (select agent_id, day, signups, payers, recharges, recharge_amount, commission from agent_settled_days
-        where tenant = ${tenant} and day between ${period.from}::date and ${period.to}::date),
-      live as (select a.id, sum(r.page_views) as pv,
-          sum(r.signups) filter (where s.day is null) as o_signups, sum(r.payers) filter (where s.day is null) as o_payers,
-          sum(r.recharges) filter (where s.day is null) as o_recharges,
-          sum(r.recharge_amount) filter (where s.day is null) as o_amount,
-          sum(r.signups) filter (where s.day is not null) as l_signups, sum(r.payers) filter (where s.day is not null) as l_payers,
-          sum(r.recharges) filter (where s.day is not null) as l_recharges,
-          sum(r.recharge_amount) filter (where s.day is not null) as l_amount,
-          sum(r.signups) as q_signups, sum(r.shared_address) as q_sa, sum(r.shared_device) as q_sd,
-          sum(r.signups) filter (where r.day <= ${matured}::date) as q_matured,
-          sum(r.idle) filter (where r.day <= ${matured}::date) as q_idle,
-          sum(r.retained) filter (where r.day <= ${matured}::date) as q_retained
-        from agents a join stat_attributed_daily r on r.tenant = ${tenant} and r.channel = a.channel
-          and r.day between ${period.from}::date and ${period.to}::date
-        left join s on s.agent_id = a.id and s.day = r.day
-        where a.tenant = ${tenant} group by a.id),
-      settled as (select agent_id as id, sum(signups) as s_signups, sum(payers) as s_payers, sum(recharges) as s_recharges,
-          sum(recharge_amount) as s_amount, sum(commission) as s_commission from s group by agent_id)
-      select live.*, settled.*, a.id, a.name, a.channel, a.model, a.rate, a.enabled, a.parent_id
-      -- the agent's own columns last: live and settled carry an id too (null where they have no row)
-      from agents a left join live using (id) left join settled using (id)
-      where a.tenant = ${tenant} order by a.id`),
-  );
-  // Sparse sketches (triples, a multiple of 3 bytes) of a channel concatenated in SQL are one sparse list of all their
-  // registers: one row per channel instead of one per day. Dense ones (16,384 bytes) come one by one beside them.
-  const sketches = rowsOf<{ channel: string; visitors: unknown; addresses: unknown }>(
-    await db.execute(sql`select r.channel,
-        string_agg(r.visitors, ''::bytea) filter (where length(r.visitors) <> ${DENSE}) as visitors,
-        string_agg(r.addresses, ''::bytea) filter (where length(r.addresses) <> ${DENSE}) as addresses
-      from stat_attributed_daily r
-      where r.tenant = ${tenant} and r.day between ${period.from}::date and ${period.to}::date and r.channel <> ''
-        and exists (select 1 from agents a where a.tenant = ${tenant} and a.channel = r.channel)
-      group by r.channel
-      union all
-      select r.channel, case when length(r.visitors) = ${DENSE} then r.visitors end,
-        case when length(r.addresses) = ${DENSE} then r.addresses end
-      from stat_attributed_daily r
-      where r.tenant = ${tenant} and r.day between ${period.from}::date and ${period.to}::date and r.channel <> ''
-        and (length(r.visitors) = ${DENSE} or length(r.addresses) = ${DENSE})`),
-  );
-  const byChannel = new Map<string, { v: Uint8Array[]; a: Uint8Array[] }>();
-  for (const s of sketches) {
-    let g = byChannel.get(s.channel);
+  const maturedTo = matured < period.to ? matured : period.to;
+  const pieces = [
+    ...cover(period.from, period.to).map((p) => ({ kind: 'p', ...p })),
+    ...(period.from <= maturedTo ? cover(period.from, maturedTo).map((p) => ({ kind: 'm', ...p })) : []),
+  ];
+  const inPeriod = sql`day between ${period.from}::date and ${period.to}::date`;
+  // The sketches of the period's pieces, row by row (no aggregate in SQL: merged here, channel by channel).
+  const days = pieces.filter((x) => x.kind === 'p' && x.level === 0).map((x) => sql`${x.start}::date`);
+  const blocks = pieces.filter((x) => x.kind === 'p' && x.level > 0);
+  const sketchParts: SQL[] = [];
+  if (days.length)
+    sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_daily
+      where tenant = ${tenant} and day in (${sql.join(days, sql`, `)}) and channel <> ''`);
+  if (blocks.length)
+    sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_block_sketches
+      where tenant = ${tenant} and (level, start) in (${sql.join(
+        blocks.map((x) => sql`(${x.level}, ${x.start}::date)`),
+        sql`, `,
+      )}) and channel <> ''`);
+  // The figures of each channel: the period's pieces, its matured part's, and the live figures of settled days (each
+  // settled period within this one, covered the same way).
+  const sums = db
+    .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
+          least(s.to_day, ${period.to}::date)::text as "to"
+        from agent_settlements s join agents a on a.id = s.agent_id
+        where s.tenant = ${tenant} and s.from_day <= ${period.to}::date and s.to_day >= ${period.from}::date`)
+    .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r))
+    .then((settlements) => {
+      const settledPieces = settlements.flatMap((s) =>
+        cover(s.from, s.to).map((p) => ({ channel: s.channel, ...p })),
+      );
+      const p = (f: string, kind: string) => `sum(${f}) filter (where kind = '${kind}')`;
+      const open = (f: string, as: string) =>
+        `coalesce(${p(f, 'p')}, 0) - coalesce(${p(f, 'l')}, 0) as o_${as}`;
+      return db
+        .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
+          ${sql.param(pieces.map((x) => x.level))}::int[], ${sql.param(pieces.map((x) => x.start))}::date[])),
+        l (channel, level, start) as (select * from unnest(${sql.param(settledPieces.map((x) => x.channel))}::text[],
+          ${sql.param(settledPieces.map((x) => x.level))}::int[], ${sql.param(settledPieces.map((x) => x.start))}::date[])),
+        x as (select p.kind, d.channel, ${sql.raw(AGG)} from p join stat_attributed_daily d
+            on p.level = 0 and d.tenant = ${tenant} and d.day = p.start
+          union all select p.kind, b.channel, ${sql.raw(AGG)} from p join stat_attributed_blocks b
+            on p.level > 0 and b.tenant = ${tenant} and b.level = p.level and b.start = p.start
+          union all select 'l', d.channel, ${sql.raw(AGG)} from l join stat_attributed_daily d
+            on l.level = 0 and d.tenant = ${tenant} and d.day = l.start and d.channel = l.channel
+          union all select 'l', b.channel, ${sql.raw(AGG)} from l join stat_attributed_blocks b
+            on l.level > 0 and b.tenant = ${tenant} and b.level = l.level and b.start = l.start and b.channel = l.channel)
+      select channel, ${sql.raw(
+        [
+          `${p('page_views', 'p')} as pv`,
+          open('signups', 'signups'),
+          open('payers', 'payers'),
+          open('recharges', 'recharges'),
+          open('recharge_amount', 'amount'),
+          `${p('signups', 'l')} as l_signups`,
+          `${p('payers', 'l')} as l_payers`,
+          `${p('recharges', 'l')} as l_recharges`,
+          `${p('recharge_amount', 'l')} as l_amount`,
+          `${p('signups', 'p')} as q_signups`,
+          `${p('shared_address', 'p')} as q_sa`,
+          `${p('shared_device', 'p')} as q_sd`,
+          `${p('signups', 'm')} as q_matured`,
+          `${p('idle', 'm')} as q_idle`,
+          `${p('retained', 'm')} as q_retained`,
+        ].join(', '),
+      )}
+      from x where channel <> '' group by channel`)
+        .then((r) => rowsOf<Record<string, unknown>>(r));
+    });
+  const [agentRows, settledRows, channelRows, totalRows, sketchRows] = await Promise.all([
+    db
+      .execute(
+        sql`select id, name, channel, model, rate, enabled, parent_id from agents where tenant = ${tenant} order by id`,
+      )
+      .then((r) => rowsOf<Record<string, unknown>>(r)),
+    db
+      .execute(sql`select agent_id, sum(signups) as s_signups, sum(payers) as s_payers, sum(recharges) as s_recharges,
+          sum(recharge_amount) as s_amount, sum(commission) as s_commission
+        from agent_settled_days where tenant = ${tenant} and ${inPeriod} group by agent_id`)
+      .then((r) => rowsOf<Record<string, unknown>>(r)),
+    sums,
+    db
+      .execute(sql`select day::text as day, page_views as pv, signups, payers, recharge_amount as amount
+        from stat_attributed_totals where tenant = ${tenant} and ${inPeriod}`)
+      .then((r) => rowsOf<Record<string, unknown>>(r)),
+    db
+      .execute(sql.join(sketchParts, sql` union all `))
+      .then((r) => rowsOf<{ channel: string; visitors: unknown; addresses: unknown }>(r)),
+  ]);
+  const sketches = new Map<string, { v: Uint8Array[]; a: Uint8Array[] }>();
+  for (const r of sketchRows) {
+    let g = sketches.get(r.channel);
     if (!g) {
       g = { v: [], a: [] };
-      byChannel.set(s.channel, g);
+      sketches.set(r.channel, g);
     }
-    const v = bytes(s.visitors);
-    const a = bytes(s.addresses);
+    const v = bytes(r.visitors);
+    const a = bytes(r.addresses);
     if (v?.length) g.v.push(v);
     if (a?.length) g.a.push(a);
   }
+  const byChannel = new Map(channelRows.map((f) => [String(f.channel), f]));
+  const settledOf = new Map(settledRows.map((s) => [num(s.agent_id), s]));
 
-  const list: AllAnswer['list'] = rows.map((r) => {
-    const channel = String(r.channel);
-    const g = byChannel.get(channel);
-    const settledConv = convOf(r, 's_');
+  const list: AllAnswer['list'] = agentRows.map((a) => {
+    const channel = String(a.channel);
+    const r = byChannel.get(channel) ?? {};
+    const g = sketches.get(channel);
+    const s = settledOf.get(num(a.id)) ?? {};
+    const settledConv = convOf(s, 's_');
     const late = sub(convOf(r, 'l_'), settledConv);
     const quality: QualityFigures = {
       signups: num(r.q_signups),
@@ -230,19 +299,19 @@ export async function allAgentsStat(
       retained: num(r.q_retained),
     };
     return {
-      id: num(r.id),
-      name: String(r.name),
+      id: num(a.id),
+      name: String(a.name),
       channel,
-      model: r.model as AgentModel,
-      rate: num(r.rate),
-      enabled: r.enabled === true || r.enabled === 't',
-      parentId: r.parent_id === null || r.parent_id === undefined ? null : num(r.parent_id),
+      model: a.model as AgentModel,
+      rate: num(a.rate),
+      enabled: a.enabled === true || a.enabled === 't',
+      parentId: a.parent_id === null || a.parent_id === undefined ? null : num(a.parent_id),
       ...figures(
         convOf(r, 'o_'),
-        { ...settledConv, commission: num(r.s_commission) },
+        { ...settledConv, commission: num(s.s_commission) },
         late,
-        r.model as AgentModel,
-        num(r.rate),
+        a.model as AgentModel,
+        num(a.rate),
         {
           visitors: g ? estimateStored(g.v) : 0,
           addresses: g ? estimateStored(g.a) : 0,
@@ -258,23 +327,33 @@ export async function allAgentsStat(
       .map((r) => r.quality.retained / r.quality.matured),
   );
   for (const r of list) r.quality.flags = qualityFlags(r.quality, siteRetention);
-  const perDay = new Map(
-    rowsOf<Record<string, unknown>>(
-      await db.execute(sql`select r.day::text as day, sum(r.page_views) as pv, sum(r.signups) as signups,
-          sum(r.payers) as payers, sum(r.recharge_amount) as amount
-        from stat_attributed_daily r where r.tenant = ${tenant} and r.day between ${period.from}::date and ${period.to}::date
-          and r.channel in (select channel from agents where tenant = ${tenant})
-        group by r.day`),
-    ).map((r) => [String(r.day), r]),
-  );
+  // The series: every channel's day totals, less the channels of no agent that had figures in the period.
+  const agentChannels = new Set(list.map((r) => r.channel));
+  const others = [...byChannel.keys()].filter((c) => !agentChannels.has(c));
+  const perDay = new Map(totalRows.map((r) => [String(r.day), r]));
+  const otherDays = others.length
+    ? new Map(
+        rowsOf<Record<string, unknown>>(
+          await db.execute(sql`select day::text as day, sum(page_views) as pv, sum(signups) as signups,
+              sum(payers) as payers, sum(recharge_amount) as amount
+            from stat_attributed_daily where tenant = ${tenant} and ${inPeriod}
+              and channel in (${sql.join(
+                others.map((c) => sql`${c}`),
+                sql`, `,
+              )})
+            group by day`),
+        ).map((r) => [String(r.day), r]),
+      )
+    : new Map<string, Record<string, unknown>>();
   const series = eachDay(period.from, period.to).map((date) => {
     const r = perDay.get(date) ?? {};
+    const o = otherDays.get(date) ?? {};
     return {
       date,
-      pageViews: num(r.pv),
-      signups: num(r.signups),
-      payers: num(r.payers),
-      rechargeAmount: cents(num(r.amount)),
+      pageViews: num(r.pv) - num(o.pv),
+      signups: num(r.signups) - num(o.signups),
+      payers: num(r.payers) - num(o.payers),
+      rechargeAmount: cents(num(r.amount) - num(o.amount)),
     };
   });
   return { list, total: list.length, totals: totalsOf(list), siteRetention, series, period };

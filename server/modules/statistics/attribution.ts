@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { addDays } from '../../../common/period';
 import type { Executor } from '../../db/types';
-import { readStatistics } from '../statistics-settings';
+import { foldAttributedDay } from './attributed-blocks';
 import { markRolled } from './report-cache';
 import { rollupInsert } from './rollup-insert';
 
@@ -10,7 +10,8 @@ export const RETURN_DAYS = 7;
 
 /**
  * The attribution part of one (tenant, day)'s rollup (issue #16), in the rollup's transaction, for the agents'
- * reports. `ev` yields the day's raw events (with `vreg`/`areg`, as in `rollupDay`).
+ * reports. `ev` yields the day's raw events (with `vreg`/`areg`, as in `rollupDay`); `attributionDays` is the tenant's
+ * statistics setting (read once per run by `runRollup`).
  *
  * - A channel touch is an event carrying a channel code, or sent from a domain bound to one (`domains.channel`):
  *   `stat_touches` keeps each visitor's first time per day per channel.
@@ -23,12 +24,20 @@ export const RETURN_DAYS = 7;
  * - `stat_attributed_daily` sums it per channel per day, with sketches of the visitors and addresses that came
  *   through the channel (any event: a signup through an agent's link is a visitor of it).
  *
+ * - `stat_attributed_blocks` and `stat_attributed_totals` (attributed-blocks.ts) are computed again for the days whose
+ *   rows changed: the agents' stat reads periods through them.
+ *
  * Re-running a day replaces what it wrote (touches, credited signups, the day's row) and keeps what later days added
  * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. What this does not redo: a
  * touch that arrives after a later day's conversions were credited changes those only when that day is rolled again.
  */
-export async function rollupAttribution(tx: Executor, tenant: number, day: string, ev: SQL) {
-  const { attributionDays } = await readStatistics(tx, tenant);
+export async function rollupAttribution(
+  tx: Executor,
+  tenant: number,
+  day: string,
+  ev: SQL,
+  attributionDays: number,
+) {
   const d = sql`${day}::date`;
   const chan = sql`select x.*, case when x.channel <> '' then x.channel else coalesce(b.channel, '') end as ch
     from (${ev}) x left join (select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> '') b
@@ -101,5 +110,6 @@ export async function rollupAttribution(tx: Executor, tenant: number, day: strin
       group by day, channel) q
     where r.tenant = ${tenant} and r.day = q.day and r.channel = q.channel
       and (r.idle, r.retained) is distinct from (q.idle, q.retained)`);
+  await foldAttributedDay(tx, tenant, day, RETURN_DAYS);
   for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k));
 }

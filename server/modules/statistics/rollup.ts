@@ -25,7 +25,13 @@ const ROLLUP_TABLES = [
  * Recomputes one (tenant, day) from its raw events: every rollup row of the day is deleted and inserted again, in the
  * caller's transaction, so a day rolled up twice, or again after a run stopped halfway, never counts an event twice.
  */
-export async function rollupDay(tx: Executor, tenant: number, day: string, timeZone: string) {
+export async function rollupDay(
+  tx: Executor,
+  tenant: number,
+  day: string,
+  settings: { timeZone: string; attributionDays: number },
+) {
+  const { timeZone } = settings;
   // The registers stored on insert (migration 0020), computed here only for events stored before it.
   const ev = sql`select *, coalesce(visitor_reg, zg_hll_reg(visitor_hash)) as vreg,
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
@@ -163,7 +169,7 @@ export async function rollupDay(tx: Executor, tenant: number, day: string, timeZ
       day,
     ),
   );
-  await rollupAttribution(tx, tenant, day, ev);
+  await rollupAttribution(tx, tenant, day, ev, settings.attributionDays);
 }
 
 export interface RollupResult {
@@ -190,7 +196,8 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
 /**
  * The rollup: every day marked since its last rollup is recomputed in its own transaction, each under the rollup's
  * advisory lock (a runner that finds it taken stops: another is at work); then raw partitions older than the longest
- * retention of any tenant are dropped (after their last rollup: a dropped day is never recomputed, its rollups stay).
+ * retention of any tenant are dropped (after their last rollup: a dropped day is never recomputed, its rollups stay),
+ * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway).
  */
 export async function runRollup(
@@ -201,24 +208,32 @@ export async function runRollup(
   const dirty = rowsOf<{ tenant: number; day: string }>(
     await db.execute(sql`select tenant, day::text as day from stat_dirty_days order by day, tenant`),
   );
+  // Each tenant's time zone and statistics settings, read once per run.
   const zones = new Map<number, string>();
   const retention = new Map<number, number>();
+  const attribution = new Map<number, number>();
   const settingsOf = async (tenant: number) => {
     if (!zones.has(tenant)) {
       zones.set(tenant, await timeZoneOf(db, tenant));
-      retention.set(tenant, (await readStatistics(db, tenant)).rawRetentionDays);
+      const s = await readStatistics(db, tenant);
+      retention.set(tenant, s.rawRetentionDays);
+      attribution.set(tenant, s.attributionDays);
     }
-    return { timeZone: zones.get(tenant)!, days: retention.get(tenant)! };
+    return {
+      timeZone: zones.get(tenant)!,
+      days: retention.get(tenant)!,
+      attributionDays: attribution.get(tenant)!,
+    };
   };
   for (const { tenant, day } of dirty) {
     if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return result;
-    const { timeZone } = await settingsOf(Number(tenant));
+    const { timeZone, attributionDays } = await settingsOf(Number(tenant));
     const got = await db.transaction(async (tx) => {
       if (!(await tryLock(tx))) return false;
       const gone = await tx.execute(
         sql`delete from stat_dirty_days where tenant = ${tenant} and day = ${day}::date returning day`,
       );
-      if (rowsOf(gone).length) await rollupDay(tx, Number(tenant), day, timeZone);
+      if (rowsOf(gone).length) await rollupDay(tx, Number(tenant), day, { timeZone, attributionDays });
       return true;
     });
     if (!got) return { ...result, ran: false };
@@ -240,6 +255,25 @@ export async function runRollup(
     });
     if (!got) return { ...result, ran: false };
     result.droppedPartitions.push(p.name);
+  }
+
+  // Touches (attribution) no rollup can read any more: a day is rolled up again only while its raw events are kept
+  // (newer than `cut`), and its conversions look back over the tenant's attribution window from that day.
+  const touchTenants = rowsOf<{ tenant: number }>(
+    await db.execute(sql`with recursive t as (select min(tenant) as tenant from stat_touches
+        union all select (select min(tenant) from stat_touches where tenant > t.tenant) from t where t.tenant is not null)
+      select tenant from t where tenant is not null`),
+  );
+  for (const { tenant } of touchTenants) {
+    const { attributionDays } = await settingsOf(Number(tenant));
+    const got = await db.transaction(async (tx) => {
+      if (!(await tryLock(tx))) return false;
+      await tx.execute(
+        sql`delete from stat_touches where tenant = ${tenant} and day <= ${addDays(cut, -attributionDays)}::date`,
+      );
+      return true;
+    });
+    if (!got) return { ...result, ran: false };
   }
   return result;
 }

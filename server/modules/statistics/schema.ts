@@ -301,3 +301,64 @@ export const statAttributedDaily = pgTable(
     index('stat_attributed_daily_channel').on(t.tenant, t.channel, t.day),
   ],
 );
+
+/**
+ * The figures of `stat_attributed_daily` per channel summed over aligned blocks of 2^level days (level 1–8, `start` a
+ * multiple of 2^level days after 1970-01-01), kept by the rollup: the agents' stat reads a few blocks per channel
+ * rather than one row per day (migration 0072, attributed-blocks.ts).
+ */
+export const statAttributedBlocks = pgTable(
+  'stat_attributed_blocks',
+  {
+    tenant: integer('tenant').notNull(),
+    channel: varchar('channel', { length: 64 }).notNull(),
+    level: smallint('level').notNull(),
+    start: date('start', { mode: 'string' }).notNull(),
+    pageViews: count('page_views'),
+    signups: count('signups'),
+    payers: count('payers'),
+    recharges: count('recharges'),
+    rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull().default('0'),
+    sharedAddress: count('shared_address'),
+    sharedDevice: count('shared_device'),
+    idle: count('idle'),
+    retained: count('retained'),
+  },
+  (t) => [
+    primaryKey({ name: 'stat_attributed_blocks_pk', columns: [t.tenant, t.level, t.start, t.channel] }),
+  ],
+);
+
+/** The sketches of `stat_attributed_daily` merged over the same blocks (apart from the sums: migration 0072). */
+export const statAttributedBlockSketches = pgTable(
+  'stat_attributed_block_sketches',
+  {
+    tenant: integer('tenant').notNull(),
+    channel: varchar('channel', { length: 64 }).notNull(),
+    level: smallint('level').notNull(),
+    start: date('start', { mode: 'string' }).notNull(),
+    visitors: empty('visitors'),
+    addresses: empty('addresses'),
+  },
+  (t) => [
+    primaryKey({
+      name: 'stat_attributed_block_sketches_pk',
+      columns: [t.tenant, t.level, t.start, t.channel],
+    }),
+  ],
+);
+
+/** Per day: `stat_attributed_daily` summed over every channel but '' (the agents' daily series; migration 0072). */
+export const statAttributedTotals = pgTable(
+  'stat_attributed_totals',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    pageViews: count('page_views'),
+    signups: count('signups'),
+    payers: count('payers'),
+    recharges: count('recharges'),
+    rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull().default('0'),
+  },
+  (t) => [primaryKey({ name: 'stat_attributed_totals_pk', columns: [t.tenant, t.day] })],
+);

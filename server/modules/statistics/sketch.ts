@@ -146,3 +146,40 @@ export function estimateStored(stored: Iterable<Uint8Array | null | undefined>):
   }
   return estimateFromCounts(c);
 }
+
+/**
+ * The stored form of the merge of two stored sketches, the same bytes as `encode(merge([a, b]))`: two sparse
+ * sketches (their triples in index order, as stored) are merged as sorted lists, without 16,384 registers.
+ */
+export function mergeStored(a: Uint8Array | null | undefined, b: Uint8Array | null | undefined): Uint8Array {
+  const x = a ?? new Uint8Array(0);
+  const y = b ?? new Uint8Array(0);
+  if (x.length === M || y.length === M) return encode(merge([x, y]));
+  const out = new Uint8Array(x.length + y.length);
+  let i = 0;
+  let j = 0;
+  let o = 0;
+  let last = -1;
+  const key = (s: Uint8Array, k: number) => (s[k] << 8) | s[k + 1];
+  while (i + 2 < x.length || j + 2 < y.length) {
+    const kx = i + 2 < x.length ? key(x, i) : M;
+    const ky = j + 2 < y.length ? key(y, j) : M;
+    const k = kx < ky ? kx : ky;
+    let r = 0;
+    if (kx === k) {
+      r = x[i + 2];
+      i += 3;
+    }
+    if (ky === k && y[j + 2] > r) r = y[j + 2];
+    if (ky === k) j += 3;
+    // Not in index order (or an index out of range): not a stored sketch as the rollup writes them.
+    if (k <= last || k >= M) return encode(merge([x, y]));
+    last = k;
+    if (r === 0) continue;
+    out[o++] = k >> 8;
+    out[o++] = k & 0xff;
+    out[o++] = r;
+  }
+  if (o >= M) return encode(merge([out.subarray(0, o)]));
+  return out.slice(0, o);
+}
