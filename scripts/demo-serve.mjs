@@ -2,7 +2,15 @@
 // served with the encoding the browser accepts, so the 15 MB of PGlite's wasm and data cross the wire as ~4 MB.
 // Used by `npm run demo -- --serve` and `npm run bench -- demo`.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
