@@ -35,6 +35,7 @@ export default defineConfig({
             'tests/api/stats-period.test.ts',
             'tests/api/stats-region.test.ts',
             'tests/api/test-count.test.ts',
+            'tests/api/e2e-parts.test.ts',
           ],
           environment: 'node',
           env: { TEST_DB: 'postgres' },

@@ -3,13 +3,17 @@
 // server) is reachable. `npm test -- ui api` runs only those projects, one after another, streaming their output.
 //
 // A full run uses both cores: the steps run in two lanes at once, each lane one step after another —
-//   lane 1: type-check, build, demo build, e2e (the builds are what the end-to-end suite needs),
-//   lane 2: lint, ui, api (PGlite), api-pg.
+//   lane 1: type-check, build, demo build, then end-to-end parts (the builds are what the end-to-end suite needs),
+//   lane 2: lint, ui, api (PGlite), api-pg, then end-to-end parts.
+// The end-to-end files are dealt in parts of about two minutes, the longest files first, from one queue: lane
+// 1 starts on them after the builds, lane 2 joins when its API suites end. Each part is a vitest run of its own with
+// its own server and database (tests/e2e/setup.ts), so two parts at once never share state.
 // Each step's output is printed in one piece when it ends (two vitest runs writing at once would interleave).
 // A failing type-check or lint stops the run, as before: nothing is tested on code that does not compile.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
+import { e2eParts } from './e2e-parts.mjs';
 import { failures } from './test-count.mjs';
 
 const node = process.execPath;
@@ -74,22 +78,26 @@ async function gate(name, args, buffered) {
   }
 }
 
-async function project(name, buffered) {
+async function project(name, buffered, files = []) {
   if (name === 'api-pg' && !(await reachable())) {
     process.stdout.write(
       `\n▶ api-pg: skipped, no PostgreSQL at ${url.replace(/\/\/[^@]*@/, '//')} (set TEST_DATABASE_URL)\n`,
     );
     return;
   }
-  const out = `dist/test-results/${name}.json`;
+  const label = files.length
+    ? `${name} (${files.map((f) => f.replace(/^.*\/|\.test\.ts$/g, '')).join(', ')})`
+    : name;
+  const out = `dist/test-results/${files.length ? `${name}-${files[0].replace(/^.*\/|\.test\.ts$/g, '')}` : name}.json`;
   rmSync(out, { force: true });
   const config = name === 'e2e' ? ['--config', 'tests/e2e/vitest.config.ts'] : ['--project', name];
   await run(
-    name,
+    label,
     [
       'node_modules/vitest/vitest.mjs',
       'run',
       ...config,
+      ...files,
       '--reporter=default',
       '--reporter=json',
       `--outputFile=${out}`,
@@ -126,15 +134,27 @@ if (only.length) {
     await project(name, false);
   }
 } else {
+  const parts = e2eParts(readdirSync('tests/e2e').filter((f) => f.endsWith('.test.ts')));
+  let markBuilt;
+  const built = new Promise((resolve) => {
+    markBuilt = resolve;
+  });
+  /** Takes end-to-end parts from the queue until it is empty (both lanes do, once the builds are there). */
+  const e2e = async () => {
+    await built;
+    for (let files = parts.shift(); files; files = parts.shift()) await project('e2e', true, files);
+  };
   await Promise.all([
     (async () => {
       await gate('type-check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], true);
       await builds(true);
-      await project('e2e', true);
+      markBuilt();
+      await e2e();
     })(),
     (async () => {
       await gate('lint (biome)', ['node_modules/@biomejs/biome/bin/biome', 'check', '.'], true);
       for (const name of ['ui', 'api', 'api-pg']) await project(name, true);
+      await e2e();
     })(),
   ]);
 }
