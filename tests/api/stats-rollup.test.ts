@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import { allAgentsStat } from '../../server/modules/agents/stat';
+import { ATTRIBUTED_SUMS } from '../../server/modules/statistics/attributed-blocks';
 import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { ingest } from '../../server/modules/statistics/ingest';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
@@ -343,17 +344,7 @@ describe('the rollup equals a recount from raw events', () => {
   }, 180_000);
 });
 
-const SUMMED = [
-  'page_views',
-  'signups',
-  'payers',
-  'recharges',
-  'recharge_amount',
-  'shared_address',
-  'shared_device',
-  'idle',
-  'retained',
-];
+const SUMMED = ATTRIBUTED_SUMS;
 
 /**
  * The attributed blocks (migration 0072) hold exactly the sums and the merged sketches of their days' rows (a block

@@ -23,6 +23,7 @@ import { boolQuery, intQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
+import { ATTRIBUTED_SUMS } from '../statistics/attributed-blocks';
 import { RETURN_DAYS } from '../statistics/attribution';
 import { cover } from '../statistics/blocks';
 import { timeZoneOf } from '../statistics/ingest';
@@ -154,16 +155,7 @@ interface AllAnswer {
   period: Period;
 }
 
-const SUMMED = [
-  'page_views',
-  'signups',
-  'payers',
-  'recharges',
-  'recharge_amount',
-  'shared_address',
-  'shared_device',
-];
-const AGG = [...SUMMED, 'idle', 'retained'].join(', ');
+const AGG = ATTRIBUTED_SUMS.join(', ');
 
 /**
  * Every agent over a period (sorted, filtered, paged in memory: a tenant has thousands of agents, not millions).

@@ -18,7 +18,8 @@ import { mergeStored } from './sketch';
  * rolled up twice writes the same values twice.
  */
 
-const SUMS = [
+/** The figures of `stat_attributed_daily` that the blocks sum (the agents' stat reads them the same way). */
+export const ATTRIBUTED_SUMS = [
   'page_views',
   'signups',
   'payers',
@@ -62,8 +63,8 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
 
   // Sums, level by level: each block again from its two halves; a channel gone from all of them is left at zeros.
   const changed = Array.from({ length: daysBefore + 1 }, (_, k) => addDays(day, -k));
-  const sums = sql.raw(SUMS.map((c) => `sum(${c}) as ${c}`).join(', '));
-  const cols = sql.raw(SUMS.join(', '));
+  const sums = sql.raw(ATTRIBUTED_SUMS.map((c) => `sum(${c}) as ${c}`).join(', '));
+  const cols = sql.raw(ATTRIBUTED_SUMS.join(', '));
   for (let level = 1; level <= MAX_LEVEL; level++) {
     const starts = [...new Set(changed.map((x) => blockStart(x, level)))];
     const halves = starts.flatMap((s) => [s, sibling(s, level - 1)]);
@@ -79,13 +80,13 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
     await tx.execute(sql`with k as (${kids}),
       agg as (select channel, date '1970-01-01' + ((at - date '1970-01-01') >> ${level}::int << ${level}::int) as b,
         ${sums} from k group by 1, 2),
-      gone as (update stat_attributed_blocks z set ${sql.raw(SUMS.map((c) => `${c} = 0`).join(', '))}
+      gone as (update stat_attributed_blocks z set ${sql.raw(ATTRIBUTED_SUMS.map((c) => `${c} = 0`).join(', '))}
         where z.tenant = ${tenant} and (z.level, z.start) in (${pairs(starts.map((s) => ({ level, start: s })))})
           and not exists (select 1 from agg where agg.channel = z.channel and agg.b = z.start))
       insert into stat_attributed_blocks (tenant, channel, level, start, ${cols})
       select ${tenant}, channel, ${level}, b, ${cols} from agg
       on conflict (tenant, level, start, channel) do update set ${sql.raw(
-        SUMS.map((c) => `${c} = excluded.${c}`).join(', '),
+        ATTRIBUTED_SUMS.map((c) => `${c} = excluded.${c}`).join(', '),
       )}`);
   }
 
@@ -150,7 +151,7 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
     ).flat(),
   ];
   await tx.execute(sql`delete from stat_attributed_blocks where tenant = ${tenant}
-    and (level, start) in (${pairs(touched)}) and ${sql.raw(SUMS.map((c) => `${c} = 0`).join(' and '))}`);
+    and (level, start) in (${pairs(touched)}) and ${sql.raw(ATTRIBUTED_SUMS.map((c) => `${c} = 0`).join(' and '))}`);
   await tx.execute(sql`delete from stat_attributed_block_sketches where tenant = ${tenant}
     and (level, start) in (${pairs(chain)}) and visitors = ''::bytea and addresses = ''::bytea`);
 }

@@ -277,6 +277,19 @@ export const statPayers = pgTable(
   ],
 );
 
+/** The figures attributed to a channel (ATTRIBUTED_SUMS): per day, per block of days, per day over all channels. */
+const attributedFigures = () => ({
+  pageViews: count('page_views'),
+  signups: count('signups'),
+  payers: count('payers'),
+  recharges: count('recharges'),
+  rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull().default('0'),
+  sharedAddress: count('shared_address'),
+  sharedDevice: count('shared_device'),
+  idle: count('idle'),
+  retained: count('retained'),
+});
+
 /** Per channel per day: its traffic and the conversions credited to it, with the quality counts of its signups. */
 export const statAttributedDaily = pgTable(
   'stat_attributed_daily',
@@ -284,15 +297,7 @@ export const statAttributedDaily = pgTable(
     tenant: integer('tenant').notNull(),
     day: day(),
     channel: varchar('channel', { length: 64 }).notNull(),
-    pageViews: count('page_views'),
-    signups: count('signups'),
-    payers: count('payers'),
-    recharges: count('recharges'),
-    rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull().default('0'),
-    sharedAddress: count('shared_address'),
-    sharedDevice: count('shared_device'),
-    idle: count('idle'),
-    retained: count('retained'),
+    ...attributedFigures(),
     visitors: empty('visitors'),
     addresses: empty('addresses'),
   },
@@ -314,15 +319,7 @@ export const statAttributedBlocks = pgTable(
     channel: varchar('channel', { length: 64 }).notNull(),
     level: smallint('level').notNull(),
     start: date('start', { mode: 'string' }).notNull(),
-    pageViews: count('page_views'),
-    signups: count('signups'),
-    payers: count('payers'),
-    recharges: count('recharges'),
-    rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull().default('0'),
-    sharedAddress: count('shared_address'),
-    sharedDevice: count('shared_device'),
-    idle: count('idle'),
-    retained: count('retained'),
+    ...attributedFigures(),
   },
   (t) => [
     primaryKey({ name: 'stat_attributed_blocks_pk', columns: [t.tenant, t.level, t.start, t.channel] }),
