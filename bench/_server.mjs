@@ -58,3 +58,35 @@ export async function serverModules() {
   });
   return { load: (path) => vite.ssrLoadModule(path), close: () => vite.close() };
 }
+
+/**
+ * The API in process on `db` (modules loaded through `load` of `serverModules`), the admin logged in with
+ * `password`: `call(path)` answers the data of a GET's envelope and throws on any code but 20000.
+ */
+export async function inProcessApi(load, { db, config, password }) {
+  const { createApp } = await load('/server/app.ts');
+  const { systemClock } = await load('/server/core/clock.ts');
+  const { silentLogger } = await load('/server/core/logger.ts');
+  const { memoryImageStorage } = await load('/server/core/image-storage.ts');
+  const app = createApp({
+    db,
+    config,
+    clock: systemClock,
+    logger: silentLogger,
+    clientAddress: () => '127.0.0.1',
+    images: memoryImageStorage(),
+  });
+  const login = await app.request('/app/admin/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  });
+  const token = (await login.json()).data.token;
+  const call = async (path) => {
+    const res = await app.request(path, { headers: { 'Admin-Token': token } });
+    const body = await res.json();
+    if (body.code !== 20000) throw new Error(`${path}: ${JSON.stringify(body)}`);
+    return body.data;
+  };
+  return { app, token, call };
+}

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { benchDatabase, markSeeded } from './_pg.mjs';
-import { serverModules } from './_server.mjs';
+import { inProcessApi, serverModules } from './_server.mjs';
 import { fmtStats, loadLine, stats } from './_timing.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
@@ -24,14 +24,10 @@ const ADMIN_PASSWORD = 'bench-admin-1';
 const TARGET_MS = 50;
 
 const { load, close: closeModules } = await serverModules();
-const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
-const { systemClock } = await load('/server/core/clock.ts');
-const { silentLogger } = await load('/server/core/logger.ts');
 const { migrate } = await load('/server/db/migrate.ts');
 const schema = await load('/server/db/schema.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
-const { memoryImageStorage } = await load('/server/core/image-storage.ts');
 const { allAgentsStat } = await load('/server/modules/agents/stat.ts');
 const { addDays, dayOf } = await load('/common/period.ts');
 
@@ -95,26 +91,7 @@ else {
   );
 }
 
-const app = createApp({
-  db,
-  config,
-  clock: systemClock,
-  logger: silentLogger,
-  clientAddress: () => '127.0.0.1',
-  images: memoryImageStorage(),
-});
-const login = await app.request('/app/admin/login', {
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-});
-const token = (await login.json()).data.token;
-const call = async (path) => {
-  const res = await app.request(path, { headers: { 'Admin-Token': token } });
-  const body = await res.json();
-  if (body.code !== 20000) throw new Error(`${path}: ${JSON.stringify(body)}`);
-  return body.data;
-};
+const { call } = await inProcessApi(load, { db, config, password: ADMIN_PASSWORD });
 
 async function time(fn) {
   for (let i = 0; i < 3; i++) await fn();

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { benchDatabase, markSeeded } from './_pg.mjs';
-import { serverModules } from './_server.mjs';
+import { inProcessApi, serverModules } from './_server.mjs';
 import { statementCapture, timeList } from './_timing.mjs';
 
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 1_000_000);
@@ -19,14 +19,10 @@ const BENCH_DB = 'zg_bench_comments';
 const ADMIN_PASSWORD = 'bench-admin-1';
 
 const { load, close: closeModules } = await serverModules();
-const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
-const { systemClock } = await load('/server/core/clock.ts');
-const { silentLogger } = await load('/server/core/logger.ts');
 const { migrate } = await load('/server/db/migrate.ts');
 const schema = await load('/server/db/schema.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
-const { memoryImageStorage } = await load('/server/core/image-storage.ts');
 
 const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
 const capture = statementCapture();
@@ -127,28 +123,8 @@ if (reuse) {
   );
 }
 
-const app = createApp({
-  db,
-  config,
-  clock: systemClock,
-  logger: silentLogger,
-  clientAddress: () => '127.0.0.1',
-  images: memoryImageStorage(),
-});
-const login = await app.request('/app/admin/login', {
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-});
-const token = (await login.json()).data.token;
-const call = async (query) => {
-  const res = await app.request(`/app/admin/comment/comments?${query}`, {
-    headers: { 'Admin-Token': token },
-  });
-  const body = await res.json();
-  if (body.code !== 20000) throw new Error(`${query}: ${JSON.stringify(body)}`);
-  return body.data;
-};
+const api = await inProcessApi(load, { db, config, password: ADMIN_PASSWORD });
+const call = (query) => api.call(`/app/admin/comment/comments?${query}`);
 const direct = await pool.connect();
 const version = (await pool.query('show server_version')).rows[0].server_version;
 await timeList({
