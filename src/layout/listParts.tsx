@@ -51,6 +51,8 @@ const COMPACT_TIME: Intl.DateTimeFormatOptions = {
   day: '2-digit',
   hour: '2-digit',
   minute: '2-digit',
+  // a 24-hour clock in every language: "11/21/2026, 16:38", no AM/PM to widen a compact column
+  hourCycle: 'h23',
 };
 
 /** A date (and time) in the UI's locale, not the browser's. */

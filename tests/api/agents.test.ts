@@ -97,6 +97,19 @@ describe('agent records', () => {
     expect(both.body.data.changed).toBe(2);
   });
 
+  test('the list by exact channel codes: only those agents; an empty list matches none', async () => {
+    for (const channel of ['chn-1', 'chn-2', 'chn-10']) await create({ channel });
+    const by = async (channels: string) =>
+      (
+        await api.call('GET', `${A}?channels=${encodeURIComponent(channels)}&pageSize=100`, { token: user })
+      ).body.data.list
+        .map((a: { channel: string }) => a.channel)
+        .sort();
+    expect(await by('chn-1, chn-10,unknown')).toEqual(['chn-1', 'chn-10']);
+    expect(await by('')).toEqual([]);
+    expect(await by(',')).toEqual([]);
+  });
+
   test('binding domains: exactly the listed ones, a domain of another channel refused by name', async () => {
     const agent = (await create({ channel: 'dom-a' })).body.data;
     const other = (await create({ channel: 'dom-b' })).body.data;

@@ -5,8 +5,9 @@
  * shows its days and its settlements.
  */
 import { cleanup, configure, render, screen, within } from '@testing-library/react';
+import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
-import { AdminContext, memoryStore } from 'react-admin';
+import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
@@ -15,6 +16,8 @@ import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { promotionLink } from '../../src/resources/agents/AgentEdit';
 import { AgentStat } from '../../src/resources/agents/AgentStat';
+import { USER_RESOURCE } from '../../src/resources/users/names';
+import { UserList } from '../../src/resources/users/UserList';
 import { apiPaths } from '../../src/routes/build';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
 import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
@@ -85,7 +88,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-function mount(node: ReactNode, url: string) {
+function mount(node: ReactNode, url: string, path = '/agents/stat/:agentId?') {
   return render(
     <MemoryRouter initialEntries={[url]}>
       <AdminContext
@@ -94,7 +97,7 @@ function mount(node: ReactNode, url: string) {
         store={memoryStore()}
       >
         <Routes>
-          <Route path="/agents/stat/:agentId?" element={node} />
+          <Route path={path} element={node} />
         </Routes>
       </AdminContext>
     </MemoryRouter>,
@@ -170,4 +173,24 @@ test('the promotion link: a bound active domain, else the main domain with the c
   expect(promotionLink('k1', bound, 'www.site.example')).toBe('https://www.site.example/?channel=k1');
   expect(promotionLink('k1', [{ ...bound[0], status: 'active' }], null)).toBe('https://a.example.com/');
   expect(promotionLink('k 1', [], null)).toBeNull();
+});
+
+test('a member’s channel code names its agent, linked to the agent’s stat; a code no agent has stays as it is', async () => {
+  await api.query(sql`insert into site_users (tenant, account, channel)
+    values (2, 'ui-agent-member', 'xinghe'), (2, 'ui-stray-member', 'nobody')`);
+  mount(
+    <ResourceContextProvider value={USER_RESOURCE}>
+      <UserList />
+    </ResourceContextProvider>,
+    '/users/list',
+    '/users/list',
+  );
+  const row = (await screen.findByText('ui-agent-member')).closest('tr') as HTMLElement;
+  const link = await within(row).findByRole('link', { name: '星河联盟' });
+  expect(link.getAttribute('href')).toMatch(/^\/agents\/stat\/\d+$/);
+  expect(link.getAttribute('title')).toBe('渠道码 xinghe：代理 星河联盟 的统计');
+  expect(screen.getByRole('columnheader', { name: '代理' })).toBeTruthy();
+  const stray = screen.getByText('ui-stray-member').closest('tr') as HTMLElement;
+  expect(within(stray).getByText('nobody')).toBeTruthy();
+  expect(within(stray).queryByRole('link')).toBeNull();
 });

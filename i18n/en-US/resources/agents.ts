@@ -4,6 +4,7 @@ const agents = {
     menu: { section: 'Agents', list: 'Agents', edit: 'Edit agent', stat: 'Agent stats' },
     models: { share: 'Revenue share', signup: 'Per signup', payer: 'Per paying user' },
     rateOf: { share: '%{rate}% of recharges', signup: '%{rate} per signup', payer: '%{rate} per new payer' },
+    channelOf: 'Code %{code}: the stat of agent %{name}',
     payout: { bank: 'Bank transfer', alipay: 'Alipay', wechat: 'WeChat Pay', usdt: 'USDT' },
     figures: {
       visitors: 'Visitors',

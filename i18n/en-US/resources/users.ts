@@ -20,6 +20,7 @@ const users = {
       lastLoginAt: 'Last login',
       lastLoginAddress: 'Last address',
       channel: 'Agent code',
+      agent: 'Agent',
       inviter: 'Invited by',
     },
     filters: {

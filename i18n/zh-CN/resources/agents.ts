@@ -6,6 +6,7 @@ const agents: typeof en = {
     menu: { section: '渠道代理', list: '代理列表', edit: '编辑代理', stat: '代理统计' },
     models: { share: '充值分成', signup: '按注册', payer: '按付费用户' },
     rateOf: { share: '充值的 %{rate}%', signup: '每个注册 %{rate}', payer: '每个新付费用户 %{rate}' },
+    channelOf: '渠道码 %{code}：代理 %{name} 的统计',
     payout: { bank: '银行转账', alipay: '支付宝', wechat: '微信支付', usdt: 'USDT' },
     figures: {
       visitors: '访客数',

@@ -22,6 +22,7 @@ const users: typeof en = {
       lastLoginAt: '最后登录',
       lastLoginAddress: '最后登录地址',
       channel: '代理渠道码',
+      agent: '代理',
       inviter: '邀请人',
     },
     filters: {

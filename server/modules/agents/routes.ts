@@ -179,6 +179,8 @@ export function agentRoutes() {
       model: z.enum(AGENT_MODELS).optional(),
       parentId: intQuery().optional(),
       topLevel: boolQuery.optional(),
+      /** Exactly these channel codes, comma-separated (a list of members names the agents of its page's codes). */
+      channels: z.string().max(6_500).optional(),
     },
     where: (q) => [
       q.q
@@ -188,6 +190,17 @@ export function agentRoutes() {
       q.model ? eq(agents.model, q.model) : undefined,
       q.parentId !== undefined ? eq(agents.parentId, q.parentId) : undefined,
       q.topLevel ? isNull(agents.parentId) : undefined,
+      q.channels !== undefined
+        ? inArray(
+            agents.channel,
+            q.channels
+              .split(',')
+              .map((c) => c.trim())
+              .filter(Boolean)
+              .slice(0, 100)
+              .concat(''), // an empty list matches nothing (no agent has the empty code)
+          )
+        : undefined,
     ],
     fields: agentFields,
     create: z

@@ -16,7 +16,8 @@ const NICKS = [
   '阿飞',
   '小鹿',
 ];
-const CHANNELS = ['', '', '', 'A1001', 'A1002', 'B2001'];
+// Some members came through the sample agents' links (their codes in server/modules/agents/seed.ts).
+const CHANNELS = ['', '', '', 'agent01', 'agent02', 'kol-li'];
 
 /** Sample members (deterministic by `seed`): some VIPs (a few expired), some disabled, some from agents' links. */
 export async function seedUsers(db: Db, at: { seed: number; tenant: number; now: Date; n?: number }) {

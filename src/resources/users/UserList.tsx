@@ -21,6 +21,7 @@ import { BulkConfirmButton } from '../../components/BulkConfirmButton';
 import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { ChannelAgentField } from '../agents/ChannelAgent';
 import { USER_MSG } from './names';
 import { MemberStatusChip, VipChip } from './shared';
 
@@ -205,7 +206,8 @@ export function UserList() {
       <Datagrid
         rowClick={(id) => `/comment/view?user=${id}`}
         bulkActionButtons={<BulkActions />}
-        sx={{ '& td': { whiteSpace: 'nowrap' } }}
+        // fourteen one-line columns: the checkbox column's inset given back keeps them within 1440 px in English
+        sx={{ '& td': { whiteSpace: 'nowrap' }, '& td:first-of-type, & th:first-of-type': { pl: 0.75 } }}
       >
         <NumberField source="id" options={{ useGrouping: false }} />
         <TextField source="account" sortable={false} />
@@ -228,8 +230,8 @@ export function UserList() {
           sortable={false}
           render={(r) => <MemberStatusChip status={r.status} />}
         />
-        <TextField source="channel" sortable={false} />
-        <LocaleDateField source="signupAt" />
+        <ChannelAgentField source="channel" label={field('agent')} sortable={false} />
+        <LocaleDateField source="signupAt" showTime={false} />
         <LocaleDateField source="lastLoginAt" />
         <TextField source="lastLoginAddress" sortable={false} />
       </Datagrid>
