@@ -46,6 +46,35 @@ test('migrate() applies every migration once; a second run returns [] and keeps 
   }
 });
 
+test('migrate() on a database at the newest migration runs one read: no transaction, no lock, no DDL', async () => {
+  const database = await freshDatabase();
+  try {
+    await migrate(database.db);
+    const calls: string[] = [];
+    // Every statement migrate() sends goes through execute() or transaction(): record both.
+    const watched = new Proxy(database.db, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key === 'transaction')
+          return (...args: unknown[]) => {
+            calls.push('transaction');
+            return value.apply(target, args);
+          };
+        if (key === 'execute')
+          return (query: Parameters<typeof target.execute>[0]) => {
+            calls.push(database.db.dialect.sqlToQuery(query as never).sql);
+            return value.call(target, query);
+          };
+        return value;
+      },
+    });
+    expect(await migrate(watched)).toEqual([]);
+    expect(calls).toEqual(['select name from _migrations']);
+  } finally {
+    await database.close();
+  }
+});
+
 test.skipIf(!onPostgres)(
   'PostgreSQL: two instances migrating a fresh database at once both succeed, the schema is applied once',
   async () => {
