@@ -80,6 +80,10 @@ function waterfall(title, run) {
   console.log('| request | start | end |\n|---|---:|---:|');
   for (const q of run.requests)
     console.log(`| ${q.r.method()} ${q.url.replace(origin, '')} | ${f(q.start)} | ${f(q.end)} |`);
+  // An API call sent twice means a prefetch the screen did not use (its query drifted from prefetchHome's).
+  const api = run.requests.filter((q) => q.url.includes('/app/')).map((q) => q.url.replace(origin, ''));
+  const twice = [...new Set(api.filter((u, i) => api.indexOf(u) !== i))];
+  console.log(twice.length ? `API calls sent twice: ${twice.join(', ')}` : 'no API call sent twice');
 }
 waterfall('last cold run', lastCold);
 waterfall('last warm run', lastWarm);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { expect, test } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
@@ -62,7 +63,7 @@ test('migrate() on a database at the newest migration runs one read: no transact
           };
         if (key === 'execute')
           return (query: Parameters<typeof target.execute>[0]) => {
-            calls.push(database.db.dialect.sqlToQuery(query as never).sql);
+            calls.push(new PgDialect().sqlToQuery(query as never).sql);
             return value.call(target, query);
           };
         return value;
