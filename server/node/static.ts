@@ -27,7 +27,7 @@ export function spaHandler(root: string) {
   const indexPath = join(root, 'index.html');
   // index.html is read once (the first page, then every history route), kept once found: a build replaces the
   // server's files too and needs a restart anyway.
-  let index: Buffer | null = null;
+  let index: string | null = null;
   return async (c: Context) => {
     let decoded: string;
     try {
@@ -48,7 +48,7 @@ export function spaHandler(root: string) {
       }
       if (extname(rel)) return c.text('Not found', 404); // a missing asset is not a route
     }
-    index ??= await readFile(indexPath).catch(() => null);
+    index ??= await readFile(indexPath, 'utf8').catch(() => null);
     const html = index;
     if (!html) return c.text('The admin is not built: run `npm run build`.', 503);
     return c.body(html, 200, { 'Content-Type': TYPES['.html'], 'Cache-Control': 'no-cache' });
