@@ -7,9 +7,10 @@ export function ensureBuilt() {
   if (isStale()) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 
-export async function startServer(dataDir, port, env = {}) {
+/** `checkout`: another checkout whose build to run (before/after figures); this one by default. */
+export async function startServer(dataDir, port, env = {}, checkout = '.') {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
+  const child = spawn(process.execPath, [`${checkout}/dist/server/main.js`], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

@@ -3,19 +3,45 @@ import { Admin, CustomRoutes } from 'react-admin';
 import { BrowserRouter } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { createDataProvider } from './api/dataProvider';
+import { prefetchGets } from './api/http';
 import { i18nProvider } from './i18n';
 import { Layout } from './layout/Layout';
 import { makeTheme } from './layout/theme';
 import { LoginPage } from './login/LoginPage';
 import { NotFound } from './pages/ExceptionPage';
 import { sections } from './resources';
+import { COLUMN_RESOURCE, MOVIE_QUEUE, MOVIE_RESOURCE } from './resources/movie/names';
 import { apiPaths, customRouteElements, resourceElements } from './routes/build';
+import { HOME_PATH } from './routes/guard';
 import { useSettings } from './settings/store';
 
 const dataProvider = createDataProvider(apiPaths(sections));
 // Built once: screens keep their identity when the admin re-renders (theme, locale), so no form state is lost.
 const resources = resourceElements(sections);
 const customRoutes = customRouteElements(sections);
+
+/**
+ * Right after the login, when it leads home (the review list): asks the list's first page and the columns its
+ * filter shows, as the list will (the same data provider calls), while the admin renders; the list then gets
+ * these answers instead of asking (src/api/http.ts prefetchGets).
+ */
+export function prefetchHome(target: string) {
+  if (target !== HOME_PATH) return;
+  prefetchGets(() =>
+    Promise.all([
+      dataProvider.getList(MOVIE_RESOURCE.review, {
+        pagination: { page: 1, perPage: 20 },
+        sort: MOVIE_QUEUE.review.sort,
+        filter: MOVIE_QUEUE.review.filter,
+      }),
+      dataProvider.getList(COLUMN_RESOURCE, {
+        pagination: { page: 1, perPage: 100 },
+        sort: { field: 'id', order: 'ASC' },
+        filter: {},
+      }),
+    ]),
+  );
+}
 
 /** After a logout react-admin shows this at /login: the same light login page, then a fresh start of the admin. */
 const AdminLogin = () => <LoginPage onSuccess={(target) => window.location.assign(target)} />;

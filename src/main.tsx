@@ -23,6 +23,15 @@ if (import.meta.env.MODE === 'demo') {
 const LoginPage = lazy(() => import('./login/LoginPage').then((m) => ({ default: m.LoginPage })));
 const App = lazy(() => import('./App'));
 
+/**
+ * What the login leads to, loaded while the operator types: the admin and the home screen's chunk (the review
+ * list). The same imports as the lazy ones, so the module cache serves them after the login.
+ */
+function preloadAdmin() {
+  import('./App').catch(() => {});
+  import('./resources/movie/screens').catch(() => {});
+}
+
 /** The guard's first decision (SPEC.md §4), made before any screen loads. */
 function initialMode(): 'login' | 'admin' {
   const { pathname, search } = window.location;
@@ -39,7 +48,9 @@ function Root() {
     >
       {mode === 'login' ? (
         <LoginPage
+          preload={preloadAdmin}
           onSuccess={(target) => {
+            import('./App').then((m) => m.prefetchHome(target)).catch(() => {});
             window.history.replaceState(null, '', target);
             setMode('admin');
           }}

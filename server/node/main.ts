@@ -1,24 +1,10 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import pino from 'pino';
-import { createApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
-import { forwardedClient } from '../core/client-address';
-import { systemClock } from '../core/clock';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import type { Database } from '../db/types';
-import { imageCipher } from '../modules/images/cipher';
-import { ensureFirstAdmin } from '../modules/operators';
-import { seed } from '../seed';
-import { startDomainHealthTimer } from './domain-health';
-import { fileImageStorage } from './image-storage';
-import { openPostgres } from './postgres';
-import { ip2regionLookup } from './region';
-import { startRollupTimer } from './rollup';
-import { createRoot } from './root';
 
 /** Fails the start with one clear line (no stack trace) for anything the operator of the server can fix. */
 function die(line: string): never {
@@ -26,8 +12,16 @@ function die(line: string): never {
   process.exit(1);
 }
 
+const since = (t0: number) => Math.round(performance.now() - t0);
+
+/**
+ * A start: the settings, then at once the database (PGlite: its wasm, then recovering the data directory) and the
+ * app's modules (every route and its OpenAPI schemas, most of the server's code, in ./serve), then the migrations
+ * (one read when none is pending), then ./serve: the first admin, the seed, the app, listening. The phases (ms) are
+ * logged with "Zhanggui is serving"; `boot` is Node's own start and this file's imports.
+ */
 export async function main() {
-  const started = performance.now();
+  const phases: Record<string, number> = { boot: Math.round(performance.now()) };
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
@@ -37,95 +31,36 @@ export async function main() {
   }
   const logger = pino({ level: config.logLevel, base: undefined });
 
+  const t0 = performance.now();
+  const rest = import('./serve').then((m) => {
+    phases.modules = since(t0);
+    return m;
+  });
+  rest.catch(() => {}); // reported where it is awaited, after the database's own errors
   let database: Database;
   const where = config.databaseUrl ? new URL(config.databaseUrl).host : resolve(config.dataDir);
   try {
     database = config.databaseUrl
-      ? await openPostgres(config.databaseUrl, 10, logger)
+      ? await (await import('./postgres')).openPostgres(config.databaseUrl, 10, logger)
       : await openPglite(resolve(config.dataDir));
   } catch (err) {
     die(`cannot open the database at ${where}: ${(err as Error).message}`);
   }
+  phases.database = since(t0);
+  const t1 = performance.now();
   const applied = await migrate(database.db);
-  const first = await ensureFirstAdmin(database.db, config);
-  if (first?.generated) {
-    process.stdout.write(
-      `\n  First start: created the operator "${first.account}" with the password  ${first.password}\n  It is shown only this once. Set ADMIN_PASSWORD to choose it instead.\n\n`,
-    );
-  } else if (first) logger.info({ account: first.account }, 'created the first operator from ADMIN_PASSWORD');
-
-  if (imageCipher(config).development && process.env.NODE_ENV === 'production')
-    logger.warn(
-      {},
-      'IMAGE_KEY and IMAGE_IV are not set: images are encrypted with the public development key. Set both.',
-    );
-  const imagesDir = join(resolve(config.dataDir), 'images');
-  const images = fileImageStorage(imagesDir);
-  if (config.seed !== undefined) {
-    const { seeded } = await seed(database.db, config, {
-      seed: config.seed,
-      images,
-      onPasswords: (operators) => {
-        const width = Math.max(...operators.map((o) => o.account.length));
-        process.stdout.write(
-          `\n  Sample operators (SEED), each with its own random password, shown only this once:\n${operators
-            .map((o) => `    ${o.account.padEnd(width)}  ${o.password}`)
-            .join('\n')}\n\n`,
-        );
-      },
-    });
-    if (seeded) logger.info({ seed: config.seed }, 'filled the empty database with sample data');
-  }
-
-  const api = createApp({
-    db: database.db,
+  phases.migrate = since(t1);
+  const { serve } = await rest;
+  await serve({
+    database,
     config,
-    clock: systemClock,
     logger,
-    clientAddress: (c) =>
-      forwardedClient(c.req.header('x-forwarded-for'), config.trustProxy) ??
-      getConnInfo(c).remote.address ??
-      'unknown',
-    images,
-    region: ip2regionLookup(),
+    where,
+    applied,
+    phases,
+    clientRoot: fileURLToPath(new URL('../client', import.meta.url)),
+    die,
   });
-  const stopRollup = startRollupTimer(database.db, {
-    seconds: config.rollupSeconds,
-    defaultTenant: config.defaultTenant,
-    logger,
-  });
-
-  const stopDomainHealth = startDomainHealthTimer(database.db, { tenant: config.defaultTenant, logger });
-
-  const clientRoot = fileURLToPath(new URL('../client', import.meta.url));
-  const root = createRoot(api, clientRoot, logger);
-
-  const server = serve({ fetch: root.fetch, port: config.port, hostname: config.host }, (info) => {
-    logger.info(
-      {
-        url: `http://${config.host}:${info.port}`,
-        database: database.driver,
-        where,
-        migrations: applied,
-        images: imagesDir,
-        startMs: Math.round(performance.now() - started),
-      },
-      'Zhanggui is serving',
-    );
-  });
-  server.on('error', (err: NodeJS.ErrnoException) =>
-    die(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`),
-  );
-
-  const stop = async () => {
-    stopRollup();
-    stopDomainHealth();
-    server.close();
-    await database.close().catch(() => {});
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main().catch((err) => die((err as Error).message));

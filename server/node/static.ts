@@ -25,6 +25,9 @@ const TYPES: Record<string, string> = {
  */
 export function spaHandler(root: string) {
   const indexPath = join(root, 'index.html');
+  // index.html is read once (the first page, then every history route), kept once found: a build replaces the
+  // server's files too and needs a restart anyway.
+  let index: string | null = null;
   return async (c: Context) => {
     let decoded: string;
     try {
@@ -45,7 +48,8 @@ export function spaHandler(root: string) {
       }
       if (extname(rel)) return c.text('Not found', 404); // a missing asset is not a route
     }
-    const html = await readFile(indexPath).catch(() => null);
+    index ??= await readFile(indexPath, 'utf8').catch(() => null);
+    const html = index;
     if (!html) return c.text('The admin is not built: run `npm run build`.', 503);
     return c.body(html, 200, { 'Content-Type': TYPES['.html'], 'Cache-Control': 'no-cache' });
   };

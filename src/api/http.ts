@@ -141,18 +141,53 @@ function settle<T>(route: string, envelope: Envelope, quiet: boolean): T {
  * failures. JSON answers that are not envelopes resolve as parsed; text/HTML as text; anything else as the
  * raw Response. No timeout.
  */
+/** GET answers started ahead of the screen that asks for them (`prefetchGets`), by URL; each is used once. */
+const early = new Map<string, Promise<Response>>();
+let recording = false;
+/** How long a prefetched answer waits for its screen: past that it is dropped (the screen asks again). */
+const EARLY_MS = 10_000;
+
+/**
+ * Runs `run` (calls of the data provider, say) now, and keeps the answers of the GETs it sends so that the same GETs
+ * sent soon after (the screen that needs them, mounting) are answered by them instead of asking again: the home
+ * list right after the login, while the admin renders. Only requests sent synchronously by `run` are kept.
+ */
+export function prefetchGets(run: () => Promise<unknown>): void {
+  recording = true;
+  try {
+    run().catch(() => {});
+  } finally {
+    recording = false;
+  }
+}
+
 export async function request<T = unknown>(path: string, init: RequestOptions = {}): Promise<T> {
   const route = path.replace(/^\/+/, '').split('?')[0];
   const url = withQuery(`${API_PREFIX}/${path.replace(/^\/+/, '')}`, init.query);
   const quiet = init.quiet === true;
+  const method = init.method ?? 'GET';
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: init.method ?? 'GET',
-      headers: buildHeaders(init.headers, init.form === undefined),
-      body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
-      signal: init.signal,
-    });
+    let answer = method === 'GET' ? early.get(url) : undefined;
+    if (answer) early.delete(url);
+    else {
+      answer = fetch(url, {
+        method,
+        headers: buildHeaders(init.headers, init.form === undefined),
+        body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
+        signal: init.signal,
+      });
+      if (recording && method === 'GET') {
+        // a copy for the screen, taken before this call reads the body
+        const copy = answer.then((r) => r.clone());
+        copy.catch(() => {});
+        early.set(url, copy);
+        setTimeout(() => {
+          if (early.get(url) === copy) early.delete(url);
+        }, EARLY_MS);
+      }
+    }
+    res = await answer;
   } catch (err) {
     const aborted = init.signal?.aborted || (err as { name?: string } | null)?.name === 'AbortError';
     if (!quiet && !aborted) toastError((err as Error | null)?.message || httpMessage('network'));

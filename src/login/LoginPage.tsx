@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ApiFailure } from '../api/http';
 import { getLocale, type Locale, setLocale } from '../api/locale';
-import { login } from '../api/session';
+import { loadUser, login } from '../api/session';
 import { safeRedirect } from '../routes/guard';
 import { applySettings, getSettings, updateSettings } from '../settings/store';
 import { DemoHint } from './DemoHint';
@@ -15,13 +15,18 @@ export const WELCOME_FLAG = 'welcome';
 interface Props {
   /** Called with the target after a successful login (the redirect query value, or home). */
   onSuccess: (target: string) => void;
+  /**
+   * Called once, when the operator first focuses or touches the form: starts loading what follows the login (the
+   * admin's code, the home screen's chunk) while they type, not before (the page's own initial JS stays small).
+   */
+  preload?: () => void;
 }
 
 /**
  * The login page (SPEC.md §5). Deliberately light: plain React and CSS, no react-admin or MUI, so the first
  * screen an operator sees loads little. Its messages come from i18n/<locale>/login.ts only.
  */
-export function LoginPage({ onSuccess }: Props) {
+export function LoginPage({ onSuccess, preload }: Props) {
   const [locale, setLocaleState] = useState<Locale>(getLocale);
   const [theme, setTheme] = useState(getSettings().theme);
   const [username, setUsername] = useState(() => localStorage.getItem(REMEMBER_KEY) ?? '');
@@ -32,6 +37,12 @@ export function LoginPage({ onSuccess }: Props) {
   const [help, setHelp] = useState<LoginKey | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
+  const [preloaded, setPreloaded] = useState(false);
+  const startPreload = () => {
+    if (preloaded || !preload) return;
+    setPreloaded(true);
+    preload();
+  };
   const t = (key: LoginKey, params?: Record<string, string>) => loginT(locale, key, params);
 
   useEffect(() => {
@@ -58,6 +69,8 @@ export function LoginPage({ onSuccess }: Props) {
     setMessage(null);
     try {
       await login(username.trim(), password, { quiet: true });
+      // The admin asks GET admin/info first (the role, before any screen): ask it now, while its code loads.
+      loadUser().catch(() => {});
       if (remember) {
         localStorage.setItem(REMEMBER_KEY, username.trim());
         await offerToPasswordManager(e.currentTarget as HTMLFormElement);
@@ -96,7 +109,14 @@ export function LoginPage({ onSuccess }: Props) {
         </span>
       </header>
       <main className="zg-login__main">
-        <form className="zg-login__card" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+        <form
+          className="zg-login__card"
+          onSubmit={submit}
+          onFocus={startPreload}
+          onPointerDown={startPreload}
+          noValidate
+          aria-labelledby={`${id}-title`}
+        >
           <h1 id={`${id}-title`}>{t('title')}</h1>
           <p className="zg-login__subtitle">{t('subtitle')}</p>
           {import.meta.env.MODE === 'demo' && <DemoHint text={t('demoHint')} />}

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { expect, test } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
@@ -41,6 +42,35 @@ test('migrate() applies every migration once; a second run returns [] and keeps 
     expect(ops.map((o) => o.account)).toEqual(['admin']);
     const applied = rowsOf<{ name: string }>(await database.db.execute(sql`select name from _migrations`));
     expect(applied.map((a) => a.name)).toEqual(migrations.map((m) => m.name));
+  } finally {
+    await database.close();
+  }
+});
+
+test('migrate() on a database at the newest migration runs one read: no transaction, no lock, no DDL', async () => {
+  const database = await freshDatabase();
+  try {
+    await migrate(database.db);
+    const calls: string[] = [];
+    // Every statement migrate() sends goes through execute() or transaction(): record both.
+    const watched = new Proxy(database.db, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key === 'transaction')
+          return (...args: unknown[]) => {
+            calls.push('transaction');
+            return value.apply(target, args);
+          };
+        if (key === 'execute')
+          return (query: Parameters<typeof target.execute>[0]) => {
+            calls.push(new PgDialect().sqlToQuery(query as never).sql);
+            return value.call(target, query);
+          };
+        return value;
+      },
+    });
+    expect(await migrate(watched)).toEqual([]);
+    expect(calls).toEqual(['select name from _migrations']);
   } finally {
     await database.close();
   }

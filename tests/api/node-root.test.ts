@@ -63,3 +63,17 @@ test('authenticated admin JSON is Cache-Control: no-store; the public site keeps
   });
   expect(login.headers.get('cache-control')).toBe('no-store');
 });
+
+test('index.html is read once: the first page and every history route answer it from memory', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'zhanggui-root-'));
+  try {
+    const page = createRoot(api.app, own, silentLogger);
+    expect((await page.request('/')).status).toBe(503); // not built yet: asked again next time
+    writeFileSync(join(own, 'index.html'), '<!doctype html><title>first</title>');
+    expect(await (await page.request('/')).text()).toContain('first');
+    writeFileSync(join(own, 'index.html'), '<!doctype html><title>second</title>');
+    expect(await (await page.request('/movie/review')).text()).toContain('first');
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
+});

@@ -52,4 +52,38 @@ test('first start prints a random admin password once; the next start does not',
   const second = await run({ DATA_DIR: dir, PORT: port() });
   expect(second.stdout).toContain('Zhanggui is serving');
   expect(second.stdout).not.toContain('with the password');
+  // The database is at the newest migration: none is applied; the start's phases are logged (bench/start.mjs).
+  const serving = JSON.parse(second.stdout.split('\n').find((l) => l.includes('Zhanggui is serving'))!);
+  expect(serving.migrations).toEqual([]);
+  expect(Object.keys(serving.phases)).toEqual(
+    expect.arrayContaining(['boot', 'modules', 'database', 'migrate', 'firstAdmin', 'app', 'listen']),
+  );
+});
+
+test('once serving, GET / answers the built index.html (the first page)', async () => {
+  const p = port();
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ADMIN_PASSWORD: 'start-pass-1',
+      DATA_DIR: freshDir(),
+      PORT: p,
+    },
+    stdio: 'ignore',
+  });
+  try {
+    let html = '';
+    for (let i = 0; i < 600 && !html; i++) {
+      html = await fetch(`http://127.0.0.1:${p}/`).then(
+        (r) => (r.status === 200 ? r.text() : `status ${r.status}`),
+        () => '',
+      );
+      if (!html) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(html).toContain('<div id="root">');
+  } finally {
+    child.kill('SIGTERM');
+  }
 });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onConfirmLogout, onToast, setNavigate, type Toast } from '../../src/api/events';
-import { ApiFailure, request } from '../../src/api/http';
+import { ApiFailure, prefetchGets, request } from '../../src/api/http';
 import { setLocale } from '../../src/api/locale';
 import { envelope, json, stubFetch } from './api-fetch-stub';
 
@@ -228,5 +228,28 @@ describe('request: failures', () => {
     stubFetch(envelope(null, 40000, 'bad'));
     await expect(request('x', { quiet: true })).rejects.toBeInstanceOf(ApiFailure);
     expect(toasts).toEqual([]);
+  });
+});
+
+describe('prefetchGets: a GET asked ahead of its screen', () => {
+  it('answers the same GET once from the early request, then asks again; other GETs and POSTs are not kept', async () => {
+    const seen = stubFetch(envelope({ list: [{ id: 1 }], total: 1 }));
+    let early: unknown;
+    prefetchGets(async () => {
+      early = await request('admin/movie/movies', { query: { view: 'review', page: 1 } });
+    });
+    expect(seen.map((r) => r.url)).toEqual(['/app/admin/movie/movies?view=review&page=1']);
+    // the screen mounts: its identical GET is answered by the early one, with the same body
+    const data = await request('admin/movie/movies', { query: { view: 'review', page: 1 } });
+    expect(data).toEqual({ list: [{ id: 1 }], total: 1 });
+    await vi.waitFor(() => expect(early).toEqual(data));
+    expect(seen).toHaveLength(1);
+    // used once: the next identical GET asks the server
+    await request('admin/movie/movies', { query: { view: 'review', page: 1 } });
+    expect(seen).toHaveLength(2);
+    // outside prefetchGets nothing is kept
+    await request('admin/movie/movies', { query: { view: 'review', page: 2 } });
+    await request('admin/movie/movies', { query: { view: 'review', page: 2 } });
+    expect(seen).toHaveLength(4);
   });
 });

@@ -121,3 +121,35 @@ test('in demo mode a badge and the demo login (admin / demo1234) show', () => {
     vi.unstubAllEnvs();
   }
 });
+
+test('what follows the login loads while the operator types: preload once on the first focus, not on show', async () => {
+  const preload = vi.fn();
+  vi.stubGlobal('fetch', vi.fn());
+  render(<LoginPage onSuccess={() => {}} preload={preload} />);
+  expect(preload).not.toHaveBeenCalled(); // the page's own load stays small (npm run bench -- bundle)
+  fireEvent.focus(document.querySelector('input[name="username"]')!);
+  fill('username', 'admin');
+  fireEvent.focus(document.querySelector('input[name="password"]')!);
+  fireEvent.pointerDown(screen.getByRole('button', { name: '登录' }));
+  expect(preload).toHaveBeenCalledTimes(1);
+});
+
+test('right after the login GET admin/info is asked, before the admin shows (it needs the role first)', async () => {
+  const urls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      urls.push(String(url));
+      return url.includes('admin/login')
+        ? envelope({ code: 20000, msg: 'ok', data: { token: 'tok', id: 7 } })
+        : envelope({ code: 20000, msg: 'ok', data: { uid: 7, account: 'admin', role: 'admin' } });
+    }),
+  );
+  const onSuccess = vi.fn();
+  render(<LoginPage onSuccess={onSuccess} />);
+  fill('username', 'admin');
+  fill('password', 'secret-1');
+  fireEvent.click(screen.getByRole('button', { name: '登录' }));
+  await waitFor(() => expect(onSuccess).toHaveBeenCalled());
+  expect(urls).toEqual(['/app/admin/login', '/app/admin/info?id=7']);
+});

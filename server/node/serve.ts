@@ -1,0 +1,128 @@
+import { join, resolve } from 'node:path';
+import { serve as listen } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { createApp } from '../app';
+import type { Config } from '../config';
+import { forwardedClient } from '../core/client-address';
+import { systemClock } from '../core/clock';
+import type { Logger } from '../core/logger';
+import type { Database } from '../db/types';
+import { imageCipher } from '../modules/images/cipher';
+import { ensureFirstAdmin } from '../modules/operators';
+import { seed } from '../seed';
+import { startDomainHealthTimer } from './domain-health';
+import { fileImageStorage } from './image-storage';
+import { ip2regionLookup } from './region';
+import { startRollupTimer } from './rollup';
+import { createRoot } from './root';
+
+/** What main.ts hands over once the database is open and migrated. */
+export interface Started {
+  database: Database;
+  config: Config;
+  logger: Logger;
+  /** Where the database is (a host, or the data directory), for the log. */
+  where: string;
+  /** The migrations applied by this start. */
+  applied: string[];
+  /** The start's phases so far (ms), completed here and logged when the server listens. */
+  phases: Record<string, number>;
+  /** The built SPA (dist/client), found from the entry (main.js) since this file is a chunk of its own. */
+  clientRoot: string;
+  /** Fails the start with one clear line. */
+  die: (line: string) => never;
+}
+
+const since = (t0: number) => Math.round(performance.now() - t0);
+
+/**
+ * The second half of a start, imported while the database opens (main.ts): the first admin, the seed, the app
+ * (every module and its OpenAPI routes), the timers, then listening.
+ */
+export async function serve({ database, config, logger, where, applied, phases, clientRoot, die }: Started) {
+  let t0 = performance.now();
+  const first = await ensureFirstAdmin(database.db, config);
+  phases.firstAdmin = since(t0);
+  if (first?.generated) {
+    process.stdout.write(
+      `\n  First start: created the operator "${first.account}" with the password  ${first.password}\n  It is shown only this once. Set ADMIN_PASSWORD to choose it instead.\n\n`,
+    );
+  } else if (first) logger.info({ account: first.account }, 'created the first operator from ADMIN_PASSWORD');
+
+  if (imageCipher(config).development && process.env.NODE_ENV === 'production')
+    logger.warn(
+      {},
+      'IMAGE_KEY and IMAGE_IV are not set: images are encrypted with the public development key. Set both.',
+    );
+  const imagesDir = join(resolve(config.dataDir), 'images');
+  const images = fileImageStorage(imagesDir);
+  if (config.seed !== undefined) {
+    t0 = performance.now();
+    const { seeded } = await seed(database.db, config, {
+      seed: config.seed,
+      images,
+      onPasswords: (operators) => {
+        const width = Math.max(...operators.map((o) => o.account.length));
+        process.stdout.write(
+          `\n  Sample operators (SEED), each with its own random password, shown only this once:\n${operators
+            .map((o) => `    ${o.account.padEnd(width)}  ${o.password}`)
+            .join('\n')}\n\n`,
+        );
+      },
+    });
+    phases.seed = since(t0);
+    if (seeded) logger.info({ seed: config.seed }, 'filled the empty database with sample data');
+  }
+
+  t0 = performance.now();
+  const api = createApp({
+    db: database.db,
+    config,
+    clock: systemClock,
+    logger,
+    clientAddress: (c) =>
+      forwardedClient(c.req.header('x-forwarded-for'), config.trustProxy) ??
+      getConnInfo(c).remote.address ??
+      'unknown',
+    images,
+    region: ip2regionLookup(),
+  });
+  const stopRollup = startRollupTimer(database.db, {
+    seconds: config.rollupSeconds,
+    defaultTenant: config.defaultTenant,
+    logger,
+  });
+  const stopDomainHealth = startDomainHealthTimer(database.db, { tenant: config.defaultTenant, logger });
+  const root = createRoot(api, clientRoot, logger);
+  phases.app = since(t0);
+
+  t0 = performance.now();
+  const server = listen({ fetch: root.fetch, port: config.port, hostname: config.host }, (info) => {
+    phases.listen = since(t0);
+    logger.info(
+      {
+        url: `http://${config.host}:${info.port}`,
+        database: database.driver,
+        where,
+        migrations: applied,
+        images: imagesDir,
+        startMs: Math.round(performance.now()),
+        phases,
+      },
+      'Zhanggui is serving',
+    );
+  });
+  server.on('error', (err: NodeJS.ErrnoException) =>
+    die(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`),
+  );
+
+  const stop = async () => {
+    stopRollup();
+    stopDomainHealth();
+    server.close();
+    await database.close().catch(() => {});
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
