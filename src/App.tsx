@@ -4,13 +4,14 @@ import { BrowserRouter } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { createDataProvider } from './api/dataProvider';
 import { prefetchGets } from './api/http';
+import { MAX_PAGE } from './api/pages';
 import { i18nProvider } from './i18n';
 import { Layout } from './layout/Layout';
 import { makeTheme } from './layout/theme';
 import { LoginPage } from './login/LoginPage';
 import { NotFound } from './pages/ExceptionPage';
 import { sections } from './resources';
-import { COLUMN_RESOURCE, MOVIE_QUEUE, MOVIE_RESOURCE } from './resources/movie/names';
+import { COLUMN_RESOURCE, MOVIE_PAGE_SIZE, MOVIE_QUEUE, MOVIE_RESOURCE } from './resources/movie/names';
 import { apiPaths, customRouteElements, resourceElements } from './routes/build';
 import { HOME_PATH } from './routes/guard';
 import { useSettings } from './settings/store';
@@ -30,12 +31,13 @@ export function prefetchHome(target: string) {
   prefetchGets(() =>
     Promise.all([
       dataProvider.getList(MOVIE_RESOURCE.review, {
-        pagination: { page: 1, perPage: 20 },
+        pagination: { page: 1, perPage: MOVIE_PAGE_SIZE },
         sort: MOVIE_QUEUE.review.sort,
         filter: MOVIE_QUEUE.review.filter,
       }),
       dataProvider.getList(COLUMN_RESOURCE, {
-        pagination: { page: 1, perPage: 100 },
+        // the first page of useAllColumns' walk (src/components/columnTreeData.ts)
+        pagination: { page: 1, perPage: MAX_PAGE },
         sort: { field: 'id', order: 'ASC' },
         filter: {},
       }),

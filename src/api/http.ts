@@ -135,12 +135,6 @@ function settle<T>(route: string, envelope: Envelope, quiet: boolean): T {
   throw failure;
 }
 
-/**
- * Call `/app/<path>`. Resolves with the envelope's `data` when its code is 20000; rejects with an ApiFailure
- * for any other code, with the Response for a non-OK HTTP status, and with the fetch error for transport
- * failures. JSON answers that are not envelopes resolve as parsed; text/HTML as text; anything else as the
- * raw Response. No timeout.
- */
 /** GET answers started ahead of the screen that asks for them (`prefetchGets`), by URL; each is used once. */
 const early = new Map<string, Promise<Response>>();
 let recording = false;
@@ -161,6 +155,12 @@ export function prefetchGets(run: () => Promise<unknown>): void {
   }
 }
 
+/**
+ * Call `/app/<path>`. Resolves with the envelope's `data` when its code is 20000; rejects with an ApiFailure
+ * for any other code, with the Response for a non-OK HTTP status, and with the fetch error for transport
+ * failures. JSON answers that are not envelopes resolve as parsed; text/HTML as text; anything else as the
+ * raw Response. No timeout.
+ */
 export async function request<T = unknown>(path: string, init: RequestOptions = {}): Promise<T> {
   const route = path.replace(/^\/+/, '').split('?')[0];
   const url = withQuery(`${API_PREFIX}/${path.replace(/^\/+/, '')}`, init.query);

@@ -25,7 +25,7 @@ import {
 } from '../../layout/listParts';
 import { bulkActionsOf } from './BulkActions';
 import { useMovieFilters } from './MovieFilters';
-import { MOVIE_MSG, MOVIE_QUEUE, type MovieView, SECTION_MSG } from './names';
+import { MOVIE_MSG, MOVIE_PAGE_SIZE, MOVIE_QUEUE, type MovieView, SECTION_MSG } from './names';
 import { SortWeightInput } from './SortWeightInput';
 import { PlatformsField, StatusField } from './shared';
 
@@ -113,7 +113,7 @@ export function MovieList({ view }: { view: MovieView }) {
       filters={filters}
       actions={<Actions view={view} />}
       sort={MOVIE_QUEUE[view].sort}
-      perPage={20}
+      perPage={MOVIE_PAGE_SIZE}
       pagination={<ListPagination />}
       empty={<Empty view={view} />}
     >

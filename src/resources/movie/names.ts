@@ -48,6 +48,9 @@ export const MOVIE_REVIEW: ReviewDecl<MovieStatus> = {
   warn: ['reject', 'offline'],
 };
 
+/** Rows per page of the review and online lists (the login prefetches the first page of the review list so). */
+export const MOVIE_PAGE_SIZE = 20;
+
 /** Each view's list as a review queue: its fixed filter and its default sort (the edit page's "next"). */
 export const MOVIE_QUEUE: Record<MovieView, ReviewQueue> = {
   review: { filter: { view: 'review' }, sort: { field: 'createdAt', order: 'DESC' } },
