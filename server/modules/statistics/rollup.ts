@@ -66,34 +66,45 @@ export async function rollupDay(
     ),
   );
 
-  // Objects; a tag also gets the views and plays of the movies that carry it; object_id 0 is each type's total.
-  await tx.execute(
-    rollupInsert(
-      'stat_object_daily',
-      ['object_type', 'object_id'],
-      sql`with e as (
-          select object_type, object_id, type, amount, vreg as viewers,
-            case when type = 'ad_click' then vreg end as clickers
-            from (${ev}) x where object_type <> ''
-          union all
-          select 'tag', l.tag_id, x.type, null, x.vreg, null from (${ev}) x
-            join movie_tag_links l on l.movie_id = x.object_id
-            where x.object_type = 'movie' and x.type in ('pageview', 'play'))
-        select * from e union all select object_type, 0, type, amount, viewers, clickers from e`,
-      {
-        views: "count(*) filter (where type = 'pageview')",
-        plays: "count(*) filter (where type = 'play')",
-        clicks: "count(*) filter (where type in ('ad_click', 'tag_click'))",
-        impressions: "count(*) filter (where type = 'ad_impression')",
-        signups: "count(*) filter (where type = 'signup')",
-        recharges: "count(*) filter (where type = 'recharge')",
-        recharge_amount: "coalesce(sum(amount) filter (where type = 'recharge'), 0)",
-      },
-      ['viewers', 'clickers'],
-      tenant,
-      day,
-    ),
-  );
+  // Objects; a tag also gets the views and plays of the movies that carry it; object_id 0 is each type's total. One
+  // pass grouping each object and each type's total at once (grouping sets), per visitor register for the sketches
+  // (the clickers' register is the viewer's: the same visitor, on its `ad_click` events only).
+  const counts = {
+    views: "type = 'pageview'",
+    plays: "type = 'play'",
+    clicks: "type in ('ad_click', 'tag_click')",
+    impressions: "type = 'ad_impression'",
+    signups: "type = 'signup'",
+    recharges: "type = 'recharge'",
+  };
+  const names = Object.keys(counts);
+  await tx.execute(sql`
+    with e as (
+      select object_type, object_id, type, amount, vreg from (${ev}) x where object_type <> ''
+      union all
+      select 'tag', l.tag_id, x.type, null, x.vreg from (${ev}) x
+        join movie_tag_links l on l.movie_id = x.object_id
+        where x.object_type = 'movie' and x.type in ('pageview', 'play')),
+    g as (select object_type, case when grouping(object_id) = 1 then 0 else object_id end as object_id, vreg >> 6 as idx,
+        ${sql.raw(
+          Object.entries(counts)
+            .map(([c, w]) => `count(*) filter (where ${w}) as ${c}`)
+            .join(', '),
+        )},
+        sum(amount) filter (where type = 'recharge') as recharge_amount,
+        max(vreg & 63) as rv, max(vreg & 63) filter (where type = 'ad_click') as rc
+      from e group by grouping sets ((object_type, object_id, vreg >> 6), (object_type, vreg >> 6))),
+    a as (select object_type, object_id, ${sql.raw(names.map((c) => `sum(${c})::int as ${c}`).join(', '))},
+        coalesce(sum(recharge_amount), 0) as recharge_amount from g group by 1, 2),
+    kv as (select object_type, object_id, zg_hll_pack(string_agg(zg_hll_entry(idx, rv), ''::bytea order by idx)) as v
+      from g where idx is not null and rv is not null group by 1, 2),
+    kc as (select object_type, object_id, zg_hll_pack(string_agg(zg_hll_entry(idx, rc), ''::bytea order by idx)) as v
+      from g where idx is not null and rc is not null group by 1, 2)
+    insert into stat_object_daily (tenant, day, object_type, object_id, ${sql.raw(names.join(', '))}, recharge_amount,
+      viewers, clickers)
+    select ${tenant}, ${day}::date, a.object_type, a.object_id, ${sql.raw(names.map((c) => `a.${c}`).join(', '))},
+      a.recharge_amount, coalesce(kv.v, ''::bytea), coalesce(kc.v, ''::bytea)
+    from a left join kv using (object_type, object_id) left join kc using (object_type, object_id)`);
 
   // Domains (and '' for the site), per day and per hour: page views, visitors, addresses, visits (a visitor in the
   // bucket), bounces (one page view in it), new visitors (first seen this day). One statement for both tables, the
