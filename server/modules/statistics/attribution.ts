@@ -65,7 +65,7 @@ export async function rollupAttribution(
 
   // First payers: a visitor seen paying earlier than recorded moves here, and the day it leaves is rolled again.
   await tx.execute(sql`with c as (${conv}),
-      f as (select distinct on (visitor_hash) visitor_hash, credit from c where type = 'recharge' order by visitor_hash, at),
+      f as (select distinct on (visitor_hash) visitor_hash, credit from c where type = 'recharge' order by visitor_hash, at, id),
       moved as (insert into stat_dirty_days (tenant, day)
         select ${tenant}, p.day from stat_payers p join f using (visitor_hash) where p.tenant = ${tenant} and p.day > ${d}
         on conflict do nothing)

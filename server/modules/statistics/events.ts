@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { isbot } from 'isbot';
 import UAParser from 'ua-parser-js';
-import { dayOf } from '../../../common/period';
 import { PG_INT_MAX } from '../../core/crud';
 import type { StatEvent } from '../statistics-settings';
 
@@ -255,18 +254,18 @@ export interface EventRow {
   amount: string | null;
 }
 
-/** An accepted event as stored: its day in the tenant's time zone, agent and region resolved. */
+/** An accepted event as stored: its `day` (in the tenant's time zone), agent and region resolved. */
 export function toRow(
   e: EventInput,
   agent: ParsedAgent,
   address: string,
   region: RegionLookup,
-  timeZone: string,
+  day: string,
 ): EventRow {
   const at = new Date(e.time);
   const { country, province } = address ? region(address) : { country: UNKNOWN, province: UNKNOWN };
   return {
-    day: dayOf(at, timeZone),
+    day,
     id: e.id,
     type: e.type,
     at: at.toISOString(),

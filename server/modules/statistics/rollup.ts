@@ -39,14 +39,15 @@ export async function rollupDay(
     await tx.execute(sql`delete from ${sql.raw(t)} where tenant = ${tenant} and day = ${day}::date`);
   await markRolled(tx, tenant, day); // kept report answers over this day are stale from now on
 
-  // First day each visitor was seen, per domain and site-wide (''): re-running a day changes nothing.
+  // First day each visitor was seen, per domain and site-wide (''): re-running a day changes nothing (and writes
+  // nothing for visitors seen before: the update only moves a first day earlier).
   await tx.execute(sql`
     insert into stat_visitors (tenant, domain, visitor, first_day)
-    select ${tenant}, d, v, ${day}::date from (
-      select domain as d, visitor_hash as v from stat_events where tenant = ${tenant} and day = ${day}::date and type = 'pageview'
-      union select '', visitor_hash from stat_events where tenant = ${tenant} and day = ${day}::date and type = 'pageview'
-    ) x
-    on conflict (tenant, domain, visitor) do update set first_day = least(stat_visitors.first_day, excluded.first_day)`);
+    select distinct ${tenant}::int, d.d, x.visitor_hash, ${day}::date
+    from stat_events x cross join lateral (values (x.domain::text), ('')) as d(d)
+    where x.tenant = ${tenant} and x.day = ${day}::date and x.type = 'pageview'
+    on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
+      where excluded.first_day < stat_visitors.first_day`);
 
   await tx.execute(
     rollupInsert(
@@ -65,90 +66,101 @@ export async function rollupDay(
     ),
   );
 
-  // Objects; a tag also gets the views and plays of the movies that carry it; object_id 0 is each type's total.
-  await tx.execute(
-    rollupInsert(
-      'stat_object_daily',
-      ['object_type', 'object_id'],
-      sql`with e as (
-          select object_type, object_id, type, amount, vreg as viewers,
-            case when type = 'ad_click' then vreg end as clickers
-            from (${ev}) x where object_type <> ''
-          union all
-          select 'tag', l.tag_id, x.type, null, x.vreg, null from (${ev}) x
-            join movie_tag_links l on l.movie_id = x.object_id
-            where x.object_type = 'movie' and x.type in ('pageview', 'play'))
-        select * from e union all select object_type, 0, type, amount, viewers, clickers from e`,
-      {
-        views: "count(*) filter (where type = 'pageview')",
-        plays: "count(*) filter (where type = 'play')",
-        clicks: "count(*) filter (where type in ('ad_click', 'tag_click'))",
-        impressions: "count(*) filter (where type = 'ad_impression')",
-        signups: "count(*) filter (where type = 'signup')",
-        recharges: "count(*) filter (where type = 'recharge')",
-        recharge_amount: "coalesce(sum(amount) filter (where type = 'recharge'), 0)",
-      },
-      ['viewers', 'clickers'],
-      tenant,
-      day,
-    ),
-  );
-
-  // Domains (and '' for the site): page views, visitors in the bucket, bounces (one page view), new visitors.
-  const domainSums = {
-    page_views: 'count(*)',
-    visits: 'count(*) filter (where nth = 1)',
-    bounced: 'count(*) filter (where nth = 1 and pvs = 1)',
-    new_visitors: 'count(*) filter (where nth = 1 and fresh)',
+  // Objects; a tag also gets the views and plays of the movies that carry it; object_id 0 is each type's total. One
+  // pass grouping each object and each type's total at once (grouping sets), per visitor register for the sketches
+  // (the clickers' register is the viewer's: the same visitor, on its `ad_click` events only).
+  const counts = {
+    views: "type = 'pageview'",
+    plays: "type = 'play'",
+    clicks: "type in ('ad_click', 'tag_click')",
+    impressions: "type = 'ad_impression'",
+    signups: "type = 'signup'",
+    recharges: "type = 'recharge'",
   };
-  const domainSource = (bucket: string) => sql`
-    with e as (select domain, ${sql.raw(bucket)} as bucket, visitor_hash, vreg, areg from (${ev}) x where type = 'pageview'),
-    b as (select * from e union all select '', bucket, visitor_hash, vreg, areg from e)
-    select b.domain, b.bucket as hour, b.vreg as visitors, b.areg as addresses,
-      row_number() over w as nth, count(*) over w as pvs, v.first_day = ${day}::date as fresh
-    from b left join stat_visitors v on v.tenant = ${tenant} and v.domain = b.domain and v.visitor = b.visitor_hash
-    window w as (partition by b.domain, b.bucket, b.visitor_hash)`;
-  await tx.execute(
-    rollupInsert(
-      'stat_domain_daily',
-      ['domain'],
-      domainSource('0'),
-      domainSums,
-      ['visitors', 'addresses'],
-      tenant,
-      day,
-    ),
-  );
-  await foldDomainDay(tx, tenant, day);
-  await tx.execute(
-    rollupInsert(
-      'stat_domain_hourly',
-      ['domain', 'hour'],
-      domainSource(`extract(hour from at at time zone '${timeZone.replace(/'/g, "''")}')::smallint`),
-      domainSums,
-      ['visitors', 'addresses'],
-      tenant,
-      day,
-    ),
-  );
+  const names = Object.keys(counts);
+  await tx.execute(sql`
+    with e as (
+      select object_type, object_id, type, amount, vreg from (${ev}) x where object_type <> ''
+      union all
+      select 'tag', l.tag_id, x.type, null, x.vreg from (${ev}) x
+        join movie_tag_links l on l.movie_id = x.object_id
+        where x.object_type = 'movie' and x.type in ('pageview', 'play')),
+    g as (select object_type, case when grouping(object_id) = 1 then 0 else object_id end as object_id, vreg >> 6 as idx,
+        ${sql.raw(
+          Object.entries(counts)
+            .map(([c, w]) => `count(*) filter (where ${w}) as ${c}`)
+            .join(', '),
+        )},
+        sum(amount) filter (where type = 'recharge') as recharge_amount,
+        max(vreg & 63) as rv, max(vreg & 63) filter (where type = 'ad_click') as rc
+      from e group by grouping sets ((object_type, object_id, vreg >> 6), (object_type, vreg >> 6))),
+    a as (select object_type, object_id, ${sql.raw(names.map((c) => `sum(${c})::int as ${c}`).join(', '))},
+        coalesce(sum(recharge_amount), 0) as recharge_amount from g group by 1, 2),
+    kv as (select object_type, object_id, zg_hll_pack(string_agg(zg_hll_entry(idx, rv), ''::bytea order by idx)) as v
+      from g where idx is not null and rv is not null group by 1, 2),
+    kc as (select object_type, object_id, zg_hll_pack(string_agg(zg_hll_entry(idx, rc), ''::bytea order by idx)) as v
+      from g where idx is not null and rc is not null group by 1, 2)
+    insert into stat_object_daily (tenant, day, object_type, object_id, ${sql.raw(names.join(', '))}, recharge_amount,
+      viewers, clickers)
+    select ${tenant}, ${day}::date, a.object_type, a.object_id, ${sql.raw(names.map((c) => `a.${c}`).join(', '))},
+      a.recharge_amount, coalesce(kv.v, ''::bytea), coalesce(kc.v, ''::bytea)
+    from a left join kv using (object_type, object_id) left join kc using (object_type, object_id)`);
 
-  await tx.execute(
-    rollupInsert(
-      'stat_visit_daily',
-      ['domain', 'dimension', 'key'],
-      sql`with e as (select * from (${ev}) x where type = 'pageview')
-        select domain, 'path' as dimension, path as key, vreg as visitors from e
-        union all select domain, 'referrer', referrer, vreg from e
-        union all select domain, 'device', device, vreg from e
-        union all select domain, 'region', case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown')
-          then province else country end, vreg from e
-        union all select domain, 'channel', channel, vreg from e`,
-      { page_views: 'count(*)' },
-      ['visitors'],
-      tenant,
-      day,
-    ),
-  );
+  // Domains (and '' for the site), per day and per hour: page views, visitors, addresses, visits (a visitor in the
+  // bucket), bounces (one page view in it), new visitors (first seen this day). One statement for both tables, the
+  // events grouped per visitor and hour first; the day's figures and sketches come from those groups.
+  const hour = sql.raw(`extract(hour from at at time zone '${timeZone.replace(/'/g, "''")}')::smallint`);
+  const sketchOf = (col: string) =>
+    sql.raw(`zg_hll_pack(string_agg(zg_hll_entry(idx, ${col}), ''::bytea order by idx))`);
+  await tx.execute(sql`
+    with e as (select domain, ${hour} as hour, visitor_hash, vreg, areg from (${ev}) x where type = 'pageview'),
+    b as (select * from e union all select '', hour, visitor_hash, vreg, areg from e),
+    vh as (select domain, hour, visitor_hash, vreg, count(*) as pvs from b group by domain, hour, visitor_hash, vreg),
+    vd as (select vh.domain, vh.visitor_hash, vh.vreg, sum(vh.pvs) as pvs from vh group by vh.domain, vh.visitor_hash, vh.vreg),
+    vf as (select vd.*, coalesce(v.first_day = ${day}::date, false) as fresh from vd
+      left join stat_visitors v on v.tenant = ${tenant} and v.domain = vd.domain and v.visitor = vd.visitor_hash),
+    rvh as (select domain, hour, vreg >> 6 as idx, max(vreg & 63) as rk from vh where vreg is not null group by 1, 2, 3),
+    rah as (select domain, hour, areg >> 6 as idx, max(areg & 63) as rk from b where areg is not null group by 1, 2, 3),
+    kvh as (select domain, hour, ${sketchOf('rk')} as v from rvh group by 1, 2),
+    kah as (select domain, hour, ${sketchOf('rk')} as v from rah group by 1, 2),
+    kvd as (select domain, ${sketchOf('rk')} as v from (select domain, idx, max(rk) as rk from rvh group by 1, 2) r group by 1),
+    kad as (select domain, ${sketchOf('rk')} as v from (select domain, idx, max(rk) as rk from rah group by 1, 2) r group by 1),
+    ad as (select domain, sum(pvs)::int as page_views, count(*)::int as visits,
+      count(*) filter (where pvs = 1)::int as bounced, count(*) filter (where fresh)::int as new_visitors from vf group by 1),
+    ah as (select vh.domain, vh.hour, sum(vh.pvs)::int as page_views, count(*)::int as visits,
+      count(*) filter (where vh.pvs = 1)::int as bounced, count(*) filter (where vf.fresh)::int as new_visitors
+      from vh join vf on vf.domain = vh.domain and vf.visitor_hash = vh.visitor_hash and vf.vreg is not distinct from vh.vreg
+      group by 1, 2),
+    daily as (insert into stat_domain_daily (tenant, day, domain, page_views, visits, bounced, new_visitors, visitors, addresses)
+      select ${tenant}, ${day}::date, ad.domain, ad.page_views, ad.visits, ad.bounced, ad.new_visitors,
+        coalesce(kvd.v, ''::bytea), coalesce(kad.v, ''::bytea)
+      from ad left join kvd using (domain) left join kad using (domain))
+    insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visits, bounced, new_visitors, visitors, addresses)
+    select ${tenant}, ${day}::date, ah.domain, ah.hour, ah.page_views, ah.visits, ah.bounced, ah.new_visitors,
+      coalesce(kvh.v, ''::bytea), coalesce(kah.v, ''::bytea)
+    from ah left join kvh using (domain, hour) left join kah using (domain, hour)`);
+  await foldDomainDay(tx, tenant, day);
+
+  // Visits by path, referrer, device, region and channel per domain: one pass over the day's page views grouping
+  // them five ways at once (grouping sets), per register for the visitors' sketches; page views are the sums.
+  await tx.execute(sql`
+    with e as (select domain, path, referrer, device, case when country in ('中国', 'China', 'CN')
+        and province not in ('', '0', 'unknown') then province else country end as region, channel, vreg
+      from (${ev}) x where type = 'pageview'),
+    g as (select domain, grouping(path, referrer, device, region, channel) as gs, path, referrer, device, region, channel,
+        vreg >> 6 as idx, max(vreg & 63) as rk, count(*) as n
+      from e group by grouping sets ((domain, path, vreg >> 6), (domain, referrer, vreg >> 6), (domain, device, vreg >> 6),
+        (domain, region, vreg >> 6), (domain, channel, vreg >> 6))),
+    s as (select domain, case gs when 15 then 'path' when 23 then 'referrer' when 27 then 'device' when 29 then 'region'
+        else 'channel' end as dimension,
+        case gs when 15 then path when 23 then referrer when 27 then device when 29 then region else channel end as key,
+        idx, rk, n from g),
+    a as (select domain, dimension, key, sum(n)::int as page_views from s group by 1, 2, 3),
+    k as (select domain, dimension, key, zg_hll_pack(string_agg(zg_hll_entry(idx, rk), ''::bytea order by idx)) as v
+      from s where idx is not null group by 1, 2, 3)
+    insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
+    select ${tenant}, ${day}::date, a.domain, a.dimension, a.key, a.page_views, coalesce(k.v, ''::bytea)
+    from a left join k using (domain, dimension, key)`);
 
   await tx.execute(
     rollupInsert(
