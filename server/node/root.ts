@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { type SecureHeadersVariables, secureHeaders } from 'hono/secure-headers';
+import { SITE_EVENTS_PATH } from '../modules/statistics/routes';
 
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
@@ -40,7 +41,10 @@ const imageHeaders = secureHeaders({ ...policy, crossOriginResourcePolicy: 'cros
 /** The Node server's one app: compression, request log, security headers, the API, the image host, the SPA. */
 export function createRoot(api: App, clientRoot: string, logger: Logger) {
   const root = new Hono<{ Variables: SecureHeadersVariables }>();
-  root.use(compress());
+  // The content site's event beacons answer a few dozen bytes many times a second: gzip would cost more than it saves
+  // (and Hono's size threshold cannot see a JSON answer's length). Everything else is compressed.
+  const compressing = compress();
+  root.use((c, next) => (c.req.path === SITE_EVENTS_PATH ? next() : compressing(c, next)));
   root.use('/app/*', async (c, next) => {
     const t0 = performance.now();
     await next();

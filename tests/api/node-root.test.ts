@@ -77,3 +77,15 @@ test('index.html is read once: the first page and every history route answer it 
     rmSync(own, { recursive: true, force: true });
   }
 });
+
+test('answers are compressed, but not the event beacons: a few bytes each, many a second', async () => {
+  const doc = await root.request('/app/openapi.json', { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(doc.headers.get('content-encoding')).toBe('gzip');
+  const beacon = await root.request('/app/site/events', {
+    method: 'POST',
+    headers: { 'Accept-Encoding': 'gzip', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ events: [] }),
+  });
+  expect(beacon.headers.get('content-encoding')).toBeNull();
+  expect((await beacon.json()).code).toBeTypeOf('number');
+});

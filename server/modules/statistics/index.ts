@@ -1,5 +1,5 @@
 import { defineModule } from '../../core/module';
-import { ingestRoutes, statsRoutes } from './routes';
+import { EVENTS_MOUNT, ingestRoutes, statsRoutes } from './routes';
 import { seedEvents } from './seed';
 
 /**
@@ -9,7 +9,7 @@ import { seedEvents } from './seed';
  */
 export default defineModule({
   name: 'statistics',
-  mount: { '/site/events': ingestRoutes, '/admin/stats': statsRoutes },
+  mount: { [EVENTS_MOUNT]: ingestRoutes, '/admin/stats': statsRoutes },
   // A month of sample events through the ingestion, then the rollup (after the movies they view).
   seed: async (db, at) => {
     await seedEvents(db, { seed: at.seed, tenant: at.config.defaultTenant, now: at.now });

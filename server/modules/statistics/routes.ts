@@ -222,6 +222,10 @@ async function labels(db: Executor, table: 'movies' | 'movie_tags', ids: number[
   return new Map(rows.map((r) => [Number(r.id), r.label]));
 }
 
+/** Where the public ingestion is mounted under /app (beside the site API, with the same key). */
+export const EVENTS_MOUNT = '/site/events';
+export const SITE_EVENTS_PATH = `/app${EVENTS_MOUNT}`;
+
 /** The public ingestion, mounted at /app/site/events (beside the site API, with the same key). */
 export function ingestRoutes() {
   const app = new OpenAPIHono<AppEnv>();
