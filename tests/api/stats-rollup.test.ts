@@ -563,3 +563,36 @@ function sample(): Gen {
 function toEventAt(time: string) {
   return { ...toEvent(sample()), time };
 }
+
+describe('return visits', () => {
+  test('a signup’s return days do not depend on the order its days are rolled up', async () => {
+    await reset();
+    const base: Omit<Gen, 'day' | 'type' | 'visitor'> = {
+      hour: 10,
+      domain: 'a.test',
+      path: '/',
+      keyword: 'love',
+      results: 0,
+      movie: 0,
+      channel: '',
+    };
+    await ingest(
+      database.db,
+      TENANT,
+      [
+        toEvent({ ...base, day: 0, type: 'signup', visitor: 7 }),
+        toEvent({ ...base, day: 1, type: 'pageview', visitor: 7 }),
+      ],
+      { now: NOW, clientAddress: '10.0.0.1' },
+    );
+    // the later day first: its return visit is rolled up before the signup it returns to exists
+    const roll = (day: string) =>
+      database.db.transaction((tx) =>
+        rollupDay(tx, TENANT, day, { timeZone: 'Asia/Shanghai', attributionDays: 30 }),
+      );
+    await roll(DAYS[1]);
+    await roll(DAYS[0]);
+    const rows = await q<{ active: number }>(sql`select active from stat_signups where tenant = ${TENANT}`);
+    expect(rows.map((r) => Number(r.active))).toEqual([2]); // back one day after signing up
+  });
+});

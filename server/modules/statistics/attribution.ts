@@ -58,6 +58,14 @@ export async function rollupAttribution(
     select ${tenant}, ${d}, id, credit, visitor_hash, address_hash from s
     on conflict (tenant, day, id) do update set channel = excluded.channel, visitor_hash = excluded.visitor_hash,
       address_hash = excluded.address_hash`);
+  // This day's signups: the days after it on which each came back, from whatever later days are already in (a later
+  // day rolled up before this one could not mark a signup that did not exist yet; the order of days must not matter).
+  await tx.execute(sql`update stat_signups s set active = x.bits::smallint
+    from (select s2.id, coalesce(bit_or(1 << (e.day - ${d})), 0) as bits
+      from stat_signups s2 left join stat_events e on e.tenant = ${tenant} and e.visitor_hash = s2.visitor_hash
+        and e.day between ${d} + 1 and ${d} + ${RETURN_DAYS}::int
+      where s2.tenant = ${tenant} and s2.day = ${d} group by s2.id) x
+    where s.tenant = ${tenant} and s.day = ${d} and s.id = x.id and s.active <> x.bits`);
   // The visitors of this day are back k days after their signups of k days ago.
   await tx.execute(sql`update stat_signups s set active = (s.active | (1 << (${d} - s.day)))::smallint
     where s.tenant = ${tenant} and s.day between ${d} - ${RETURN_DAYS}::int and ${d} - 1
