@@ -5,7 +5,7 @@
 //   npm run bench -- ads        BENCH_RUNS=100  BENCH_ADS=10000  BENCH_AD_DAYS=90  BENCH_AD_ACTIVE=1000
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
-import { serverModules } from './_server.mjs';
+import { inProcessApi, serverModules } from './_server.mjs';
 import { loadLine, RUNS, timeList } from './_timing.mjs';
 
 const ADS = Number(process.env.BENCH_ADS ?? 10_000);
@@ -15,14 +15,10 @@ const ACTIVE = Number(process.env.BENCH_AD_ACTIVE ?? 1000);
 const ADMIN_PASSWORD = 'bench-admin-1';
 
 const { load, close } = await serverModules();
-const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
-const { systemClock } = await load('/server/core/clock.ts');
-const { silentLogger } = await load('/server/core/logger.ts');
 const { migrate } = await load('/server/db/migrate.ts');
 const schema = await load('/server/db/schema.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
-const imageStorage = await load('/server/core/image-storage.ts');
 
 const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
 const tenant = config.defaultTenant;
@@ -53,30 +49,10 @@ await client.exec(`
 `);
 const seeded = (performance.now() - t0) / 1000;
 
-const app = createApp({
-  db,
-  config,
-  clock: systemClock,
-  logger: silentLogger,
-  clientAddress: () => '127.0.0.1',
-  images: imageStorage.memoryImageStorage(),
-});
-const login = await app.request('/app/admin/login', {
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-});
-const token = (await login.json()).data.token;
+const { call } = await inProcessApi(load, { db, config, password: ADMIN_PASSWORD });
 const { rows: ids } = await client.query(
   'select (select min(id) from ad_positions) as p, (select min(id) from ad_advertisers) as a',
 );
-
-const call = async (path) => {
-  const res = await app.request(path, { headers: { 'Admin-Token': token } });
-  const body = await res.json();
-  if (body.code !== 20000) throw new Error(`${path}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body.data;
-};
 
 console.log(
   `ads bench: ${ADS.toLocaleString('en')} materials, ${ACTIVE * DAYS} rollup rows (${ACTIVE} materials × ${DAYS} days), PGlite; seeded in ${seeded.toFixed(1)} s; ${loadLine()}`,

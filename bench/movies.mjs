@@ -17,7 +17,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { serverModules } from './_server.mjs';
+import { inProcessApi, serverModules } from './_server.mjs';
 import { statementCapture, timeList } from './_timing.mjs';
 
 const SEED = 42;
@@ -31,15 +31,11 @@ const CACHE = 'bench/.cache';
 const ADMIN_PASSWORD = 'bench-admin-1';
 
 const { load, close: closeModules } = await serverModules();
-const { createApp } = await load('/server/app.ts');
 const { loadConfig } = await load('/server/config.ts');
-const { systemClock } = await load('/server/core/clock.ts');
-const { silentLogger } = await load('/server/core/logger.ts');
 const { migrate } = await load('/server/db/migrate.ts');
 const schema = await load('/server/db/schema.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
 const { bulkSeedMovies, countDrift } = await load('/server/seed/bulk.ts');
-const imageStorage = await load('/server/core/image-storage.ts').catch(() => ({}));
 
 /**
  * What the seeded data depends on: the seed, the size and the seeder; a change to any of it seeds again. Migrations
@@ -170,33 +166,15 @@ function queries(ids) {
 }
 
 async function run(label, db, rawQuery) {
-  const images = imageStorage.memoryImageStorage?.();
-  const app = createApp({
-    db,
-    config,
-    clock: systemClock,
-    logger: silentLogger,
-    clientAddress: () => '127.0.0.1',
-    ...(images ? { images } : {}),
-  });
-  const login = await app.request('/app/admin/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-  });
-  const token = (await login.json()).data.token;
+  const api = await inProcessApi(load, { db, config, password: ADMIN_PASSWORD });
   const one = async (rows) => (await rawQuery(rows))[0];
   const ids = {
     column: (await one(`select id from movie_columns where name = '动作'`)).id,
     tag: (await one(`select id from movie_tags where name = '热门'`)).id,
     platform: 2,
   };
-  const call = async (query) => {
-    const res = await app.request(`/app/admin/movie/movies?${query}`, { headers: { 'Admin-Token': token } });
-    const body = await res.json();
-    if (body.code !== 20000) throw new Error(`${query}: ${JSON.stringify(body)}`);
-    return body.data;
-  };
+  const call = (query) => api.call(`/app/admin/movie/movies?${query}`);
+
   return timeList({
     title: label,
     path: '/app/admin/movie/movies?',
