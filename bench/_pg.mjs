@@ -1,4 +1,4 @@
-// The PostgreSQL database a list benchmark seeds once and reuses (users, comments, agents): its own database on the
+// The PostgreSQL database a list benchmark seeds once and reuses (movies, users, comments, agents): its own database on the
 // server of BENCH_DATABASE_URL, kept while the bench's key (its size and seed statement) is the same, dropped and
 // created again otherwise.
 import pg from 'pg';
@@ -7,14 +7,14 @@ export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@
 
 /**
  * Opens the bench's database `name`: `{ pool, reuse }`, `reuse` true when it holds the data of `key` (written in
- * `_bench_key` by `markSeeded`). Null when PostgreSQL is not reachable (the bench then has nothing to measure).
+ * `_bench_key` by `markSeeded`). Null when PostgreSQL is not reachable (the bench skips its PostgreSQL part).
  */
 export async function benchDatabase(name, key) {
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
   } catch (err) {
-    console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): nothing to measure.`);
+    console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): its part is skipped.`);
     return null;
   }
   const url = new URL(ADMIN_URL);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import { benchDatabase, markSeeded } from './_pg.mjs';
 import { inProcessApi, serverModules } from './_server.mjs';
 import { statementCapture, timeList } from './_timing.mjs';
 
@@ -25,7 +25,6 @@ const PG_MOVIES = Number(process.env.BENCH_MOVIES_PG ?? 1_000_000);
 const PGLITE_MOVIES = Number(process.env.BENCH_MOVIES_PGLITE ?? 100_000);
 const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null;
 const ONLY = process.env.BENCH_ONLY;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_DB = 'zg_bench_movies';
 const CACHE = 'bench/.cache';
 const ADMIN_PASSWORD = 'bench-admin-1';
@@ -186,41 +185,17 @@ async function run(label, db, rawQuery) {
 }
 
 async function postgres() {
-  const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (err) {
-    console.log(`PostgreSQL at ${ADMIN_URL} is not reachable (${err.message}): its part is skipped.`);
-    return;
-  }
   const key = dataKey(PG_MOVIES);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${BENCH_DB}`;
-  const exists = (await admin.query('select 1 from pg_database where datname = $1', [BENCH_DB])).rowCount > 0;
-  let reuse = false;
-  if (exists) {
-    const c = new pg.Client({ connectionString: url.toString() });
-    await c.connect();
-    reuse = await c
-      .query('select key from _bench_key')
-      .then((r) => r.rows[0]?.key === key)
-      .catch(() => false);
-    await c.end();
-  }
-  if (!reuse) {
-    await admin.query(`drop database if exists ${BENCH_DB} with (force)`);
-    await admin.query(`create database ${BENCH_DB}`);
-  }
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  const opened = await benchDatabase(BENCH_DB, key);
+  if (!opened) return;
+  const { pool, reuse } = opened;
   const db = drizzlePg(pool, { schema, logger });
   if (reuse)
     console.log(`PostgreSQL: reusing ${BENCH_DB} (${PG_MOVIES.toLocaleString('en')} movies, key ${key})`);
   else {
     console.log(`PostgreSQL: seeding ${PG_MOVIES.toLocaleString('en')} movies into ${BENCH_DB}`);
     await seedInto(db, PG_MOVIES, 'PostgreSQL');
-    await pool.query('create table _bench_key (key text)');
-    await pool.query('insert into _bench_key values ($1)', [key]);
+    await markSeeded(pool, key);
   }
   const direct = await pool.connect();
   const rawPg = async (q, p) => (await direct.query(q, p)).rows;
