@@ -205,11 +205,8 @@ export async function shown(p: Page) {
   );
 }
 
-/**
- * Switches the language and theme of a running admin in place (the session stays): the stored choices, then one
- * reload so the whole admin starts in them, as an operator's next visit would.
- */
-export async function look(p: Page, locale: Locale, theme: Theme) {
+/** Stores the language and theme the admin starts in on its next load (the session stays). */
+export async function storeLook(p: Page, locale: Locale, theme: Theme) {
   await p.evaluate(
     ([l, t]) => {
       localStorage.setItem('locale', l);
@@ -219,6 +216,14 @@ export async function look(p: Page, locale: Locale, theme: Theme) {
     },
     [locale, theme],
   );
+}
+
+/**
+ * Switches the language and theme of a running admin in place (the session stays): the stored choices, then one
+ * reload so the whole admin starts in them, as an operator's next visit would.
+ */
+export async function look(p: Page, locale: Locale, theme: Theme) {
+  await storeLook(p, locale, theme);
   await p.reload();
   await expect.poll(() => p.evaluate(() => document.documentElement.lang)).toBe(locale);
   await settled(p);

@@ -1,6 +1,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, expectAccessible, fillDate, isDatePicker, launch, screenshot, session, visit } from './browser';
+import {
+  api,
+  expectAccessible,
+  fillDate,
+  isDatePicker,
+  launch,
+  screenshot,
+  session,
+  storeLook,
+  visit,
+} from './browser';
 
 /**
  * Issue #17: every create/edit form of the built sections, filled with invalid values and saved, says what is wrong
@@ -131,15 +141,7 @@ test('a value another record holds: toast and field name the field, in both lang
   let first = true;
   for (const locale of ['zh-CN', 'en-US'] as const) {
     for (const theme of ['light', 'dark'] as const) {
-      await p.evaluate(
-        ([l, t]) => {
-          localStorage.setItem('locale', l);
-          localStorage.setItem('theme', t);
-          const s = JSON.parse(localStorage.getItem('settings') ?? '{}');
-          localStorage.setItem('settings', JSON.stringify({ ...s, theme: t }));
-        },
-        [locale, theme],
-      );
+      await storeLook(p, locale, theme);
       if (theme === 'light') {
         await p.goto('/movie/tags/create');
         await p.locator('input[name="name"]').fill(`标签${stamp}`);
