@@ -23,13 +23,13 @@ import { boolQuery, intQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
-import { ATTRIBUTED_SUMS } from '../statistics/attributed-blocks';
+import { ATTRIBUTED_SUMS, blockPairs } from '../statistics/attributed-blocks';
 import { RETURN_DAYS } from '../statistics/attribution';
 import { cover } from '../statistics/blocks';
 import { timeZoneOf } from '../statistics/ingest';
 import { kept } from '../statistics/report-cache';
 import { dayParam, periodOf } from '../statistics/routes';
-import { estimateStored } from '../statistics/sketch';
+import { estimateStored, storedSketch } from '../statistics/sketch';
 import { agentSettledDays, agentSettlements, agents } from './schema';
 
 /** The figures of the agents' stat, sortable. */
@@ -115,13 +115,6 @@ const convOf = (r: Record<string, unknown>, p: string): Conv => ({
   recharges: num(r[`${p}recharges`]),
   rechargeAmount: num(r[`${p}amount`]),
 });
-const bytes = (v: unknown): Uint8Array | null => {
-  if (!v) return null;
-  if (v instanceof Uint8Array) return v;
-  if (typeof v === 'string' && v.startsWith('\\x')) return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
-  return null;
-};
-
 /** The last day whose signups have had their whole return week (idle and retention are read up to it). */
 const maturedUntil = (today: string) => addDays(today, -RETURN_DAYS - 1);
 
@@ -186,10 +179,7 @@ export async function allAgentsStat(
       where tenant = ${tenant} and day in (${sql.join(days, sql`, `)}) and channel <> ''`);
   if (blocks.length)
     sketchParts.push(sql`select channel, visitors, addresses from stat_attributed_block_sketches
-      where tenant = ${tenant} and (level, start) in (${sql.join(
-        blocks.map((x) => sql`(${x.level}, ${x.start}::date)`),
-        sql`, `,
-      )}) and channel <> ''`);
+      where tenant = ${tenant} and (level, start) in (${blockPairs(blocks)}) and channel <> ''`);
   // The figures of each channel: the period's pieces, its matured part's, and the live figures of settled days (each
   // settled period within this one, covered the same way).
   const sums = db
@@ -267,8 +257,8 @@ export async function allAgentsStat(
       g = { v: [], a: [] };
       sketches.set(r.channel, g);
     }
-    const v = bytes(r.visitors);
-    const a = bytes(r.addresses);
+    const v = storedSketch(r.visitors);
+    const a = storedSketch(r.addresses);
     if (v?.length) g.v.push(v);
     if (a?.length) g.a.push(a);
   }
@@ -419,8 +409,8 @@ export async function oneAgentStat(
           commission: Number(s.commission),
         }
       : { ...zero(), commission: 0 };
-    const v = bytes(r.visitors);
-    const a = bytes(r.addresses);
+    const v = storedSketch(r.visitors);
+    const a = storedSketch(r.addresses);
     return {
       key: day,
       settlementId: s?.settlementId ?? null,
@@ -432,8 +422,8 @@ export async function oneAgentStat(
     };
   });
   const totals = totalsOf(days);
-  totals.visitors = estimateStored(rows.map((r) => bytes(r.visitors)));
-  totals.addresses = estimateStored(rows.map((r) => bytes(r.addresses)));
+  totals.visitors = estimateStored(rows.map((r) => storedSketch(r.visitors)));
+  totals.addresses = estimateStored(rows.map((r) => storedSketch(r.addresses)));
   totals.conversion = rate(totals.signups, totals.visitors);
   return { list: days, total: days.length, totals, period };
 }

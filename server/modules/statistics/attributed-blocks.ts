@@ -3,7 +3,7 @@ import { addDays } from '../../../common/period';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { blockStart, dayNumber, dayOfNumber, MAX_LEVEL } from './blocks';
-import { mergeStored } from './sketch';
+import { mergeStored, storedSketch } from './sketch';
 
 /**
  * The attributed figures over aligned blocks (migration 0072), for the agents' stat: `stat_attributed_blocks` holds,
@@ -31,20 +31,14 @@ export const ATTRIBUTED_SUMS = [
   'retained',
 ] as const;
 
-const bytes = (v: unknown): Uint8Array | undefined => {
-  if (!v) return undefined;
-  if (v instanceof Uint8Array) return v;
-  if (typeof v === 'string' && v.startsWith('\\x')) return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
-  return undefined;
-};
-
-const same = (x: Uint8Array | undefined, y: Uint8Array) =>
+const same = (x: Uint8Array | null | undefined, y: Uint8Array) =>
   (x?.length ?? 0) === y.length && (!x || Buffer.from(x.buffer, x.byteOffset, x.length).equals(y));
 
 /** The start of the other half of the level-`level + 1` block holding the level-`level` block at `start`. */
 const sibling = (start: string, level: number) => dayOfNumber(dayNumber(start) ^ (1 << level));
 
-const pairs = (list: { level: number; start: string }[]) =>
+/** Blocks as a SQL list of `(level, start)` rows, for `(level, start) in (…)`. */
+export const blockPairs = (list: { level: number; start: string }[]) =>
   sql.join(
     list.map((p) => sql`(${p.level}, ${p.start}::date)`),
     sql`, `,
@@ -76,12 +70,12 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
               sql`, `,
             )})`
         : sql`select channel, start as at, ${cols} from stat_attributed_blocks where tenant = ${tenant}
-            and (level, start) in (${pairs(halves.map((h) => ({ level: level - 1, start: h })))})`;
+            and (level, start) in (${blockPairs(halves.map((h) => ({ level: level - 1, start: h })))})`;
     await tx.execute(sql`with k as (${kids}),
       agg as (select channel, date '1970-01-01' + ((at - date '1970-01-01') >> ${level}::int << ${level}::int) as b,
         ${sums} from k group by 1, 2),
       gone as (update stat_attributed_blocks z set ${sql.raw(ATTRIBUTED_SUMS.map((c) => `${c} = 0`).join(', '))}
-        where z.tenant = ${tenant} and (z.level, z.start) in (${pairs(starts.map((s) => ({ level, start: s })))})
+        where z.tenant = ${tenant} and (z.level, z.start) in (${blockPairs(starts.map((s) => ({ level, start: s })))})
           and not exists (select 1 from agg where agg.channel = z.channel and agg.b = z.start))
       insert into stat_attributed_blocks (tenant, channel, level, start, ${cols})
       select ${tenant}, channel, ${level}, b, ${cols} from agg
@@ -106,9 +100,9 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
     await tx.execute(sql`select channel, 0 as level, day::text as start, visitors, addresses from stat_attributed_daily
         where tenant = ${tenant} and day in (${d}, ${sibling(day, 0)}::date)
       union all select channel, level, start::text, visitors, addresses from stat_attributed_block_sketches
-        where tenant = ${tenant} and (level, start) in (${pairs([...beside, ...chain])})`),
+        where tenant = ${tenant} and (level, start) in (${blockPairs([...beside, ...chain])})`),
   );
-  const byChannel = new Map<string, Map<string, { v?: Uint8Array; a?: Uint8Array }>>();
+  const byChannel = new Map<string, Map<string, { v: Uint8Array | null; a: Uint8Array | null }>>();
   for (const r of rows) {
     let m = byChannel.get(r.channel);
     if (!m) {
@@ -116,8 +110,8 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
       byChannel.set(r.channel, m);
     }
     m.set(`${Number(r.level)}|${String(r.start).slice(0, 10)}`, {
-      v: bytes(r.visitors),
-      a: bytes(r.addresses),
+      v: storedSketch(r.visitors),
+      a: storedSketch(r.addresses),
     });
   }
   const values: SQL[] = [];
@@ -151,7 +145,7 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
     ).flat(),
   ];
   await tx.execute(sql`delete from stat_attributed_blocks where tenant = ${tenant}
-    and (level, start) in (${pairs(touched)}) and ${sql.raw(ATTRIBUTED_SUMS.map((c) => `${c} = 0`).join(' and '))}`);
+    and (level, start) in (${blockPairs(touched)}) and ${sql.raw(ATTRIBUTED_SUMS.map((c) => `${c} = 0`).join(' and '))}`);
   await tx.execute(sql`delete from stat_attributed_block_sketches where tenant = ${tenant}
-    and (level, start) in (${pairs(chain)}) and visitors = ''::bytea and addresses = ''::bytea`);
+    and (level, start) in (${blockPairs(chain)}) and visitors = ''::bytea and addresses = ''::bytea`);
 }

@@ -123,6 +123,14 @@ export function estimate(registers: Registers): number {
 const scratch = new Uint8Array(M);
 const touched = new Uint16Array(M);
 
+/** A stored sketch as a driver returns a `bytea`: bytes (node-postgres, PGlite) or PostgreSQL's `\\x…` text; else null. */
+export function storedSketch(v: unknown): Uint8Array | null {
+  if (!v) return null;
+  if (v instanceof Uint8Array) return v;
+  if (typeof v === 'string' && v.startsWith('\\x')) return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
+  return null;
+}
+
 /** The estimate over several stored sketches (a report's period): the same as `estimate(merge(stored))`. */
 export function estimateStored(stored: Iterable<Uint8Array | null | undefined>): number {
   const list = Array.isArray(stored) ? (stored as (Uint8Array | null | undefined)[]) : [...stored];
