@@ -1,5 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 
+/** A stored sparse sketch per group, from registers grouped by index `idx` with their rank in `col` (SQL text). */
+export const sketchSql = (col: string) =>
+  `zg_hll_pack(string_agg(zg_hll_entry(idx, ${col}), ''::bytea order by idx))`;
+
 /**
  * One rollup table's statement for one (tenant, day): `source` yields one row per event (or fanned-out event) with
  * the key columns, the columns `sums` aggregate, and, per sketch column, a register (`zg_hll_reg`, null to skip).
@@ -24,7 +28,7 @@ export function rollupInsert(
   sketches.forEach((col, i) => {
     parts.push(
       sql.raw(`, r${i} as (select ${k}, ${col} >> 6 as idx, max(${col} & 63) as rk from s where ${col} is not null group by ${k}, ${col} >> 6),
-      k${i} as (select ${k}, zg_hll_pack(string_agg(zg_hll_entry(idx, rk), ''::bytea order by idx)) as v from r${i} group by ${k})`),
+      k${i} as (select ${k}, ${sketchSql('rk')} as v from r${i} group by ${k})`),
     );
   });
   const cols = [...keys, ...sumCols, ...sketches];

@@ -7,7 +7,7 @@ import { rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
 import { timeZoneOf } from './ingest';
 import { markRolled } from './report-cache';
-import { rollupInsert } from './rollup-insert';
+import { rollupInsert, sketchSql } from './rollup-insert';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
 export const ROLLUP_LOCK = 7_270_772_012;
@@ -66,6 +66,7 @@ export async function rollupDay(
     ),
   );
 
+  const sketchOf = (col: string) => sql.raw(sketchSql(col));
   // Objects; a tag also gets the views and plays of the movies that carry it; object_id 0 is each type's total. One
   // pass grouping each object and each type's total at once (grouping sets), per visitor register for the sketches
   // (the clickers' register is the viewer's: the same visitor, on its `ad_click` events only).
@@ -96,9 +97,9 @@ export async function rollupDay(
       from e group by grouping sets ((object_type, object_id, vreg >> 6), (object_type, vreg >> 6))),
     a as (select object_type, object_id, ${sql.raw(names.map((c) => `sum(${c})::int as ${c}`).join(', '))},
         coalesce(sum(recharge_amount), 0) as recharge_amount from g group by 1, 2),
-    kv as (select object_type, object_id, zg_hll_pack(string_agg(zg_hll_entry(idx, rv), ''::bytea order by idx)) as v
+    kv as (select object_type, object_id, ${sketchOf('rv')} as v
       from g where idx is not null and rv is not null group by 1, 2),
-    kc as (select object_type, object_id, zg_hll_pack(string_agg(zg_hll_entry(idx, rc), ''::bytea order by idx)) as v
+    kc as (select object_type, object_id, ${sketchOf('rc')} as v
       from g where idx is not null and rc is not null group by 1, 2)
     insert into stat_object_daily (tenant, day, object_type, object_id, ${sql.raw(names.join(', '))}, recharge_amount,
       viewers, clickers)
@@ -110,8 +111,6 @@ export async function rollupDay(
   // bucket), bounces (one page view in it), new visitors (first seen this day). One statement for both tables, the
   // events grouped per visitor and hour first; the day's figures and sketches come from those groups.
   const hour = sql.raw(`extract(hour from at at time zone '${timeZone.replace(/'/g, "''")}')::smallint`);
-  const sketchOf = (col: string) =>
-    sql.raw(`zg_hll_pack(string_agg(zg_hll_entry(idx, ${col}), ''::bytea order by idx))`);
   await tx.execute(sql`
     with e as (select domain, ${hour} as hour, visitor_hash, vreg, areg from (${ev}) x where type = 'pageview'),
     b as (select * from e union all select '', hour, visitor_hash, vreg, areg from e),
@@ -156,7 +155,7 @@ export async function rollupDay(
         case gs when 15 then path when 23 then referrer when 27 then device when 29 then region else channel end as key,
         idx, rk, n from g),
     a as (select domain, dimension, key, sum(n)::int as page_views from s group by 1, 2, 3),
-    k as (select domain, dimension, key, zg_hll_pack(string_agg(zg_hll_entry(idx, rk), ''::bytea order by idx)) as v
+    k as (select domain, dimension, key, ${sketchOf('rk')} as v
       from s where idx is not null group by 1, 2, 3)
     insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
     select ${tenant}, ${day}::date, a.domain, a.dimension, a.key, a.page_views, coalesce(k.v, ''::bytea)
