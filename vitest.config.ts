@@ -31,6 +31,7 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           // Files that never open a database: the same code, the same answers on either run. They run once (api).
           exclude: [
+            'tests/api/data-dir.test.ts',
             'tests/api/rich-text.test.ts',
             'tests/api/stats-period.test.ts',
             'tests/api/stats-region.test.ts',

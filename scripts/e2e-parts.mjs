@@ -20,7 +20,7 @@ export const E2E_SECONDS = {
   comments: 19,
   agents: 18,
   demo: 10,
-  start: 5,
+  start: 25,
   server: 1,
 };
 export const PART_SECONDS = 130;

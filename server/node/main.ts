@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config';
 import { migrate } from '../db/migrate';
-import { openPglite } from '../db/pglite';
 import type { Database } from '../db/types';
+import { openDataDir } from './data-dir';
 
 /** Fails the start with one clear line (no stack trace) for anything the operator of the server can fix. */
 function die(line: string): never {
@@ -42,7 +42,7 @@ export async function main() {
   try {
     database = config.databaseUrl
       ? await (await import('./postgres')).openPostgres(config.databaseUrl, 10, logger)
-      : await openPglite(resolve(config.dataDir));
+      : await openDataDir(resolve(config.dataDir));
   } catch (err) {
     die(`cannot open the database at ${where}: ${(err as Error).message}`);
   }

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config';
 import { migrate } from '../db/migrate';
-import { openPglite } from '../db/pglite';
 import { runRollup } from '../modules/statistics';
+import { openDataDir } from './data-dir';
 import { openPostgres } from './postgres';
 
 /**
@@ -13,7 +13,7 @@ async function main() {
   const config = loadConfig(process.env);
   const database = config.databaseUrl
     ? await openPostgres(config.databaseUrl, 2)
-    : await openPglite(config.dataDir);
+    : await openDataDir(config.dataDir);
   try {
     await migrate(database.db);
     const t0 = performance.now();

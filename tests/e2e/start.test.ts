@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { CREATING } from '../../server/node/data-dir';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -33,6 +34,8 @@ const freshDir = () => {
   dirs.push(d);
   return d;
 };
+// A first start runs initdb: seconds here when quiet, a minute or more with other jobs on both cores.
+const FIRST_START = 300_000;
 const port = () => String(24000 + Math.floor(Math.random() * 2000));
 
 test('a malformed setting stops the start with one clear line', async () => {
@@ -44,46 +47,100 @@ test('a malformed setting stops the start with one clear line', async () => {
   expect(pg.stderr).toContain('DATABASE_URL');
 });
 
-test('first start prints a random admin password once; the next start does not', async () => {
-  const dir = freshDir();
-  const first = await run({ DATA_DIR: dir, PORT: port() });
-  const password = first.stdout.match(/with the password\s+(\S+)/)?.[1];
-  expect(password).toMatch(/^[A-Za-z0-9]{16}$/);
-  const second = await run({ DATA_DIR: dir, PORT: port() });
-  expect(second.stdout).toContain('Zhanggui is serving');
-  expect(second.stdout).not.toContain('with the password');
-  // The database is at the newest migration: none is applied; the start's phases are logged (bench/start.mjs).
-  const serving = JSON.parse(second.stdout.split('\n').find((l) => l.includes('Zhanggui is serving'))!);
-  expect(serving.migrations).toEqual([]);
-  expect(Object.keys(serving.phases)).toEqual(
-    expect.arrayContaining(['boot', 'modules', 'database', 'migrate', 'firstAdmin', 'app', 'listen']),
-  );
-});
+test(
+  'first start prints a random admin password once; the next start does not',
+  async () => {
+    const dir = freshDir();
+    const first = await run({ DATA_DIR: dir, PORT: port() });
+    const password = first.stdout.match(/with the password\s+(\S+)/)?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9]{16}$/);
+    const second = await run({ DATA_DIR: dir, PORT: port() });
+    expect(second.stdout).toContain('Zhanggui is serving');
+    expect(second.stdout).not.toContain('with the password');
+    // The database is at the newest migration: none is applied; the start's phases are logged (bench/start.mjs).
+    const serving = JSON.parse(second.stdout.split('\n').find((l) => l.includes('Zhanggui is serving'))!);
+    expect(serving.migrations).toEqual([]);
+    expect(Object.keys(serving.phases)).toEqual(
+      expect.arrayContaining(['boot', 'modules', 'database', 'migrate', 'firstAdmin', 'app', 'listen']),
+    );
+  },
+  FIRST_START,
+);
 
-test('once serving, GET / answers the built index.html (the first page)', async () => {
-  const p = port();
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ADMIN_PASSWORD: 'start-pass-1',
-      DATA_DIR: freshDir(),
-      PORT: p,
-    },
-    stdio: 'ignore',
-  });
-  try {
-    let html = '';
-    for (let i = 0; i < 600 && !html; i++) {
-      html = await fetch(`http://127.0.0.1:${p}/`).then(
-        (r) => (r.status === 200 ? r.text() : `status ${r.status}`),
-        () => '',
-      );
-      if (!html) await new Promise((r) => setTimeout(r, 50));
+test(
+  'once serving, GET / answers the built index.html (the first page)',
+  async () => {
+    const p = port();
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        ADMIN_PASSWORD: 'start-pass-1',
+        DATA_DIR: freshDir(),
+        PORT: p,
+      },
+      stdio: 'ignore',
+    });
+    try {
+      let html = '';
+      // Until it answers or exits: a first start creates the database, tens of seconds on a busy machine.
+      while (!html && child.exitCode === null) {
+        html = await fetch(`http://127.0.0.1:${p}/`).then(
+          (r) => (r.status === 200 ? r.text() : `status ${r.status}`),
+          () => '',
+        );
+        if (!html) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(html).toContain('<div id="root">');
+    } finally {
+      child.kill('SIGTERM');
     }
-    expect(html).toContain('<div id="root">');
-  } finally {
-    child.kill('SIGTERM');
-  }
+  },
+  FIRST_START,
+);
+
+test(
+  'a first start killed while it creates the database leaves a data dir the next start recovers',
+  async () => {
+    const dir = freshDir();
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        ADMIN_PASSWORD: 'start-pass-1',
+        DATA_DIR: dir,
+        PORT: port(),
+      },
+      stdio: 'ignore',
+    });
+    // initdb writes PG_VERSION early and the rest of the cluster after it: killed then, the old start left a data dir
+    // with PG_VERSION and half a cluster, on which every later start failed.
+    const exited = new Promise((r) => child.on('exit', r));
+    let killedMidway = false;
+    while (child.exitCode === null && !killedMidway) {
+      if (existsSync(join(dir, 'PG_VERSION')) || existsSync(join(dir, CREATING, 'PG_VERSION'))) {
+        child.kill('SIGKILL');
+        killedMidway = true;
+      } else await new Promise((r) => setTimeout(r, 5));
+    }
+    await exited;
+    expect(killedMidway).toBe(true);
+    const next = await run({ DATA_DIR: dir, PORT: port(), ADMIN_PASSWORD: 'start-pass-2' });
+    expect(next.stderr).toBe('');
+    expect(next.stdout).toContain('Zhanggui is serving');
+    expect(readdirSync(dir)).not.toContain(CREATING);
+  },
+  FIRST_START,
+);
+
+test('a DATA_DIR holding other files and no database stops the start with one line, the files untouched', async () => {
+  const dir = freshDir();
+  writeFileSync(join(dir, 'notes.txt'), 'mine');
+  const r = await run({ DATA_DIR: dir, PORT: port() });
+  expect(r.code).toBe(1);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toContain('notes.txt');
+  expect(readdirSync(dir)).toEqual(['notes.txt']);
 });

@@ -1,0 +1,48 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { openPglite } from '../db/pglite';
+import type { Database } from '../db/types';
+
+/** Where a first start builds the database before moving it into the data directory. */
+export const CREATING = '.zhanggui-creating';
+
+/** What PostgreSQL's initdb leaves in a data directory: the only names cleared from one that holds no database. */
+const CLUSTER_ENTRY = /^(base|global|pg_[a-z_]+(\.conf)?|postgresql(\.auto)?\.conf|postmaster\.(pid|opts))$/;
+
+export class DataDirError extends Error {}
+
+/**
+ * Opens the embedded database in `dir`, creating it first when the directory holds none.
+ *
+ * PostgreSQL marks a finished data directory with PG_VERSION, but initdb writes that file early: a first start killed
+ * while PGlite was creating the database used to leave a directory with PG_VERSION and half a cluster, which every
+ * later start failed or hung on. So the database is created in `dir/.zhanggui-creating` and its files are moved into
+ * `dir` (renames in one file system, so this works where `dir` is a mount point) with PG_VERSION last. A directory
+ * without PG_VERSION holding only what initdb writes is a creation that stopped half-way and is cleared; anything
+ * else in it stops the start, untouched.
+ */
+export async function openDataDir(dir: string): Promise<Database> {
+  if (!existsSync(join(dir, 'PG_VERSION'))) await createDataDir(dir);
+  return openPglite(dir);
+}
+
+async function createDataDir(dir: string) {
+  mkdirSync(dir, { recursive: true });
+  const entries = readdirSync(dir);
+  const stray = entries.filter((name) => name !== CREATING && !CLUSTER_ENTRY.test(name));
+  if (stray.length > 0) {
+    const shown = stray.slice(0, 3).join(', ') + (stray.length > 3 ? ', …' : '');
+    throw new DataDirError(
+      `it holds no database (no PG_VERSION) but is not empty (${shown}): empty it or choose another DATA_DIR`,
+    );
+  }
+  for (const name of entries) rmSync(join(dir, name), { recursive: true, force: true });
+  const work = join(dir, CREATING);
+  const pg = await PGlite.create({ dataDir: work });
+  await pg.close();
+  for (const name of readdirSync(work))
+    if (name !== 'PG_VERSION') renameSync(join(work, name), join(dir, name));
+  renameSync(join(work, 'PG_VERSION'), join(dir, 'PG_VERSION'));
+  rmSync(work, { recursive: true, force: true });
+}
