@@ -29,7 +29,8 @@ export async function openDataDir(dir: string): Promise<Database> {
 
 async function createDataDir(dir: string) {
   mkdirSync(dir, { recursive: true });
-  const entries = readdirSync(dir);
+  // A file system's own lost+found (DATA_DIR a mount point) stays; PostgreSQL ignores it.
+  const entries = readdirSync(dir).filter((name) => name !== 'lost+found');
   const stray = entries.filter((name) => name !== CREATING && !CLUSTER_ENTRY.test(name));
   if (stray.length > 0) {
     const shown = stray.slice(0, 3).join(', ') + (stray.length > 3 ? ', …' : '');

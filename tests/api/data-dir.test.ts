@@ -33,7 +33,9 @@ async function works(dir: string) {
 
 test('an existing empty directory gets a database; a second open finds it', { timeout: SLOW }, async () => {
   const dir = freshDir();
+  mkdirSync(join(dir, 'lost+found')); // DATA_DIR a mount point
   await works(dir);
+  expect(readdirSync(dir)).toContain('lost+found');
   const database = await openDataDir(dir);
   await database.db.execute(sql`create table kept (x int)`);
   await database.close();
