@@ -33,49 +33,15 @@ CREATE FUNCTION zg_hll_gaps(s bytea) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT
       || substring(int4send(((((gap - 1) % 1023) + 1) << 6) | rnk) from 3), ''::bytea ORDER BY idx) FROM g) END
 $$;
 --> statement-breakpoint
--- As in 0072, the block sketches now written in the gap form.
-CREATE OR REPLACE FUNCTION zg_attributed_rebuild() RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  lv integer;
+-- The rebuild of 0072 (which writes sparse block sketches) kept under another name, and the rebuild now that one
+-- followed by every block sketch in the gap form.
+ALTER FUNCTION zg_attributed_rebuild() RENAME TO zg_attributed_rebuild_sparse;
+--> statement-breakpoint
+CREATE FUNCTION zg_attributed_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM stat_attributed_totals;
-  INSERT INTO stat_attributed_totals (tenant, day, page_views, signups, payers, recharges, recharge_amount)
-  SELECT tenant, day, sum(page_views), sum(signups), sum(payers), sum(recharges), sum(recharge_amount)
-  FROM stat_attributed_daily WHERE channel <> '' GROUP BY tenant, day;
-  DELETE FROM stat_attributed_blocks;
-  DELETE FROM stat_attributed_block_sketches;
-  FOR lv IN 1 .. 8 LOOP
-    INSERT INTO stat_attributed_blocks (tenant, channel, level, start, page_views, signups, payers, recharges,
-      recharge_amount, shared_address, shared_device, idle, retained)
-    WITH src AS (
-      SELECT tenant, channel, day AS at, page_views, signups, payers, recharges, recharge_amount, shared_address,
-        shared_device, idle, retained FROM stat_attributed_daily WHERE lv = 1
-      UNION ALL
-      SELECT tenant, channel, start, page_views, signups, payers, recharges, recharge_amount, shared_address,
-        shared_device, idle, retained FROM stat_attributed_blocks WHERE lv > 1 AND level = lv - 1)
-    SELECT tenant, channel, lv, DATE '1970-01-01' + ((at - DATE '1970-01-01') >> lv << lv), sum(page_views),
-      sum(signups), sum(payers), sum(recharges), sum(recharge_amount), sum(shared_address), sum(shared_device),
-      sum(idle), sum(retained)
-    FROM src GROUP BY 1, 2, 3, 4;
-    INSERT INTO stat_attributed_block_sketches (tenant, channel, level, start, visitors, addresses)
-    WITH src AS (
-      SELECT tenant, channel, day AS at, visitors, addresses FROM stat_attributed_daily WHERE lv = 1
-      UNION ALL
-      SELECT tenant, channel, start, visitors, addresses FROM stat_attributed_block_sketches
-      WHERE lv > 1 AND level = lv - 1),
-    s AS (SELECT *, DATE '1970-01-01' + ((at - DATE '1970-01-01') >> lv << lv) AS b FROM src),
-    keys AS (SELECT DISTINCT tenant, channel, b FROM s WHERE length(visitors) > 0 OR length(addresses) > 0),
-    rv AS (SELECT s.tenant, s.channel, s.b, u.idx, max(u.rnk) AS r FROM s, zg_hll_unpack(s.visitors) u
-      GROUP BY s.tenant, s.channel, s.b, u.idx),
-    kv AS (SELECT tenant, channel, b, zg_hll_gaps(string_agg(zg_hll_entry(idx, r), ''::bytea ORDER BY idx)) AS v
-      FROM rv GROUP BY tenant, channel, b),
-    ra AS (SELECT s.tenant, s.channel, s.b, u.idx, max(u.rnk) AS r FROM s, zg_hll_unpack(s.addresses) u
-      GROUP BY s.tenant, s.channel, s.b, u.idx),
-    ka AS (SELECT tenant, channel, b, zg_hll_gaps(string_agg(zg_hll_entry(idx, r), ''::bytea ORDER BY idx)) AS v
-      FROM ra GROUP BY tenant, channel, b)
-    SELECT keys.tenant, keys.channel, lv, keys.b, coalesce(kv.v, ''::bytea), coalesce(ka.v, ''::bytea)
-    FROM keys LEFT JOIN kv USING (tenant, channel, b) LEFT JOIN ka USING (tenant, channel, b);
-  END LOOP;
+  PERFORM zg_attributed_rebuild_sparse();
+  UPDATE stat_attributed_block_sketches SET visitors = zg_hll_gaps(visitors), addresses = zg_hll_gaps(addresses);
 END $$;
 --> statement-breakpoint
+-- The blocks already there.
 UPDATE stat_attributed_block_sketches SET visitors = zg_hll_gaps(visitors), addresses = zg_hll_gaps(addresses);
