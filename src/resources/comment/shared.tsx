@@ -1,10 +1,11 @@
-import { Box, Chip, Link as MuiLink, Stack, type SvgIcon, Typography } from '@mui/material';
+import { Chip, Link as MuiLink, Stack, type SvgIcon, Typography } from '@mui/material';
 import type { ReactElement, ReactNode } from 'react';
 import { FilterButton, FunctionField, List, type ListProps, TopToolbar, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { COMMENT_TARGETS, GUESTBOOK_KINDS } from '../../../common/comment';
 import { REVIEW_STATUSES } from '../../../common/review';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { ListEmpty } from '../../components/ListEmpty';
 import { ReviewBulkButtons } from '../../components/ReviewBulkButtons';
 import type { ReviewDecl } from '../../components/review';
 import { Datagrid, ListPagination } from '../../layout/listParts';
@@ -134,7 +135,6 @@ export function ReviewedList({
   expand: ReactElement;
   children: ReactNode;
 } & Pick<ListProps, 'filter' | 'disableSyncWithLocation' | 'storeKey'>) {
-  const translate = useTranslate();
   const msg = review.messages;
   return (
     <List
@@ -149,15 +149,7 @@ export function ReviewedList({
       sort={{ field: 'createdAt', order: 'DESC' }}
       perPage={20}
       pagination={<ListPagination />}
-      empty={
-        <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
-          <EmptyIcon sx={{ fontSize: 64 }} aria-hidden />
-          <Typography variant="h6" component="p" color="text.primary">
-            {translate(`${msg}.empty`)}
-          </Typography>
-          <Typography variant="body2">{translate(`${msg}.emptyHint`)}</Typography>
-        </Box>
-      }
+      empty={<ListEmpty icon={EmptyIcon} messages={msg} />}
       {...list}
     >
       <Datagrid

@@ -3,7 +3,7 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import PersonSearchIcon from '@mui/icons-material/PersonSearch';
-import { Box, MenuItem, Link as MuiLink, TextField as MuiTextField, Stack, Typography } from '@mui/material';
+import { MenuItem, Link as MuiLink, TextField as MuiTextField, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import {
   FilterButton,
@@ -23,6 +23,7 @@ import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
 import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { ListEmpty } from '../../components/ListEmpty';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ChannelAgentField } from '../agents/ChannelAgent';
 import { userCommentsPath } from '../comment/names';
@@ -186,19 +187,6 @@ function WhenWhere({ at, address }: { at: ReactNode; address: string }) {
   );
 }
 
-function Empty() {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
-      <PersonSearchIcon sx={{ fontSize: 64 }} aria-hidden />
-      <Typography variant="h6" component="p" color="text.primary">
-        {translate(`${USER_MSG}.empty`)}
-      </Typography>
-      <Typography variant="body2">{translate(`${USER_MSG}.emptyHint`)}</Typography>
-    </Box>
-  );
-}
-
 /**
  * `/users/list`: the site's members (contacts masked), filters, sorts, batches (enable, disable, group; VIP for
  * admins), CSV; a row opens the member's comments, where an admin bans them or undoes the ban.
@@ -221,7 +209,7 @@ export function UserList() {
       sort={{ field: 'id', order: 'DESC' }}
       perPage={20}
       pagination={<ListPagination />}
-      empty={<Empty />}
+      empty={<ListEmpty icon={PersonSearchIcon} messages={USER_MSG} />}
     >
       <Datagrid
         rowClick={(id) => userCommentsPath(id)}
