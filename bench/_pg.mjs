@@ -44,3 +44,62 @@ export async function markSeeded(pool, key) {
   await pool.query('delete from _bench_key');
   await pool.query('insert into _bench_key values ($1)', [key]);
 }
+
+/**
+ * A list benchmark on PostgreSQL (users, comments): opens its database `name` (reused while `key` is the same,
+ * otherwise `seed(pool)` fills it), applies migrations newer than the data (then ANALYZE), makes the first admin,
+ * and times `queries` on `path` through the API in-process beside the same SQL (bench/_timing.mjs `timeList`).
+ * `what` names the rows ("1,000,000 members"); `check(pool)` runs on the data before the timing.
+ */
+export async function pgListBench({ name, key, what, seed, check, path, queries }) {
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { inProcessApi, serverModules } = await import('./_server.mjs');
+  const { statementCapture, timeList } = await import('./_timing.mjs');
+  const password = 'bench-admin-1';
+  const { load, close } = await serverModules();
+  const { loadConfig } = await load('/server/config.ts');
+  const { migrate } = await load('/server/db/migrate.ts');
+  const schema = await load('/server/db/schema.ts');
+  const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
+  const config = loadConfig({ ADMIN_PASSWORD: password, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
+  const capture = statementCapture();
+  const opened = await benchDatabase(name, key);
+  if (!opened) return close();
+  const { pool, reuse } = opened;
+  const db = drizzle(pool, { schema, logger: capture.logger });
+  const migrations = async () =>
+    Number(
+      (await pool.query('select count(*)::int as n from _migrations').catch(() => ({ rows: [{ n: 0 }] })))
+        .rows[0].n,
+    );
+  const before = await migrations();
+  await migrate(db);
+  await ensureFirstAdmin(db, config);
+  if (reuse) {
+    const newer = (await migrations()) - before;
+    if (newer) await pool.query('analyze');
+    console.log(
+      `PostgreSQL: reusing ${name} (${what}, key ${key})${newer ? `, ${newer} newer migration(s) applied, then ANALYZE` : ''}`,
+    );
+  } else {
+    const t0 = performance.now();
+    await seed(pool);
+    await markSeeded(pool, key);
+    console.log(`PostgreSQL: seeded ${what} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  await check?.(pool);
+  const api = await inProcessApi(load, { db, config, password });
+  const direct = await pool.connect();
+  const version = (await pool.query('show server_version')).rows[0].server_version;
+  await timeList({
+    title: `PostgreSQL ${version}, ${what}`,
+    path,
+    queries,
+    call: (query) => api.call(`${path}${query}`),
+    capture,
+    rawQuery: async (q, p) => (await direct.query(q, p)).rows,
+  });
+  direct.release();
+  await pool.end();
+  await close();
+}

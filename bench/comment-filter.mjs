@@ -1,6 +1,6 @@
 // The comment filter (issue #14): 10,000 words (masked, held, blocked) in one Aho-Corasick automaton built once
 // per rule version, checking 500-character comments (normalised: full-width, case, traditional → simplified,
-// separators dropped). Target: p95 ≤ 1 ms per comment. Beside it, the naive way (normalise, then 10,000 `includes`).
+// separators dropped). Target: p95 ≤ 1 ms per comment (wall time; the CPU time beside it is what load cannot move). Beside it, the naive way (normalise, then 10,000 `includes`).
 //
 //   npm run bench -- comment-filter       BENCH_WORDS=10000  BENCH_COMMENTS=2000
 import { cpus, loadavg } from 'node:os';
@@ -55,11 +55,17 @@ const buildMs = performance.now() - t0;
 
 const outcomes = { block: 0, hold: 0, mask: 0, pass: 0 };
 for (const c of comments.slice(0, 200)) checkText(filter, c); // warm-up
+// Wall time, and the process's CPU time for the same check: on a machine shared by more runnable jobs than cores, a
+// check preempted halfway counts the other jobs' time slices in its wall time, not in its CPU time.
 const times = [];
+const cpu = [];
 for (const c of comments) {
+  const c0 = process.cpuUsage();
   t0 = performance.now();
   const v = checkText(filter, c);
   times.push(performance.now() - t0);
+  const used = process.cpuUsage(c0);
+  cpu.push((used.user + used.system) / 1000);
   outcomes[v.outcome]++;
 }
 
@@ -84,6 +90,7 @@ console.log(`automaton built in ${buildMs.toFixed(1)} ms (once per rule version)
 console.log('| check | p50 ms | p95 ms | p99 ms |');
 console.log('|---|---:|---:|---:|');
 console.log(`| automaton (checkText) | ${f(pct(times, 50))} | ${f(pct(times, 95))} | ${f(pct(times, 99))} |`);
+console.log(`| automaton, CPU time | ${f(pct(cpu, 50))} | ${f(pct(cpu, 95))} | ${f(pct(cpu, 99))} |`);
 console.log(
   `| naive: ${WORDS.toLocaleString('en')} includes (200 comments) | ${f(pct(naive, 50))} | ${f(pct(naive, 95))} | ${f(pct(naive, 99))} |`,
 );

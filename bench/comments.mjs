@@ -8,24 +8,10 @@
 //   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; its own database
 //   zg_bench_comments)  BENCH_COMMENTS=1000000  BENCH_RUNS=100  BENCH_QUERIES=<regex on the query names>
 import { createHash } from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { benchDatabase, markSeeded } from './_pg.mjs';
-import { inProcessApi, serverModules } from './_server.mjs';
-import { statementCapture, timeList } from './_timing.mjs';
+import { pgListBench } from './_pg.mjs';
 
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 1_000_000);
 const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null;
-const BENCH_DB = 'zg_bench_comments';
-const ADMIN_PASSWORD = 'bench-admin-1';
-
-const { load, close: closeModules } = await serverModules();
-const { loadConfig } = await load('/server/config.ts');
-const { migrate } = await load('/server/db/migrate.ts');
-const schema = await load('/server/db/schema.ts');
-const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
-
-const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
-const capture = statementCapture();
 
 /**
  * Deterministic comments of tenant 2 over a year: on movies (60 %), novels, chapters and actresses; every tenth a
@@ -56,9 +42,6 @@ const USERS_SQL = `
   insert into site_users (tenant, account, nickname, signup_at)
   select 2, 'user' || lpad(i::text, 7, '0'), '会员' || i, now() - interval '400 days'
   from generate_series(1, 20000) as i`;
-
-const key = () =>
-  createHash('sha256').update(`${COMMENTS}\n${USERS_SQL}\n${SEED_SQL}`).digest('hex').slice(0, 12);
 
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const base = 'sort=createdAt&order=desc&pageSize=20';
@@ -91,50 +74,17 @@ const queries = [
   ['sort by reports', 'sort=reports&order=desc&pageSize=20'],
 ].filter(([name]) => !PICK || PICK.test(name));
 
-const opened = await benchDatabase(BENCH_DB, key());
-if (!opened) {
-  await closeModules();
-  process.exit(0);
-}
-const { pool, reuse } = opened;
-const db = drizzle(pool, { schema, logger: capture.logger });
-const migrated = Number(
-  (await pool.query('select count(*)::int as n from _migrations').catch(() => ({ rows: [{ n: 0 }] }))).rows[0]
-    .n,
-);
-await migrate(db);
-await ensureFirstAdmin(db, config);
-if (reuse) {
-  const now = Number((await pool.query('select count(*)::int as n from _migrations')).rows[0].n);
-  if (now > migrated) await pool.query('analyze');
-  console.log(
-    `PostgreSQL: reusing ${BENCH_DB} (${COMMENTS.toLocaleString('en')} comments, key ${key()})${now > migrated ? `, ${now - migrated} newer migration(s) applied` : ''}`,
-  );
-} else {
-  const t0 = performance.now();
-  await pool.query(USERS_SQL);
-  await pool.query(SEED_SQL, [COMMENTS]);
-  await pool.query(`select setval(pg_get_serial_sequence('comments', 'id'), $1)`, [COMMENTS]);
-  await pool.query('vacuum analyze comments');
-  await pool.query('vacuum analyze site_users');
-  await markSeeded(pool, key());
-  console.log(
-    `PostgreSQL: seeded ${COMMENTS.toLocaleString('en')} comments in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
-}
-
-const api = await inProcessApi(load, { db, config, password: ADMIN_PASSWORD });
-const call = (query) => api.call(`/app/admin/comment/comments?${query}`);
-const direct = await pool.connect();
-const version = (await pool.query('show server_version')).rows[0].server_version;
-await timeList({
-  title: `PostgreSQL ${version}, ${COMMENTS.toLocaleString('en')} comments`,
+await pgListBench({
+  name: 'zg_bench_comments',
+  key: createHash('sha256').update(`${COMMENTS}\n${USERS_SQL}\n${SEED_SQL}`).digest('hex').slice(0, 12),
+  what: `${COMMENTS.toLocaleString('en')} comments`,
+  seed: async (pool) => {
+    await pool.query(USERS_SQL);
+    await pool.query(SEED_SQL, [COMMENTS]);
+    await pool.query(`select setval(pg_get_serial_sequence('comments', 'id'), $1)`, [COMMENTS]);
+    await pool.query('vacuum analyze comments');
+    await pool.query('vacuum analyze site_users');
+  },
   path: '/app/admin/comment/comments?',
   queries,
-  call,
-  capture,
-  rawQuery: async (q, p) => (await direct.query(q, p)).rows,
 });
-direct.release();
-await pool.end();
-await closeModules();

@@ -7,27 +7,9 @@
 //   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; its own database
 //   zg_bench_users)  BENCH_USERS=1000000  BENCH_RUNS=100
 import { createHash } from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { benchDatabase, markSeeded } from './_pg.mjs';
-import { inProcessApi, serverModules } from './_server.mjs';
-import { statementCapture, timeList } from './_timing.mjs';
+import { pgListBench } from './_pg.mjs';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
-const BENCH_DB = 'zg_bench_users';
-const ADMIN_PASSWORD = 'bench-admin-1';
-
-const { load, close: closeModules } = await serverModules();
-const { loadConfig } = await load('/server/config.ts');
-const { migrate } = await load('/server/db/migrate.ts');
-const schema = await load('/server/db/schema.ts');
-const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
-
-const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
-const capture = statementCapture();
-const { logger } = capture;
-
-/** The data depends on the size and the seed statement; later migrations are applied to a reused database. */
-const key = () => createHash('sha256').update(`${USERS}\n${SEED_SQL}`).digest('hex').slice(0, 12);
 
 /** Deterministic members: accounts user0000001…, groups, statuses, VIPs (some expired), agents' codes. */
 const SEED_SQL = `
@@ -63,45 +45,22 @@ const queries = [
   ['signup in one month', 'signupFrom=2026-01-01&signupTo=2026-01-31&sort=signupAt&order=desc'],
 ];
 
-const opened = await benchDatabase(BENCH_DB, key());
-if (!opened) {
-  await closeModules();
-  process.exit(0);
-}
-const { pool, reuse } = opened;
-const db = drizzle(pool, { schema, logger });
-await migrate(db);
-await ensureFirstAdmin(db, config);
-if (reuse)
-  console.log(`PostgreSQL: reusing ${BENCH_DB} (${USERS.toLocaleString('en')} members, key ${key()})`);
-else {
-  const t0 = performance.now();
-  await pool.query(SEED_SQL, [USERS]);
-  await pool.query('vacuum analyze site_users');
-  await markSeeded(pool, key());
-  console.log(
-    `PostgreSQL: seeded ${USERS.toLocaleString('en')} members in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
-}
-const [{ n: kept }] = (await pool.query('select sum(n)::int as n from site_user_counts where tenant = 2'))
-  .rows;
-const [{ n: counted }] = (await pool.query('select count(*)::int as n from site_users where tenant = 2'))
-  .rows;
-if (kept !== counted) throw new Error(`kept count ${kept} differs from count(*) ${counted}`);
-console.log(`  the kept per-status counts equal count(*) (${counted.toLocaleString('en')})`);
-
-const api = await inProcessApi(load, { db, config, password: ADMIN_PASSWORD });
-const call = (query) => api.call(`/app/admin/users?${query}`);
-const direct = await pool.connect();
-const version = (await pool.query('show server_version')).rows[0].server_version;
-await timeList({
-  title: `PostgreSQL ${version}, ${USERS.toLocaleString('en')} members`,
+await pgListBench({
+  name: 'zg_bench_users',
+  // The data depends on the size and the seed statement; later migrations are applied to a reused database.
+  key: createHash('sha256').update(`${USERS}\n${SEED_SQL}`).digest('hex').slice(0, 12),
+  what: `${USERS.toLocaleString('en')} members`,
+  seed: async (pool) => {
+    await pool.query(SEED_SQL, [USERS]);
+    await pool.query('vacuum analyze site_users');
+  },
+  check: async (pool) => {
+    const n = async (q) => (await pool.query(q)).rows[0].n;
+    const kept = await n('select sum(n)::int as n from site_user_counts where tenant = 2');
+    const counted = await n('select count(*)::int as n from site_users where tenant = 2');
+    if (kept !== counted) throw new Error(`kept count ${kept} differs from count(*) ${counted}`);
+    console.log(`  the kept per-status counts equal count(*) (${counted.toLocaleString('en')})`);
+  },
   path: '/app/admin/users?',
   queries,
-  call,
-  capture,
-  rawQuery: async (q, p) => (await direct.query(q, p)).rows,
 });
-direct.release();
-await pool.end();
-await closeModules();

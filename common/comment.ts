@@ -52,6 +52,10 @@ function halfWidth(ch: string): string {
   return ch;
 }
 
+const identity: VariantMap = (c) => c;
+/** Each character's normalised form ('' when ignored), per variant map: a text repeats its characters. */
+const charCache = new WeakMap<VariantMap, Map<string, string>>();
+
 export interface Normalised {
   /** The normalised characters, separators left out. */
   text: string;
@@ -66,7 +70,12 @@ export interface Normalised {
  * every punctuation mark, symbol and space left out, with where each kept character came from (to mask the
  * original).
  */
-export function normalise(text: string, variant: VariantMap = (c) => c): Normalised {
+export function normalise(text: string, variant: VariantMap = identity): Normalised {
+  let cache = charCache.get(variant);
+  if (!cache) {
+    cache = new Map();
+    charCache.set(variant, cache);
+  }
   let out = '';
   const from: number[] = [];
   const to: number[] = [];
@@ -74,9 +83,13 @@ export function normalise(text: string, variant: VariantMap = (c) => c): Normali
   for (const ch of text) {
     const start = i;
     i += ch.length;
-    const half = halfWidth(ch);
-    if (ignored(half)) continue;
-    const mapped = variant(half.toLowerCase());
+    let mapped = cache.get(ch);
+    if (mapped === undefined) {
+      const half = halfWidth(ch);
+      mapped = ignored(half) ? '' : variant(half.toLowerCase());
+      if (cache.size < 65_536) cache.set(ch, mapped);
+    }
+    if (!mapped) continue;
     for (let k = 0; k < mapped.length; k++) {
       from.push(start);
       to.push(i);
@@ -278,7 +291,7 @@ export interface CompiledFilter {
 }
 
 /** The rules made ready to check texts: one automaton over all three word lists, the parsed ranges. */
-export function compileFilter(rules: FilterRules, variant: VariantMap = (c) => c): CompiledFilter {
+export function compileFilter(rules: FilterRules, variant: VariantMap = identity): CompiledFilter {
   const words = [
     ...rules.maskWords.map((w) => ({ word: normaliseWord(w, variant), kind: 'mask' as const })),
     ...rules.holdWords.map((w) => ({ word: normaliseWord(w, variant), kind: 'hold' as const })),

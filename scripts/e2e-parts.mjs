@@ -17,7 +17,7 @@ export const E2E_SECONDS = {
   'review-queue': 27,
   domains: 22,
   'review-toolbar': 21,
-  comments: 19,
+  comments: 21,
   agents: 18,
   demo: 10,
   start: 25,

@@ -144,6 +144,57 @@ export function saveErrors(unique?: string) {
   };
 }
 
+/**
+ * A list and a get of one, for a resource whose reads are its own queries (a join, threads, kept counts) and whose
+ * writes are actions rather than plain edits (the review kit, a reply, a ban): the two routes with their OpenAPI
+ * documents, role, allow-listed query (an unknown parameter is 40000) and 40400 for an id the caller's scope lacks.
+ * `crudResource` is the whole set for a plain table; this is its read half for the rest.
+ */
+export function listGetRoutes<Q extends z.ZodObject>(decl: {
+  tag: string;
+  schema: z.ZodObject;
+  query: Q;
+  guard: Guard;
+  security: Record<string, string[]>[];
+  summaries: { list: string; get: string };
+  list: (c: AppContext, q: z.infer<Q>) => Promise<{ list: Row[]; total: number; totalExact: boolean }>;
+  /** The row, or undefined when the caller may not see it (40400). */
+  get: (c: AppContext, id: number) => Promise<Row | undefined>;
+}) {
+  const base = { tags: [decl.tag], security: decl.security, middleware: decl.guard };
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(
+    createRoute({
+      ...base,
+      method: 'get',
+      path: '/',
+      summary: decl.summaries.list,
+      request: { query: decl.query },
+      responses: jsonResponse(z.object({ list: z.array(decl.schema), ...listTotalShape })),
+    }),
+    async (c) => {
+      rejectUnknownQuery(c, decl.query);
+      return ok(c, await decl.list(c, c.req.valid('query' as never) as z.infer<Q>));
+    },
+  );
+  app.openapi(
+    createRoute({
+      ...base,
+      method: 'get',
+      path: '/{id}',
+      summary: decl.summaries.get,
+      request: { params: idParam },
+      responses: jsonResponse(decl.schema),
+    }),
+    async (c) => {
+      const row = await decl.get(c, c.req.valid('param').id);
+      if (!row) throw notFound();
+      return ok(c, row);
+    },
+  );
+  return app;
+}
+
 export function crudResource<T extends Table, S extends Record<string, AnyColumn>, F extends z.ZodRawShape>(
   decl: ResourceDecl<T, S, F>,
 ) {

@@ -74,6 +74,26 @@ describe('the list', () => {
     expect((await list('pageSize=10&status=disabled&sort=id&order=desc')).body.data.total).toBe(n);
   });
 
+  test('a search counts each member once, whichever of account, phone and email matches', async () => {
+    // 25 accounts start with "srch"; 10 of them also have an email that does (two branches, one member); 5 other
+    // members match by email only; 3 of the 25 are disabled. A page of 10 is full, so the total is counted.
+    await api.query(sql`
+      insert into site_users (tenant, account, email, status)
+      select 2, 'srch' || i, case when i <= 10 then 'srch' || i || '@example.com' else '' end,
+        case when i > 22 then 'disabled' else 'active' end
+      from generate_series(1, 25) as i`);
+    await api.query(sql`
+      insert into site_users (tenant, account, email)
+      select 2, 'other' || i, 'SRCH.other' || i || '@example.com' from generate_series(1, 5) as i`);
+    expect((await list('q=srch&pageSize=10')).body.data).toMatchObject({ total: 30, totalExact: true });
+    expect((await list('q=srch&pageSize=10&status=active')).body.data).toMatchObject({
+      total: 27,
+      totalExact: true,
+    });
+    const all = await list('q=srch&pageSize=50');
+    expect(all.body.data.list).toHaveLength(30);
+  });
+
   test('sorts and pages do not overlap', async () => {
     for (let i = 0; i < 25; i++) await member(`page${String(i).padStart(2, '0')}`);
     const one = (await list('q=page&pageSize=10&page=1&sort=id&order=desc')).body.data;

@@ -65,6 +65,13 @@ beforeAll(async () => {
     address: '203.0.113.79',
     content: `求片 ${stamp}`,
   });
+  await site('/app/site/guestbook', {
+    kind: 'broken',
+    movieId: movie.id,
+    guestName: `访客${stamp}`,
+    address: '203.0.113.80',
+    content: `放不了 ${stamp}`,
+  });
   // A login through the page of its own (not the shared API session): in runs with the other files the ban step
   // failed three times out of four with the shared one, and passed alone (suite notes, 2026-11-26).
   p = await (await newContext(browser, { locale: 'zh-CN', theme: 'light' })).newPage();
@@ -107,8 +114,12 @@ test('comments journey: find, thread, hide, reply, filter trial, ban and undo', 
   await p.getByRole('textbox', { name: '回复' }).fill('已上架，请搜索片名');
   await p.getByRole('button', { name: '发送回复' }).click();
   await expect.poll(() => p.getByText('回复已保存').count()).toBeGreaterThan(0);
-  const replied = await api(`/app/admin/comment/guestbook?q=${encodeURIComponent(stamp)}`);
+  const replied = await api(`/app/admin/comment/guestbook?q=${encodeURIComponent(`求片 ${stamp}`)}`);
   expect(replied.list[0]).toMatchObject({ reply: '已上架，请搜索片名' });
+  // The broken-video report names its movie, linked to it.
+  const broken = p.getByRole('row', { name: new RegExp(`放不了 ${stamp}`) });
+  await expect.poll(() => broken.getByRole('link', { name: `E2E 评论影片 ${stamp}` }).count()).toBe(1);
+  await screenshot(p, 'comments-guestbook-broken-zh-CN');
 
   // The filter: a block word for this run, saved, then tried on past comments.
   await p.goto('/comment/setting');

@@ -123,6 +123,7 @@ const comment = {
     fields: {
       id: 'ID',
       content: 'Message',
+      originalContent: 'As written',
       kind: 'Kind',
       movieTitle: 'Movie',
       userAccount: 'From',
@@ -137,6 +138,8 @@ const comment = {
       q: 'Search messages',
       status: 'Status',
       kind: 'Kind',
+      userId: 'Member ID',
+      address: 'Address',
       replied: 'Replied',
       createdFrom: 'Posted from',
       createdTo: 'Posted until',

@@ -125,6 +125,7 @@ const comment: typeof en = {
     fields: {
       id: 'ID',
       content: '留言内容',
+      originalContent: '原文',
       kind: '类型',
       movieTitle: '影片',
       userAccount: '留言人',
@@ -139,6 +140,8 @@ const comment: typeof en = {
       q: '搜索留言',
       status: '状态',
       kind: '类型',
+      userId: '会员 ID',
+      address: '地址',
       replied: '回复情况',
       createdFrom: '留言起',
       createdTo: '留言止',

@@ -247,18 +247,29 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
   const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
   const offset = (q.page - 1) * q.pageSize;
   const order = orderOf(commentSorts[q.sort ?? 'createdAt'], q.order, comments.id);
-  const rows = await db
-    .select(commentSelect)
-    .from(comments)
-    .leftJoin(siteUsers, eq(siteUsers.id, comments.userId))
-    .where(where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset(offset);
+  // The page's ids first, then their rows (as the movie and member lists): skipping 19,980 comments for page 1000
+  // walks the sort index alone instead of reading each skipped comment (40,000 table pages at a million).
+  const ids = (
+    await db
+      .select({ id: comments.id })
+      .from(comments)
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset(offset)
+  ).map((r) => r.id);
+  const rows = ids.length
+    ? await db
+        .select(commentSelect)
+        .from(comments)
+        .leftJoin(siteUsers, eq(siteUsers.id, comments.userId))
+        .where(inArray(comments.id, ids))
+        .orderBy(...order)
+    : [];
   const flat = rows.map((r) => ({ ...r.row, userAccount: r.userAccount }));
   const [list, totals] = await Promise.all([
     commentsToApi(db, flat),
-    cappedCount(db, comments, where, { offset, pageSize, rows: rows.length }),
+    cappedCount(db, comments, where, { offset, pageSize, rows: ids.length }),
   ]);
   return { list, ...totals };
 }

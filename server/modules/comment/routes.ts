@@ -23,8 +23,9 @@ import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, invalidField, notFound } from '../../core/errors';
+import { listGetRoutes } from '../../core/resource';
 import { reviewRoutes } from '../../core/review';
-import { id, rejectUnknownQuery, transaction, version } from '../../core/shared';
+import { id, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
 import { compiledOf, readFilter, readFilters, toSimplified, writeFilter } from './filter';
@@ -45,47 +46,21 @@ import { comments, guestbook } from './schema';
 const deleteAction = (table: typeof comments | typeof guestbook) => async (tx: any, ids: number[]) =>
   (await tx.delete(table).where(inArray(table.id, ids)).returning({ id: table.id })).length;
 
-const list = <T extends z.ZodType>(item: T) =>
-  z.object({ list: z.array(item), total: z.number(), totalExact: z.boolean() });
-
 /** `/app/admin/comment/comments`: the list (filters, threads by parentId), one comment, the review kit. */
 export function commentRoutes() {
-  const app = new OpenAPIHono<AppEnv>();
-  const tags = ['comments'];
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/',
-      tags,
-      security,
-      summary:
-        'List comments: status, targetType/targetId, reported, q (content contains), userId, address, parentId (the replies of one), topLevel, created dates',
-      middleware: asAnyOperator,
-      request: { query: CommentQuery },
-      responses: jsonResponse(list(Comment)),
-    }),
-    async (c) => {
-      rejectUnknownQuery(c, CommentQuery);
-      return ok(c, await readComments(c.get('deps').db, tenantOf(c), c.req.valid('query')));
+  const app = listGetRoutes({
+    tag: 'comments',
+    schema: Comment,
+    query: CommentQuery,
+    guard: asAnyOperator,
+    security,
+    summaries: {
+      list: 'List comments: status, targetType/targetId, reported, q (content contains), userId, address, parentId (the replies of one), topLevel, created dates',
+      get: 'One comment',
     },
-  );
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/{id}',
-      tags,
-      security,
-      summary: 'One comment',
-      middleware: asAnyOperator,
-      request: { params: idParam },
-      responses: jsonResponse(Comment),
-    }),
-    async (c) => {
-      const row = await readComment(c.get('deps').db, c.req.valid('param').id, tenantOf(c));
-      if (!row) throw notFound();
-      return ok(c, row);
-    },
-  );
+    list: (c, q) => readComments(c.get('deps').db, tenantOf(c), q),
+    get: (c, id) => readComment(c.get('deps').db, id, tenantOf(c)),
+  });
   return app.route(
     '/',
     reviewRoutes({
@@ -111,41 +86,20 @@ const ReplyBody = z.object({ reply: z.string().trim().min(1).max(1000), version 
 
 /** `/app/admin/comment/guestbook`: the list (replied or not), one entry, the inline reply, the review kit. */
 export function guestbookRoutes() {
-  const app = new OpenAPIHono<AppEnv>();
   const tags = ['guestbook'];
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/',
-      tags,
-      security,
-      summary: 'List guestbook entries: status, kind, replied, q, userId, address, created dates',
-      middleware: asAnyOperator,
-      request: { query: GuestbookQuery },
-      responses: jsonResponse(list(GuestbookEntry)),
-    }),
-    async (c) => {
-      rejectUnknownQuery(c, GuestbookQuery);
-      return ok(c, await readGuestbook(c.get('deps').db, tenantOf(c), c.req.valid('query')));
+  const app = listGetRoutes({
+    tag: 'guestbook',
+    schema: GuestbookEntry,
+    query: GuestbookQuery,
+    guard: asAnyOperator,
+    security,
+    summaries: {
+      list: 'List guestbook entries: status, kind, replied, q, userId, address, created dates',
+      get: 'One guestbook entry',
     },
-  );
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/{id}',
-      tags,
-      security,
-      summary: 'One guestbook entry',
-      middleware: asAnyOperator,
-      request: { params: idParam },
-      responses: jsonResponse(GuestbookEntry),
-    }),
-    async (c) => {
-      const row = await readGuestbookEntry(c.get('deps').db, c.req.valid('param').id, tenantOf(c));
-      if (!row) throw notFound();
-      return ok(c, row);
-    },
-  );
+    list: (c, q) => readGuestbook(c.get('deps').db, tenantOf(c), q),
+    get: (c, id) => readGuestbookEntry(c.get('deps').db, id, tenantOf(c)),
+  });
   app.openapi(
     createRoute({
       method: 'put',

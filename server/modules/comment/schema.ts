@@ -59,6 +59,8 @@ export const comments = pgTable(
     index('comments_target').on(t.targetType, t.targetId, t.createdAt),
     index('comments_parent').on(t.parentId),
     index('comments_reported').on(t.tenant, t.createdAt).where(sql`${t.reports} > 0`),
+    index('comments_likes').on(t.tenant, t.likes, t.id),
+    index('comments_reports').on(t.tenant, t.reports, t.id),
   ],
 );
 

@@ -5,10 +5,11 @@ import { cleanBlacklistEntry, parseAddress } from '../../../common/comment';
 import { MAX_VIP_DAYS, USER_GROUPS } from '../../../common/users';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
-import { batchBody, findById, idParam, isUniqueViolation } from '../../core/crud';
+import { batchBody, idParam, isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
-import { duplicate, rejectUnknownQuery, transaction } from '../../core/shared';
+import { listGetRoutes } from '../../core/resource';
+import { duplicate, transaction } from '../../core/shared';
 import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
 import { blacklistAddress, unblacklist } from '../comment/filter';
@@ -41,29 +42,6 @@ const UndoAnswer = z.object({ user: SiteUser, restored: z.number() }).openapi('S
 const VersionBody = z.object({ version: z.number().int().positive().optional() });
 
 const routes = {
-  list: createRoute({
-    method: 'get',
-    path: '/',
-    tags,
-    security,
-    summary:
-      'List members: q is an account, phone or email prefix; status, group, vip (read against the clock), channel, signup dates; totals exact up to 10,000',
-    middleware: asAnyOperator,
-    request: { query: ListQuery },
-    responses: jsonResponse(
-      z.object({ list: z.array(SiteUser), total: z.number(), totalExact: z.boolean() }),
-    ),
-  }),
-  get: createRoute({
-    method: 'get',
-    path: '/{id}',
-    tags,
-    security,
-    summary: 'One member (contacts unmasked for admins)',
-    middleware: asAnyOperator,
-    request: { params: idParam },
-    responses: jsonResponse(SiteUser),
-  }),
   batch: createRoute({
     method: 'post',
     path: '/batch',
@@ -198,20 +176,28 @@ export function siteSignupRoutes() {
 }
 
 export function userRoutes() {
-  const app = new OpenAPIHono<AppEnv>();
-
-  app.openapi(routes.list, async (c) => {
-    rejectUnknownQuery(c, ListQuery);
-    const { db, clock } = c.get('deps');
-    return ok(c, await readUserList(db, tenantOf(c), c.req.valid('query'), clock.now()));
-  });
-
-  app.openapi(routes.get, async (c) => {
-    const { db, clock } = c.get('deps');
-    const row = await findById<UserRow>(db, siteUsers, c.req.valid('param').id, {
-      where: eq(siteUsers.tenant, tenantOf(c)),
-    });
-    return ok(c, userToApi(row, clock.now(), c.get('operator').role === 'admin'));
+  const app = listGetRoutes({
+    tag: 'site users',
+    schema: SiteUser,
+    query: ListQuery,
+    guard: asAnyOperator,
+    security,
+    summaries: {
+      list: 'List members: q is an account, phone or email prefix; status, group, vip (read against the clock), channel, signup dates; totals exact up to 10,000',
+      get: 'One member (contacts unmasked for admins)',
+    },
+    list: (c, q) => {
+      const { db, clock } = c.get('deps');
+      return readUserList(db, tenantOf(c), q, clock.now());
+    },
+    get: async (c, id) => {
+      const { db, clock } = c.get('deps');
+      const [row] = await db
+        .select()
+        .from(siteUsers)
+        .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenantOf(c))));
+      return row && userToApi(row, clock.now(), c.get('operator').role === 'admin');
+    },
   });
 
   app.openapi(routes.batch, async (c) => {

@@ -54,9 +54,9 @@ export const siteUsers = pgTable(
     index('site_users_last_login').on(t.tenant, t.lastLoginAt.asc().nullsFirst(), t.id),
     index('site_users_points').on(t.tenant, t.points.asc().nullsFirst(), t.id),
     index('site_users_vip').on(t.tenant, t.vipExpiresAt.asc().nullsFirst(), t.id),
-    index('site_users_account_prefix').on(t.tenant, sql`lower(${t.account}) text_pattern_ops`),
-    index('site_users_phone').on(t.tenant, sql`${t.phone} text_pattern_ops`),
-    index('site_users_email').on(t.tenant, sql`lower(${t.email}) text_pattern_ops`),
+    index('site_users_account_prefix').on(t.tenant, sql`lower(${t.account}) text_pattern_ops`, t.id),
+    index('site_users_phone').on(t.tenant, sql`${t.phone} text_pattern_ops`, t.id),
+    index('site_users_email').on(t.tenant, sql`lower(${t.email}) text_pattern_ops`, t.id),
     index('site_users_inviter').on(t.inviter),
   ],
 );

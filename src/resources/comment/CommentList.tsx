@@ -1,25 +1,30 @@
 import ForumIcon from '@mui/icons-material/Forum';
-import { Box, ListItem, ListItemText, List as MuiList, Stack, Typography } from '@mui/material';
+import { Box, ListItem, ListItemText, List as MuiList, Typography } from '@mui/material';
 import {
   BooleanInput,
   FunctionField,
-  List,
   NumberField,
   SearchInput,
   SelectInput,
   TextInput,
-  TopToolbar,
   useGetList,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { DayInput } from '../../components/dates';
-import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
-import { ReviewBulkButtons } from '../../components/ReviewBulkButtons';
+import type { CsvColumn } from '../../components/ExportCsvButton';
 import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
-import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { LocaleDateField } from '../../layout/listParts';
 import { COMMENT_MSG, COMMENT_RESOURCE, COMMENT_REVIEW, SECTION_MSG } from './names';
-import { AuthorField, statusChoices, TargetField, targetChoices } from './shared';
+import {
+  AuthorColumn,
+  AuthorField,
+  ContentField,
+  ReviewedList,
+  statusChoices,
+  TargetField,
+  targetChoices,
+} from './shared';
 
 const f = `${COMMENT_MSG}.filters`;
 const filters = (translate: (key: string) => string, withUser: boolean) => [
@@ -99,87 +104,39 @@ function Replies() {
   );
 }
 
-function Empty() {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
-      <ForumIcon sx={{ fontSize: 64 }} aria-hidden />
-      <Typography variant="h6" component="p" color="text.primary">
-        {translate(`${COMMENT_MSG}.empty`)}
-      </Typography>
-      <Typography variant="body2">{translate(`${COMMENT_MSG}.emptyHint`)}</Typography>
-    </Box>
-  );
-}
-
 /**
  * `/comment/list` (and, with `userId`, the list of `/comment/view`): filters, threads (a row opens its replies),
  * batch review actions, CSV export.
  */
 export function CommentList({ userId }: { userId?: number } = {}) {
   const translate = useTranslate();
+  const mine = userId !== undefined;
   return (
-    <List
-      resource={COMMENT_RESOURCE}
-      filters={filters(translate, userId === undefined)}
-      filter={userId === undefined ? undefined : { userId }}
-      actions={
-        <TopToolbar>
-          <ExportCsvButton
-            columns={csvColumns}
-            filename="comments"
-            done={`${COMMENT_MSG}.notifications.exported`}
-          />
-        </TopToolbar>
-      }
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={20}
-      pagination={<ListPagination />}
-      empty={<Empty />}
-      disableSyncWithLocation={userId !== undefined}
-      storeKey={userId === undefined ? undefined : false}
+    <ReviewedList
+      review={COMMENT_REVIEW}
+      filters={filters(translate, !mine)}
+      csv={csvColumns}
+      filename="comments"
+      emptyIcon={ForumIcon}
+      expand={<Replies />}
+      filter={mine ? { userId } : undefined}
+      disableSyncWithLocation={mine}
+      storeKey={mine ? false : undefined}
     >
-      <Datagrid
-        rowClick="expand"
-        expand={<Replies />}
-        expandSingle
-        bulkActionButtons={
-          <ReviewBulkButtons review={COMMENT_REVIEW} actions={['approve', 'reject', 'offline', 'online']} />
-        }
-        sx={{ '& td.column-content': { minWidth: 200, maxWidth: 420 }, '& th': { whiteSpace: 'nowrap' } }}
-      >
-        <NumberField source="id" options={{ useGrouping: false }} />
-        <FunctionField
-          source="content"
-          sortable={false}
-          render={(r) => (
-            <Stack>
-              <span>{r.content}</span>
-              {r.originalContent && (
-                <Typography variant="caption" color="text.secondary">
-                  {translate(field('originalContent'))}: {r.originalContent}
-                </Typography>
-              )}
-            </Stack>
-          )}
-        />
-        <FunctionField
-          source="targetTitle"
-          sortable={false}
-          render={(r) => <TargetField type={r.targetType} id={r.targetId} title={r.targetTitle} />}
-        />
-        <FunctionField
-          source="userAccount"
-          sortable={false}
-          render={(r) => <AuthorField userId={r.userId} account={r.userAccount} guestName={r.guestName} />}
-        />
-        <ReviewStatusField source="status" sortable={false} review={COMMENT_REVIEW} />
-        <NumberField source="replyCount" sortable={false} />
-        <NumberField source="likes" />
-        <NumberField source="reports" />
-        <FunctionField source="address" sortable={false} render={(r) => r.address} />
-        <LocaleDateField source="createdAt" showTime />
-      </Datagrid>
-    </List>
+      <NumberField source="id" options={{ useGrouping: false }} />
+      <ContentField source="content" msg={COMMENT_MSG} />
+      <FunctionField
+        source="targetTitle"
+        sortable={false}
+        render={(r) => <TargetField type={r.targetType} id={r.targetId} title={r.targetTitle} />}
+      />
+      <AuthorColumn source="userAccount" />
+      <ReviewStatusField source="status" sortable={false} review={COMMENT_REVIEW} />
+      <NumberField source="replyCount" sortable={false} />
+      <NumberField source="likes" />
+      <NumberField source="reports" />
+      <FunctionField source="address" sortable={false} render={(r) => r.address} />
+      <LocaleDateField source="createdAt" showTime />
+    </ReviewedList>
   );
 }

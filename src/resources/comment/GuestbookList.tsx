@@ -1,13 +1,12 @@
 import MarkChatUnreadIcon from '@mui/icons-material/MarkChatUnread';
-import { Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { Button, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import {
   FunctionField,
-  List,
   NumberField,
   SearchInput,
   SelectInput,
-  TopToolbar,
+  TextInput,
   useNotify,
   useRecordContext,
   useRefresh,
@@ -15,12 +14,11 @@ import {
 } from 'react-admin';
 import { request } from '../../api/http';
 import { DayInput } from '../../components/dates';
-import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
-import { ReviewBulkButtons } from '../../components/ReviewBulkButtons';
+import type { CsvColumn } from '../../components/ExportCsvButton';
 import { ReviewStatusField } from '../../components/ReviewStatus';
-import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
-import { GUESTBOOK_API, GUESTBOOK_MSG, GUESTBOOK_RESOURCE, GUESTBOOK_REVIEW, SECTION_MSG } from './names';
-import { AuthorField, kindChoices, statusChoices } from './shared';
+import { LocaleDateField } from '../../layout/listParts';
+import { GUESTBOOK_API, GUESTBOOK_MSG, GUESTBOOK_REVIEW, SECTION_MSG } from './names';
+import { AuthorColumn, ContentField, kindChoices, ReviewedList, statusChoices } from './shared';
 
 const f = `${GUESTBOOK_MSG}.filters`;
 const filters = (translate: (key: string) => string) => [
@@ -37,6 +35,8 @@ const filters = (translate: (key: string) => string) => [
     ]}
   />,
   <SelectInput key="kind" source="kind" choices={kindChoices} alwaysOn label={`${f}.kind`} />,
+  <TextInput key="userId" source="userId" label={`${f}.userId`} />,
+  <TextInput key="address" source="address" label={`${f}.address`} />,
   <DayInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,
   <DayInput key="createdTo" source="createdTo" label={`${f}.createdTo`} />,
 ];
@@ -46,9 +46,11 @@ const csvColumns: CsvColumn[] = [
   { label: field('id'), value: (r) => r.id },
   { label: field('kind'), value: (r, t) => t(`${SECTION_MSG}.kind.${r.kind}`) },
   { label: field('content'), value: (r) => r.content },
+  { label: field('originalContent'), value: (r) => r.originalContent ?? '' },
   { label: field('movieTitle'), value: (r) => r.movieTitle ?? '' },
   { label: field('userAccount'), value: (r) => r.userAccount ?? r.guestName },
   { label: field('contact'), value: (r) => r.contact },
+  { label: field('address'), value: (r) => r.address },
   { label: field('status'), value: (r, t) => t(`${SECTION_MSG}.status.${r.status}`) },
   { label: field('reply'), value: (r) => r.reply },
   { label: field('repliedAt'), value: (r) => r.repliedAt ?? '' },
@@ -99,80 +101,31 @@ function ReplyPanel() {
   );
 }
 
-function Empty() {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
-      <MarkChatUnreadIcon sx={{ fontSize: 64 }} aria-hidden />
-      <Typography variant="h6" component="p" color="text.primary">
-        {translate(`${GUESTBOOK_MSG}.empty`)}
-      </Typography>
-      <Typography variant="body2">{translate(`${GUESTBOOK_MSG}.emptyHint`)}</Typography>
-    </Box>
-  );
-}
-
 /** `/comment/guestbook`: messages and broken-video reports, replied or not, the inline reply, review batches, CSV. */
 export function GuestbookList() {
   const translate = useTranslate();
   return (
-    <List
-      resource={GUESTBOOK_RESOURCE}
+    <ReviewedList
+      review={GUESTBOOK_REVIEW}
       filters={filters(translate)}
-      actions={
-        <TopToolbar>
-          <ExportCsvButton
-            columns={csvColumns}
-            filename="guestbook"
-            done={`${GUESTBOOK_MSG}.notifications.exported`}
-          />
-        </TopToolbar>
-      }
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={20}
-      pagination={<ListPagination />}
-      empty={<Empty />}
+      csv={csvColumns}
+      filename="guestbook"
+      emptyIcon={MarkChatUnreadIcon}
+      expand={<ReplyPanel />}
     >
-      <Datagrid
-        rowClick="expand"
-        expand={<ReplyPanel />}
-        expandSingle
-        bulkActionButtons={
-          <ReviewBulkButtons review={GUESTBOOK_REVIEW} actions={['approve', 'reject', 'offline', 'online']} />
-        }
-        sx={{ '& td.column-content': { minWidth: 200, maxWidth: 400 } }}
-      >
-        <NumberField source="id" options={{ useGrouping: false }} />
-        <FunctionField
-          source="kind"
-          sortable={false}
-          render={(r) => translate(`${SECTION_MSG}.kind.${r.kind}`)}
-        />
-        <FunctionField
-          source="content"
-          sortable={false}
-          render={(r) => (
-            <Stack>
-              <span>{r.content}</span>
-              {r.movieTitle && (
-                <Typography variant="caption" color="text.secondary">
-                  {translate(field('movieTitle'))}: {r.movieTitle}
-                </Typography>
-              )}
-            </Stack>
-          )}
-        />
-        <FunctionField
-          source="userAccount"
-          sortable={false}
-          render={(r) => <AuthorField userId={r.userId} account={r.userAccount} guestName={r.guestName} />}
-        />
-        <FunctionField source="contact" sortable={false} render={(r) => r.contact} />
-        <ReviewStatusField source="status" sortable={false} review={GUESTBOOK_REVIEW} />
-        <FunctionField source="reply" sortable={false} render={(r) => r.reply} />
-        <LocaleDateField source="repliedAt" />
-        <LocaleDateField source="createdAt" />
-      </Datagrid>
-    </List>
+      <NumberField source="id" options={{ useGrouping: false }} />
+      <FunctionField
+        source="kind"
+        sortable={false}
+        render={(r) => translate(`${SECTION_MSG}.kind.${r.kind}`)}
+      />
+      <ContentField source="content" msg={GUESTBOOK_MSG} />
+      <AuthorColumn source="userAccount" />
+      <FunctionField source="contact" sortable={false} render={(r) => r.contact} />
+      <ReviewStatusField source="status" sortable={false} review={GUESTBOOK_REVIEW} />
+      <FunctionField source="reply" sortable={false} render={(r) => r.reply} />
+      <LocaleDateField source="repliedAt" />
+      <LocaleDateField source="createdAt" />
+    </ReviewedList>
   );
 }

@@ -3,8 +3,10 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import PersonSearchIcon from '@mui/icons-material/PersonSearch';
-import { Box, MenuItem, TextField as MuiTextField, Typography } from '@mui/material';
+import { MenuItem, Link as MuiLink, TextField as MuiTextField, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 import {
+  FilterButton,
   FunctionField,
   List,
   NumberField,
@@ -15,13 +17,16 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
+import { Link } from 'react-router-dom';
 import { USER_GROUPS, USER_STATUSES, VIP_STATES } from '../../../common/users';
 import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
 import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { ListEmpty } from '../../components/ListEmpty';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ChannelAgentField } from '../agents/ChannelAgent';
+import { userCommentsPath } from '../comment/names';
 import { USER_MSG } from './names';
 import { MemberStatusChip, VipChip } from './shared';
 
@@ -64,6 +69,7 @@ const csvColumns: CsvColumn[] = [
   { label: field('points'), value: (r) => r.points },
   { label: field('status'), value: (r, t) => t(`${USER_MSG}.status.${r.status}`) },
   { label: field('signupAt'), value: (r) => r.signupAt },
+  { label: field('signupAddress'), value: (r) => r.signupAddress },
   { label: field('lastLoginAt'), value: (r) => r.lastLoginAt ?? '' },
   { label: field('lastLoginAddress'), value: (r) => r.lastLoginAddress },
   { label: field('channel'), value: (r) => r.channel },
@@ -167,16 +173,17 @@ function BulkActions() {
   );
 }
 
-function Empty() {
-  const translate = useTranslate();
+/** A time with the address it came from under it (signup, last login). */
+function WhenWhere({ at, address }: { at: ReactNode; address: string }) {
   return (
-    <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary', width: '100%' }} role="status">
-      <PersonSearchIcon sx={{ fontSize: 64 }} aria-hidden />
-      <Typography variant="h6" component="p" color="text.primary">
-        {translate(`${USER_MSG}.empty`)}
-      </Typography>
-      <Typography variant="body2">{translate(`${USER_MSG}.emptyHint`)}</Typography>
-    </Box>
+    <Stack>
+      {at}
+      {address && (
+        <Typography variant="caption" color="text.secondary">
+          {address}
+        </Typography>
+      )}
+    </Stack>
   );
 }
 
@@ -191,6 +198,7 @@ export function UserList() {
       filters={filters(translate)}
       actions={
         <TopToolbar>
+          <FilterButton />
           <ExportCsvButton
             columns={csvColumns}
             filename="members"
@@ -201,12 +209,12 @@ export function UserList() {
       sort={{ field: 'id', order: 'DESC' }}
       perPage={20}
       pagination={<ListPagination />}
-      empty={<Empty />}
+      empty={<ListEmpty icon={PersonSearchIcon} messages={USER_MSG} />}
     >
       <Datagrid
-        rowClick={(id) => `/comment/view?user=${id}`}
+        rowClick={(id) => userCommentsPath(id)}
         bulkActionButtons={<BulkActions />}
-        // fourteen one-line columns: the checkbox column's inset given back keeps them within 1440 px in English
+        // fourteen columns: the checkbox column's inset given back keeps them within 1440 px in English
         sx={{ '& td': { whiteSpace: 'nowrap' }, '& td:first-of-type, & th:first-of-type': { pl: 0.75 } }}
       >
         <NumberField source="id" options={{ useGrouping: false }} />
@@ -231,9 +239,32 @@ export function UserList() {
           render={(r) => <MemberStatusChip status={r.status} />}
         />
         <ChannelAgentField source="channel" label={field('agent')} sortable={false} />
-        <LocaleDateField source="signupAt" showTime={false} />
-        <LocaleDateField source="lastLoginAt" />
-        <TextField source="lastLoginAddress" sortable={false} />
+        <FunctionField
+          source="signupAt"
+          render={(r) => (
+            <WhenWhere
+              at={<LocaleDateField source="signupAt" showTime={false} />}
+              address={r.signupAddress}
+            />
+          )}
+        />
+        <FunctionField
+          source="lastLoginAt"
+          render={(r) => (
+            <WhenWhere at={<LocaleDateField source="lastLoginAt" />} address={r.lastLoginAddress} />
+          )}
+        />
+        <FunctionField
+          source="inviter"
+          sortable={false}
+          render={(r) =>
+            r.inviter === null ? null : (
+              <MuiLink component={Link} to={userCommentsPath(r.inviter)} onClick={(e) => e.stopPropagation()}>
+                #{r.inviter}
+              </MuiLink>
+            )
+          }
+        />
       </Datagrid>
     </List>
   );
