@@ -53,7 +53,10 @@ const lookupOf = (db: Executor) =>
 const lookups = new WeakMap<Executor, ReturnType<typeof lookupOf>>();
 function sessionLookup(db: Executor) {
   let lookup = lookups.get(db);
-  if (!lookup) lookups.set(db, (lookup = lookupOf(db)));
+  if (!lookup) {
+    lookup = lookupOf(db);
+    lookups.set(db, lookup);
+  }
   return lookup;
 }
 
