@@ -151,13 +151,19 @@ function printTable(title, rows, { path, runs, target }) {
   );
   console.log(
     withSql
-      ? '| query | total | rows | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | statements | buffers |\n|---|---:|---:|---:|---:|---:|---:|'
+      ? '| query | total | rows | API p50 / p95 / p99 | same SQL p50 / p95 / p99 | API − SQL p50 | statements | buffers |\n|---|---:|---:|---:|---:|---:|---:|---:|'
       : '| query | total | rows | API p50 / p95 / p99 |\n|---|---:|---:|---:|',
   );
   for (const r of rows) {
     const over = target !== null && r.api.p95 > target ? ' **over**' : '';
     const cells = [r.name, r.total, r.pageRows, `${fmtStats(r.api)}${over}`];
-    if (withSql) cells.push(r.sql ? fmtStats(r.sql) : '', r.n, r.buffers?.toLocaleString('en') ?? '');
+    if (withSql)
+      cells.push(
+        r.sql ? fmtStats(r.sql) : '',
+        r.sql ? f(r.api.p50 - r.sql.p50) : '',
+        r.n,
+        r.buffers?.toLocaleString('en') ?? '',
+      );
     console.log(`| ${cells.join(' | ')} |`);
   }
   const worst = rows.reduce((w, r) => (r.api.p95 > w.api.p95 ? r : w), rows[0]);
@@ -165,6 +171,16 @@ function printTable(title, rows, { path, runs, target }) {
   console.log(
     `worst API p95 ${f(worst.api.p95)} ms (${worst.name})${target === null ? '' : `; ${overCount} of ${rows.length} over the ${target} ms target`}`,
   );
+  // The API's own cost (routing, session, validation, query building, JSON): the median over the queries of API p50
+  // minus the same SQL's p50 (issue #18: under 2 ms on a simple page).
+  const overheads = rows
+    .filter((r) => r.sql)
+    .map((r) => r.api.p50 - r.sql.p50)
+    .sort((a, b) => a - b);
+  if (overheads.length)
+    console.log(
+      `API overhead (API p50 − same SQL p50): median ${f(overheads[Math.floor(overheads.length / 2)])} ms over ${overheads.length} queries${rows[0].sql ? `; ${rows[0].name}: ${f(rows[0].api.p50 - rows[0].sql.p50)} ms` : ''}`,
+    );
   if (path) {
     console.log('\nqueries:');
     for (const r of rows) console.log(`  ${r.name}: GET ${path}${r.query}`);

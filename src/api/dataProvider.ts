@@ -84,7 +84,7 @@ export function createDataProvider(apiPaths: Record<string, string>): ResourceDa
       if (data.previousTotals) meta.previousTotals = data.previousTotals;
       return { data: list, total: data.total ?? 0, meta };
     }
-    // A list that caps its count on large filters says so (`totalExact: false`): the pagination shows "1,000+".
+    // A list that caps its count on large filters says so (`totalExact: false`): the pagination shows "10,000+".
     const capped = data?.totalExact === false ? { meta: { totalExact: false } } : {};
     return { data: list, total: data?.total ?? 0, ...capped };
   };

@@ -7,8 +7,8 @@ import { invalidField } from '../../core/errors';
 import { enumParams } from '../../core/i18n';
 import { boolQuery, dateQuery, intQuery, rangeEnd, rangeStart } from '../../core/shared';
 import type { Db } from '../../db/types';
-import { movieSelect, movieToApi, tagIdsOf, titleContains } from './model';
-import { MOVIE_STATUSES, type MovieStatus, movieColumns, movies, movieTagLinks } from './schema';
+import { movieSelect, movieToApi, titleContains } from './model';
+import { MOVIE_STATUSES, type MovieStatus, movieColumns, movies } from './schema';
 import { listTotal, readPlanned, WALK_FROM } from './totals';
 
 /**
@@ -72,13 +72,8 @@ function listWhere(q: Query): SQL | undefined {
   if (q.ids) where.push(inArray(movies.id, q.ids));
   if (q.q) where.push(titleContains(q.q));
   if (q.columnId !== undefined) where.push(eq(movies.columnId, q.columnId));
-  if (q.tagId !== undefined)
-    where.push(
-      inArray(
-        movies.id,
-        sql`(select ${movieTagLinks.movieId} from ${movieTagLinks} where ${movieTagLinks.tagId} = ${q.tagId})`,
-      ),
-    );
+  // The kept tag ids (migration 0100): a walk of a screen's sort index tests them in the index.
+  if (q.tagId !== undefined) where.push(sql`${movies.tagIds} @> array[${q.tagId}::integer]`);
   if (q.platform !== undefined) where.push(sql`${movies.platforms} @> array[${q.platform}::integer]`);
   for (const [from, to, col, field] of [
     [q.createdFrom, q.createdTo, movies.createdAt, 'createdTo'],
@@ -132,9 +127,9 @@ export async function readMovieList(db: Db, q: Query) {
         .limit(pageSize)
         .offset(offset),
   );
-  // Then the rows, their tags and the total at once (separate connections on PostgreSQL).
+  // Then the rows (their tags with them) and the total at once (separate connections on PostgreSQL).
   const ids = pageIds.map((r) => r.id);
-  const [rows, tagMap, totals] = await Promise.all([
+  const [rows, totals] = await Promise.all([
     ids.length
       ? db
           .select(movieSelect)
@@ -143,10 +138,9 @@ export async function readMovieList(db: Db, q: Query) {
           .where(inArray(movies.id, ids))
           .orderBy(...order)
       : [],
-    tagIdsOf(db, ids),
     searchTotal ??
       shortSearchTotal ??
       listTotal(db, totalQuery, where, { offset, pageSize, pageRows: ids.length }),
   ]);
-  return { list: rows.map((r) => movieToApi(r, tagMap.get(r.id) ?? [])), ...totals };
+  return { list: rows.map(movieToApi), ...totals };
 }

@@ -3,15 +3,7 @@ import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { containsPattern, day, id, idArray, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { imageField } from '../images/paths';
-import {
-  MOVIE_STATUSES,
-  movieActresses,
-  movieColumns,
-  moviePlays,
-  movies,
-  movieTagLinks,
-  videoSources,
-} from './schema';
+import { MOVIE_STATUSES, movieActresses, movieColumns, moviePlays, movies, videoSources } from './schema';
 
 /** A play URL: the source's base URL and the entry's path, joined with one slash. */
 export function playUrl(baseUrl: string, path: string) {
@@ -94,6 +86,7 @@ export const movieSelect = {
   columnId: movies.columnId,
   columnName: movieColumns.name,
   platforms: movies.platforms,
+  tagIds: movies.tagIds,
   duration: movies.duration,
   releaseDate: movies.releaseDate,
   free: movies.free,
@@ -114,7 +107,8 @@ export const movieSelect = {
 
 type Row = Record<string, any>;
 
-export function movieToApi(r: Row, tagIds: number[]) {
+/** A movie row as the API answers it (its tag ids from the kept `tag_ids`, migration 0100). */
+export function movieToApi(r: Row) {
   return {
     ...r,
     columnName: r.columnName ?? null,
@@ -124,21 +118,8 @@ export function movieToApi(r: Row, tagIds: number[]) {
     publishedAt: iso(r.publishedAt),
     createdAt: iso(r.createdAt) as string,
     updatedAt: iso(r.updatedAt) as string,
-    tagIds,
+    tagIds: (r.tagIds ?? []).map(Number),
   } as z.infer<typeof Movie>;
-}
-
-/** Tag ids of several movies at once (one query for a page). */
-export async function tagIdsOf(db: Executor, ids: number[]) {
-  const map = new Map<number, number[]>(ids.map((i) => [i, []]));
-  if (!ids.length) return map;
-  const rows = await db
-    .select({ movieId: movieTagLinks.movieId, tagId: movieTagLinks.tagId })
-    .from(movieTagLinks)
-    .where(inArray(movieTagLinks.movieId, ids))
-    .orderBy(asc(movieTagLinks.movieId), asc(movieTagLinks.tagId));
-  for (const r of rows) map.get(r.movieId)?.push(r.tagId);
-  return map;
 }
 
 /** One movie with its tags, actresses and play entries (URLs built from the sources now). Undefined if absent. */
@@ -149,8 +130,7 @@ export async function readMovie(db: Executor, movieId: number) {
     .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
     .where(eq(movies.id, movieId));
   if (!row) return undefined;
-  const [tags, actresses, plays] = await Promise.all([
-    tagIdsOf(db, [movieId]),
+  const [actresses, plays] = await Promise.all([
     db
       .select({ actressId: movieActresses.actressId })
       .from(movieActresses)
@@ -173,7 +153,7 @@ export async function readMovie(db: Executor, movieId: number) {
       .orderBy(asc(moviePlays.sort), asc(moviePlays.id)),
   ]);
   return {
-    ...movieToApi(row, tags.get(movieId) ?? []),
+    ...movieToApi(row),
     actressIds: actresses.map((a) => a.actressId),
     plays: plays.map(({ baseUrl, ...p }) => ({ ...p, url: playUrl(baseUrl, p.path) })),
   };

@@ -42,7 +42,7 @@ const idOf = { params: idParam };
 const Page = z.object({
   list: z.array(Movie),
   total: z.number(),
-  /** false when more than COUNT_CAP movies match a filter no counter keeps: `total` is then COUNT_CAP ("1,000+"). */
+  /** false when more than COUNT_CAP movies match a filter no counter keeps: `total` is then COUNT_CAP ("10,000+"). */
   totalExact: z.boolean(),
 });
 

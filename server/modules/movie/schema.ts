@@ -77,6 +77,8 @@ export const movies = pgTable(
     cover: varchar('cover', { length: 512 }).notNull().default(''),
     columnId: integer('column_id').references(() => movieColumns.id),
     platforms: integer('platforms').array().notNull().default(sql`'{}'::integer[]`),
+    /** The movie's tag ids, sorted: kept from movie_tag_links by its triggers (migration 0100); never written here. */
+    tagIds: integer('tag_ids').array().notNull().default(sql`'{}'::integer[]`),
     duration: integer('duration').notNull().default(0),
     releaseDate: date('release_date', { mode: 'string' }),
     free: boolean('free').notNull().default(true),
@@ -94,8 +96,8 @@ export const movies = pgTable(
   },
   // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
   // that a view or a deep page is an index-only scan (migration 0004). The two screens' sort indexes also INCLUDE
-  // column_id, platforms, recommended, free and views, so a filtered walk tests them in the index (migration 0070;
-  // Drizzle declares no INCLUDE).
+  // column_id, platforms, recommended, free, views and tag_ids, so a filtered walk tests them in the index (migrations
+  // 0070 and 0100; Drizzle declares no INCLUDE).
   (t) => [
     index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
@@ -108,6 +110,7 @@ export const movies = pgTable(
     index('movies_status_created').on(t.status, t.createdAt.desc().nullsLast(), t.id.desc()),
     index('movies_column').on(t.columnId, t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_platforms').using('gin', t.platforms),
+    index('movies_tag_ids').using('gin', t.tagIds),
     index('movies_title_grams').using('gin', t.titleGrams),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import type { SessionOperator } from '../../core/context';
 import { newToken, sha256Hex } from '../../core/crypto';
@@ -27,18 +27,8 @@ export async function createSession(
   return token;
 }
 
-/**
- * The operator behind a token, or the envelope error that says why not: unknown or logged-out token 50008,
- * replaced (password changed or reset) 50012, idle too long 50014, operator disabled or deleted errCode 2001.
- */
-export async function resolveSession(
-  db: Executor,
-  token: string | undefined,
-  now: Date,
-  idleMs: number,
-): Promise<SessionOperator> {
-  if (!token || token.length > 200) throw new ApiError(Code.ILLEGAL_TOKEN, 'illegalToken');
-  const [row] = await db
+const lookupOf = (db: Executor) =>
+  db
     .select({
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
@@ -53,7 +43,35 @@ export async function resolveSession(
     })
     .from(sessions)
     .innerJoin(operators, eq(operators.id, sessions.operatorId))
-    .where(eq(sessions.tokenHash, await sha256Hex(token)));
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .prepare('zg_session_lookup');
+
+/**
+ * Every request looks its session up: the statement is built once per database (building a Drizzle query costs more
+ * than the lookup itself; issue #18) and, on PostgreSQL, prepared once per connection under its name.
+ */
+const lookups = new WeakMap<Executor, ReturnType<typeof lookupOf>>();
+function sessionLookup(db: Executor) {
+  let lookup = lookups.get(db);
+  if (!lookup) {
+    lookup = lookupOf(db);
+    lookups.set(db, lookup);
+  }
+  return lookup;
+}
+
+/**
+ * The operator behind a token, or the envelope error that says why not: unknown or logged-out token 50008,
+ * replaced (password changed or reset) 50012, idle too long 50014, operator disabled or deleted errCode 2001.
+ */
+export async function resolveSession(
+  db: Executor,
+  token: string | undefined,
+  now: Date,
+  idleMs: number,
+): Promise<SessionOperator> {
+  if (!token || token.length > 200) throw new ApiError(Code.ILLEGAL_TOKEN, 'illegalToken');
+  const [row] = await sessionLookup(db).execute({ tokenHash: await sha256Hex(token) });
   if (!row || row.revokedReason === 'logout') throw new ApiError(Code.ILLEGAL_TOKEN, 'illegalToken');
   if (row.disabled || row.deletedAt) throw accountDisabled();
   if (row.revokedReason) throw new ApiError(Code.SESSION_REPLACED, 'sessionReplaced');
