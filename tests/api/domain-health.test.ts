@@ -163,6 +163,49 @@ describe('a pass', () => {
     expect(await byHost('spare2.example.com')).toMatchObject({ status: 'standby', channel: null });
   });
 
+  test('a registration that ran out: marked expired by the pass, its channel replaced by a standby still registered', async () => {
+    const pool = (await call('POST', '/pools', { name: 'lapsing' })).data.id;
+    const s = (await call('GET', '/setting')).data;
+    await call('PUT', '/setting', {
+      checkEnabled: true,
+      checkIntervalSeconds: s.checkIntervalSeconds,
+      checkTimeoutMs: s.checkTimeoutMs,
+      failThreshold: 3,
+      autoReplace: true,
+      expiryWarnDays: s.expiryWarnDays,
+      version: s.version,
+    });
+    // The clock says 2026-06-01: one day past, one standby past too, one standby still registered
+    const add = (hostname: string, status: string, expiresOn: string, channel: string | null = null) =>
+      call('POST', '/domains', { hostname, status, expiresOn, channel, poolId: pool, role: 'channel' });
+    await add('lapsed.example.com', 'active', '2026-05-31', 'ag3');
+    await add('stale.example.com', 'standby', '2026-05-01');
+    await add('fresh.example.com', 'standby', '2026-06-01');
+    const r = await runHealthCheck(api.database.db, {
+      tenant: tenant(),
+      now: () => api.clock.now(),
+      probe: nodeProbe({ resolve: resolver, port }),
+    });
+    expect(r).toMatchObject({ expired: 2, replaced: 1 });
+    expect(await byHost('lapsed.example.com')).toMatchObject({ status: 'expired', channel: null });
+    expect(await byHost('stale.example.com')).toMatchObject({ status: 'expired', channel: null });
+    expect(await byHost('fresh.example.com')).toMatchObject({ status: 'active', channel: 'ag3' });
+    const history = (await call('GET', '/history?by=checker&action=expire&pageSize=100')).data.list;
+    expect(history.map((h: any) => [h.hostname, h.from, h.to, h.reason]).sort()).toEqual([
+      ['lapsed.example.com', 'active', 'expired', 'expires_on 2026-05-31'],
+      ['stale.example.com', 'standby', 'expired', 'expires_on 2026-05-01'],
+    ]);
+    const replaced = (await call('GET', '/history?action=replace&channel=ag3')).data.list;
+    expect(replaced[0]).toMatchObject({ from: 'lapsed.example.com', to: 'fresh.example.com', actorId: null });
+    // A second pass finds nothing more to expire
+    const again = await runHealthCheck(api.database.db, {
+      tenant: tenant(),
+      now: () => api.clock.now(),
+      probe: nodeProbe({ resolve: resolver, port }),
+    });
+    expect(again.expired).toBe(0);
+  });
+
   test('a pass is claimed once per interval, and only when the checker is on', async () => {
     const db = api.database.db;
     await api.query(sql`update domain_settings set last_check_at = null, check_interval_seconds = 60`);

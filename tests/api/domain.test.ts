@@ -329,6 +329,32 @@ describe('pools and runway', () => {
   });
 });
 
+describe('the carousel past its listing', () => {
+  test('shares are over all of a pool’s live domains; an expired registration and an empty pool are shown as they are', async () => {
+    const p = await pool('大轮播池');
+    const n = 150;
+    // 150 live domains of weight 1 and one of weight 50: the heaviest 100 are listed, shares over all 151
+    await importText(Array.from({ length: n }, (_, i) => `l${i}.big.dev`).join('\n'), {
+      poolId: p,
+      status: 'active',
+    });
+    await importText('heavy.big.dev', { poolId: p, status: 'active', weight: 50 });
+    // active but its registration ran out yesterday (the test clock is 2026-06-01): not live
+    await importText('lapsed.big.dev', { poolId: p, status: 'active', weight: 100 });
+    await api.query(sql`update domains set expires_on = '2026-05-31' where hostname = 'lapsed.big.dev'`);
+    const empty = await pool('空轮播池');
+    const r = (await call('GET', '/overview/carousel')).data;
+    const row = r.pools.find((x: any) => x.id === p);
+    expect(r.perPool).toBe(100);
+    expect(row).toMatchObject({ count: n + 1, totalWeight: n + 50 });
+    expect(row.domains).toHaveLength(100);
+    expect(row.domains[0]).toMatchObject({ hostname: 'heavy.big.dev', share: 25 });
+    expect(row.domains[1].share).toBe(0.5);
+    expect(row.domains.some((d: any) => d.hostname === 'lapsed.big.dev')).toBe(false);
+    expect(r.pools.find((x: any) => x.id === empty)).toMatchObject({ count: 0, totalWeight: 0, domains: [] });
+  });
+});
+
 describe('settings', () => {
   test('read by any operator, saved by admins with the version; out-of-range values are 40000', async () => {
     const s = (await call('GET', '/setting', undefined, user)).data;

@@ -159,6 +159,7 @@ const domain = {
       swap: 'Swapped',
       replace: 'Auto-replaced',
       health: 'Health check',
+      expire: 'Registration expired',
     },
     checker: 'Health checker',
     filters: {

@@ -160,6 +160,7 @@ const domain: typeof en = {
       swap: '替换',
       replace: '自动替换',
       health: '健康检测',
+      expire: '注册到期',
     },
     checker: '健康检测',
     filters: {

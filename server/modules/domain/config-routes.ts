@@ -69,7 +69,7 @@ const SwapBody = z
     toId: id,
     fromVersion: version.optional(),
     toVersion: version.optional(),
-    fromStatus: z.enum(['retired', 'standby', 'blocked']).optional().default('retired'),
+    fromStatus: z.enum(['retired', 'standby', 'blocked', 'expired']).optional().default('retired'),
     reason: z.string().trim().max(256).optional().default(''),
     dryRun: z.boolean().optional().default(false),
   })
