@@ -284,6 +284,37 @@ describe('config: swap A for B across a channel', () => {
   });
 });
 
+describe('config: every channel reachable', () => {
+  test('channels are paged by code with their total; bad paging and unknown parameters are 40000', async () => {
+    const p = await pool('多渠道');
+    // 25 channels zz00…zz24, one domain each
+    for (let i = 0; i < 25; i++)
+      await importText(`zz${i}.channels.dev`, {
+        poolId: p,
+        status: 'active',
+        role: 'channel',
+        channel: `zz${String(i).padStart(2, '0')}`,
+      });
+    const page1 = (await call('GET', '/config/channels?q=zz&pageSize=10')).data;
+    expect(page1.total).toBe(25);
+    expect(page1.list.map((r: any) => r.channel)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `zz${String(i).padStart(2, '0')}`),
+    );
+    const page3 = (await call('GET', '/config/channels?q=zz&pageSize=10&page=3')).data;
+    expect(page3.list.map((r: any) => r.channel)).toEqual(['zz20', 'zz21', 'zz22', 'zz23', 'zz24']);
+    expect(page3.total).toBe(25);
+    // past the end: nothing, the total still said
+    expect((await call('GET', '/config/channels?q=zz&pageSize=10&page=9')).data).toEqual({
+      list: [],
+      total: 25,
+    });
+    expect((await call('GET', '/config/channels?channel=zz07')).data.total).toBe(1);
+    expect((await call('GET', '/config/channels?page=0')).data.fields.page).toBeDefined();
+    expect((await call('GET', '/config/channels?pageSize=1000')).data.fields.pageSize).toBeDefined();
+    expect((await call('GET', '/config/channels?colour=red')).data.fields.colour).toBeDefined();
+  });
+});
+
 describe('pools and runway', () => {
   test('days left = standby ÷ retired per day over 30 days', async () => {
     expect(runwayDays(30, 15)).toBe(60);

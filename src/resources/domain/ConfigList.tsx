@@ -12,6 +12,7 @@ import {
   TableBody,
   TableCell,
   TableHead,
+  TablePagination,
   TableRow,
   TextField,
   Typography,
@@ -19,6 +20,7 @@ import {
 import { useEffect, useState } from 'react';
 import { Loading, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
+import { PAGE_SIZES } from '../../../common/paging';
 import { request } from '../../api/http';
 import { CONFIG_API, CONFIG_MSG } from './names';
 import { StatusChip } from './shared';
@@ -38,13 +40,13 @@ export interface ChannelRow {
 }
 
 /** The channels (agents' promotion codes) and their domains; `q` is the start of the code. */
-export function useChannels(q: string, channel?: string) {
+export function useChannels(q: string, channel?: string, page = 1, pageSize = 20) {
   const [data, setData] = useState<{ list: ChannelRow[]; total: number } | null>(null);
   useEffect(() => {
     let live = true;
     const t = setTimeout(() => {
       request<{ list: ChannelRow[]; total: number }>(`${CONFIG_API}/channels`, {
-        query: { ...(q ? { q } : {}), ...(channel ? { channel } : {}) },
+        query: { ...(q ? { q } : {}), ...(channel ? { channel } : {}), page, pageSize },
       })
         .then((r) => live && setData(r))
         .catch(() => live && setData({ list: [], total: 0 }));
@@ -53,7 +55,7 @@ export function useChannels(q: string, channel?: string) {
       live = false;
       clearTimeout(t);
     };
-  }, [q, channel]);
+  }, [q, channel, page, pageSize]);
   return data;
 }
 
@@ -61,7 +63,9 @@ export function useChannels(q: string, channel?: string) {
 export function ConfigList() {
   const translate = useTranslate();
   const [q, setQ] = useState('');
-  const data = useChannels(q);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const data = useChannels(q, undefined, page, pageSize);
   return (
     <Card sx={{ mt: 1 }}>
       <CardContent>
@@ -69,7 +73,10 @@ export function ConfigList() {
           <TextField
             size="small"
             value={q}
-            onChange={(e) => setQ(e.target.value)}
+            onChange={(e) => {
+              setQ(e.target.value);
+              setPage(1);
+            }}
             label={translate(`${CONFIG_MSG}.search`)}
             slotProps={{
               input: {
@@ -144,6 +151,21 @@ export function ConfigList() {
               ))}
             </TableBody>
           </Table>
+        )}
+        {data && data.total > 0 && (
+          <TablePagination
+            component="div"
+            count={data.total}
+            page={page - 1}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={[...PAGE_SIZES]}
+            onPageChange={(_, p) => setPage(p + 1)}
+            onRowsPerPageChange={(e) => {
+              setPageSize(Number(e.target.value));
+              setPage(1);
+            }}
+            labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+          />
         )}
       </CardContent>
     </Card>
