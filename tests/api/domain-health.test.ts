@@ -48,6 +48,12 @@ afterAll(async () => {
   await api.close();
 });
 
+/** The checker on, with this failure threshold and auto-replacement (the rest as saved). */
+async function switchOn(failThreshold: number, autoReplace: boolean) {
+  const { lastCheckAt: _, updatedAt: __, ...s } = (await call('GET', '/setting')).data;
+  await call('PUT', '/setting', { ...s, checkEnabled: true, failThreshold, autoReplace });
+}
+
 const resolver = async (h: string) => {
   if (h.startsWith('nxdomain')) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
   return '127.0.0.1';
@@ -135,16 +141,7 @@ describe('a pass', () => {
 
   test('without auto-replacement a failed channel domain is only blocked', async () => {
     const pool = (await call('POST', '/pools', { name: 'manual' })).data.id;
-    const s = (await call('GET', '/setting')).data;
-    await call('PUT', '/setting', {
-      checkEnabled: true,
-      checkIntervalSeconds: s.checkIntervalSeconds,
-      checkTimeoutMs: s.checkTimeoutMs,
-      failThreshold: 1,
-      autoReplace: false,
-      expiryWarnDays: s.expiryWarnDays,
-      version: s.version,
-    });
+    await switchOn(1, false);
     await call('POST', '/domains/import', {
       text: 'down2.example.com',
       poolId: pool,
@@ -165,16 +162,7 @@ describe('a pass', () => {
 
   test('a registration that ran out: marked expired by the pass, its channel replaced by a standby still registered', async () => {
     const pool = (await call('POST', '/pools', { name: 'lapsing' })).data.id;
-    const s = (await call('GET', '/setting')).data;
-    await call('PUT', '/setting', {
-      checkEnabled: true,
-      checkIntervalSeconds: s.checkIntervalSeconds,
-      checkTimeoutMs: s.checkTimeoutMs,
-      failThreshold: 3,
-      autoReplace: true,
-      expiryWarnDays: s.expiryWarnDays,
-      version: s.version,
-    });
+    await switchOn(3, true);
     // The clock says 2026-06-01: one day past, one standby past too, one standby still registered
     const add = (hostname: string, status: string, expiresOn: string, channel: string | null = null) =>
       call('POST', '/domains', { hostname, status, expiresOn, channel, poolId: pool, role: 'channel' });

@@ -147,6 +147,7 @@ const domain = {
       action: 'Change',
       from: 'From',
       to: 'To',
+      poolId: 'Pool',
       channel: 'Channel',
       actor: 'By',
       reason: 'Why',

@@ -148,6 +148,7 @@ const domain: typeof en = {
       action: '变更',
       from: '原值',
       to: '新值',
+      poolId: '域名池',
       channel: '渠道',
       actor: '操作者',
       reason: '原因',

@@ -22,6 +22,7 @@ import { Loading, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { PAGE_SIZES } from '../../../common/paging';
 import { request } from '../../api/http';
+import { visuallyHidden } from '../../components/ReportPeriod';
 import { CONFIG_API, CONFIG_MSG } from './names';
 import { StatusChip } from './shared';
 
@@ -105,16 +106,7 @@ export function ConfigList() {
                 <TableCell>{translate(`${CONFIG_MSG}.channel`)}</TableCell>
                 <TableCell>{translate(`${CONFIG_MSG}.domains`)}</TableCell>
                 <TableCell>
-                  <Box
-                    component="span"
-                    sx={{
-                      position: 'absolute',
-                      width: 1,
-                      height: 1,
-                      overflow: 'hidden',
-                      clip: 'rect(0 0 0 0)',
-                    }}
-                  >
+                  <Box component="span" sx={visuallyHidden}>
                     {translate(`${CONFIG_MSG}.swap`)}
                   </Box>
                 </TableCell>
