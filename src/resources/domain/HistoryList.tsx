@@ -26,15 +26,15 @@ const actorOf = (r: any, t: (k: string) => string) =>
   r.actorId === null ? t(`${HISTORY_MSG}.checker`) : r.actor;
 
 /** A move's from and to are pool ids: shown as the pools' names (an id no pool has any more stays as it is). */
-const valueOf = (r: any, v: string, pools: Map<number, string>) =>
+const shownValue = (r: any, v: string, pools: Map<number, string>) =>
   r.action === 'move' ? (v === '' ? '—' : (pools.get(Number(v)) ?? v)) : v;
 
 const csvColumns = (pools: Map<number, string>): CsvColumn[] => [
   { label: f('at'), value: (r) => r.at },
   { label: f('hostname'), value: (r) => r.unicode },
   { label: f('action'), value: (r, t) => t(`${HISTORY_MSG}.action.${r.action}`) },
-  { label: f('from'), value: (r) => valueOf(r, r.from, pools) },
-  { label: f('to'), value: (r) => valueOf(r, r.to, pools) },
+  { label: f('from'), value: (r) => shownValue(r, r.from, pools) },
+  { label: f('to'), value: (r) => shownValue(r, r.to, pools) },
   { label: f('channel'), value: (r) => r.channel ?? '' },
   { label: f('actor'), value: (r, t) => actorOf(r, t) },
   { label: f('reason'), value: (r) => r.reason },
@@ -100,9 +100,14 @@ export function HistoryList() {
           source="from"
           sortable={false}
           label={f('from')}
-          render={(r) => valueOf(r, r.from, names)}
+          render={(r) => shownValue(r, r.from, names)}
         />
-        <FunctionField source="to" sortable={false} label={f('to')} render={(r) => valueOf(r, r.to, names)} />
+        <FunctionField
+          source="to"
+          sortable={false}
+          label={f('to')}
+          render={(r) => shownValue(r, r.to, names)}
+        />
         <FunctionField
           source="channel"
           sortable={false}
