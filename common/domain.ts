@@ -23,6 +23,7 @@ export const HISTORY_ACTIONS = [
   'swap',
   'replace',
   'health',
+  'expire',
 ] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 

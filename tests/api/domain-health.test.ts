@@ -48,6 +48,12 @@ afterAll(async () => {
   await api.close();
 });
 
+/** The checker on, with this failure threshold and auto-replacement (the rest as saved). */
+async function switchOn(failThreshold: number, autoReplace: boolean) {
+  const { lastCheckAt: _, updatedAt: __, ...s } = (await call('GET', '/setting')).data;
+  await call('PUT', '/setting', { ...s, checkEnabled: true, failThreshold, autoReplace });
+}
+
 const resolver = async (h: string) => {
   if (h.startsWith('nxdomain')) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
   return '127.0.0.1';
@@ -135,16 +141,7 @@ describe('a pass', () => {
 
   test('without auto-replacement a failed channel domain is only blocked', async () => {
     const pool = (await call('POST', '/pools', { name: 'manual' })).data.id;
-    const s = (await call('GET', '/setting')).data;
-    await call('PUT', '/setting', {
-      checkEnabled: true,
-      checkIntervalSeconds: s.checkIntervalSeconds,
-      checkTimeoutMs: s.checkTimeoutMs,
-      failThreshold: 1,
-      autoReplace: false,
-      expiryWarnDays: s.expiryWarnDays,
-      version: s.version,
-    });
+    await switchOn(1, false);
     await call('POST', '/domains/import', {
       text: 'down2.example.com',
       poolId: pool,
@@ -161,6 +158,40 @@ describe('a pass', () => {
     expect(r.replaced).toBe(0);
     expect(await byHost('down2.example.com')).toMatchObject({ status: 'blocked' });
     expect(await byHost('spare2.example.com')).toMatchObject({ status: 'standby', channel: null });
+  });
+
+  test('a registration that ran out: marked expired by the pass, its channel replaced by a standby still registered', async () => {
+    const pool = (await call('POST', '/pools', { name: 'lapsing' })).data.id;
+    await switchOn(3, true);
+    // The clock says 2026-06-01: one day past, one standby past too, one standby still registered
+    const add = (hostname: string, status: string, expiresOn: string, channel: string | null = null) =>
+      call('POST', '/domains', { hostname, status, expiresOn, channel, poolId: pool, role: 'channel' });
+    await add('lapsed.example.com', 'active', '2026-05-31', 'ag3');
+    await add('stale.example.com', 'standby', '2026-05-01');
+    await add('fresh.example.com', 'standby', '2026-06-01');
+    const r = await runHealthCheck(api.database.db, {
+      tenant: tenant(),
+      now: () => api.clock.now(),
+      probe: nodeProbe({ resolve: resolver, port }),
+    });
+    expect(r).toMatchObject({ expired: 2, replaced: 1 });
+    expect(await byHost('lapsed.example.com')).toMatchObject({ status: 'expired', channel: null });
+    expect(await byHost('stale.example.com')).toMatchObject({ status: 'expired', channel: null });
+    expect(await byHost('fresh.example.com')).toMatchObject({ status: 'active', channel: 'ag3' });
+    const history = (await call('GET', '/history?by=checker&action=expire&pageSize=100')).data.list;
+    expect(history.map((h: any) => [h.hostname, h.from, h.to, h.reason]).sort()).toEqual([
+      ['lapsed.example.com', 'active', 'expired', 'expires_on 2026-05-31'],
+      ['stale.example.com', 'standby', 'expired', 'expires_on 2026-05-01'],
+    ]);
+    const replaced = (await call('GET', '/history?action=replace&channel=ag3')).data.list;
+    expect(replaced[0]).toMatchObject({ from: 'lapsed.example.com', to: 'fresh.example.com', actorId: null });
+    // A second pass finds nothing more to expire
+    const again = await runHealthCheck(api.database.db, {
+      tenant: tenant(),
+      now: () => api.clock.now(),
+      probe: nodeProbe({ resolve: resolver, port }),
+    });
+    expect(again.expired).toBe(0);
   });
 
   test('a pass is claimed once per interval, and only when the checker is on', async () => {

@@ -128,6 +128,34 @@ describe('GET /app/site/domains/resolve', () => {
     expect((await resolve('pool=promo&visitor=c1&channel=nobody')).code).toBe(40400);
   });
 
+  test('never an active domain whose registration has run out, from the day after its expiry', async () => {
+    const pool = (await admin$('POST', '/pools', { name: 'lapse' })).data.id;
+    // the test clock is 2026-06-01 08:00 UTC
+    await admin$('POST', '/domains', {
+      hostname: 'today.lapse.com',
+      status: 'active',
+      poolId: pool,
+      expiresOn: '2026-06-01',
+    });
+    await admin$('POST', '/domains', {
+      hostname: 'past.lapse.com',
+      status: 'active',
+      poolId: pool,
+      expiresOn: '2026-05-31',
+      weight: 50,
+    });
+    const seen = new Set<string>();
+    for (let i = 0; i < 100; i++) seen.add((await resolve(`pool=${pool}&visitor=l${i}`)).data.hostname);
+    expect([...seen]).toEqual(['today.lapse.com']);
+    // The next day the cached list is read again (no write bumped the version): nothing is live any more
+    api.clock.set(new Date('2026-06-02T00:30:00Z'));
+    try {
+      expect((await resolve(`pool=${pool}&visitor=l1`)).code).toBe(40400);
+    } finally {
+      api.clock.set(new Date('2026-06-01T08:00:00Z'));
+    }
+  });
+
   test('bad input: the key, the pool, the visitor, unknown parameters', async () => {
     expect((await resolve('pool=promo&visitor=a', '')).code).toBe(40100);
     expect((await resolve('pool=promo&visitor=a', 'sk_wrongwrongwrongwrongwrong')).code).toBe(40100);

@@ -284,6 +284,37 @@ describe('config: swap A for B across a channel', () => {
   });
 });
 
+describe('config: every channel reachable', () => {
+  test('channels are paged by code with their total; bad paging and unknown parameters are 40000', async () => {
+    const p = await pool('多渠道');
+    // 25 channels zz00…zz24, one domain each
+    for (let i = 0; i < 25; i++)
+      await importText(`zz${i}.channels.dev`, {
+        poolId: p,
+        status: 'active',
+        role: 'channel',
+        channel: `zz${String(i).padStart(2, '0')}`,
+      });
+    const page1 = (await call('GET', '/config/channels?q=zz&pageSize=10')).data;
+    expect(page1.total).toBe(25);
+    expect(page1.list.map((r: any) => r.channel)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `zz${String(i).padStart(2, '0')}`),
+    );
+    const page3 = (await call('GET', '/config/channels?q=zz&pageSize=10&page=3')).data;
+    expect(page3.list.map((r: any) => r.channel)).toEqual(['zz20', 'zz21', 'zz22', 'zz23', 'zz24']);
+    expect(page3.total).toBe(25);
+    // past the end: nothing, the total still said
+    expect((await call('GET', '/config/channels?q=zz&pageSize=10&page=9')).data).toEqual({
+      list: [],
+      total: 25,
+    });
+    expect((await call('GET', '/config/channels?channel=zz07')).data.total).toBe(1);
+    expect((await call('GET', '/config/channels?page=0')).data.fields.page).toBeDefined();
+    expect((await call('GET', '/config/channels?pageSize=1000')).data.fields.pageSize).toBeDefined();
+    expect((await call('GET', '/config/channels?colour=red')).data.fields.colour).toBeDefined();
+  });
+});
+
 describe('pools and runway', () => {
   test('days left = standby ÷ retired per day over 30 days', async () => {
     expect(runwayDays(30, 15)).toBe(60);
@@ -326,6 +357,32 @@ describe('pools and runway', () => {
       ['c2.carousel.dev', 75],
       ['c1.carousel.dev', 25],
     ]);
+  });
+});
+
+describe('the carousel past its listing', () => {
+  test('shares are over all of a pool’s live domains; an expired registration and an empty pool are shown as they are', async () => {
+    const p = await pool('大轮播池');
+    const n = 150;
+    // 150 live domains of weight 1 and one of weight 50: the heaviest 100 are listed, shares over all 151
+    await importText(Array.from({ length: n }, (_, i) => `l${i}.big.dev`).join('\n'), {
+      poolId: p,
+      status: 'active',
+    });
+    await importText('heavy.big.dev', { poolId: p, status: 'active', weight: 50 });
+    // active but its registration ran out yesterday (the test clock is 2026-06-01): not live
+    await importText('lapsed.big.dev', { poolId: p, status: 'active', weight: 100 });
+    await api.query(sql`update domains set expires_on = '2026-05-31' where hostname = 'lapsed.big.dev'`);
+    const empty = await pool('空轮播池');
+    const r = (await call('GET', '/overview/carousel')).data;
+    const row = r.pools.find((x: any) => x.id === p);
+    expect(r.perPool).toBe(100);
+    expect(row).toMatchObject({ count: n + 1, totalWeight: n + 50 });
+    expect(row.domains).toHaveLength(100);
+    expect(row.domains[0]).toMatchObject({ hostname: 'heavy.big.dev', share: 25 });
+    expect(row.domains[1].share).toBe(0.5);
+    expect(row.domains.some((d: any) => d.hostname === 'lapsed.big.dev')).toBe(false);
+    expect(r.pools.find((x: any) => x.id === empty)).toMatchObject({ count: 0, totalWeight: 0, domains: [] });
   });
 });
 

@@ -7,6 +7,8 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { normalizeHostname, parsePaste, runwayDays } from '../../common/domain';
 import { createI18nProvider } from '../../src/i18n';
+import { Carousel } from '../../src/resources/domain/Carousel';
+import { ConfigList } from '../../src/resources/domain/ConfigList';
 import { localProblems, StoreAdd } from '../../src/resources/domain/StoreAdd';
 import { envelope, type SeenRequest } from './api-fetch-stub';
 import { warmUpScreens } from './warm-up';
@@ -17,6 +19,8 @@ warmUpScreens();
 
 let seen: SeenRequest[];
 let importAnswer: (body: any) => Response;
+let carouselAnswer: () => Response = () => envelope({ pools: [], perPool: 100 });
+let channelsAnswer: (query: URLSearchParams) => Response = () => envelope({ list: [], total: 0 });
 
 beforeEach(() => {
   seen = [];
@@ -35,6 +39,9 @@ beforeEach(() => {
       if (path === '/app/admin/domain/pools')
         return envelope({ list: [{ id: 5, name: '主池', note: '', version: 1 }], total: 1 });
       if (path === '/app/admin/domain/domains/import') return importAnswer(req.body);
+      if (path === '/app/admin/domain/overview/carousel') return carouselAnswer();
+      if (path === '/app/admin/domain/config/channels')
+        return channelsAnswer(new URL(req.url, 'http://x').searchParams);
       return envelope(null, 40400, 'no stub');
     }),
   );
@@ -126,4 +133,64 @@ test('the paste box shows bad lines before sending, then the server’s report; 
   fireEvent.click(screen.getByRole('button', { name: '确认' }));
   await waitFor(() => expect(seen.filter((r) => r.url.includes('/import'))).toHaveLength(2));
   expect(seen.at(-1)?.body).toMatchObject({ skipBad: true, text: 'new.com\n*.w.com\nold.com\nNEW.com' });
-});
+}, 30_000);
+
+test('the carousel: shares over the whole pool, a link to all its live domains past the listed ones, a pool with none', async () => {
+  const domains = Array.from({ length: 3 }, (_, i) => ({
+    id: i + 1,
+    hostname: `d${i}.com`,
+    unicode: `d${i}.com`,
+    role: 'landing',
+    weight: 1,
+    share: 0.4,
+    version: 1,
+  }));
+  carouselAnswer = () =>
+    envelope({
+      perPool: 3,
+      pools: [
+        { id: 5, name: '主池', totalWeight: 250, count: 250, domains },
+        { id: 6, name: '空池', totalWeight: 0, count: 0, domains: [] },
+      ],
+    });
+  wrap(<Carousel />);
+  expect(await screen.findByText('在用域名 250 个，总权重 250')).toBeTruthy();
+  const all = screen.getByRole('link', { name: '只列出权重最高的 3 个；在域名库中查看全部 250 个' });
+  expect(decodeURIComponent(all.getAttribute('href')!)).toBe(
+    '/domain/store?filter={"poolId":5,"status":"active"}',
+  );
+  expect(screen.getByText('没有在用域名：站点取不到这个池的域名。')).toBeTruthy();
+}, 30_000);
+
+test('channel bindings are paged: the next page asks the server for it', async () => {
+  channelsAnswer = (q) => {
+    const page = Number(q.get('page'));
+    return envelope({
+      total: 45,
+      list: [
+        {
+          channel: `ag${page}`,
+          domains: [
+            {
+              id: page,
+              hostname: `p${page}.com`,
+              unicode: `p${page}.com`,
+              role: 'channel',
+              status: 'active',
+              poolId: 5,
+              version: 1,
+            },
+          ],
+        },
+      ],
+    });
+  };
+  wrap(<ConfigList />);
+  expect(await screen.findByText('ag1')).toBeTruthy();
+  fireEvent.click(screen.getByRole('button', { name: /next page|下一页/i }));
+  expect(await screen.findByText('ag2')).toBeTruthy();
+  const asked = seen
+    .filter((r) => r.url.includes('/config/channels'))
+    .map((r) => new URL(r.url, 'http://x').searchParams.get('page'));
+  expect(asked).toEqual(['1', '2']);
+}, 30_000);

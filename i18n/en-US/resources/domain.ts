@@ -108,7 +108,10 @@ const domain = {
     saved: 'Imported %{count} domains',
   },
   'domain/carousel': {
-    empty: 'No pool has a live domain yet: set domains active in the store.',
+    empty: 'No pool yet: create one under Pools, then set domains active in the store.',
+    others: 'All others',
+    noLive: 'No live domain: the site gets no domain for this pool.',
+    more: 'The %{shown} heaviest are listed; all %{count} in the store',
     summary: '%{count} live domains, total weight %{total}',
     share: 'Share',
     weightOf: 'Weight of %{name}',
@@ -144,6 +147,7 @@ const domain = {
       action: 'Change',
       from: 'From',
       to: 'To',
+      poolId: 'Pool',
       channel: 'Channel',
       actor: 'By',
       reason: 'Why',
@@ -159,6 +163,7 @@ const domain = {
       swap: 'Swapped',
       replace: 'Auto-replaced',
       health: 'Health check',
+      expire: 'Registration expired',
     },
     checker: 'Health checker',
     filters: {

@@ -109,7 +109,10 @@ const domain: typeof en = {
     saved: '已导入 %{count} 个域名',
   },
   'domain/carousel': {
-    empty: '还没有域名池有在用域名：请在域名库中把域名设为在用。',
+    empty: '还没有域名池：请先在“域名池”中新建，再在域名库中把域名设为在用。',
+    others: '其余域名',
+    noLive: '没有在用域名：站点取不到这个池的域名。',
+    more: '只列出权重最高的 %{shown} 个；在域名库中查看全部 %{count} 个',
     summary: '在用域名 %{count} 个，总权重 %{total}',
     share: '流量占比',
     weightOf: '%{name} 的权重',
@@ -145,6 +148,7 @@ const domain: typeof en = {
       action: '变更',
       from: '原值',
       to: '新值',
+      poolId: '域名池',
       channel: '渠道',
       actor: '操作者',
       reason: '原因',
@@ -160,6 +164,7 @@ const domain: typeof en = {
       swap: '替换',
       replace: '自动替换',
       health: '健康检测',
+      expire: '注册到期',
     },
     checker: '健康检测',
     filters: {

@@ -3,10 +3,11 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { CHANNEL_PATTERN } from '../../../common/domain';
 import { asAnyOperator, security } from '../../core/auth';
-import type { AppEnv } from '../../core/context';
+import type { AppContext, AppEnv } from '../../core/context';
+import { listQuery } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, invalidField } from '../../core/errors';
-import { id, transaction, version } from '../../core/shared';
+import { id, rejectUnknownQuery, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Tx } from '../../db/types';
@@ -45,20 +46,21 @@ const Channels = z
   })
   .openapi('DomainChannels');
 
+/** Channels are paged like every list (page sizes of common/paging.ts), ordered by code. */
+const ChannelsQuery = listQuery(['channel'], {
+  q: z.string().trim().max(64).optional(),
+  channel: z.string().trim().max(64).optional(),
+});
+
 const channelsRoute = createRoute({
   method: 'get',
   path: '/channels',
   tags,
   security,
   summary:
-    'The channels (agent promotion codes) and the domains bound to each; `q` filters by the start of the code',
+    'The channels (agent promotion codes) and the domains bound to each, paged by channel; `q` filters by the start of the code',
   middleware: asAnyOperator,
-  request: {
-    query: z.object({
-      q: z.string().trim().max(64).optional(),
-      channel: z.string().trim().max(64).optional(),
-    }),
-  },
+  request: { query: ChannelsQuery },
   responses: jsonResponse(Channels),
 });
 
@@ -69,7 +71,7 @@ const SwapBody = z
     toId: id,
     fromVersion: version.optional(),
     toVersion: version.optional(),
-    fromStatus: z.enum(['retired', 'standby', 'blocked']).optional().default('retired'),
+    fromStatus: z.enum(['retired', 'standby', 'blocked', 'expired']).optional().default('retired'),
     reason: z.string().trim().max(256).optional().default(''),
     dryRun: z.boolean().optional().default(false),
   })
@@ -213,20 +215,20 @@ export async function swapDomains(
 export function configRoutes() {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(channelsRoute, async (c) => {
-    const { q, channel } = c.req.valid('query');
+    rejectUnknownQuery(c as AppContext, ChannelsQuery);
+    const { q, channel, page, pageSize } = c.req.valid('query');
     const tenant = tenantOf(c);
     const prefix = q ? `${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : '%';
+    const match = sql`tenant = ${tenant} and channel is not null and channel like ${prefix}
+      ${channel ? sql`and channel = ${channel}` : sql``}`;
     const rows = rowsOf<Record<string, any>>(
       await c.get('deps').db.execute(sql`
         with ch as (
-          select distinct channel from domains
-          where tenant = ${tenant} and channel is not null and channel like ${prefix}
-            ${channel ? sql`and channel = ${channel}` : sql``}
-          order by channel limit 200
+          select distinct channel from domains where ${match}
+          order by channel limit ${pageSize} offset ${(page - 1) * pageSize}
         )
         select d.id, d.hostname, d.role, d.status, d.pool_id, d.version, d.channel,
-               (select count(distinct channel)::int from domains
-                 where tenant = ${tenant} and channel is not null and channel like ${prefix}) as total
+               (select count(distinct channel)::int from domains where ${match}) as total
         from domains d join ch on ch.channel = d.channel
         where d.tenant = ${tenant}
         order by d.channel, d.id`),
@@ -244,10 +246,16 @@ export function configRoutes() {
         version: Number(r.version),
       });
     }
-    return ok(c, {
-      list: [...byChannel].map(([ch, list]) => ({ channel: ch, domains: list })),
-      total: rows.length ? Number(rows[0].total) : 0,
-    });
+    const total = rows.length
+      ? Number(rows[0].total)
+      : Number(
+          rowsOf<{ n: number }>(
+            await c
+              .get('deps')
+              .db.execute(sql`select count(distinct channel)::int as n from domains where ${match}`),
+          )[0].n,
+        );
+    return ok(c, { list: [...byChannel].map(([ch, list]) => ({ channel: ch, domains: list })), total });
   });
 
   app.openapi(swapRoute, async (c) => {

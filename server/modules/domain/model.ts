@@ -215,6 +215,17 @@ export async function assertPool(
   if (!rows.length) throw invalidField(field, 'field.notFound');
 }
 
+/** A day `YYYY-MM-DD` of an instant (UTC): the day a registration's expiry is compared with. */
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * A domain the site may send visitors to: active, with a weight, and not past its registration's expiry (an active
+ * domain whose registration ran out is answered by nobody, even before the health checker marks it expired).
+ */
+export const liveDomain = (alias: string, today: string) =>
+  sql`${sql.raw(alias)}.status = 'active' and ${sql.raw(alias)}.weight > 0
+      and (${sql.raw(alias)}.expires_on is null or ${sql.raw(alias)}.expires_on >= ${today}::date)`;
+
 /** The values a status change writes beside the status: retirement time and reason. */
 export function statusValues(status: string, now: Date, reason?: string) {
   return status === 'retired'

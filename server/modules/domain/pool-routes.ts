@@ -11,7 +11,7 @@ import { containsPattern, iso } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { bumpResolveVersion, readSettings, toUnicode } from './model';
+import { bumpResolveVersion, dayOf, liveDomain, readSettings, toUnicode } from './model';
 import { domainPools } from './schema';
 
 const tags = ['domain pools'];
@@ -83,7 +83,8 @@ const Carousel = z
       z.object({
         id: z.number(),
         name: z.string(),
-        totalWeight: z.number(),
+        totalWeight: z.number().openapi({ description: 'Sum of the weights of all its live domains' }),
+        count: z.number().openapi({ description: 'Its live domains (the heaviest `perPool` are listed)' }),
         domains: z.array(
           z.object({
             id: z.number(),
@@ -97,6 +98,7 @@ const Carousel = z
         ),
       }),
     ),
+    perPool: z.number(),
   })
   .openapi('DomainCarousel');
 
@@ -105,10 +107,64 @@ const carouselRoute = createRoute({
   path: '/carousel',
   tags,
   security,
-  summary: "Each pool's live (active) domains with their weights as a percentage split of its traffic",
+  summary:
+    "Each pool's live domains (those the resolve endpoint answers) with their weights as a percentage split of its traffic; a pool with none is listed too",
   middleware: asAnyOperator,
   responses: jsonResponse(Carousel),
 });
+
+/** A pool's heaviest live domains shown by the carousel; its count, total weight and shares are over all of them. */
+export const CAROUSEL_PER_POOL = 100;
+
+/**
+ * Every pool of the tenant with its live domains (those the resolve endpoint answers), each one's share of the
+ * pool's traffic (weight ÷ the pool's total weight, in percent), the heaviest `CAROUSEL_PER_POOL` listed; a pool
+ * with no live domain is listed too (its visitors get nothing).
+ */
+export async function carousel(db: Executor, tenant: number, now: Date) {
+  const rows = rowsOf<Record<string, any>>(
+    await db.execute(sql`
+      with live as (
+        select d.pool_id, d.id, d.hostname, d.role, d.weight, d.version,
+               sum(d.weight) over w as total_weight, count(*) over w as live_count,
+               row_number() over (partition by d.pool_id order by d.weight desc, d.id) as rank
+        from domains d
+        where d.tenant = ${tenant} and d.pool_id is not null and ${liveDomain('d', dayOf(now))}
+        window w as (partition by d.pool_id)
+      )
+      select p.id as pool_id, p.name, l.id, l.hostname, l.role, l.weight, l.version, l.total_weight, l.live_count
+      from domain_pools p left join live l on l.pool_id = p.id and l.rank <= ${CAROUSEL_PER_POOL}
+      where p.tenant = ${tenant}
+      order by p.name, l.rank`),
+  );
+  const pools = new Map<
+    number,
+    { id: number; name: string; totalWeight: number; count: number; domains: any[] }
+  >();
+  for (const r of rows) {
+    const id = Number(r.pool_id);
+    if (!pools.has(id))
+      pools.set(id, {
+        id,
+        name: r.name,
+        totalWeight: Number(r.total_weight ?? 0),
+        count: Number(r.live_count ?? 0),
+        domains: [],
+      });
+    const p = pools.get(id)!;
+    if (r.id === null) continue;
+    p.domains.push({
+      id: Number(r.id),
+      hostname: r.hostname,
+      unicode: toUnicode(r.hostname),
+      role: r.role,
+      weight: Number(r.weight),
+      share: p.totalWeight ? Math.round((Number(r.weight) / p.totalWeight) * 1000) / 10 : 0,
+      version: Number(r.version),
+    });
+  }
+  return [...pools.values()];
+}
 
 /** The runway of every pool of the tenant (and of the domains in no pool). */
 export async function runway(db: Executor, tenant: number, now: Date) {
@@ -216,34 +272,9 @@ export function overviewRoutes() {
   );
 
   app.openapi(carouselRoute, async (c) => {
-    const rows = rowsOf<Record<string, any>>(
-      await c.get('deps').db.execute(sql`
-        select p.id as pool_id, p.name, d.id, d.hostname, d.role, d.weight, d.version
-        from domain_pools p join domains d on d.pool_id = p.id and d.status = 'active'
-        where p.tenant = ${tenantOf(c)}
-        order by p.name, d.weight desc, d.id
-        limit 5000`),
-    );
-    const pools = new Map<number, { id: number; name: string; totalWeight: number; domains: any[] }>();
-    for (const r of rows) {
-      const id = Number(r.pool_id);
-      if (!pools.has(id)) pools.set(id, { id, name: r.name, totalWeight: 0, domains: [] });
-      const p = pools.get(id)!;
-      p.totalWeight += Number(r.weight);
-      p.domains.push({
-        id: Number(r.id),
-        hostname: r.hostname,
-        unicode: toUnicode(r.hostname),
-        role: r.role,
-        weight: Number(r.weight),
-        share: 0,
-        version: Number(r.version),
-      });
-    }
-    for (const p of pools.values())
-      for (const d of p.domains)
-        d.share = p.totalWeight ? Math.round((d.weight / p.totalWeight) * 1000) / 10 : 0;
-    return ok(c, { pools: [...pools.values()] });
+    const { db, clock } = c.get('deps');
+    const pools = await carousel(db, tenantOf(c), clock.now());
+    return ok(c, { pools, perPool: CAROUSEL_PER_POOL });
   });
   return app;
 }

@@ -9,7 +9,7 @@ import { ApiError, invalidField } from '../../core/errors';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
-import { toUnicode } from './model';
+import { dayOf, liveDomain, toUnicode } from './model';
 
 /** A live domain as the picker holds it: its weight and a per-domain salt for the visitor hash. */
 export interface Live {
@@ -64,6 +64,8 @@ export function pickDomain(live: readonly Live[], visitor: string): Live | undef
 
 interface Cached {
   version: number;
+  /** The day the list was read for: a registration that expires overnight leaves it the next day. */
+  day: string;
   live: Live[];
   poolId: number;
 }
@@ -74,13 +76,19 @@ interface Cached {
 const caches = new WeakMap<object, Map<string, Cached>>();
 const MAX_CACHED = 10_000;
 
-async function liveOf(db: Executor, tenant: number, pool: string, channel: string | undefined) {
+async function liveOf(
+  db: Executor,
+  tenant: number,
+  pool: string,
+  channel: string | undefined,
+  today: string,
+) {
   const byId = /^\d{1,9}$/.test(pool);
   const rows = rowsOf<{ id: number; hostname: string; weight: number; pool_id: number }>(
     await db.execute(sql`
       select d.id, d.hostname, d.weight, p.id as pool_id
       from domain_pools p join domains d on d.pool_id = p.id
-      where p.tenant = ${tenant} and d.tenant = ${tenant} and d.status = 'active' and d.weight > 0
+      where p.tenant = ${tenant} and d.tenant = ${tenant} and ${liveDomain('d', today)}
         and ${byId ? sql`p.id = ${Number(pool)}` : sql`p.name = ${pool}`}
         ${channel ? sql`and d.channel = ${channel}` : sql``}
       order by d.id`),
@@ -108,8 +116,10 @@ export async function resolveDomain(
   tenant: number,
   pool: string,
   visitor: string,
-  channel?: string,
+  channel: string | undefined,
+  now: Date,
 ) {
+  const day = dayOf(now);
   const version = await versionOf(db, tenant);
   let cache = caches.get(db);
   if (!cache) {
@@ -118,9 +128,9 @@ export async function resolveDomain(
   }
   const key = `${tenant}\u0000${pool}\u0000${channel ?? ''}`;
   let hit = cache.get(key);
-  if (!hit || hit.version !== version) {
-    const live = await liveOf(db, tenant, pool, channel);
-    hit = { version, live, poolId: live[0]?.poolId ?? 0 };
+  if (!hit || hit.version !== version || hit.day !== day) {
+    const live = await liveOf(db, tenant, pool, channel, day);
+    hit = { version, day, live, poolId: live[0]?.poolId ?? 0 };
     cache.delete(key);
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     cache.set(key, hit);
@@ -154,7 +164,7 @@ const resolveRoute = createRoute({
   summary: "A live domain of a pool for a visitor (public: the tenant's Site-Key)",
   description: [
     'Weighted among the pool’s active domains (weight ÷ total), the same domain for a visitor while it stays live,',
-    'never a standby, blocked, expired or retired one. A pool with no live domain is 40400. Cached per instance,',
+    'never a standby, blocked, expired or retired one, nor one whose registration has run out. A pool with no live domain is 40400. Cached per instance,',
     'invalidated by a version every change bumps in the database. CORS is open (`*`).',
   ].join(' '),
   request: { query: Query },
@@ -178,7 +188,8 @@ export function resolveRoutes() {
     const { pool, visitor, channel } = c.req.valid('query');
     for (const k of Object.keys(c.req.queries()))
       if (!(k in Query.shape)) throw invalidField(k, 'field.unknown');
-    const d = await resolveDomain(c.get('deps').db, siteTenantOf(c), pool, visitor, channel);
+    const { db, clock } = c.get('deps');
+    const d = await resolveDomain(db, siteTenantOf(c), pool, visitor, channel, clock.now());
     if (!d) throw new ApiError(Code.NOT_FOUND, 'domain.resolve.none');
     c.header('Cache-Control', 'private, no-store');
     return ok(c, { id: d.id, hostname: d.hostname, unicode: toUnicode(d.hostname), poolId: d.poolId });

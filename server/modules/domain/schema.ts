@@ -62,7 +62,9 @@ export const domains = pgTable(
   // or pool index, or scan (a tenant's store is 10^5 rows, not 10^7).
   (t) => [
     uniqueIndex('domains_tenant_hostname').on(t.tenant, t.hostname),
-    index('domains_tenant_registrable').on(t.tenant, t.registrable),
+    // prefix search (`like 'x%'`) under a non-C collation needs the pattern operator class (migration 0090)
+    index('domains_tenant_hostname_prefix').on(t.tenant, t.hostname.op('varchar_pattern_ops')),
+    index('domains_tenant_registrable_prefix').on(t.tenant, t.registrable.op('varchar_pattern_ops')),
     index('domains_tenant_status').on(t.tenant, t.status, t.id),
     index('domains_tenant_pool').on(t.tenant, t.poolId, t.status, t.id),
     index('domains_tenant_channel').on(t.tenant, t.channel),

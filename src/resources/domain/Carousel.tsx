@@ -33,6 +33,8 @@ interface PoolSplit {
   id: number;
   name: string;
   totalWeight: number;
+  /** Its live domains; the heaviest are in `domains`, the shares are over all. */
+  count: number;
   domains: Slice[];
 }
 
@@ -115,48 +117,77 @@ export function Carousel() {
                 {p.name}
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                {translate(`${CAROUSEL_MSG}.summary`, { count: p.domains.length, total: p.totalWeight })}
+                {translate(`${CAROUSEL_MSG}.summary`, { count: p.count, total: p.totalWeight })}
               </Typography>
-              <PieChart
-                height={200}
-                series={[
-                  {
-                    data: p.domains
-                      .slice(0, 12)
-                      .map((d) => ({ id: d.id, value: d.weight, label: d.unicode })),
-                    innerRadius: 40,
-                    valueFormatter: (v) => `${Math.round((v.value / (p.totalWeight || 1)) * 1000) / 10}%`,
-                  },
-                ]}
-              />
-              <Table size="small" aria-label={p.name}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{translate('resources.domain/store.fields.unicode')}</TableCell>
-                    <TableCell>{translate('resources.domain/store.fields.role')}</TableCell>
-                    <TableCell>{translate('resources.domain/store.fields.weight')}</TableCell>
-                    <TableCell align="right">{translate(`${CAROUSEL_MSG}.share`)}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {p.domains.map((d) => (
-                    <TableRow key={d.id}>
-                      <TableCell>
-                        <RouterLink to={`/domain/store/edit/${d.id}`}>{d.unicode}</RouterLink>
-                      </TableCell>
-                      <TableCell>{translate(`${SECTION_MSG}.role.${d.role}`)}</TableCell>
-                      <TableCell>
-                        <WeightInput d={d} onSaved={load} />
-                      </TableCell>
-                      <TableCell align="right">{d.share}%</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              {p.count === 0 ? (
+                <Typography role="status" color="warning.main" sx={{ py: 3 }}>
+                  {translate(`${CAROUSEL_MSG}.noLive`)}
+                </Typography>
+              ) : (
+                <PoolSplitView p={p} onSaved={load} />
+              )}
             </CardContent>
           </Card>
         </Grid>
       ))}
     </Grid>
+  );
+}
+
+/** The pie's slices: the 12 heaviest, and the rest of the pool's weight as one (so the pie shows the real split). */
+function slices(p: PoolSplit, others: string) {
+  const top = p.domains.slice(0, 12).map((d) => ({ id: d.id, value: d.weight, label: d.unicode }));
+  const rest = p.totalWeight - top.reduce((s, d) => s + d.value, 0);
+  return rest > 0 ? [...top, { id: 0, value: rest, label: others }] : top;
+}
+
+/** One pool's pie and table of its heaviest live domains, with a link to all of them when more are live. */
+function PoolSplitView({ p, onSaved }: { p: PoolSplit; onSaved: () => void }) {
+  const translate = useTranslate();
+  const all = `/domain/store?filter=${encodeURIComponent(JSON.stringify({ poolId: p.id, status: 'active' }))}`;
+  return (
+    <>
+      <PieChart
+        height={200}
+        series={[
+          {
+            data: slices(p, translate(`${CAROUSEL_MSG}.others`)),
+            innerRadius: 40,
+            valueFormatter: (v) => `${Math.round((v.value / (p.totalWeight || 1)) * 1000) / 10}%`,
+          },
+        ]}
+      />
+      <Table size="small" aria-label={p.name}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('resources.domain/store.fields.unicode')}</TableCell>
+            <TableCell>{translate('resources.domain/store.fields.role')}</TableCell>
+            <TableCell>{translate('resources.domain/store.fields.weight')}</TableCell>
+            <TableCell align="right">{translate(`${CAROUSEL_MSG}.share`)}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {p.domains.map((d) => (
+            <TableRow key={d.id}>
+              <TableCell>
+                <RouterLink to={`/domain/store/edit/${d.id}`}>{d.unicode}</RouterLink>
+              </TableCell>
+              <TableCell>{translate(`${SECTION_MSG}.role.${d.role}`)}</TableCell>
+              <TableCell>
+                <WeightInput d={d} onSaved={onSaved} />
+              </TableCell>
+              <TableCell align="right">{d.share}%</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {p.count > p.domains.length && (
+        <Typography variant="body2" sx={{ mt: 1 }}>
+          <RouterLink to={all}>
+            {translate(`${CAROUSEL_MSG}.more`, { shown: p.domains.length, count: p.count })}
+          </RouterLink>
+        </Typography>
+      )}
+    </>
   );
 }

@@ -12,6 +12,7 @@ import {
   TableBody,
   TableCell,
   TableHead,
+  TablePagination,
   TableRow,
   TextField,
   Typography,
@@ -19,7 +20,9 @@ import {
 import { useEffect, useState } from 'react';
 import { Loading, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
+import { PAGE_SIZES } from '../../../common/paging';
 import { request } from '../../api/http';
+import { visuallyHidden } from '../../components/ReportPeriod';
 import { CONFIG_API, CONFIG_MSG } from './names';
 import { StatusChip } from './shared';
 
@@ -38,13 +41,13 @@ export interface ChannelRow {
 }
 
 /** The channels (agents' promotion codes) and their domains; `q` is the start of the code. */
-export function useChannels(q: string, channel?: string) {
+export function useChannels(q: string, channel?: string, page = 1, pageSize = 20) {
   const [data, setData] = useState<{ list: ChannelRow[]; total: number } | null>(null);
   useEffect(() => {
     let live = true;
     const t = setTimeout(() => {
       request<{ list: ChannelRow[]; total: number }>(`${CONFIG_API}/channels`, {
-        query: { ...(q ? { q } : {}), ...(channel ? { channel } : {}) },
+        query: { ...(q ? { q } : {}), ...(channel ? { channel } : {}), page, pageSize },
       })
         .then((r) => live && setData(r))
         .catch(() => live && setData({ list: [], total: 0 }));
@@ -53,7 +56,7 @@ export function useChannels(q: string, channel?: string) {
       live = false;
       clearTimeout(t);
     };
-  }, [q, channel]);
+  }, [q, channel, page, pageSize]);
   return data;
 }
 
@@ -61,7 +64,9 @@ export function useChannels(q: string, channel?: string) {
 export function ConfigList() {
   const translate = useTranslate();
   const [q, setQ] = useState('');
-  const data = useChannels(q);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const data = useChannels(q, undefined, page, pageSize);
   return (
     <Card sx={{ mt: 1 }}>
       <CardContent>
@@ -69,7 +74,10 @@ export function ConfigList() {
           <TextField
             size="small"
             value={q}
-            onChange={(e) => setQ(e.target.value)}
+            onChange={(e) => {
+              setQ(e.target.value);
+              setPage(1);
+            }}
             label={translate(`${CONFIG_MSG}.search`)}
             slotProps={{
               input: {
@@ -98,16 +106,7 @@ export function ConfigList() {
                 <TableCell>{translate(`${CONFIG_MSG}.channel`)}</TableCell>
                 <TableCell>{translate(`${CONFIG_MSG}.domains`)}</TableCell>
                 <TableCell>
-                  <Box
-                    component="span"
-                    sx={{
-                      position: 'absolute',
-                      width: 1,
-                      height: 1,
-                      overflow: 'hidden',
-                      clip: 'rect(0 0 0 0)',
-                    }}
-                  >
+                  <Box component="span" sx={visuallyHidden}>
                     {translate(`${CONFIG_MSG}.swap`)}
                   </Box>
                 </TableCell>
@@ -144,6 +143,21 @@ export function ConfigList() {
               ))}
             </TableBody>
           </Table>
+        )}
+        {data && data.total > 0 && (
+          <TablePagination
+            component="div"
+            count={data.total}
+            page={page - 1}
+            rowsPerPage={pageSize}
+            rowsPerPageOptions={[...PAGE_SIZES]}
+            onPageChange={(_, p) => setPage(p + 1)}
+            onRowsPerPageChange={(e) => {
+              setPageSize(Number(e.target.value));
+              setPage(1);
+            }}
+            labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+          />
         )}
       </CardContent>
     </Card>

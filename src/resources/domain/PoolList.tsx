@@ -27,6 +27,7 @@ import { DOMAIN_STATUSES } from '../../../common/domain';
 import { request } from '../../api/http';
 import { Permission } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { visuallyHidden } from '../../components/ReportPeriod';
 import { OVERVIEW_API, POOL_API, POOL_MSG, SECTION_MSG } from './names';
 import { type Pool, StatusChip, usePools } from './shared';
 
@@ -203,16 +204,7 @@ export function PoolList() {
                       {translate(`${POOL_MSG}.fields.expiring`, { days: runway.warnDays })}
                     </TableCell>
                     <TableCell>
-                      <Box
-                        component="span"
-                        sx={{
-                          position: 'absolute',
-                          width: 1,
-                          height: 1,
-                          overflow: 'hidden',
-                          clip: 'rect(0 0 0 0)',
-                        }}
-                      >
+                      <Box component="span" sx={visuallyHidden}>
                         {translate('ra.action.edit')}
                       </Box>
                     </TableCell>

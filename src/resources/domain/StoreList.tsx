@@ -108,9 +108,50 @@ function Actions({ pools }: { pools: Pool[] | null }) {
       <ExportCsvButton
         columns={csvColumns(pools)}
         filename="domains"
+        max={Number.POSITIVE_INFINITY}
         done={`${STORE_MSG}.notifications.exported`}
       />
     </TopToolbar>
+  );
+}
+
+/** A registration or certificate expiry day, in the error colour once it is within `warnDays` (or past). */
+function DueDay({ day, warnDays }: { day: string | null; warnDays: number }) {
+  return (
+    <Typography variant="body2" component="span" color={dueWithin(day, warnDays) ? 'error' : undefined}>
+      {day ?? ''}
+    </Typography>
+  );
+}
+
+/** A choice asked for in a batch's dialog (the status to set, the pool to move to). */
+function DialogSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <MuiTextField
+      select
+      fullWidth
+      size="small"
+      sx={{ mt: 2 }}
+      label={label}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    >
+      {options.map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </MuiTextField>
   );
 }
 
@@ -152,21 +193,15 @@ function BulkActions({ pools }: { pools: Pool[] | null }) {
         ready={(b) => Boolean(b.status)}
         extra={(body, set) => (
           <>
-            <MuiTextField
-              select
-              fullWidth
-              size="small"
-              sx={{ mt: 2 }}
+            <DialogSelect
               label={translate(f('status'))}
               value={(body.status as string) ?? ''}
-              onChange={(e) => set({ ...body, status: e.target.value })}
-            >
-              {DOMAIN_STATUSES.map((s) => (
-                <MenuItem key={s} value={s}>
-                  {translate(`${SECTION_MSG}.status.${s}`)}
-                </MenuItem>
-              ))}
-            </MuiTextField>
+              onChange={(status) => set({ ...body, status })}
+              options={DOMAIN_STATUSES.map((st) => ({
+                value: st,
+                label: translate(`${SECTION_MSG}.status.${st}`),
+              }))}
+            />
             <ReasonInput body={body} set={set} />
           </>
         )}
@@ -179,24 +214,15 @@ function BulkActions({ pools }: { pools: Pool[] | null }) {
         icon={<DriveFileMoveIcon />}
         ready={(b) => b.poolId !== undefined}
         extra={(body, set) => (
-          <MuiTextField
-            select
-            fullWidth
-            size="small"
-            sx={{ mt: 2 }}
+          <DialogSelect
             label={translate(f('poolId'))}
             value={body.poolId === undefined ? '' : String(body.poolId ?? 'none')}
-            onChange={(e) =>
-              set({ ...body, poolId: e.target.value === 'none' ? null : Number(e.target.value) })
-            }
-          >
-            <MenuItem value="none">{translate(`${STORE_MSG}.filters.noPool`)}</MenuItem>
-            {(pools ?? []).map((p) => (
-              <MenuItem key={p.id} value={String(p.id)}>
-                {p.name}
-              </MenuItem>
-            ))}
-          </MuiTextField>
+            onChange={(v) => set({ ...body, poolId: v === 'none' ? null : Number(v) })}
+            options={[
+              { value: 'none', label: translate(`${STORE_MSG}.filters.noPool`) },
+              ...(pools ?? []).map((p) => ({ value: String(p.id), label: p.name })),
+            ]}
+          />
         )}
       />
       <BulkConfirmButton
@@ -285,29 +311,10 @@ export function StoreList() {
         <FunctionField source="poolId" sortable={false} render={(r) => names.get(r.poolId) ?? '—'} />
         <NumberField source="weight" />
         <FunctionField source="channel" sortable={false} render={(r) => r.channel ?? ''} />
-        <FunctionField
-          source="expiresOn"
-          render={(r) => (
-            <Typography
-              variant="body2"
-              component="span"
-              color={dueWithin(r.expiresOn, 30) ? 'error' : undefined}
-            >
-              {r.expiresOn ?? ''}
-            </Typography>
-          )}
-        />
+        <FunctionField source="expiresOn" render={(r) => <DueDay day={r.expiresOn} warnDays={30} />} />
         <FunctionField
           source="certExpiresOn"
-          render={(r) => (
-            <Typography
-              variant="body2"
-              component="span"
-              color={dueWithin(r.certExpiresOn, 14) ? 'error' : undefined}
-            >
-              {r.certExpiresOn ?? ''}
-            </Typography>
-          )}
+          render={(r) => <DueDay day={r.certExpiresOn} warnDays={14} />}
         />
         <FunctionField
           source="checkedAt"
