@@ -12,7 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle } from 'drizzle-orm/pglite';
 import { benchDatabase } from './_pg.mjs';
 import { inProcessApi, serverModules } from './_server.mjs';
-import { fmtStats, loadLine, RUNS, statementCapture, stats, timeList } from './_timing.mjs';
+import { fmtStats, loadLine, RUNS, statementCapture, timeList, timeRuns } from './_timing.mjs';
 
 const ADS = Number(process.env.BENCH_ADS ?? 10_000);
 const DAYS = Number(process.env.BENCH_AD_DAYS ?? 90);
@@ -121,28 +121,14 @@ async function bench(name, db, exec, rawQuery, capture) {
         compare: false,
         idle,
       });
-    for (let i = 0; i < 3; i++) await run();
-    const xs = [];
-    for (let i = 0; i < reportRuns; i++) {
-      const t = performance.now();
-      await run();
-      xs.push(performance.now() - t);
-    }
-    console.log(`| ${label}, computed | ${fmtStats(stats(xs))} |`);
+    console.log(`| ${label}, computed | ${fmtStats(await timeRuns(run, reportRuns))} |`);
   }
   for (const [label, q] of [
     ['overview per position, API (kept)', 'positions'],
     ['daily compared, API (kept)', 'daily?compare=true'],
   ]) {
     const path = `/app/admin/ad/reports/${q}${q.includes('?') ? '&' : '?'}from=${from}&to=${to}`;
-    for (let i = 0; i < 3; i++) await call(path);
-    const xs = [];
-    for (let i = 0; i < reportRuns; i++) {
-      const t = performance.now();
-      await call(path);
-      xs.push(performance.now() - t);
-    }
-    console.log(`| ${label} | ${fmtStats(stats(xs))} |`);
+    console.log(`| ${label} | ${fmtStats(await timeRuns(() => call(path), reportRuns))} |`);
   }
 }
 
