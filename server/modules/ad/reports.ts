@@ -142,10 +142,12 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
         and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
         and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})${scope}`),
   );
+  // The period's days once (not per material: 2,500 monthly materials × 90 days of date arithmetic took seconds).
+  const days = monthly.length ? eachDay(q.period.from, q.period.to) : [];
   for (const m of monthly) {
     const first = dayOf(new Date(m.start_at as string), q.timeZone);
     const last = m.end_at ? dayOf(new Date(new Date(m.end_at as string).getTime() - 1), q.timeZone) : null;
-    for (const day of eachDay(q.period.from, q.period.to)) {
+    for (const day of days) {
       if (day < first || (last !== null && day > last)) continue;
       const key = q.group === 'day' ? day : String(m.key);
       const s = out.get(key) ?? empty();
