@@ -20,6 +20,18 @@ export function stats(xs) {
   return { p50: pct(s, 50), p95: pct(s, 95), p99: pct(s, 99) };
 }
 
+/** p50 / p95 / p99 of `runs` sequential calls of `fn` after `warmup` unmeasured ones (ms). */
+export async function timeRuns(fn, runs = RUNS, warmup = 3) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const xs = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    xs.push(performance.now() - t0);
+  }
+  return stats(xs);
+}
+
 const f = (x) => x.toFixed(1);
 export const fmtStats = (s) => `${f(s.p50)} / ${f(s.p95)} / ${f(s.p99)}`;
 

@@ -58,6 +58,13 @@ export const rangeEnd = (s: string) =>
 export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 /**
+ * "`column` contains `q`" (any case) served by a bigram index on `zg_title_grams(column)` (migration 0001): the
+ * grams narrow by index, ILIKE rechecks. The column's table needs that expression index (ads: migration 0080).
+ */
+export const gramsContain = (column: PgColumn, q: string): SQL =>
+  sql`(zg_title_grams(${column}) @> zg_query_grams(${q}::text) and ${column} ilike ${containsPattern(q)})`;
+
+/**
  * DESIGN §6: list filters are allow-listed. The schema strips what it does not know; this refuses it instead,
  * naming the parameter, so a misspelt filter is an error rather than a silently unfiltered list.
  */

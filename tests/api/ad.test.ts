@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adState, isLandingUrl, patternProblem } from '../../common/ad';
+import { rowsOf } from '../../server/db/migrate';
+import { adWhere } from '../../server/modules/ad/routes';
 import { ADS, ADVERTISERS, adFixture, createAd, material, POSITIONS } from './ad-helpers';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 
@@ -193,6 +195,22 @@ describe('edits, filters and batches', () => {
     expect(await titles('&platform=2')).toEqual(['a']);
     expect(await titles('&url=BETA')).toEqual(['b']);
     expect(await titles('&url=%25')).toEqual([]);
+    expect(await titles('&url=a')).toEqual(['a', 'b']); // one character
+    expect(await titles(`&url=${encodeURIComponent('ta.ex')}`)).toEqual(['b']);
+    expect(await titles('&q=B')).toEqual(['b']);
+  });
+
+  test('title and landing URL searches are served by the bigram indexes (migration 0080)', async () => {
+    const plan = await api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const where = and(...adWhere({ url: 'shop42', q: '素材' }, new Date()));
+      const r = await tx.execute(sql`explain select id from ads where ${where}`);
+      return rowsOf<Record<string, string>>(r)
+        .map((row) => Object.values(row)[0])
+        .join('\n');
+    });
+    expect(plan).toMatch(/ads_landing_grams|ads_title_grams/);
+    expect(plan).not.toMatch(/Seq Scan/);
   });
 
   test('batch enable / pause / delete is all or nothing', async () => {

@@ -208,4 +208,12 @@ describe('batch replacement', () => {
     // the history offers the rollback
     expect(await screen.findByRole('button', { name: '回滚' })).toBeTruthy();
   });
+
+  test('a filter scope names each filter by its label and its value in words', async () => {
+    api({ 'admin/ad/changes': () => ({ list: [], total: 0 }) });
+    mount(<EditBatch />, '/ad/editBatch', { filter: { state: 'live', url: 'old', positionId: 3 } });
+    expect(await screen.findByText('状态: 投放中')).toBeTruthy();
+    expect(screen.getByText('落地链接包含: old')).toBeTruthy();
+    expect(screen.getByText('广告位: 3')).toBeTruthy();
+  });
 });

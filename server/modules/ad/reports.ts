@@ -96,6 +96,8 @@ export const monthlyShare = (price: number, day: string) => {
  * unique clickers and revenue those of the booked (non-fallback) ones. Revenue follows each material's pricing
  * model: CPM per thousand impressions, CPC per click, CPA per attributed signup or recharge; a monthly price is
  * spread over the days of each month it is booked (start to end, in the tenant's time zone), whatever its traffic.
+ * The fallbacks are one hashed join, not a subquery per row: with the subquery, PostgreSQL's estimate (≈ 700,000 at
+ * 90 days of 1,000 materials) passed jit_above_cost and compiling took 2.3 s of a 3 s read (545 ms without).
  */
 export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
   const scope = q.scope ? sql` and ${q.scope}` : sql``;
@@ -112,8 +114,11 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
               else 0 end) filter (where not fb) as revenue,
         string_agg(int4send(length(o.clickers)) || o.clickers, ''::bytea) filter (where not fb and length(o.clickers) > 0) as sk
       from stat_object_daily o
-      join (select a.*, exists (select 1 from ad_positions p where p.fallback_ad_id = a.id) as fb
-            from ads a where a.tenant = ${q.tenant}) a on a.id = o.object_id
+      join (select a.id, a.position_id, a.advertiser_id, a.pricing, a.price, f.id is not null as fb
+            from ads a
+            left join (select distinct fallback_ad_id as id from ad_positions
+                       where tenant = ${q.tenant} and fallback_ad_id is not null) f on f.id = a.id
+            where a.tenant = ${q.tenant}) a on a.id = o.object_id
       where o.tenant = ${q.tenant} and o.object_type = 'ad' and o.object_id <> 0
         and o.day between ${q.period.from}::date and ${q.period.to}::date${scope}
       group by 1`),
@@ -137,10 +142,12 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
         and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
         and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})${scope}`),
   );
+  // The period's days once (not per material: 2,500 monthly materials × 90 days of date arithmetic took seconds).
+  const days = monthly.length ? eachDay(q.period.from, q.period.to) : [];
   for (const m of monthly) {
     const first = dayOf(new Date(m.start_at as string), q.timeZone);
     const last = m.end_at ? dayOf(new Date(new Date(m.end_at as string).getTime() - 1), q.timeZone) : null;
-    for (const day of eachDay(q.period.from, q.period.to)) {
+    for (const day of days) {
       if (day < first || (last !== null && day > last)) continue;
       const key = q.group === 'day' ? day : String(m.key);
       const s = out.get(key) ?? empty();

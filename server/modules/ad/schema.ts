@@ -93,7 +93,11 @@ export const ads = pgTable(
     index('ads_tenant_position').on(t.tenant, t.positionId, t.id),
     index('ads_tenant_advertiser').on(t.tenant, t.advertiserId, t.id),
     index('ads_tenant_end').on(t.tenant, t.endAt),
+    index('ads_tenant_position_end').on(t.tenant, t.positionId, t.endAt),
     index('ads_platforms').using('gin', t.platforms),
+    // "title contains" and "landing URL contains" (migration 0080)
+    index('ads_title_grams').using('gin', sql`zg_title_grams(${t.title})`),
+    index('ads_landing_grams').using('gin', sql`zg_title_grams(${t.landingUrl})`),
   ],
 );
 

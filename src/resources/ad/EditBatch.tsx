@@ -28,7 +28,7 @@ import { useUser } from '../../api/session';
 import { hasPermission } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListPagination } from '../../layout/listParts';
-import { BATCH_MSG, CHANGES_API, CHANGES_RESOURCE, REPLACE_API } from './names';
+import { AD_MSG, BATCH_MSG, CHANGES_API, CHANGES_RESOURCE, REPLACE_API, SECTION_MSG } from './names';
 
 interface PreviewRow {
   id: number;
@@ -52,6 +52,16 @@ const asQuery = (filter: Record<string, unknown> = {}) =>
       .map(([k, v]) => [k, String(v)]),
   );
 
+/** A list filter's name as the list labels it. */
+const filterLabel = (k: string) =>
+  ['q', 'url', 'expiringDays'].includes(k)
+    ? `${AD_MSG}.filters.${k}`
+    : `${AD_MSG}.fields.${k === 'platform' ? 'platforms' : k}`;
+const WORDS: Record<string, string> = { state: 'states', type: 'types', pricing: 'pricing' };
+/** A filter's value in words where it is a word of the section (state, type, pricing); else as typed. */
+const filterValue = (k: string, v: string, translate: (key: string) => string) =>
+  WORDS[k] ? translate(`${SECTION_MSG}.${WORDS[k]}.${v}`) : v;
+
 /** Which ads: the selected ones, or every one matching the list's filter. */
 function Scope({ ids, filter }: { ids?: number[]; filter: Record<string, string> }) {
   const translate = useTranslate();
@@ -66,7 +76,13 @@ function Scope({ ids, filter }: { ids?: number[]; filter: Record<string, string>
           label={translate(`${BATCH_MSG}.selected`, { count: ids.length })}
         />
       ) : entries.length ? (
-        entries.map(([k, v]) => <Chip key={k} size="small" label={`${k} = ${v}`} />)
+        entries.map(([k, v]) => (
+          <Chip
+            key={k}
+            size="small"
+            label={`${translate(filterLabel(k))}: ${filterValue(k, v, translate)}`}
+          />
+        ))
       ) : (
         <Chip size="small" label={translate(`${BATCH_MSG}.every`)} />
       )}
