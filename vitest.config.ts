@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 // own database, and the server keeps no module-level state that is not keyed by its database; importing the whole
 // server once per file instead cost more than the tests themselves (3 s a file on this machine). A test that needs
 // another registry of modules passes it to `startApi` (never `vi.mock`, which would leak into the next file).
+// The API budgets only stop a hung test: a seed of the demo data took over 30 s beside the end-to-end suite.
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -20,8 +21,8 @@ export default defineConfig({
           environment: 'node',
           env: { TEST_DB: 'pglite' },
           isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
       {
@@ -41,8 +42,8 @@ export default defineConfig({
           environment: 'node',
           env: { TEST_DB: 'postgres' },
           isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -47,6 +47,10 @@ export async function newContext(
     locale: opts.locale ?? 'zh-CN',
     storageState: opts.storageState,
   });
+  // Steps wait up to a minute (Playwright's own default is 30 s): with the API suites beside it on two cores, a
+  // route's code and data took longer than that in a full run here, and the journeys failed on a click that only
+  // navigated late. A step that never happens still fails.
+  context.setDefaultTimeout(60_000);
   await context.addInitScript(
     ([locale, theme]) => {
       if (sessionStorage.getItem('e2e-preset')) return;

@@ -16,8 +16,9 @@ export default defineConfig({
     // actress journeys' unlink button, never seen here in four full runs). The failed try still prints what each
     // page showed (failures.ts), so a flake is read and fixed, not hidden; a real failure fails twice.
     retry: 1,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A whole journey is 20–35 s alone, several minutes beside the API suites; the budget only stops a hung test.
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
     // A browser under load (two cores, a PBKDF2 login) can take seconds to show an answer; 1 s flakes.
     expect: { poll: { timeout: 10_000 } },
   },
