@@ -3,6 +3,7 @@ import { loadUser, useUser } from '../api/session';
 import { ProgressBar } from '../layout/ProgressBar';
 import { Forbidden } from '../pages/ExceptionPage';
 import { canAccess } from './guard';
+import { LeavingScreen } from './LeavingScreen';
 import type { Roles } from './types';
 
 /**
@@ -16,7 +17,13 @@ export function Guarded({ roles, component: Screen }: { roles: Roles; component:
     if (!user) loadUser().catch(() => {});
   }, [user]);
   if (!user) return <ProgressBar />;
-  return canAccess(roles, user.role) ? <Screen /> : <Forbidden />;
+  return canAccess(roles, user.role) ? (
+    <LeavingScreen>
+      <Screen />
+    </LeavingScreen>
+  ) : (
+    <Forbidden />
+  );
 }
 
 export const guard = (roles: Roles, component: ComponentType) => () => (
