@@ -2,7 +2,9 @@ import { type ReactNode, useContext, useMemo, useRef } from 'react';
 import { UNSAFE_NavigationContext as NavigationContext, type To, useLocation } from 'react-router-dom';
 
 const pathnameOf = (to: To) =>
-  typeof to === 'string' ? new URL(to, window.location.href).pathname : (to.pathname ?? window.location.pathname);
+  typeof to === 'string'
+    ? new URL(to, window.location.href).pathname
+    : (to.pathname ?? window.location.pathname);
 
 /**
  * A screen the operator is leaving may not pull them back to itself.

@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { Suspense } from 'react';
 import { BrowserRouter, Link, Route, Routes, useNavigate } from 'react-router-dom';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { lazyScreen } from '../../src/routes/lazy';
 import { LeavingScreen } from '../../src/routes/LeavingScreen';
+import { lazyScreen } from '../../src/routes/lazy';
 
 afterEach(cleanup);
 beforeEach(() => window.history.replaceState(null, '', '/list'));
