@@ -4,7 +4,6 @@ import { addDays, dayOf, dayStart } from '../../../common/period';
 import type { Db } from '../../db/types';
 import { rng } from '../../seed/random';
 import { ingest, timeZoneOf } from '../statistics/ingest';
-import { runRollup } from '../statistics/rollup';
 import { touchAds } from './routes';
 import { adAdvertisers, adPositions, ads } from './schema';
 
@@ -31,7 +30,7 @@ const DOMAINS = [
 /**
  * Sample ads (issue #13): four advertisers, five positions each with a house fallback, about forty materials over
  * every type, pricing model and state, and a month of their impressions, clicks and signups sent through the
- * statistics ingestion and rollup (after the statistics seed, so the reports have figures).
+ * statistics ingestion; `seed()` rolls every seeder's events up once at the end, so the reports have figures.
  */
 export async function seedAds(db: Db, opts: { seed: number; tenant: number; now: Date; events?: number }) {
   const r = rng(opts.seed + 13);
@@ -98,7 +97,7 @@ export async function seedAds(db: Db, opts: { seed: number; tenant: number; now:
   }
   await db.transaction((tx) => touchAds(tx, tenant, now));
 
-  // A month of traffic on them, through the real ingestion and rollup.
+  // A month of traffic on them, through the real ingestion (rolled up by `seed()` once every seeder has run).
   const tz = await timeZoneOf(db, tenant);
   const today = dayOf(now, tz);
   const events: Record<string, unknown>[] = [];
@@ -127,5 +126,4 @@ export async function seedAds(db: Db, opts: { seed: number; tenant: number; now:
       clientAddress: '',
       region: () => ({ country: 'unknown', province: 'unknown' }),
     });
-  await runRollup(db, { now, defaultTenant: tenant });
 }

@@ -3,6 +3,7 @@ import type { AgentModel } from '../../../common/agents';
 import { addDays, dayOf } from '../../../common/period';
 import type { Db } from '../../db/types';
 import { timeZoneOf } from '../statistics/ingest';
+import { runRollup } from '../statistics/rollup';
 import { agents } from './schema';
 import { settlePeriod } from './stat';
 
@@ -59,6 +60,8 @@ export async function seedAgents(db: Db, opts: { tenant: number; now: Date; by: 
   }
   if (parent) {
     const today = dayOf(opts.now, await timeZoneOf(db, tenant));
+    // A period is settled over rolled-up days only: the events the other seeders sent in are rolled up first.
+    await runRollup(db, { now: opts.now, defaultTenant: tenant });
     await db.transaction((tx) =>
       settlePeriod(tx, {
         tenant,

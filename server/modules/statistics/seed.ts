@@ -4,7 +4,6 @@ import { rowsOf } from '../../db/migrate';
 import type { Db } from '../../db/types';
 import { rng } from '../../seed/random';
 import { ingest, timeZoneOf } from './ingest';
-import { runRollup } from './rollup';
 
 const DOMAINS = ['www.yingtao.tv', 'm.yingtao.tv', 'yt1.cc', 'yt2.cc', 'app.yingtao.tv'];
 const DOMAIN_WEIGHT = [40, 30, 12, 8, 10];
@@ -90,7 +89,8 @@ const UAS = [
 const HOURS = [5, 3, 2, 1, 1, 1, 2, 4, 6, 7, 7, 8, 9, 8, 7, 7, 8, 9, 11, 13, 15, 16, 13, 9];
 
 /**
- * A month of the content site's events (issue #12) sent through the real ingestion and rollup: a daily and weekly
+ * A month of the content site's events (issue #12) sent through the real ingestion (`seed()` rolls them up with
+ * the other seeders' events once at the end, one rollup of each day instead of one per seeder): a daily and weekly
  * rhythm (evenings, weekends), a long tail of keywords with a few that never find anything, several domains and
  * channels, views and plays of the seeded movies, ad impressions and clicks. Addresses are made up; their regions
  * come from a lookup the seed gives the ingestion (the offline database is Node's, and knows no invented address).
@@ -217,6 +217,5 @@ export async function seedEvents(db: Db, opts: { seed: number; tenant: number; n
   const region = (a: string) => regions.get(a) ?? { country: 'unknown', province: 'unknown' };
   for (let i = 0; i < events.length; i += 500)
     await ingest(db, opts.tenant, events.slice(i, i + 500), { now: opts.now, clientAddress: '', region });
-  await runRollup(db, { now: opts.now, defaultTenant: opts.tenant });
   return events.length;
 }
