@@ -58,8 +58,8 @@ export const domains = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  // Few indexes: every one is paid 10,000 times by an import. Role, expiry and retirement filters read the status
-  // or pool index, or scan (a tenant's store is 10^5 rows, not 10^7).
+  // Every index is paid 10,000 times by an import (0.5 s with these against a 2 s target): one per filter of the
+  // store list (migration 0105), none for what only the history or a pool screen reads.
   (t) => [
     uniqueIndex('domains_tenant_hostname').on(t.tenant, t.hostname),
     // prefix search (`like 'x%'`) under a non-C collation needs the pattern operator class (migration 0090)
@@ -68,6 +68,11 @@ export const domains = pgTable(
     index('domains_tenant_status').on(t.tenant, t.status, t.id),
     index('domains_tenant_pool').on(t.tenant, t.poolId, t.status, t.id),
     index('domains_tenant_channel').on(t.tenant, t.channel),
+    index('domains_tenant_role').on(t.tenant, t.role, t.id),
+    index('domains_tenant_registrar').on(t.tenant, t.registrar, t.id),
+    index('domains_tenant_check').on(t.tenant, t.checkOk, t.id),
+    index('domains_tenant_expires').on(t.tenant, t.expiresOn),
+    index('domains_tenant_cert_expires').on(t.tenant, t.certExpiresOn),
   ],
 );
 
