@@ -30,9 +30,11 @@ export default defineConfig({
         test: {
           name: 'api-pg',
           include: ['tests/api/**/*.test.ts'],
-          // Files that never open a database: the same code, the same answers on either run. They run once (api).
+          // They run once (api): files that never open a database (the same code, the same answers on either run),
+          // the embedded data dir, and demo mode's snapshot, which lives on PGlite only (in the browser, in its build).
           exclude: [
             'tests/api/data-dir.test.ts',
+            'tests/api/demo-snapshot.test.ts',
             'tests/api/rich-text.test.ts',
             'tests/api/stats-period.test.ts',
             'tests/api/stats-region.test.ts',

@@ -263,7 +263,7 @@ describe('concurrency', () => {
 test('seed(): actresses with movies linked to them; the counts match; the same seed gives the same people', async () => {
   const other = await startApi();
   try {
-    await seed(other.database.db, other.config, { seed: 42, movies: 120 });
+    await seed(other.database.db, other.config, { seed: 42, movies: 120, modules: [] });
     const [{ n, linked, links }] = await other.query<{ n: number; linked: number; links: number }>(sql`
       select (select count(*)::int from actresses) as n,
         (select count(*)::int from actresses where movie_count > 0) as linked,

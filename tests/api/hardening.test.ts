@@ -97,6 +97,7 @@ describe('seeded operators', () => {
       seed: 1,
       movies: 2,
       actresses: 1,
+      modules: [], // the operators are what is tested: no module's sample data (its events take seconds)
       onPasswords: (given) => {
         creds = given;
       },
@@ -134,6 +135,7 @@ describe('seeded operators', () => {
         seed: 1,
         movies: 2,
         actresses: 1,
+        modules: [],
         samplePassword: 'demo1234',
         onPasswords: () => {
           shown = true;

@@ -24,7 +24,7 @@ test('the same seed gives the same movies; another seed gives others', () => {
 });
 
 test('seed() makes 200 demo movies with their links; counts match; a second run does nothing', async () => {
-  const first = await seed(api.database.db, api.config, { seed: 42 });
+  const first = await seed(api.database.db, api.config, { seed: 42, modules: [] }); // movies only: no module's sample data
   expect(first).toEqual({ seeded: true });
   const [{ n }] = await api.query<{ n: number }>(sql`select count(*)::int as n from movies`);
   expect(n).toBe(200);
@@ -69,7 +69,7 @@ test('batches: a small batch size gives the same data as one big batch', async (
 test('with an image store, seeded movies get covers stored encrypted like uploads, served under /img, decrypting to PNGs', async () => {
   const other = await startApi();
   try {
-    await seed(other.database.db, other.config, { seed: 42, movies: 30, actresses: 3, images: other.images });
+    await seed(other.database.db, other.config, { seed: 42, movies: 30, actresses: 3, images: other.images, modules: [] });
     const rows = (await other.database.db.execute(sql`select cover from movies`)) as any;
     const covers: string[] = (rows.rows ?? rows).map((r: { cover: string }) => r.cover);
     expect(covers).toHaveLength(30);

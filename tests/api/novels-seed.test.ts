@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 test('seed() makes novels in every status with chapters; counts match; online ones have chapters; once only', async () => {
-  await seed(api.database.db, api.config, { seed: 42, movies: 5, actresses: 2 });
+  await seed(api.database.db, api.config, { seed: 42, movies: 5, actresses: 2, modules: [] });
   const token = await api.login();
   const all = await okData(api.call('GET', `${N}?pageSize=50`, { token }));
   expect(all.total).toBe(12);
