@@ -69,7 +69,13 @@ test('batches: a small batch size gives the same data as one big batch', async (
 test('with an image store, seeded movies get covers stored encrypted like uploads, served under /img, decrypting to PNGs', async () => {
   const other = await startApi();
   try {
-    await seed(other.database.db, other.config, { seed: 42, movies: 30, actresses: 3, images: other.images, modules: [] });
+    await seed(other.database.db, other.config, {
+      seed: 42,
+      movies: 30,
+      actresses: 3,
+      images: other.images,
+      modules: [],
+    });
     const rows = (await other.database.db.execute(sql`select cover from movies`)) as any;
     const covers: string[] = (rows.rows ?? rows).map((r: { cover: string }) => r.cover);
     expect(covers).toHaveLength(30);
