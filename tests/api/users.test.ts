@@ -127,6 +127,30 @@ describe('the list', () => {
 });
 
 describe('VIP', () => {
+  test('the VIP filters count VIPs for life and until later as active, those past expiry as expired', async () => {
+    const now = api.clock.now().getTime();
+    const channel = 'VIPCOUNT';
+    const hour = 3_600_000;
+    const at = (hours: number) => new Date(now + hours * hour).toISOString();
+    // Full pages of ten: each total is counted, not read off a short page.
+    for (let i = 0; i < 8; i++) await member(`forlife${i}`, { channel, vipLevel: 3, vipExpiresAt: null });
+    for (let i = 0; i < 4; i++) await member(`later${i}`, { channel, vipLevel: 1, vipExpiresAt: at(1 + i) });
+    for (let i = 0; i < 11; i++)
+      await member(`lapsed${i}`, { channel, vipLevel: 2, vipExpiresAt: at(-1 - i) });
+    await member('never', { channel });
+    const page = async (vip: string) => (await list(`channel=${channel}&vip=${vip}&pageSize=10`)).body.data;
+    const active = await page('active');
+    expect(active.total).toBe(12);
+    expect(active.list).toHaveLength(10);
+    expect((await page('expired')).total).toBe(11);
+    expect((await page('none')).total).toBe(1);
+    // Two and a half hours on, two of the four VIPs until later have lapsed.
+    api.clock.advance(2.5 * hour);
+    expect((await page('active')).total).toBe(10);
+    expect((await page('expired')).total).toBe(13);
+    api.clock.set(new Date(now));
+  });
+
   test('an expired VIP reads as expired at once, and the vip filter reads the clock', async () => {
     const id = await member('vipsoon', {
       vipLevel: 2,

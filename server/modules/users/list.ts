@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import {
   maskEmail,
   maskPhone,
@@ -59,6 +59,11 @@ const searchBranches = (q: string) => {
   ];
 };
 
+/** A member with a VIP level: the predicate of the partial index over expiries (migration 0106). */
+const PAID = sql`${siteUsers.vipLevel} > 0`;
+/** An active VIP's expiry: none (for life), or after `now`; two ranges of that index, counted apart. */
+const activeBranches = (now: Date) => [isNull(siteUsers.vipExpiresAt), gt(siteUsers.vipExpiresAt, now)];
+
 function listWhere(tenant: number, q: UserListQuery, now: Date, search = true): SQL | undefined {
   const where: (SQL | undefined)[] = [eq(siteUsers.tenant, tenant)];
   if (q.ids) where.push(inArray(siteUsers.id, q.ids));
@@ -67,11 +72,8 @@ function listWhere(tenant: number, q: UserListQuery, now: Date, search = true): 
   if (q.channel) where.push(eq(siteUsers.channel, q.channel));
   if (q.q && search) where.push(or(...searchBranches(q.q)));
   if (q.vip === 'none') where.push(eq(siteUsers.vipLevel, 0));
-  if (q.vip === 'active')
-    where.push(
-      sql`${siteUsers.vipLevel} > 0 and (${siteUsers.vipExpiresAt} is null or ${siteUsers.vipExpiresAt} > ${now})`,
-    );
-  if (q.vip === 'expired') where.push(sql`${siteUsers.vipLevel} > 0 and ${siteUsers.vipExpiresAt} <= ${now}`);
+  if (q.vip === 'active') where.push(and(PAID, or(...activeBranches(now))));
+  if (q.vip === 'expired') where.push(and(PAID, lte(siteUsers.vipExpiresAt, now)));
   if (q.signupFrom && q.signupTo && rangeStart(q.signupFrom) >= rangeEnd(q.signupTo))
     throw invalidField('signupTo', 'field.range');
   if (q.signupFrom) where.push(gte(siteUsers.signupAt, rangeStart(q.signupFrom)));
@@ -103,6 +105,13 @@ async function total(
     return { total: Number(row.n), totalExact: true };
   }
   if (q.q) return searchCount(db, tenant, q, now);
+  if (q.vip === 'active') {
+    const rest = listWhere(tenant, { ...q, vip: undefined }, now);
+    return unionCount(
+      db,
+      activeBranches(now).map((b) => and(rest, PAID, b)),
+    );
+  }
   return cappedCount(db, siteUsers, where);
 }
 
@@ -114,11 +123,23 @@ async function total(
  */
 async function searchCount(db: Executor, tenant: number, q: UserListQuery, now: Date) {
   const rest = listWhere(tenant, q, now, false);
-  const branches = searchBranches(q.q!).map(
-    (b) => sql`(select ${siteUsers.id} from ${siteUsers} where ${rest} and ${b} limit ${COUNT_CAP + 1})`,
+  return unionCount(
+    db,
+    searchBranches(q.q!).map((b) => and(rest, b)),
+  );
+}
+
+/**
+ * The capped count of the members any of `branches` matches, each branch read alone from an index that ends with
+ * the id (no table read): a search's three prefixes, or an active VIP's two ranges of the expiry index (for life,
+ * or until later), which one `OR` read as a scan of the table (22 ms for 10,001 of 147,500 active at 1M members).
+ */
+async function unionCount(db: Executor, branches: (SQL | undefined)[]) {
+  const parts = branches.map(
+    (b) => sql`(select ${siteUsers.id} from ${siteUsers} where ${b} limit ${COUNT_CAP + 1})`,
   );
   const rows = await db.execute(
-    sql`select count(*)::int as n from (select id from (${sql.join(branches, sql` union `)}) u limit ${COUNT_CAP + 1}) c`,
+    sql`select count(*)::int as n from (select id from (${sql.join(parts, sql` union `)}) u limit ${COUNT_CAP + 1}) c`,
   );
   return cappedOf(Number(rowsOf<{ n: number }>(rows)[0].n));
 }

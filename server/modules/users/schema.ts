@@ -54,6 +54,7 @@ export const siteUsers = pgTable(
     index('site_users_last_login').on(t.tenant, t.lastLoginAt.asc().nullsFirst(), t.id),
     index('site_users_points').on(t.tenant, t.points.asc().nullsFirst(), t.id),
     index('site_users_vip').on(t.tenant, t.vipExpiresAt.asc().nullsFirst(), t.id),
+    index('site_users_vip_paid').on(t.tenant, t.vipExpiresAt, t.id).where(sql`${t.vipLevel} > 0`),
     index('site_users_account_prefix').on(t.tenant, sql`lower(${t.account}) text_pattern_ops`, t.id),
     index('site_users_phone').on(t.tenant, sql`${t.phone} text_pattern_ops`, t.id),
     index('site_users_email').on(t.tenant, sql`lower(${t.email}) text_pattern_ops`, t.id),
