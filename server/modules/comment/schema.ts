@@ -57,6 +57,8 @@ export const comments = pgTable(
     index('comments_user').on(t.userId, t.createdAt),
     index('comments_address').on(t.tenant, t.address, t.createdAt),
     index('comments_target').on(t.targetType, t.targetId, t.createdAt),
+    index('comments_target_type').on(t.tenant, t.targetType, t.createdAt, t.id),
+    index('comments_status_target_type').on(t.tenant, t.status, t.targetType, t.createdAt, t.id),
     index('comments_parent').on(t.parentId),
     index('comments_reported').on(t.tenant, t.createdAt).where(sql`${t.reports} > 0`),
     index('comments_likes').on(t.tenant, t.likes, t.id),
