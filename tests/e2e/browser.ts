@@ -48,8 +48,8 @@ export async function newContext(
     storageState: opts.storageState,
   });
   // Steps wait up to a minute (Playwright's own default is 30 s): with the API suites beside it on two cores, a
-  // route's code and data took longer than that in a full run here, and the journeys failed on a click that only
-  // navigated late. A step that never happens still fails.
+  // route's code and data can take seconds to arrive. A step that never happens still fails. (The journeys' lost
+  // clicks of sessions 6–8 were a fault of the app, not of time: src/routes/LeavingScreen.tsx.)
   context.setDefaultTimeout(60_000);
   await context.addInitScript(
     ([locale, theme]) => {

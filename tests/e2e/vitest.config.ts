@@ -12,9 +12,10 @@ export default defineConfig({
     setupFiles: ['tests/e2e/failures.ts'],
     fileParallelism: Number(process.env.E2E_WORKERS ?? 1) > 1,
     maxWorkers: Number(process.env.E2E_WORKERS ?? 1),
-    // One more try for a failed test: a browser on two loaded cores can miss a step (session 6's CI run lost the
-    // actress journeys' unlink button, never seen here in four full runs). The failed try still prints what each
-    // page showed (failures.ts), so a flake is read and fixed, not hidden; a real failure fails twice.
+    // One more try for a failed test: a browser on two loaded cores can miss a step. The failed try still prints
+    // what each page showed (failures.ts), so a flake is read and fixed, not hidden (the actress journey's
+    // "flake" of sessions 6–8 was read so: a list pulled the operator back, src/routes/LeavingScreen.tsx); a real
+    // failure fails twice.
     retry: 1,
     // A whole journey is 20–35 s alone, several minutes beside the API suites; the budget only stops a hung test.
     testTimeout: 300_000,
