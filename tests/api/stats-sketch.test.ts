@@ -6,6 +6,7 @@ import { migrate, rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import {
   add,
+  decodeInto,
   emptyRegisters,
   encode,
   encodeGaps,
@@ -17,6 +18,7 @@ import {
   mergeStored,
   registerOf,
   storedSketch,
+  Union,
 } from '../../server/modules/statistics/sketch';
 import { freshDatabase } from './harness';
 
@@ -199,6 +201,62 @@ test("every reader takes every form: merge, estimate over a mix, base64 text as 
   expect(storedSketch('')).toBeNull();
   expect(storedSketch(null)).toBeNull();
   expect(Buffer.from(storedSketch('\\x000102') ?? [])).toEqual(Buffer.from([0, 1, 2]));
+});
+
+test('a union estimates what merge() does, kept and estimated again with more sketches, in every form', () => {
+  const union = new Union();
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 7000 }), fc.constantFrom('sparse', 'gaps', 'dense')), {
+        minLength: 1,
+        maxLength: 6,
+      }),
+      fc.integer({ min: 0, max: 5 }),
+      (parts, cut) => {
+        const stored = parts.map(([n, form], j) => {
+          const r = emptyRegisters();
+          for (let i = 0; i < n; i++) add(r, hash64(`u-${j}-${i % 4000}`));
+          return form === 'sparse' ? encode(r) : form === 'gaps' ? encodeGaps(r) : r.slice();
+        });
+        const whole = estimate(merge(stored));
+        for (const s of stored) union.add(s);
+        expect(union.estimate()).toBe(whole);
+        // The same union once more: estimate() left it empty.
+        for (const s of stored) union.addStored(Buffer.from(s).toString('base64'));
+        expect(union.estimate()).toBe(whole);
+        // Kept after the first `cut` sketches, the rest added later (the agents' older days, then the last ones).
+        for (const s of stored.slice(0, cut)) union.add(s);
+        const kept = union.keep();
+        expect(kept.counts.reduce((a, b) => a + b, 0)).toBe(M);
+        for (const s of stored.slice(cut)) union.add(s);
+        expect(union.estimateWith(kept)).toBe(whole);
+        expect(union.estimateWith(kept)).toBe(estimate(merge(stored.slice(0, cut))));
+        expect(union.estimateWith(undefined)).toBe(0);
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
+test('text decodes the same with Node and with the plain loops of the browser: base64 with line breaks, hex', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
+      // PostgreSQL's encode(…, 'base64') breaks lines every 76 characters.
+      const b64 = (
+        Buffer.from(bytes)
+          .toString('base64')
+          .match(/.{1,76}/g) ?? []
+      ).join('\n');
+      const hex = `\\x${Buffer.from(bytes).toString('hex')}`;
+      for (const text of [b64, hex])
+        for (const plain of [true, false]) {
+          const out = new Uint8Array(bytes.length + 4);
+          const n = decodeInto(text, out, plain);
+          expect(out.subarray(0, n)).toEqual(bytes);
+        }
+    }),
+    { numRuns: 200 },
+  );
 });
 
 test('SQL writes and reads the gap form as TypeScript does (zg_hll_gaps, zg_hll_unpack)', async () => {

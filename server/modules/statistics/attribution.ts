@@ -119,5 +119,5 @@ export async function rollupAttribution(
     where r.tenant = ${tenant} and r.day = q.day and r.channel = q.channel
       and (r.idle, r.retained) is distinct from (q.idle, q.retained)`);
   await foldAttributedDay(tx, tenant, day, RETURN_DAYS);
-  for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k));
+  for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k), 'sums');
 }

@@ -83,8 +83,16 @@ export async function kept<T>(
   return structuredClone(await (entry.answer as Promise<T>));
 }
 
-/** Records that the rollup recomputed a tenant's day, in the recomputing transaction. */
-export async function markRolled(tx: Executor, tenant: number, day: string) {
-  await tx.execute(sql`insert into stat_rolled_days (tenant, day, gen) values (${tenant}, ${day}::date, txid_current())
-    on conflict (tenant, day) do update set gen = excluded.gen`);
+/**
+ * Records that the rollup recomputed a tenant's day, in the recomputing transaction; `sums` only: its sums changed
+ * but not its sketches (the days before a rolled day, whose idle and retained counts it rewrites).
+ */
+export async function markRolled(tx: Executor, tenant: number, day: string, what: 'all' | 'sums' = 'all') {
+  await tx.execute(
+    what === 'all'
+      ? sql`insert into stat_rolled_days (tenant, day, gen, sketch_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
+          on conflict (tenant, day) do update set gen = excluded.gen, sketch_gen = excluded.sketch_gen`
+      : sql`insert into stat_rolled_days (tenant, day, gen, sketch_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
+          on conflict (tenant, day) do update set gen = excluded.gen`,
+  );
 }

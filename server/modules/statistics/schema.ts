@@ -166,7 +166,8 @@ export const statDomainBlocks = pgTable(
 
 /**
  * When each day's rollups were last recomputed: the id of the rollup transaction (`txid_current()`), so a kept report
- * answer (report-cache.ts) knows whether a day of its period changed since (migration 0022).
+ * answer (report-cache.ts) knows whether a day of its period changed since (migration 0022); `sketchGen` when its
+ * sketches did (migration 0110).
  */
 export const statRolledDays = pgTable(
   'stat_rolled_days',
@@ -174,6 +175,8 @@ export const statRolledDays = pgTable(
     tenant: integer('tenant').notNull(),
     day: day(),
     gen: bigint('gen', { mode: 'number' }).notNull(),
+    /** The transaction that last rewrote the day's own sketches (migration 0110); `gen` also moves for its sums. */
+    sketchGen: bigint('sketch_gen', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.day] })],
 );

@@ -123,6 +123,9 @@ export function encodeGaps(registers: Registers): Uint8Array {
   return o === 1 ? new Uint8Array(0) : out.slice(0, o);
 }
 
+// Scratch for the indexes of non-zero registers.
+const nonZero = new Uint16Array(M);
+
 function sigma(x: number): number {
   if (x === 1) return Number.POSITIVE_INFINITY;
   let y = 1;
@@ -165,10 +168,49 @@ export function estimate(registers: Registers): number {
   return estimateFromCounts(c);
 }
 
-// Scratch registers for merging sparse sketches: only the registers touched are read and cleared again, so the
-// estimate over small sketches (an agent's days) costs their size, not 16,384 per estimate.
-const scratch = new Uint8Array(M);
-const touched = new Uint16Array(M);
+const B64 = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++)
+  B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
+const HEX = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++)
+  HEX['0123456789abcdef'.charCodeAt(i)] = HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
+
+// Node's own decoders where there is a Node (the server); plain loops in the browser (demo mode has no `Buffer`).
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/**
+ * Decodes text into `out` from its start, returning the bytes written: base64 as PostgreSQL's `encode(…, 'base64')`
+ * writes it (line breaks every 76 characters, skipped), or hex after `\\x` (a `bytea` as text). `out` must be large
+ * enough (3/4 of the base64 length, half the hex length). `plain` forces the loops (tests).
+ */
+export function decodeInto(text: string, out: Uint8Array, plain = !NodeBuffer): number {
+  const hex = text.startsWith('\\x');
+  if (!plain && NodeBuffer) {
+    const view = NodeBuffer.from(out.buffer, out.byteOffset, out.length);
+    return hex ? view.write(text.slice(2), 'hex') : view.write(text, 'base64');
+  }
+  let n = 0;
+  if (hex) {
+    for (let i = 2; i + 1 < text.length; i += 2)
+      out[n++] = (HEX[text.charCodeAt(i)] << 4) | HEX[text.charCodeAt(i + 1)];
+    return n;
+  }
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 61) break; // '=': the end
+    const v = c < 128 ? B64[c] : -1;
+    if (v < 0) continue; // a line break
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = (acc >> bits) & 0xff;
+    }
+  }
+  return n;
+}
 
 /**
  * A stored sketch as a driver returns a `bytea`: bytes (node-postgres, PGlite) or PostgreSQL's `\\x…` text; or as
@@ -178,37 +220,162 @@ const touched = new Uint16Array(M);
 export function storedSketch(v: unknown): Uint8Array | null {
   if (v instanceof Uint8Array) return v;
   if (typeof v !== 'string' || !v) return null;
-  if (v.startsWith('\\x')) return Uint8Array.from(Buffer.from(v.slice(2), 'hex'));
-  const b = Buffer.from(v, 'base64');
-  return b.length ? b : null;
+  const out = new Uint8Array(Math.ceil((v.length * 3) / 4));
+  const n = decodeInto(v, out);
+  return n ? out.subarray(0, n) : null;
 }
+
+/** A union kept for later estimates (`Union.keep`): its non-zero registers in index order, and the histogram. */
+export interface KeptSketch {
+  indexes: Uint16Array;
+  ranks: Uint8Array;
+  /** `counts[k]`: how many of the 16,384 registers hold rank k. */
+  counts: Int32Array;
+}
+
+/**
+ * A union of stored sketches being built (any forms), estimated at the end: sparse and gap-form sketches touch only
+ * their registers, which are counted and cleared again by `estimate`, so the union of small sketches (an agent's
+ * pieces) costs their size, not 16,384 registers; a dense one switches the union to every register. One union serves
+ * any number of estimates in turn (each `estimate` leaves it empty).
+ */
+export class Union {
+  private readonly regs = new Uint8Array(M);
+  private readonly touched = new Uint16Array(M);
+  private n = 0;
+  private dense = false;
+  private text = new Uint8Array(0);
+
+  /** Folds in a stored sketch as a driver returns it (see `storedSketch`), text decoded into a buffer kept for that. */
+  addStored(v: unknown): this {
+    if (v instanceof Uint8Array) return this.add(v);
+    if (typeof v !== 'string' || !v) return this;
+    if (this.text.length < v.length) this.text = new Uint8Array(Math.max(v.length, 2 * this.text.length));
+    return this.add(this.text, 0, decodeInto(v, this.text));
+  }
+
+  /** Folds in a stored sketch, or the bytes `s[from, to)` of a larger buffer holding one. */
+  add(s: Uint8Array | null | undefined, from = 0, to = s?.length ?? 0): this {
+    if (!s || to <= from) return this;
+    const regs = this.regs;
+    const len = to - from;
+    if (len === M) {
+      this.dense = true;
+      for (let i = 0; i < M; i++) if (s[from + i] > regs[i]) regs[i] = s[from + i];
+      return this;
+    }
+    const touched = this.touched;
+    let n = this.n;
+    if ((len & 1) === 1 && s[from] === GAPS)
+      for (let o = from + 1, idx = -1; o + 1 < to; o += 2) {
+        idx += (s[o] << 2) | (s[o + 1] >> 6);
+        const i = idx & (M - 1);
+        const r = s[o + 1] & 63;
+        if (r === 0) continue;
+        if (regs[i] === 0) touched[n++] = i;
+        if (r > regs[i]) regs[i] = r;
+      }
+    else
+      for (let o = from; o + 2 < to; o += 3) {
+        const i = ((s[o] << 8) | s[o + 1]) & (M - 1);
+        const r = s[o + 2];
+        if (r === 0) continue;
+        if (regs[i] === 0) touched[n++] = i;
+        if (r > regs[i]) regs[i] = r;
+      }
+    this.n = n;
+    return this;
+  }
+
+  /**
+   * Everything added since the last estimate as a kept sketch (its registers in index order and the histogram of all
+   * 16,384), for estimates over it and a few more sketches later (`estimateWith`); the union is empty again after.
+   */
+  keep(): KeptSketch {
+    const counts = new Int32Array(MAX_RANK + 1);
+    let indexes: Uint16Array;
+    if (this.dense) {
+      let n = 0;
+      for (let i = 0; i < M; i++) if (this.regs[i]) nonZero[n++] = i;
+      indexes = nonZero.slice(0, n);
+    } else indexes = this.touched.slice(0, this.n).sort();
+    const ranks = new Uint8Array(indexes.length);
+    for (let k = 0; k < indexes.length; k++) {
+      ranks[k] = this.regs[indexes[k]];
+      counts[ranks[k]]++;
+      this.regs[indexes[k]] = 0;
+    }
+    counts[0] = M - indexes.length;
+    this.n = 0;
+    this.dense = false;
+    return { indexes, ranks, counts };
+  }
+
+  /**
+   * The estimate of the union of `kept` and everything added since the last estimate, which costs what was added,
+   * not the kept sketch's size: each register added is looked up in `kept` and moves the histogram if it is higher.
+   * The union is empty again after.
+   */
+  estimateWith(kept: KeptSketch | undefined): number {
+    if (!kept) return this.estimate();
+    if (this.dense) {
+      for (let k = 0; k < kept.indexes.length; k++)
+        if (kept.ranks[k] > this.regs[kept.indexes[k]]) this.regs[kept.indexes[k]] = kept.ranks[k];
+      return this.estimate();
+    }
+    const c = Array.from(kept.counts);
+    const { indexes, ranks } = kept;
+    for (let k = 0; k < this.n; k++) {
+      const i = this.touched[k];
+      const r = this.regs[i];
+      this.regs[i] = 0;
+      let lo = 0;
+      let hi = indexes.length - 1;
+      let was = 0;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (indexes[mid] < i) lo = mid + 1;
+        else if (indexes[mid] > i) hi = mid - 1;
+        else {
+          was = ranks[mid];
+          break;
+        }
+      }
+      if (r > was) {
+        c[was]--;
+        c[r]++;
+      }
+    }
+    this.n = 0;
+    return estimateFromCounts(c);
+  }
+
+  /** The estimate of everything added since the last estimate; the union is empty again after. */
+  estimate(): number {
+    const c = new Array<number>(MAX_RANK + 1).fill(0);
+    const regs = this.regs;
+    if (this.dense) {
+      for (let i = 0; i < M; i++) c[regs[i]]++;
+      regs.fill(0);
+    } else {
+      c[0] = M - this.n;
+      for (let k = 0; k < this.n; k++) {
+        c[regs[this.touched[k]]]++;
+        regs[this.touched[k]] = 0;
+      }
+    }
+    this.n = 0;
+    this.dense = false;
+    return estimateFromCounts(c);
+  }
+}
+
+const shared = new Union();
 
 /** The estimate over several stored sketches (a report's period): the same as `estimate(merge(stored))`. */
 export function estimateStored(stored: Iterable<Uint8Array | null | undefined>): number {
-  const list = Array.isArray(stored) ? (stored as (Uint8Array | null | undefined)[]) : [...stored];
-  if (list.some((s) => s?.length === M)) return estimate(merge(list));
-  let n = 0;
-  const put = (idx: number, r: number) => {
-    if (r === 0) return;
-    if (scratch[idx] === 0) touched[n++] = idx;
-    if (r > scratch[idx]) scratch[idx] = r;
-  };
-  for (const s of list) {
-    if (!s) continue;
-    if (isGaps(s))
-      for (let o = 1, idx = -1; o + 1 < s.length; o += 2) {
-        idx += (s[o] << 2) | (s[o + 1] >> 6);
-        put(idx & (M - 1), s[o + 1] & 63);
-      }
-    else for (let o = 0; o + 2 < s.length; o += 3) put(((s[o] << 8) | s[o + 1]) & (M - 1), s[o + 2]);
-  }
-  const c = new Array<number>(MAX_RANK + 1).fill(0);
-  c[0] = M - n;
-  for (let k = 0; k < n; k++) {
-    c[scratch[touched[k]]]++;
-    scratch[touched[k]] = 0;
-  }
-  return estimateFromCounts(c);
+  for (const s of stored) shared.add(s);
+  return shared.estimate();
 }
 
 /** The registers of a sparse or gap-form sketch in stored order, as (index << 6 | rank) values; rank 0 skipped. */

@@ -1,0 +1,271 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { addDays, type Period } from '../../../common/period';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+import { blockPairs } from '../statistics/attributed-blocks';
+import { RETURN_DAYS } from '../statistics/attribution';
+import { cover } from '../statistics/blocks';
+import { type KeptSketch, Union } from '../statistics/sketch';
+
+/**
+ * Each channel's figures over a period for the all-agents stat, read over aligned blocks of days (migration 0072,
+ * attributed-blocks.ts): the period, its matured part (quality) and each settled period within it are covered by
+ * their largest aligned blocks (`cover`), about 2·log2(days) pieces each, level 0 being the daily rows. Sums add up
+ * and sketches merge (register-wise maximum) the same over blocks as over days, so the figures are the ones every
+ * day's rows give.
+ *
+ * With `keep` (the stat's route), what a period's older days give is kept between reads, since the rollup that runs
+ * every minute rewrites only the last days. A rollup of day d rewrites d's sketches, and the sums of d and of the
+ * `RETURN_DAYS` days before it (their idle and retained counts); it marks the days whose sums it rewrote (`gen` of
+ * `stat_rolled_days`) and the day whose sketches it rewrote (`sketch_gen`, migration 0110). So:
+ * - the sums of the days before the period's last `RETURN_DAYS + 1` are kept with the newest `gen` over them;
+ * - the union of the sketches of the days before its last day, channel by channel, with the newest `sketch_gen`;
+ * - the next read reads only the pieces of the days after those, and adds or merges (`Union.estimateWith`: only the
+ *   registers read are looked up in the kept union).
+ * A rollup of an older day changes a stamp: the next read reads every piece again. So the figures are always the ones
+ * all the pieces give; only where the reading starts differs.
+ */
+
+/** The sums of the period (indexes into `ChannelFigures.period`); amounts in cents, so that sums stay exact. */
+export const P = {
+  pageViews: 0,
+  signups: 1,
+  payers: 2,
+  recharges: 3,
+  amount: 4,
+  sharedAddress: 5,
+  sharedDevice: 6,
+};
+const P_COLS = [
+  'page_views',
+  'signups',
+  'payers',
+  'recharges',
+  'recharge_amount',
+  'shared_address',
+  'shared_device',
+];
+/** The sums of the matured part: signups, idle, retained. */
+const M_COLS = ['signups', 'idle', 'retained'];
+/** The live sums of settled days: signups, payers, recharges, amount (cents). */
+const L_COLS = ['signups', 'payers', 'recharges', 'recharge_amount'];
+
+export interface ChannelFigures {
+  period: number[];
+  matured: number[];
+  settled: number[];
+  visitors: number;
+  addresses: number;
+}
+
+interface KeptSums {
+  sums: Map<string, { period: number[]; matured: number[] | null }>;
+}
+interface KeptUnions {
+  unions: Map<string, { v: KeptSketch; a: KeptSketch }>;
+}
+
+/** Kept parts per database handle (several periods, several tenants), least recently used dropped first. */
+export const MAX_KEPT_PARTS = 32;
+const stores = new WeakMap<object, Map<string, KeptSums | KeptUnions>>();
+
+const num = (v: unknown) => Number(v ?? 0);
+const keysOf = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `${kind}${i}`);
+const KEYS = { o: keysOf('o', 7), n: keysOf('n', 7), m: keysOf('m', 3), l: keysOf('l', 4) };
+/** A row's sums of one kind; the amount (at `amount`) in cents. */
+const sumsOf = (r: Record<string, unknown>, keys: string[], amount: number) =>
+  keys.map((k, i) => (i === amount ? Math.round(num(r[k]) * 100) : num(r[k])));
+const addTo = (a: number[], b: number[]) => {
+  for (let i = 0; i < a.length; i++) a[i] += b[i];
+  return a;
+};
+
+// Sketches as base64 text, decoded into one buffer as merged (`Union.addStored`): node-postgres spends most of a
+// bytea's read turning hex into bytes; one value framing every piece came slower still (PostgreSQL's base64 of a
+// large value, node-postgres's parsing of one large message).
+const B64 = sql.raw(`encode(visitors, 'base64') as visitors, encode(addresses, 'base64') as addresses`);
+
+type Piece = { level: number; start: string };
+function sketchesSql(tenant: number, pieces: Piece[], old: boolean): SQL[] {
+  const days = pieces.filter((x) => x.level === 0).map((x) => sql`${x.start}::date`);
+  const blocks = pieces.filter((x) => x.level > 0);
+  const mark = sql.raw(String(old));
+  const out: SQL[] = [];
+  if (days.length)
+    out.push(sql`select channel, ${mark} as old, ${B64} from stat_attributed_daily
+      where tenant = ${tenant} and day in (${sql.join(days, sql`, `)}) and channel <> ''`);
+  if (blocks.length)
+    out.push(sql`select channel, ${mark} as old, ${B64} from stat_attributed_block_sketches
+      where tenant = ${tenant} and (level, start) in (${blockPairs(blocks)}) and channel <> ''`);
+  return out;
+}
+type SketchRow = { channel: string; old: unknown; visitors: unknown; addresses: unknown };
+const isOld = (r: SketchRow) => r.old === true || r.old === 't';
+
+/** Rows' indexes per channel, in order: the older days' (`old`) or the others. */
+function byChannel(rows: SketchRow[], old: boolean) {
+  const out = new Map<string, number[]>();
+  for (let i = 0; i < rows.length; i++) {
+    if (isOld(rows[i]) !== old) continue;
+    const list = out.get(rows[i].channel);
+    if (list) list.push(i);
+    else out.set(rows[i].channel, [i]);
+  }
+  return out;
+}
+
+function remember(store: Map<string, KeptSums | KeptUnions>, key: string, part: KeptSums | KeptUnions) {
+  store.set(key, part);
+  while (store.size > MAX_KEPT_PARTS) store.delete(store.keys().next().value as string);
+}
+
+/**
+ * The figures of every channel with rows in the period: the period's sums, its matured part's (to `maturedTo`), the
+ * live sums of the settled days within it (each settled period clipped to it), unique visitors and addresses.
+ */
+export async function periodFigures(
+  db: Executor,
+  at: { tenant: number; period: Period; maturedTo: string; keep: boolean },
+): Promise<Map<string, ChannelFigures>> {
+  const { tenant, period, maturedTo, keep } = at;
+  const recentFrom = addDays(period.to, -RETURN_DAYS);
+  const olderTo = addDays(recentFrom, -1);
+  const yesterday = addDays(period.to, -1);
+  const splitSums = keep && period.from < recentFrom;
+  const splitSketches = keep && period.from < period.to;
+  // The matured part is kept with the older days' sums when it lies within them.
+  const maturedOlder = splitSums && maturedTo <= olderTo;
+  let store = stores.get(db);
+  if (!store) {
+    store = new Map();
+    stores.set(db, store);
+  }
+  const found = <T>(key: string) => {
+    const x = store.get(key);
+    if (x) {
+      store.delete(key); // most recently used last
+      store.set(key, x);
+    }
+    return x as T | undefined;
+  };
+  let sumsKey = '';
+  let unionsKey = '';
+  let keptSums: KeptSums | undefined;
+  let keptUnions: KeptUnions | undefined;
+  if (splitSketches) {
+    const [row] = rowsOf<{ gen: string; sketch_gen: string }>(
+      await db.execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
+          coalesce(max(sketch_gen), 0)::text as sketch_gen
+        from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${yesterday}::date`),
+    );
+    unionsKey = `u|${tenant}|${period.from}|${yesterday}|${row?.sketch_gen ?? 0}`;
+    keptUnions = found<KeptUnions>(unionsKey);
+    if (splitSums) {
+      sumsKey = `s|${tenant}|${period.from}|${olderTo}|${maturedOlder ? maturedTo : ''}|${row?.gen ?? 0}`;
+      keptSums = found<KeptSums>(sumsKey);
+    }
+  }
+  const pieces = [
+    ...(splitSums && !keptSums ? cover(period.from, olderTo).map((p) => ({ kind: 'o', ...p })) : []),
+    ...cover(splitSums ? recentFrom : period.from, period.to).map((p) => ({ kind: 'n', ...p })),
+    ...(period.from <= maturedTo && !(maturedOlder && keptSums)
+      ? cover(period.from, maturedTo).map((p) => ({ kind: 'm', ...p }))
+      : []),
+  ];
+  const older = pieces.some((p) => p.kind === 'o');
+  const matured = pieces.some((p) => p.kind === 'm');
+
+  const sums = db
+    .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
+          least(s.to_day, ${period.to}::date)::text as "to"
+        from agent_settlements s join agents a on a.id = s.agent_id
+        where s.tenant = ${tenant} and s.from_day <= ${period.to}::date and s.to_day >= ${period.from}::date`)
+    .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r))
+    .then((settlements) => {
+      const settled = settlements.flatMap((s) =>
+        cover(s.from, s.to).map((p) => ({ channel: s.channel, ...p })),
+      );
+      const cols = [
+        ...(older ? P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'o') as o${i}`) : []),
+        ...P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'n') as n${i}`),
+        ...(matured ? M_COLS.map((c, i) => `sum(${c}) filter (where kind = 'm') as m${i}`) : []),
+        ...L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'l') as l${i}`),
+      ];
+      const all = [...new Set([...P_COLS, ...M_COLS])].join(', ');
+      return db
+        .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
+          ${sql.param(pieces.map((x) => x.level))}::int[], ${sql.param(pieces.map((x) => x.start))}::date[])),
+        l (channel, level, start) as (select * from unnest(${sql.param(settled.map((x) => x.channel))}::text[],
+          ${sql.param(settled.map((x) => x.level))}::int[], ${sql.param(settled.map((x) => x.start))}::date[])),
+        x as (select p.kind, d.channel, ${sql.raw(all)} from p join stat_attributed_daily d
+            on p.level = 0 and d.tenant = ${tenant} and d.day = p.start
+          union all select p.kind, b.channel, ${sql.raw(all)} from p join stat_attributed_blocks b
+            on p.level > 0 and b.tenant = ${tenant} and b.level = p.level and b.start = p.start
+          union all select 'l', d.channel, ${sql.raw(all)} from l join stat_attributed_daily d
+            on l.level = 0 and d.tenant = ${tenant} and d.day = l.start and d.channel = l.channel
+          union all select 'l', b.channel, ${sql.raw(all)} from l join stat_attributed_blocks b
+            on l.level > 0 and b.tenant = ${tenant} and b.level = l.level and b.start = l.start and b.channel = l.channel)
+        select channel, ${sql.raw(cols.join(', '))} from x where channel <> '' group by channel`)
+        .then((r) => rowsOf<Record<string, unknown>>(r));
+    });
+  const sketchParts = [
+    ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), false),
+    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, yesterday), true) : []),
+  ];
+  const [sumRows, sketchRows] = await Promise.all([
+    sums,
+    db.execute(sql.join(sketchParts, sql` union all `)).then((r) => rowsOf<SketchRow>(r)),
+  ]);
+
+  const v = new Union();
+  const a = new Union();
+  if (splitSums && !keptSums) {
+    keptSums = { sums: new Map() };
+    for (const r of sumRows)
+      keptSums.sums.set(String(r.channel), {
+        period: sumsOf(r, KEYS.o, P.amount),
+        matured: maturedOlder ? sumsOf(r, KEYS.m, -1) : null,
+      });
+    remember(store, sumsKey, keptSums);
+  }
+  if (splitSketches && !keptUnions) {
+    keptUnions = { unions: new Map() };
+    for (const [channel, list] of byChannel(sketchRows, true)) {
+      for (const i of list) {
+        v.addStored(sketchRows[i].visitors);
+        a.addStored(sketchRows[i].addresses);
+      }
+      keptUnions.unions.set(channel, { v: v.keep(), a: a.keep() });
+    }
+    remember(store, unionsKey, keptUnions);
+  }
+
+  const out = new Map<string, ChannelFigures>();
+  const rowOf = new Map(sumRows.map((r) => [String(r.channel), r]));
+  const newerRows = byChannel(sketchRows, false);
+  const channels = new Set([
+    ...(keptSums?.sums.keys() ?? []),
+    ...(keptUnions?.unions.keys() ?? []),
+    ...rowOf.keys(),
+    ...newerRows.keys(),
+  ]);
+  for (const channel of channels) {
+    const r = rowOf.get(channel) ?? {};
+    const k = keptSums?.sums.get(channel);
+    const sums = sumsOf(r, KEYS.n, P.amount);
+    if (k) addTo(sums, k.period);
+    for (const i of newerRows.get(channel) ?? []) {
+      v.addStored(sketchRows[i].visitors);
+      a.addStored(sketchRows[i].addresses);
+    }
+    const u = keptUnions?.unions.get(channel);
+    out.set(channel, {
+      period: sums,
+      matured: maturedOlder && keptSums ? (k?.matured ?? [0, 0, 0]) : sumsOf(r, KEYS.m, -1),
+      settled: sumsOf(r, KEYS.l, 3),
+      visitors: v.estimateWith(u?.v),
+      addresses: a.estimateWith(u?.a),
+    });
+  }
+  return out;
+}
