@@ -20,11 +20,32 @@ beforeAll(async () => {
   api = await startApi();
   admin = await api.login();
   send = await siteSender(api, admin);
+  const ids: Record<string, number> = {};
   for (const channel of ['kp-a', 'kp-b', 'kp-c'])
-    await api.call('POST', '/app/admin/agents', {
+    ids[channel] = (
+      await api.call('POST', '/app/admin/agents', {
+        token: admin,
+        body: { name: `agent ${channel}`, channel, model: 'share', rate: 10 },
+      })
+    ).body.data.id;
+  // Settled periods: one among the older days, one among the last week's (later events for them are "late").
+  const early = [20, 19, 15, 6, 4, 3].flatMap((d, i) => [
+    event({ visitor: `kp-s${i}`, channel: i < 3 ? 'kp-a' : 'kp-b', time: `${addDays(TODAY, -d)}T02:00:00Z` }),
+    event({ visitor: `kp-s${i}`, type: 'signup', time: `${addDays(TODAY, -d)}T02:10:00Z` }),
+    event({ visitor: `kp-s${i}`, type: 'recharge', amount: 30, time: `${addDays(TODAY, -d)}T02:20:00Z` }),
+  ]);
+  expect((await send(early)).body.data.rejected).toEqual([]);
+  await rollup(api, admin);
+  for (const [channel, from, to] of [
+    ['kp-a', -20, -12],
+    ['kp-b', -6, -2],
+  ] as const) {
+    const r = await api.call('POST', `/app/admin/agents/stat/${ids[channel]}/settlements`, {
       token: admin,
-      body: { name: `agent ${channel}`, channel, model: 'share', rate: 10 },
+      body: { from: addDays(TODAY, from), to: addDays(TODAY, to) },
     });
+    expect(r.body.code).toBe(20000);
+  }
 });
 afterAll(() => api?.close());
 
@@ -75,4 +96,5 @@ test('the kept reading equals reading every piece, through rollups of today, yes
   // The property saw traffic: some agent has visitors and signups over the month.
   const month = await read(addDays(TODAY, -29), true);
   expect(month.list.some((r) => r.visitors > 0)).toBe(true);
+  expect(month.list.filter((r) => r.settled > 0).map((r) => r.channel)).toEqual(['kp-a', 'kp-b']);
 });

@@ -59,7 +59,8 @@ export interface ChannelFigures {
 }
 
 interface KeptSums {
-  sums: Map<string, { period: number[]; matured: number[] | null }>;
+  /** Per channel: the older days' sums, the matured part's (when within them), the older settled days' live sums. */
+  sums: Map<string, { period: number[]; matured: number[] | null; settled: number[] }>;
 }
 interface KeptUnions {
   unions: Map<string, { v: KeptSketch; a: KeptSketch }>;
@@ -71,7 +72,13 @@ const stores = new WeakMap<object, Map<string, KeptSums | KeptUnions>>();
 
 const num = (v: unknown) => Number(v ?? 0);
 const keysOf = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `${kind}${i}`);
-const KEYS = { o: keysOf('o', 7), n: keysOf('n', 7), m: keysOf('m', 3), l: keysOf('l', 4) };
+const KEYS = {
+  o: keysOf('o', 7),
+  n: keysOf('n', 7),
+  m: keysOf('m', 3),
+  l: keysOf('l', 4),
+  lo: keysOf('lo', 4),
+};
 /** A row's sums of one kind; the amount (at `amount`) in cents. */
 const sumsOf = (r: Record<string, unknown>, keys: string[], amount: number) =>
   keys.map((k, i) => (i === amount ? Math.round(num(r[k]) * 100) : num(r[k])));
@@ -148,20 +155,41 @@ export async function periodFigures(
     }
     return x as T | undefined;
   };
+  // The settled periods within this one (clipped to it); with the sums split, their older days apart.
+  const [stamp, settlements] = await Promise.all([
+    splitSketches
+      ? db
+          .execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
+              coalesce(max(sketch_gen), 0)::text as sketch_gen
+            from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${yesterday}::date`)
+          .then((r) => rowsOf<{ gen: string; sketch_gen: string }>(r)[0])
+      : Promise.resolve(undefined),
+    db
+      .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
+          least(s.to_day, ${period.to}::date)::text as "to"
+        from agent_settlements s join agents a on a.id = s.agent_id
+        where s.tenant = ${tenant} and s.from_day <= ${period.to}::date and s.to_day >= ${period.from}::date
+        order by a.channel, s.from_day`)
+      .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r)),
+  ]);
+  const settledOlder = splitSums
+    ? settlements.filter((x) => x.from <= olderTo).map((x) => ({ ...x, to: x.to < olderTo ? x.to : olderTo }))
+    : [];
+  const settledNewer = splitSums
+    ? settlements
+        .filter((x) => x.to >= recentFrom)
+        .map((x) => ({ ...x, from: x.from > recentFrom ? x.from : recentFrom }))
+    : settlements;
   let sumsKey = '';
   let unionsKey = '';
   let keptSums: KeptSums | undefined;
   let keptUnions: KeptUnions | undefined;
   if (splitSketches) {
-    const [row] = rowsOf<{ gen: string; sketch_gen: string }>(
-      await db.execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
-          coalesce(max(sketch_gen), 0)::text as sketch_gen
-        from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${yesterday}::date`),
-    );
-    unionsKey = `u|${tenant}|${period.from}|${yesterday}|${row?.sketch_gen ?? 0}`;
+    unionsKey = `u|${tenant}|${period.from}|${yesterday}|${stamp?.sketch_gen ?? 0}`;
     keptUnions = found<KeptUnions>(unionsKey);
     if (splitSums) {
-      sumsKey = `s|${tenant}|${period.from}|${olderTo}|${maturedOlder ? maturedTo : ''}|${row?.gen ?? 0}`;
+      const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
+      sumsKey = `s|${tenant}|${period.from}|${olderTo}|${maturedOlder ? maturedTo : ''}|${stamp?.gen ?? 0}|${settled}`;
       keptSums = found<KeptSums>(sumsKey);
     }
   }
@@ -172,42 +200,40 @@ export async function periodFigures(
       ? cover(period.from, maturedTo).map((p) => ({ kind: 'm', ...p }))
       : []),
   ];
+  const settledPieces = [
+    ...settledNewer.flatMap((x) => cover(x.from, x.to).map((p) => ({ kind: 'l', channel: x.channel, ...p }))),
+    ...(splitSums && !keptSums
+      ? settledOlder.flatMap((x) =>
+          cover(x.from, x.to).map((p) => ({ kind: 'lo', channel: x.channel, ...p })),
+        )
+      : []),
+  ];
   const older = pieces.some((p) => p.kind === 'o');
   const matured = pieces.some((p) => p.kind === 'm');
-
+  const cols = [
+    ...(older ? P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'o') as o${i}`) : []),
+    ...P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'n') as n${i}`),
+    ...(matured ? M_COLS.map((c, i) => `sum(${c}) filter (where kind = 'm') as m${i}`) : []),
+    ...L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'l') as l${i}`),
+    ...(older ? L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'lo') as lo${i}`) : []),
+  ];
+  const all = [...new Set([...P_COLS, ...M_COLS])].join(', ');
   const sums = db
-    .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
-          least(s.to_day, ${period.to}::date)::text as "to"
-        from agent_settlements s join agents a on a.id = s.agent_id
-        where s.tenant = ${tenant} and s.from_day <= ${period.to}::date and s.to_day >= ${period.from}::date`)
-    .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r))
-    .then((settlements) => {
-      const settled = settlements.flatMap((s) =>
-        cover(s.from, s.to).map((p) => ({ channel: s.channel, ...p })),
-      );
-      const cols = [
-        ...(older ? P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'o') as o${i}`) : []),
-        ...P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'n') as n${i}`),
-        ...(matured ? M_COLS.map((c, i) => `sum(${c}) filter (where kind = 'm') as m${i}`) : []),
-        ...L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'l') as l${i}`),
-      ];
-      const all = [...new Set([...P_COLS, ...M_COLS])].join(', ');
-      return db
-        .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
-          ${sql.param(pieces.map((x) => x.level))}::int[], ${sql.param(pieces.map((x) => x.start))}::date[])),
-        l (channel, level, start) as (select * from unnest(${sql.param(settled.map((x) => x.channel))}::text[],
-          ${sql.param(settled.map((x) => x.level))}::int[], ${sql.param(settled.map((x) => x.start))}::date[])),
-        x as (select p.kind, d.channel, ${sql.raw(all)} from p join stat_attributed_daily d
-            on p.level = 0 and d.tenant = ${tenant} and d.day = p.start
-          union all select p.kind, b.channel, ${sql.raw(all)} from p join stat_attributed_blocks b
-            on p.level > 0 and b.tenant = ${tenant} and b.level = p.level and b.start = p.start
-          union all select 'l', d.channel, ${sql.raw(all)} from l join stat_attributed_daily d
-            on l.level = 0 and d.tenant = ${tenant} and d.day = l.start and d.channel = l.channel
-          union all select 'l', b.channel, ${sql.raw(all)} from l join stat_attributed_blocks b
-            on l.level > 0 and b.tenant = ${tenant} and b.level = l.level and b.start = l.start and b.channel = l.channel)
-        select channel, ${sql.raw(cols.join(', '))} from x where channel <> '' group by channel`)
-        .then((r) => rowsOf<Record<string, unknown>>(r));
-    });
+    .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
+        ${sql.param(pieces.map((x) => x.level))}::int[], ${sql.param(pieces.map((x) => x.start))}::date[])),
+      l (kind, channel, level, start) as (select * from unnest(${sql.param(settledPieces.map((x) => x.kind))}::text[],
+        ${sql.param(settledPieces.map((x) => x.channel))}::text[], ${sql.param(settledPieces.map((x) => x.level))}::int[],
+        ${sql.param(settledPieces.map((x) => x.start))}::date[])),
+      x as (select p.kind, d.channel, ${sql.raw(all)} from p join stat_attributed_daily d
+          on p.level = 0 and d.tenant = ${tenant} and d.day = p.start
+        union all select p.kind, b.channel, ${sql.raw(all)} from p join stat_attributed_blocks b
+          on p.level > 0 and b.tenant = ${tenant} and b.level = p.level and b.start = p.start
+        union all select l.kind, d.channel, ${sql.raw(all)} from l join stat_attributed_daily d
+          on l.level = 0 and d.tenant = ${tenant} and d.day = l.start and d.channel = l.channel
+        union all select l.kind, b.channel, ${sql.raw(all)} from l join stat_attributed_blocks b
+          on l.level > 0 and b.tenant = ${tenant} and b.level = l.level and b.start = l.start and b.channel = l.channel)
+      select channel, ${sql.raw(cols.join(', '))} from x where channel <> '' group by channel`)
+    .then((r) => rowsOf<Record<string, unknown>>(r));
   const sketchParts = [
     ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), false),
     ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, yesterday), true) : []),
@@ -225,6 +251,7 @@ export async function periodFigures(
       keptSums.sums.set(String(r.channel), {
         period: sumsOf(r, KEYS.o, P.amount),
         matured: maturedOlder ? sumsOf(r, KEYS.m, -1) : null,
+        settled: sumsOf(r, KEYS.lo, 3),
       });
     remember(store, sumsKey, keptSums);
   }
@@ -253,7 +280,11 @@ export async function periodFigures(
     const r = rowOf.get(channel) ?? {};
     const k = keptSums?.sums.get(channel);
     const sums = sumsOf(r, KEYS.n, P.amount);
-    if (k) addTo(sums, k.period);
+    const settled = sumsOf(r, KEYS.l, 3);
+    if (k) {
+      addTo(sums, k.period);
+      addTo(settled, k.settled);
+    }
     for (const i of newerRows.get(channel) ?? []) {
       v.addStored(sketchRows[i].visitors);
       a.addStored(sketchRows[i].addresses);
@@ -262,7 +293,7 @@ export async function periodFigures(
     out.set(channel, {
       period: sums,
       matured: maturedOlder && keptSums ? (k?.matured ?? [0, 0, 0]) : sumsOf(r, KEYS.m, -1),
-      settled: sumsOf(r, KEYS.l, 3),
+      settled,
       visitors: v.estimateWith(u?.v),
       addresses: a.estimateWith(u?.a),
     });

@@ -688,6 +688,7 @@ export function agentStatRoutes() {
       },
       `agents:${tenant}:${period.from}:${period.to}:${today}`,
       () => allAgentsStat(db, { tenant, period, today }, { keep: true }),
+      { readOnly: true }, // filtered, sorted and paged into new arrays below; no row is changed
     );
     const needle = q.q?.toLowerCase();
     let list = answer.list.filter(
