@@ -225,6 +225,9 @@ export function storedSketch(v: unknown): Uint8Array | null {
   return n ? out.subarray(0, n) : null;
 }
 
+// The histogram an estimate counts into (estimates do not overlap: each runs to its end at once).
+const histogram = new Array<number>(MAX_RANK + 1).fill(0);
+
 /** A union kept for later estimates (`Union.keep`): its non-zero registers in index order, and the histogram. */
 export interface KeptSketch {
   indexes: Uint16Array;
@@ -323,7 +326,8 @@ export class Union {
         if (kept.ranks[k] > this.regs[kept.indexes[k]]) this.regs[kept.indexes[k]] = kept.ranks[k];
       return this.estimate();
     }
-    const c = Array.from(kept.counts);
+    const c = histogram;
+    for (let k = 0; k <= MAX_RANK; k++) c[k] = kept.counts[k];
     const { indexes, ranks } = kept;
     for (let k = 0; k < this.n; k++) {
       const i = this.touched[k];
@@ -352,7 +356,7 @@ export class Union {
 
   /** The estimate of everything added since the last estimate; the union is empty again after. */
   estimate(): number {
-    const c = new Array<number>(MAX_RANK + 1).fill(0);
+    const c = histogram.fill(0);
     const regs = this.regs;
     if (this.dense) {
       for (let i = 0; i < M; i++) c[regs[i]]++;
