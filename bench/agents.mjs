@@ -117,10 +117,10 @@ const [{ id: one }] = (await pool.query("select id from agents where channel = '
 // days before it whose idle and retained counts it rewrites, marked rolled; kept answers over them are stale.
 const rollupOfToday = () =>
   pool.query(
-    `insert into stat_rolled_days (tenant, day, gen, sketch_gen)
+    `insert into stat_rolled_days (tenant, day, gen, day_gen)
       select 2, d::date, txid_current(), txid_current() from generate_series($1::date - 7, $1::date, '1 day') d
       on conflict (tenant, day) do update set gen = excluded.gen,
-        sketch_gen = case when excluded.day = $1::date then excluded.sketch_gen else stat_rolled_days.sketch_gen end`,
+        day_gen = case when excluded.day = $1::date then excluded.day_gen else stat_rolled_days.day_gen end`,
     [today],
   );
 const rows = [

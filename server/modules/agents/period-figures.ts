@@ -17,9 +17,9 @@ import { type KeptSketch, Union } from '../statistics/sketch';
  * With `keep` (the stat's route), what a period's older days give is kept between reads, since the rollup that runs
  * every minute rewrites only the last days. A rollup of day d rewrites d's sketches, and the sums of d and of the
  * `RETURN_DAYS` days before it (their idle and retained counts); it marks the days whose sums it rewrote (`gen` of
- * `stat_rolled_days`) and the day whose sketches it rewrote (`sketch_gen`, migration 0110). So:
+ * `stat_rolled_days`) and the day whose sketches it rewrote (`day_gen`, migration 0110). So:
  * - the sums of the days before the period's last `RETURN_DAYS + 1` are kept with the newest `gen` over them;
- * - the union of the sketches of the days before its last day, channel by channel, with the newest `sketch_gen`;
+ * - the union of the sketches of the days before its last day, channel by channel, with the newest `day_gen`;
  * - the next read reads only the pieces of the days after those, and adds or merges (`Union.estimateWith`: only the
  *   registers read are looked up in the kept union).
  * A rollup of an older day changes a stamp: the next read reads every piece again. So the figures are always the ones
@@ -160,9 +160,9 @@ export async function periodFigures(
     splitSketches
       ? db
           .execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
-              coalesce(max(sketch_gen), 0)::text as sketch_gen
+              coalesce(max(day_gen), 0)::text as day_gen
             from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${yesterday}::date`)
-          .then((r) => rowsOf<{ gen: string; sketch_gen: string }>(r)[0])
+          .then((r) => rowsOf<{ gen: string; day_gen: string }>(r)[0])
       : Promise.resolve(undefined),
     db
       .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
@@ -185,7 +185,7 @@ export async function periodFigures(
   let keptSums: KeptSums | undefined;
   let keptUnions: KeptUnions | undefined;
   if (splitSketches) {
-    unionsKey = `u|${tenant}|${period.from}|${yesterday}|${stamp?.sketch_gen ?? 0}`;
+    unionsKey = `u|${tenant}|${period.from}|${yesterday}|${stamp?.day_gen ?? 0}`;
     keptUnions = found<KeptUnions>(unionsKey);
     if (splitSums) {
       const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');

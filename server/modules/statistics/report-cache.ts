@@ -94,9 +94,9 @@ export async function kept<T>(
 export async function markRolled(tx: Executor, tenant: number, day: string, what: 'all' | 'sums' = 'all') {
   await tx.execute(
     what === 'all'
-      ? sql`insert into stat_rolled_days (tenant, day, gen, sketch_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
-          on conflict (tenant, day) do update set gen = excluded.gen, sketch_gen = excluded.sketch_gen`
-      : sql`insert into stat_rolled_days (tenant, day, gen, sketch_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
+      ? sql`insert into stat_rolled_days (tenant, day, gen, day_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
+          on conflict (tenant, day) do update set gen = excluded.gen, day_gen = excluded.day_gen`
+      : sql`insert into stat_rolled_days (tenant, day, gen, day_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
           on conflict (tenant, day) do update set gen = excluded.gen`,
   );
 }

@@ -166,7 +166,7 @@ export const statDomainBlocks = pgTable(
 
 /**
  * When each day's rollups were last recomputed: the id of the rollup transaction (`txid_current()`), so a kept report
- * answer (report-cache.ts) knows whether a day of its period changed since (migration 0022); `sketchGen` when its
+ * answer (report-cache.ts) knows whether a day of its period changed since (migration 0022); `dayGen` when its
  * sketches did (migration 0110).
  */
 export const statRolledDays = pgTable(
@@ -175,8 +175,8 @@ export const statRolledDays = pgTable(
     tenant: integer('tenant').notNull(),
     day: day(),
     gen: bigint('gen', { mode: 'number' }).notNull(),
-    /** The transaction that last rewrote the day's own sketches (migration 0110); `gen` also moves for its sums. */
-    sketchGen: bigint('sketch_gen', { mode: 'number' }).notNull().default(0),
+    /** The transaction that last recomputed the day itself (migration 0110); `gen` also moves when a later day rewrote its sums. */
+    dayGen: bigint('day_gen', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.day] })],
 );
