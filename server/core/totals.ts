@@ -88,9 +88,11 @@ export async function cappedCountWithPage(
   const matches = sql`select ${sort} as k, ${id} as id from ${table} ${where ? sql`where ${where}` : sql``}
     limit ${COUNT_CAP + 1}`;
   const [row] = rowsOf<{ n: number; ids: number[] | null }>(
-    await db.execute(sql`with m as materialized (${matches})
-      select (select count(*)::int from m) as n,
-        array(select id from m order by k ${dir}, id ${dir} limit ${pageSize} offset ${offset}) as ids`),
+    // The page is sorted only when the matches are all there (a subquery in CASE runs when its branch is taken).
+    await db.execute(sql`with m as materialized (${matches}), c as (select count(*)::int as n from m)
+      select c.n, case when c.n <= ${COUNT_CAP} then
+        array(select id from m order by k ${dir}, id ${dir} limit ${pageSize} offset ${offset}) end as ids
+      from c`),
   );
   const total = cappedOf(Number(row.n));
   return total.totalExact ? { ...total, ids: (row.ids ?? []).map(Number) } : total;

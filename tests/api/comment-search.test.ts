@@ -211,4 +211,21 @@ describe('the content search', () => {
     expect(data).toMatchObject({ list: [], total: 1_120, totalExact: true });
     expect(past.filter((x) => !x.includes('"sessions"'))).toHaveLength(1);
   });
+
+  test('with a member, an address, a target or a thread, the search only tests their comments', async () => {
+    const [u] = await api.query<{ id: number }>(
+      sql`insert into site_users (tenant, account) values (2, 'searcher') returning id`,
+    );
+    await api.query(sql`insert into comments (tenant, target_type, target_id, user_id, content)
+      values (2, 'movie', 1, ${u.id}, '会员的跨桶评论'), (2, 'movie', 1, ${u.id}, '别的')`);
+    const statements = await statementsOf(async () => {
+      const data = await list(`userId=${u.id}&q=${encodeURIComponent('跨桶')}`);
+      expect(data.list.map((c: any) => c.content)).toEqual(['会员的跨桶评论']);
+      expect(data).toMatchObject({ total: 1, totalExact: true });
+    });
+    const own = statements.filter((x) => !x.includes('"sessions"'));
+    expect(own).toHaveLength(1); // the page, short: its own total
+    expect(own[0]).not.toContain('zg_query_grams');
+    expect(own[0]).toMatch(/"content" like /);
+  });
 });

@@ -155,15 +155,16 @@ export async function targetExists(db: Executor, type: CommentTarget, id: number
 /**
  * How a content search is tested: `index` narrows by the bigram index (migration 0071) and rechecks what the grams
  * cannot tell (shared.ts gramsContain: one or two characters need no recheck); `walk` only tests the content, for a
- * page read by walking a sort index when the search matches many (readComments).
+ * page read by walking a sort index, or beside a filter with its own index (a member, an address, a target, a
+ * thread, ids: a few hundred comments at most to test).
  */
 type SearchBy = 'index' | 'walk';
 
-function commentWhere(
-  tenant: number,
-  q: Partial<CommentQueryT>,
-  search: SearchBy = 'index',
-): SQL | undefined {
+/** Filters with an index of their own, narrower than any search. */
+const narrowed = (q: Partial<CommentQueryT>) =>
+  !!q.ids || q.userId !== undefined || !!q.address || q.targetId !== undefined || q.parentId !== undefined;
+
+function commentWhere(tenant: number, q: Partial<CommentQueryT>, search: SearchBy = 'walk'): SQL | undefined {
   const [from, to] = date(q.createdFrom, q.createdTo);
   return and(
     eq(comments.tenant, tenant),
@@ -174,9 +175,9 @@ function commentWhere(
     q.reported === true ? sql`${comments.reports} > 0` : undefined,
     q.reported === false ? eq(comments.reports, 0) : undefined,
     q.q
-      ? search === 'index'
-        ? gramsContain(comments.content, q.q)
-        : containsAnyCase(comments.content, q.q)
+      ? search === 'walk'
+        ? containsAnyCase(comments.content, q.q)
+        : gramsContain(comments.content, q.q)
       : undefined,
     q.userId !== undefined ? eq(comments.userId, q.userId) : undefined,
     q.address ? eq(comments.address, q.address) : undefined,
@@ -279,7 +280,8 @@ const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
  * total first (cappedCountWithPage): up to COUNT_CAP matches it also sorts the page's ids from the matches the
  * bigrams gathered; beyond it the page is read by walking the sort index and testing each comment's content, which
  * finds the newest of so many matches after a few hundred rows (the grams would gather every match, 100,000 for
- * "ending" at a million, and sort them).
+ * "ending" at a million, and sort them). Beside a member, an address, a target, a thread or ids the search only
+ * tests their comments, as a filter without a search.
  */
 export async function readComments(db: Executor, tenant: number, q: CommentQueryT) {
   const where = commentWhere(tenant, q);
@@ -287,17 +289,18 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
   const offset = (q.page - 1) * q.pageSize;
   const sort = commentSorts[q.sort ?? 'createdAt'];
   const order = orderOf(sort, q.order, comments.id);
-  const search = q.q
-    ? await cappedCountWithPage(db, {
-        table: comments,
-        where,
-        id: comments.id,
-        sort,
-        order: q.order,
-        offset,
-        pageSize,
-      })
-    : undefined;
+  const search =
+    q.q && !narrowed(q)
+      ? await cappedCountWithPage(db, {
+          table: comments,
+          where: commentWhere(tenant, q, 'index'),
+          id: comments.id,
+          sort,
+          order: q.order,
+          offset,
+          pageSize,
+        })
+      : undefined;
   // The page's ids (given, or a subquery) then their rows: skipping 19,980 comments for page 1000 walks the sort
   // index alone instead of reading each skipped comment (40,000 table pages at a million).
   const pageIds =
@@ -305,7 +308,7 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
     db
       .select({ id: comments.id })
       .from(comments)
-      .where(search ? commentWhere(tenant, q, 'walk') : where)
+      .where(where)
       .orderBy(...order)
       .limit(pageSize)
       .offset(offset);
