@@ -82,11 +82,19 @@ export const gramsAreExact = (q: string) => {
 /**
  * "`column` contains `q`" (any case) served by a bigram index on `zg_title_grams(column)` (migration 0001): the
  * grams narrow by index and, unless they are the whole test (gramsAreExact), LIKE or ILIKE rechecks
- * (containsAnyCase). The column's table needs that expression index (comments: migration 0071, ads: 0080).
+ * (containsAnyCase). The column's table needs that expression index (ads: migration 0080); `grams` names another
+ * (comments: their grams by id bucket, migration 0108).
  */
-export const gramsContain = (column: PgColumn, q: string): SQL => {
-  const grams = sql`zg_title_grams(${column}) @> zg_query_grams(${q}::text)`;
-  return gramsAreExact(q) ? grams : sql`(${grams} and ${containsAnyCase(column, q)})`;
+export const gramsContain = (
+  column: PgColumn,
+  q: string,
+  grams: { has: SQL; needs: (q: string) => SQL } = {
+    has: sql`zg_title_grams(${column})`,
+    needs: (s) => sql`zg_query_grams(${s}::text)`,
+  },
+): SQL => {
+  const test = sql`${grams.has} @> ${grams.needs(q)}`;
+  return gramsAreExact(q) ? test : sql`(${test} and ${containsAnyCase(column, q)})`;
 };
 
 /**

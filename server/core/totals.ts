@@ -69,13 +69,14 @@ export async function cappedCount(
  * (their id and sort key) and, when they are all the matches (the total is exact), the page's ids are sorted from
  * them in the same statement. A search whose index gathers its matches (a content search by the bigrams) so pays
  * for them once, not once to count and once more for the page. Beyond the cap `ids` is undefined: the caller reads
- * its page otherwise (walking its sort index). `sort` is NOT NULL; ties break on `id`.
+ * its page otherwise (walking its sort index). `sort` is NOT NULL; ties break on `id`. Several `where`s are read
+ * as the union of their rows, one after another until the cap (the comments' id buckets, migration 0108).
  */
 export async function cappedCountWithPage(
   db: Executor,
   opts: {
     table: PgTable;
-    where: SQL | undefined;
+    where: SQL | undefined | (SQL | undefined)[];
     id: PgColumn;
     sort: PgColumn;
     order: 'asc' | 'desc';
@@ -85,8 +86,14 @@ export async function cappedCountWithPage(
 ): Promise<ListTotal & { ids?: number[] }> {
   const { table, where, id, sort, order, offset, pageSize } = opts;
   const dir = order === 'desc' ? sql`desc` : sql`asc`;
-  const matches = sql`select ${sort} as k, ${id} as id from ${table} ${where ? sql`where ${where}` : sql``}
-    limit ${COUNT_CAP + 1}`;
+  const read = (w: SQL | undefined) =>
+    sql`select ${sort} as k, ${id} as id from ${table} ${w ? sql`where ${w}` : sql``}`;
+  const matches = Array.isArray(where)
+    ? sql`select k, id from (${sql.join(
+        where.map((w) => sql`(${read(w)})`),
+        sql` union all `,
+      )}) as u limit ${COUNT_CAP + 1}`
+    : sql`${read(where)} limit ${COUNT_CAP + 1}`;
   const [row] = rowsOf<{ n: number; ids: number[] | null }>(
     // The page is sorted only when the matches are all there (a subquery in CASE runs when its branch is taken).
     await db.execute(sql`with m as materialized (${matches}), c as (select count(*)::int as n from m)

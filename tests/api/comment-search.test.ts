@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COUNT_CAP } from '../../common/paging';
 import { containsPattern } from '../../server/core/shared';
+import { rowsOf } from '../../server/db/migrate';
 import { startApi, type TestApi } from './harness';
 
 /**
@@ -80,9 +81,10 @@ describe('the comments page', () => {
     expect(byContent.页面演员.targetTitle).toBe('演员一');
     expect(byContent.页面章节.targetTitle).toBeNull(); // a target gone
     expect(data).toMatchObject({ total: 6, totalExact: true });
-    // The capped total (a search counts first), then the page: no statement per target type nor for the replies
-    // (before: the page's ids, their rows, one per target type, the reply counts, the total).
-    expect(statements.filter((s) => !s.includes('"sessions"'))).toHaveLength(2);
+    // The highest id (the buckets to search), the capped total (a search counts first), then the page: no statement
+    // per target type nor for the replies (before: the page's ids, their rows, one per target type, the reply
+    // counts, the total).
+    expect(statements.filter((s) => !s.includes('"sessions"'))).toHaveLength(3);
     const one = await api.call('GET', `${C}/${p.id}`, { token: admin });
     expect(one.body.data).toMatchObject({ id: p.id, targetTitle: '片一', replyCount: 2 });
     // Without a search: the page, and no count for a short first page.
@@ -153,7 +155,7 @@ describe('the content search', () => {
     for (const q of ['好看', '好', '%', 'ab']) {
       const statements = await search(q);
       expect(
-        statements.some((s) => s.includes('zg_query_grams')),
+        statements.some((s) => s.includes('zg_bucket_query')),
         q,
       ).toBe(true);
       for (const s of statements) expect(s, q).not.toMatch(/\blike\b/i);
@@ -184,8 +186,8 @@ describe('the content search', () => {
       `the ending #${N - 23}`, // page 2 starts at the 21st newest ending: N - 1 … N - 9 are endings, N - 10 not
       `the ending #${N - 24}`,
     ]);
-    expect(many.find((x) => x.includes('count(*)'))).toContain('zg_query_grams');
-    expect(walk(many)).not.toContain('zg_query_grams');
+    expect(many.find((x) => x.includes('count(*)'))).toContain('zg_bucket_query');
+    expect(walk(many)).not.toContain('zg_bucket_query');
     expect(walk(many)).toMatch(/"content" ilike /);
     // Under it: the page's ids come with the total, sorted from the matches it gathered (1,120 here).
     const exact = await statementsOf(async () => {
@@ -197,7 +199,7 @@ describe('the content search', () => {
       `a story #${N - 210}`,
     ]);
     expect(walk(exact)).toBeUndefined();
-    expect(exact.filter((x) => !x.includes('"sessions"'))).toHaveLength(2);
+    expect(exact.filter((x) => !x.includes('"sessions"'))).toHaveLength(3);
     const byId = await list(`sort=id&order=asc&pageSize=10&q=${encodeURIComponent('#1100')}`);
     expect(byId.list.map((c: any) => c.content)).toEqual([
       'a story #1100',
@@ -209,7 +211,7 @@ describe('the content search', () => {
       data = await list('sort=createdAt&order=desc&q=story&pageSize=100&page=20');
     });
     expect(data).toMatchObject({ list: [], total: 1_120, totalExact: true });
-    expect(past.filter((x) => !x.includes('"sessions"'))).toHaveLength(1);
+    expect(past.filter((x) => !x.includes('"sessions"'))).toHaveLength(2);
   });
 
   test('with a member, an address, a target or a thread, the search only tests their comments', async () => {
@@ -225,7 +227,37 @@ describe('the content search', () => {
     });
     const own = statements.filter((x) => !x.includes('"sessions"'));
     expect(own).toHaveLength(1); // the page, short: its own total
-    expect(own[0]).not.toContain('zg_query_grams');
+    expect(own[0]).not.toContain('zg_bucket_query');
     expect(own[0]).toMatch(/"content" like /);
+  });
+
+  test('the id buckets of the index (131,072 ids each) together find every match', async () => {
+    await api.query(sql`delete from comments`);
+    const ids = [1, 131_071, 131_072, 262_143, 262_144, 400_000, 1_000_000];
+    for (const [i, id] of ids.entries())
+      await api.query(sql`insert into comments (id, tenant, target_type, target_id, content, created_at)
+        values (${id}, 2, 'movie', 1, ${`桶${i} 跨桶搜索 Bucket`}, ${new Date(Date.UTC(2026, 0, 1 + i))})`);
+    for (const q of ['跨桶', '跨桶搜索', 'bucket', '索'])
+      expect(
+        (await list(`q=${encodeURIComponent(q)}&sort=id&order=desc`)).list.map((c: any) => c.id),
+        q,
+      ).toEqual([...ids].reverse());
+    expect(await api.query(sql`select zg_bucket_grams('Ab', 131072) as g`)).toEqual([
+      { g: ['1:a', '1:ab', '1:b'] },
+    ]);
+    expect(await api.query(sql`select zg_bucket_query('aBc', 7) as g`)).toEqual([{ g: ['7:ab', '7:bc'] }]);
+  });
+
+  test('each bucket’s total is read by the bucketed index', async () => {
+    const plan = await api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const r = await tx.execute(
+        sql`explain select id from comments where zg_bucket_grams(content, id) @> zg_bucket_query('跨桶', 7)`,
+      );
+      return rowsOf<Record<string, string>>(r)
+        .map((row) => Object.values(row)[0])
+        .join('\n');
+    });
+    expect(plan).toContain('comments_content_buckets');
   });
 });

@@ -153,12 +153,20 @@ export async function targetExists(db: Executor, type: CommentTarget, id: number
 }
 
 /**
- * How a content search is tested: `index` narrows by the bigram index (migration 0071) and rechecks what the grams
- * cannot tell (shared.ts gramsContain: one or two characters need no recheck); `walk` only tests the content, for a
- * page read by walking a sort index, or beside a filter with its own index (a member, an address, a target, a
- * thread, ids: a few hundred comments at most to test).
+ * How a content search is tested: `{ bucket }` narrows by the bigram index of one id bucket (migration 0108) and
+ * rechecks what the grams cannot tell (shared.ts gramsContain: one or two characters need no recheck); `walk` only
+ * tests the content, for a page read by walking a sort index, or beside a filter with its own index (a member, an
+ * address, a target, a thread, ids: a few hundred comments at most to test).
  */
-type SearchBy = 'index' | 'walk';
+type SearchBy = { bucket: number } | 'walk';
+
+/** Ids per bucket of the content index: `id >> BUCKET_BITS` (migration 0108). */
+const BUCKET_BITS = 17;
+
+const bucketGrams = (bucket: number) => ({
+  has: sql`zg_bucket_grams(${comments.content}, ${comments.id})`,
+  needs: (q: string) => sql`zg_bucket_query(${q}::text, ${bucket}::integer)`,
+});
 
 /** Filters with an index of their own, narrower than any search. */
 const narrowed = (q: Partial<CommentQueryT>) =>
@@ -177,7 +185,7 @@ function commentWhere(tenant: number, q: Partial<CommentQueryT>, search: SearchB
     q.q
       ? search === 'walk'
         ? containsAnyCase(comments.content, q.q)
-        : gramsContain(comments.content, q.q)
+        : gramsContain(comments.content, q.q, bucketGrams(search.bucket))
       : undefined,
     q.userId !== undefined ? eq(comments.userId, q.userId) : undefined,
     q.address ? eq(comments.address, q.address) : undefined,
@@ -277,8 +285,10 @@ const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
 /**
  * One page of comments and its total. Without a content search: the page in one statement (its ids by the sort
  * index, then their rows), then the total (server/core/totals.ts; a short page is its own). With one, the capped
- * total first (cappedCountWithPage): up to COUNT_CAP matches it also sorts the page's ids from the matches the
- * bigrams gathered; beyond it the page is read by walking the sort index and testing each comment's content, which
+ * total first (cappedCountWithPage), by the bigrams of one id bucket after another, newest first, until the cap
+ * (migration 0108: only the buckets needed are gathered, not every match of the table); up to COUNT_CAP matches it
+ * also sorts the page's ids from those it gathered; beyond it the page is read by walking the sort index and testing
+ * each comment's content, which
  * finds the newest of so many matches after a few hundred rows (the grams would gather every match, 100,000 for
  * "ending" at a million, and sort them). Beside a member, an address, a target, a thread or ids the search only
  * tests their comments, as a filter without a search.
@@ -289,18 +299,23 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
   const offset = (q.page - 1) * q.pageSize;
   const sort = commentSorts[q.sort ?? 'createdAt'];
   const order = orderOf(sort, q.order, comments.id);
-  const search =
-    q.q && !narrowed(q)
-      ? await cappedCountWithPage(db, {
-          table: comments,
-          where: commentWhere(tenant, q, 'index'),
-          id: comments.id,
-          sort,
-          order: q.order,
-          offset,
-          pageSize,
-        })
-      : undefined;
+  // A search counts bucket by bucket, newest first (one branch each), up to the cap.
+  const searched = q.q && !narrowed(q);
+  const [last] = searched
+    ? await db.select({ id: sql<number | null>`max(${comments.id})` }).from(comments)
+    : [];
+  const buckets = Array.from({ length: (Number(last?.id ?? 0) >> BUCKET_BITS) + 1 }, (_, i) => i).reverse();
+  const search = searched
+    ? await cappedCountWithPage(db, {
+        table: comments,
+        where: buckets.map((bucket) => commentWhere(tenant, q, { bucket })),
+        id: comments.id,
+        sort,
+        order: q.order,
+        offset,
+        pageSize,
+      })
+    : undefined;
   // The page's ids (given, or a subquery) then their rows: skipping 19,980 comments for page 1000 walks the sort
   // index alone instead of reading each skipped comment (40,000 table pages at a million).
   const pageIds =
