@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { type SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { COUNT_CAP } from '../../common/paging';
+import { rowsOf } from '../db/migrate';
 import type { Executor } from '../db/types';
 
 export { COUNT_CAP };
@@ -61,4 +62,45 @@ export async function cappedCount(
     .as('capped');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
   return cappedOf(Number(row.n));
+}
+
+/**
+ * cappedCount that also answers the page when it can: the at most COUNT_CAP + 1 matching rows it counts are kept
+ * (their id and sort key) and, when they are all the matches (the total is exact), the page's ids are sorted from
+ * them in the same statement. A search whose index gathers its matches (a content search by the bigrams) so pays
+ * for them once, not once to count and once more for the page. Beyond the cap `ids` is undefined: the caller reads
+ * its page otherwise (walking its sort index). `sort` is NOT NULL; ties break on `id`. Several `where`s are read
+ * as the union of their rows, one after another until the cap (the comments' id buckets, migration 0108).
+ */
+export async function cappedCountWithPage(
+  db: Executor,
+  opts: {
+    table: PgTable;
+    where: SQL | undefined | (SQL | undefined)[];
+    id: PgColumn;
+    sort: PgColumn;
+    order: 'asc' | 'desc';
+    offset: number;
+    pageSize: number;
+  },
+): Promise<ListTotal & { ids?: number[] }> {
+  const { table, where, id, sort, order, offset, pageSize } = opts;
+  const dir = order === 'desc' ? sql`desc` : sql`asc`;
+  const read = (w: SQL | undefined) =>
+    sql`select ${sort} as k, ${id} as id from ${table} ${w ? sql`where ${w}` : sql``}`;
+  const matches = Array.isArray(where)
+    ? sql`select k, id from (${sql.join(
+        where.map((w) => sql`(${read(w)})`),
+        sql` union all `,
+      )}) as u limit ${COUNT_CAP + 1}`
+    : sql`${read(where)} limit ${COUNT_CAP + 1}`;
+  const [row] = rowsOf<{ n: number; ids: number[] | null }>(
+    // The page is sorted only when the matches are all there (a subquery in CASE runs when its branch is taken).
+    await db.execute(sql`with m as materialized (${matches}), c as (select count(*)::int as n from m)
+      select c.n, case when c.n <= ${COUNT_CAP} then
+        array(select id from m order by k ${dir}, id ${dir} limit ${pageSize} offset ${offset}) end as ids
+      from c`),
+  );
+  const total = cappedOf(Number(row.n));
+  return total.totalExact ? { ...total, ids: (row.ids ?? []).map(Number) } : total;
 }

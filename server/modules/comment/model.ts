@@ -1,19 +1,22 @@
 import { z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { COMMENT_TARGETS, type CommentTarget, GUESTBOOK_KINDS } from '../../../common/comment';
 import { REVIEW_STATUSES } from '../../../common/review';
 import { listQuery } from '../../core/crud';
 import { invalidField } from '../../core/errors';
 import {
   boolQuery,
+  containsAnyCase,
   containsPattern,
   dateQuery,
+  gramsContain,
   intQuery,
   iso,
   rangeEnd,
   rangeStart,
 } from '../../core/shared';
-import { cappedCount } from '../../core/totals';
+import { cappedCount, cappedCountWithPage } from '../../core/totals';
 import type { Executor } from '../../db/types';
 import { actresses } from '../actresses/schema';
 import { movies } from '../movie/schema';
@@ -120,7 +123,7 @@ export const GuestbookEntry = z
   })
   .openapi('GuestbookEntry');
 
-/** The titles of comment targets, by type: one query per type present on the page. */
+/** The titles of comment targets, by type: one query per type present (a post checks its target with it). */
 export async function targetTitles(db: Executor, items: { targetType: CommentTarget; targetId: number }[]) {
   const out = new Map<string, string>();
   const sources = {
@@ -149,7 +152,27 @@ export async function targetExists(db: Executor, type: CommentTarget, id: number
   return (await targetTitles(db, [{ targetType: type, targetId: id }])).has(`${type}:${id}`);
 }
 
-function commentWhere(tenant: number, q: Partial<CommentQueryT>): SQL | undefined {
+/**
+ * How a content search is tested: `{ bucket }` narrows by the bigram index of one id bucket (migration 0108) and
+ * rechecks what the grams cannot tell (shared.ts gramsContain: one or two characters need no recheck); `walk` only
+ * tests the content, for a page read by walking a sort index, or beside a filter with its own index (a member, an
+ * address, a target, a thread, ids: a few hundred comments at most to test).
+ */
+type SearchBy = { bucket: number } | 'walk';
+
+/** Ids per bucket of the content index: `id >> BUCKET_BITS` (migration 0108). */
+const BUCKET_BITS = 17;
+
+const bucketGrams = (bucket: number) => ({
+  has: sql`zg_bucket_grams(${comments.content}, ${comments.id})`,
+  needs: (q: string) => sql`zg_bucket_query(${q}::text, ${bucket}::integer)`,
+});
+
+/** Filters with an index of their own, narrower than any search. */
+const narrowed = (q: Partial<CommentQueryT>) =>
+  !!q.ids || q.userId !== undefined || !!q.address || q.targetId !== undefined || q.parentId !== undefined;
+
+function commentWhere(tenant: number, q: Partial<CommentQueryT>, search: SearchBy = 'walk'): SQL | undefined {
   const [from, to] = date(q.createdFrom, q.createdTo);
   return and(
     eq(comments.tenant, tenant),
@@ -159,9 +182,10 @@ function commentWhere(tenant: number, q: Partial<CommentQueryT>): SQL | undefine
     q.targetId !== undefined ? eq(comments.targetId, q.targetId) : undefined,
     q.reported === true ? sql`${comments.reports} > 0` : undefined,
     q.reported === false ? eq(comments.reports, 0) : undefined,
-    // The bigram index (migration 0071) narrows, ILIKE rechecks.
     q.q
-      ? sql`(zg_title_grams(${comments.content}) @> zg_query_grams(${q.q}::text) and ${comments.content} ilike ${containsPattern(q.q)})`
+      ? search === 'walk'
+        ? containsAnyCase(comments.content, q.q)
+        : gramsContain(comments.content, q.q, bucketGrams(search.bucket))
       : undefined,
     q.userId !== undefined ? eq(comments.userId, q.userId) : undefined,
     q.address ? eq(comments.address, q.address) : undefined,
@@ -189,44 +213,60 @@ function guestbookWhere(tenant: number, q: Partial<GuestbookQueryT>): SQL | unde
   );
 }
 
-type CommentRow = typeof comments.$inferSelect & { userAccount: string | null };
-const commentSelect = { row: comments, userAccount: siteUsers.account };
+const replies = alias(comments, 'replies');
+/** A comment's target's title, read in the row's own statement (one lookup by primary key). */
+const titleOf = (type: CommentTarget, table: PgTable, id: PgColumn, title: PgColumn) =>
+  sql`when ${type} then (select ${title} from ${table} where ${id} = ${comments.targetId})`;
+/**
+ * A comment's row as the API answers it, with its member's account, its target's title and its number of replies:
+ * one statement for a page (the titles and reply counts are subqueries per row, by primary key and by the parent
+ * index), rather than one per target type and another for the replies.
+ */
+const commentSelect = {
+  row: comments,
+  userAccount: siteUsers.account,
+  targetTitle: sql<string | null>`(case ${comments.targetType} ${sql.join(
+    [
+      titleOf('movie', movies, movies.id, movies.title),
+      titleOf('novel', novels, novels.id, novels.title),
+      titleOf('chapter', novelChapters, novelChapters.id, novelChapters.title),
+      titleOf('actress', actresses, actresses.id, actresses.name),
+    ],
+    sql` `,
+  )} end)`,
+  replyCount: sql<number>`(select count(*)::int from ${comments} as ${sql.identifier('replies')} where ${replies.parentId} = ${comments.id})`,
+};
+type CommentRow = {
+  row: typeof comments.$inferSelect;
+  userAccount: string | null;
+  targetTitle: string | null;
+  replyCount: number;
+};
 
-async function commentsToApi(db: Executor, rows: CommentRow[]) {
-  const ids = rows.map((r) => r.id);
-  const [titles, replies] = await Promise.all([
-    targetTitles(db, rows),
-    ids.length
-      ? db
-          .select({ parentId: comments.parentId, n: sql<number>`count(*)::int` })
-          .from(comments)
-          .where(inArray(comments.parentId, ids))
-          .groupBy(comments.parentId)
-      : [],
-  ]);
-  const replyCount = new Map(replies.map((r) => [r.parentId, Number(r.n)]));
-  return rows.map((r) => ({
-    id: r.id,
-    targetType: r.targetType,
-    targetId: r.targetId,
-    targetTitle: titles.get(`${r.targetType}:${r.targetId}`) ?? null,
-    userId: r.userId,
-    userAccount: r.userAccount,
-    guestName: r.guestName,
-    parentId: r.parentId,
-    replyCount: replyCount.get(r.id) ?? 0,
-    content: r.content,
-    originalContent: r.originalContent,
-    address: r.address,
-    likes: r.likes,
-    reports: r.reports,
-    status: r.status,
-    rejectReason: r.rejectReason,
-    version: r.version,
-    createdAt: iso(r.createdAt) as string,
-    reviewedAt: iso(r.reviewedAt),
-  }));
-}
+const commentsFrom = (db: Executor) =>
+  db.select(commentSelect).from(comments).leftJoin(siteUsers, eq(siteUsers.id, comments.userId));
+
+const commentToApi = ({ row: r, userAccount, targetTitle, replyCount }: CommentRow) => ({
+  id: r.id,
+  targetType: r.targetType,
+  targetId: r.targetId,
+  targetTitle: targetTitle ?? null,
+  userId: r.userId,
+  userAccount,
+  guestName: r.guestName,
+  parentId: r.parentId,
+  replyCount: Number(replyCount),
+  content: r.content,
+  originalContent: r.originalContent,
+  address: r.address,
+  likes: r.likes,
+  reports: r.reports,
+  status: r.status,
+  rejectReason: r.rejectReason,
+  version: r.version,
+  createdAt: iso(r.createdAt) as string,
+  reviewedAt: iso(r.reviewedAt),
+});
 
 /**
  * `col desc, id desc` (or ascending). A NOT NULL column orders with PostgreSQL's default nulls placement, so that its
@@ -242,46 +282,68 @@ const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
       ? [sql`${col} desc nulls last`, desc(id)]
       : [sql`${col} asc nulls first`, asc(id)];
 
+/**
+ * One page of comments and its total. Without a content search: the page in one statement (its ids by the sort
+ * index, then their rows), then the total (server/core/totals.ts; a short page is its own). With one, the capped
+ * total first (cappedCountWithPage), by the bigrams of one id bucket after another, newest first, until the cap
+ * (migration 0108: only the buckets needed are gathered, not every match of the table); up to COUNT_CAP matches it
+ * also sorts the page's ids from those it gathered; beyond it the page is read by walking the sort index and testing
+ * each comment's content, which
+ * finds the newest of so many matches after a few hundred rows (the grams would gather every match, 100,000 for
+ * "ending" at a million, and sort them). Beside a member, an address, a target, a thread or ids the search only
+ * tests their comments, as a filter without a search.
+ */
 export async function readComments(db: Executor, tenant: number, q: CommentQueryT) {
   const where = commentWhere(tenant, q);
   const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
   const offset = (q.page - 1) * q.pageSize;
-  const order = orderOf(commentSorts[q.sort ?? 'createdAt'], q.order, comments.id);
-  // The page's ids first, then their rows (as the movie and member lists): skipping 19,980 comments for page 1000
-  // walks the sort index alone instead of reading each skipped comment (40,000 table pages at a million).
-  const ids = (
-    await db
+  const sort = commentSorts[q.sort ?? 'createdAt'];
+  const order = orderOf(sort, q.order, comments.id);
+  // A search counts bucket by bucket, newest first (one branch each), up to the cap.
+  const searched = q.q && !narrowed(q);
+  const [last] = searched
+    ? await db.select({ id: sql<number | null>`max(${comments.id})` }).from(comments)
+    : [];
+  const buckets = Array.from({ length: (Number(last?.id ?? 0) >> BUCKET_BITS) + 1 }, (_, i) => i).reverse();
+  const search = searched
+    ? await cappedCountWithPage(db, {
+        table: comments,
+        where: buckets.map((bucket) => commentWhere(tenant, q, { bucket })),
+        id: comments.id,
+        sort,
+        order: q.order,
+        offset,
+        pageSize,
+      })
+    : undefined;
+  // The page's ids (given, or a subquery) then their rows: skipping 19,980 comments for page 1000 walks the sort
+  // index alone instead of reading each skipped comment (40,000 table pages at a million).
+  const pageIds =
+    search?.ids ??
+    db
       .select({ id: comments.id })
       .from(comments)
       .where(where)
       .orderBy(...order)
       .limit(pageSize)
-      .offset(offset)
-  ).map((r) => r.id);
-  const rows = ids.length
-    ? await db
-        .select(commentSelect)
-        .from(comments)
-        .leftJoin(siteUsers, eq(siteUsers.id, comments.userId))
-        .where(inArray(comments.id, ids))
-        .orderBy(...order)
-    : [];
-  const flat = rows.map((r) => ({ ...r.row, userAccount: r.userAccount }));
-  const [list, totals] = await Promise.all([
-    commentsToApi(db, flat),
-    cappedCount(db, comments, where, { offset, pageSize, rows: ids.length }),
-  ]);
-  return { list, ...totals };
+      .offset(offset);
+  const rows =
+    Array.isArray(pageIds) && !pageIds.length
+      ? []
+      : await commentsFrom(db)
+          .where(inArray(comments.id, pageIds))
+          .orderBy(...order);
+  const totals = search
+    ? { total: search.total, totalExact: search.totalExact }
+    : await cappedCount(db, comments, where, { offset, pageSize, rows: rows.length });
+  return { list: rows.map(commentToApi), ...totals };
 }
 
 export async function readComment(db: Executor, id: number, tenant?: number) {
-  const rows = await db
-    .select(commentSelect)
-    .from(comments)
-    .leftJoin(siteUsers, eq(siteUsers.id, comments.userId))
-    .where(and(eq(comments.id, id), tenant === undefined ? undefined : eq(comments.tenant, tenant)));
-  if (!rows.length) return undefined;
-  return (await commentsToApi(db, [{ ...rows[0].row, userAccount: rows[0].userAccount }]))[0];
+  const [row] = await commentsFrom(db).where(
+    and(eq(comments.id, id), tenant === undefined ? undefined : eq(comments.tenant, tenant)),
+  );
+  return row ? commentToApi(row) : undefined;
 }
 
 type GuestbookRow = typeof guestbook.$inferSelect & { userAccount: string | null; movieTitle: string | null };

@@ -52,7 +52,8 @@ export const comments = pgTable(
   },
   (t) => [
     index('comments_tenant_created').on(t.tenant, t.createdAt, t.id),
-    index('comments_content_grams').using('gin', sql`zg_title_grams(${t.content})`),
+    // The content search by id bucket (migration 0108).
+    index('comments_content_buckets').using('gin', sql`zg_bucket_grams(${t.content}, ${t.id})`),
     index('comments_status').on(t.tenant, t.status, t.createdAt, t.id),
     index('comments_user').on(t.userId, t.createdAt),
     index('comments_address').on(t.tenant, t.address, t.createdAt),
