@@ -21,10 +21,14 @@ export function stats(xs) {
 }
 
 /** p50 / p95 / p99 of `runs` sequential calls of `fn` after `warmup` unmeasured ones (ms). */
-export async function timeRuns(fn, runs = RUNS, warmup = 3) {
-  for (let i = 0; i < warmup; i++) await fn();
+export async function timeRuns(fn, runs = RUNS, warmup = 3, before = undefined) {
+  for (let i = 0; i < warmup; i++) {
+    await before?.();
+    await fn();
+  }
   const xs = [];
   for (let i = 0; i < runs; i++) {
+    await before?.(); // not timed
     const t0 = performance.now();
     await fn();
     xs.push(performance.now() - t0);

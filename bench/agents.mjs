@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { benchDatabase, markSeeded } from './_pg.mjs';
 import { inProcessApi, serverModules } from './_server.mjs';
-import { fmtStats, loadLine, stats } from './_timing.mjs';
+import { fmtStats, loadLine, timeRuns } from './_timing.mjs';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 90);
@@ -95,22 +95,6 @@ else {
 
 const { call } = await inProcessApi(load, { db, config, password: ADMIN_PASSWORD });
 
-/** Timings of `fn`, each run after `before` (not timed). */
-async function time(fn, before) {
-  for (let i = 0; i < 3; i++) {
-    await before?.();
-    await fn();
-  }
-  const xs = [];
-  for (let i = 0; i < RUNS; i++) {
-    await before?.();
-    const t0 = performance.now();
-    await fn();
-    xs.push(performance.now() - t0);
-  }
-  return stats(xs);
-}
-
 const period = `from=${from}&to=${today}`;
 const [{ id: one }] = (await pool.query("select id from agents where channel = 'ag7'")).rows;
 // What a rollup of today leaves behind for the reads (markRolled): today's sums and sketches, and the sums of the
@@ -148,7 +132,7 @@ console.log('| query | p50 / p95 / p99 ms |');
 console.log('|---|---|');
 let worst = 0;
 for (const [name, fn, before] of rows) {
-  const s = await time(fn, before);
+  const s = await timeRuns(fn, RUNS, 3, before);
   if (name.includes('API')) worst = Math.max(worst, s.p95);
   console.log(`| ${name} | ${fmtStats(s)} |`);
 }

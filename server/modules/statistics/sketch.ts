@@ -314,6 +314,21 @@ export class Union {
     return { indexes, ranks, counts };
   }
 
+  /** Folds in a kept sketch (`keep`). */
+  addKept(kept: KeptSketch): this {
+    const { indexes, ranks } = kept;
+    const regs = this.regs;
+    const touched = this.touched;
+    let n = this.n;
+    for (let k = 0; k < indexes.length; k++) {
+      const i = indexes[k];
+      if (regs[i] === 0) touched[n++] = i;
+      if (ranks[k] > regs[i]) regs[i] = ranks[k];
+    }
+    this.n = n;
+    return this;
+  }
+
   /**
    * The estimate of the union of `kept` and everything added since the last estimate, which costs what was added,
    * not the kept sketch's size: each register added is looked up in `kept` and moves the histogram if it is higher.
