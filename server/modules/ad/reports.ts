@@ -49,6 +49,8 @@ export interface AdReportQuery {
   scope?: SQL;
   /** The tenant's today: the days before it are read once and kept (`periodSums`); none, every read reads all. */
   today?: string;
+  /** `adsVersion` when read: what kept parts depend on besides the rollups. */
+  version?: string;
 }
 
 interface Sums {
@@ -95,6 +97,54 @@ const daysInMonth = (day: string) => {
 };
 export const monthlyShare = (price: number, day: string) => price / daysInMonth(day);
 
+/** Monthly-priced materials' lists kept per database handle while the materials are as they were (`q.version`). */
+const keptMonthly = new WeakMap<object, Map<string, Record<string, unknown>[]>>();
+
+/**
+ * The monthly-priced materials booked in the period (fallbacks earn nothing), each with its group key and its first
+ * and last day booked in the tenant's time zone, computed by SQL (in JavaScript, Intl took 40 ms a read for 2,500
+ * materials). With `q.version` (the materials as they are, `adsVersion`) every such material is read once and kept
+ * while that version holds; the period is then picked here.
+ */
+async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string, unknown>[]> {
+  const scope = q.scope ? sql` and ${q.scope}` : sql``;
+  const tz = sql.raw(`'${q.timeZone.replace(/'/g, "''")}'`);
+  const read = (within: SQL) =>
+    db
+      .execute(sql`
+      select ${sql.raw(q.group === 'day' ? "''" : monthlyKeySql[q.group])} as key, a.price,
+        (a.start_at at time zone ${tz})::date::text as first_day,
+        ((a.end_at - interval '1 millisecond') at time zone ${tz})::date::text as last_day
+      from ads a
+      where a.tenant = ${q.tenant} and a.pricing = 'monthly' and a.price > 0
+        and not exists (select 1 from ad_positions p where p.fallback_ad_id = a.id)${within}${scope}`)
+      .then((r) => rowsOf<Record<string, unknown>>(r));
+  if (q.version === undefined)
+    return read(sql` and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
+        and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})`);
+  let store = keptMonthly.get(db);
+  if (!store) {
+    store = new Map();
+    keptMonthly.set(db, store);
+  }
+  const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), q.version]);
+  let all = store.get(key);
+  if (!all) {
+    all = await read(sql``);
+    store.set(key, all);
+    while (store.size > MAX_KEPT_SUMS) store.delete(store.keys().next().value as string);
+  }
+  return all.filter(
+    (m) => String(m.first_day) <= q.period.to && (m.last_day === null || String(m.last_day) >= q.period.from),
+  );
+}
+
+/** The materials, positions and advertisers as they are, as one text that changes with any write to them. */
+export async function adsVersion(db: Executor, tenant: number): Promise<string> {
+  const [row] = rowsOf<{ v: string }>(await db.execute(sql`select ${adsStamp(tenant)} as v`));
+  return String(row?.v ?? '');
+}
+
 /**
  * Sums per group over a period, from the object rollup only (`stat_object_daily`, object_type `ad`) joined with the
  * materials as they are now: requests are impressions of every material, fallbacks included; impressions, clicks,
@@ -106,8 +156,10 @@ export const monthlyShare = (price: number, day: string) => price / daysInMonth(
  */
 export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
   const scope = q.scope ? sql` and ${q.scope}` : sql``;
-  const rows = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`
+  // The rollup rows and the monthly prices, read at once.
+  const [rows, monthly] = await Promise.all([
+    db
+      .execute(sql`
       select ${sql.raw(keySql[q.group])} as key,
         sum(o.impressions) as requests,
         sum(o.impressions) filter (where not fb) as impressions,
@@ -126,8 +178,10 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
             where a.tenant = ${q.tenant}) a on a.id = o.object_id
       where o.tenant = ${q.tenant} and o.object_type = 'ad' and o.object_id <> 0
         and o.day between ${q.period.from}::date and ${q.period.to}::date${scope}
-      group by 1`),
-  );
+      group by 1`)
+      .then((r) => rowsOf<Record<string, unknown>>(r)),
+    monthlyOf(db, q),
+  ]);
   const out = new Map<string, Sums>();
   for (const r of rows)
     out.set(String(r.key), {
@@ -138,20 +192,6 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
       sketches: [...bytes(r.sk)],
       kept: [],
     });
-  // Monthly prices, booked day by day (fallbacks earn nothing). The first and last day booked in the tenant's time zone
-  // come from SQL: in JavaScript (Intl) they took 40 ms a read for 2,500 monthly materials.
-  const tz = sql.raw(`'${q.timeZone.replace(/'/g, "''")}'`);
-  const monthly = rowsOf<Record<string, unknown>>(
-    await db.execute(sql`
-      select ${sql.raw(q.group === 'day' ? "''" : monthlyKeySql[q.group])} as key, a.price,
-        (a.start_at at time zone ${tz})::date::text as first_day,
-        ((a.end_at - interval '1 millisecond') at time zone ${tz})::date::text as last_day
-      from ads a
-      where a.tenant = ${q.tenant} and a.pricing = 'monthly' and a.price > 0
-        and not exists (select 1 from ad_positions p where p.fallback_ad_id = a.id)
-        and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
-        and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})${scope}`),
-  );
   // The period's days and their months' lengths once (not per material: 2,500 monthly materials × 90 days).
   const days = monthly.length ? eachDay(q.period.from, q.period.to) : [];
   const monthDays = days.map(daysInMonth);
@@ -246,7 +286,9 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<Map<st
   const newer = q.period.to > older.to ? { from: addDays(older.to, 1), to: q.period.to } : null;
   const [stampRows, fresh] = await Promise.all([
     db.execute(sql`select coalesce((select max(day_gen) from stat_rolled_days where tenant = ${q.tenant}
-        and day between ${older.from}::date and ${older.to}::date), 0)::text || '|' || ${adsStamp(q.tenant)} as stamp`),
+        and day between ${older.from}::date and ${older.to}::date), 0)::text || '|' || ${
+          q.version ?? adsStamp(q.tenant)
+        } as stamp`),
     newer ? groupSums(db, { ...q, period: newer }) : Promise.resolve(new Map<string, Sums>()),
   ]);
   const stamp = String(rowsOf<{ stamp: string }>(stampRows)[0]?.stamp ?? '');
@@ -368,6 +410,8 @@ export async function adReport(
   },
 ) {
   const q = { ...base, group };
+  // Read once for every kept part this report uses.
+  if (q.today && q.version === undefined) q.version = await adsVersion(db, q.tenant);
   const [groups, days] = await Promise.all([
     periodSums(db, q),
     group === 'day' ? Promise.resolve(null) : periodSums(db, { ...q, group: 'day' }),
@@ -384,7 +428,11 @@ export async function adReport(
       ...figuresOf(groups.get(d) ?? empty(), opts.idle ? avgEcpm : 0),
     }));
   else {
-    const labels = await labelsOf(db, q.tenant, group, [...groups.keys()]);
+    // Labels for every row only when sorted by them; else for the page's rows, below.
+    const labels =
+      opts.sort === 'label'
+        ? await labelsOf(db, q.tenant, group, [...groups.keys()])
+        : new Map<string, string>();
     // Unique clickers are estimated for the page's rows only, unless the rows are sorted by them.
     const uniques = opts.sort === 'clickers';
     rows = [...groups].map(([key, s]) => ({
@@ -407,6 +455,15 @@ export async function adReport(
   let list = rows.slice((opts.page - 1) * opts.pageSize, opts.page * opts.pageSize);
   if (group !== 'day' && opts.sort !== 'clickers')
     list = list.map((r) => ({ ...r, clickers: clickersOf(groups.get(r.key) ?? empty()) }));
+  if (group !== 'day' && opts.sort !== 'label') {
+    const labels = await labelsOf(
+      db,
+      q.tenant,
+      group,
+      list.map((r) => r.key),
+    );
+    list = list.map((r) => ({ ...r, label: labels.get(r.key) ?? null }));
+  }
   const totals = figuresOf(totalSums, opts.idle ? avgEcpm : 0);
   const series = eachDay(q.period.from, q.period.to).map((d) => ({
     date: d,
