@@ -1,3 +1,5 @@
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
@@ -97,4 +99,48 @@ test('the kept reading equals reading every piece, through rollups of today, yes
   const month = await read(addDays(TODAY, -29), true);
   expect(month.list.some((r) => r.visitors > 0)).toBe(true);
   expect(month.list.filter((r) => r.settled > 0).map((r) => r.channel)).toEqual(['kp-a', 'kp-b']);
+});
+
+test('a rollup of today or of yesterday leaves the older days kept: the next read reads only the last days', async () => {
+  const from = addDays(TODAY, -29);
+  const seen: string[] = [];
+  const db = new Proxy(api.database.db, {
+    get(target, key) {
+      if (key === 'execute')
+        return (q: Parameters<typeof target.execute>[0]) => {
+          seen.push(new PgDialect().sqlToQuery(q as SQL).sql);
+          return target.execute(q);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  // Kept parts are kept per database handle: this one, which records the statements.
+  await allAgentsStat(db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { keep: true });
+  for (const daysBefore of [0, 1]) {
+    const r = await send([
+      event({
+        visitor: `kp-late${daysBefore}`,
+        channel: 'kp-a',
+        time: `${addDays(TODAY, -daysBefore)}T04:00:00Z`,
+      }),
+    ]);
+    expect(r.body.data.accepted).toBe(1);
+    await rollup(api, admin);
+    seen.length = 0;
+    const kept = await allAgentsStat(
+      db,
+      { tenant: 2, period: { from, to: TODAY }, today: TODAY },
+      { keep: true },
+    );
+    expect(seen.some((s) => s.includes('true as old'))).toBe(false); // no older day's sketch read again
+    expect(seen.some((s) => s.includes("'o') as o0"))).toBe(false); // nor their sums
+    expect(kept).toEqual(await read(from, false));
+  }
+  // A rollup of an older day: the next read reads the older days again.
+  await send([event({ visitor: 'kp-late9', channel: 'kp-a', time: `${addDays(TODAY, -12)}T04:00:00Z` })]);
+  await rollup(api, admin);
+  seen.length = 0;
+  await allAgentsStat(db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { keep: true });
+  expect(seen.some((s) => s.includes('true as old'))).toBe(true);
 });

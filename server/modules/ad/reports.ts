@@ -20,7 +20,7 @@ import { intQuery, rejectUnknownQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { kept, sqlKey } from '../statistics/report-cache';
+import { kept, LATE_DAYS, sqlKey } from '../statistics/report-cache';
 import { type KeptSketch, Union } from '../statistics/sketch';
 import { readSettings } from '../sys/settings';
 
@@ -273,16 +273,17 @@ export const MAX_KEPT_SUMS = 64;
 const keptSums = new WeakMap<object, Map<string, Map<string, Sums>>>();
 
 /**
- * `groupSums` over a period, the days before today read once and kept: a day's object rows change only when the
+ * `groupSums` over a period, the days before yesterday read once and kept: a day's object rows change only when the
  * rollup recomputes that day itself (`stat_rolled_days.day_gen`, migration 0110), so while no day of them is
  * recomputed and no material, position or advertiser changes (`adsStamp`), their sums and the union of their
- * clickers' sketches per group stay as they were; each read adds today's (the rollup runs every minute). A period
- * that ends before today is kept whole.
+ * clickers' sketches per group stay as they were; each read adds the last two days' (the rollup runs every minute on
+ * today, and late events for yesterday are common: `LATE_DAYS`). A period that ends before that is kept whole.
  */
 export async function periodSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
-  const yesterday = q.today ? addDays(q.today, -1) : null;
-  if (!yesterday || yesterday < q.period.from) return groupSums(db, q);
-  const older = { from: q.period.from, to: q.period.to < yesterday ? q.period.to : yesterday };
+  // Kept up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
+  const keptTo = q.today ? addDays(q.today, -1 - LATE_DAYS) : null;
+  if (!keptTo || keptTo < q.period.from) return groupSums(db, q);
+  const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
   const newer = q.period.to > older.to ? { from: addDays(older.to, 1), to: q.period.to } : null;
   const [stampRows, fresh] = await Promise.all([
     db.execute(sql`select coalesce((select max(day_gen) from stat_rolled_days where tenant = ${q.tenant}

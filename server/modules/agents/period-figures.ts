@@ -5,6 +5,7 @@ import type { Executor } from '../../db/types';
 import { blockPairs } from '../statistics/attributed-blocks';
 import { RETURN_DAYS } from '../statistics/attribution';
 import { cover } from '../statistics/blocks';
+import { LATE_DAYS } from '../statistics/report-cache';
 import { type KeptSketch, Union } from '../statistics/sketch';
 
 /**
@@ -20,6 +21,7 @@ import { type KeptSketch, Union } from '../statistics/sketch';
  * `stat_rolled_days`) and the day whose sketches it rewrote (`day_gen`, migration 0110). So:
  * - the sums of the days before the period's last `RETURN_DAYS + 1` are kept with the newest `gen` over them;
  * - the union of the sketches of the days before its last day, channel by channel, with the newest `day_gen`;
+ * - each a day earlier still (`LATE_DAYS`: late events for yesterday are common, and would start the reading over);
  * - the next read reads only the pieces of the days after those, and adds or merges (`Union.estimateWith`: only the
  *   registers read are looked up in the kept union).
  * A rollup of an older day changes a stamp: the next read reads every piece again. So the figures are always the ones
@@ -135,11 +137,12 @@ export async function periodFigures(
   at: { tenant: number; period: Period; maturedTo: string; keep: boolean },
 ): Promise<Map<string, ChannelFigures>> {
   const { tenant, period, maturedTo, keep } = at;
-  const recentFrom = addDays(period.to, -RETURN_DAYS);
+  // What is kept ends `LATE_DAYS` earlier than the rollups of today alone would allow (late events for yesterday).
+  const recentFrom = addDays(period.to, -RETURN_DAYS - LATE_DAYS);
   const olderTo = addDays(recentFrom, -1);
-  const yesterday = addDays(period.to, -1);
+  const unionsTo = addDays(period.to, -1 - LATE_DAYS);
   const splitSums = keep && period.from < recentFrom;
-  const splitSketches = keep && period.from < period.to;
+  const splitSketches = keep && period.from <= unionsTo;
   // The matured part is kept with the older days' sums when it lies within them.
   const maturedOlder = splitSums && maturedTo <= olderTo;
   let store = stores.get(db);
@@ -161,7 +164,7 @@ export async function periodFigures(
       ? db
           .execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
               coalesce(max(day_gen), 0)::text as day_gen
-            from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${yesterday}::date`)
+            from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${unionsTo}::date`)
           .then((r) => rowsOf<{ gen: string; day_gen: string }>(r)[0])
       : Promise.resolve(undefined),
     db
@@ -185,7 +188,7 @@ export async function periodFigures(
   let keptSums: KeptSums | undefined;
   let keptUnions: KeptUnions | undefined;
   if (splitSketches) {
-    unionsKey = `u|${tenant}|${period.from}|${yesterday}|${stamp?.day_gen ?? 0}`;
+    unionsKey = `u|${tenant}|${period.from}|${unionsTo}|${stamp?.day_gen ?? 0}`;
     keptUnions = found<KeptUnions>(unionsKey);
     if (splitSums) {
       const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
@@ -235,8 +238,8 @@ export async function periodFigures(
       select channel, ${sql.raw(cols.join(', '))} from x where channel <> '' group by channel`)
     .then((r) => rowsOf<Record<string, unknown>>(r));
   const sketchParts = [
-    ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), false),
-    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, yesterday), true) : []),
+    ...sketchesSql(tenant, cover(splitSketches ? addDays(unionsTo, 1) : period.from, period.to), false),
+    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, unionsTo), true) : []),
   ];
   const [sumRows, sketchRows] = await Promise.all([
     sums,

@@ -88,6 +88,13 @@ export async function kept<T>(
 }
 
 /**
+ * Days before today whose late events are common (a site's retried batches after midnight): the kept parts of reports
+ * over a period's older days (agents/period-figures.ts, ad/reports.ts) end this many days earlier than the rollups of
+ * today alone would allow, so a rollup of yesterday does not make the next read start over.
+ */
+export const LATE_DAYS = 1;
+
+/**
  * Records that the rollup recomputed a tenant's day, in the recomputing transaction; `sums` only: its sums changed
  * but not its sketches (the days before a rolled day, whose idle and retained counts it rewrites).
  */
