@@ -61,8 +61,8 @@ export interface ChannelFigures {
 }
 
 interface KeptSums {
-  /** Per channel: the older days' sums, the matured part's (when within them), the older settled days' live sums. */
-  sums: Map<string, { period: number[]; matured: number[] | null; settled: number[] }>;
+  /** Per channel: the older days' sums, their matured figures, the older settled days' live sums. */
+  sums: Map<string, { period: number[]; matured: number[]; settled: number[] }>;
 }
 interface KeptUnions {
   unions: Map<string, { v: KeptSketch; a: KeptSketch }>;
@@ -80,6 +80,7 @@ const KEYS = {
   m: keysOf('m', 3),
   l: keysOf('l', 4),
   lo: keysOf('lo', 4),
+  om: keysOf('om', 3),
 };
 /** A row's sums of one kind; the amount (at `amount`) in cents. */
 const sumsOf = (r: Record<string, unknown>, keys: string[], amount: number) =>
@@ -143,8 +144,9 @@ export async function periodFigures(
   const unionsTo = addDays(period.to, -1 - LATE_DAYS);
   const splitSums = keep && period.from < recentFrom;
   const splitSketches = keep && period.from <= unionsTo;
-  // The matured part is kept with the older days' sums when it lies within them.
-  const maturedOlder = splitSums && maturedTo <= olderTo;
+  // The matured part (to `maturedTo`, a week before today) is the older days' matured figures, kept, and those of the
+  // days after them up to `maturedTo`, read; unless it ends before the older days do (a period long past).
+  const maturedSplit = splitSums && maturedTo >= olderTo;
   let store = stores.get(db);
   if (!store) {
     store = new Map();
@@ -192,16 +194,20 @@ export async function periodFigures(
     keptUnions = found<KeptUnions>(unionsKey);
     if (splitSums) {
       const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
-      sumsKey = `s|${tenant}|${period.from}|${olderTo}|${maturedOlder ? maturedTo : ''}|${stamp?.gen ?? 0}|${settled}`;
+      sumsKey = `s|${tenant}|${period.from}|${olderTo}|${stamp?.gen ?? 0}|${settled}`;
       keptSums = found<KeptSums>(sumsKey);
     }
   }
   const pieces = [
     ...(splitSums && !keptSums ? cover(period.from, olderTo).map((p) => ({ kind: 'o', ...p })) : []),
     ...cover(splitSums ? recentFrom : period.from, period.to).map((p) => ({ kind: 'n', ...p })),
-    ...(period.from <= maturedTo && !(maturedOlder && keptSums)
-      ? cover(period.from, maturedTo).map((p) => ({ kind: 'm', ...p }))
-      : []),
+    ...(maturedSplit
+      ? maturedTo >= recentFrom
+        ? cover(recentFrom, maturedTo).map((p) => ({ kind: 'm', ...p }))
+        : []
+      : period.from <= maturedTo
+        ? cover(period.from, maturedTo).map((p) => ({ kind: 'm', ...p }))
+        : []),
   ];
   const settledPieces = [
     ...settledNewer.flatMap((x) => cover(x.from, x.to).map((p) => ({ kind: 'l', channel: x.channel, ...p }))),
@@ -215,6 +221,7 @@ export async function periodFigures(
   const matured = pieces.some((p) => p.kind === 'm');
   const cols = [
     ...(older ? P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'o') as o${i}`) : []),
+    ...(older ? M_COLS.map((c, i) => `sum(${c}) filter (where kind = 'o') as om${i}`) : []),
     ...P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'n') as n${i}`),
     ...(matured ? M_COLS.map((c, i) => `sum(${c}) filter (where kind = 'm') as m${i}`) : []),
     ...L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'l') as l${i}`),
@@ -253,7 +260,7 @@ export async function periodFigures(
     for (const r of sumRows)
       keptSums.sums.set(String(r.channel), {
         period: sumsOf(r, KEYS.o, P.amount),
-        matured: maturedOlder ? sumsOf(r, KEYS.m, -1) : null,
+        matured: sumsOf(r, KEYS.om, -1),
         settled: sumsOf(r, KEYS.lo, 3),
       });
     remember(store, sumsKey, keptSums);
@@ -295,7 +302,7 @@ export async function periodFigures(
     const u = keptUnions?.unions.get(channel);
     out.set(channel, {
       period: sums,
-      matured: maturedOlder && keptSums ? (k?.matured ?? [0, 0, 0]) : sumsOf(r, KEYS.m, -1),
+      matured: maturedSplit && k ? addTo(sumsOf(r, KEYS.m, -1), k.matured) : sumsOf(r, KEYS.m, -1),
       settled,
       visitors: v.estimateWith(u?.v),
       addresses: a.estimateWith(u?.a),
