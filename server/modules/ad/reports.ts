@@ -20,7 +20,7 @@ import { intQuery, rejectUnknownQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { kept, LATE_DAYS, sqlKey } from '../statistics/report-cache';
+import { kept, keptPerDb, LATE_DAYS, sqlKey } from '../statistics/report-cache';
 import { type KeptSketch, Union } from '../statistics/sketch';
 import { readSettings } from '../sys/settings';
 
@@ -97,8 +97,11 @@ const daysInMonth = (day: string) => {
 };
 export const monthlyShare = (price: number, day: string) => price / daysInMonth(day);
 
+/** How many kept parts of the ads reports each database handle keeps (sums, and monthly lists), per kind. */
+export const MAX_KEPT_SUMS = 64;
+
 /** Monthly-priced materials' lists kept per database handle while the materials are as they were (`q.version`). */
-const keptMonthly = new WeakMap<object, Map<string, Record<string, unknown>[]>>();
+const keptMonthly = keptPerDb<Record<string, unknown>[]>(MAX_KEPT_SUMS);
 
 /**
  * The monthly-priced materials booked in the period (fallbacks earn nothing), each with its group key and its first
@@ -122,17 +125,11 @@ async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string,
   if (q.version === undefined)
     return read(sql` and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
         and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})`);
-  let store = keptMonthly.get(db);
-  if (!store) {
-    store = new Map();
-    keptMonthly.set(db, store);
-  }
   const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), q.version]);
-  let all = store.get(key);
+  let all = keptMonthly.get(db, key);
   if (!all) {
     all = await read(sql``);
-    store.set(key, all);
-    while (store.size > MAX_KEPT_SUMS) store.delete(store.keys().next().value as string);
+    keptMonthly.set(db, key, all);
   }
   return all.filter(
     (m) => String(m.first_day) <= q.period.to && (m.last_day === null || String(m.last_day) >= q.period.from),
@@ -268,9 +265,8 @@ export const adsStamp = (tenant: number) =>
     sql` union all `,
   )}) s)`;
 
-/** Kept sums of the days before today, per database handle (`periodSums`), least recently used dropped first. */
-export const MAX_KEPT_SUMS = 64;
-const keptSums = new WeakMap<object, Map<string, Map<string, Sums>>>();
+/** Kept sums of the days before yesterday, per database handle (`periodSums`). */
+const keptSums = keptPerDb<Map<string, Sums>>(MAX_KEPT_SUMS);
 
 /**
  * `groupSums` over a period, the days before yesterday read once and kept: a day's object rows change only when the
@@ -294,23 +290,14 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<Map<st
   ]);
   const stamp = String(rowsOf<{ stamp: string }>(stampRows)[0]?.stamp ?? '');
   const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), older, stamp]);
-  let store = keptSums.get(db);
-  if (!store) {
-    store = new Map();
-    keptSums.set(db, store);
-  }
-  let kept = store.get(key);
-  if (kept) {
-    store.delete(key); // most recently used last
-    store.set(key, kept);
-  } else {
+  let kept = keptSums.get(db, key);
+  if (!kept) {
     kept = new Map();
     for (const [k, s] of await groupSums(db, { ...q, period: older })) {
       for (const x of s.sketches) union.add(x);
       kept.set(k, { ...s, sketches: [], kept: [union.keep()] });
     }
-    store.set(key, kept);
-    while (store.size > MAX_KEPT_SUMS) store.delete(store.keys().next().value as string);
+    keptSums.set(db, key, kept);
   }
   const out = new Map<string, Sums>();
   for (const k of new Set([...kept.keys(), ...fresh.keys()])) {
@@ -575,8 +562,9 @@ export function adReportRoutes() {
       ]);
       return ok(
         c,
-        await kept(db, { tenant, span, also }, key, () =>
-          adReport(db, { tenant, timeZone, period, scope, today }, group, opts),
+        // The materials' version read for the stamp serves the report's kept parts too (`adsVersion`).
+        await kept(db, { tenant, span, also }, key, (version) =>
+          adReport(db, { tenant, timeZone, period, scope, today, version }, group, opts),
         ),
       );
     });

@@ -2,10 +2,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import { addDays, type Period } from '../../../common/period';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { blockPairs } from '../statistics/attributed-blocks';
+import { ATTRIBUTED_SUMS, blockPairs } from '../statistics/attributed-blocks';
 import { RETURN_DAYS } from '../statistics/attribution';
 import { cover } from '../statistics/blocks';
-import { LATE_DAYS } from '../statistics/report-cache';
+import { keptPerDb, LATE_DAYS } from '../statistics/report-cache';
 import { type KeptSketch, Union } from '../statistics/sketch';
 
 /**
@@ -38,15 +38,8 @@ export const P = {
   sharedAddress: 5,
   sharedDevice: 6,
 };
-const P_COLS = [
-  'page_views',
-  'signups',
-  'payers',
-  'recharges',
-  'recharge_amount',
-  'shared_address',
-  'shared_device',
-];
+/** The daily figures the period's sums read: every attributed sum but the return counts (in the matured part). */
+const P_COLS = ATTRIBUTED_SUMS.filter((c) => c !== 'idle' && c !== 'retained');
 /** The sums of the matured part: signups, idle, retained. */
 const M_COLS = ['signups', 'idle', 'retained'];
 /** The live sums of settled days: signups, payers, recharges, amount (cents). */
@@ -70,7 +63,7 @@ interface KeptUnions {
 
 /** Kept parts per database handle (several periods, several tenants), least recently used dropped first. */
 export const MAX_KEPT_PARTS = 32;
-const stores = new WeakMap<object, Map<string, KeptSums | KeptUnions>>();
+const keptParts = keptPerDb<KeptSums | KeptUnions>(MAX_KEPT_PARTS);
 
 const num = (v: unknown) => Number(v ?? 0);
 const keysOf = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `${kind}${i}`);
@@ -124,11 +117,6 @@ function byChannel(rows: SketchRow[], old: boolean) {
   return out;
 }
 
-function remember(store: Map<string, KeptSums | KeptUnions>, key: string, part: KeptSums | KeptUnions) {
-  store.set(key, part);
-  while (store.size > MAX_KEPT_PARTS) store.delete(store.keys().next().value as string);
-}
-
 /**
  * The figures of every channel with rows in the period: the period's sums, its matured part's (to `maturedTo`), the
  * live sums of the settled days within it (each settled period clipped to it), unique visitors and addresses.
@@ -147,19 +135,6 @@ export async function periodFigures(
   // The matured part (to `maturedTo`, a week before today) is the older days' matured figures, kept, and those of the
   // days after them up to `maturedTo`, read; unless it ends before the older days do (a period long past).
   const maturedSplit = splitSums && maturedTo >= olderTo;
-  let store = stores.get(db);
-  if (!store) {
-    store = new Map();
-    stores.set(db, store);
-  }
-  const found = <T>(key: string) => {
-    const x = store.get(key);
-    if (x) {
-      store.delete(key); // most recently used last
-      store.set(key, x);
-    }
-    return x as T | undefined;
-  };
   // The settled periods within this one (clipped to it); with the sums split, their older days apart.
   const [stamp, settlements] = await Promise.all([
     splitSketches
@@ -191,11 +166,11 @@ export async function periodFigures(
   let keptUnions: KeptUnions | undefined;
   if (splitSketches) {
     unionsKey = `u|${tenant}|${period.from}|${unionsTo}|${stamp?.day_gen ?? 0}`;
-    keptUnions = found<KeptUnions>(unionsKey);
+    keptUnions = keptParts.get(db, unionsKey) as KeptUnions | undefined;
     if (splitSums) {
       const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
       sumsKey = `s|${tenant}|${period.from}|${olderTo}|${stamp?.gen ?? 0}|${settled}`;
-      keptSums = found<KeptSums>(sumsKey);
+      keptSums = keptParts.get(db, sumsKey) as KeptSums | undefined;
     }
   }
   const pieces = [
@@ -227,7 +202,7 @@ export async function periodFigures(
     ...L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'l') as l${i}`),
     ...(older ? L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'lo') as lo${i}`) : []),
   ];
-  const all = [...new Set([...P_COLS, ...M_COLS])].join(', ');
+  const all = ATTRIBUTED_SUMS.join(', ');
   const sums = db
     .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
         ${sql.param(pieces.map((x) => x.level))}::int[], ${sql.param(pieces.map((x) => x.start))}::date[])),
@@ -263,7 +238,7 @@ export async function periodFigures(
         matured: sumsOf(r, KEYS.om, -1),
         settled: sumsOf(r, KEYS.lo, 3),
       });
-    remember(store, sumsKey, keptSums);
+    keptParts.set(db, sumsKey, keptSums);
   }
   if (splitSketches && !keptUnions) {
     keptUnions = { unions: new Map() };
@@ -274,7 +249,7 @@ export async function periodFigures(
       }
       keptUnions.unions.set(channel, { v: v.keep(), a: a.keep() });
     }
-    remember(store, unionsKey, keptUnions);
+    keptParts.set(db, unionsKey, keptUnions);
   }
 
   const out = new Map<string, ChannelFigures>();

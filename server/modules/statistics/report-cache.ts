@@ -30,7 +30,45 @@ export interface KeptScope {
   also?: SQL;
 }
 
-const stores = new WeakMap<object, Map<string, Kept>>();
+/**
+ * Values kept between reads, per database handle (each process, and each database it opens, keeps its own), at most
+ * `max`, least recently used dropped first: the kept answers here, and the kept parts of the reports that read a
+ * period's older days once (agents/period-figures.ts, ad/reports.ts).
+ */
+export function keptPerDb<T>(max: number) {
+  const stores = new WeakMap<object, Map<string, T>>();
+  const of = (db: object) => {
+    let store = stores.get(db);
+    if (!store) {
+      store = new Map();
+      stores.set(db, store);
+    }
+    return store;
+  };
+  return {
+    /** The value kept under `key`, now the most recently used. */
+    get(db: object, key: string): T | undefined {
+      const store = of(db);
+      const value = store.get(key);
+      if (value !== undefined) {
+        store.delete(key); // most recently used last
+        store.set(key, value);
+      }
+      return value;
+    },
+    /** The value kept under `key`, without counting as a use. */
+    peek: (db: object, key: string): T | undefined => of(db).get(key),
+    set(db: object, key: string, value: T) {
+      const store = of(db);
+      store.delete(key);
+      store.set(key, value);
+      while (store.size > max) store.delete(store.keys().next().value as string);
+    },
+    delete: (db: object, key: string) => of(db).delete(key),
+  };
+}
+
+const answers = keptPerDb<Kept>(MAX_KEPT);
 const dialect = new PgDialect();
 
 /** A stable text for SQL fragments (statement and parameters), for the key of a kept answer. */
@@ -40,19 +78,20 @@ export const sqlKey = (fragment: SQL | undefined) => {
   return [q.sql, q.params];
 };
 
-/** The newest rollup transaction over the tenant's days in the span (and the value of `also`), as one text. */
-async function stampOf(db: Executor, scope: KeptScope): Promise<string> {
-  const [row] = rowsOf<{ stamp: string }>(
+/** The newest rollup transaction over the tenant's days in the span, and the value of `also`. */
+async function stampOf(db: Executor, scope: KeptScope): Promise<{ stamp: string; also: string }> {
+  const [row] = rowsOf<{ gen: string; also: string }>(
     await db.execute(sql`select coalesce((select max(gen) from stat_rolled_days where tenant = ${scope.tenant}
-      and day between ${scope.span.from}::date and ${scope.span.to}::date), 0)::text
-      || '|' || coalesce((${scope.also ?? sql`null`})::text, '') as stamp`),
+      and day between ${scope.span.from}::date and ${scope.span.to}::date), 0)::text as gen,
+      coalesce((${scope.also ?? sql`null`})::text, '') as also`),
   );
-  return String(row?.stamp ?? '');
+  const also = String(row?.also ?? '');
+  return { stamp: `${row?.gen ?? ''}|${also}`, also };
 }
 
 /**
  * The answer kept under `key` if nothing in its scope changed since (no day of the span recomputed, `also` the same),
- * else `compute()`'s (then kept). Each caller gets its own copy, since routes decorate the answer they are given;
+ * else `compute()`'s (then kept; it is given the value of `also` read for the stamp). Each caller gets its own copy, since routes decorate the answer they are given;
  * `readOnly`: the caller never changes the answer or anything in it, and gets the kept one itself (a copy of a
  * thousand agents' rows took 3–4 ms a read).
  */
@@ -60,28 +99,19 @@ export async function kept<T>(
   db: Executor,
   scope: KeptScope,
   key: string,
-  compute: () => Promise<T>,
+  compute: (also: string) => Promise<T>,
   { readOnly = false }: { readOnly?: boolean } = {},
 ): Promise<T> {
-  let store = stores.get(db);
-  if (!store) {
-    store = new Map();
-    stores.set(db, store);
-  }
-  const stamp = await stampOf(db, scope);
-  let entry = store.get(key);
-  if (entry && entry.stamp === stamp) {
-    store.delete(key); // most recently used last
-    store.set(key, entry);
-  } else {
-    const answer = compute();
+  const { stamp, also } = await stampOf(db, scope);
+  let entry = answers.get(db, key);
+  if (!entry || entry.stamp !== stamp) {
+    const answer = compute(also);
     entry = { stamp, answer };
-    store.set(key, entry);
+    answers.set(db, key, entry);
     const mine = entry;
     answer.catch(() => {
-      if (store.get(key) === mine) store.delete(key);
+      if (answers.peek(db, key) === mine) answers.delete(db, key);
     });
-    while (store.size > MAX_KEPT) store.delete(store.keys().next().value as string);
   }
   const answer = await (entry.answer as Promise<T>);
   return readOnly ? answer : structuredClone(answer);
@@ -99,11 +129,7 @@ export const LATE_DAYS = 1;
  * but not its sketches (the days before a rolled day, whose idle and retained counts it rewrites).
  */
 export async function markRolled(tx: Executor, tenant: number, day: string, what: 'all' | 'sums' = 'all') {
-  await tx.execute(
-    what === 'all'
-      ? sql`insert into stat_rolled_days (tenant, day, gen, day_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
-          on conflict (tenant, day) do update set gen = excluded.gen, day_gen = excluded.day_gen`
-      : sql`insert into stat_rolled_days (tenant, day, gen, day_gen) values (${tenant}, ${day}::date, txid_current(), txid_current())
-          on conflict (tenant, day) do update set gen = excluded.gen`,
-  );
+  await tx.execute(sql`insert into stat_rolled_days (tenant, day, gen, day_gen)
+    values (${tenant}, ${day}::date, txid_current(), txid_current())
+    on conflict (tenant, day) do update set gen = excluded.gen${what === 'all' ? sql`, day_gen = excluded.day_gen` : sql``}`);
 }
