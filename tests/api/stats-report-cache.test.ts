@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MAX_KEPT } from '../../server/modules/statistics/report-cache';
+import { MAX_KEPT, markRolled } from '../../server/modules/statistics/report-cache';
 import { startApi, type TestApi } from './harness';
 import { event, report, rollup, siteSender } from './stats-helpers';
 
@@ -94,4 +94,25 @@ test(`at most ${MAX_KEPT} answers are kept: the least recently used goes first`,
   // MAX_KEPT other reads (distinct pages) push it out
   for (let page = 2; page <= MAX_KEPT + 1; page++) await views({ pageSize: '10', page: String(page) });
   expect((await views({ pageSize: '10' })).list[0].pageViews).toBe(77);
+});
+
+test('a day whose sums only were rewritten keeps its day_gen; one recomputed moves it (0 for a day never recomputed)', async () => {
+  const db = api.database.db;
+  const genOf = async (day: string) =>
+    (
+      await api.query<{ gen: string; day_gen: string }>(
+        sql`select gen::text, day_gen::text from stat_rolled_days where tenant = 2 and day = ${day}::date`,
+      )
+    )[0];
+  await db.transaction((tx) => markRolled(tx, 2, '2026-04-01', 'sums'));
+  const fresh = await genOf('2026-04-01');
+  expect(Number(fresh.gen)).toBeGreaterThan(0);
+  expect(fresh.day_gen).toBe('0');
+  await db.transaction((tx) => markRolled(tx, 2, '2026-04-01'));
+  const rolled = await genOf('2026-04-01');
+  expect(rolled.day_gen).toBe(rolled.gen);
+  await db.transaction((tx) => markRolled(tx, 2, '2026-04-01', 'sums'));
+  const again = await genOf('2026-04-01');
+  expect(BigInt(again.gen)).toBeGreaterThan(BigInt(rolled.gen));
+  expect(again.day_gen).toBe(rolled.day_gen);
 });

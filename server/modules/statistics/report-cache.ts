@@ -126,10 +126,12 @@ export const LATE_DAYS = 1;
 
 /**
  * Records that the rollup recomputed a tenant's day, in the recomputing transaction; `sums` only: its sums changed
- * but not its sketches (the days before a rolled day, whose idle and retained counts it rewrites).
+ * but not the day itself (the days before a rolled day, whose idle and retained counts it rewrites), so `day_gen`
+ * stays as it was, 0 for a day never recomputed.
  */
 export async function markRolled(tx: Executor, tenant: number, day: string, what: 'all' | 'sums' = 'all') {
+  const dayGen = what === 'all' ? sql`txid_current()` : sql`0`;
   await tx.execute(sql`insert into stat_rolled_days (tenant, day, gen, day_gen)
-    values (${tenant}, ${day}::date, txid_current(), txid_current())
+    values (${tenant}, ${day}::date, txid_current(), ${dayGen})
     on conflict (tenant, day) do update set gen = excluded.gen${what === 'all' ? sql`, day_gen = excluded.day_gen` : sql``}`);
 }
