@@ -266,6 +266,24 @@ describe('attribution, commission and settlement', () => {
     expect((await save(0, back.body.data.version)).body.data.fields.attributionDays).toBeTruthy();
   });
 
+  test('a touch that arrives late for an earlier day moves the credit of later days in the same rollup', async () => {
+    await create({ channel: 'late-a' });
+    await create({ channel: 'late-b' });
+    const late = async (channel: string) => rowOf(channel, { from: '2026-05-06', to: '2026-05-09' });
+    await sendAll([
+      event({ visitor: 'v30', channel: 'late-b', time: '2026-05-07T02:00:00Z' }),
+      event({ visitor: 'v30', type: 'signup', time: '2026-05-08T02:00:00Z' }),
+      event({ visitor: 'v30', type: 'recharge', amount: 12, time: '2026-05-09T02:00:00Z' }),
+    ]);
+    await rollup(api, admin);
+    expect(await late('late-b')).toMatchObject({ signups: 1, payers: 1, rechargeAmount: 12 });
+    // Only 05-06 has a new event: its rollup marks 05-08 and 05-09, whose conversions v30 made.
+    await sendAll([event({ visitor: 'v30', channel: 'late-a', time: '2026-05-06T02:00:00Z' })]);
+    await rollup(api, admin);
+    expect(await late('late-a')).toMatchObject({ signups: 1, payers: 1, rechargeAmount: 12 });
+    expect(await late('late-b')).toMatchObject({ signups: 0, payers: 0, rechargeAmount: 0, visitors: 1 });
+  });
+
   test('one agent day by day, every day of the period', async () => {
     const r = await api.call('GET', `${S}/daily?agentId=${share.id}&from=2026-05-19&to=2026-05-26`, {
       token: user,

@@ -28,8 +28,8 @@ export const RETURN_DAYS = 7;
  *   rows changed: the agents' stat reads periods through them.
  *
  * Re-running a day replaces what it wrote (touches, credited signups, the day's row) and keeps what later days added
- * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. What this does not redo: a
- * touch that arrives after a later day's conversions were credited changes those only when that day is rolled again.
+ * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. A touch that arrives after a
+ * later day's conversions were credited marks that day for the rollup (`runRollup` rolls it in the same run).
  */
 export async function rollupAttribution(
   tx: Executor,
@@ -48,9 +48,20 @@ export async function rollupAttribution(
         order by t.at, t.channel limit 1), '') as credit
     from (${ev}) y where y.type in ('signup', 'recharge')`;
 
-  await tx.execute(sql`delete from stat_touches where tenant = ${tenant} and day = ${d}`);
-  await tx.execute(sql`insert into stat_touches (tenant, visitor_hash, day, channel, at)
-    select ${tenant}, visitor_hash, ${d}, ch, min(at) from (${chan}) y where ch <> '' group by visitor_hash, ch`);
+  // The day's touches are rewritten where they changed; a later day (within the window) with a conversion by a
+  // visitor whose touches changed is marked for its rollup: its credit may move (a late touch for an earlier day).
+  await tx.execute(sql`with n as materialized (select visitor_hash, ch, min(at) as at from (${chan}) y where ch <> ''
+        group by visitor_hash, ch),
+      gone as (delete from stat_touches t where t.tenant = ${tenant} and t.day = ${d}
+        and not exists (select 1 from n where n.visitor_hash = t.visitor_hash and n.ch = t.channel) returning t.visitor_hash),
+      put as (insert into stat_touches (tenant, visitor_hash, day, channel, at) select ${tenant}, visitor_hash, ${d}, ch, at from n
+        on conflict (tenant, visitor_hash, day, channel) do update set at = excluded.at where stat_touches.at <> excluded.at
+        returning visitor_hash)
+    insert into stat_dirty_days (tenant, day)
+    select distinct ${tenant}::int, e.day from stat_events e
+    where e.tenant = ${tenant} and e.day between ${d} + 1 and ${d} + ${attributionDays}::int and e.type in ('signup', 'recharge')
+      and e.visitor_hash in (select visitor_hash from gone union select visitor_hash from put)
+    on conflict do nothing`);
 
   await tx.execute(sql`with c as (${conv}), s as (select * from c where type = 'signup'),
       gone as (delete from stat_signups where tenant = ${tenant} and day = ${d} and id not in (select id from s))

@@ -211,14 +211,14 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway).
  */
+/** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
+const MAX_PASSES = 5;
+
 export async function runRollup(
   db: Db,
   opts: { now: Date; defaultTenant: number; stopAfter?: number },
 ): Promise<RollupResult> {
   const result: RollupResult = { ran: true, days: [], droppedPartitions: [] };
-  const dirty = rowsOf<{ tenant: number; day: string }>(
-    await db.execute(sql`select tenant, day::text as day from stat_dirty_days order by day, tenant`),
-  );
   // Each tenant's time zone and statistics settings, read once per run.
   const zones = new Map<number, string>();
   const retention = new Map<number, number>();
@@ -236,19 +236,27 @@ export async function runRollup(
       attributionDays: attribution.get(tenant)!,
     };
   };
-  for (const { tenant, day } of dirty) {
-    if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return result;
-    const { timeZone, attributionDays } = await settingsOf(Number(tenant));
-    const got = await db.transaction(async (tx) => {
-      if (!(await tryLock(tx))) return false;
-      const gone = await tx.execute(
-        sql`delete from stat_dirty_days where tenant = ${tenant} and day = ${day}::date returning day`,
-      );
-      if (rowsOf(gone).length) await rollupDay(tx, Number(tenant), day, { timeZone, attributionDays });
-      return true;
-    });
-    if (!got) return { ...result, ran: false };
-    result.days.push({ tenant: Number(tenant), day });
+  // A day's rollup can mark later days (a late touch moves their credit, a first payment moves): they are read again
+  // and rolled in the same run, a bounded number of times (events arriving meanwhile mark days too).
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const dirty = rowsOf<{ tenant: number; day: string }>(
+      await db.execute(sql`select tenant, day::text as day from stat_dirty_days order by day, tenant`),
+    );
+    if (!dirty.length) break;
+    for (const { tenant, day } of dirty) {
+      if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return result;
+      const { timeZone, attributionDays } = await settingsOf(Number(tenant));
+      const got = await db.transaction(async (tx) => {
+        if (!(await tryLock(tx))) return false;
+        const gone = await tx.execute(
+          sql`delete from stat_dirty_days where tenant = ${tenant} and day = ${day}::date returning day`,
+        );
+        if (rowsOf(gone).length) await rollupDay(tx, Number(tenant), day, { timeZone, attributionDays });
+        return true;
+      });
+      if (!got) return { ...result, ran: false };
+      result.days.push({ tenant: Number(tenant), day });
+    }
   }
 
   // Retention: the longest of any tenant's settings (partitions hold every tenant's events of a day).
