@@ -11,7 +11,7 @@
 //
 //   npm run bench -- agents
 //   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; its own database
-//   zg_bench_agents)  BENCH_AGENTS=1000  BENCH_DAYS=90  BENCH_RUNS=30
+//   zg_bench_agents)  BENCH_AGENTS=1000  BENCH_DAYS=90  BENCH_RUNS=30  BENCH_QUERIES=<regex on the query names>
 import { createHash } from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { benchDatabase, markSeeded } from './_pg.mjs';
@@ -24,6 +24,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const BENCH_DB = 'zg_bench_agents';
 const ADMIN_PASSWORD = 'bench-admin-1';
 const TARGET_MS = 50;
+const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null;
 
 const { load, close: closeModules } = await serverModules();
 const { loadConfig } = await load('/server/config.ts');
@@ -132,6 +133,7 @@ console.log('| query | p50 / p95 / p99 ms |');
 console.log('|---|---|');
 let worst = 0;
 for (const [name, fn, before] of rows) {
+  if (PICK && !PICK.test(name)) continue;
   const s = await timeRuns(fn, RUNS, 3, before);
   if (name.includes('API')) worst = Math.max(worst, s.p95);
   console.log(`| ${name} | ${fmtStats(s)} |`);

@@ -228,6 +228,9 @@ test('a union estimates what merge() does, kept and estimated again with more sk
         for (const s of stored.slice(0, cut)) union.add(s);
         const kept = union.keep();
         expect(kept.counts.reduce((a, b) => a + b, 0)).toBe(M);
+        // Each run of 64 register indexes starts where the indexes below it end.
+        for (let b = 0; b < kept.starts.length; b++)
+          expect(kept.starts[b]).toBe(kept.indexes.filter((i) => i < 64 * b).length);
         for (const s of stored.slice(cut)) union.add(s);
         expect(union.estimateWith(kept)).toBe(whole);
         expect(union.estimateWith(kept)).toBe(estimate(merge(stored.slice(0, cut))));

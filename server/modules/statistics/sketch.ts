@@ -228,10 +228,16 @@ export function storedSketch(v: unknown): Uint8Array | null {
 // The histogram an estimate counts into (estimates do not overlap: each runs to its end at once).
 const histogram = new Array<number>(MAX_RANK + 1).fill(0);
 
+// A kept sketch's indexes in runs of 64 (256 runs): a register is looked up within its run (`KeptSketch.starts`).
+const BUCKET_BITS = 6;
+const BUCKETS = M >> BUCKET_BITS;
+
 /** A union kept for later estimates (`Union.keep`): its non-zero registers in index order, and the histogram. */
 export interface KeptSketch {
   indexes: Uint16Array;
   ranks: Uint8Array;
+  /** Where each run of 64 register indexes starts in `indexes` (`starts[b]` for indexes `64·b` on; 257 entries). */
+  starts: Uint16Array;
   /** `counts[k]`: how many of the 16,384 registers hold rank k. */
   counts: Int32Array;
 }
@@ -309,9 +315,14 @@ export class Union {
       this.regs[indexes[k]] = 0;
     }
     counts[0] = M - indexes.length;
+    const starts = new Uint16Array(BUCKETS + 1);
+    for (let k = 0, b = 0; b <= BUCKETS; b++) {
+      while (k < indexes.length && indexes[k] >> BUCKET_BITS < b) k++;
+      starts[b] = k;
+    }
     this.n = 0;
     this.dense = false;
-    return { indexes, ranks, counts };
+    return { indexes, ranks, counts, starts };
   }
 
   /** Folds in a kept sketch (`keep`). */
@@ -343,13 +354,13 @@ export class Union {
     }
     const c = histogram;
     for (let k = 0; k <= MAX_RANK; k++) c[k] = kept.counts[k];
-    const { indexes, ranks } = kept;
+    const { indexes, ranks, starts } = kept;
     for (let k = 0; k < this.n; k++) {
       const i = this.touched[k];
       const r = this.regs[i];
       this.regs[i] = 0;
-      let lo = 0;
-      let hi = indexes.length - 1;
+      let lo = starts[i >> BUCKET_BITS];
+      let hi = starts[(i >> BUCKET_BITS) + 1] - 1;
       let was = 0;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
