@@ -22,8 +22,9 @@ import { type KeptSketch, Union } from '../statistics/sketch';
  * - the sums of the days before the period's last `RETURN_DAYS + 1` are kept with the newest `gen` over them;
  * - the union of the sketches of the days before its last day, channel by channel, with the newest `day_gen`;
  * - each a day earlier still (`LATE_DAYS`: late events for yesterday are common, and would start the reading over);
- * - the next read reads only the pieces of the days after those, and adds or merges (`Union.estimateWith`: only the
- *   registers read are looked up in the kept union).
+ *   the sketches of those late days are kept apart, channel by channel, with the newest `day_gen` over them;
+ * - the next read reads only the pieces of the days after those (after a rollup of today: today's), and adds or
+ *   merges (`Union.estimateWith`: only the registers read are looked up in the kept union).
  * A rollup of an older day changes a stamp: the next read reads every piece again. So the figures are always the ones
  * all the pieces give; only where the reading starts differs.
  */
@@ -89,27 +90,28 @@ const addTo = (a: number[], b: number[]) => {
 const B64 = sql.raw(`encode(visitors, 'base64') as visitors, encode(addresses, 'base64') as addresses`);
 
 type Piece = { level: number; start: string };
-function sketchesSql(tenant: number, pieces: Piece[], old: boolean): SQL[] {
+/** Which part of the period a sketch row is of: the older days (kept), the late days (kept apart), the last day. */
+type Part = 'o' | 'y' | 'n';
+function sketchesSql(tenant: number, pieces: Piece[], part: Part): SQL[] {
   const days = pieces.filter((x) => x.level === 0).map((x) => sql`${x.start}::date`);
   const blocks = pieces.filter((x) => x.level > 0);
-  const mark = sql.raw(String(old));
+  const mark = sql.raw(`'${part}'`);
   const out: SQL[] = [];
   if (days.length)
-    out.push(sql`select channel, ${mark} as old, ${B64} from stat_attributed_daily
+    out.push(sql`select channel, ${mark} as part, ${B64} from stat_attributed_daily
       where tenant = ${tenant} and day in (${sql.join(days, sql`, `)}) and channel <> ''`);
   if (blocks.length)
-    out.push(sql`select channel, ${mark} as old, ${B64} from stat_attributed_block_sketches
+    out.push(sql`select channel, ${mark} as part, ${B64} from stat_attributed_block_sketches
       where tenant = ${tenant} and (level, start) in (${blockPairs(blocks)}) and channel <> ''`);
   return out;
 }
-type SketchRow = { channel: string; old: unknown; visitors: unknown; addresses: unknown };
-const isOld = (r: SketchRow) => r.old === true || r.old === 't';
+type SketchRow = { channel: string; part: Part; visitors: unknown; addresses: unknown };
 
-/** Rows' indexes per channel, in order: the older days' (`old`) or the others. */
-function byChannel(rows: SketchRow[], old: boolean) {
+/** Rows' indexes per channel, in order, of one part. */
+function byChannel(rows: SketchRow[], part: Part) {
   const out = new Map<string, number[]>();
   for (let i = 0; i < rows.length; i++) {
-    if (isOld(rows[i]) !== old) continue;
+    if (rows[i].part !== part) continue;
     const list = out.get(rows[i].channel);
     if (list) list.push(i);
     else out.set(rows[i].channel, [i]);
@@ -130,8 +132,12 @@ export async function periodFigures(
   const recentFrom = addDays(period.to, -RETURN_DAYS - LATE_DAYS);
   const olderTo = addDays(recentFrom, -1);
   const unionsTo = addDays(period.to, -1 - LATE_DAYS);
+  const lateTo = addDays(period.to, -1);
   const splitSums = keep && period.from < recentFrom;
   const splitSketches = keep && period.from <= unionsTo;
+  // The late days (between the kept union and the last day) have their sketches kept apart, per channel, with the
+  // newest `day_gen` over them: a rollup of today leaves them, and the next read reads the last day's sketches only.
+  const splitLate = splitSketches && LATE_DAYS > 0;
   // The matured part (to `maturedTo`, a week before today) is the older days' matured figures, kept, and those of the
   // days after them up to `maturedTo`, read; unless it ends before the older days do (a period long past).
   const maturedSplit = splitSums && maturedTo >= olderTo;
@@ -140,9 +146,10 @@ export async function periodFigures(
     splitSketches
       ? db
           .execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
-              coalesce(max(day_gen), 0)::text as day_gen
-            from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${unionsTo}::date`)
-          .then((r) => rowsOf<{ gen: string; day_gen: string }>(r)[0])
+              coalesce(max(day_gen) filter (where day <= ${unionsTo}::date), 0)::text as day_gen,
+              coalesce(max(day_gen) filter (where day > ${unionsTo}::date), 0)::text as late_gen
+            from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${lateTo}::date`)
+          .then((r) => rowsOf<{ gen: string; day_gen: string; late_gen: string }>(r)[0])
       : Promise.resolve(undefined),
     db
       .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
@@ -164,9 +171,15 @@ export async function periodFigures(
   let unionsKey = '';
   let keptSums: KeptSums | undefined;
   let keptUnions: KeptUnions | undefined;
+  let lateKey = '';
+  let keptLate: KeptUnions | undefined;
   if (splitSketches) {
     unionsKey = `u|${tenant}|${period.from}|${unionsTo}|${stamp?.day_gen ?? 0}`;
     keptUnions = keptParts.get(db, unionsKey) as KeptUnions | undefined;
+    if (splitLate) {
+      lateKey = `y|${tenant}|${addDays(unionsTo, 1)}|${lateTo}|${stamp?.late_gen ?? 0}`;
+      keptLate = keptParts.get(db, lateKey) as KeptUnions | undefined;
+    }
     if (splitSums) {
       const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
       sumsKey = `s|${tenant}|${period.from}|${olderTo}|${stamp?.gen ?? 0}|${settled}`;
@@ -220,8 +233,13 @@ export async function periodFigures(
       select channel, ${sql.raw(cols.join(', '))} from x where channel <> '' group by channel`)
     .then((r) => rowsOf<Record<string, unknown>>(r));
   const sketchParts = [
-    ...sketchesSql(tenant, cover(splitSketches ? addDays(unionsTo, 1) : period.from, period.to), false),
-    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, unionsTo), true) : []),
+    ...sketchesSql(
+      tenant,
+      cover(splitLate ? period.to : splitSketches ? addDays(unionsTo, 1) : period.from, period.to),
+      'n',
+    ),
+    ...(splitLate && !keptLate ? sketchesSql(tenant, cover(addDays(unionsTo, 1), lateTo), 'y') : []),
+    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, unionsTo), 'o') : []),
   ];
   const [sumRows, sketchRows] = await Promise.all([
     sums,
@@ -240,24 +258,28 @@ export async function periodFigures(
       });
     keptParts.set(db, sumsKey, keptSums);
   }
-  if (splitSketches && !keptUnions) {
-    keptUnions = { unions: new Map() };
-    for (const [channel, list] of byChannel(sketchRows, true)) {
+  const keepPart = (part: Part, key: string) => {
+    const kept: KeptUnions = { unions: new Map() };
+    for (const [channel, list] of byChannel(sketchRows, part)) {
       for (const i of list) {
         v.addStored(sketchRows[i].visitors);
         a.addStored(sketchRows[i].addresses);
       }
-      keptUnions.unions.set(channel, { v: v.keep(), a: a.keep() });
+      kept.unions.set(channel, { v: v.keep(), a: a.keep() });
     }
-    keptParts.set(db, unionsKey, keptUnions);
-  }
+    keptParts.set(db, key, kept);
+    return kept;
+  };
+  if (splitSketches && !keptUnions) keptUnions = keepPart('o', unionsKey);
+  if (splitLate && !keptLate) keptLate = keepPart('y', lateKey);
 
   const out = new Map<string, ChannelFigures>();
   const rowOf = new Map(sumRows.map((r) => [String(r.channel), r]));
-  const newerRows = byChannel(sketchRows, false);
+  const newerRows = byChannel(sketchRows, 'n');
   const channels = new Set([
     ...(keptSums?.sums.keys() ?? []),
     ...(keptUnions?.unions.keys() ?? []),
+    ...(keptLate?.unions.keys() ?? []),
     ...rowOf.keys(),
     ...newerRows.keys(),
   ]);
@@ -269,6 +291,11 @@ export async function periodFigures(
     if (k) {
       addTo(sums, k.period);
       addTo(settled, k.settled);
+    }
+    const late = keptLate?.unions.get(channel);
+    if (late) {
+      v.addKept(late.v);
+      a.addKept(late.a);
     }
     for (const i of newerRows.get(channel) ?? []) {
       v.addStored(sketchRows[i].visitors);
