@@ -234,6 +234,7 @@ export async function allAgentsStat(
       num(a.rate),
       { visitors: f?.visitors ?? 0, addresses: f?.addresses ?? 0, pageViews: p[P.pageViews] },
     );
+    // Written out, not spread (see `figures`).
     return {
       id: num(a.id),
       name: String(a.name),
@@ -242,7 +243,19 @@ export async function allAgentsStat(
       rate: num(a.rate),
       enabled: a.enabled === true || a.enabled === 't',
       parentId: a.parent_id === null || a.parent_id === undefined ? null : num(a.parent_id),
-      ...row,
+      visitors: row.visitors,
+      addresses: row.addresses,
+      pageViews: row.pageViews,
+      signups: row.signups,
+      payers: row.payers,
+      recharges: row.recharges,
+      rechargeAmount: row.rechargeAmount,
+      conversion: row.conversion,
+      arpu: row.arpu,
+      commission: row.commission,
+      settled: row.settled,
+      unsettled: row.unsettled,
+      late: row.late,
       quality,
     };
   });
