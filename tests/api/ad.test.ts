@@ -213,6 +213,20 @@ describe('edits, filters and batches', () => {
     expect(plan).not.toMatch(/Seq Scan/);
   });
 
+  test("a walk in the list's order tests LIKE before it computes a material's grams (two characters too)", async () => {
+    const filter = await api.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      const where = and(...adWhere({ url: '42' }, new Date()));
+      const r = await tx.execute(sql`explain select id from ads where ${where} order by id desc limit 20`);
+      return rowsOf<Record<string, string>>(r)
+        .map((row) => Object.values(row)[0])
+        .find((line) => line.includes('Filter:'));
+    });
+    // The cheaper condition first: a URL's grams cost 60 µs to compute, LIKE a fraction of one.
+    expect(filter).toMatch(/~~ '%42%'.*zg_title_grams/);
+  });
+
   test('batch enable / pause / delete is all or nothing', async () => {
     const a = await createAd(api, admin, material(fx, { title: 'batch a' }));
     const b = await createAd(api, admin, material(fx, { title: 'batch b' }));
