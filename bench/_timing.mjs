@@ -182,6 +182,10 @@ function printTable(title, rows, { path, runs, target }) {
       );
     console.log(`| ${cells.join(' | ')} |`);
   }
+  if (!rows.length) {
+    console.log('no query picked (BENCH_QUERIES)');
+    return;
+  }
   const worst = rows.reduce((w, r) => (r.api.p95 > w.api.p95 ? r : w), rows[0]);
   const overCount = rows.filter((r) => target !== null && r.api.p95 > target).length;
   console.log(

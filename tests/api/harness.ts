@@ -25,6 +25,30 @@ export const TEST_DATABASE_URL =
 
 export const onPostgres = process.env.TEST_DB === 'postgres';
 
+// A statement sent on a connection that is still running one (statements of one transaction started at once, with
+// Promise.all) only queues there, and pg 9 will refuse it: on PostgreSQL, the suite refuses it now, naming both.
+const guarded = Symbol.for('zg.concurrentQueryGuard');
+const clientProto = pg.Client.prototype as unknown as Record<PropertyKey, unknown> & {
+  query: (...args: unknown[]) => unknown;
+};
+if (onPostgres && !clientProto[guarded]) {
+  clientProto[guarded] = true;
+  const query = clientProto.query;
+  clientProto.query = function (
+    this: { activeQuery?: { text?: string } | null; queryQueue?: unknown[] },
+    ...args
+  ) {
+    const busy = this.activeQuery ?? (this.queryQueue?.length ? {} : null);
+    if (busy) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      throw new Error(
+        `a statement sent while its connection runs another (Promise.all in a transaction?): ${String(text).slice(0, 200)} — running: ${String(busy.text).slice(0, 200)}`,
+      );
+    }
+    return query.apply(this, args);
+  };
+}
+
 /**
  * A fresh database for one test file: PGlite in memory, or a new database on the PostgreSQL of TEST_DATABASE_URL
  * (then `url` says where, so a test can open more connections to it).

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, min, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { ApiError } from '../../core/errors';
 import type { Db } from '../../db/types';
@@ -48,20 +48,28 @@ export async function beginAttempt(db: Db, account: string, address: string, now
     // Always the address first, then the account: one order, no deadlock.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login-address:${addr}`}))`);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`login-account:${acct}`}))`);
-    const counted = (where: ReturnType<typeof and>) =>
-      tx
-        .select({ n: count(), first: min(loginFailures.at) })
-        .from(loginFailures)
-        .where(and(where, gt(loginFailures.at, since)));
-    const [[pair], [byAddress], [byAccount]] = await Promise.all([
-      counted(and(eq(loginFailures.account, acct), eq(loginFailures.address, addr))),
-      counted(eq(loginFailures.address, addr)),
-      counted(eq(loginFailures.account, acct)),
-    ]);
+    // The pair's, the address's and the account's failures in the window, in one statement (a transaction's
+    // statements run one after another on its connection: three at once would only queue there).
+    const isPair = and(eq(loginFailures.account, acct), eq(loginFailures.address, addr));
+    const isAddress = eq(loginFailures.address, addr);
+    const isAccount = eq(loginFailures.account, acct);
+    const [c] = await tx
+      .select({
+        pair: sql<number>`count(*) filter (where ${isPair})`,
+        pairFirst: sql<string | Date | null>`min(${loginFailures.at}) filter (where ${isPair})`,
+        address: sql<number>`count(*) filter (where ${isAddress})`,
+        addressFirst: sql<string | Date | null>`min(${loginFailures.at}) filter (where ${isAddress})`,
+        account: sql<number>`count(*) filter (where ${isAccount})`,
+      })
+      .from(loginFailures)
+      .where(and(or(isAddress, isAccount), gt(loginFailures.at, since)));
+    const pair = { n: c.pair, first: c.pairFirst };
+    const byAddress = { n: c.address, first: c.addressFirst };
+    const byAccount = { n: c.account };
     const full = [
       Number(pair.n) >= THROTTLE.perPair ? pair.first : null,
       Number(byAddress.n) >= THROTTLE.perAddress ? byAddress.first : null,
-    ].filter((d): d is Date => d !== null);
+    ].filter((d): d is string | Date => d !== null);
     if (full.length) {
       const until = Math.max(...full.map((d) => new Date(d).getTime() + THROTTLE.windowMs));
       throw new ApiError(Code.TOO_MANY, 'tooMany', {
