@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { COUNT_CAP, counterOf } from '../../server/modules/movie/totals';
+import { COUNT_CAP, counterOf, WALK_FROM, walkPays } from '../../server/modules/movie/totals';
 import { countDrift } from '../../server/seed/bulk';
 import { startApi, type TestApi } from './harness';
 import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
@@ -174,6 +174,21 @@ describe('kept counts equal count(*) through every write', () => {
   });
 });
 
+describe('how a long title search reads its page', () => {
+  test('walking the sort index pays for the first pages of a common word, not for deep pages of a rarer one', () => {
+    const page = (n: number) => ({ offset: (n - 1) * 20, pageSize: 20 });
+    // 4,703 matches among 299,393 movies (the bench's "city" in the review queue): page 1 walks about 1,300 movies.
+    expect(walkPays(page(1), 4_703, 299_393)).toBe(true);
+    // Page 50 would walk about 64,000 movies; the bitmap reads the 4,703 matches.
+    expect(walkPays(page(50), 4_703, 299_393)).toBe(false);
+    // A capped count (10,000+) among a million: the first pages walk, page 50 reads the matches.
+    expect(walkPays(page(1), COUNT_CAP, 1_000_000)).toBe(true);
+    expect(walkPays(page(50), COUNT_CAP, 1_000_000)).toBe(false);
+    // Few matches never walk.
+    expect(walkPays(page(1), WALK_FROM, 1_000_000)).toBe(false);
+  });
+});
+
 describe('which totals are exact', () => {
   test('a view or status with at most one of column, tag, platform maps onto a counter; anything else does not', () => {
     expect(counterOf({ view: 'online', page: 2, pageSize: 20, sort: 'views', order: 'desc' })).toEqual({
@@ -205,6 +220,11 @@ describe('which totals are exact', () => {
     );
     const top = COUNT_CAP + 5 - 10; // the first on page 2
     expect(byViews.list.map((m: any) => m.views)).toEqual(Array.from({ length: 10 }, (_, i) => top - i));
+    // Deep, the matches are read through the title index and sorted instead (walkPays): the same order.
+    const deep = await list(
+      `q=${encodeURIComponent('批量视频')}&sort=views&order=desc&pageSize=100&page=100`,
+    );
+    expect(deep.list.map((m: any) => m.views)).toEqual(Array.from({ length: 100 }, (_, i) => 105 - i));
     const byTitle = await list(`q=${encodeURIComponent('批量视频')}&sort=title&order=asc&pageSize=10`);
     expect(byTitle.list.map((m: any) => m.title).slice(0, 3)).toEqual([
       '批量视频 1',

@@ -9,7 +9,7 @@ import { boolQuery, dateQuery, intQuery, rangeEnd, rangeStart } from '../../core
 import type { Db } from '../../db/types';
 import { movieSelect, movieToApi, titleContains } from './model';
 import { MOVIE_STATUSES, type MovieStatus, movieColumns, movies } from './schema';
-import { listTotal, readPlanned, WALK_FROM } from './totals';
+import { listTotal, readPlanned, rowsWithoutSearch, walkPays } from './totals';
 
 /**
  * The movie list (`GET /app/admin/movie/movies`): its query (sorts, and the filters of common/movie.ts), the filter
@@ -102,10 +102,12 @@ export async function readMovieList(db: Db, q: Query) {
   const sortCol = sorts[sort];
   const totalQuery = { statuses: q.status ? [q.status] : VIEWS[q.view], query: q };
   // A title search of three or more characters is counted first (at most COUNT_CAP + 1 rows): that tells how to
-  // read its page (totals.ts readPlanned: more than WALK_FROM matches walk the sort index). One or two characters
+  // read its page (totals.ts readPlanned and walkPays: a first page of many matches walks the sort index). One or two characters
   // are estimated well: counted beside the page.
   const longSearch = q.q !== undefined && [...q.q].length > 2;
-  const searchTotal = longSearch ? await listTotal(db, totalQuery, where) : undefined;
+  const [searchTotal, rows] = longSearch
+    ? await Promise.all([listTotal(db, totalQuery, where), rowsWithoutSearch(db, totalQuery)])
+    : [undefined, 0];
   const shortSearchTotal = q.q && !longSearch ? listTotal(db, totalQuery, where) : undefined;
   shortSearchTotal?.catch(() => {}); // awaited below; not an unhandled rejection if the page query fails first
   // As the sort indexes of migration 0004 are declared: (col DESC NULLS LAST, id DESC), read either way.
@@ -117,7 +119,12 @@ export async function readMovieList(db: Db, q: Query) {
   // when the filter is in the index), not 20,000 table rows for page 1000.
   const pageIds = await readPlanned(
     db,
-    { walkSortIndex: searchTotal !== undefined && searchTotal.total > WALK_FROM && SORT_INDEXED.has(sort) },
+    {
+      walkSortIndex:
+        searchTotal !== undefined &&
+        SORT_INDEXED.has(sort) &&
+        walkPays({ offset, pageSize }, searchTotal.total, rows),
+    },
     (tx) =>
       tx
         .select({ id: movies.id })
@@ -129,7 +136,7 @@ export async function readMovieList(db: Db, q: Query) {
   );
   // Then the rows (their tags with them) and the total at once (separate connections on PostgreSQL).
   const ids = pageIds.map((r) => r.id);
-  const [rows, totals] = await Promise.all([
+  const [list, totals] = await Promise.all([
     ids.length
       ? db
           .select(movieSelect)
@@ -142,5 +149,5 @@ export async function readMovieList(db: Db, q: Query) {
       shortSearchTotal ??
       listTotal(db, totalQuery, where, { offset, pageSize, pageRows: ids.length }),
   ]);
-  return { list: rows.map(movieToApi), ...totals };
+  return { list: list.map(movieToApi), ...totals };
 }
