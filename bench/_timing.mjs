@@ -39,11 +39,33 @@ export async function timeRuns(fn, runs = RUNS, warmup = 3, before = undefined) 
 const f = (x) => x.toFixed(1);
 export const fmtStats = (s) => `${f(s.p50)} / ${f(s.p95)} / ${f(s.p99)}`;
 
-/** "load average 1.2 0.9 0.7 on 2 cores" */
+/**
+ * A fixed piece of single-threaded JavaScript (integer hashing and a sort, no I/O), median of five runs in ms after three: this
+ * virtual machine's speed varies within minutes (by up to 1.9× seen), so a figure is read beside the yardstick
+ * taken with it.
+ */
+export function yardstick() {
+  const runs = [];
+  const xs = new Float64Array(100_000);
+  for (let r = 0; r < 8; r++) {
+    const t0 = performance.now();
+    let h = 2166136261;
+    for (let i = 0; i < 1_000_000; i++) h = Math.imul(h ^ i, 16777619) >>> 0;
+    for (let i = 0; i < xs.length; i++) {
+      h = Math.imul(h ^ i, 16777619) >>> 0;
+      xs[i] = h;
+    }
+    xs.sort();
+    if (r >= 3) runs.push(performance.now() - t0); // the first three warm the JIT
+  }
+  return runs.sort((a, b) => a - b)[2];
+}
+
+/** "load average 1.2 0.9 0.7 on 2 cores, CPU yardstick 9.8 ms" */
 export const loadLine = () =>
   `load average ${loadavg()
     .map((x) => x.toFixed(1))
-    .join(' ')} on ${cpus().length} cores`;
+    .join(' ')} on ${cpus().length} cores, CPU yardstick ${yardstick().toFixed(1)} ms`;
 
 /**
  * A Drizzle logger that records the statements run while capturing: pass `logger` to `drizzle(…, { logger })`,
