@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
@@ -134,4 +135,54 @@ test('the kept reading equals reading every day, through rollups and material ch
   const all = await report('ad', addDays(TODAY, -13), false, false, TODAY);
   expect(all.totals.impressions).toBeGreaterThan(0);
   expect(all.totals.clickers).toBeGreaterThan(0);
+});
+
+test("after a rollup of today the next read reads today's rows only; after one of yesterday, yesterday's too", async () => {
+  const yesterday = addDays(TODAY, -1);
+  const seen: unknown[][] = [];
+  const db = new Proxy(api.database.db, {
+    get(target, key) {
+      if (key === 'execute')
+        return (q: Parameters<typeof target.execute>[0]) => {
+          const { sql: text, params } = new PgDialect().sqlToQuery(q as SQL);
+          if (text.includes('stat_object_daily')) seen.push(params);
+          return target.execute(q);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  // Kept parts are kept per database handle: this one, which records the statements.
+  const read = () =>
+    adReport(
+      db,
+      {
+        tenant: 2,
+        timeZone: 'Asia/Shanghai',
+        period: { from: addDays(TODAY, -13), to: TODAY },
+        today: TODAY,
+      },
+      'ad',
+      { page: 1, pageSize: 50, compare: false, idle: false },
+    );
+  await read();
+  for (const daysBefore of [0, 1]) {
+    const r = await send([
+      event({
+        visitor: `ak-late${daysBefore}`,
+        type: 'ad_impression',
+        object: { type: 'ad', id: ids[0] },
+        time: `${addDays(TODAY, -daysBefore)}T03:00:00Z`,
+      }),
+    ]);
+    expect(r.body.data.accepted).toBe(1);
+    await rollup(api, admin);
+    seen.length = 0;
+    await read();
+    const days = seen.map((params) =>
+      params.filter((p) => typeof p === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(p)),
+    );
+    expect(days).toContainEqual([TODAY, TODAY]);
+    expect(days.some((d) => d.includes(yesterday))).toBe(daysBefore === 1);
+  }
 });

@@ -232,16 +232,18 @@ export function figuresOf(s: Sums, idleEcpm?: number, withUniques = true): Figur
   };
 }
 
-const sumAll = (groups: Iterable<Sums>): Sums => {
+/** Every group summed; the groups' kept clickers as their union when `periodSums` kept one (one lookup, not a merge of each). */
+const sumAll = (groups: GroupSums): Sums => {
   const t = empty();
-  for (const s of groups) {
+  for (const s of groups.values()) {
     t.requests += s.requests;
     t.impressions += s.impressions;
     t.clicks += s.clicks;
     t.revenue += s.revenue;
     t.sketches.push(...s.sketches);
-    t.kept.push(...s.kept);
+    if (!groups.keptTotal) t.kept.push(...s.kept);
   }
+  if (groups.keptTotal) t.kept.push(groups.keptTotal);
   return t;
 };
 
@@ -267,6 +269,11 @@ export const adsStamp = (tenant: number) =>
 
 /** Kept sums of the days before yesterday, per database handle (`periodSums`). */
 const keptSums = keptPerDb<Map<string, Sums>>(MAX_KEPT_SUMS);
+/** The union of every group's kept clickers, per kept part (`periodSums`): the totals row's estimate starts from it. */
+const keptTotals = new WeakMap<Map<string, Sums>, KeptSketch>();
+
+/** Groups' sums from `periodSums`, with the union of their kept clickers when one was kept. */
+export type GroupSums = Map<string, Sums> & { keptTotal?: KeptSketch };
 
 /**
  * `groupSums` over a period, the days before yesterday read once and kept: a day's object rows change only when the
@@ -275,21 +282,30 @@ const keptSums = keptPerDb<Map<string, Sums>>(MAX_KEPT_SUMS);
  * clickers' sketches per group stay as they were; each read adds the last two days' (the rollup runs every minute on
  * today, and late events for yesterday are common: `LATE_DAYS`). A period that ends before that is kept whole.
  */
-export async function periodSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
+export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupSums> {
   // Kept up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
   const keptTo = q.today ? addDays(q.today, -1 - LATE_DAYS) : null;
   if (!keptTo || keptTo < q.period.from) return groupSums(db, q);
   const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
-  const newer = q.period.to > older.to ? { from: addDays(older.to, 1), to: q.period.to } : null;
+  // The late days (yesterday) are kept apart with their own stamp: a rollup of today leaves them as they were, and
+  // the next read reads today's rows only.
+  const late =
+    q.period.to > older.to ? { from: addDays(older.to, 1), to: minDay(q.period.to, q.today!, -1) } : null;
+  const lateSpan = late && late.from <= late.to ? late : null;
+  const newFrom = addDays(lateSpan?.to ?? older.to, 1);
+  const newer = q.period.to >= newFrom ? { from: newFrom, to: q.period.to } : null;
+  const version = q.version ?? adsStamp(q.tenant);
   const [stampRows, fresh] = await Promise.all([
     db.execute(sql`select coalesce((select max(day_gen) from stat_rolled_days where tenant = ${q.tenant}
-        and day between ${older.from}::date and ${older.to}::date), 0)::text || '|' || ${
-          q.version ?? adsStamp(q.tenant)
-        } as stamp`),
+        and day between ${older.from}::date and ${older.to}::date), 0)::text || '|' || ${version} as stamp,
+      coalesce((select max(day_gen) from stat_rolled_days where tenant = ${q.tenant}
+        and day between ${lateSpan?.from ?? older.to}::date and ${lateSpan?.to ?? older.to}::date), 0)::text
+        || '|' || ${version} as late_stamp`),
     newer ? groupSums(db, { ...q, period: newer }) : Promise.resolve(new Map<string, Sums>()),
   ]);
-  const stamp = String(rowsOf<{ stamp: string }>(stampRows)[0]?.stamp ?? '');
-  const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), older, stamp]);
+  const stamps = rowsOf<{ stamp: string; late_stamp: string }>(stampRows)[0];
+  const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
+  const key = JSON.stringify([...scope, older, String(stamps?.stamp ?? '')]);
   let kept = keptSums.get(db, key);
   if (!kept) {
     kept = new Map();
@@ -297,23 +313,44 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<Map<st
       for (const x of s.sketches) union.add(x);
       kept.set(k, { ...s, sketches: [], kept: [union.keep()] });
     }
+    for (const s of kept.values()) union.addKept(s.kept[0]);
+    keptTotals.set(kept, union.keep());
     keptSums.set(db, key, kept);
   }
-  const out = new Map<string, Sums>();
-  for (const k of new Set([...kept.keys(), ...fresh.keys()])) {
+  // The late days' sums as read, their sketches as stored (few: merged at the estimate with today's).
+  let lateSums = new Map<string, Sums>();
+  if (lateSpan) {
+    const lateKey = JSON.stringify([...scope, 'late', lateSpan, String(stamps?.late_stamp ?? '')]);
+    const got = keptSums.get(db, lateKey);
+    if (got) lateSums = got;
+    else {
+      lateSums = await groupSums(db, { ...q, period: lateSpan });
+      keptSums.set(db, lateKey, lateSums);
+    }
+  }
+  const out: GroupSums = new Map<string, Sums>();
+  out.keptTotal = keptTotals.get(kept);
+  for (const k of new Set([...kept.keys(), ...lateSums.keys(), ...fresh.keys()])) {
     const a = kept.get(k) ?? empty();
+    const y = lateSums.get(k) ?? empty();
     const b = fresh.get(k) ?? empty();
     out.set(k, {
-      requests: a.requests + b.requests,
-      impressions: a.impressions + b.impressions,
-      clicks: a.clicks + b.clicks,
-      revenue: a.revenue + b.revenue,
-      sketches: b.sketches,
+      requests: a.requests + y.requests + b.requests,
+      impressions: a.impressions + y.impressions + b.impressions,
+      clicks: a.clicks + y.clicks + b.clicks,
+      revenue: a.revenue + y.revenue + b.revenue,
+      sketches: y.sketches.length ? [...y.sketches, ...b.sketches] : b.sketches,
       kept: a.kept,
     });
   }
   return out;
 }
+
+/** The earlier of `day` and `today` moved by `days`. */
+const minDay = (day: string, today: string, days: number) => {
+  const t = addDays(today, days);
+  return day < t ? day : t;
+};
 
 const day = z.string().refine(isDay, { params: { key: 'field.date' } });
 const baseQuery = {
@@ -405,7 +442,7 @@ export async function adReport(
     group === 'day' ? Promise.resolve(null) : periodSums(db, { ...q, group: 'day' }),
   ]);
   const byDay = days ?? groups;
-  const totalSums = sumAll(groups.values());
+  const totalSums = sumAll(groups);
   const avgEcpm = totalSums.impressions ? (totalSums.revenue / totalSums.impressions) * 1000 : 0;
   // Idle inventory is valued at each position's own average eCPM over the period (the scope's, for day rows).
   let rows: Record<string, any>[];
@@ -485,7 +522,7 @@ export async function adReport(
     }
     const prevAll = group === 'day' ? await periodSums(db, { ...q, period: prev }) : null;
     out.list = list;
-    const prevSums = sumAll((prevAll ?? (await periodSums(db, { ...q, period: prev }))).values());
+    const prevSums = sumAll(prevAll ?? (await periodSums(db, { ...q, period: prev })));
     const prevEcpm = prevSums.impressions ? (prevSums.revenue / prevSums.impressions) * 1000 : 0;
     out.previousTotals = figuresOf(prevSums, opts.idle ? prevEcpm : 0);
   }
