@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -15,10 +16,45 @@ declare module 'vitest' {
 let server: ChildProcess | undefined;
 let dataDir = '';
 
-/** Starts `dist/server/main.js` (built by `npm test` before this suite) on a fresh data dir and a free port. */
+/**
+ * A port nothing listens on now, as the system hands one out. A port drawn at random from 20000–40000 once failed a
+ * run with EADDRINUSE: 32768 and up are the system's ephemeral ports, which the suite's own connections (PostgreSQL,
+ * Chromium) hold while they last.
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `dist/server/main.js` (built by `npm test` before this suite) on a fresh data dir and a free port; again on
+ * another port if it exits before answering (a port taken between the probe and the server's listen).
+ */
 export async function setup(project: TestProject) {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await start(project);
+    } catch (err) {
+      lastError = err;
+      if (!(err instanceof ServerExited)) throw err;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  throw lastError;
+}
+
+class ServerExited extends Error {}
+
+async function start(project: TestProject) {
   dataDir = mkdtempSync(join(tmpdir(), 'zhanggui-e2e-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   server = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
       ...process.env,
@@ -37,7 +73,7 @@ export async function setup(project: TestProject) {
   // suite when the other lane of `npm test` and other jobs shared the cores. The guard only catches a hung start.
   const hung = Date.now() + 300_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    if (server.exitCode !== null) throw new ServerExited(`the server exited with ${server.exitCode}`);
     const ok = await fetch(`${baseURL}/app/health`).then(
       (r) => r.ok,
       () => false,
