@@ -1,3 +1,6 @@
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Db } from '../../server/db/types';
 import type { TestApi } from './harness';
 
 let n = 0;
@@ -34,4 +37,25 @@ export async function rollup(api: TestApi, adminToken: string) {
 export async function report(api: TestApi, token: string, name: string, query: Record<string, string> = {}) {
   const qs = new URLSearchParams(query).toString();
   return api.call('GET', `/app/admin/stats/reports/${name}${qs ? `?${qs}` : ''}`, { token });
+}
+
+/**
+ * The database handle with every statement run through `execute` recorded (text and parameters), for tests that
+ * watch what a read reads. A handle of its own: what reports keep per database handle starts empty for it.
+ */
+export function watchedDb(db: Db) {
+  const seen: { sql: string; params: unknown[] }[] = [];
+  const dialect = new PgDialect();
+  const watched = new Proxy(db, {
+    get(target, key) {
+      if (key === 'execute')
+        return (q: Parameters<typeof target.execute>[0]) => {
+          seen.push(dialect.sqlToQuery(q as SQL));
+          return target.execute(q);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { db: watched, seen };
 }
