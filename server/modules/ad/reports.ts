@@ -279,33 +279,31 @@ export type GroupSums = Map<string, Sums> & { keptTotal?: KeptSketch };
  * `groupSums` over a period, the days before yesterday read once and kept: a day's object rows change only when the
  * rollup recomputes that day itself (`stat_rolled_days.day_gen`, migration 0110), so while no day of them is
  * recomputed and no material, position or advertiser changes (`adsStamp`), their sums and the union of their
- * clickers' sketches per group stay as they were; each read adds the last two days' (the rollup runs every minute on
- * today, and late events for yesterday are common: `LATE_DAYS`). A period that ends before that is kept whole.
+ * clickers' sketches per group stay as they were (with their union over every group, for the totals row). The late
+ * days up to yesterday (`LATE_DAYS`: late events for them are common) are kept apart under their own stamp, and
+ * each read adds today's rows (the rollup runs every minute on today). A period that ends before that is kept whole.
  */
 export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupSums> {
   // Kept up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
   const keptTo = q.today ? addDays(q.today, -1 - LATE_DAYS) : null;
   if (!keptTo || keptTo < q.period.from) return groupSums(db, q);
-  const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
-  // The late days (yesterday) are kept apart with their own stamp: a rollup of today leaves them as they were, and
-  // the next read reads today's rows only.
+  const older = { from: q.period.from, to: minDay(q.period.to, keptTo) };
+  // The late days (to yesterday) are kept apart with their own stamp: a rollup of today leaves them as they were,
+  // and the next read reads today's rows only.
+  const yesterday = addDays(q.today!, -1);
   const late =
-    q.period.to > older.to ? { from: addDays(older.to, 1), to: minDay(q.period.to, q.today!, -1) } : null;
-  const lateSpan = late && late.from <= late.to ? late : null;
-  const newFrom = addDays(lateSpan?.to ?? older.to, 1);
-  const newer = q.period.to >= newFrom ? { from: newFrom, to: q.period.to } : null;
-  const version = q.version ?? adsStamp(q.tenant);
+    q.period.to > older.to ? { from: addDays(older.to, 1), to: minDay(q.period.to, yesterday) } : null;
+  const newer = q.period.to > yesterday ? { from: q.today!, to: q.period.to } : null;
+  const genOver = (span: Period) => sql`coalesce((select max(day_gen) from stat_rolled_days
+    where tenant = ${q.tenant} and day between ${span.from}::date and ${span.to}::date), 0)::text`;
   const [stampRows, fresh] = await Promise.all([
-    db.execute(sql`select coalesce((select max(day_gen) from stat_rolled_days where tenant = ${q.tenant}
-        and day between ${older.from}::date and ${older.to}::date), 0)::text || '|' || ${version} as stamp,
-      coalesce((select max(day_gen) from stat_rolled_days where tenant = ${q.tenant}
-        and day between ${lateSpan?.from ?? older.to}::date and ${lateSpan?.to ?? older.to}::date), 0)::text
-        || '|' || ${version} as late_stamp`),
+    db.execute(sql`select ${genOver(older)} as gen, ${late ? genOver(late) : sql`''`} as late_gen,
+      ${q.version ?? adsStamp(q.tenant)} as version`),
     newer ? groupSums(db, { ...q, period: newer }) : Promise.resolve(new Map<string, Sums>()),
   ]);
-  const stamps = rowsOf<{ stamp: string; late_stamp: string }>(stampRows)[0];
+  const stamps = rowsOf<{ gen: string; late_gen: string; version: string }>(stampRows)[0];
   const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
-  const key = JSON.stringify([...scope, older, String(stamps?.stamp ?? '')]);
+  const key = JSON.stringify([...scope, older, stamps?.gen, stamps?.version]);
   let kept = keptSums.get(db, key);
   if (!kept) {
     kept = new Map();
@@ -319,12 +317,12 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   }
   // The late days' sums as read, their sketches as stored (few: merged at the estimate with today's).
   let lateSums = new Map<string, Sums>();
-  if (lateSpan) {
-    const lateKey = JSON.stringify([...scope, 'late', lateSpan, String(stamps?.late_stamp ?? '')]);
+  if (late) {
+    const lateKey = JSON.stringify([...scope, 'late', late, stamps?.late_gen, stamps?.version]);
     const got = keptSums.get(db, lateKey);
     if (got) lateSums = got;
     else {
-      lateSums = await groupSums(db, { ...q, period: lateSpan });
+      lateSums = await groupSums(db, { ...q, period: late });
       keptSums.set(db, lateKey, lateSums);
     }
   }
@@ -346,11 +344,8 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   return out;
 }
 
-/** The earlier of `day` and `today` moved by `days`. */
-const minDay = (day: string, today: string, days: number) => {
-  const t = addDays(today, days);
-  return day < t ? day : t;
-};
+/** The earlier of two days. */
+const minDay = (a: string, b: string) => (a < b ? a : b);
 
 const day = z.string().refine(isDay, { params: { key: 'field.date' } });
 const baseQuery = {

@@ -233,11 +233,8 @@ export async function periodFigures(
       select channel, ${sql.raw(cols.join(', '))} from x where channel <> '' group by channel`)
     .then((r) => rowsOf<Record<string, unknown>>(r));
   const sketchParts = [
-    ...sketchesSql(
-      tenant,
-      cover(splitLate ? period.to : splitSketches ? addDays(unionsTo, 1) : period.from, period.to),
-      'n',
-    ),
+    // Split, the kept union ends at the late days (or just before the last day, without any): the last day is read.
+    ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), 'n'),
     ...(splitLate && !keptLate ? sketchesSql(tenant, cover(addDays(unionsTo, 1), lateTo), 'y') : []),
     ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, unionsTo), 'o') : []),
   ];

@@ -204,6 +204,9 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
     .sort((a, b) => a.day.localeCompare(b.day));
 }
 
+/** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
+const MAX_PASSES = 5;
+
 /**
  * The rollup: every day marked since its last rollup is recomputed in its own transaction, each under the rollup's
  * advisory lock (a runner that finds it taken stops: another is at work); then raw partitions older than the longest
@@ -211,9 +214,6 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway).
  */
-/** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
-const MAX_PASSES = 5;
-
 export async function runRollup(
   db: Db,
   opts: { now: Date; defaultTenant: number; stopAfter?: number },

@@ -347,11 +347,7 @@ export class Union {
    */
   estimateWith(kept: KeptSketch | undefined): number {
     if (!kept) return this.estimate();
-    if (this.dense) {
-      for (let k = 0; k < kept.indexes.length; k++)
-        if (kept.ranks[k] > this.regs[kept.indexes[k]]) this.regs[kept.indexes[k]] = kept.ranks[k];
-      return this.estimate();
-    }
+    if (this.dense) return this.addKept(kept).estimate();
     const c = histogram;
     for (let k = 0; k <= MAX_RANK; k++) c[k] = kept.counts[k];
     const { indexes, ranks, starts } = kept;
