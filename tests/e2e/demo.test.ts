@@ -3,15 +3,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEMO_CREDENTIALS } from '../../mocks/credentials';
 import { launch, screenshot } from './browser';
+import { freePort } from './ports';
 
 // Demo mode: the static build (dist/demo, made by `npm test` before this suite) served by `vite preview`;
 // the real API runs in the page behind msw on PGlite in IndexedDB.
 let preview: ChildProcess;
 let browser: Browser;
-const port = 25000 + Math.floor(Math.random() * 2000);
-const url = `http://localhost:${port}`;
+let url = '';
 
 beforeAll(async () => {
+  const port = await freePort();
+  url = `http://localhost:${port}`;
   preview = spawn(
     process.execPath,
     [

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort } from './ports';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-pass1';
 
@@ -15,22 +15,6 @@ declare module 'vitest' {
 
 let server: ChildProcess | undefined;
 let dataDir = '';
-
-/**
- * A port nothing listens on now, as the system hands one out. A port drawn at random from 20000–40000 once failed a
- * run with EADDRINUSE: 32768 and up are the system's ephemeral ports, which the suite's own connections (PostgreSQL,
- * Chromium) hold while they last.
- */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts `dist/server/main.js` (built by `npm test` before this suite) on a fresh data dir and a free port; again on

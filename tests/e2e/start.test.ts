@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { CREATING } from '../../server/node/data-dir';
+import { freePort } from './ports';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -36,13 +37,13 @@ const freshDir = () => {
 };
 // A first start runs initdb: seconds here when quiet, a minute or more with other jobs on both cores.
 const FIRST_START = 300_000;
-const port = () => String(24000 + Math.floor(Math.random() * 2000));
+const port = async () => String(await freePort());
 
 test('a malformed setting stops the start with one clear line', async () => {
   const r = await run({ PORT: 'eighty', DATA_DIR: freshDir() });
   expect(r.code).toBe(1);
   expect(r.stderr.trim()).toBe('zhanggui: Invalid configuration: PORT="eighty" must be a whole number');
-  const pg = await run({ DATABASE_URL: 'mysql://x', PORT: port() });
+  const pg = await run({ DATABASE_URL: 'mysql://x', PORT: await port() });
   expect(pg.stderr.trim().split('\n')).toHaveLength(1);
   expect(pg.stderr).toContain('DATABASE_URL');
 });
@@ -51,10 +52,10 @@ test(
   'first start prints a random admin password once; the next start does not',
   async () => {
     const dir = freshDir();
-    const first = await run({ DATA_DIR: dir, PORT: port() });
+    const first = await run({ DATA_DIR: dir, PORT: await port() });
     const password = first.stdout.match(/with the password\s+(\S+)/)?.[1];
     expect(password).toMatch(/^[A-Za-z0-9]{16}$/);
-    const second = await run({ DATA_DIR: dir, PORT: port() });
+    const second = await run({ DATA_DIR: dir, PORT: await port() });
     expect(second.stdout).toContain('Zhanggui is serving');
     expect(second.stdout).not.toContain('with the password');
     // The database is at the newest migration: none is applied; the start's phases are logged (bench/start.mjs).
@@ -70,7 +71,7 @@ test(
 test(
   'once serving, GET / answers the built index.html (the first page)',
   async () => {
-    const p = port();
+    const p = await port();
     const child = spawn(process.execPath, ['dist/server/main.js'], {
       env: {
         ...process.env,
@@ -111,7 +112,7 @@ test(
         DATABASE_URL: '',
         ADMIN_PASSWORD: 'start-pass-1',
         DATA_DIR: dir,
-        PORT: port(),
+        PORT: await port(),
       },
       stdio: 'ignore',
     });
@@ -127,7 +128,7 @@ test(
     }
     await exited;
     expect(killedMidway).toBe(true);
-    const next = await run({ DATA_DIR: dir, PORT: port(), ADMIN_PASSWORD: 'start-pass-2' });
+    const next = await run({ DATA_DIR: dir, PORT: await port(), ADMIN_PASSWORD: 'start-pass-2' });
     expect(next.stderr).toBe('');
     expect(next.stdout).toContain('Zhanggui is serving');
     expect(readdirSync(dir)).not.toContain(CREATING);
@@ -138,7 +139,7 @@ test(
 test('a DATA_DIR holding other files and no database stops the start with one line, the files untouched', async () => {
   const dir = freshDir();
   writeFileSync(join(dir, 'notes.txt'), 'mine');
-  const r = await run({ DATA_DIR: dir, PORT: port() });
+  const r = await run({ DATA_DIR: dir, PORT: await port() });
   expect(r.code).toBe(1);
   expect(r.stderr.trim().split('\n')).toHaveLength(1);
   expect(r.stderr).toContain('notes.txt');
