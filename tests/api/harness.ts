@@ -34,11 +34,12 @@ const clientProto = pg.Client.prototype as unknown as Record<PropertyKey, unknow
 if (onPostgres && !clientProto[guarded]) {
   clientProto[guarded] = true;
   const query = clientProto.query;
+  // pg 8's own fields (its public `activeQuery` and `queryQueue` getters warn that they are deprecated).
   clientProto.query = function (
-    this: { activeQuery?: { text?: string } | null; queryQueue?: unknown[] },
+    this: { _activeQuery?: { text?: string } | null; _queryQueue?: unknown[] },
     ...args
   ) {
-    const busy = this.activeQuery ?? (this.queryQueue?.length ? {} : null);
+    const busy = this._activeQuery ?? (this._queryQueue?.length ? {} : null);
     if (busy) {
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
       throw new Error(
