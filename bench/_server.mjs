@@ -7,21 +7,28 @@ export function ensureBuilt() {
   if (isStale()) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 
-/** `checkout`: another checkout whose build to run (before/after figures); this one by default. */
+/**
+ * `checkout`: another checkout whose build to run (before/after figures); this one by default. `BENCH_SERVER_ARGS`: Node
+ * options for the server (`--cpu-prof --cpu-prof-dir=…` to profile it).
+ */
 export async function startServer(dataDir, port, env = {}, checkout = '.') {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [`${checkout}/dist/server/main.js`], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      ADMIN_PASSWORD: 'bench-pass-1',
-      DATABASE_URL: '',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), `${checkout}/dist/server/main.js`],
+    {
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        ADMIN_PASSWORD: 'bench-pass-1',
+        DATABASE_URL: '',
+        ...env,
+      },
+      stdio: 'ignore',
     },
-    stdio: 'ignore',
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

@@ -547,6 +547,34 @@ describe('touches', () => {
   });
 });
 
+describe('the planner’s statistics', () => {
+  test('the rollup analyses the day’s partition and the tables it reads when they are new or have grown', async () => {
+    await reset();
+    const size = async (t: string) =>
+      (await q<{ n: number }>(sql`select reltuples::int as n from pg_class where relname = ${t}`))[0]?.n;
+    const events = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        toEvent({ ...sample(), day: 1, visitor: from + i, path: `/p${i}`, channel: 'c1' }),
+      );
+    await ingest(database.db, TENANT, events(0, 3000), { now: NOW, clientAddress: '1.1.1.1' });
+    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    // Never analysed, reltuples is -1 and a plan estimates one row; autovacuum is off here (and PGlite has none).
+    // The partition is analysed before the day's statements; the touches and first-seen rows the run wrote, after.
+    expect(await size('stat_events_p20260602')).toBe(3000);
+    expect(await size('stat_touches')).toBe(3000);
+    expect(await size('stat_visitors')).toBe(6000);
+    // Grown by a fifth and more: analysed again before the day is rolled up again.
+    await ingest(database.db, TENANT, events(3000, 2000), { now: NOW, clientAddress: '1.1.1.1' });
+    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    expect(await size('stat_events_p20260602')).toBe(5000);
+    expect(await size('stat_touches')).toBe(5000);
+    // Grown by less: left as it is.
+    await ingest(database.db, TENANT, events(5000, 20), { now: NOW, clientAddress: '1.1.1.1' });
+    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    expect(await size('stat_events_p20260602')).toBe(5000);
+  });
+});
+
 function sample(): Gen {
   return {
     day: 0,

@@ -107,7 +107,7 @@ export async function ingest(
   return out;
 }
 
-const partitionName = (day: string) => `stat_events_p${day.replaceAll('-', '')}`;
+export const partitionName = (day: string) => `stat_events_p${day.replaceAll('-', '')}`;
 
 /** Makes the day partitions of the raw table (idempotent; another instance making one at once is fine). */
 export async function ensurePartitions(db: Executor, days: string[]) {
