@@ -113,6 +113,7 @@ async function recount() {
   const zero = new Map<string, number>();
   const pv = new Map<string, number>();
   const visitorPv = new Map<string, number>();
+  const hourPv = new Map<string, number>(); // day|domain|hour|visitor
   const obj = new Map<string, number>();
   const ch = new Map<string, number>();
   const visit = new Map<string, number>();
@@ -133,6 +134,7 @@ async function recount() {
       for (const d of [e.domain, '']) {
         inc(pv, key(e.day, d));
         inc(visitorPv, key(e.day, d, e.visitor));
+        inc(hourPv, key(e.day, d, e.hour, e.visitor));
         addU(key('dom', d), e.visitor);
       }
       inc(visit, key(e.day, e.domain, 'path', e.path));
@@ -150,7 +152,7 @@ async function recount() {
     }
     inc(ch, key(e.day, e.channel, e.type));
   }
-  return { kw, zero, pv, visitorPv, obj, ch, visit, uniq };
+  return { kw, zero, pv, visitorPv, hourPv, obj, ch, visit, uniq };
 }
 
 async function expectRollupsMatch() {
@@ -174,6 +176,18 @@ async function expectRollupsMatch() {
     sql`select day::text as day, domain, sum(page_views)::int as n from stat_domain_hourly group by 1, 2`,
   );
   expect(new Map(hourly.map((r) => [`${r.day}|${r.domain}`, Number(r.n)]))).toEqual(want.pv);
+  // Each hour's visits (a visitor in the hour) and bounces (one page view in it).
+  const hours = await q<any>(
+    sql`select day::text as day, domain, hour, visits, bounced from stat_domain_hourly`,
+  );
+  const perHour = new Map<string, number[]>();
+  for (const [k, n] of want.hourPv) {
+    const at = k.slice(0, k.lastIndexOf('|'));
+    perHour.set(at, [...(perHour.get(at) ?? []), n]);
+  }
+  expect(
+    new Map(hours.map((r) => [`${r.day}|${r.domain}|${r.hour}`, [Number(r.visits), Number(r.bounced)]])),
+  ).toEqual(new Map([...perHour].map(([k, ns]) => [k, [ns.length, ns.filter((n) => n === 1).length]])));
 
   const obj = await q<any>(
     sql`select object_type, day::text as day, object_id, views, plays, clicks, signups from stat_object_daily where object_type in ('movie', 'ad')`,
@@ -547,6 +561,44 @@ describe('touches', () => {
   });
 });
 
+describe('visits per hour', () => {
+  test('each hour counts its visitors, its one-page visitors and its visitors first seen that day', async () => {
+    await reset();
+    const pv = (day: number, hour: number, visitor: number, domain: Gen['domain'] = 'a.test') =>
+      toEvent({ ...sample(), day, hour, visitor, domain });
+    // Visitor 1 was seen the day before; visitor 2 is new. In hour 10 visitor 1 views two pages, visitor 2 one;
+    // in hour 11 visitor 1 views one more; visitor 2 also views b.test in hour 11.
+    await ingest(
+      database.db,
+      TENANT,
+      [pv(0, 9, 1), pv(1, 10, 1), pv(1, 10, 1), pv(1, 10, 2), pv(1, 11, 1), pv(1, 11, 2, 'b.test')],
+      { now: NOW, clientAddress: '1.1.1.1' },
+    );
+    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    const rows = await q<any>(sql`select domain, hour, page_views, visits, bounced, new_visitors
+      from stat_domain_hourly where day = ${DAYS[1]}::date order by domain, hour`);
+    expect(
+      rows.map((r) => [r.domain, ...[r.hour, r.page_views, r.visits, r.bounced, r.new_visitors].map(Number)]),
+    ).toEqual([
+      // the site: hour 10 has visitors 1 (2 pages) and 2 (1 page, new); hour 11 has 1 and 2, one page each
+      ['', 10, 3, 2, 1, 1],
+      ['', 11, 2, 2, 2, 1],
+      ['a.test', 10, 3, 2, 1, 1],
+      ['a.test', 11, 1, 1, 1, 0],
+      ['b.test', 11, 1, 1, 1, 1],
+    ]);
+    const days = await q<any>(sql`select domain, page_views, visits, bounced, new_visitors
+      from stat_domain_daily where day = ${DAYS[1]}::date order by domain`);
+    expect(
+      days.map((r) => [r.domain, ...[r.page_views, r.visits, r.bounced, r.new_visitors].map(Number)]),
+    ).toEqual([
+      ['', 5, 2, 0, 1],
+      ['a.test', 4, 2, 1, 1],
+      ['b.test', 1, 1, 1, 1],
+    ]);
+  });
+});
+
 describe('the planner’s statistics', () => {
   test('the rollup analyses the day’s partition and the tables it reads when they are new or have grown', async () => {
     await reset();
@@ -554,7 +606,7 @@ describe('the planner’s statistics', () => {
       (await q<{ n: number }>(sql`select reltuples::int as n from pg_class where relname = ${t}`))[0]?.n;
     const events = (from: number, n: number) =>
       Array.from({ length: n }, (_, i) =>
-        toEvent({ ...sample(), day: 1, visitor: from + i, path: `/p${i}`, channel: 'c1' }),
+        toEvent({ ...sample(), day: 1, visitor: from + i, channel: 'agent1' }),
       );
     await ingest(database.db, TENANT, events(0, 3000), { now: NOW, clientAddress: '1.1.1.1' });
     await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
