@@ -1,11 +1,13 @@
 import type { Logger } from '../core/logger';
+import { analyzeStale } from '../db/maintenance';
 import type { Db } from '../db/types';
 import { runRollup } from '../modules/statistics';
 
 /**
  * The statistics rollup on an in-process timer: every `seconds` (after the previous run has ended, so runs never
- * overlap in one process; across instances the rollup's advisory lock lets one work and the others pass).
- * Returns a stop function.
+ * overlap in one process; across instances the rollup's advisory lock lets one work and the others pass). Each run
+ * then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded database
+ * has no autovacuum, and the lists' plans need sizes too. Returns a stop function.
  */
 export function startRollupTimer(db: Db, opts: { seconds: number; defaultTenant: number; logger: Logger }) {
   if (!opts.seconds) return () => {};
@@ -19,6 +21,8 @@ export function startRollupTimer(db: Db, opts: { seconds: number; defaultTenant:
           { days: r.days.length, droppedPartitions: r.droppedPartitions.length },
           'statistics rollup',
         );
+      const analysed = await analyzeStale(db);
+      if (analysed.length) opts.logger.info({ tables: analysed }, 'planner statistics taken');
     } catch (err) {
       opts.logger.error({ err: (err as Error).message }, 'statistics rollup failed');
     }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { addDays, dayOf } from '../../../common/period';
+import { analyzeStale } from '../../db/maintenance';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
@@ -204,9 +205,8 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
 
 /**
  * The tables the rollup reads besides the raw partitions, and those the reports read: the planner must know their
- * size. Autovacuum may be off or behind (and PGlite has none), and a statement planned on a never-analysed table
- * estimates one row: a day rolled up again once the touches of its first rollup were stored planned a nested loop
- * over every pair of them (5 minutes for 50,000 visitors, against 0.4 s with statistics).
+ * size (`analyzeStale`). Without statistics, a day rolled up again once the touches of its first rollup were stored
+ * planned a nested loop over every pair of them (5 minutes for 50,000 visitors, against 0.4 s with statistics).
  */
 const ANALYZED_TABLES = [
   'stat_visitors',
@@ -219,32 +219,6 @@ const ANALYZED_TABLES = [
   'stat_attributed_blocks',
   'stat_attributed_block_sketches',
 ];
-
-/**
- * Analyses those of `tables` whose statistics are missing or stale: never analysed, or grown by more than a fifth
- * (and 8 pages) since. Their size is read from the files (`pg_relation_size`), which both databases keep current,
- * not from the cumulative statistics, which PGlite reports late. Growth by a fifth analyses a table that grows all
- * day a few times a day; analysing samples a bounded number of rows, whatever the table's size.
- */
-export async function analyzeStale(db: Db, tables: string[]): Promise<string[]> {
-  if (!tables.length) return [];
-  const stale = rowsOf<{ name: string }>(
-    await db.execute(sql`select c.relname as name from pg_class c
-      where c.relname in (${sql.join(
-        tables.map((t) => sql`${t}`),
-        sql`, `,
-      )}) and c.relkind = 'r'
-        and (c.reltuples < 0 or pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.2 + 8)`),
-  ).map((r) => r.name);
-  if (stale.length)
-    await db.transaction(async (tx) => {
-      // A sample of 9,000 rows rather than 30,000: the plans need sizes and rough distinct counts, and analysing a
-      // day of 200,000 events took 0.5 s of its rollup at the default.
-      await tx.execute(sql`set local default_statistics_target = 30`);
-      for (const t of stale) await tx.execute(sql.raw(`analyze ${t}`));
-    });
-  return stale;
-}
 
 /** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
 const MAX_PASSES = 5;
