@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { startApi, type TestApi } from './harness';
 import { createNovel } from './novels-helpers';
 
@@ -141,6 +141,27 @@ describe('with a token', () => {
     });
     expect(small.body.code).toBe(40100);
     expect(small.res.headers.get('connection')).toBeNull();
+  });
+
+  test('a JSON body is parsed once: the route gets the value that was checked', async () => {
+    const text = JSON.stringify({ username: 'admin', password: 'wrong-password-2' });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const r = await send('/app/admin/login', {
+        body: text,
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(r.body.code).toBe(40100); // the route read the body's fields
+      expect(parse.mock.calls.filter(([t]) => t === text)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
+    // Text that is not JSON still gets the validator's own answer.
+    const bad = await send('/app/admin/login', {
+      body: '{"username":',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(bad.body.code).toBe(40000);
   });
 
   test('invalid UTF-8 in a JSON body is refused with 40000, not stored as U+FFFD', async () => {
