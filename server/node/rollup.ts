@@ -1,24 +1,26 @@
 import type { Logger } from '../core/logger';
 import { analyzeStale } from '../db/maintenance';
 import type { Db } from '../db/types';
-import { runRollup } from '../modules/statistics';
+import { RollupPace, runRollup } from '../modules/statistics';
 
 /**
  * The statistics rollup on an in-process timer: every `seconds` (after the previous run has ended, so runs never
- * overlap in one process; across instances the rollup's advisory lock lets one work and the others pass). Each run
- * then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded database
- * has no autovacuum, and the lists' plans need sizes too. Returns a stop function.
+ * overlap in one process; across instances the rollup's advisory lock lets one work and the others pass), at the
+ * `RollupPace` (a day that took T to roll up waits 4T for the next: today's rollup never takes the database over).
+ * Each run then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded
+ * database has no autovacuum, and the lists' plans need sizes too. Returns a stop function.
  */
 export function startRollupTimer(db: Db, opts: { seconds: number; defaultTenant: number; logger: Logger }) {
   if (!opts.seconds) return () => {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  const pace = new RollupPace();
   const tick = async () => {
     try {
-      const r = await runRollup(db, { now: new Date(), defaultTenant: opts.defaultTenant });
+      const r = await runRollup(db, { now: new Date(), defaultTenant: opts.defaultTenant, pace });
       if (r.days.length || r.droppedPartitions.length)
         opts.logger.info(
-          { days: r.days.length, droppedPartitions: r.droppedPartitions.length },
+          { days: r.days.length, deferred: r.deferred.length, droppedPartitions: r.droppedPartitions.length },
           'statistics rollup',
         );
       const analysed = await analyzeStale(db);

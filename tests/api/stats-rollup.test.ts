@@ -9,7 +9,7 @@ import { ATTRIBUTED_SUMS } from '../../server/modules/statistics/attributed-bloc
 import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { ingest } from '../../server/modules/statistics/ingest';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
-import { rawPartitions, rollupDay, runRollup } from '../../server/modules/statistics/rollup';
+import { RollupPace, rawPartitions, rollupDay, runRollup } from '../../server/modules/statistics/rollup';
 import {
   add,
   emptyRegisters,
@@ -596,6 +596,42 @@ describe('visits per hour', () => {
       ['a.test', 4, 2, 1, 1],
       ['b.test', 1, 1, 1, 1],
     ]);
+  });
+});
+
+describe('the timer’s pace', () => {
+  test('a day rolled up in T is rolled up again only T × factor later; meanwhile its mark waits', async () => {
+    await reset();
+    const pace = new RollupPace(4);
+    const pv = (day: number, visitor: number) => toEvent({ ...sample(), day, visitor });
+    const views = async () =>
+      (
+        await q<{ n: number }>(
+          sql`select page_views as n from stat_domain_daily where day = ${DAYS[1]}::date and domain = ''`,
+        )
+      ).map((r) => Number(r.n));
+    await ingest(database.db, TENANT, [pv(1, 1), pv(1, 2)], { now: NOW, clientAddress: '1.1.1.1' });
+    const first = await runRollup(database.db, { now: NOW, defaultTenant: TENANT, pace });
+    expect(first.days).toEqual([{ tenant: TENANT, day: DAYS[1] }]);
+
+    // At the same instant: the day just rolled up waits (its mark stays); a day never rolled up is due.
+    await ingest(database.db, TENANT, [pv(1, 3), pv(0, 4)], { now: NOW, clientAddress: '1.1.1.1' });
+    const second = await runRollup(database.db, { now: NOW, defaultTenant: TENANT, pace });
+    expect(second.days).toEqual([{ tenant: TENANT, day: DAYS[0] }]);
+    expect(second.deferred).toEqual([{ tenant: TENANT, day: DAYS[1] }]);
+    expect(await views()).toEqual([2]);
+    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([{ day: DAYS[1] }]);
+
+    // An hour later it is due again, and the event that waited is counted.
+    const later = new Date(NOW.getTime() + 3_600_000);
+    const third = await runRollup(database.db, { now: later, defaultTenant: TENANT, pace });
+    expect(third).toMatchObject({ days: [{ tenant: TENANT, day: DAYS[1] }], deferred: [] });
+    expect(await views()).toEqual([3]);
+
+    // Without a pace (`npm run rollup`, the admins' button), every marked day is rolled up at once.
+    await ingest(database.db, TENANT, [pv(1, 5)], { now: NOW, clientAddress: '1.1.1.1' });
+    expect((await runRollup(database.db, { now: later, defaultTenant: TENANT })).days).toHaveLength(1);
+    expect(await views()).toEqual([4]);
   });
 });
 

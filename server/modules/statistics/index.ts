@@ -16,4 +16,4 @@ export default defineModule({
   },
 });
 
-export { runRollup } from './rollup';
+export { RollupPace, runRollup } from './rollup';

@@ -186,7 +186,28 @@ export interface RollupResult {
   /** False when another runner held the lock: this one did nothing. */
   ran: boolean;
   days: { tenant: number; day: string }[];
+  /** Marked days the pace kept for a later run (see `RollupPace`); their marks stay. */
+  deferred: { tenant: number; day: string }[];
   droppedPartitions: string[];
+}
+
+/**
+ * The timer's pace: a day rolled up in T ms is not rolled up again before `factor` × T ms have passed since, so the
+ * rollup keeps the database busy for at most 1 / (1 + factor) of the time, whatever the traffic. Every run recomputes
+ * a marked day whole: today, marked by every batch, grows all day, and rolled every minute it would take a core for
+ * good once its rollup passes a minute. Its reports then lag by up to `factor` × T instead. Kept per process (one
+ * runner's timer); `npm run rollup` and the admins' "roll up now" run without it.
+ */
+export class RollupPace {
+  private readonly next = new Map<string, number>();
+  constructor(readonly factor = 4) {}
+  due(tenant: number, day: string, at: number): boolean {
+    return (this.next.get(`${tenant}|${day}`) ?? 0) <= at;
+  }
+  rolled(tenant: number, day: string, at: number, took: number) {
+    for (const [k, t] of this.next) if (t <= at) this.next.delete(k); // only days still held are kept
+    this.next.set(`${tenant}|${day}`, at + this.factor * took);
+  }
 }
 
 /** The raw partitions that exist, by day. */
@@ -232,9 +253,11 @@ const MAX_PASSES = 5;
  */
 export async function runRollup(
   db: Db,
-  opts: { now: Date; defaultTenant: number; stopAfter?: number },
+  opts: { now: Date; defaultTenant: number; stopAfter?: number; pace?: RollupPace },
 ): Promise<RollupResult> {
-  const result: RollupResult = { ran: true, days: [], droppedPartitions: [] };
+  const result: RollupResult = { ran: true, days: [], deferred: [], droppedPartitions: [] };
+  const start = performance.now();
+  const clock = () => opts.now.getTime() + (performance.now() - start); // the run's own time, from `now`
   // Each tenant's time zone and statistics settings, read once per run.
   const zones = new Map<number, string>();
   const retention = new Map<number, number>();
@@ -255,14 +278,17 @@ export async function runRollup(
   // A day's rollup can mark later days (a late touch moves their credit, a first payment moves): they are read again
   // and rolled in the same run, a bounded number of times (events arriving meanwhile mark days too).
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const dirty = rowsOf<{ tenant: number; day: string }>(
+    const marked = rowsOf<{ tenant: number; day: string }>(
       await db.execute(sql`select tenant, day::text as day from stat_dirty_days order by day, tenant`),
-    );
+    ).map((d) => ({ tenant: Number(d.tenant), day: d.day }));
+    const dirty = marked.filter((d) => !opts.pace || opts.pace.due(d.tenant, d.day, clock()));
+    result.deferred = marked.filter((d) => !dirty.includes(d));
     if (!dirty.length) break;
     await analyzeStale(db, [...new Set(dirty.map((d) => partitionName(d.day))), ...ANALYZED_TABLES]);
     for (const { tenant, day } of dirty) {
       if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return result;
       const { timeZone, attributionDays } = await settingsOf(Number(tenant));
+      const began = performance.now();
       const got = await db.transaction(async (tx) => {
         if (!(await tryLock(tx))) return false;
         const gone = await tx.execute(
@@ -272,7 +298,8 @@ export async function runRollup(
         return true;
       });
       if (!got) return { ...result, ran: false };
-      result.days.push({ tenant: Number(tenant), day });
+      opts.pace?.rolled(tenant, day, clock(), performance.now() - began);
+      result.days.push({ tenant, day });
     }
   }
 
