@@ -10,7 +10,7 @@
 //   npm run bench -- events
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
 //   BENCH_EVENTS_PG=200000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
-//   BENCH_PART=ingest|reports
+//   BENCH_PART=ingest|reports  BENCH_CHECKOUT (another checkout whose built server takes the events)
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -85,12 +85,17 @@ async function login(url) {
 
 async function ingestion(label, env, total) {
   const dir = mkdtempSync(join(tmpdir(), 'zg-bench-events-'));
-  const { child, url } = await startServer(dir, 18_000 + Math.floor(Math.random() * 1000), {
-    ADMIN_PASSWORD: PASSWORD,
-    ROLLUP_SECONDS: '0',
-    BODY_LIMIT_KB: '4096',
-    ...env,
-  });
+  const { child, url } = await startServer(
+    dir,
+    18_000 + Math.floor(Math.random() * 1000),
+    {
+      ADMIN_PASSWORD: PASSWORD,
+      ROLLUP_SECONDS: '0',
+      BODY_LIMIT_KB: '4096',
+      ...env,
+    },
+    process.env.BENCH_CHECKOUT,
+  ); // another checkout's build, for before / after figures
   try {
     const token = await login(url);
     const key = (

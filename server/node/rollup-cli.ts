@@ -17,7 +17,11 @@ async function main() {
   try {
     await migrate(database.db);
     const t0 = performance.now();
-    const r = await runRollup(database.db, { now: new Date(), defaultTenant: config.defaultTenant });
+    const r = await runRollup(database.db, {
+      now: new Date(),
+      defaultTenant: config.defaultTenant,
+      parallel: database.driver === 'postgres',
+    });
     const ms = Math.round(performance.now() - t0);
     process.stdout.write(
       r.ran

@@ -10,14 +10,22 @@ import { RollupPace, runRollup } from '../modules/statistics';
  * Each run then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded
  * database has no autovacuum, and the lists' plans need sizes too. Returns a stop function.
  */
-export function startRollupTimer(db: Db, opts: { seconds: number; defaultTenant: number; logger: Logger }) {
+export function startRollupTimer(
+  db: Db,
+  opts: { seconds: number; defaultTenant: number; logger: Logger; parallel?: boolean },
+) {
   if (!opts.seconds) return () => {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const pace = new RollupPace();
   const tick = async () => {
     try {
-      const r = await runRollup(db, { now: new Date(), defaultTenant: opts.defaultTenant, pace });
+      const r = await runRollup(db, {
+        now: new Date(),
+        defaultTenant: opts.defaultTenant,
+        pace,
+        parallel: opts.parallel,
+      });
       if (r.days.length || r.droppedPartitions.length)
         opts.logger.info(
           { days: r.days.length, deferred: r.deferred.length, droppedPartitions: r.droppedPartitions.length },

@@ -90,6 +90,7 @@ export async function serve({ database, config, logger, where, applied, phases, 
   const stopRollup = startRollupTimer(database.db, {
     seconds: config.rollupSeconds,
     defaultTenant: config.defaultTenant,
+    parallel: database.driver === 'postgres',
     logger,
   });
   const stopDomainHealth = startDomainHealthTimer(database.db, { tenant: config.defaultTenant, logger });

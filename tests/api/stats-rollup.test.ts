@@ -38,6 +38,8 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
+/** On PostgreSQL each day's two halves run on two connections (the server's way there); PGlite has one. */
+const par = () => database.driver === 'postgres';
 const q = async <T>(s: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(s));
 
 async function reset() {
@@ -318,13 +320,20 @@ describe('the rollup equals a recount from raw events', () => {
           const batch1 = first.map(toEvent);
           await ingest(database.db, TENANT, batch1, { now: NOW, clientAddress: '10.0.0.1' });
           // stop halfway
-          await runRollup(database.db, { now: NOW, defaultTenant: TENANT, stopAfter });
+          await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT, stopAfter });
           // a crash in the middle of a day's recompute: rolled back, the day stays marked
           if (crash) {
             await database.db
               .transaction(async (tx) => {
                 await tx.execute(sql`delete from stat_dirty_days where day = ${DAYS[1]}::date`);
-                await rollupDay(tx, TENANT, DAYS[1], { timeZone: 'Asia/Shanghai', attributionDays: 30 });
+                // on PostgreSQL the counts' half commits on its own connection before the crash
+                await rollupDay(
+                  tx,
+                  TENANT,
+                  DAYS[1],
+                  { timeZone: 'Asia/Shanghai', attributionDays: 30 },
+                  par() ? database.db : undefined,
+                );
                 throw new Error('crash');
               })
               .catch(() => {});
@@ -335,14 +344,14 @@ describe('the rollup equals a recount from raw events', () => {
             clientAddress: '10.0.0.1',
           });
           expect(retry.duplicates).toBe(batch1.length);
-          await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+          await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
           await expectRollupsMatch();
           // every day rolled up once more changes nothing, attribution (issue #16) included
           const attribution = await attributionTables();
           await database.db.execute(
             sql`insert into stat_dirty_days (tenant, day) select ${TENANT}, d::date from unnest(${sql.param(DAYS)}::text[]) d on conflict do nothing`,
           );
-          await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+          await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
           await expectRollupsMatch();
           expect(await attributionTables()).toEqual(attribution);
           await expectReportsThroughBlocks();
@@ -477,7 +486,7 @@ describe('one runner at a time', () => {
   test('a runner that finds the advisory lock taken does nothing and says so', async () => {
     if (database.driver !== 'postgres') {
       // PGlite is one connection: there is no second session to hold the lock; the lock is taken and released.
-      const r = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+      const r = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
       expect(r.ran).toBe(true);
       return;
     }
@@ -490,12 +499,12 @@ describe('one runner at a time', () => {
     const other = new pg.default.Client({ connectionString: (database as any).url });
     await other.connect();
     await other.query('select pg_advisory_lock(7270772012)');
-    const blocked = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    const blocked = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     expect(blocked.ran).toBe(false);
     expect((await q<any>(sql`select * from stat_dirty_days`)).length).toBe(1);
     await other.query('select pg_advisory_unlock(7270772012)');
     await other.end();
-    const ran = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    const ran = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     expect(ran).toMatchObject({ ran: true, days: [{ tenant: TENANT, day: DAYS[1] }] });
   });
 });
@@ -520,7 +529,7 @@ describe('retention', () => {
     expect((await rawPartitions(database.db)).map((p) => p.day)).toEqual(['2026-05-29', '2026-05-30']);
     // Three days later: 05-31, 06-01 and 06-02 are kept; 05-29 and 05-30 go, after being rolled up.
     const later = new Date('2026-06-02T04:00:00Z');
-    const r = await runRollup(database.db, { now: later, defaultTenant: TENANT });
+    const r = await runRollup(database.db, { parallel: par(), now: later, defaultTenant: TENANT });
     expect(r.days.map((d) => d.day)).toEqual(['2026-05-29', '2026-05-30']);
     expect(r.droppedPartitions).toEqual(['stat_events_p20260529', 'stat_events_p20260530']);
     expect(await rawPartitions(database.db)).toEqual([]);
@@ -554,7 +563,11 @@ describe('touches', () => {
     await database.db.execute(sql`insert into stat_touches (tenant, visitor_hash, day, channel, at)
       select ${TENANT}, 7, d::date, 'agent1', d::date + interval '1 hour' from unnest(${sql.param(days)}::text[]) d`);
     // 06-04 in Shanghai: raw days from 06-02 on are kept (3 days), so a rollup may still read touches from 05-31 on.
-    await runRollup(database.db, { now: new Date('2026-06-04T04:00:00Z'), defaultTenant: TENANT });
+    await runRollup(database.db, {
+      parallel: par(),
+      now: new Date('2026-06-04T04:00:00Z'),
+      defaultTenant: TENANT,
+    });
     const left = await q<{ day: string }>(sql`select day::text as day from stat_touches order by day`);
     expect(left.map((t) => t.day)).toEqual(['2026-05-31', '2026-06-01', '2026-06-02']);
     await database.db.execute(sql`delete from statistics_settings`);
@@ -574,7 +587,7 @@ describe('visits per hour', () => {
       [pv(0, 9, 1), pv(1, 10, 1), pv(1, 10, 1), pv(1, 10, 2), pv(1, 11, 1), pv(1, 11, 2, 'b.test')],
       { now: NOW, clientAddress: '1.1.1.1' },
     );
-    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     const rows = await q<any>(sql`select domain, hour, page_views, visits, bounced, new_visitors
       from stat_domain_hourly where day = ${DAYS[1]}::date order by domain, hour`);
     expect(
@@ -599,6 +612,46 @@ describe('visits per hour', () => {
   });
 });
 
+describe('a day’s rollup that fails halfway', () => {
+  test.each([
+    ['the counts', 'stat_keyword_daily'],
+    ['the domains', 'stat_domain_daily'],
+  ])('when %s fail, the day stays marked and the next run makes it whole', async (_, table) => {
+    await reset();
+    const ev = (visitor: number, type: Gen['type']) => toEvent({ ...sample(), day: 1, visitor, type });
+    await ingest(database.db, TENANT, [ev(1, 'pageview'), ev(2, 'search')], {
+      now: NOW,
+      clientAddress: '1.1.1.1',
+    });
+    await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
+    await ingest(database.db, TENANT, [ev(3, 'pageview'), ev(4, 'search')], {
+      now: NOW,
+      clientAddress: '1.1.1.1',
+    });
+    await database.db.execute(
+      sql.raw(`create function maint_fail() returns trigger language plpgsql as
+      $$ begin raise exception 'disk full'; end $$`),
+    );
+    await database.db.execute(
+      sql.raw(
+        `create trigger maint_fail before insert on ${table} for each statement execute function maint_fail()`,
+      ),
+    );
+    try {
+      await expect(
+        runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT }),
+      ).rejects.toThrow();
+    } finally {
+      await database.db.execute(sql.raw(`drop trigger maint_fail on ${table}`));
+      await database.db.execute(sql`drop function maint_fail()`);
+    }
+    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([{ day: DAYS[1] }]);
+    await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
+    await expectRollupsMatch();
+    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([]);
+  });
+});
+
 describe('the timer’s pace', () => {
   test('a day rolled up in T is rolled up again only T × factor later; meanwhile its mark waits', async () => {
     await reset();
@@ -611,12 +664,12 @@ describe('the timer’s pace', () => {
         )
       ).map((r) => Number(r.n));
     await ingest(database.db, TENANT, [pv(1, 1), pv(1, 2)], { now: NOW, clientAddress: '1.1.1.1' });
-    const first = await runRollup(database.db, { now: NOW, defaultTenant: TENANT, pace });
+    const first = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT, pace });
     expect(first.days).toEqual([{ tenant: TENANT, day: DAYS[1] }]);
 
     // At the same instant: the day just rolled up waits (its mark stays); a day never rolled up is due.
     await ingest(database.db, TENANT, [pv(1, 3), pv(0, 4)], { now: NOW, clientAddress: '1.1.1.1' });
-    const second = await runRollup(database.db, { now: NOW, defaultTenant: TENANT, pace });
+    const second = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT, pace });
     expect(second.days).toEqual([{ tenant: TENANT, day: DAYS[0] }]);
     expect(second.deferred).toEqual([{ tenant: TENANT, day: DAYS[1] }]);
     expect(await views()).toEqual([2]);
@@ -624,13 +677,15 @@ describe('the timer’s pace', () => {
 
     // An hour later it is due again, and the event that waited is counted.
     const later = new Date(NOW.getTime() + 3_600_000);
-    const third = await runRollup(database.db, { now: later, defaultTenant: TENANT, pace });
+    const third = await runRollup(database.db, { parallel: par(), now: later, defaultTenant: TENANT, pace });
     expect(third).toMatchObject({ days: [{ tenant: TENANT, day: DAYS[1] }], deferred: [] });
     expect(await views()).toEqual([3]);
 
     // Without a pace (`npm run rollup`, the admins' button), every marked day is rolled up at once.
     await ingest(database.db, TENANT, [pv(1, 5)], { now: NOW, clientAddress: '1.1.1.1' });
-    expect((await runRollup(database.db, { now: later, defaultTenant: TENANT })).days).toHaveLength(1);
+    expect(
+      (await runRollup(database.db, { parallel: par(), now: later, defaultTenant: TENANT })).days,
+    ).toHaveLength(1);
     expect(await views()).toEqual([4]);
   });
 });
@@ -645,7 +700,7 @@ describe('the planner’s statistics', () => {
         toEvent({ ...sample(), day: 1, visitor: from + i, channel: 'agent1' }),
       );
     await ingest(database.db, TENANT, events(0, 3000), { now: NOW, clientAddress: '1.1.1.1' });
-    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     // Never analysed, reltuples is -1 and a plan estimates one row; autovacuum is off here (and PGlite has none).
     // The partition is analysed before the day's statements; the touches and first-seen rows the run wrote, after.
     expect(await size('stat_events_p20260602')).toBe(3000);
@@ -653,12 +708,12 @@ describe('the planner’s statistics', () => {
     expect(await size('stat_visitors')).toBe(6000);
     // Grown by a fifth and more: analysed again before the day is rolled up again.
     await ingest(database.db, TENANT, events(3000, 2000), { now: NOW, clientAddress: '1.1.1.1' });
-    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     expect(await size('stat_events_p20260602')).toBe(5000);
     expect(await size('stat_touches')).toBe(5000);
     // Grown by less: left as it is.
     await ingest(database.db, TENANT, events(5000, 20), { now: NOW, clientAddress: '1.1.1.1' });
-    await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+    await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     expect(await size('stat_events_p20260602')).toBe(5000);
   });
 });

@@ -1,8 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { addDays } from '../../../common/period';
 import type { Executor } from '../../db/types';
 import { foldAttributedDay } from './attributed-blocks';
-import { markRolled } from './report-cache';
 import { rollupInsert } from './rollup-insert';
 
 /** Days after a signup whose return visits are recorded (`stat_signups.active` bits 1–7). */
@@ -130,5 +128,5 @@ export async function rollupAttribution(
     where r.tenant = ${tenant} and r.day = q.day and r.channel = q.channel
       and (r.idle, r.retained) is distinct from (q.idle, q.retained)`);
   await foldAttributedDay(tx, tenant, day, RETURN_DAYS);
-  for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k), 'sums');
+  // The seven days before are stamped by the caller (`rollupDay`): their sums may have changed.
 }

@@ -292,7 +292,12 @@ export function statsRoutes() {
 
   app.openapi(rollupRoute, async (c) => {
     const { db, clock, config } = c.get('deps');
-    const r = await runRollup(db, { now: clock.now(), defaultTenant: config.defaultTenant });
+    // A database URL means PostgreSQL (a pool: each day's two halves on two connections); else PGlite, one connection.
+    const r = await runRollup(db, {
+      now: clock.now(),
+      defaultTenant: config.defaultTenant,
+      parallel: Boolean(config.databaseUrl),
+    });
     return ok(c, { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length });
   });
 
