@@ -652,6 +652,36 @@ describe('a day’s rollup that fails halfway', () => {
   });
 });
 
+describe('the two halves on two connections', () => {
+  test('the counts’ half gives up a lock held too long: the run fails, the day stays marked, the next run rolls it', async () => {
+    if (!par()) return; // PGlite: one connection, one transaction, no second half to wait
+    await reset();
+    const ev = (visitor: number) => toEvent({ ...sample(), day: 1, visitor, type: 'search' });
+    await ingest(database.db, TENANT, [ev(1)], { now: NOW, clientAddress: '1.1.1.1' });
+    // Another session is writing the day's keyword total, which the counts' half writes too, and sits idle.
+    const pg = await import('pg');
+    const other = new pg.default.Client({ connectionString: (database as any).url });
+    await other.connect();
+    await other.query('begin');
+    await other.query(`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
+      values (${TENANT}, '${DAYS[1]}', '', 1, 0, 0, ''::bytea)`);
+    try {
+      // 55P03: the lock was not obtained within lock_timeout (Drizzle's error carries PostgreSQL's as its cause)
+      await expect(
+        runRollup(database.db, { parallel: true, now: NOW, defaultTenant: TENANT }),
+      ).rejects.toMatchObject({
+        cause: expect.objectContaining({ code: '55P03' }),
+      });
+    } finally {
+      await other.query('rollback');
+      await other.end();
+    }
+    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([{ day: DAYS[1] }]);
+    await runRollup(database.db, { parallel: true, now: NOW, defaultTenant: TENANT });
+    await expectRollupsMatch();
+  }, 60_000);
+});
+
 describe('the timer’s pace', () => {
   test('a day rolled up in T is rolled up again only T × factor later; meanwhile its mark waits', async () => {
     await reset();

@@ -169,10 +169,13 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   // One row per day of the new events (not one per event): its count.
   const inserted = rowsOf<{ day: string; n: number }>(result);
   const days = inserted.map((r) => String(r.day).slice(0, 10));
+  // In day order: a rollup of day d holds d's mark (deleted, uncommitted) while its counts' half may mark later days
+  // on another connection (rollupDay). Marking d before any later day, this statement never holds a later day's
+  // mark while it waits for d's: it cannot close a wait cycle through the rollup's two halves.
   if (days.length)
     await db.execute(sql`
       insert into stat_dirty_days (tenant, day)
-      select ${tenant}, d from unnest(${sql.param(days)}::date[]) as d
+      select ${tenant}, d from unnest(${sql.param(days)}::date[]) as d order by d
       on conflict do nothing`);
   return inserted.reduce((sum, r) => sum + Number(r.n), 0);
 }

@@ -205,7 +205,12 @@ export async function rollupDay(
   if (parallel) {
     const [own, other] = await Promise.allSettled([
       visitorsAndDomains(tx),
-      parallel.transaction(async (t) => counts(t)),
+      parallel.transaction(async (t) => {
+        // A wait this long is a cycle through this process (this half waits on a lock, the day's transaction waits
+        // for this half): give up, the day stays marked and the next run rolls it again.
+        await t.execute(sql`set local lock_timeout = '10s'`);
+        await counts(t);
+      }),
     ]);
     if (other.status === 'rejected') throw other.reason;
     if (own.status === 'rejected') throw own.reason;
