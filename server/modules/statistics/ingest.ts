@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/period';
 import type { FieldErrors } from '../../core/errors';
 import { zodFieldErrors } from '../../core/validate';
+import { arrayLiteral } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
@@ -138,6 +139,7 @@ function isCode(err: unknown, code: string) {
  */
 export async function store(db: Executor, tenant: number, rows: EventRow[]): Promise<number> {
   const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
+  const arr = (k: keyof EventRow) => sql.param(arrayLiteral(col(k))); // the parameter's text, built once (array-literal.ts)
   const insert = () =>
     db.execute(sql`
       with ins as (insert into stat_events (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
@@ -146,13 +148,13 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
       select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
         e.province, e.address, e.ah, zg_hll_reg(e.ah), e.visitor, e.vh, zg_hll_reg(e.vh), e.channel, e.object_type,
         e.object_id, e.keyword, e.results, e.amount
-      from (select *, zg_hash64(address) as ah, zg_hash64(visitor) as vh from unnest(${sql.param(col('day'))}::date[], ${sql.param(col('id'))}::text[], ${sql.param(col('type'))}::text[],
-        ${sql.param(col('at'))}::timestamptz[], ${sql.param(col('domain'))}::text[], ${sql.param(col('path'))}::text[],
-        ${sql.param(col('referrer'))}::text[], ${sql.param(col('device'))}::text[], ${sql.param(col('browser'))}::text[],
-        ${sql.param(col('os'))}::text[], ${sql.param(col('country'))}::text[], ${sql.param(col('province'))}::text[],
-        ${sql.param(col('address'))}::text[], ${sql.param(col('visitor'))}::text[], ${sql.param(col('channel'))}::text[],
-        ${sql.param(col('objectType'))}::text[], ${sql.param(col('objectId'))}::int[], ${sql.param(col('keyword'))}::text[],
-        ${sql.param(col('results'))}::int[], ${sql.param(col('amount'))}::numeric[])
+      from (select *, zg_hash64(address) as ah, zg_hash64(visitor) as vh from unnest(${arr('day')}::date[], ${arr('id')}::text[], ${arr('type')}::text[],
+        ${arr('at')}::timestamptz[], ${arr('domain')}::text[], ${arr('path')}::text[],
+        ${arr('referrer')}::text[], ${arr('device')}::text[], ${arr('browser')}::text[],
+        ${arr('os')}::text[], ${arr('country')}::text[], ${arr('province')}::text[],
+        ${arr('address')}::text[], ${arr('visitor')}::text[], ${arr('channel')}::text[],
+        ${arr('objectType')}::text[], ${arr('objectId')}::int[], ${arr('keyword')}::text[],
+        ${arr('results')}::int[], ${arr('amount')}::numeric[])
         as e(day, id, type, at, domain, path, referrer, device, browser, os, country, province, address, visitor,
           channel, object_type, object_id, keyword, results, amount) offset 0) e
       on conflict (tenant, day, id) do nothing
