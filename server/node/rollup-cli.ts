@@ -12,7 +12,7 @@ import { openPostgres } from './postgres';
 async function main() {
   const config = loadConfig(process.env);
   const database = config.databaseUrl
-    ? await openPostgres(config.databaseUrl, 2)
+    ? await openPostgres(config.databaseUrl, 3)
     : await openDataDir(config.dataDir);
   try {
     await migrate(database.db);

@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
-/** On PostgreSQL each day's two halves run on two connections (the server's way there); PGlite has one. */
+/** On PostgreSQL each day's three parts run on three connections (the server's way there); PGlite has one. */
 const par = () => database.driver === 'postgres';
 const q = async <T>(s: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(s));
 
@@ -326,7 +326,7 @@ describe('the rollup equals a recount from raw events', () => {
             await database.db
               .transaction(async (tx) => {
                 await tx.execute(sql`delete from stat_dirty_days where day = ${DAYS[1]}::date`);
-                // on PostgreSQL the counts' half commits on its own connection before the crash
+                // on PostgreSQL the counts and the attribution commit on their own connections before the crash
                 await rollupDay(
                   tx,
                   TENANT,
@@ -615,6 +615,7 @@ describe('visits per hour', () => {
 describe('a day’s rollup that fails halfway', () => {
   test.each([
     ['the counts', 'stat_keyword_daily'],
+    ['the attribution', 'stat_attributed_daily'],
     ['the domains', 'stat_domain_daily'],
   ])('when %s fail, the day stays marked and the next run makes it whole', async (_, table) => {
     await reset();
@@ -652,13 +653,13 @@ describe('a day’s rollup that fails halfway', () => {
   });
 });
 
-describe('the two halves on two connections', () => {
-  test('the counts’ half gives up a lock held too long: the run fails, the day stays marked, the next run rolls it', async () => {
+describe('the parts on connections of their own', () => {
+  test('a part gives up a lock held too long: the run fails, the day stays marked, the next run rolls it', async () => {
     if (!par()) return; // PGlite: one connection, one transaction, no second half to wait
     await reset();
     const ev = (visitor: number) => toEvent({ ...sample(), day: 1, visitor, type: 'search' });
     await ingest(database.db, TENANT, [ev(1)], { now: NOW, clientAddress: '1.1.1.1' });
-    // Another session is writing the day's keyword total, which the counts' half writes too, and sits idle.
+    // Another session is writing the day's keyword total, which the counts' part writes too, and sits idle.
     const pg = await import('pg');
     const other = new pg.default.Client({ connectionString: (database as any).url });
     await other.connect();

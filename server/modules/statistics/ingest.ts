@@ -171,9 +171,9 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   // One row per day of the new events (not one per event): its count.
   const inserted = rowsOf<{ day: string; n: number }>(result);
   const days = inserted.map((r) => String(r.day).slice(0, 10));
-  // In day order: a rollup of day d holds d's mark (deleted, uncommitted) while its counts' half may mark later days
-  // on another connection (rollupDay). Marking d before any later day, this statement never holds a later day's
-  // mark while it waits for d's: it cannot close a wait cycle through the rollup's two halves.
+  // In day order: a rollup of day d holds d's mark (deleted, uncommitted) while its attribution part may mark later
+  // days on another connection (rollupDay). Marking d before any later day, this statement never holds a later day's
+  // mark while it waits for d's: it cannot close a wait cycle through the rollup's parts.
   if (days.length)
     await db.execute(sql`
       insert into stat_dirty_days (tenant, day)

@@ -32,13 +32,13 @@ const sketchOf = (col: string) => sql.raw(sketchSql(col));
  * Recomputes one (tenant, day) from its raw events: every rollup row of the day is deleted and inserted again, in the
  * caller's transaction, so a day rolled up twice, or again after a run stopped halfway, never counts an event twice.
  *
- * Two halves read the day's events independently: the visitors and domains (`stat_visitors`, then the domains'
- * daily and hourly rows and blocks), and the counts (keywords, objects, visits, channels, attribution). With
- * `parallel` (PostgreSQL: a pool, so a second connection) the counts run at once in a transaction of their own, which
- * commits just before the caller's: if the counts fail, the caller's fails too and the day stays marked; if the
- * caller's fails after, the counts are recomputed from the same events when the day is rolled again. The kept reports'
- * stamps are written last, by the caller's transaction only (a row both wrote would wait on a transaction that waits
- * for it: a deadlock PostgreSQL cannot see).
+ * Three parts read the day's events independently: the visitors and domains (`stat_visitors`, then the domains'
+ * daily and hourly rows and blocks), the counts (keywords, objects, visits, channels) and the attribution. With
+ * `parallel` (PostgreSQL: a pool, so more connections) the counts and the attribution run at once, each in a
+ * transaction of its own that commits before the caller's: if either fails, the caller's fails too and the day stays
+ * marked; if the caller's fails after, they are recomputed from the same events when the day is rolled again. The kept
+ * reports' stamps are written last, by the caller's transaction only (a row two parts wrote would wait on a
+ * transaction that waits for it: a deadlock PostgreSQL cannot see).
  */
 export async function rollupDay(
   tx: Executor,
@@ -199,24 +199,28 @@ export async function rollupDay(
         day,
       ),
     );
-    await rollupAttribution(t, tenant, day, ev, settings.attributionDays);
   };
+  const attribution = (t: Executor) => rollupAttribution(t, tenant, day, ev, settings.attributionDays);
 
   if (parallel) {
-    const [own, other] = await Promise.allSettled([
-      visitorsAndDomains(tx),
+    const apart = (part: (t: Executor) => Promise<void>) =>
       parallel.transaction(async (t) => {
-        // A wait this long is a cycle through this process (this half waits on a lock, the day's transaction waits
-        // for this half): give up, the day stays marked and the next run rolls it again.
+        // A wait this long is a cycle through this process (this part waits on a lock, the day's transaction waits
+        // for this part): give up, the day stays marked and the next run rolls it again.
         await t.execute(sql`set local lock_timeout = '10s'`);
-        await counts(t);
-      }),
+        await part(t);
+      });
+    const [own, ...others] = await Promise.allSettled([
+      visitorsAndDomains(tx),
+      apart(counts),
+      apart(attribution),
     ]);
-    if (other.status === 'rejected') throw other.reason;
+    for (const other of others) if (other.status === 'rejected') throw other.reason;
     if (own.status === 'rejected') throw own.reason;
   } else {
     await visitorsAndDomains(tx);
     await counts(tx);
+    await attribution(tx);
   }
   // Kept report answers over this day are stale from now on, and the attribution's return bits may have changed the
   // sums of the seven days before.
@@ -292,7 +296,7 @@ const MAX_PASSES = 5;
  * retention of any tenant are dropped (after their last rollup: a dropped day is never recomputed, its rollups stay),
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway). `parallel` (PostgreSQL only:
- * PGlite has one connection) rolls each day's two halves at once on two connections (see `rollupDay`).
+ * PGlite has one connection) rolls each day's three parts at once on three connections (see `rollupDay`).
  */
 export async function runRollup(
   db: Db,
