@@ -292,7 +292,7 @@ export function statsRoutes() {
 
   app.openapi(rollupRoute, async (c) => {
     const { db, clock, config } = c.get('deps');
-    // A database URL means PostgreSQL (a pool: each day's two halves on two connections); else PGlite, one connection.
+    // A database URL means PostgreSQL (a pool: each day's parts on connections of their own); else PGlite, one.
     const r = await runRollup(db, {
       now: clock.now(),
       defaultTenant: config.defaultTenant,
