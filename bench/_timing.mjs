@@ -5,6 +5,7 @@
 // query, its total ("10,000+" when capped), the rows of the page, p50 / p95 / p99 in ms, the shared buffers its
 // statements touch (EXPLAIN ANALYZE BUFFERS: a cost that does not move with the machine's load), and the worst p95
 // against the target.
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 100);
@@ -66,6 +67,33 @@ export const loadLine = () =>
   `load average ${loadavg()
     .map((x) => x.toFixed(1))
     .join(' ')} on ${cpus().length} cores, CPU yardstick ${yardstick().toFixed(1)} ms`;
+
+/**
+ * CPU time (user + system, seconds) used so far by processes, from Linux's /proc (undefined elsewhere): `pid` one
+ * process, or every process whose command is `name` (PostgreSQL's backends and workers, when it runs on this
+ * machine). A bench reads it before and after a phase: where the machine's two cores went, whatever its speed.
+ * Clock ticks are taken at 100 a second (Linux's USER_HZ on every common build).
+ */
+export function cpuSeconds({ pid, name }) {
+  const ticks = (stat) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) ": state is field 0
+    return Number(fields[11]) + Number(fields[12]); // utime, stime
+  };
+  try {
+    if (pid !== undefined) return ticks(readFileSync(`/proc/${pid}/stat`, 'utf8')) / 100;
+    let sum = 0;
+    for (const p of readdirSync('/proc')) {
+      if (!/^\d+$/.test(p)) continue;
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+        if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) sum += ticks(stat);
+      } catch {} // ended meanwhile
+    }
+    return sum / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * A Drizzle logger that records the statements run while capturing: pass `logger` to `drizzle(…, { logger })`,

@@ -1,7 +1,9 @@
 // Statistics at scale (issue #12). Two parts, on PostgreSQL and then on PGlite at its own scale:
 //  1. Sustained ingestion through the HTTP endpoint (the built server, POST /app/site/events, batches of 500 from
 //     several clients at once), then the rollup of everything received: events/s accepted, events/s accepted and
-//     rolled up, p50/p99 batch latency.
+//     rolled up, p50/p99 batch latency; then where the CPU went, per accepted event (Linux: the server, PostgreSQL's
+//     processes when it runs on this machine, this bench sending the events), against the 40 µs that 50,000 events/s
+//     leaves on 2 cores.
 //  2. Report queries over 90 days of rollups synthesised for a site of ~100 M raw events (PGlite: ~10 M), written
 //     straight into the rollup tables (ingesting 100 M events here would take the shared machine for hours):
 //     (the domain sketches folded into their pre-merged blocks by the rollup's own code) p50/p95 of the domains report, of one domain's visits by path, and of the keywords report, in-process
@@ -17,6 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ensureBuilt, serverModules, startServer, stop } from './_server.mjs';
+import { cpuSeconds } from './_timing.mjs';
 
 const EVENTS_PG = Number(process.env.BENCH_EVENTS_PG ?? 200_000);
 const EVENTS_PGLITE = Number(process.env.BENCH_EVENTS_PGLITE ?? 20_000);
@@ -118,6 +121,7 @@ async function ingestion(label, env, total) {
     const latencies = [];
     let accepted = 0;
     let sent = 0;
+    const cpu0 = cpuNow(child.pid, Boolean(env.DATABASE_URL));
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
@@ -130,6 +134,7 @@ async function ingestion(label, env, total) {
       }),
     );
     const ingestMs = performance.now() - t0;
+    const cpu1 = cpuNow(child.pid, Boolean(env.DATABASE_URL));
     /** The admins' "roll up now" over HTTP: its time in ms. */
     const rollup = async () => {
       const r0 = performance.now();
@@ -141,6 +146,7 @@ async function ingestion(label, env, total) {
       return performance.now() - r0;
     };
     const rollupMs = await rollup();
+    const cpu2 = cpuNow(child.pid, Boolean(env.DATABASE_URL));
     // The timer's ordinary case: today rolled up again after a few more events (the whole day is recomputed).
     for (let i = 0; i < 4; i++) await send(batchBody(BATCH, Date.now()));
     const againMs = await rollup();
@@ -153,10 +159,44 @@ async function ingestion(label, env, total) {
         accepted / ((ingestMs + rollupMs) / 1000),
       )} events/s; the day rolled up again after ${4 * BATCH} more events: ${f(againMs / 1000)} s`,
     );
+    const ingestCpu = cpuPerEvent(cpu0, cpu1, accepted);
+    const rollupCpu = cpuPerEvent(cpu1, cpu2, accepted);
+    if (ingestCpu && rollupCpu)
+      console.log(
+        `${label}: CPU per accepted event, µs (${cpus().length} cores give ${Math.round((cpus().length * 1e6) / 50_000)} µs at 50,000 events/s): ` +
+          `ingestion ${ingestCpu}; rollup ${rollupCpu}`,
+      );
   } finally {
     await stop(child);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * CPU seconds used so far by the server, by PostgreSQL's processes on this machine and by this bench (which sends
+ * the events: on a real site its clients are elsewhere).
+ */
+function cpuNow(serverPid, postgres) {
+  const usage = process.cpuUsage();
+  return {
+    server: cpuSeconds({ pid: serverPid }),
+    postgres: postgres ? cpuSeconds({ name: 'postgres' }) : undefined,
+    bench: (usage.user + usage.system) / 1e6,
+  };
+}
+
+/** "server 36.2 + PostgreSQL 37.3 + sending 14.0 = 87.5" (µs per event between two readings), or '' without /proc. */
+function cpuPerEvent(a, b, events) {
+  if (a.server === undefined || b.server === undefined) return '';
+  const us = (k) => ((b[k] - a[k]) * 1e6) / events;
+  const parts = [`server ${f(us('server'))}`];
+  let total = us('server') + us('bench');
+  if (a.postgres !== undefined && b.postgres !== undefined) {
+    parts.push(`PostgreSQL ${f(us('postgres'))}`);
+    total += us('postgres');
+  }
+  parts.push(`sending ${f(us('bench'))}`);
+  return `${parts.join(' + ')} = ${f(total)}`;
 }
 
 // ---- part 2: reports over synthesised rollups, in-process ----
