@@ -135,6 +135,11 @@ const SCREEN_SORT = {
   online: 'sort=publishedAt&order=desc&pageSize=20',
 };
 
+const OTHER_SORT = {
+  review: ['publication', SCREEN_SORT.online],
+  online: ['creation', SCREEN_SORT.review],
+};
+
 /** The queries: the issue #3 list, then each screen alone and with each of its filters, on page 1 and page 50. */
 function queries(ids) {
   const byPublished = 'sort=publishedAt&order=desc&pageSize=20';
@@ -159,6 +164,8 @@ function queries(ids) {
       [`${view}`, base],
       [`${view}, p.50`, `${base}&page=50`],
       [`${view}, p.1000`, `${base}&page=1000`],
+      // The other screen's sort, clicked on this one's column header, deep.
+      [`${view} by ${OTHER_SORT[view][0]}, p.1000`, `view=${view}&${OTHER_SORT[view][1]}&page=1000`],
     );
     for (const [name, filter] of SCREEN_FILTERS[view](ids))
       list.push(

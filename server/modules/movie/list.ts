@@ -6,10 +6,11 @@ import { listQuery } from '../../core/crud';
 import { invalidField } from '../../core/errors';
 import { enumParams } from '../../core/i18n';
 import { boolQuery, dateQuery, intQuery, rangeEnd, rangeStart } from '../../core/shared';
-import type { Db } from '../../db/types';
+import { rowsOf } from '../../db/migrate';
+import type { Db, Executor } from '../../db/types';
 import { movieSelect, movieToApi, titleContains } from './model';
 import { MOVIE_STATUSES, type MovieStatus, movieColumns, movies } from './schema';
-import { listTotal, readPlanned, rowsWithoutSearch, walkPays } from './totals';
+import { counterOf, listTotal, readPlanned, rowsWithoutSearch, walkPays } from './totals';
 
 /**
  * The movie list (`GET /app/admin/movie/movies`): its query (sorts, and the filters of common/movie.ts), the filter
@@ -33,6 +34,14 @@ export const sorts = {
 
 /** Sorts an index of migration 0004 serves in both directions (and `id`, the primary key). */
 const SORT_INDEXED = new Set<keyof typeof sorts>(['id', 'publishedAt', 'createdAt', 'views']);
+
+/**
+ * Sorts with an index led by the status (`movies_status_created`, `movies_status_published`, migration 0004). A page of
+ * a view of several statuses and no other filter merges one walk of that index per status, each at most
+ * offset + page size long, instead of walking the sort index and skipping the other statuses' movies: page 1000 of
+ * the review queue (pending and rejected, 30 % of the movies) read 66,000 index entries for 20,000.
+ */
+const STATUS_LED = new Set<keyof typeof sorts>(['createdAt', 'publishedAt']);
 
 /** The filters' query fields: exactly the names of MOVIE_LIST_FILTERS (the type checker holds the two together). */
 const filters = {
@@ -117,23 +126,32 @@ export async function readMovieList(db: Db, q: Query) {
       : [sql`${sortCol} asc nulls first`, asc(movies.id)];
   // The page's ids first, then their rows: skipping `offset` rows walks the sort index only (an index-only scan
   // when the filter is in the index), not 20,000 table rows for page 1000.
-  const pageIds = await readPlanned(
-    db,
-    {
-      walkSortIndex:
-        searchTotal !== undefined &&
-        SORT_INDEXED.has(sort) &&
-        walkPays({ offset, pageSize }, searchTotal.total, rows),
-    },
-    (tx) =>
-      tx
-        .select({ id: movies.id })
-        .from(movies)
-        .where(where)
-        .orderBy(...order)
-        .limit(pageSize)
-        .offset(offset),
-  );
+  const statuses = VIEWS[q.view] as readonly MovieStatus[];
+  const merged =
+    !q.status &&
+    q.view !== 'all' &&
+    statuses.length > 1 &&
+    STATUS_LED.has(sort) &&
+    counterOf(q)?.dim === 'all';
+  const pageIds = merged
+    ? await mergedPage(db, statuses, sortCol, q.order === 'desc', offset, pageSize)
+    : await readPlanned(
+        db,
+        {
+          walkSortIndex:
+            searchTotal !== undefined &&
+            SORT_INDEXED.has(sort) &&
+            walkPays({ offset, pageSize }, searchTotal.total, rows),
+        },
+        (tx) =>
+          tx
+            .select({ id: movies.id })
+            .from(movies)
+            .where(where)
+            .orderBy(...order)
+            .limit(pageSize)
+            .offset(offset),
+      );
   // Then the rows (their tags with them) and the total at once (separate connections on PostgreSQL).
   const ids = pageIds.map((r) => r.id);
   const [list, totals] = await Promise.all([
@@ -150,4 +168,25 @@ export async function readMovieList(db: Db, q: Query) {
       listTotal(db, totalQuery, where, { offset, pageSize, pageRows: ids.length }),
   ]);
   return { list: list.map(movieToApi), ...totals };
+}
+
+/** One page of ids in the list's order over `statuses`: each status's walk of its index, merged (STATUS_LED). */
+async function mergedPage(
+  db: Executor,
+  statuses: readonly MovieStatus[],
+  sortCol: (typeof sorts)[keyof typeof sorts],
+  descending: boolean,
+  offset: number,
+  pageSize: number,
+) {
+  const dir = descending ? sql`desc nulls last` : sql`asc nulls first`;
+  const idDir = descending ? sql`desc` : sql`asc`;
+  const walks = statuses.map(
+    (s) => sql`(select ${movies.id} as id, ${sortCol} as k from ${movies} where ${movies.status} = ${s}
+      order by ${sortCol} ${dir}, ${movies.id} ${idDir} limit ${offset + pageSize})`,
+  );
+  return rowsOf<{ id: number }>(
+    await db.execute(sql`select id from (${sql.join(walks, sql` union all `)}) as m
+      order by k ${dir}, id ${idDir} limit ${pageSize} offset ${offset}`),
+  ).map((r) => ({ id: Number(r.id) }));
 }
