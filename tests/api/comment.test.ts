@@ -166,3 +166,69 @@ describe('guestbook', () => {
     expect((await api.call('POST', `${G}/batch`, { token: admin, body: del })).body.data.changed).toBe(1);
   });
 });
+
+describe('exact totals from the kept counts (migration 0111)', () => {
+  /** Every (tenant, status, target type) whose kept count differs from the rows' count. */
+  const drift = () =>
+    api.query(sql`select coalesce(k.tenant, r.tenant) as tenant, coalesce(k.status, r.status) as status,
+        coalesce(k.target_type, r.target_type) as target_type, k.n as kept, r.n as counted
+      from comment_counts k
+      full join (select tenant, status, target_type, count(*)::int as n from comments
+        group by tenant, status, target_type) r using (tenant, status, target_type)
+      where coalesce(k.n, 0) <> coalesce(r.n, 0)`);
+  const total = async (query: string) => {
+    const r = await api.call('GET', `${C}?${query}`, { token: user });
+    expect(r.body.code, query).toBe(20000);
+    return { total: r.body.data.total, totalExact: r.body.data.totalExact };
+  };
+  const counted = async (where: ReturnType<typeof sql>) =>
+    (
+      await api.query<{ n: number }>(
+        sql`select count(*)::int as n from comments where tenant = 2 and ${where}`,
+      )
+    )[0].n;
+
+  test('no filter, a status, a target type: exact beyond 10,000, kept through posts, reviews, deletes and raw SQL', async () => {
+    await api.query(sql`insert into comments (tenant, target_type, target_id, content, status)
+      select 2, (array['movie', 'novel'])[1 + i % 2], ${movieId}, '批量 ' || i,
+        (array['pending', 'online', 'online', 'rejected'])[1 + i % 4]
+      from generate_series(1, 10050) as i`);
+    try {
+      expect(await drift()).toEqual([]);
+      const all = await counted(sql`true`);
+      expect(all).toBeGreaterThan(10_000);
+      expect(await total('pageSize=20')).toEqual({ total: all, totalExact: true });
+      expect(await total('status=online&pageSize=20')).toEqual({
+        total: await counted(sql`status = 'online'`),
+        totalExact: true,
+      });
+      expect(await total('targetType=novel&pageSize=20')).toEqual({
+        total: await counted(sql`target_type = 'novel'`),
+        totalExact: true,
+      });
+      expect(await total('status=pending&targetType=movie&pageSize=20')).toEqual({
+        total: await counted(sql`status = 'pending' and target_type = 'movie'`),
+        totalExact: true,
+      });
+      // Any other filter is counted up to the cap, as before.
+      expect(await total('topLevel=true&pageSize=20')).toEqual({ total: 10_000, totalExact: false });
+      // A review through the API, a thread deleted with its reply, raw SQL moves: the counts follow.
+      const id = await insertComment({ content: '计数' });
+      await api.call('POST', `${C}/${id}/approve`, { token: user });
+      const reply = await insertComment({ content: '计数的回复', parentId: id });
+      expect(reply).toBeGreaterThan(id);
+      await api.call('POST', `${C}/batch`, { token: admin, body: { action: 'delete', ids: [id] } });
+      await api.query(sql`update comments set status = 'offline', target_type = 'chapter'
+        where tenant = 2 and content like '批量 1%'`);
+      await api.query(sql`update comments set likes = likes + 1 where tenant = 2 and content like '批量 2%'`);
+      expect(await drift()).toEqual([]);
+      expect(await total('status=offline&targetType=chapter&pageSize=20')).toEqual({
+        total: await counted(sql`status = 'offline' and target_type = 'chapter'`),
+        totalExact: true,
+      });
+    } finally {
+      await api.query(sql`delete from comments where tenant = 2 and content like '批量 %'`);
+    }
+    expect(await drift()).toEqual([]);
+  });
+});

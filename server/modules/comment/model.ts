@@ -22,7 +22,7 @@ import { actresses } from '../actresses/schema';
 import { movies } from '../movie/schema';
 import { novelChapters, novels } from '../novel/schema';
 import { siteUsers } from '../users/schema';
-import { comments, guestbook } from './schema';
+import { commentCounts, comments, guestbook } from './schema';
 
 /** Beyond COUNT_CAP matches a comments or guestbook total reads "10,000+" (a content search counts no further). */
 export { COUNT_CAP } from '../../core/totals';
@@ -335,8 +335,28 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
           .orderBy(...order);
   const totals = search
     ? { total: search.total, totalExact: search.totalExact }
-    : await cappedCount(db, comments, where, { offset, pageSize, rows: rows.length });
+    : ((await keptTotal(db, tenant, q)) ??
+      (await cappedCount(db, comments, where, { offset, pageSize, rows: rows.length })));
   return { list: rows.map(commentToApi), ...totals };
+}
+
+/** The list parameters the kept counts answer for (migration 0111), besides paging and sorting. */
+const COUNTED = new Set(['status', 'targetType', 'page', 'pageSize', 'sort', 'order']);
+
+/** The exact total from the kept counts, when the list's filters are at most a status and a target type. */
+async function keptTotal(db: Executor, tenant: number, q: CommentQueryT) {
+  if (Object.entries(q).some(([k, v]) => v !== undefined && !COUNTED.has(k))) return undefined;
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${commentCounts.n}), 0)::int` })
+    .from(commentCounts)
+    .where(
+      and(
+        eq(commentCounts.tenant, tenant),
+        q.status ? eq(commentCounts.status, q.status) : undefined,
+        q.targetType ? eq(commentCounts.targetType, q.targetType) : undefined,
+      ),
+    );
+  return { total: Number(row.n), totalExact: true };
 }
 
 export async function readComment(db: Executor, id: number, tenant?: number) {

@@ -67,6 +67,21 @@ export const comments = pgTable(
   ],
 );
 
+/**
+ * How many comments each tenant has per status and target type, kept by statement triggers (migration 0111): the
+ * list's exact total with no filter, or with a status and / or a target type.
+ */
+export const commentCounts = pgTable(
+  'comment_counts',
+  {
+    tenant: integer('tenant').notNull(),
+    status: varchar('status', { length: 16 }).$type<ReviewStatus>().notNull(),
+    targetType: varchar('target_type', { length: 16 }).$type<CommentTarget>().notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.status, t.targetType] })],
+);
+
 export const guestbook = pgTable(
   'guestbook',
   {
