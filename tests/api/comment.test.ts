@@ -170,11 +170,11 @@ describe('guestbook', () => {
 describe('exact totals from the kept counts (migration 0111)', () => {
   /** Every (tenant, status, target type) whose kept count differs from the rows' count. */
   const drift = () =>
-    api.query(sql`select coalesce(k.tenant, r.tenant) as tenant, coalesce(k.status, r.status) as status,
-        coalesce(k.target_type, r.target_type) as target_type, k.n as kept, r.n as counted
+    api.query(sql`select tenant, status, target_type, top_level, reported, k.n as kept, r.n as counted
       from comment_counts k
-      full join (select tenant, status, target_type, count(*)::int as n from comments
-        group by tenant, status, target_type) r using (tenant, status, target_type)
+      full join (select tenant, status, target_type, parent_id is null as top_level, reports > 0 as reported,
+          count(*)::int as n from comments group by 1, 2, 3, 4, 5) r
+        using (tenant, status, target_type, top_level, reported)
       where coalesce(k.n, 0) <> coalesce(r.n, 0)`);
   const total = async (query: string) => {
     const r = await api.call('GET', `${C}?${query}`, { token: user });
@@ -188,11 +188,15 @@ describe('exact totals from the kept counts (migration 0111)', () => {
       )
     )[0].n;
 
-  test('no filter, a status, a target type: exact beyond 10,000, kept through posts, reviews, deletes and raw SQL', async () => {
-    await api.query(sql`insert into comments (tenant, target_type, target_id, content, status)
+  test('no filter, a status, a target type, top level, reported: exact beyond 10,000, kept through posts, reviews, reports, deletes and raw SQL', async () => {
+    await api.query(sql`insert into comments (tenant, target_type, target_id, content, status, reports)
       select 2, (array['movie', 'novel'])[1 + i % 2], ${movieId}, '批量 ' || i,
-        (array['pending', 'online', 'online', 'rejected'])[1 + i % 4]
+        (array['pending', 'online', 'online', 'rejected'])[1 + i % 4], (i % 3 = 0)::int
       from generate_series(1, 10050) as i`);
+    // Replies to some of them: not top level.
+    await api.query(sql`insert into comments (tenant, target_type, target_id, content, status, parent_id)
+      select 2, 'movie', ${movieId}, '批量回复 ' || id, 'online', id from comments
+      where tenant = 2 and content like '批量 %' and id % 7 = 0`);
     try {
       expect(await drift()).toEqual([]);
       const all = await counted(sql`true`);
@@ -210,8 +214,22 @@ describe('exact totals from the kept counts (migration 0111)', () => {
         total: await counted(sql`status = 'pending' and target_type = 'movie'`),
         totalExact: true,
       });
+      for (const [query, where] of [
+        ['topLevel=true', sql`parent_id is null`],
+        ['reported=true', sql`reports > 0`],
+        ['reported=false&status=online', sql`reports = 0 and status = 'online'`],
+        [
+          'topLevel=true&reported=false&targetType=movie',
+          sql`parent_id is null and reports = 0 and target_type = 'movie'`,
+        ],
+      ] as const)
+        expect(await total(`${query}&pageSize=20`), query).toEqual({
+          total: await counted(where),
+          totalExact: true,
+        });
+      expect(await total('topLevel=false&pageSize=20')).toEqual({ total: all, totalExact: true });
       // Any other filter is counted up to the cap, as before.
-      expect(await total('topLevel=true&pageSize=20')).toEqual({ total: 10_000, totalExact: false });
+      expect(await total('createdFrom=2000-01-01&pageSize=20')).toEqual({ total: 10_000, totalExact: false });
       // A review through the API, a thread deleted with its reply, raw SQL moves: the counts follow.
       const id = await insertComment({ content: '计数' });
       await api.call('POST', `${C}/${id}/approve`, { token: user });
@@ -221,13 +239,19 @@ describe('exact totals from the kept counts (migration 0111)', () => {
       await api.query(sql`update comments set status = 'offline', target_type = 'chapter'
         where tenant = 2 and content like '批量 1%'`);
       await api.query(sql`update comments set likes = likes + 1 where tenant = 2 and content like '批量 2%'`);
+      await api.query(
+        sql`update comments set reports = reports + 1 where tenant = 2 and content like '批量 3%'`,
+      );
+      await api.query(
+        sql`update comments set parent_id = null where tenant = 2 and content like '批量回复 4%'`,
+      );
       expect(await drift()).toEqual([]);
       expect(await total('status=offline&targetType=chapter&pageSize=20')).toEqual({
         total: await counted(sql`status = 'offline' and target_type = 'chapter'`),
         totalExact: true,
       });
     } finally {
-      await api.query(sql`delete from comments where tenant = 2 and content like '批量 %'`);
+      await api.query(sql`delete from comments where tenant = 2 and content like '批量%'`);
     }
     expect(await drift()).toEqual([]);
   });

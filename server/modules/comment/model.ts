@@ -341,9 +341,18 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
 }
 
 /** The list parameters the kept counts answer for (migration 0111), besides paging and sorting. */
-const COUNTED = new Set(['status', 'targetType', 'page', 'pageSize', 'sort', 'order']);
+const COUNTED = new Set([
+  'status',
+  'targetType',
+  'topLevel',
+  'reported',
+  'page',
+  'pageSize',
+  'sort',
+  'order',
+]);
 
-/** The exact total from the kept counts, when the list's filters are at most a status and a target type. */
+/** The exact total from the kept counts, when the list's filters are among status, target type, top level, reported. */
 async function keptTotal(db: Executor, tenant: number, q: CommentQueryT) {
   if (Object.entries(q).some(([k, v]) => v !== undefined && !COUNTED.has(k))) return undefined;
   const [row] = await db
@@ -354,6 +363,8 @@ async function keptTotal(db: Executor, tenant: number, q: CommentQueryT) {
         eq(commentCounts.tenant, tenant),
         q.status ? eq(commentCounts.status, q.status) : undefined,
         q.targetType ? eq(commentCounts.targetType, q.targetType) : undefined,
+        q.topLevel ? eq(commentCounts.topLevel, true) : undefined, // false: every comment, as commentWhere reads it
+        q.reported !== undefined ? eq(commentCounts.reported, q.reported) : undefined,
       ),
     );
   return { total: Number(row.n), totalExact: true };

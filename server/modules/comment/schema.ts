@@ -68,8 +68,8 @@ export const comments = pgTable(
 );
 
 /**
- * How many comments each tenant has per status and target type, kept by statement triggers (migration 0111): the
- * list's exact total with no filter, or with a status and / or a target type.
+ * How many comments each tenant has per status, target type, top level (no parent) and reported (reports > 0), kept
+ * by statement triggers (migration 0111): the list's exact total with no filter or any of those four.
  */
 export const commentCounts = pgTable(
   'comment_counts',
@@ -77,9 +77,11 @@ export const commentCounts = pgTable(
     tenant: integer('tenant').notNull(),
     status: varchar('status', { length: 16 }).$type<ReviewStatus>().notNull(),
     targetType: varchar('target_type', { length: 16 }).$type<CommentTarget>().notNull(),
+    topLevel: boolean('top_level').notNull(),
+    reported: boolean('reported').notNull(),
     n: integer('n').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.status, t.targetType] })],
+  (t) => [primaryKey({ columns: [t.tenant, t.status, t.targetType, t.topLevel, t.reported] })],
 );
 
 export const guestbook = pgTable(
