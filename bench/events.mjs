@@ -121,7 +121,8 @@ async function ingestion(label, env, total) {
     const latencies = [];
     let accepted = 0;
     let sent = 0;
-    const cpu0 = cpuNow(child.pid, Boolean(env.DATABASE_URL));
+    const onPostgres = Boolean(env.DATABASE_URL);
+    const cpu0 = cpuNow(child.pid, onPostgres);
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: CLIENTS }, async () => {
@@ -134,7 +135,7 @@ async function ingestion(label, env, total) {
       }),
     );
     const ingestMs = performance.now() - t0;
-    const cpu1 = cpuNow(child.pid, Boolean(env.DATABASE_URL));
+    const cpu1 = cpuNow(child.pid, onPostgres);
     /** The admins' "roll up now" over HTTP: its time in ms. */
     const rollup = async () => {
       const r0 = performance.now();
@@ -146,7 +147,7 @@ async function ingestion(label, env, total) {
       return performance.now() - r0;
     };
     const rollupMs = await rollup();
-    const cpu2 = cpuNow(child.pid, Boolean(env.DATABASE_URL));
+    const cpu2 = cpuNow(child.pid, onPostgres);
     // The timer's ordinary case: today rolled up again after a few more events (the whole day is recomputed).
     for (let i = 0; i < 4; i++) await send(batchBody(BATCH, Date.now()));
     const againMs = await rollup();

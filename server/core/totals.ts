@@ -27,6 +27,33 @@ export const listTotalShape = {
     .openapi({ description: `false when more than ${COUNT_CAP} rows match: total is then ${COUNT_CAP}` }),
 };
 
+/** Paging and sorting: the list parameters that never change a total. */
+export const PAGING_PARAMS = ['page', 'pageSize', 'sort', 'order'] as const;
+
+/**
+ * Whether a parsed list query sets nothing but paging, sorting and `filters` (those a module's kept counts answer
+ * for): then its total is a sum of kept counts.
+ */
+export function onlyFilters(query: object, filters: readonly string[]): boolean {
+  return Object.entries(query).every(
+    ([k, v]) => v === undefined || filters.includes(k) || (PAGING_PARAMS as readonly string[]).includes(k),
+  );
+}
+
+/** A sum of kept counts (`n` of the rows of `table` that `where` picks; 0 when none): an exact total in a few rows. */
+export async function keptSum(
+  db: Executor,
+  table: PgTable,
+  n: PgColumn,
+  where: SQL | undefined,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${n}), 0)::int` })
+    .from(table)
+    .where(where);
+  return Number(row.n);
+}
+
 /** A page as read: at `offset`, `pageSize` wide, `rows` rows. */
 export interface PageRead {
   offset: number;

@@ -16,7 +16,7 @@ import {
   rangeEnd,
   rangeStart,
 } from '../../core/shared';
-import { cappedCount, cappedCountWithPage } from '../../core/totals';
+import { cappedCount, cappedCountWithPage, keptSum, onlyFilters } from '../../core/totals';
 import type { Executor } from '../../db/types';
 import { actresses } from '../actresses/schema';
 import { movies } from '../movie/schema';
@@ -340,34 +340,22 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
   return { list: rows.map(commentToApi), ...totals };
 }
 
-/** The list parameters the kept counts answer for (migration 0111), besides paging and sorting. */
-const COUNTED = new Set([
-  'status',
-  'targetType',
-  'topLevel',
-  'reported',
-  'page',
-  'pageSize',
-  'sort',
-  'order',
-]);
-
-/** The exact total from the kept counts, when the list's filters are among status, target type, top level, reported. */
+/** The exact total from the kept counts (migration 0111), when the list's filters are among those they count. */
 async function keptTotal(db: Executor, tenant: number, q: CommentQueryT) {
-  if (Object.entries(q).some(([k, v]) => v !== undefined && !COUNTED.has(k))) return undefined;
-  const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${commentCounts.n}), 0)::int` })
-    .from(commentCounts)
-    .where(
-      and(
-        eq(commentCounts.tenant, tenant),
-        q.status ? eq(commentCounts.status, q.status) : undefined,
-        q.targetType ? eq(commentCounts.targetType, q.targetType) : undefined,
-        q.topLevel ? eq(commentCounts.topLevel, true) : undefined, // false: every comment, as commentWhere reads it
-        q.reported !== undefined ? eq(commentCounts.reported, q.reported) : undefined,
-      ),
-    );
-  return { total: Number(row.n), totalExact: true };
+  if (!onlyFilters(q, ['status', 'targetType', 'topLevel', 'reported'])) return undefined;
+  const total = await keptSum(
+    db,
+    commentCounts,
+    commentCounts.n,
+    and(
+      eq(commentCounts.tenant, tenant),
+      q.status ? eq(commentCounts.status, q.status) : undefined,
+      q.targetType ? eq(commentCounts.targetType, q.targetType) : undefined,
+      q.topLevel ? eq(commentCounts.topLevel, true) : undefined, // false: every comment, as commentWhere reads it
+      q.reported !== undefined ? eq(commentCounts.reported, q.reported) : undefined,
+    ),
+  );
+  return { total, totalExact: true };
 }
 
 export async function readComment(db: Executor, id: number, tenant?: number) {

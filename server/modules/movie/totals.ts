@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
-import { cappedCount, type ListTotal, shortPageTotal } from '../../core/totals';
+import { cappedCount, keptSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
 import type { Db, Executor } from '../../db/types';
 import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movies } from './schema';
 
@@ -19,7 +19,7 @@ export { COUNT_CAP, type ListTotal } from '../../core/totals';
  * The list parameters a counter can answer for (common/movie.ts MOVIE_COUNTED_FILTERS, and the paging ones); any
  * other parameter with a value is a filter no counter knows.
  */
-const COUNTED = new Set<string>([...MOVIE_COUNTED_FILTERS, 'page', 'pageSize', 'sort', 'order']);
+const COUNTED = new Set<string>([...MOVIE_COUNTED_FILTERS, ...PAGING_PARAMS]);
 
 export interface TotalQuery {
   statuses: readonly MovieStatus[];
@@ -80,17 +80,16 @@ export async function rowsWithoutSearch(db: Executor, { statuses, query }: Total
 
 /** A counter's total over the statuses. */
 async function counted(db: Executor, counter: Counter, statuses: readonly MovieStatus[]) {
-  const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${movieCounts.n}), 0)::int` })
-    .from(movieCounts)
-    .where(
-      and(
-        eq(movieCounts.dim, counter.dim),
-        eq(movieCounts.key, counter.key),
-        inArray(movieCounts.status, [...statuses]),
-      ),
-    );
-  return Number(row.n);
+  return keptSum(
+    db,
+    movieCounts,
+    movieCounts.n,
+    and(
+      eq(movieCounts.dim, counter.dim),
+      eq(movieCounts.key, counter.key),
+      inArray(movieCounts.status, [...statuses]),
+    ),
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 import { listQuery } from '../../core/crud';
 import { invalidField } from '../../core/errors';
 import { dateQuery, iso, rangeEnd, rangeStart } from '../../core/shared';
-import { COUNT_CAP, cappedCount, cappedOf, shortPageTotal } from '../../core/totals';
+import { COUNT_CAP, cappedCount, cappedOf, keptSum, onlyFilters, shortPageTotal } from '../../core/totals';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import { siteUserCounts, siteUsers } from './schema';
@@ -81,9 +81,6 @@ function listWhere(tenant: number, q: UserListQuery, now: Date, search = true): 
   return and(...where);
 }
 
-/** Only these parameters (and a status) leave the total to the kept counts. */
-const PAGING = new Set(['page', 'pageSize', 'sort', 'order', 'status']);
-
 async function total(
   db: Executor,
   tenant: number,
@@ -94,16 +91,16 @@ async function total(
 ) {
   const short = shortPageTotal(page);
   if (short) return short;
-  const counted = Object.entries(q).every(([k, v]) => v === undefined || PAGING.has(k));
-  if (counted) {
-    const [row] = await db
-      .select({ n: sql<number>`coalesce(sum(${siteUserCounts.n}), 0)::int` })
-      .from(siteUserCounts)
-      .where(
+  if (onlyFilters(q, ['status']))
+    return {
+      total: await keptSum(
+        db,
+        siteUserCounts,
+        siteUserCounts.n,
         and(eq(siteUserCounts.tenant, tenant), q.status ? eq(siteUserCounts.status, q.status) : undefined),
-      );
-    return { total: Number(row.n), totalExact: true };
-  }
+      ),
+      totalExact: true,
+    };
   if (q.q) return searchCount(db, tenant, q, now);
   if (q.vip === 'active') {
     const rest = listWhere(tenant, { ...q, vip: undefined }, now);
