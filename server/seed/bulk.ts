@@ -26,13 +26,14 @@ import {
  */
 
 const TABLES = ['movies', 'movie_tag_links', 'movie_actresses', 'movie_plays'];
-/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes (migrations 0003 and 0004). */
+/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes (migrations 0003, 0004 and 0112). */
 const REBUILT_COUNTS = [
   'zg_movie_column_counts',
   'zg_movie_tag_counts',
   'zg_movie_counts',
   'zg_movie_delete_counts',
   'zg_movie_tag_link_counts',
+  'zg_movie_gram_counts',
 ];
 
 /** The raw connection under a Drizzle handle: queries, COPY and a Drizzle handle on the same connection. */
@@ -212,7 +213,7 @@ export async function bulkSeedMovies(
       throw err;
     }
     await raw.query(
-      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_columns', 'movie_tags'].join(', ')}`,
+      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_gram_counts', 'movie_columns', 'movie_tags'].join(', ')}`,
     );
     lap('vacuum');
     return { seeded, ms };
@@ -236,6 +237,12 @@ export async function countDrift(db: Executor) {
       select concat_ws(' ', coalesce(c.dim, r.dim), coalesce(c.key, r.key), coalesce(c.status, r.status)) as what,
         coalesce(c.n, 0) as stored, coalesce(r.n, 0) as real
       from movie_counts c full join real r on r.dim = c.dim and r.key = c.key and r.status = c.status
+      where coalesce(c.n, 0) <> coalesce(r.n, 0)
+      union all
+      select concat_ws(' ', 'gram', coalesce(c.gram, r.gram), coalesce(c.status, r.status)), coalesce(c.n, 0), coalesce(r.n, 0)
+      from movie_gram_counts c
+      full join (select g as gram, status, count(*)::int as n from movies, unnest(title_grams) as g group by g, status) r
+        on r.gram = c.gram and r.status = c.status
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
       select concat('item_count column ', c.id), c.item_count, (select count(*)::int from movies m where m.column_id = c.id)

@@ -283,4 +283,71 @@ describe('a view of several statuses', () => {
       await api.query(sql`delete from movies where title like 'merge %'`);
     }
   });
+
+  test('a title search alone walks each status, testing the title in its index: the same movies in the same order as one sorted read, on every page', async () => {
+    // 60 more movies over the four statuses, with ties and missing publication times as above; two in three have
+    // 视频 in the title, three in five "Video" in some letter case.
+    await api.query(sql`insert into movies (title, status, created_at, published_at)
+      select 'walk ' || case when i % 3 <> 0 then '视频 ' else '' end || case when i % 5 < 3 then 'ViDeO ' else '' end || i,
+        (array['pending', 'rejected', 'online', 'offline'])[1 + (i * 7) % 4],
+        timestamptz '2026-07-01' + ((i / 3) || ' hours')::interval,
+        case when i % 3 = 0 then null else timestamptz '2026-08-01' + ((i % 11) || ' hours')::interval end
+      from generate_series(1, 60) as i`);
+    try {
+      const cases = [
+        ['view=review', ['pending', 'rejected']],
+        ['view=online', ['online', 'offline']],
+        ['view=all', ['pending', 'rejected', 'online', 'offline']],
+        ['view=review&status=rejected', ['rejected']],
+      ] as const;
+      for (const search of ['视频', 'vi', 'V', 'video 2']) {
+        const like = `%${search.toLowerCase()}%`;
+        for (const [view, statuses] of cases)
+          for (const [sort, col] of [
+            ['createdAt', 'created_at'],
+            ['publishedAt', 'published_at'],
+          ] as const)
+            for (const order of ['desc', 'asc'] as const) {
+              const nulls = order === 'desc' ? 'nulls last' : 'nulls first';
+              const expected = rowsOf<{ id: number }>(
+                await api.query(sql`select id from movies
+                  where status in (${sql.join(
+                    statuses.map((x) => sql`${x}`),
+                    sql`, `,
+                  )}) and lower(title) like ${like}
+                  order by ${sql.raw(`${col} ${order} ${nulls}, id ${order}`)}`),
+              ).map((r) => Number(r.id));
+              expect(expected.length, `${search} ${view}`).toBeGreaterThan(0);
+              const got: number[] = [];
+              for (let page = 1; page <= Math.ceil(expected.length / 10); page++) {
+                const q = `${view}&q=${encodeURIComponent(search)}&sort=${sort}&order=${order}&pageSize=10&page=${page}`;
+                const body = await list(q);
+                expect(body, q).toMatchObject({ total: expected.length, totalExact: true });
+                got.push(...body.list.map((m: { id: number }) => m.id));
+              }
+              expect(got, `${search} ${view} ${sort} ${order}`).toEqual(expected);
+            }
+      }
+      // How the page was read: one walk per status testing the title; with another filter, or sorted by a column
+      // without a status-led index, not.
+      const walks = async (query: Record<string, string>) => {
+        const { db, seen } = watchedDb(api.database.db);
+        await readMovieList(db, ListQuery.parse({ pageSize: '10', ...query }));
+        return seen.filter((s) => s.sql.includes('union all') && s.sql.includes('like'));
+      };
+      const walked = await walks({ view: 'review', q: '视频', sort: 'createdAt', order: 'desc' });
+      expect(walked).toHaveLength(1);
+      expect(walked[0].sql.match(/ like /g)).toHaveLength(2);
+      expect(walked[0].params).toEqual(expect.arrayContaining(['pending', 'rejected', '%视频%']));
+      expect(
+        await walks({ view: 'all', q: 'video 2', sort: 'publishedAt', order: 'asc' }).then((w) => w.length),
+      ).toBe(1);
+      expect(
+        await walks({ view: 'review', q: '视频', columnId: String(fx.columns.movies), sort: 'createdAt' }),
+      ).toEqual([]);
+      expect(await walks({ view: 'review', q: '视频', sort: 'views' })).toEqual([]);
+    } finally {
+      await api.query(sql`delete from movies where title like 'walk %'`);
+    }
+  });
 });

@@ -1,6 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { COUNT_CAP, counterOf, WALK_FROM, walkPays } from '../../server/modules/movie/totals';
+import {
+  COUNT_CAP,
+  counterOf,
+  gramCounted,
+  searchAlone,
+  statusWalkPays,
+  WALK_FROM,
+  walkPays,
+} from '../../server/modules/movie/totals';
 import { countDrift } from '../../server/seed/bulk';
 import { startApi, type TestApi } from './harness';
 import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
@@ -129,6 +137,9 @@ describe('kept counts equal count(*) through every write', () => {
     await okData(
       call('POST', `${M}/batch`, { action: 'removeTags', ids: a.slice(0, 10), tagIds: [fx.tags.hot] }),
     );
+    // A new title: its grams move (movie_gram_counts, migration 0112).
+    const t = await okData(call('GET', `${M}/${a[3]}`));
+    await okData(call('PUT', `${M}/${a[3]}`, { version: t.version, title: '改名 City 视频' }));
     await expectCountsExact();
     await expectTotalsExact();
   });
@@ -162,12 +173,18 @@ describe('kept counts equal count(*) through every write', () => {
       and movie_id not in (select movie_id from movie_tag_links where tag_id = ${fx.tags.new})`);
     await api.query(sql`delete from movies where id in (select id from movies order by id limit 3)`);
     await expectCountsExact();
+    // Titles and statuses at once, a title alone, a status alone, and an update that changes neither.
+    await api.query(sql`update movies set title = title || '视', status = 'pending' where id % 3 = 0`);
+    await api.query(sql`update movies set title = upper(title) where id % 3 = 1`);
+    await api.query(sql`update movies set status = 'rejected' where id % 3 = 2`);
+    await api.query(sql`update movies set views = views + 1`);
     await expectTotalsExact();
   });
 
   test('zg_movie_counts_rebuild() repairs a drifted count', async () => {
     await api.query(sql`update movie_counts set n = n + 5 where dim = 'all'`);
     await api.query(sql`update movie_tags set item_count = 99`);
+    await api.query(sql`update movie_gram_counts set n = n + 1 where gram = '视'`);
     expect((await countDrift(api.database.db)).length).toBeGreaterThan(0);
     await api.query(sql`select zg_movie_counts_rebuild()`);
     await expectCountsExact();
@@ -186,6 +203,29 @@ describe('how a long title search reads its page', () => {
     expect(walkPays(page(50), COUNT_CAP, 1_000_000)).toBe(false);
     // Few matches never walk.
     expect(walkPays(page(1), WALK_FROM, 1_000_000)).toBe(false);
+  });
+});
+
+describe('how a title search alone reads its page', () => {
+  test('walking each status pays unless its walks would test many more movies than a bitmap reads matches', () => {
+    // Review queue (300,000), 25,000 matches: page 50 walks about 24,000 entries, well under 20 × 25,000.
+    expect(statusWalkPays({ offset: 980, pageSize: 20 }, 25_000, 300_000, 2)).toBe(true);
+    // 4,700 matches: page 1 walks 2,500; page 50 would walk 127,000, over 94,000.
+    expect(statusWalkPays({ offset: 0, pageSize: 20 }, 4_700, 300_000, 2)).toBe(true);
+    expect(statusWalkPays({ offset: 980, pageSize: 20 }, 4_700, 300_000, 2)).toBe(false);
+    // A walk never tests more than the rows: 30 matches in 60.
+    expect(statusWalkPays({ offset: 980, pageSize: 20 }, 30, 60, 4)).toBe(true);
+    expect(statusWalkPays({ offset: 0, pageSize: 20 }, 0, 300_000, 2)).toBe(false);
+  });
+
+  test('a kept gram count answers one or two characters in a view or status and nothing else', () => {
+    expect(gramCounted({ view: 'review', q: '视频', page: 3, sort: 'createdAt' })).toBe(true);
+    expect(gramCounted({ view: 'all', status: 'online', q: 'c' })).toBe(true);
+    expect(gramCounted({ view: 'all', q: 'city' })).toBe(false);
+    expect(gramCounted({ view: 'all', q: '视频', columnId: 3 })).toBe(false);
+    expect(gramCounted({ view: 'all', q: '' })).toBe(false);
+    expect(searchAlone({ view: 'all', q: 'city', order: 'asc' })).toBe(true);
+    expect(searchAlone({ view: 'all', q: 'city', free: true })).toBe(false);
   });
 });
 
@@ -246,6 +286,38 @@ describe('which totals are exact', () => {
     expect(await list(`q=${encodeURIComponent('批量视频')}&viewsMax=1500&pageSize=10`)).toMatchObject({
       total: 1500,
       totalExact: true,
+    });
+    // Issue #18: a search of one or two characters in a view or status alone reads its kept gram count: exact over
+    // the cap, in any letter case.
+    const grams = async (q: string, where: string) =>
+      (
+        await api.query<{ n: number }>(
+          sql.raw(
+            `select count(*)::int as n from movies where lower(title) like '%${q.toLowerCase()}%' ${where}`,
+          ),
+        )
+      )[0].n;
+    const shorts = [
+      ['批量', ''],
+      ['视', "and status in ('pending', 'rejected')", 'view=review'],
+      ['量视', "and status = 'pending'", 'view=review&status=pending'],
+      ['批', "and status in ('online', 'offline')", 'view=online'],
+    ];
+    for (const [q, where, view = ''] of shorts) {
+      const n = await grams(q, where);
+      expect(await list(`${view}&q=${encodeURIComponent(q)}&pageSize=10`), q).toMatchObject({
+        total: n,
+        totalExact: true,
+      });
+    }
+    expect(await grams('批量', '')).toBeGreaterThan(COUNT_CAP);
+    expect(await list(`q=${encodeURIComponent('批量')}&pageSize=10&sort=createdAt`)).toMatchObject({
+      total: await grams('批量', ''),
+    });
+    // With another filter the gram's count does not hold: capped.
+    expect(await list(`q=${encodeURIComponent('批量')}&free=true&pageSize=10`)).toMatchObject({
+      total: COUNT_CAP,
+      totalExact: false,
     });
     // A filter without a counter under the cap: counted exactly.
     expect(await list('viewsMin=100&viewsMax=199&pageSize=10')).toMatchObject({

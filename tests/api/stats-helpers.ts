@@ -46,16 +46,21 @@ export async function report(api: TestApi, token: string, name: string, query: R
 export function watchedDb(db: Db) {
   const seen: { sql: string; params: unknown[] }[] = [];
   const dialect = new PgDialect();
-  const watched = new Proxy(db, {
-    get(target, key) {
-      if (key === 'execute')
-        return (q: Parameters<typeof target.execute>[0]) => {
-          seen.push(dialect.sqlToQuery(q as SQL));
-          return target.execute(q);
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-  return { db: watched, seen };
+  // A transaction's handle is watched too.
+  const watch = <T extends object>(handle: T): T =>
+    new Proxy(handle, {
+      get(target: any, key) {
+        if (key === 'execute')
+          return (q: SQL) => {
+            seen.push(dialect.sqlToQuery(q));
+            return target.execute(q);
+          };
+        if (key === 'transaction')
+          return (run: (tx: unknown) => unknown, ...rest: unknown[]) =>
+            target.transaction((tx: object) => run(watch(tx)), ...rest);
+        const v = Reflect.get(target, key);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  return { db: watch(db), seen };
 }

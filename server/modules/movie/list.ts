@@ -8,9 +8,18 @@ import { enumParams } from '../../core/i18n';
 import { boolQuery, dateQuery, intQuery, rangeEnd, rangeStart } from '../../core/shared';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
-import { movieSelect, movieToApi, titleContains } from './model';
+import { movieSelect, movieToApi, titleContains, titleLike } from './model';
 import { MOVIE_STATUSES, type MovieStatus, movieColumns, movies } from './schema';
-import { counterOf, listTotal, readPlanned, rowsWithoutSearch, walkPays } from './totals';
+import {
+  counterOf,
+  gramCounted,
+  listTotal,
+  readPlanned,
+  rowsWithoutSearch,
+  searchAlone,
+  statusWalkPays,
+  walkPays,
+} from './totals';
 
 /**
  * The movie list (`GET /app/admin/movie/movies`): its query (sorts, and the filters of common/movie.ts), the filter
@@ -110,14 +119,14 @@ export async function readMovieList(db: Db, q: Query) {
   const sort = (q.sort ?? 'id') as keyof typeof sorts;
   const sortCol = sorts[sort];
   const totalQuery = { statuses: q.status ? [q.status] : VIEWS[q.view], query: q };
-  // A title search of three or more characters is counted first (at most COUNT_CAP + 1 rows): that tells how to
-  // read its page (totals.ts readPlanned and walkPays: a first page of many matches walks the sort index). One or two characters
-  // are estimated well: counted beside the page.
-  const longSearch = q.q !== undefined && [...q.q].length > 2;
-  const [searchTotal, rows] = longSearch
+  // A title search of three or more characters is counted first (at most COUNT_CAP + 1 rows), and so is one whose
+  // total is kept (a gram in a view or status alone, totals.ts gramCounted): that tells how to read its page
+  // (statusWalkPays, walkPays). Other searches of one or two characters are estimated well: counted beside the page.
+  const countFirst = q.q !== undefined && ([...q.q].length > 2 || gramCounted(q));
+  const [searchTotal, rows] = countFirst
     ? await Promise.all([listTotal(db, totalQuery, where), rowsWithoutSearch(db, totalQuery)])
     : [undefined, 0];
-  const shortSearchTotal = q.q && !longSearch ? listTotal(db, totalQuery, where) : undefined;
+  const shortSearchTotal = q.q && !countFirst ? listTotal(db, totalQuery, where) : undefined;
   shortSearchTotal?.catch(() => {}); // awaited below; not an unhandled rejection if the page query fails first
   // As the sort indexes of migration 0004 are declared: (col DESC NULLS LAST, id DESC), read either way.
   const order =
@@ -133,25 +142,35 @@ export async function readMovieList(db: Db, q: Query) {
     statuses.length > 1 &&
     STATUS_LED.has(sort) &&
     counterOf(q)?.dim === 'all';
+  // A title search alone: each status's walk tests the title in its index when that beats the bitmap.
+  const searchWalk =
+    searchTotal !== undefined &&
+    STATUS_LED.has(sort) &&
+    searchAlone(q) &&
+    statusWalkPays({ offset, pageSize }, searchTotal.total, rows, totalQuery.statuses.length);
   const pageIds = merged
     ? await mergedPage(db, statuses, sortCol, q.order === 'desc', offset, pageSize)
-    : await readPlanned(
-        db,
-        {
-          walkSortIndex:
-            searchTotal !== undefined &&
-            SORT_INDEXED.has(sort) &&
-            walkPays({ offset, pageSize }, searchTotal.total, rows),
-        },
-        (tx) =>
-          tx
-            .select({ id: movies.id })
-            .from(movies)
-            .where(where)
-            .orderBy(...order)
-            .limit(pageSize)
-            .offset(offset),
-      );
+    : searchWalk
+      ? await readPlanned(db, { walkSortIndex: false, serial: true }, (tx) =>
+          mergedPage(tx, totalQuery.statuses, sortCol, q.order === 'desc', offset, pageSize, q.q),
+        )
+      : await readPlanned(
+          db,
+          {
+            walkSortIndex:
+              searchTotal !== undefined &&
+              SORT_INDEXED.has(sort) &&
+              walkPays({ offset, pageSize }, searchTotal.total, rows),
+          },
+          (tx) =>
+            tx
+              .select({ id: movies.id })
+              .from(movies)
+              .where(where)
+              .orderBy(...order)
+              .limit(pageSize)
+              .offset(offset),
+        );
   // Then the rows (their tags with them) and the total at once (separate connections on PostgreSQL).
   const ids = pageIds.map((r) => r.id);
   const [list, totals] = await Promise.all([
@@ -170,7 +189,11 @@ export async function readMovieList(db: Db, q: Query) {
   return { list: list.map(movieToApi), ...totals };
 }
 
-/** One page of ids in the list's order over `statuses`: each status's walk of its index, merged (STATUS_LED). */
+/**
+ * One page of ids in the list's order over `statuses`: each status's walk of its index, merged (STATUS_LED). With a
+ * title search, each walk tests the title the index carries (migration 0112), the same test as titleContains: a
+ * movie's grams hold a one- or two-character search exactly when its lowercased title contains it.
+ */
 async function mergedPage(
   db: Executor,
   statuses: readonly MovieStatus[],
@@ -178,11 +201,15 @@ async function mergedPage(
   descending: boolean,
   offset: number,
   pageSize: number,
+  search?: string,
 ) {
   const dir = descending ? sql`desc nulls last` : sql`asc nulls first`;
   const idDir = descending ? sql`desc` : sql`asc`;
+  const title = search ? sql` and ${titleLike(search)}` : sql``;
   const walks = statuses.map(
-    (s) => sql`(select ${movies.id} as id, ${sortCol} as k from ${movies} where ${movies.status} = ${s}
+    (
+      s,
+    ) => sql`(select ${movies.id} as id, ${sortCol} as k from ${movies} where ${movies.status} = ${s}${title}
       order by ${sortCol} ${dir}, ${movies.id} ${idDir} limit ${offset + pageSize})`,
   );
   return rowsOf<{ id: number }>(

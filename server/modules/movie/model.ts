@@ -190,5 +190,10 @@ export async function touchMovies(db: Executor, ids: number[], now: Date) {
 export function titleContains(q: string): SQL {
   const grams = sql`${movies.titleGrams} @> zg_query_grams(${q}::text)`;
   if ([...q].length <= 2) return grams;
-  return sql`(${grams} and lower(${movies.title}) like lower(${containsPattern(q)}::text))`;
+  return sql`(${grams} and ${titleLike(q)})`;
+}
+
+/** The title holds `q`, ignoring case: the test itself, without the grams' index (what titleContains narrows). */
+export function titleLike(q: string): SQL {
+  return sql`lower(${movies.title}) like lower(${containsPattern(q)}::text)`;
 }

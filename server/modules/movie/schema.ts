@@ -97,7 +97,8 @@ export const movies = pgTable(
   // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
   // that a view or a deep page is an index-only scan (migration 0004). The two screens' sort indexes also INCLUDE
   // column_id, platforms, recommended, free, views and tag_ids, so a filtered walk tests them in the index (migrations
-  // 0070 and 0100; Drizzle declares no INCLUDE).
+  // 0070 and 0100; Drizzle declares no INCLUDE). The status-led ones INCLUDE the title, so a title search's walk of
+  // a status tests it in the index (migration 0112).
   (t) => [
     index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
@@ -131,6 +132,21 @@ export const movieCounts = pgTable(
     n: integer('n').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.dim, t.key, t.status] })],
+);
+
+/**
+ * Movies per gram of their title (`title_grams`: each character and each pair) and status: the exact total of a
+ * title search of one or two characters, which is one gram (migration 0112, kept by statement triggers on `movies`;
+ * `zg_movie_counts_rebuild()` recomputes them).
+ */
+export const movieGramCounts = pgTable(
+  'movie_gram_counts',
+  {
+    gram: text('gram').notNull(),
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.gram, t.status] })],
 );
 
 export const movieTagLinks = pgTable(
