@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
 import { type AdReportQuery, adReport, type Grouping } from '../../server/modules/ad/reports';
-import { adFixture, createAd, material, POSITIONS } from './ad-helpers';
+import { ADS, ADVERTISERS, adFixture, createAd, material, POSITIONS } from './ad-helpers';
 import { startApi, type TestApi } from './harness';
 import { event, rollup, siteSender, watchedDb } from './stats-helpers';
 
@@ -95,13 +95,16 @@ test('the kept reading equals reading every day, through rollups and material ch
   let run = 0;
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.tuple(fc.array(ev, { minLength: 1, maxLength: 30 }), fc.boolean()), {
-        minLength: 2,
-        maxLength: 3,
-      }),
+      fc.array(
+        fc.tuple(fc.array(ev, { minLength: 1, maxLength: 30 }), fc.constantFrom('none', 'price', 'title')),
+        {
+          minLength: 2,
+          maxLength: 3,
+        },
+      ),
       async (batches) => {
         run++;
-        for (const [batch, reprice] of batches) {
+        for (const [batch, change] of batches) {
           const r = await send(
             batch.map((e, i) =>
               event({
@@ -116,12 +119,13 @@ test('the kept reading equals reading every day, through rollups and material ch
           expect(r.body.data.rejected).toEqual([]);
           await rollup(api, admin);
           await compareAll();
-          if (reprice) {
-            // A material's price changes between two reads, with no rollup between them.
+          if (change !== 'none') {
+            // A material's price, or its title (the figures as they were, the names not), changes between two
+            // reads, with no rollup between them.
             const ad = (await api.call('GET', `/app/admin/ad/ads/${ids[0]}`, { token: admin })).body.data;
             const put = await api.call('PUT', `/app/admin/ad/ads/${ids[0]}`, {
               token: admin,
-              body: { ...ad, price: ad.price + 1 },
+              body: change === 'price' ? { ...ad, price: ad.price + 1 } : { ...ad, title: `${ad.title}+` },
             });
             expect(put.body.code).toBe(20000);
             await compareAll();
@@ -173,4 +177,58 @@ test("after a rollup of today the next read reads today's rows only; after one o
     expect(days).toContainEqual([TODAY, TODAY]);
     expect(days.some((d) => d.includes(yesterday))).toBe(daysBefore === 1);
   }
+});
+
+test('an edit that leaves the figures as they were keeps the period sums; one that changes them reads every day again', async () => {
+  const { db, seen } = watchedDb(api.database.db);
+  const read = (group: Grouping) =>
+    adReport(
+      db,
+      {
+        tenant: 2,
+        timeZone: 'Asia/Shanghai',
+        period: { from: addDays(TODAY, -13), to: TODAY },
+        today: TODAY,
+      },
+      group,
+      { page: 1, pageSize: 50, compare: false, idle: group === 'position' },
+    );
+  /** Whether the reads of every group after `edit` read the rollup rows of the days before yesterday again. */
+  const rereads = async (edit: () => Promise<unknown>) => {
+    for (const group of ['ad', 'position', 'advertiser', 'day'] as const) await read(group);
+    await edit();
+    seen.length = 0;
+    const answers = [];
+    for (const group of ['ad', 'position', 'advertiser', 'day'] as const) answers.push(await read(group));
+    const older = seen
+      .filter((x) => x.sql.includes('stat_object_daily'))
+      .some((x) => x.params.includes(addDays(TODAY, -13)));
+    return { older, answers };
+  };
+  const put = async (path: string, change: (row: Record<string, any>) => Record<string, unknown>) => {
+    const row = (await api.call('GET', path, { token: admin })).body.data;
+    const r = await api.call('PUT', path, { token: admin, body: { ...row, ...change(row) } });
+    expect(r.body.code, JSON.stringify(r.body)).toBe(20000);
+  };
+  const ad = `${ADS}/${ids[1]}`;
+  // Names, links, a pause, an advertiser's details: the kept sums hold, and the answers show the new names.
+  const renamed = await rereads(() =>
+    put(ad, (a) => ({ title: `${a.title} 改`, landingUrl: 'https://example.com/x' })),
+  );
+  expect(renamed.older).toBe(false);
+  expect(renamed.answers[0].list.map((r) => r.label)).toContain('cpc 改');
+  expect((await rereads(() => put(ad, () => ({ enabled: false })))).older).toBe(false);
+  expect((await rereads(() => put(`${ADVERTISERS}/${fx.advertiserId}`, () => ({ notes: '改' })))).older).toBe(
+    false,
+  );
+  expect(
+    (await rereads(() => put(`${POSITIONS}/${fx.positionId}`, (p) => ({ name: `${p.name} 改` })))).older,
+  ).toBe(false);
+  // A price, a position, a fallback: every day again.
+  expect((await rereads(() => put(ad, (a) => ({ price: a.price + 1 })))).older).toBe(true);
+  const other = (await api.call('GET', `${ADS}/${ids[2]}`, { token: admin })).body.data;
+  expect((await rereads(() => put(ad, () => ({ positionId: other.positionId })))).older).toBe(true);
+  expect(
+    (await rereads(() => put(`${POSITIONS}/${fx.positionId}`, () => ({ fallbackAdId: null })))).older,
+  ).toBe(true);
 });

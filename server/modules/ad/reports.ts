@@ -125,7 +125,7 @@ async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string,
   if (q.version === undefined)
     return read(sql` and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
         and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})`);
-  const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), q.version]);
+  const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), figuresPart(q.version)]);
   let all = keptMonthly.get(db, key);
   if (!all) {
     all = await read(sql``);
@@ -256,16 +256,29 @@ function clickersOf(s: Sums): number {
   return union.estimate();
 }
 
-/** What every ads report's kept parts depend on besides the rollups: the materials, positions and advertisers. */
-export const adsStamp = (tenant: number) =>
-  sql`(select string_agg(x, ',') from (${sql.join(
-    ['ads', 'ad_positions', 'ad_advertisers'].map(
-      (t) =>
-        sql`select count(*)::text || ':' || coalesce(sum(version), 0)::text || ':' || coalesce(max(id), 0)::text as x
-        from ${sql.raw(t)} where tenant = ${tenant}`,
-    ),
+/**
+ * What an ads report depends on besides the rollups, as one text: `figures;names`. The figures part moves with what
+ * the sums are computed from (materials' and positions' `report_version`, migration 0113: position, advertiser,
+ * pricing, price, booking, fallback; a created or deleted row): the kept period sums and monthly lists depend on it
+ * alone (`figuresPart`). The names part moves with any write to the materials, positions and advertisers (`version`):
+ * a whole answer, which shows their names, depends on both. One scan of each table gives both.
+ */
+export const adsStamp = (tenant: number) => {
+  const parts = (t: string, figures: boolean) =>
+    sql.raw(`${figures ? `count(*)::text || ':' || coalesce(sum(report_version), 0)::text || ':' || coalesce(max(id), 0)::text` : "''"} as f,
+      count(*)::text || ':' || coalesce(sum(version), 0)::text || ':' || coalesce(max(id), 0)::text as n from ${t}`);
+  return sql`(select string_agg(f, ',') || ';' || string_agg(n, ',') from (${sql.join(
+    [
+      ['ads', true],
+      ['ad_positions', true],
+      ['ad_advertisers', false],
+    ].map(([t, figures]) => sql`select ${parts(t as string, figures as boolean)} where tenant = ${tenant}`),
     sql` union all `,
   )}) s)`;
+};
+
+/** The part of an `adsStamp` the kept sums depend on: the materials' and positions' figures. */
+export const figuresPart = (stamp: string) => stamp.split(';')[0];
 
 /** Kept sums of the days before yesterday, per database handle (`periodSums`). */
 const keptSums = keptPerDb<Map<string, Sums>>(MAX_KEPT_SUMS);
@@ -278,7 +291,7 @@ export type GroupSums = Map<string, Sums> & { keptTotal?: KeptSketch };
 /**
  * `groupSums` over a period, the days before yesterday read once and kept: a day's object rows change only when the
  * rollup recomputes that day itself (`stat_rolled_days.day_gen`, migration 0110), so while no day of them is
- * recomputed and no material, position or advertiser changes (`adsStamp`), their sums and the union of their
+ * recomputed and nothing they are computed from changes (`figuresPart` of `adsStamp`), their sums and the union of their
  * clickers' sketches per group stay as they were (with their union over every group, for the totals row). The late
  * days up to yesterday (`LATE_DAYS`: late events for them are common) are kept apart under their own stamp, and
  * each read adds today's rows (the rollup runs every minute on today). A period that ends before that is kept whole.
@@ -303,7 +316,8 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   ]);
   const stamps = rowsOf<{ gen: string; late_gen: string; version: string }>(stampRows)[0];
   const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
-  const key = JSON.stringify([...scope, older, stamps?.gen, stamps?.version]);
+  const figures = figuresPart(String(stamps?.version ?? ''));
+  const key = JSON.stringify([...scope, older, stamps?.gen, figures]);
   let kept = keptSums.get(db, key);
   if (!kept) {
     kept = new Map();
@@ -318,7 +332,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   // The late days' sums as read, their sketches as stored (few: merged at the estimate with today's).
   let lateSums = new Map<string, Sums>();
   if (late) {
-    const lateKey = JSON.stringify([...scope, 'late', late, stamps?.late_gen, stamps?.version]);
+    const lateKey = JSON.stringify([...scope, 'late', late, stamps?.late_gen, figures]);
     const got = keptSums.get(db, lateKey);
     if (got) lateSums = got;
     else {
@@ -578,6 +592,8 @@ export function adReportRoutes() {
       };
       // Kept between identical reads while no day of the periods is rolled up again and no material, position or
       // advertiser changed (every write bumps a row's version; a delete lowers the count, a create raises the top id).
+      // An edit that leaves the figures as they were (a name, a link, a pause) recomputes the answer from the kept
+      // period sums, which depend on the figures part of the stamp only (`figuresPart`).
       const prev = previousPeriod(period);
       const span = opts.compare ? { from: addDays(prev.from, -1), to: period.to } : period;
       const also = adsStamp(tenant);

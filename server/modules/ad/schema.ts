@@ -56,6 +56,8 @@ export const adPositions = pgTable(
       .default('weighted'),
     fallbackAdId: integer('fallback_ad_id'),
     enabled: boolean('enabled').notNull().default(true),
+    /** Moves only when `fallback_ad_id` does (a trigger, migration 0113): what the reports' kept sums depend on. */
+    reportVersion: integer('report_version').notNull().default(1),
     ...stamps(),
   },
   (t) => [uniqueIndex('ad_positions_tenant_key').on(t.tenant, t.key)],
@@ -86,6 +88,11 @@ export const ads = pgTable(
     pricing: varchar('pricing', { length: 8 }).$type<AdPricing>().notNull(),
     price: numeric('price', { precision: 12, scale: 2 }).notNull().default('0'),
     enabled: boolean('enabled').notNull().default(true),
+    /**
+     * Moves only when the position, advertiser, pricing, price, start or end does (a trigger, migration 0113): what
+     * the reports' kept sums depend on (`adsStamp`), where `version` moves with every edit.
+     */
+    reportVersion: integer('report_version').notNull().default(1),
     ...stamps(),
   },
   (t) => [
