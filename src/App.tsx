@@ -14,6 +14,7 @@ import { sections } from './resources';
 import { COLUMN_RESOURCE, MOVIE_PAGE_SIZE, MOVIE_QUEUE, MOVIE_RESOURCE } from './resources/movie/names';
 import { apiPaths, customRouteElements, resourceElements } from './routes/build';
 import { HOME_PATH } from './routes/guard';
+import { preloadScreen } from './routes/lazy';
 import { useSettings } from './settings/store';
 
 const dataProvider = createDataProvider(apiPaths(sections));
@@ -43,6 +44,13 @@ export function prefetchHome(target: string) {
       }),
     ]),
   );
+}
+
+/** Loads the home screen's code ahead (the login page asks while the operator types): it then renders at once. */
+export function preloadHome() {
+  const [section, screen] = HOME_PATH.split('/').filter(Boolean);
+  const decl = sections.find((s) => s.path === section)?.screens.find((s) => s.path === screen);
+  return preloadScreen(decl?.resource?.list ?? decl?.component);
 }
 
 /** After a logout react-admin shows this at /login: the same light login page, then a fresh start of the admin. */

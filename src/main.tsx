@@ -4,6 +4,7 @@ import { getLocale } from './api/locale';
 import { getToken } from './api/storage';
 import { loginT } from './login/messages';
 import { guardTarget, LOGIN_PATH } from './routes/guard';
+import { preloadable } from './routes/lazy';
 import { applySettings } from './settings/store';
 
 // Demo mode: the real API starts in this page (msw + PGlite) before anything calls it. A production build
@@ -21,15 +22,17 @@ if (import.meta.env.MODE === 'demo') {
 
 // The entry stays tiny: the login page and the admin are separate chunks, and /login loads only its own.
 const LoginPage = lazy(() => import('./login/LoginPage').then((m) => ({ default: m.LoginPage })));
-const App = lazy(() => import('./App'));
+const App = preloadable(() => import('./App').then((m) => m.default));
 
 /**
  * What the login leads to, loaded while the operator types: the admin and the home screen's chunk (the review
- * list). The same imports as the lazy ones, so the module cache serves them after the login.
+ * list). Both then render at once after the login, without a fallback between (routes/lazy.ts `preloadable`).
  */
 function preloadAdmin() {
-  import('./App').catch(() => {});
-  import('./resources/movie/screens').catch(() => {});
+  App.preload()
+    .then(() => import('./App'))
+    .then((m) => m.preloadHome())
+    .catch(() => {});
 }
 
 /** The guard's first decision (SPEC.md §4), made before any screen loads. */

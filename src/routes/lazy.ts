@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, useSyncExternalStore } from 'react';
+import { type ComponentType, createElement, lazy, useSyncExternalStore } from 'react';
 
 let pending = 0;
 const listeners = new Set<() => void>();
@@ -30,14 +30,41 @@ export function useScreensLoading(): boolean {
   );
 }
 
+/** A component whose code loads on first use, or ahead with `preload()`. */
+export type Preloadable<P extends object = object> = ComponentType<P> & { preload: () => Promise<unknown> };
+
+/**
+ * A lazily loaded component that renders at once when its code was loaded ahead (`preload()`): `React.lazy` alone
+ * suspends the first render even of a module already loaded (its promise settles a microtask later), so the nearest
+ * Suspense fallback shows, and React holds a fallback at least 300 ms before revealing what replaces it (Suspense
+ * throttling). After the login that was 250 ms of an empty page between the login page and the admin.
+ */
+export function preloadable<P extends object>(load: () => Promise<ComponentType<P>>): Preloadable<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const preload = () =>
+    (loading ??= load().then((component) => {
+      loaded = component;
+      return { default: component };
+    }));
+  const Lazy = lazy(preload);
+  const Component = (props: P) => createElement((loaded ?? Lazy) as ComponentType<P>, props);
+  return Object.assign(Component, { preload });
+}
+
 /**
  * A screen loaded with its route: `lazyScreen(() => import('./OperatorList'), 'OperatorList')` (or without the
  * name for a default export). Each section then becomes its own chunk, and the navigation progress bar shows
- * while it loads.
+ * while it loads. `preloadScreen` loads one ahead (the home screen, while the operator types on the login page).
  */
 export function lazyScreen<M extends Record<string, unknown>>(
   load: () => Promise<M>,
   name: keyof M = 'default',
-): ComponentType {
-  return lazy(() => track(load()).then((m) => ({ default: m[name] as ComponentType })));
+): Preloadable {
+  return preloadable(() => track(load()).then((m) => m[name] as ComponentType));
+}
+
+/** Loads a screen's code ahead when it is a lazily declared one; anything else is left as it is. */
+export function preloadScreen(component: unknown): Promise<unknown> | undefined {
+  return (component as Partial<Preloadable> | undefined)?.preload?.();
 }

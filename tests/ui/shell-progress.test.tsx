@@ -66,3 +66,30 @@ test('a failed load does not leave the bar spinning', async () => {
   expect(await screen.findByText('FAILED')).toBeTruthy();
   expect(screen.getByTestId('flag').textContent).toBe('idle');
 });
+
+test('a screen whose code was loaded ahead renders at once: its fallback never shows', async () => {
+  const load = deferred<{ Thing: () => React.ReactNode }>();
+  const Thing = lazyScreen(() => load.promise, 'Thing');
+  const ahead = Thing.preload();
+  await act(async () => {
+    load.resolve({ Thing: LoadedThing });
+    await ahead;
+  });
+  // Rendered synchronously: no progress bar committed first (React would then hold it 300 ms before the screen).
+  render(
+    <RouteSuspense>
+      <Thing />
+    </RouteSuspense>,
+  );
+  expect(screen.getByText('THING')).toBeTruthy();
+  expect(screen.queryByRole('progressbar')).toBeNull();
+  // Loaded once: a second preload is the same load.
+  expect(Thing.preload()).toBe(ahead);
+});
+
+test('the home screen is a lazily declared one that the login page can load ahead', async () => {
+  const { preloadHome } = await import('../../src/App');
+  const ahead = preloadHome();
+  expect(ahead).toBeInstanceOf(Promise);
+  await ahead;
+});
