@@ -9,7 +9,7 @@ import type { Database } from './types';
  */
 export async function openPglite(
   dataDir?: string,
-  options: Pick<PGliteOptions, 'relaxedDurability' | 'loadDataDir' | 'initdbWasmModule'> = {},
+  options: Pick<PGliteOptions, 'relaxedDurability' | 'loadDataDir' | 'initdbWasmModule' | 'startParams'> = {},
 ): Promise<Database> {
   const client = await PGlite.create({ dataDir, ...options });
   return {

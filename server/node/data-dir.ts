@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite } from '../db/pglite';
@@ -24,7 +24,28 @@ export class DataDirError extends Error {}
  */
 export async function openDataDir(dir: string): Promise<Database> {
   if (!existsSync(join(dir, 'PG_VERSION'))) await createDataDir(dir);
-  return openPglite(dir);
+  const mb = sharedBuffersMb(bytesUnder(join(dir, 'base')));
+  return openPglite(dir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${mb}MB`] });
+}
+
+/**
+ * PGlite's shared buffers, sized to the databases' files: half as much again, from 32 MB up to PGlite's own 128 MB.
+ * PostgreSQL clears its shared memory as it starts, and 128 MB took 100 ms of every start (a third of the database's
+ * open) on a new install whose databases hold 25 MB; a database that outgrows its buffers reads from the files (the
+ * operating system's cache), and the next start sizes them again.
+ */
+export function sharedBuffersMb(dataBytes: number): number {
+  return Math.min(128, Math.max(32, Math.ceil((dataBytes * 1.5) / 2 ** 20)));
+}
+
+/** The bytes of the files under `dir` (about 1,300 files on a new install: 11 ms). */
+function bytesUnder(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    bytes += entry.isDirectory() ? bytesUnder(path) : entry.isFile() ? statSync(path).size : 0;
+  }
+  return bytes;
 }
 
 async function createDataDir(dir: string) {

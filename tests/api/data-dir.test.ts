@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, test } from 'vitest';
-import { CREATING, DataDirError, openDataDir } from '../../server/node/data-dir';
+import { CREATING, DataDirError, openDataDir, sharedBuffersMb } from '../../server/node/data-dir';
 
 // The embedded database's directory on a first start (server/node/data-dir.ts). PGlite only: api, not api-pg.
 // Each creation runs initdb: seconds on a quiet machine, tens of seconds on a busy one, so the budget is wide.
@@ -41,7 +41,22 @@ test('an existing empty directory gets a database; a second open finds it', { ti
   await database.close();
   const again = await openDataDir(dir);
   await again.db.execute(sql`select * from kept`);
+  // Shared buffers sized to the databases' files (about 22 MB new), not PGlite's 128 MB.
+  const shown = await again.db.execute(sql`show shared_buffers`);
+  const buffers = (shown as unknown as { rows: { shared_buffers: string }[] }).rows[0].shared_buffers;
+  expect(buffers).toMatch(/^\d+MB$/);
+  expect(Number.parseInt(buffers, 10)).toBeGreaterThanOrEqual(32);
+  expect(Number.parseInt(buffers, 10)).toBeLessThan(64);
   await again.close();
+});
+
+test("shared buffers: half as much again as the databases' files, from 32 MB to PGlite's 128 MB", () => {
+  const MB = 2 ** 20;
+  expect(sharedBuffersMb(0)).toBe(32);
+  expect(sharedBuffersMb(25 * MB)).toBe(38);
+  expect(sharedBuffersMb(60 * MB)).toBe(90);
+  expect(sharedBuffersMb(85.4 * MB)).toBe(128);
+  expect(sharedBuffersMb(4096 * MB)).toBe(128);
 });
 
 test('a creation stopped while its files were being moved in is cleared and done again', {
