@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger';
-import { analyzeStale } from '../db/maintenance';
+import { analyzeStale, VACUUM_EVERY_MS, vacuumWithoutAutovacuum } from '../db/maintenance';
 import type { Db } from '../db/types';
 import { RollupPace, runRollup } from '../modules/statistics';
 
@@ -8,16 +8,27 @@ import { RollupPace, runRollup } from '../modules/statistics';
  * overlap in one process; across instances the rollup's advisory lock lets one work and the others pass), at the
  * `RollupPace` (a day that took T to roll up waits 4T for the next: today's rollup never takes the database over).
  * Each run then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded
- * database has no autovacuum, and the lists' plans need sizes too. Returns a stop function.
+ * database has no autovacuum, and the lists' plans need sizes too. Every VACUUM_EVERY_MS, where no autovacuum runs,
+ * a run also vacuums every table (`vacuumWithoutAutovacuum`), for the visibility maps index-only scans need. Returns a
+ * stop function.
  */
 export function startRollupTimer(
   db: Db,
-  opts: { seconds: number; defaultTenant: number; logger: Logger; parallel?: boolean },
+  opts: {
+    seconds: number;
+    defaultTenant: number;
+    logger: Logger;
+    parallel?: boolean;
+    vacuumEveryMs?: number;
+  },
 ) {
   if (!opts.seconds) return () => {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const pace = new RollupPace();
+  // The maps persist in the data directory: the first vacuum waits its interval too, not slowing a start.
+  let vacuumed = Date.now();
+  const vacuumEvery = opts.vacuumEveryMs ?? VACUUM_EVERY_MS;
   const tick = async () => {
     try {
       const r = await runRollup(db, {
@@ -33,6 +44,11 @@ export function startRollupTimer(
         );
       const analysed = await analyzeStale(db);
       if (analysed.length) opts.logger.info({ tables: analysed }, 'planner statistics taken');
+      if (Date.now() - vacuumed >= vacuumEvery) {
+        vacuumed = Date.now();
+        const tables = await vacuumWithoutAutovacuum(db);
+        if (tables.length) opts.logger.info({ tables: tables.length }, 'tables vacuumed');
+      }
     } catch (err) {
       opts.logger.error({ err: (err as Error).message }, 'statistics rollup failed');
     }

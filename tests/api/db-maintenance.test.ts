@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import { analyzeStale } from '../../server/db/maintenance';
+import { analyzeStale, autovacuumRuns, vacuumAll } from '../../server/db/maintenance';
 import { rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import { startRollupTimer } from '../../server/node/rollup';
@@ -74,4 +74,57 @@ test('the rollup timer takes them after each run (the embedded database has no a
     stop();
   }
   expect(await reltuples('maint_c')).toBe(3000);
+});
+
+const visibility = async (t: string) =>
+  rowsOf<{ pages: number; visible: number }>(
+    await database.db.execute(
+      sql`select relpages as pages, relallvisible as visible from pg_class where relname = ${t}`,
+    ),
+  )[0];
+
+test("vacuumAll sets every table's visibility map (what index-only scans need), where nothing else does", async () => {
+  await database.db.execute(sql`create table maint_v (id int primary key, t text)`);
+  await fill('maint_v', 1, 4000);
+  await database.db.execute(sql`update maint_v set t = t || 'y' where id % 3 = 0`);
+  await database.db.execute(sql`analyze maint_v`);
+  const before = await visibility('maint_v');
+  expect(before.pages).toBeGreaterThan(8);
+  expect(before.visible).toBeLessThan(before.pages);
+  const vacuumed = await vacuumAll(database.db);
+  expect(vacuumed).toEqual(expect.arrayContaining(['maint_v', 'movies', 'stat_rolled_days']));
+  const after = await visibility('maint_v');
+  expect(after.visible).toBe(after.pages);
+  // PGlite is one process, with no autovacuum; a PostgreSQL has one unless it is switched off.
+  const [{ setting }] = rowsOf<{ setting: string }>(
+    await database.db.execute(sql`select current_setting('autovacuum') as setting`),
+  );
+  expect(await autovacuumRuns(database.db)).toBe(database.driver === 'postgres' && setting === 'on');
+});
+
+test('the rollup timer vacuums every table at its interval where no autovacuum runs', async () => {
+  if (await autovacuumRuns(database.db)) return; // a PostgreSQL with autovacuum: nothing for the timer to do
+  await database.db.execute(sql`create table maint_w (id int primary key, t text)`);
+  await fill('maint_w', 1, 4000);
+  await database.db.execute(sql`update maint_w set t = t || 'y' where id % 2 = 0`);
+  const info = vi.fn();
+  const stop = startRollupTimer(database.db, {
+    seconds: 3600,
+    defaultTenant: 1,
+    logger: { info, warn() {}, error() {} },
+    vacuumEveryMs: 0,
+  });
+  try {
+    await vi.waitFor(
+      () => expect(info).toHaveBeenCalledWith({ tables: expect.any(Number) }, 'tables vacuumed'),
+      {
+        timeout: 30_000,
+        interval: 100,
+      },
+    );
+  } finally {
+    stop();
+  }
+  const after = await visibility('maint_w');
+  expect(after.visible).toBe(after.pages);
 });
