@@ -22,8 +22,8 @@ export const MOVIE_LIST_FILTERS = [
 export type MovieListFilter = (typeof MOVIE_LIST_FILTERS)[number];
 
 /**
- * The filters the counters of `movie_counts` answer for (a view or status and at most one of column, tag and
- * platform): a list filtered by these alone has an exact total at any size; any other filter is counted (capped).
+ * The filters the counters of `movie_counts` answer for (a view or status and at most one of column, tag,
+ * platform, free and recommended): a list filtered by these alone has an exact total at any size; any other filter is counted (capped).
  */
 export const MOVIE_COUNTED_FILTERS = [
   'view',
@@ -31,4 +31,6 @@ export const MOVIE_COUNTED_FILTERS = [
   'columnId',
   'tagId',
   'platform',
+  'free',
+  'recommended',
 ] as const satisfies readonly MovieListFilter[];

@@ -233,6 +233,8 @@ export async function countDrift(db: Executor) {
           from (select distinct id, status, p from movies, unnest(platforms) as p) as x group by p, status
         union all select 'tag', l.tag_id, m.status, count(*)::int
           from movie_tag_links l join movies m on m.id = l.movie_id group by l.tag_id, m.status
+        union all select 'free', free::int, status, count(*)::int from movies group by free, status
+        union all select 'recommended', recommended::int, status, count(*)::int from movies group by recommended, status
       )
       select concat_ws(' ', coalesce(c.dim, r.dim), coalesce(c.key, r.key), coalesce(c.status, r.status)) as what,
         coalesce(c.n, 0) as stored, coalesce(r.n, 0) as real

@@ -47,6 +47,8 @@ async function expectTotalsExact() {
     for (const c of Object.values(fx.columns)) queries.push(`${view}&columnId=${c}`);
     for (const t of Object.values(fx.tags)) queries.push(`${view}&tagId=${t}`);
     for (const p of [1, 2, 4]) queries.push(`${view}&platform=${p}`);
+    for (const f of ['free=true', 'free=false', 'recommended=true', 'recommended=false'])
+      queries.push(`${view}&${f}`);
   }
   for (const q of queries) {
     expect(counterOf(Object.fromEntries(new URLSearchParams(q)))).toBeDefined();
@@ -137,9 +139,13 @@ describe('kept counts equal count(*) through every write', () => {
     await okData(
       call('POST', `${M}/batch`, { action: 'removeTags', ids: a.slice(0, 10), tagIds: [fx.tags.hot] }),
     );
-    // A new title: its grams move (movie_gram_counts, migration 0112).
+    // A new title: its grams move (movie_gram_counts, migration 0112); not free; recommended (migration 0114).
     const t = await okData(call('GET', `${M}/${a[3]}`));
-    await okData(call('PUT', `${M}/${a[3]}`, { version: t.version, title: '改名 City 视频' }));
+    await okData(call('PUT', `${M}/${a[3]}`, { version: t.version, title: '改名 City 视频', free: false }));
+    await okData(
+      call('POST', `${M}/batch`, { action: 'recommend', ids: [...a.slice(0, 6), ...b.slice(0, 3)] }),
+    );
+    await okData(call('POST', `${M}/batch`, { action: 'unrecommend', ids: a.slice(0, 2) }));
     await expectCountsExact();
     await expectTotalsExact();
   });
@@ -177,6 +183,7 @@ describe('kept counts equal count(*) through every write', () => {
     await api.query(sql`update movies set title = title || '视', status = 'pending' where id % 3 = 0`);
     await api.query(sql`update movies set title = upper(title) where id % 3 = 1`);
     await api.query(sql`update movies set status = 'rejected' where id % 3 = 2`);
+    await api.query(sql`update movies set free = not free, recommended = (id % 2 = 0) where id % 4 = 1`);
     await api.query(sql`update movies set views = views + 1`);
     await expectTotalsExact();
   });
@@ -240,7 +247,9 @@ describe('which totals are exact', () => {
     expect(counterOf({ view: 'all', platform: 2, q: '' })).toEqual({ dim: 'platform', key: 2 });
     expect(counterOf({ view: 'all', columnId: 3, tagId: 4 })).toBeUndefined();
     expect(counterOf({ view: 'all', q: '视频' })).toBeUndefined();
-    expect(counterOf({ view: 'all', recommended: false })).toBeUndefined();
+    expect(counterOf({ view: 'all', recommended: false })).toEqual({ dim: 'recommended', key: 0 });
+    expect(counterOf({ view: 'online', free: 'true' })).toEqual({ dim: 'free', key: 1 });
+    expect(counterOf({ view: 'all', free: false, columnId: 3 })).toBeUndefined();
     expect(counterOf({ view: 'all', viewsMin: 0 })).toBeUndefined();
     expect(counterOf({ view: 'all', createdFrom: '2026-01-01' })).toBeUndefined();
     expect(counterOf({ view: 'all', ids: [1, 2] })).toBeUndefined();

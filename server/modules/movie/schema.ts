@@ -116,7 +116,7 @@ export const movies = pgTable(
   ],
 );
 
-export const MOVIE_COUNT_DIMS = ['all', 'column', 'tag', 'platform'] as const;
+export const MOVIE_COUNT_DIMS = ['all', 'column', 'tag', 'platform', 'free', 'recommended'] as const;
 
 /**
  * Movies per status, overall (`dim` 'all', `key` 0) and per column, tag and platform (`key` = the column or tag id,
@@ -126,7 +126,7 @@ export const MOVIE_COUNT_DIMS = ['all', 'column', 'tag', 'platform'] as const;
 export const movieCounts = pgTable(
   'movie_counts',
   {
-    dim: varchar('dim', { length: 8 }).$type<(typeof MOVIE_COUNT_DIMS)[number]>().notNull(),
+    dim: varchar('dim', { length: 16 }).$type<(typeof MOVIE_COUNT_DIMS)[number]>().notNull(),
     key: integer('key').notNull(),
     status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
     n: integer('n').notNull().default(0),

@@ -7,8 +7,8 @@ import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movieGramCounts, 
 /**
  * Totals of the movie list at a million rows (README "Totals at scale"). A `count(*)` over a large filter is nearly
  * the whole cost of a list (BENCHMARKS.md), so:
- * - a list filtered by view or status and at most one of column, tag and platform reads its exact total from the
- *   counters the triggers keep (`movie_counts`, migration 0004): a few rows, whatever the size;
+ * - a list filtered by view or status and at most one of column, tag, platform, free and recommended reads its exact
+ *   total from the counters the triggers keep (`movie_counts`, migrations 0004 and 0114): a few rows, whatever the size;
  * - so does a title search of one or two characters in a view or status with no other filter (`movie_gram_counts`,
  *   migration 0112: such a search is one gram of the titles);
  * - any other filter counts at most COUNT_CAP + 1 matching rows (server/core/totals.ts): under the cap the total is
@@ -38,6 +38,10 @@ export function counterOf(query: Record<string, unknown>): Counter | undefined {
   if (set('columnId')) dims.push({ dim: 'column', key: Number(query.columnId) });
   if (set('tagId')) dims.push({ dim: 'tag', key: Number(query.tagId) });
   if (set('platform')) dims.push({ dim: 'platform', key: Number(query.platform) });
+  // true or false, parsed ("true" and "false" as sent)
+  const flag = (k: string) => (query[k] === true || query[k] === 'true' ? 1 : 0);
+  if (set('free')) dims.push({ dim: 'free', key: flag('free') });
+  if (set('recommended')) dims.push({ dim: 'recommended', key: flag('recommended') });
   if (dims.length > 1) return undefined;
   return dims[0] ?? { dim: 'all', key: 0 };
 }
