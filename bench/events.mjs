@@ -340,7 +340,8 @@ async function reports(label, database, perDay, scale) {
     ['keywords, 7 days', `keywords?from=${addDays(today, -6)}&to=${today}`],
   ]) {
     // Cold: the first read after a rollup of today (marked as the rollup marks it, so the kept answer is stale and
-    // the report is computed from the rollups); warm: the same read again (the kept answer, report-cache.ts).
+    // the report is computed again: the older days' sums per key kept, reports.ts keySums, today's read); warm: the
+    // same read again (the kept answer, report-cache.ts).
     const cold = [];
     const warm = [];
     const read = async () => {
@@ -353,8 +354,8 @@ async function reports(label, database, perDay, scale) {
     };
     for (let i = 0; i < RUNS + 3; i++) {
       await database.db.$client.query(
-        `insert into stat_rolled_days (tenant, day, gen) values ($2, $1::date, txid_current())
-          on conflict (tenant, day) do update set gen = excluded.gen`,
+        `insert into stat_rolled_days (tenant, day, gen, day_gen) values ($2, $1::date, txid_current(), txid_current())
+          on conflict (tenant, day) do update set gen = excluded.gen, day_gen = excluded.day_gen`,
         [today, config.defaultTenant],
       );
       const c = await read();

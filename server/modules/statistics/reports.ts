@@ -3,7 +3,7 @@ import { addDays, daysIn, eachDay, type Period, previousPeriod } from '../../../
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
-import { kept, sqlKey } from './report-cache';
+import { kept, keptPerDb, LATE_DAYS, sqlKey } from './report-cache';
 import { estimateStored } from './sketch';
 
 type Figures = Record<string, number>;
@@ -23,6 +23,11 @@ export interface ReportDef {
   figures: readonly string[];
   derive(sums: Figures, uniques: Figures): Figures;
   sqlSort: Record<string, string>;
+  /**
+   * The same sorts from a key's sums, in JavaScript (null sorts last, as `nulls last`): a report with no filter sorts
+   * its keys' sums here, the older days' sums kept between reads (`keySums`).
+   */
+  sortValue: Record<string, (s: Figures) => number | null>;
   /**
    * A table of the same sketches pre-merged over aligned blocks of days (blocks.ts), with the key and scope columns:
    * periods merge their blocks rather than every day.
@@ -46,6 +51,8 @@ export interface ReportQuery {
   compare: boolean;
   /** False: compute afresh on every read (a filter that reads other tables than the rollups). */
   keep?: boolean;
+  /** The tenant's today: with it, a report with no filter keeps its older days' sums per key (`keySums`). */
+  today?: string;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
@@ -256,6 +263,83 @@ export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
   return kept(db, { tenant: q.tenant, span }, key, () => computeReport(db, def, q));
 }
 
+/** Kept sums per key of reports' older days, per database handle (`keySums`). */
+export const MAX_KEPT_KEY_SUMS = 16;
+const keptKeySums = keptPerDb<Map<string, Raw>>(MAX_KEPT_KEY_SUMS);
+
+/** Every key's sums over a period (rows `key` and the sums of `def.sums`), keyed by the key's text. */
+async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
+  const key = sql.raw(def.key);
+  const rows = rowsOf<Raw>(
+    await db.execute(sql`select ${key} as key, ${sumsSql(def)} from ${sql.raw(def.table)}
+      where ${whereOf(def, q, period, false)} group by ${key}`),
+  );
+  const out = new Map<string, Raw>();
+  for (const r of rows) {
+    const sums: Raw = { key: r.key };
+    for (const k of Object.keys(def.sums)) sums[k] = num(r[k]);
+    out.set(String(r.key), sums);
+  }
+  return out;
+}
+
+/**
+ * Every key's sums over the period of a report with no filter. A day's rows change only when the rollup recomputes
+ * that day (`stat_rolled_days.day_gen`), and the rollup that runs every minute recomputes today (and late events
+ * yesterday, `LATE_DAYS`). So with `q.today` the sums of the days before those are read once and kept, stamped with
+ * the newest `day_gen` over them, and each read adds the last days' rows: after a rollup of today the keywords of 90
+ * days are two days of rows, not ninety. The same sums as one read of every day (integers, added exactly).
+ */
+async function keySums(db: Executor, def: ReportDef, q: ReportQuery): Promise<Map<string, Raw>> {
+  const keptTo = q.today && q.keep !== false ? addDays(q.today, -1 - LATE_DAYS) : null;
+  if (!keptTo || keptTo < q.period.from) return sumsByKey(db, def, q, q.period);
+  const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
+  const recent = q.period.to > keptTo ? { from: addDays(keptTo, 1), to: q.period.to } : null;
+  const [stampRows, fresh] = await Promise.all([
+    db.execute(sql`select coalesce(max(day_gen), 0)::text as gen from stat_rolled_days
+      where tenant = ${q.tenant} and day between ${older.from}::date and ${older.to}::date`),
+    recent ? sumsByKey(db, def, q, recent) : Promise.resolve(new Map<string, Raw>()),
+  ]);
+  const gen = rowsOf<{ gen: string }>(stampRows)[0]?.gen ?? '0';
+  const keptKey = JSON.stringify([def.table, q.tenant, q.scope.map(sqlKey), older, gen]);
+  let kept = keptKeySums.get(db, keptKey);
+  if (!kept) {
+    kept = await sumsByKey(db, def, q, older);
+    keptKeySums.set(db, keptKey, kept);
+  }
+  if (!fresh.size) return kept;
+  const out = new Map(kept);
+  for (const [k, f] of fresh) {
+    const o = out.get(k);
+    if (!o) out.set(k, f);
+    else {
+      const sum: Raw = { key: o.key };
+      for (const c of Object.keys(def.sums)) sum[c] = num(o[c]) + num(f[c]);
+      out.set(k, sum);
+    }
+  }
+  return out;
+}
+
+/** Orders keys' sums as the SQL sort would: the figure (nulls last), then the key ascending. */
+function sortSums(def: ReportDef, q: ReportQuery, sums: Raw[]): Raw[] {
+  const sign = q.order === 'desc' ? -1 : 1;
+  const byKey = (a: Raw, b: Raw) => {
+    const x = a.key as string | number;
+    const y = b.key as string | number;
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  if (q.sort === 'key') return sums.sort((a, b) => sign * byKey(a, b));
+  const value = def.sortValue[q.sort];
+  const values = new Map(sums.map((r) => [r, value(r as Figures)]));
+  return sums.sort((a, b) => {
+    const x = values.get(a) ?? null;
+    const y = values.get(b) ?? null;
+    if (x === null || y === null) return x === y ? byKey(a, b) : x === null ? 1 : -1;
+    return sign * (x - y) || byKey(a, b);
+  });
+}
+
 async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   const key = sql.raw(def.key);
   const where = whereOf(def, q, q.period, false);
@@ -265,7 +349,20 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   let list: Record<string, any>[];
   let total: number;
   const sortSql = q.sort === 'key' ? def.key : def.sqlSort[q.sort];
-  if (sortSql) {
+  if (sortSql && !q.filter && !q.having) {
+    // No filter: every key's sums (the older days' kept, `keySums`), sorted here; the page's keys read in full.
+    const sorted = sortSums(def, q, [...(await keySums(db, def, q)).values()]);
+    total = sorted.length;
+    const page = sorted.slice(offset, offset + q.pageSize);
+    const full = await rowsFor(
+      db,
+      def,
+      q,
+      q.period,
+      page.map((r) => r.key),
+    );
+    list = page.map((r) => ({ key: String(r.key), ...figuresOf(def, full.get(String(r.key)) ?? {}) }));
+  } else if (sortSql) {
     // Sorted in SQL: only the page's keys have their sketches read.
     const rows = rowsOf<Raw>(
       await db.execute(sql`select ${key} as key, count(*) over () as total from ${sql.raw(def.table)} where ${where}
@@ -354,6 +451,11 @@ export const REPORTS = {
       zeroResults: 'sum(zero_results)',
       avgResults: 'sum(results_sum)::float8 / nullif(sum(searches), 0)',
     },
+    sortValue: {
+      searches: (s) => s.searches,
+      zeroResults: (s) => s.zero,
+      avgResults: (s) => (s.searches ? s.rsum / s.searches : null),
+    },
   },
   objects: {
     table: 'stat_object_daily',
@@ -372,6 +474,11 @@ export const REPORTS = {
       views: 'sum(views)',
       plays: 'sum(plays)',
       playRate: 'sum(plays)::float8 / nullif(sum(views), 0)',
+    },
+    sortValue: {
+      views: (s) => s.views,
+      plays: (s) => s.plays,
+      playRate: (s) => (s.views ? s.plays / s.views : null),
     },
   },
   domains: {
@@ -400,6 +507,11 @@ export const REPORTS = {
       newVisitors: 'sum(new_visitors)',
       bounceRate: 'sum(bounced)::float8 / nullif(sum(visits), 0)',
     },
+    sortValue: {
+      pageViews: (s) => s.pageViews,
+      newVisitors: (s) => s.fresh,
+      bounceRate: (s) => (s.visits ? s.bounced / s.visits : null),
+    },
   },
   visits: {
     table: 'stat_visit_daily',
@@ -409,6 +521,7 @@ export const REPORTS = {
     figures: ['pageViews', 'visitors', 'share'],
     derive: (s, u) => ({ pageViews: s.pageViews, visitors: u.visitors }),
     sqlSort: { pageViews: 'sum(page_views)', share: 'sum(page_views)' },
+    sortValue: { pageViews: (s) => s.pageViews, share: (s) => s.pageViews },
   },
 } satisfies Record<string, ReportDef>;
 

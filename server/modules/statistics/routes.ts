@@ -303,9 +303,11 @@ export function statsRoutes() {
 
   const common = async (c: AppContext, schema: z.ZodObject, q: any, def: ReportDef) => {
     rejectUnknownQuery(c, schema);
+    const { db, clock } = c.get('deps');
     return {
       tenant: tenantOf(c),
       period: await periodOf(c, q),
+      today: dayOf(clock.now(), await timeZoneOf(db, tenantOf(c))),
       compare: q.compare === 'true',
       ...pageOf(q, def.figures),
     };

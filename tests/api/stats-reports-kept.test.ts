@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { addDays } from '../../common/period';
+import {
+  REPORTS,
+  type ReportDef,
+  type ReportQuery,
+  runReport,
+} from '../../server/modules/statistics/reports';
+import { startApi, type TestApi } from './harness';
+import { event, rollup, siteSender, watchedDb } from './stats-helpers';
+
+/**
+ * Issue #12: a statistics report with no filter keeps its older days' sums per key between reads (reports.ts
+ * `keySums`). A report must be the one read from every day, through any sequence of rollups (of today, and of earlier
+ * days with late events), for every sort the keys' sums decide, with pages and the comparison.
+ */
+let api: TestApi;
+let admin: string;
+let send: Awaited<ReturnType<typeof siteSender>>;
+const TODAY = '2026-06-01'; // the harness clock: 16:00 in Asia/Shanghai
+
+beforeAll(async () => {
+  api = await startApi();
+  admin = await api.login();
+  send = await siteSender(api, admin);
+});
+afterAll(() => api?.close());
+
+const CASES: [ReportDef, string, 'asc' | 'desc'][] = [
+  [REPORTS.keywords, 'searches', 'desc'],
+  [REPORTS.keywords, 'avgResults', 'asc'],
+  [REPORTS.keywords, 'key', 'desc'],
+  [REPORTS.domains, 'pageViews', 'desc'],
+  [REPORTS.domains, 'bounceRate', 'asc'],
+  [REPORTS.objects, 'views', 'desc'],
+];
+
+const query = (
+  sort: string,
+  order: 'asc' | 'desc',
+  from: string,
+  page: number,
+  compare: boolean,
+): ReportQuery => ({
+  tenant: 2,
+  period: { from, to: TODAY },
+  scope: [],
+  sort,
+  order,
+  page,
+  pageSize: 3,
+  compare,
+});
+
+async function compareAll() {
+  for (const [def, sort, order] of CASES)
+    for (const [from, compare] of [
+      [addDays(TODAY, -11), false],
+      [addDays(TODAY, -5), true],
+    ] as const)
+      for (const page of [1, 2]) {
+        const q = query(sort, order, from, page, compare);
+        const kept = await runReport(api.database.db, def, { ...q, today: TODAY });
+        const whole = await runReport(api.database.db, def, { ...q, keep: false });
+        expect(kept, `${def.table} ${sort} ${order} ${from} p.${page}`).toEqual(whole);
+      }
+}
+
+test('the kept reading equals reading every day, through rollups of today and of earlier days', async () => {
+  const ev = fc.record({
+    daysBefore: fc.integer({ min: 0, max: 11 }),
+    kind: fc.constantFrom('search', 'search', 'pageview', 'play'),
+    word: fc.constantFrom('love', 'gap', 'Love', 'zero', '爱情', 'a b'),
+    results: fc.integer({ min: 0, max: 3 }),
+    domain: fc.constantFrom('a.example.com', 'b.example.com', 'c.example.com'),
+    visitor: fc.integer({ min: 0, max: 9 }),
+    movie: fc.integer({ min: 1, max: 4 }),
+  });
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.array(ev, { minLength: 1, maxLength: 25 }), { minLength: 2, maxLength: 3 }),
+      async (batches) => {
+        run++;
+        for (const batch of batches) {
+          const r = await send(
+            batch.map((e, i) =>
+              event({
+                id: `sk-${run}-${i}-${Math.random().toString(36).slice(2)}`,
+                type: e.kind,
+                time: `${addDays(TODAY, -e.daysBefore)}T03:00:00Z`,
+                domain: e.domain,
+                visitor: `sk-v${e.visitor}`,
+                ...(e.kind === 'search' ? { keyword: e.word, results: e.results } : {}),
+                ...(e.kind === 'search' ? {} : { object: { type: 'movie', id: e.movie } }),
+              }),
+            ),
+          );
+          expect(r.body.data.rejected).toEqual([]);
+          await rollup(api, admin);
+          await compareAll();
+        }
+      },
+    ),
+    { numRuns: 4 },
+  );
+  const all = await runReport(api.database.db, REPORTS.keywords, {
+    ...query('searches', 'desc', addDays(TODAY, -11), 1, false),
+    today: TODAY,
+  });
+  expect(all.total).toBeGreaterThan(0);
+});
+
+test("after a rollup of today the next read sums today's and yesterday's rows only; after one of an older day, every day", async () => {
+  const { db, seen } = watchedDb(api.database.db);
+  const from = addDays(TODAY, -11);
+  // Kept sums are kept per database handle: this one, which records the statements.
+  const read = () =>
+    runReport(db, REPORTS.keywords, { ...query('searches', 'desc', from, 1, false), today: TODAY });
+  await read();
+  for (const daysBefore of [0, 5]) {
+    const r = await send([
+      event({
+        type: 'search',
+        keyword: `late-${daysBefore}`,
+        results: 1,
+        time: `${addDays(TODAY, -daysBefore)}T03:00:00Z`,
+      }),
+    ]);
+    expect(r.body.data.accepted).toBe(1);
+    await rollup(api, admin);
+    seen.length = 0;
+    const answer = await read();
+    expect(answer.total).toBeGreaterThan(0);
+    // The statements that sum every key's rows (not the page's keys, not the total rows): their first days.
+    const sums = seen.filter(
+      (s) =>
+        s.sql.includes('from stat_keyword_daily') &&
+        s.sql.includes('group by keyword') &&
+        !s.sql.includes(' in ('),
+    );
+    const firstDays = sums.map((s) =>
+      s.params.find((p) => typeof p === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(p)),
+    );
+    expect(firstDays).toContain(addDays(TODAY, -1));
+    expect(firstDays.includes(from)).toBe(daysBefore === 5);
+  }
+});
