@@ -112,7 +112,7 @@ test('the kept reading equals reading every day, through rollups of today and of
   expect(all.total).toBeGreaterThan(0);
 });
 
-test("after a rollup of today the next read sums today's and yesterday's rows only; after one of an older day, every day", async () => {
+test("after a rollup of today the next read sums today's and yesterday's rows only, the totals, series and page's keys too; after one of an older day, every day", async () => {
   const { db, seen } = watchedDb(api.database.db);
   const from = addDays(TODAY, -11);
   // Kept sums are kept per database handle: this one, which records the statements.
@@ -145,5 +145,15 @@ test("after a rollup of today the next read sums today's and yesterday's rows on
     );
     expect(firstDays).toContain(addDays(TODAY, -1));
     expect(firstDays.includes(from)).toBe(daysBefore === 5);
+    // Nor the total rows (the totals row and the daily series) of the older days.
+    const totals = seen.filter(
+      (s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes("keyword = ''"),
+    );
+    expect(totals.length).toBeGreaterThan(0);
+    expect(totals.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
+    // Nor the page's keys over the older days (their sums and sketches kept since the first read).
+    const page = seen.filter((s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes(' in ('));
+    expect(page.length).toBeGreaterThan(0);
+    expect(page.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
   }
 });

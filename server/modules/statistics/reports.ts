@@ -4,7 +4,7 @@ import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
 import { kept, keptPerDb, LATE_DAYS, sqlKey } from './report-cache';
-import { estimateStored } from './sketch';
+import { estimateStored, type KeptSketch, Union } from './sketch';
 
 type Figures = Record<string, number>;
 type Raw = Record<string, unknown>;
@@ -168,8 +168,8 @@ function havingKeys(def: ReportDef, q: ReportQuery, period: Period): SQL | undef
   return sql`${sql.raw(def.key)} in (select ${sql.raw(def.key)} from ${sql.raw(def.table)} where ${whereOf(def, q, period, false)} group by ${sql.raw(def.key)} having ${q.having})`;
 }
 
-/** Totals over the period: the total rows, or every matching row when the report is filtered. */
-async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
+/** The totals' sums and sketches over a period: the total rows, or every matching row when the report is filtered. */
+async function totalRows(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
   const useTotal = !filtered(def, q);
   const h = havingKeys(def, q, period);
   const where = useTotal ? whereOf(def, q, period, true) : whereOf(def, q, period, false);
@@ -182,13 +182,174 @@ async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Pe
       .then((r) => rowsOf<Raw>(r)),
     blocks ? blockSketches(db, def, q, period, { totalRow: useTotal, byKey: false }) : Promise.resolve([]),
   ]);
-  return figuresOf(def, row ?? {}, blocks ? (sketches ?? {}) : (row ?? {}));
+  return { row: row ?? {}, sketches: blocks ? (sketches ?? {}) : (row ?? {}) };
+}
+
+/** Totals over the period. */
+async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
+  const { row, sketches } = await totalRows(db, def, q, period);
+  return figuresOf(def, row, sketches);
+}
+
+/** The older days of a report's period whose parts are kept, the days after them, and their stamp (`splitOf`). */
+interface Split {
+  older: Period;
+  recent: Period | null;
+  gen: string;
+}
+
+/**
+ * Where a report with no filter splits its period (with `q.today`): the days before yesterday, whose rows change only
+ * when the rollup recomputes one of them (`stat_rolled_days.day_gen`), and the days after them, which the rollup that
+ * runs every minute recomputes (today, and late events yesterday, `LATE_DAYS`). Null: nothing is kept.
+ */
+async function splitOf(db: Executor, q: ReportQuery): Promise<Split | null> {
+  if (!q.today || q.keep === false || q.filter || q.having) return null;
+  const keptTo = addDays(q.today, -1 - LATE_DAYS);
+  if (keptTo < q.period.from) return null;
+  const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
+  const recent = q.period.to > keptTo ? { from: addDays(keptTo, 1), to: q.period.to } : null;
+  return { older, recent, gen: await genOver(db, q.tenant, older) };
+}
+
+/** The newest `day_gen` over a period's days: its rows are as they were while it holds. */
+async function genOver(db: Executor, tenant: number, period: Period): Promise<string> {
+  const [row] = rowsOf<{ gen: string }>(
+    await db.execute(sql`select coalesce(max(day_gen), 0)::text as gen from stat_rolled_days
+      where tenant = ${tenant} and day between ${period.from}::date and ${period.to}::date`),
+  );
+  return row?.gen ?? '0';
+}
+
+/** Kept figures of keys over reports' older days (sums, and a union per sketch column), per database handle. */
+const keptKeyParts = keptPerDb<Map<string, { sums: Figures; unions: Record<string, KeptSketch> }>>(16);
+
+/**
+ * The figures of the keys given (a page's) over a period. With a split, each key's sums and sketch unions over the
+ * older days are kept once read (a page's keys are mostly the same read after read), and the recent days' rows added.
+ */
+async function keyFigures(
+  db: Executor,
+  def: ReportDef,
+  q: ReportQuery,
+  period: Period,
+  keys: unknown[],
+  split: Split | null,
+): Promise<Map<string, Figures>> {
+  if (!split) {
+    const rows = await rowsFor(db, def, q, period, keys);
+    return new Map(keys.map((k) => [String(k), figuresOf(def, rows.get(String(k)) ?? {})]));
+  }
+  const partKeyOf = partKey('r', def, q, split);
+  let part = keptKeyParts.get(db, partKeyOf);
+  if (!part) {
+    part = new Map();
+    keptKeyParts.set(db, partKeyOf, part);
+  }
+  const kept = part;
+  const missing = keys.filter((k) => !kept.has(String(k)));
+  const [older, recent] = await Promise.all([
+    rowsFor(db, def, q, split.older, missing),
+    split.recent ? rowsFor(db, def, q, split.recent, keys) : Promise.resolve(new Map<string, Raw>()),
+  ]);
+  for (const k of missing) {
+    const r = older.get(String(k)) ?? {};
+    const sums: Figures = {};
+    for (const c of Object.keys(def.sums)) sums[c] = num(r[c]);
+    const unions: Record<string, KeptSketch> = {};
+    for (const c of Object.keys(def.sketches)) {
+      for (const x of bytes(r[`sk_${c}`])) totalsUnion.add(x);
+      unions[c] = totalsUnion.keep();
+    }
+    kept.set(String(k), { sums, unions });
+  }
+  const out = new Map<string, Figures>();
+  for (const k of keys) {
+    const o = kept.get(String(k))!;
+    const r = recent.get(String(k)) ?? {};
+    const sums: Figures = {};
+    for (const c of Object.keys(def.sums)) sums[c] = o.sums[c] + num(r[c]);
+    const uniques: Figures = {};
+    for (const c of Object.keys(def.sketches)) {
+      for (const x of bytes(r[`sk_${c}`])) totalsUnion.add(x);
+      uniques[c] = totalsUnion.estimateWith(o.unions[c]);
+    }
+    out.set(String(k), def.derive(sums, uniques));
+  }
+  return out;
+}
+
+/** The key a kept part of `def` over a split's older days is kept under. */
+const partKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
+  JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.older, split.gen]);
+
+/** Kept totals of reports' older days (sums, and a union per sketch column), per database handle. */
+const keptTotalParts = keptPerDb<{ sums: Figures; unions: Record<string, KeptSketch> }>(16);
+/** Kept daily series of reports' older days, per database handle. */
+const keptSeriesParts = keptPerDb<Map<string, Figures>>(16);
+const totalsUnion = new Union();
+
+/** Totals over the period, the older days' sums and sketch unions kept (`splitOf`), the recent days' read. */
+async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: Split): Promise<Figures> {
+  const key = partKey('t', def, q, split);
+  let kept = keptTotalParts.get(db, key);
+  const [older, recent] = await Promise.all([
+    kept ? Promise.resolve(null) : totalRows(db, def, q, split.older),
+    split.recent ? totalRows(db, def, q, split.recent) : Promise.resolve(null),
+  ]);
+  if (!kept) {
+    const o = older!;
+    const sums: Figures = {};
+    for (const k of Object.keys(def.sums)) sums[k] = num(o.row[k]);
+    const unions: Record<string, KeptSketch> = {};
+    for (const k of Object.keys(def.sketches)) {
+      for (const x of bytes(o.sketches[`sk_${k}`])) totalsUnion.add(x);
+      unions[k] = totalsUnion.keep();
+    }
+    kept = { sums, unions };
+    keptTotalParts.set(db, key, kept);
+  }
+  const sums: Figures = {};
+  for (const k of Object.keys(def.sums)) sums[k] = kept.sums[k] + num(recent?.row[k]);
+  const uniques: Figures = {};
+  for (const k of Object.keys(def.sketches)) {
+    for (const x of bytes(recent?.sketches[`sk_${k}`])) totalsUnion.add(x);
+    uniques[k] = totalsUnion.estimateWith(kept.unions[k]);
+  }
+  return def.derive(sums, uniques);
+}
+
+/** The daily series, the older days' figures kept (`splitOf`): a day's figures change only when it is rolled up. */
+async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: Split) {
+  const key = partKey('s', def, q, split);
+  let kept = keptSeriesParts.get(db, key);
+  const [older, recent] = await Promise.all([
+    kept ? Promise.resolve(null) : seriesDays(db, def, q, split.older),
+    split.recent ? seriesDays(db, def, q, split.recent) : Promise.resolve(new Map<string, Figures>()),
+  ]);
+  if (!kept) {
+    kept = older!;
+    keptSeriesParts.set(db, key, kept);
+  }
+  return eachDay(q.period.from, q.period.to).map((date) => ({
+    date,
+    ...(kept.get(date) ?? recent.get(date) ?? figuresOf(def, {})),
+  }));
 }
 
 async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery) {
+  const byDay = await seriesDays(db, def, q, q.period);
+  return eachDay(q.period.from, q.period.to).map((date) => ({
+    date,
+    ...(byDay.get(date) ?? figuresOf(def, {})),
+  }));
+}
+
+/** Each day's figures over a period (the days with rows). */
+async function seriesDays(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
   const useTotal = !filtered(def, q);
-  const h = havingKeys(def, q, q.period);
-  const where = whereOf(def, q, q.period, useTotal);
+  const h = havingKeys(def, q, period);
+  const where = whereOf(def, q, period, useTotal);
   // One total row a day: its stored estimates stand for its sketches (which are read only where they are missing).
   const est = useTotal && def.estimates ? def.estimates : undefined;
   const figures = est
@@ -207,11 +368,7 @@ async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery) {
         where ${where}${h ? sql` and ${h}` : sql``} group by day`,
     ),
   );
-  const byDay = new Map(rows.map((r) => [String(r.day).slice(0, 10), r]));
-  return eachDay(q.period.from, q.period.to).map((date) => ({
-    date,
-    ...figuresOf(def, byDay.get(date) ?? {}),
-  }));
+  return new Map(rows.map((r) => [String(r.day).slice(0, 10), figuresOf(def, r)]));
 }
 
 /** Rows of the keys given, over a period (the page's figures, or the previous period's). */
@@ -284,27 +441,25 @@ async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: P
 }
 
 /**
- * Every key's sums over the period of a report with no filter. A day's rows change only when the rollup recomputes
- * that day (`stat_rolled_days.day_gen`), and the rollup that runs every minute recomputes today (and late events
- * yesterday, `LATE_DAYS`). So with `q.today` the sums of the days before those are read once and kept, stamped with
- * the newest `day_gen` over them, and each read adds the last days' rows: after a rollup of today the keywords of 90
- * days are two days of rows, not ninety. The same sums as one read of every day (integers, added exactly).
+ * Every key's sums over the period of a report with no filter: with a split (`splitOf`), the older days' sums are
+ * read once and kept under its stamp, and each read adds the recent days' rows: after a rollup of today the keywords
+ * of 90 days are two days of rows, not ninety. The same sums as one read of every day (integers, added exactly).
  */
-async function keySums(db: Executor, def: ReportDef, q: ReportQuery): Promise<Map<string, Raw>> {
-  const keptTo = q.today && q.keep !== false ? addDays(q.today, -1 - LATE_DAYS) : null;
-  if (!keptTo || keptTo < q.period.from) return sumsByKey(db, def, q, q.period);
-  const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
-  const recent = q.period.to > keptTo ? { from: addDays(keptTo, 1), to: q.period.to } : null;
-  const [stampRows, fresh] = await Promise.all([
-    db.execute(sql`select coalesce(max(day_gen), 0)::text as gen from stat_rolled_days
-      where tenant = ${q.tenant} and day between ${older.from}::date and ${older.to}::date`),
-    recent ? sumsByKey(db, def, q, recent) : Promise.resolve(new Map<string, Raw>()),
-  ]);
-  const gen = rowsOf<{ gen: string }>(stampRows)[0]?.gen ?? '0';
-  const keptKey = JSON.stringify([def.table, q.tenant, q.scope.map(sqlKey), older, gen]);
+async function keySums(
+  db: Executor,
+  def: ReportDef,
+  q: ReportQuery,
+  split: Split | null,
+): Promise<Map<string, Raw>> {
+  if (!split) return sumsByKey(db, def, q, q.period);
+  const keptKey = partKey('k', def, q, split);
   let kept = keptKeySums.get(db, keptKey);
+  const [older, fresh] = await Promise.all([
+    kept ? Promise.resolve(null) : sumsByKey(db, def, q, split.older),
+    split.recent ? sumsByKey(db, def, q, split.recent) : Promise.resolve(new Map<string, Raw>()),
+  ]);
   if (!kept) {
-    kept = await sumsByKey(db, def, q, older);
+    kept = older!;
     keptKeySums.set(db, keptKey, kept);
   }
   if (!fresh.size) return kept;
@@ -341,6 +496,7 @@ function sortSums(def: ReportDef, q: ReportQuery, sums: Raw[]): Raw[] {
 }
 
 async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
+  const split = await splitOf(db, q);
   const key = sql.raw(def.key);
   const where = whereOf(def, q, q.period, false);
   const having = q.having ? sql` having ${q.having}` : sql``;
@@ -351,17 +507,18 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   const sortSql = q.sort === 'key' ? def.key : def.sqlSort[q.sort];
   if (sortSql && !q.filter && !q.having) {
     // No filter: every key's sums (the older days' kept, `keySums`), sorted here; the page's keys read in full.
-    const sorted = sortSums(def, q, [...(await keySums(db, def, q)).values()]);
+    const sorted = sortSums(def, q, [...(await keySums(db, def, q, split)).values()]);
     total = sorted.length;
     const page = sorted.slice(offset, offset + q.pageSize);
-    const full = await rowsFor(
+    const figures = await keyFigures(
       db,
       def,
       q,
       q.period,
       page.map((r) => r.key),
+      split,
     );
-    list = page.map((r) => ({ key: String(r.key), ...figuresOf(def, full.get(String(r.key)) ?? {}) }));
+    list = page.map((r) => ({ key: String(r.key), ...figures.get(String(r.key)) }));
   } else if (sortSql) {
     // Sorted in SQL: only the page's keys have their sketches read.
     const rows = rowsOf<Raw>(
@@ -397,7 +554,11 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     total = all.length;
     list = all.slice(offset, offset + q.pageSize);
   }
-  const [totals, series] = await Promise.all([totalsOf(db, def, q, q.period), seriesOf(db, def, q)]);
+  const [totals, series] = await Promise.all(
+    split
+      ? [splitTotals(db, def, q, split), splitSeries(db, def, q, split)]
+      : [totalsOf(db, def, q, q.period), seriesOf(db, def, q)],
+  );
   const out: {
     list: Record<string, unknown>[];
     total: number;
@@ -407,17 +568,20 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   } = { list, total, totals, series };
   if (q.compare) {
     const prev = previousPeriod(q.period);
+    // With a split, the previous period is all older days: kept whole under its own stamp.
+    const prevSplit = split ? { older: prev, recent: null, gen: await genOver(db, q.tenant, prev) } : null;
     const [before, prevTotals] = await Promise.all([
-      rowsFor(
+      keyFigures(
         db,
         def,
         q,
         prev,
         list.map((r) => (def.totalKey === '0' ? Number(r.key) : r.key)),
+        prevSplit,
       ),
-      totalsOf(db, def, q, prev),
+      prevSplit ? splitTotals(db, def, q, prevSplit) : totalsOf(db, def, q, prev),
     ]);
-    out.list = list.map((r) => ({ ...r, previous: figuresOf(def, before.get(r.key) ?? {}) }));
+    out.list = list.map((r) => ({ ...r, previous: before.get(r.key) ?? figuresOf(def, {}) }));
     out.previousTotals = prevTotals;
   }
   return out;
