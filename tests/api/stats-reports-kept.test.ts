@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
 import {
+  pageOfSums,
   REPORTS,
   type ReportDef,
   type ReportQuery,
@@ -156,4 +157,67 @@ test("after a rollup of today the next read sums today's and yesterday's rows on
     expect(page.length).toBeGreaterThan(0);
     expect(page.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
   }
+});
+
+test("a page of the keys' sums is the page of all of them sorted, ties by key, nulls last", () => {
+  const def = REPORTS.keywords;
+  const sums = fc.dictionary(
+    fc.constantFrom('a', 'b', 'B', 'c', 'd', '爱', 'e', 'f', 'g', 'h'),
+    fc.record({
+      searches: fc.integer({ min: 0, max: 3 }),
+      zero: fc.integer({ min: 0, max: 2 }),
+      rsum: fc.integer({ min: 0, max: 9 }),
+    }),
+  );
+  fc.assert(
+    fc.property(
+      sums,
+      sums,
+      fc.constantFrom('searches', 'avgResults', 'key', 'zeroResults'),
+      fc.constantFrom('asc', 'desc'),
+      fc.integer({ min: 1, max: 4 }),
+      (older, recent, sort, order, page) => {
+        const toMap = (d: Record<string, Record<string, number>>) =>
+          new Map(Object.entries(d).map(([key, v]) => [key, { key, ...v } as Record<string, unknown>]));
+        const q = { ...query(sort, order as 'asc' | 'desc', TODAY, page, false), pageSize: 3 };
+        const got = pageOfSums(def, q, { kept: toMap(older), fresh: toMap(recent) }, (page - 1) * 3);
+        // Every key's sums, sorted whole.
+        const all = new Map<string, Record<string, number | string>>();
+        for (const d of [older, recent])
+          for (const [key, v] of Object.entries(d)) {
+            const o = all.get(key) ?? { key, searches: 0, zero: 0, rsum: 0 };
+            all.set(key, {
+              key,
+              searches: +o.searches + v.searches,
+              zero: +o.zero + v.zero,
+              rsum: +o.rsum + v.rsum,
+            });
+          }
+        const value = (r: Record<string, number | string>) =>
+          sort === 'key'
+            ? null
+            : sort === 'avgResults'
+              ? +r.searches
+                ? +r.rsum / +r.searches
+                : null
+              : sort === 'searches'
+                ? +r.searches
+                : +r.zero;
+        const sign = order === 'desc' ? -1 : 1;
+        const sorted = [...all.values()].sort((a, b) => {
+          if (sort === 'key') return sign * (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+          const x = value(a);
+          const y = value(b);
+          const byKey = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+          if (x === null || y === null) return x === y ? byKey : x === null ? 1 : -1;
+          return sign * (x - y) || byKey;
+        });
+        expect(got.total).toBe(all.size);
+        expect(got.page.map((r: Record<string, unknown>) => r.key)).toEqual(
+          sorted.slice((page - 1) * 3, page * 3).map((r) => r.key),
+        );
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

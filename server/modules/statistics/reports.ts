@@ -421,7 +421,7 @@ export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
 }
 
 /** Kept sums per key of reports' older days, per database handle (`keySums`). */
-export const MAX_KEPT_KEY_SUMS = 16;
+export const MAX_KEPT_KEY_SUMS = 8;
 const keptKeySums = keptPerDb<Map<string, Raw>>(MAX_KEPT_KEY_SUMS);
 
 /** Every key's sums over a period (rows `key` and the sums of `def.sums`), keyed by the key's text. */
@@ -441,17 +441,17 @@ async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: P
 }
 
 /**
- * Every key's sums over the period of a report with no filter: with a split (`splitOf`), the older days' sums are
- * read once and kept under its stamp, and each read adds the recent days' rows: after a rollup of today the keywords
- * of 90 days are two days of rows, not ninety. The same sums as one read of every day (integers, added exactly).
+ * Every key's sums over the period of a report with no filter, as the older days' (kept with a split, `splitOf`: read
+ * once under its stamp) and the recent days' (read each time): after a rollup of today the keywords of 90 days are
+ * two days of rows, not ninety. The same sums as one read of every day (integers, added exactly).
  */
 async function keySums(
   db: Executor,
   def: ReportDef,
   q: ReportQuery,
   split: Split | null,
-): Promise<Map<string, Raw>> {
-  if (!split) return sumsByKey(db, def, q, q.period);
+): Promise<{ kept: Map<string, Raw>; fresh: Map<string, Raw> }> {
+  if (!split) return { kept: await sumsByKey(db, def, q, q.period), fresh: new Map() };
   const keptKey = partKey('k', def, q, split);
   let kept = keptKeySums.get(db, keptKey);
   const [older, fresh] = await Promise.all([
@@ -462,37 +462,90 @@ async function keySums(
     kept = older!;
     keptKeySums.set(db, keptKey, kept);
   }
-  if (!fresh.size) return kept;
-  const out = new Map(kept);
-  for (const [k, f] of fresh) {
-    const o = out.get(k);
-    if (!o) out.set(k, f);
-    else {
-      const sum: Raw = { key: o.key };
-      for (const c of Object.keys(def.sums)) sum[c] = num(o[c]) + num(f[c]);
-      out.set(k, sum);
-    }
-  }
-  return out;
+  return { kept, fresh };
 }
 
 /** Orders keys' sums as the SQL sort would: the figure (nulls last), then the key ascending. */
-function sortSums(def: ReportDef, q: ReportQuery, sums: Raw[]): Raw[] {
+function compareSums(def: ReportDef, q: ReportQuery): (a: Raw, b: Raw) => number {
   const sign = q.order === 'desc' ? -1 : 1;
   const byKey = (a: Raw, b: Raw) => {
     const x = a.key as string | number;
     const y = b.key as string | number;
     return x < y ? -1 : x > y ? 1 : 0;
   };
-  if (q.sort === 'key') return sums.sort((a, b) => sign * byKey(a, b));
+  if (q.sort === 'key') return (a, b) => sign * byKey(a, b);
   const value = def.sortValue[q.sort];
-  const values = new Map(sums.map((r) => [r, value(r as Figures)]));
-  return sums.sort((a, b) => {
-    const x = values.get(a) ?? null;
-    const y = values.get(b) ?? null;
+  return (a, b) => {
+    const x = value(a as Figures);
+    const y = value(b as Figures);
     if (x === null || y === null) return x === y ? byKey(a, b) : x === null ? 1 : -1;
     return sign * (x - y) || byKey(a, b);
-  });
+  };
+}
+
+/**
+ * One page of every key's sums (the kept and the fresh added key by key, without copying either), in the report's
+ * order, and how many keys there are: the first offset + page size found with a heap, so a page costs about n·log(k)
+ * comparisons however many keys there are, not a sort of them all.
+ */
+export function pageOfSums(
+  def: ReportDef,
+  q: ReportQuery,
+  sums: { kept: Map<string, Raw>; fresh: Map<string, Raw> },
+  offset: number,
+): { page: Raw[]; total: number } {
+  const cmp = compareSums(def, q);
+  const k = offset + q.pageSize;
+  // A max-heap (by `cmp`) of the k first keys so far: its root is the last of them.
+  const heap: Raw[] = [];
+  const up = (i: number) => {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (cmp(heap[i], heap[p]) <= 0) break;
+      [heap[i], heap[p]] = [heap[p], heap[i]];
+      i = p;
+    }
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && cmp(heap[l], heap[m]) > 0) m = l;
+      if (r < heap.length && cmp(heap[r], heap[m]) > 0) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  const offer = (row: Raw) => {
+    if (k <= 0) return;
+    if (heap.length < k) {
+      heap.push(row);
+      up(heap.length - 1);
+    } else if (cmp(row, heap[0]) < 0) {
+      heap[0] = row;
+      down(0);
+    }
+  };
+  const cols = Object.keys(def.sums);
+  let total = 0;
+  for (const [key, o] of sums.kept) {
+    total++;
+    const f = sums.fresh.get(key);
+    if (!f) offer(o);
+    else {
+      const sum: Raw = { key: o.key };
+      for (const c of cols) sum[c] = num(o[c]) + num(f[c]);
+      offer(sum);
+    }
+  }
+  for (const [key, f] of sums.fresh)
+    if (!sums.kept.has(key)) {
+      total++;
+      offer(f);
+    }
+  return { page: heap.sort(cmp).slice(offset), total };
 }
 
 async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
@@ -507,9 +560,9 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   const sortSql = q.sort === 'key' ? def.key : def.sqlSort[q.sort];
   if (sortSql && !q.filter && !q.having) {
     // No filter: every key's sums (the older days' kept, `keySums`), sorted here; the page's keys read in full.
-    const sorted = sortSums(def, q, [...(await keySums(db, def, q, split)).values()]);
-    total = sorted.length;
-    const page = sorted.slice(offset, offset + q.pageSize);
+    const sums = pageOfSums(def, q, await keySums(db, def, q, split), offset);
+    total = sums.total;
+    const page = sums.page;
     const figures = await keyFigures(
       db,
       def,
