@@ -550,6 +550,17 @@ export function pageOfSums(
 
 async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   const split = await splitOf(db, q);
+  // The totals and the series do not depend on the page: read beside it (other connections on PostgreSQL), and so
+  // is the compared period's stamp.
+  const totalsAndSeries = Promise.all(
+    split
+      ? [splitTotals(db, def, q, split), splitSeries(db, def, q, split)]
+      : [totalsOf(db, def, q, q.period), seriesOf(db, def, q)],
+  );
+  const prevGen = split && q.compare ? genOver(db, q.tenant, previousPeriod(q.period)) : null;
+  // Awaited below; not an unhandled rejection if the page's reads fail first.
+  totalsAndSeries.catch(() => {});
+  prevGen?.catch(() => {});
   const key = sql.raw(def.key);
   const where = whereOf(def, q, q.period, false);
   const having = q.having ? sql` having ${q.having}` : sql``;
@@ -607,11 +618,7 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     total = all.length;
     list = all.slice(offset, offset + q.pageSize);
   }
-  const [totals, series] = await Promise.all(
-    split
-      ? [splitTotals(db, def, q, split), splitSeries(db, def, q, split)]
-      : [totalsOf(db, def, q, q.period), seriesOf(db, def, q)],
-  );
+  const [totals, series] = await totalsAndSeries;
   const out: {
     list: Record<string, unknown>[];
     total: number;
@@ -622,7 +629,7 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   if (q.compare) {
     const prev = previousPeriod(q.period);
     // With a split, the previous period is all older days: kept whole under its own stamp.
-    const prevSplit = split ? { older: prev, recent: null, gen: await genOver(db, q.tenant, prev) } : null;
+    const prevSplit = split && prevGen ? { older: prev, recent: null, gen: await prevGen } : null;
     const [before, prevTotals] = await Promise.all([
       keyFigures(
         db,
