@@ -221,8 +221,57 @@ async function genOver(db: Executor, tenant: number, period: Period): Promise<st
   return row?.gen ?? '0';
 }
 
-/** Kept figures of keys over reports' older days (sums, and a union per sketch column), per database handle. */
-const keptKeyParts = keptPerDb<Map<string, { sums: Figures; unions: Record<string, KeptSketch> }>>(16);
+/** What is kept of a total or a key over older days: its sums, and the union of its sketches per column. */
+interface KeptPart {
+  sums: Figures;
+  unions: Record<string, KeptSketch>;
+}
+
+const union = new Union();
+
+/** A row's sums and sketches (`sk_*`, of `sketches`) as a kept part. */
+function keepPart(def: ReportDef, row: Raw, sketches: Raw = row): KeptPart {
+  const sums: Figures = {};
+  for (const c of Object.keys(def.sums)) sums[c] = num(row[c]);
+  const unions: Record<string, KeptSketch> = {};
+  for (const c of Object.keys(def.sketches)) {
+    for (const x of bytes(sketches[`sk_${c}`])) union.add(x);
+    unions[c] = union.keep();
+  }
+  return { sums, unions };
+}
+
+/** The figures of a kept part with a recent row's sums added and its sketches merged (`Union.estimateWith`). */
+function withRecent(def: ReportDef, kept: KeptPart, row: Raw = {}, sketches: Raw = row): Figures {
+  const sums: Figures = {};
+  for (const c of Object.keys(def.sums)) sums[c] = kept.sums[c] + num(row[c]);
+  const uniques: Figures = {};
+  for (const c of Object.keys(def.sketches)) {
+    for (const x of bytes(sketches[`sk_${c}`])) union.add(x);
+    uniques[c] = union.estimateWith(kept.unions[c]);
+  }
+  return def.derive(sums, uniques);
+}
+
+/**
+ * A split's older part as kept under `key` (read with `readOlder` and kept when missing), and its recent part, read
+ * beside it.
+ */
+async function keptAndRecent<T, R>(
+  store: ReturnType<typeof keptPerDb<T>>,
+  db: Executor,
+  key: string,
+  readOlder: () => Promise<T>,
+  readRecent: () => Promise<R>,
+): Promise<[T, R]> {
+  const kept = store.get(db, key);
+  const [older, recent] = await Promise.all([kept ? Promise.resolve(kept) : readOlder(), readRecent()]);
+  if (!kept) store.set(db, key, older);
+  return [older, recent];
+}
+
+/** Kept parts of keys over reports' older days, per database handle (`keyFigures`). */
+const keptKeyParts = keptPerDb<Map<string, KeptPart>>(16);
 
 /**
  * The figures of the keys given (a page's) over a period. With a split, each key's sums and sketch unions over the
@@ -252,85 +301,43 @@ async function keyFigures(
     rowsFor(db, def, q, split.older, missing),
     split.recent ? rowsFor(db, def, q, split.recent, keys) : Promise.resolve(new Map<string, Raw>()),
   ]);
-  for (const k of missing) {
-    const r = older.get(String(k)) ?? {};
-    const sums: Figures = {};
-    for (const c of Object.keys(def.sums)) sums[c] = num(r[c]);
-    const unions: Record<string, KeptSketch> = {};
-    for (const c of Object.keys(def.sketches)) {
-      for (const x of bytes(r[`sk_${c}`])) totalsUnion.add(x);
-      unions[c] = totalsUnion.keep();
-    }
-    kept.set(String(k), { sums, unions });
-  }
-  const out = new Map<string, Figures>();
-  for (const k of keys) {
-    const o = kept.get(String(k))!;
-    const r = recent.get(String(k)) ?? {};
-    const sums: Figures = {};
-    for (const c of Object.keys(def.sums)) sums[c] = o.sums[c] + num(r[c]);
-    const uniques: Figures = {};
-    for (const c of Object.keys(def.sketches)) {
-      for (const x of bytes(r[`sk_${c}`])) totalsUnion.add(x);
-      uniques[c] = totalsUnion.estimateWith(o.unions[c]);
-    }
-    out.set(String(k), def.derive(sums, uniques));
-  }
-  return out;
+  for (const k of missing) kept.set(String(k), keepPart(def, older.get(String(k)) ?? {}));
+  return new Map(keys.map((k) => [String(k), withRecent(def, kept.get(String(k))!, recent.get(String(k)))]));
 }
 
 /** The key a kept part of `def` over a split's older days is kept under. */
 const partKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
   JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.older, split.gen]);
 
-/** Kept totals of reports' older days (sums, and a union per sketch column), per database handle. */
-const keptTotalParts = keptPerDb<{ sums: Figures; unions: Record<string, KeptSketch> }>(16);
+/** Kept totals of reports' older days, per database handle. */
+const keptTotalParts = keptPerDb<KeptPart>(16);
 /** Kept daily series of reports' older days, per database handle. */
 const keptSeriesParts = keptPerDb<Map<string, Figures>>(16);
-const totalsUnion = new Union();
 
 /** Totals over the period, the older days' sums and sketch unions kept (`splitOf`), the recent days' read. */
 async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: Split): Promise<Figures> {
-  const key = partKey('t', def, q, split);
-  let kept = keptTotalParts.get(db, key);
-  const [older, recent] = await Promise.all([
-    kept ? Promise.resolve(null) : totalRows(db, def, q, split.older),
-    split.recent ? totalRows(db, def, q, split.recent) : Promise.resolve(null),
-  ]);
-  if (!kept) {
-    const o = older!;
-    const sums: Figures = {};
-    for (const k of Object.keys(def.sums)) sums[k] = num(o.row[k]);
-    const unions: Record<string, KeptSketch> = {};
-    for (const k of Object.keys(def.sketches)) {
-      for (const x of bytes(o.sketches[`sk_${k}`])) totalsUnion.add(x);
-      unions[k] = totalsUnion.keep();
-    }
-    kept = { sums, unions };
-    keptTotalParts.set(db, key, kept);
-  }
-  const sums: Figures = {};
-  for (const k of Object.keys(def.sums)) sums[k] = kept.sums[k] + num(recent?.row[k]);
-  const uniques: Figures = {};
-  for (const k of Object.keys(def.sketches)) {
-    for (const x of bytes(recent?.sketches[`sk_${k}`])) totalsUnion.add(x);
-    uniques[k] = totalsUnion.estimateWith(kept.unions[k]);
-  }
-  return def.derive(sums, uniques);
+  const [kept, recent] = await keptAndRecent(
+    keptTotalParts,
+    db,
+    partKey('t', def, q, split),
+    async () => {
+      const { row, sketches } = await totalRows(db, def, q, split.older);
+      return keepPart(def, row, sketches);
+    },
+    async () => (split.recent ? totalRows(db, def, q, split.recent) : null),
+  );
+  return withRecent(def, kept, recent?.row, recent?.sketches);
 }
 
 /** The daily series, the older days' figures kept (`splitOf`): a day's figures change only when it is rolled up. */
 async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: Split) {
-  const key = partKey('s', def, q, split);
-  let kept = keptSeriesParts.get(db, key);
-  const [older, recent] = await Promise.all([
-    kept ? Promise.resolve(null) : seriesDays(db, def, q, split.older),
-    split.recent ? seriesDays(db, def, q, split.recent) : Promise.resolve(new Map<string, Figures>()),
-  ]);
-  if (!kept) {
-    kept = older!;
-    keptSeriesParts.set(db, key, kept);
-  }
+  const [kept, recent] = await keptAndRecent(
+    keptSeriesParts,
+    db,
+    partKey('s', def, q, split),
+    () => seriesDays(db, def, q, split.older),
+    async () => (split.recent ? seriesDays(db, def, q, split.recent) : new Map<string, Figures>()),
+  );
   return eachDay(q.period.from, q.period.to).map((date) => ({
     date,
     ...(kept.get(date) ?? recent.get(date) ?? figuresOf(def, {})),
@@ -452,16 +459,13 @@ async function keySums(
   split: Split | null,
 ): Promise<{ kept: Map<string, Raw>; fresh: Map<string, Raw> }> {
   if (!split) return { kept: await sumsByKey(db, def, q, q.period), fresh: new Map() };
-  const keptKey = partKey('k', def, q, split);
-  let kept = keptKeySums.get(db, keptKey);
-  const [older, fresh] = await Promise.all([
-    kept ? Promise.resolve(null) : sumsByKey(db, def, q, split.older),
-    split.recent ? sumsByKey(db, def, q, split.recent) : Promise.resolve(new Map<string, Raw>()),
-  ]);
-  if (!kept) {
-    kept = older!;
-    keptKeySums.set(db, keptKey, kept);
-  }
+  const [kept, fresh] = await keptAndRecent(
+    keptKeySums,
+    db,
+    partKey('k', def, q, split),
+    () => sumsByKey(db, def, q, split.older),
+    async () => (split.recent ? sumsByKey(db, def, q, split.recent) : new Map<string, Raw>()),
+  );
   return { kept, fresh };
 }
 
