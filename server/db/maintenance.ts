@@ -2,6 +2,13 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from './migrate';
 import type { Db } from './types';
 
+/** The schema's own tables in `pg_class c` (the app's schema, not the catalogs). */
+const OF_SCHEMA = sql`c.relnamespace = current_schema()::regnamespace`;
+/** Ordinary permanent tables (partitions included, partitioned parents, views and temporary tables not). */
+const ORDINARY = sql`c.relkind = 'r' and c.relpersistence = 'p'`;
+/** A table's name as an SQL identifier. */
+const ident = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
 /**
  * Analyses the tables whose planner statistics are missing or stale: never analysed, or grown by more than a fifth
  * (and 8 pages) since; `tables` names them, or every ordinary table of the schema when left out. Autovacuum may be
@@ -18,10 +25,10 @@ export async function analyzeStale(db: Db, tables?: string[]): Promise<string[]>
         tables.map((t) => sql`${t}`),
         sql`, `,
       )})`
-    : sql`c.relnamespace = current_schema()::regnamespace`;
+    : OF_SCHEMA;
   const stale = rowsOf<{ name: string }>(
     await db.execute(sql`select c.relname as name from pg_class c
-      where ${which} and c.relkind = 'r' and c.relpersistence = 'p'
+      where ${which} and ${ORDINARY}
         and (c.reltuples < 0 or pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.2 + 8)`),
   ).map((r) => r.name);
   if (stale.length)
@@ -29,7 +36,7 @@ export async function analyzeStale(db: Db, tables?: string[]): Promise<string[]>
       // 9,000 rows rather than the default 30,000: plans need sizes and rough distinct counts, and analysing a day of
       // 200,000 events took 0.5 s at the default.
       await tx.execute(sql`set local default_statistics_target = 30`);
-      for (const t of stale) await tx.execute(sql.raw(`analyze "${t.replace(/"/g, '""')}"`));
+      for (const t of stale) await tx.execute(sql.raw(`analyze ${ident(t)}`));
     });
   return stale;
 }
@@ -58,10 +65,9 @@ export async function autovacuumRuns(db: Db): Promise<boolean> {
 export async function vacuumAll(db: Db): Promise<string[]> {
   const tables = rowsOf<{ name: string }>(
     await db.execute(sql`select c.relname as name from pg_class c
-      where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relpersistence = 'p'
-      order by c.relname`),
+      where ${OF_SCHEMA} and ${ORDINARY} order by c.relname`),
   ).map((r) => r.name);
-  for (const t of tables) await db.execute(sql.raw(`vacuum "${t.replace(/"/g, '""')}"`));
+  for (const t of tables) await db.execute(sql.raw(`vacuum ${ident(t)}`));
   return tables;
 }
 
