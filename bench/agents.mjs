@@ -13,7 +13,6 @@
 //   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; its own database
 //   zg_bench_agents)  BENCH_AGENTS=1000  BENCH_DAYS=90  BENCH_RUNS=30  BENCH_QUERIES=<regex on the query names>
 import { createHash } from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { benchDatabase, markSeeded } from './_pg.mjs';
 import { inProcessApi, serverModules } from './_server.mjs';
 import { fmtStats, loadLine, timeRuns } from './_timing.mjs';
@@ -29,7 +28,7 @@ const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) :
 const { load, close: closeModules } = await serverModules();
 const { loadConfig } = await load('/server/config.ts');
 const { migrate } = await load('/server/db/migrate.ts');
-const schema = await load('/server/db/schema.ts');
+const { databaseOver } = await load('/server/node/postgres.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
 const { allAgentsStat } = await load('/server/modules/agents/stat.ts');
 const { addDays, dayOf } = await load('/common/period.ts');
@@ -74,7 +73,7 @@ if (!opened) {
   process.exit(0);
 }
 const { pool, reuse } = opened;
-const db = drizzle(pool, { schema });
+const db = databaseOver(pool); // as the server opens it (server/node/postgres.ts)
 await migrate(db);
 await ensureFirstAdmin(db, config);
 if (reuse) console.log(`PostgreSQL: reusing ${BENCH_DB} (key ${key()})`);

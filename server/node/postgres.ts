@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Logger } from '../core/logger';
+import { type RowStream, streamRowsWith } from '../db/each-row';
 import * as schema from '../db/schema';
 import type { Database } from '../db/types';
 
@@ -30,10 +31,42 @@ export async function openPostgres(url: string, max = 10, logger?: Logger): Prom
   pool.on('connect', (client) => client.on('error', report));
   const client = await pool.connect(); // fail at start, with a clear line, when the server is unreachable
   client.release();
-  return {
-    db: drizzle(pool, { schema }) as unknown as Database['db'],
-    driver: 'postgres',
-    close: () => pool.end(),
+  return { db: databaseOver(pool), driver: 'postgres', close: () => pool.end() };
+}
+
+/** The Drizzle handle over a pool as the server uses it (benches reuse it on their own pools). */
+export function databaseOver(pool: pg.Pool): Database['db'] {
+  const db = drizzle(pool, { schema }) as unknown as Database['db'];
+  streamRowsWith(db, streamRows(pool));
+  return db;
+}
+
+/**
+ * A query on a client of the pool whose rows are handed over as they arrive (`eachRow`). A throw from `onRow` is
+ * kept until the query ends (it must not reach the connection's parser) and then rejects.
+ */
+function streamRows(pool: pg.Pool): RowStream {
+  return async ({ sql, params }, onRow) => {
+    const client = await pool.connect();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let thrown: unknown;
+        const query = new pg.Query(sql, params as unknown[]);
+        query.on('row', (row: Record<string, unknown>) => {
+          if (thrown !== undefined) return;
+          try {
+            onRow(row);
+          } catch (err) {
+            thrown = err;
+          }
+        });
+        query.on('error', reject);
+        query.on('end', () => (thrown === undefined ? resolve() : reject(thrown)));
+        client.query(query);
+      });
+    } finally {
+      client.release();
+    }
   };
 }
 

@@ -354,7 +354,7 @@ describe('attribution, commission and settlement', () => {
 
 describe('traffic quality', () => {
   test('flags with the figures behind them', async () => {
-    for (const ch of ['q-farm', 'q-good', 'q-mid', 'q-dev']) await create({ channel: ch });
+    for (const ch of ['q-farm', 'q-good', 'q-mid', 'q-dev', 'q-late']) await create({ channel: ch });
     const signups = (ch: string, n: number, over: (i: number) => Record<string, unknown>) =>
       Array.from({ length: n }, (_, i) =>
         event({
@@ -376,6 +376,8 @@ describe('traffic quality', () => {
       ...back('q-good', 20),
       ...back('q-mid', 10),
       ...back('q-dev', 2),
+      // Signups in the period's last week, after the last matured day (05-24: a week before today, 06-01, less one).
+      ...signups('q-late', 5, () => ({ time: '2026-05-28T03:00:00Z' })),
     ]);
     await rollup(api, admin);
     const farm = await rowOf('q-farm');
@@ -391,6 +393,8 @@ describe('traffic quality', () => {
     expect(good.quality).toMatchObject({ retained: 20, idle: 0, flags: [] });
     const mid = await rowOf('q-mid');
     expect(mid.quality).toMatchObject({ retained: 10, idle: 10, flags: [] });
+    // They count among the signups, not among the matured ones, nor their idle accounts.
+    expect((await rowOf('q-late')).quality).toMatchObject({ signups: 5, matured: 0, idle: 0, retained: 0 });
     const dev = await rowOf('q-dev');
     expect(dev.quality.sharedDevice).toBe(20);
     expect(dev.quality.flags).toContain('sharedDevice');

@@ -17,6 +17,7 @@ import {
   merge,
   mergeStored,
   registerOf,
+  SketchArena,
   storedSketch,
   Union,
 } from '../../server/modules/statistics/sketch';
@@ -221,8 +222,15 @@ test('a union estimates what merge() does, kept and estimated again with more sk
         const whole = estimate(merge(stored));
         for (const s of stored) union.add(s);
         expect(union.estimate()).toBe(whole);
-        // The same union once more: estimate() left it empty.
-        for (const s of stored) union.addStored(Buffer.from(s).toString('base64'));
+        // The same union once more (estimate() left it empty), from one arena the sketches were read into as a driver
+        // returns them: base64 text (as stored beside them), bytes, bytea's hex text; it grows past its first size.
+        const arena = new SketchArena();
+        const at = stored.map((s, j) => {
+          const text = [Buffer.from(s).toString('base64'), s, `\\x${Buffer.from(s).toString('hex')}`][j % 3];
+          const start = arena.put(text);
+          return [start, arena.length];
+        });
+        for (const [start, end] of at) union.add(arena.bytes, start, end);
         expect(union.estimate()).toBe(whole);
         // Kept after the first `cut` sketches, the rest added later (the agents' older days, then the last ones).
         for (const s of stored.slice(0, cut)) union.add(s);

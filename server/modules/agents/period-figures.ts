@@ -1,12 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { addDays, type Period } from '../../../common/period';
+import { eachRow } from '../../db/each-row';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { ATTRIBUTED_SUMS, blockPairs } from '../statistics/attributed-blocks';
 import { RETURN_DAYS } from '../statistics/attribution';
 import { cover } from '../statistics/blocks';
 import { keptPerDb, LATE_DAYS } from '../statistics/report-cache';
-import { type KeptSketch, Union } from '../statistics/sketch';
+import { type KeptSketch, SketchArena, Union } from '../statistics/sketch';
 
 /**
  * Each channel's figures over a period for the all-agents stat, read over aligned blocks of days (migration 0072,
@@ -84,10 +85,11 @@ const addTo = (a: number[], b: number[]) => {
   return a;
 };
 
-// Sketches as base64 text, decoded into one buffer as merged (`Union.addStored`): node-postgres spends most of a
-// bytea's read turning hex into bytes; one value framing every piece came slower still (PostgreSQL's base64 of a
-// large value, node-postgres's parsing of one large message).
-const B64 = sql.raw(`encode(visitors, 'base64') as visitors, encode(addresses, 'base64') as addresses`);
+// Sketches as the base64 text PostgreSQL keeps beside them (migration 0115), read row by row into one buffer
+// (`eachRow`, `SketchArena`): node-postgres reads every value as text, and encoding the sketches on each read cost the
+// database about 15 ms per stat; one value framing every piece came slower still (PostgreSQL's base64 of a large
+// value, node-postgres's parsing of one large message).
+const B64 = sql.raw('visitors64 as visitors, addresses64 as addresses');
 
 type Piece = { level: number; start: string };
 /** Which part of the period a sketch row is of: the older days (kept), the late days (kept apart), the last day. */
@@ -105,7 +107,8 @@ function sketchesSql(tenant: number, pieces: Piece[], part: Part): SQL[] {
       where tenant = ${tenant} and (level, start) in (${blockPairs(blocks)}) and channel <> ''`);
   return out;
 }
-type SketchRow = { channel: string; part: Part; visitors: unknown; addresses: unknown };
+/** A sketch row: its channel and part, and where its two sketches lie in the read's `SketchArena`. */
+type SketchRow = { channel: string; part: Part; v: number; vEnd: number; a: number; aEnd: number };
 
 /** Rows' indexes per channel, in order, of one part. */
 function byChannel(rows: SketchRow[], part: Part) {
@@ -141,35 +144,26 @@ export async function periodFigures(
   // The matured part (to `maturedTo`, a week before today) is the older days' matured figures, kept, and those of the
   // days after them up to `maturedTo`, read; unless it ends before the older days do (a period long past).
   const maturedSplit = splitSums && maturedTo >= olderTo;
-  // The settled periods within this one (clipped to it); with the sums split, their older days apart.
-  const [stamp, settlements] = await Promise.all([
-    splitSketches
-      ? db
-          .execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
-              coalesce(max(day_gen) filter (where day <= ${unionsTo}::date), 0)::text as day_gen,
-              coalesce(max(day_gen) filter (where day > ${unionsTo}::date), 0)::text as late_gen
-            from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${lateTo}::date`)
-          .then((r) => rowsOf<{ gen: string; day_gen: string; late_gen: string }>(r)[0])
-      : Promise.resolve(undefined),
-    db
-      .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
-          least(s.to_day, ${period.to}::date)::text as "to"
-        from agent_settlements s join agents a on a.id = s.agent_id
-        where s.tenant = ${tenant} and s.from_day <= ${period.to}::date and s.to_day >= ${period.from}::date
-        order by a.channel, s.from_day`)
-      .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r)),
-  ]);
-  const settledOlder = splitSums
-    ? settlements.filter((x) => x.from <= olderTo).map((x) => ({ ...x, to: x.to < olderTo ? x.to : olderTo }))
-    : [];
-  const settledNewer = splitSums
-    ? settlements
-        .filter((x) => x.to >= recentFrom)
-        .map((x) => ({ ...x, from: x.from > recentFrom ? x.from : recentFrom }))
-    : settlements;
-  let sumsKey = '';
+  // The stamps, and the settled periods within this one (clipped to it), read at once. The sketches depend on the
+  // stamps only: their reading, the longest part of a read, starts before the settled periods are in.
+  const stampRead = splitSketches
+    ? db
+        .execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
+            coalesce(max(day_gen) filter (where day <= ${unionsTo}::date), 0)::text as day_gen,
+            coalesce(max(day_gen) filter (where day > ${unionsTo}::date), 0)::text as late_gen
+          from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${lateTo}::date`)
+        .then((r) => rowsOf<{ gen: string; day_gen: string; late_gen: string }>(r)[0])
+    : Promise.resolve(undefined);
+  const settlementsRead = db
+    .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
+        least(s.to_day, ${period.to}::date)::text as "to"
+      from agent_settlements s join agents a on a.id = s.agent_id
+      where s.tenant = ${tenant} and s.from_day <= ${period.to}::date and s.to_day >= ${period.from}::date
+      order by a.channel, s.from_day`)
+    .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r));
+  settlementsRead.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
+  const stamp = await stampRead;
   let unionsKey = '';
-  let keptSums: KeptSums | undefined;
   let keptUnions: KeptUnions | undefined;
   let lateKey = '';
   let keptLate: KeptUnions | undefined;
@@ -180,20 +174,54 @@ export async function periodFigures(
       lateKey = `y|${tenant}|${addDays(unionsTo, 1)}|${lateTo}|${stamp?.late_gen ?? 0}`;
       keptLate = keptParts.get(db, lateKey) as KeptUnions | undefined;
     }
-    if (splitSums) {
-      const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
-      sumsKey = `s|${tenant}|${period.from}|${olderTo}|${stamp?.gen ?? 0}|${settled}`;
-      keptSums = keptParts.get(db, sumsKey) as KeptSums | undefined;
-    }
   }
+  const sketchParts = [
+    // Split, the kept union ends at the late days (or just before the last day, without any): the last day is read.
+    ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), 'n'),
+    ...(splitLate && !keptLate ? sketchesSql(tenant, cover(addDays(unionsTo, 1), lateTo), 'y') : []),
+    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, unionsTo), 'o') : []),
+  ];
+  const v = new Union();
+  const a = new Union();
+  const arena = SketchArena.take();
+  const sketchRows: SketchRow[] = [];
+  const sketchesRead = eachRow(db, sql.join(sketchParts, sql` union all `), (r) => {
+    const v = arena.put(r.visitors);
+    const vEnd = arena.length;
+    const a = arena.put(r.addresses);
+    sketchRows.push({ channel: String(r.channel), part: r.part as Part, v, vEnd, a, aEnd: arena.length });
+  });
+  sketchesRead.catch(() => {}); // awaited below
+
+  const settlements = await settlementsRead;
+  const settledOlder = splitSums
+    ? settlements.filter((x) => x.from <= olderTo).map((x) => ({ ...x, to: x.to < olderTo ? x.to : olderTo }))
+    : [];
+  const settledNewer = splitSums
+    ? settlements
+        .filter((x) => x.to >= recentFrom)
+        .map((x) => ({ ...x, from: x.from > recentFrom ? x.from : recentFrom }))
+    : settlements;
+  let sumsKey = '';
+  let keptSums: KeptSums | undefined;
+  if (splitSums) {
+    const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
+    sumsKey = `s|${tenant}|${period.from}|${olderTo}|${stamp?.gen ?? 0}|${settled}`;
+    keptSums = keptParts.get(db, sumsKey) as KeptSums | undefined;
+  }
+  // The days whose sums are read ('n'). The matured part is those of them up to `maturedTo` when it starts with them:
+  // they less the days after `maturedTo` ('x'; sums subtract), fewer pieces than covering it apart ('m'), which is
+  // left for a matured part that starts before them (a long period, split, ending before the older days do).
+  const nFrom = splitSums ? recentFrom : period.from;
+  const maturedWithin = (!splitSums || maturedSplit) && maturedTo >= nFrom;
   const pieces = [
     ...(splitSums && !keptSums ? cover(period.from, olderTo).map((p) => ({ kind: 'o', ...p })) : []),
-    ...cover(splitSums ? recentFrom : period.from, period.to).map((p) => ({ kind: 'n', ...p })),
-    ...(maturedSplit
-      ? maturedTo >= recentFrom
-        ? cover(recentFrom, maturedTo).map((p) => ({ kind: 'm', ...p }))
+    ...cover(nFrom, period.to).map((p) => ({ kind: 'n', ...p })),
+    ...(maturedWithin
+      ? maturedTo < period.to
+        ? cover(addDays(maturedTo, 1), period.to).map((p) => ({ kind: 'x', ...p }))
         : []
-      : period.from <= maturedTo
+      : splitSums && !maturedSplit && period.from <= maturedTo
         ? cover(period.from, maturedTo).map((p) => ({ kind: 'm', ...p }))
         : []),
   ];
@@ -206,14 +234,18 @@ export async function periodFigures(
       : []),
   ];
   const older = pieces.some((p) => p.kind === 'o');
-  const matured = pieces.some((p) => p.kind === 'm');
+  const sumOf = (c: string, kind: string) => `sum(${c}) filter (where kind = '${kind}')`;
   const cols = [
-    ...(older ? P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'o') as o${i}`) : []),
-    ...(older ? M_COLS.map((c, i) => `sum(${c}) filter (where kind = 'o') as om${i}`) : []),
-    ...P_COLS.map((c, i) => `sum(${c}) filter (where kind = 'n') as n${i}`),
-    ...(matured ? M_COLS.map((c, i) => `sum(${c}) filter (where kind = 'm') as m${i}`) : []),
-    ...L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'l') as l${i}`),
-    ...(older ? L_COLS.map((c, i) => `sum(${c}) filter (where kind = 'lo') as lo${i}`) : []),
+    ...(older ? P_COLS.map((c, i) => `${sumOf(c, 'o')} as o${i}`) : []),
+    ...(older ? M_COLS.map((c, i) => `${sumOf(c, 'o')} as om${i}`) : []),
+    ...P_COLS.map((c, i) => `${sumOf(c, 'n')} as n${i}`),
+    ...(maturedWithin
+      ? M_COLS.map((c, i) => `coalesce(${sumOf(c, 'n')}, 0) - coalesce(${sumOf(c, 'x')}, 0) as m${i}`)
+      : pieces.some((p) => p.kind === 'm')
+        ? M_COLS.map((c, i) => `${sumOf(c, 'm')} as m${i}`)
+        : []),
+    ...L_COLS.map((c, i) => `${sumOf(c, 'l')} as l${i}`),
+    ...(older ? L_COLS.map((c, i) => `${sumOf(c, 'lo')} as lo${i}`) : []),
   ];
   const all = ATTRIBUTED_SUMS.join(', ');
   const sums = db
@@ -232,19 +264,13 @@ export async function periodFigures(
           on l.level > 0 and b.tenant = ${tenant} and b.level = l.level and b.start = l.start and b.channel = l.channel)
       select channel, ${sql.raw(cols.join(', '))} from x where channel <> '' group by channel`)
     .then((r) => rowsOf<Record<string, unknown>>(r));
-  const sketchParts = [
-    // Split, the kept union ends at the late days (or just before the last day, without any): the last day is read.
-    ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), 'n'),
-    ...(splitLate && !keptLate ? sketchesSql(tenant, cover(addDays(unionsTo, 1), lateTo), 'y') : []),
-    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, unionsTo), 'o') : []),
-  ];
-  const [sumRows, sketchRows] = await Promise.all([
-    sums,
-    db.execute(sql.join(sketchParts, sql` union all `)).then((r) => rowsOf<SketchRow>(r)),
-  ]);
+  const [sumRows] = await Promise.all([sums, sketchesRead]);
+  const bytes = arena.bytes;
+  const addRow = (row: SketchRow) => {
+    v.add(bytes, row.v, row.vEnd);
+    a.add(bytes, row.a, row.aEnd);
+  };
 
-  const v = new Union();
-  const a = new Union();
   if (splitSums && !keptSums) {
     keptSums = { sums: new Map() };
     for (const r of sumRows)
@@ -258,10 +284,7 @@ export async function periodFigures(
   const keepPart = (part: Part, key: string) => {
     const kept: KeptUnions = { unions: new Map() };
     for (const [channel, list] of byChannel(sketchRows, part)) {
-      for (const i of list) {
-        v.addStored(sketchRows[i].visitors);
-        a.addStored(sketchRows[i].addresses);
-      }
+      for (const i of list) addRow(sketchRows[i]);
       kept.unions.set(channel, { v: v.keep(), a: a.keep() });
     }
     keptParts.set(db, key, kept);
@@ -294,10 +317,7 @@ export async function periodFigures(
       v.addKept(late.v);
       a.addKept(late.a);
     }
-    for (const i of newerRows.get(channel) ?? []) {
-      v.addStored(sketchRows[i].visitors);
-      a.addStored(sketchRows[i].addresses);
-    }
+    for (const i of newerRows.get(channel) ?? []) addRow(sketchRows[i]);
     const u = keptUnions?.unions.get(channel);
     out.set(channel, {
       period: sums,
@@ -307,5 +327,6 @@ export async function periodFigures(
       addresses: a.estimateWith(u?.a),
     });
   }
+  arena.release();
   return out;
 }

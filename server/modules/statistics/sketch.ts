@@ -225,6 +225,46 @@ export function storedSketch(v: unknown): Uint8Array | null {
   return n ? out.subarray(0, n) : null;
 }
 
+/**
+ * Stored sketches decoded one after another into one growing buffer, for a read of thousands of them (`eachRow`):
+ * each row's text is garbage once decoded, and each sketch is folded later by where it lies
+ * (`Union.add(arena.bytes, start, end)`; `bytes` may move while it grows, so read it after the last `put`).
+ */
+export class SketchArena {
+  bytes = new Uint8Array(1 << 16);
+  length = 0;
+  private static spare: SketchArena | undefined;
+  /** An empty arena: the one last given back (its buffer already grown to a read's size), or a new one. */
+  static take(): SketchArena {
+    const arena = SketchArena.spare ?? new SketchArena();
+    SketchArena.spare = undefined;
+    arena.length = 0;
+    return arena;
+  }
+  /** Gives the arena back for the next read (one is kept, up to 64 MB); nothing may read its bytes after. */
+  release() {
+    if (this.bytes.length <= 1 << 26) SketchArena.spare = this;
+  }
+  /** Appends a stored sketch as a driver returns it (see `storedSketch`); returns where it starts (it ends at `length`). */
+  put(v: unknown): number {
+    const start = this.length;
+    if (v instanceof Uint8Array) {
+      this.reserve(v.length);
+      this.bytes.set(v, start);
+      this.length += v.length;
+    } else if (typeof v === 'string' && v) {
+      this.reserve(Math.ceil((v.length * 3) / 4));
+      this.length += decodeInto(v, this.bytes.subarray(start));
+    }
+    return start;
+  }
+  private reserve(n: number) {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.length + n, 2 * this.bytes.length));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+}
 // The histogram an estimate counts into (estimates do not overlap: each runs to its end at once).
 const histogram = new Array<number>(MAX_RANK + 1).fill(0);
 
@@ -253,15 +293,6 @@ export class Union {
   private readonly touched = new Uint16Array(M);
   private n = 0;
   private dense = false;
-  private text = new Uint8Array(0);
-
-  /** Folds in a stored sketch as a driver returns it (see `storedSketch`), text decoded into a buffer kept for that. */
-  addStored(v: unknown): this {
-    if (v instanceof Uint8Array) return this.add(v);
-    if (typeof v !== 'string' || !v) return this;
-    if (this.text.length < v.length) this.text = new Uint8Array(Math.max(v.length, 2 * this.text.length));
-    return this.add(this.text, 0, decodeInto(v, this.text));
-  }
 
   /** Folds in a stored sketch, or the bytes `s[from, to)` of a larger buffer holding one. */
   add(s: Uint8Array | null | undefined, from = 0, to = s?.length ?? 0): this {
