@@ -12,7 +12,7 @@
 //   npm run bench -- events
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
 //   BENCH_EVENTS_PG=200000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
-//   BENCH_PART=ingest|reports  BENCH_CHECKOUT (another checkout whose built server takes the events)
+//   BENCH_PART=ingest|reports  BENCH_QUERIES=<regex on the reports' names>  BENCH_CHECKOUT (another checkout whose built server takes the events)
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const ONLY = process.env.BENCH_ONLY;
 const PART = process.env.BENCH_PART; // ingest | reports (both when unset)
+const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null; // which reports
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const BENCH_DB = 'zg_bench_events';
 const PASSWORD = 'bench-pass-1';
@@ -339,6 +340,7 @@ async function reports(label, database, perDay, scale) {
     [`keywords, 90 days (${scale.keywords} a day)`, `keywords?from=${from}&to=${today}`],
     ['keywords, 7 days', `keywords?from=${addDays(today, -6)}&to=${today}`],
   ]) {
+    if (PICK && !PICK.test(name)) continue;
     // Cold: the first read after a rollup of today (marked as the rollup marks it, so the kept answer is stale and
     // the report is computed again: the older days' sums per key kept, reports.ts keySums, today's read); warm: the
     // same read again (the kept answer, report-cache.ts).

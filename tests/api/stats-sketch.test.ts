@@ -249,6 +249,59 @@ test('a union estimates what merge() does, kept and estimated again with more sk
   );
 });
 
+test('a union kept full (a third of its registers set or more) estimates what merge() does, whatever is added after', () => {
+  // Registers drawn directly (hashing tens of thousands of values per case would be slow): `fill` of them set.
+  const drawn = (seed: number, fill: number) => {
+    let x = seed || 1;
+    const next = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+    const r = emptyRegisters();
+    for (let i = 0; i < M; i++) if (next() < fill) r[i] = 1 + Math.floor(next() * 12);
+    return r;
+  };
+  const union = new Union();
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.tuple(
+          fc.integer({ min: 1, max: 2 ** 31 }),
+          fc.constantFrom(0.002, 0.05, 0.4, 0.9),
+          fc.constantFrom('sparse', 'gaps', 'dense'),
+        ),
+        { minLength: 2, maxLength: 5 },
+      ),
+      fc.integer({ min: 1, max: 4 }),
+      (parts, cut) => {
+        const regs = parts.map(([seed, fill]) => drawn(seed, fill));
+        const stored = regs.map((r, j) => {
+          const form = parts[j][2];
+          return form === 'sparse' ? encode(r) : form === 'gaps' ? encodeGaps(r) : r.slice();
+        });
+        const head = stored.slice(0, cut);
+        const whole = estimate(merge(stored));
+        for (const s of head) union.add(s);
+        const kept = union.keep();
+        const set = M - kept.counts[0];
+        // Full when a third or more of the registers are set; its histogram either way.
+        expect(kept.dense !== undefined).toBe(set * 3 >= M);
+        expect(kept.counts.reduce((a, b) => a + b, 0)).toBe(M);
+        if (kept.dense) expect(kept.dense).toEqual(merge(head));
+        for (const s of stored.slice(cut)) union.add(s);
+        expect(union.estimateWith(kept)).toBe(whole);
+        // Folded into a union (with a sparse sketch first, then after a full one), then estimated.
+        for (const s of stored.slice(cut)) union.add(s);
+        expect(union.addKept(kept).estimate()).toBe(whole);
+        expect(union.estimateWith(kept)).toBe(estimate(merge(head)));
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
 test('text decodes the same with Node and with the plain loops of the browser: base64 with line breaks, hex', () => {
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {

@@ -272,7 +272,11 @@ const histogram = new Array<number>(MAX_RANK + 1).fill(0);
 const BUCKET_BITS = 6;
 const BUCKETS = M >> BUCKET_BITS;
 
-/** A union kept for later estimates (`Union.keep`): its non-zero registers in index order, and the histogram. */
+/**
+ * A union kept for later estimates (`Union.keep`): its non-zero registers in index order, and the histogram; or, when
+ * a third or more of the registers are set (a domain's visitors), all 16,384 of them (`dense`), which is smaller than
+ * indexes and ranks and read without a search.
+ */
 export interface KeptSketch {
   indexes: Uint16Array;
   ranks: Uint8Array;
@@ -280,7 +284,11 @@ export interface KeptSketch {
   starts: Uint16Array;
   /** `counts[k]`: how many of the 16,384 registers hold rank k. */
   counts: Int32Array;
+  /** Every register, in place of `indexes`, `ranks` and `starts` (left empty) when the union is this full. */
+  dense?: Uint8Array;
 }
+const NO_INDEXES = new Uint16Array(0);
+const NO_RANKS = new Uint8Array(0);
 
 /**
  * A union of stored sketches being built (any forms), estimated at the end: sparse and gap-form sketches touch only
@@ -333,12 +341,20 @@ export class Union {
    */
   keep(): KeptSketch {
     const counts = new Int32Array(MAX_RANK + 1);
-    let indexes: Uint16Array;
+    let n = this.n;
     if (this.dense) {
-      let n = 0;
+      n = 0;
       for (let i = 0; i < M; i++) if (this.regs[i]) nonZero[n++] = i;
-      indexes = nonZero.slice(0, n);
-    } else indexes = this.touched.slice(0, this.n).sort();
+    }
+    if (n * 3 >= M) {
+      const dense = this.regs.slice();
+      for (let i = 0; i < M; i++) counts[dense[i]]++;
+      this.regs.fill(0);
+      this.n = 0;
+      this.dense = false;
+      return { indexes: NO_INDEXES, ranks: NO_RANKS, starts: NO_INDEXES, counts, dense };
+    }
+    const indexes = this.dense ? nonZero.slice(0, n) : this.touched.slice(0, n).sort();
     const ranks = new Uint8Array(indexes.length);
     for (let k = 0; k < indexes.length; k++) {
       ranks[k] = this.regs[indexes[k]];
@@ -358,8 +374,14 @@ export class Union {
 
   /** Folds in a kept sketch (`keep`). */
   addKept(kept: KeptSketch): this {
-    const { indexes, ranks } = kept;
     const regs = this.regs;
+    if (kept.dense) {
+      const d = kept.dense;
+      for (let i = 0; i < M; i++) if (d[i] > regs[i]) regs[i] = d[i];
+      this.dense = true;
+      return this;
+    }
+    const { indexes, ranks } = kept;
     const touched = this.touched;
     let n = this.n;
     for (let k = 0; k < indexes.length; k++) {
@@ -378,9 +400,37 @@ export class Union {
    */
   estimateWith(kept: KeptSketch | undefined): number {
     if (!kept) return this.estimate();
+    if (this.dense && kept.dense) {
+      // Both full: one pass, register by register (a domain's days over a kept period).
+      const c = histogram.fill(0);
+      const regs = this.regs;
+      const d = kept.dense;
+      for (let i = 0; i < M; i++) {
+        const r = regs[i] > d[i] ? regs[i] : d[i];
+        c[r]++;
+        regs[i] = 0;
+      }
+      this.n = 0;
+      this.dense = false;
+      return estimateFromCounts(c);
+    }
     if (this.dense) return this.addKept(kept).estimate();
     const c = histogram;
     for (let k = 0; k <= MAX_RANK; k++) c[k] = kept.counts[k];
+    if (kept.dense) {
+      const d = kept.dense;
+      for (let k = 0; k < this.n; k++) {
+        const i = this.touched[k];
+        const r = this.regs[i];
+        this.regs[i] = 0;
+        if (r > d[i]) {
+          c[d[i]]--;
+          c[r]++;
+        }
+      }
+      this.n = 0;
+      return estimateFromCounts(c);
+    }
     const { indexes, ranks, starts } = kept;
     for (let k = 0; k < this.n; k++) {
       const i = this.touched[k];
