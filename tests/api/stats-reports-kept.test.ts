@@ -113,14 +113,15 @@ test('the kept reading equals reading every day, through rollups of today and of
   expect(all.total).toBeGreaterThan(0);
 });
 
-test("after a rollup of today the next read sums today's and yesterday's rows only, the totals, series and page's keys too; after one of an older day, every day", async () => {
+test("after a rollup of today the next read sums today's rows only, the totals, series and page's keys too; after one of yesterday, yesterday's too; after one of an older day, every day", async () => {
   const { db, seen } = watchedDb(api.database.db);
   const from = addDays(TODAY, -11);
+  const yesterday = addDays(TODAY, -1);
   // Kept sums are kept per database handle: this one, which records the statements.
   const read = () =>
     runReport(db, REPORTS.keywords, { ...query('searches', 'desc', from, 1, false), today: TODAY });
   await read();
-  for (const daysBefore of [0, 5]) {
+  for (const daysBefore of [0, 1, 0, 5]) {
     const r = await send([
       event({
         type: 'search',
@@ -144,17 +145,20 @@ test("after a rollup of today the next read sums today's and yesterday's rows on
     const firstDays = sums.map((s) =>
       s.params.find((p) => typeof p === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(p)),
     );
-    expect(firstDays).toContain(addDays(TODAY, -1));
+    expect(firstDays).toContain(TODAY);
+    expect(firstDays.includes(yesterday)).toBe(daysBefore > 0);
     expect(firstDays.includes(from)).toBe(daysBefore === 5);
-    // Nor the total rows (the totals row and the daily series) of the older days.
+    // Nor the total rows (the totals row and the daily series) of yesterday and the older days.
     const totals = seen.filter(
       (s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes("keyword = ''"),
     );
     expect(totals.length).toBeGreaterThan(0);
+    expect(totals.some((s) => s.params.includes(yesterday))).toBe(daysBefore > 0);
     expect(totals.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
-    // Nor the page's keys over the older days (their sums and sketches kept since the first read).
+    // Nor the page's keys over those days (their sums and sketches kept since the first read).
     const page = seen.filter((s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes(' in ('));
     expect(page.length).toBeGreaterThan(0);
+    expect(page.some((s) => s.params.includes(yesterday))).toBe(daysBefore > 0);
     expect(page.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
   }
 });

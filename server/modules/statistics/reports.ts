@@ -191,11 +191,17 @@ async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Pe
   return figuresOf(def, row, sketches);
 }
 
-/** The older days of a report's period whose parts are kept, the days after them, and their stamp (`splitOf`). */
+/**
+ * A report's period in parts (`splitOf`): the older days, whose parts are kept under their stamp; the late days
+ * (yesterday), whose rows are folded into the older days' parts and kept under both stamps; and the recent days
+ * (today), read each time.
+ */
 interface Split {
   older: Period;
-  recent: Period | null;
   gen: string;
+  late: Period | null;
+  lateGen: string;
+  recent: Period | null;
 }
 
 /**
@@ -207,9 +213,19 @@ async function splitOf(db: Executor, q: ReportQuery): Promise<Split | null> {
   if (!q.today || q.keep === false || q.filter || q.having) return null;
   const keptTo = addDays(q.today, -1 - LATE_DAYS);
   if (keptTo < q.period.from) return null;
+  const lateTo = addDays(q.today, -1);
   const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
-  const recent = q.period.to > keptTo ? { from: addDays(keptTo, 1), to: q.period.to } : null;
-  return { older, recent, gen: await genOver(db, q.tenant, older) };
+  const late =
+    q.period.to > keptTo
+      ? { from: addDays(keptTo, 1), to: q.period.to < lateTo ? q.period.to : lateTo }
+      : null;
+  const recent = q.period.to > lateTo ? { from: q.today, to: q.period.to } : null;
+  const [row] = rowsOf<{ gen: string; late_gen: string }>(
+    await db.execute(sql`select coalesce(max(day_gen) filter (where day <= ${keptTo}::date), 0)::text as gen,
+        coalesce(max(day_gen) filter (where day > ${keptTo}::date), 0)::text as late_gen
+      from stat_rolled_days where tenant = ${q.tenant} and day between ${older.from}::date and ${(late ?? older).to}::date`),
+  );
+  return { older, gen: row?.gen ?? '0', late, lateGen: row?.late_gen ?? '0', recent };
 }
 
 /** The newest `day_gen` over a period's days: its rows are as they were while it holds. */
@@ -253,21 +269,82 @@ function withRecent(def: ReportDef, kept: KeptPart, row: Raw = {}, sketches: Raw
   return def.derive(sums, uniques);
 }
 
+/** A kept part with a late row's sums added and its sketches merged, as a new kept part (`kept` is left as it is). */
+function foldPart(def: ReportDef, kept: KeptPart, row: Raw = {}, sketches: Raw = row): KeptPart {
+  const sums: Figures = {};
+  for (const c of Object.keys(def.sums)) sums[c] = kept.sums[c] + num(row[c]);
+  const unions: Record<string, KeptSketch> = {};
+  for (const c of Object.keys(def.sketches)) {
+    union.addKept(kept.unions[c]);
+    for (const x of bytes(sketches[`sk_${c}`])) union.add(x);
+    unions[c] = union.keep();
+  }
+  return { sums, unions };
+}
+
+/** Keys' sums with another period's added, as a new map (`older` and its rows are left as they are). */
+function addSums(def: ReportDef, older: Map<string, Raw>, late: Map<string, Raw>): Map<string, Raw> {
+  const out = new Map(older);
+  for (const [key, l] of late) {
+    const o = older.get(key);
+    if (!o) {
+      out.set(key, l);
+      continue;
+    }
+    const sums: Raw = { key: o.key };
+    for (const k of Object.keys(def.sums)) sums[k] = num(o[k]) + num(l[k]);
+    out.set(key, sums);
+  }
+  return out;
+}
+
 /**
- * A split's older part as kept under `key` (read with `readOlder` and kept when missing), and its recent part, read
- * beside it.
+ * A split's kept part: the older days' as kept under `key` (read with `readOlder` and kept when missing), with the
+ * late days' read (`readLate`) folded in (`fold`, which must leave the older part as it is) and kept under both
+ * stamps; so a rollup of today leaves it, and one of yesterday reads yesterday's rows only.
  */
-async function keptAndRecent<T, R>(
+async function keptPart<T, L>(
   store: ReturnType<typeof keptPerDb<T>>,
   db: Executor,
   key: string,
+  split: Split,
   readOlder: () => Promise<T>,
+  readLate: (late: Period) => Promise<L>,
+  fold: (older: T, late: L) => T,
+): Promise<T> {
+  const older = async () => {
+    const kept = store.get(db, key);
+    if (kept) return kept;
+    const read = await readOlder();
+    store.set(db, key, read);
+    return read;
+  };
+  const late = split.late;
+  if (!late) return older();
+  const bothKey = JSON.stringify([key, late, split.lateGen]);
+  const both = store.get(db, bothKey);
+  if (both) return both;
+  const [o, l] = await Promise.all([older(), readLate(late)]);
+  const folded = fold(o, l);
+  store.set(db, bothKey, folded);
+  return folded;
+}
+
+/** A split's kept part (`keptPart`) and its recent part, read beside it. */
+async function keptAndRecent<T, L, R>(
+  store: ReturnType<typeof keptPerDb<T>>,
+  db: Executor,
+  key: string,
+  split: Split,
+  read: (period: Period) => Promise<L>,
+  asKept: (older: L) => T,
+  fold: (older: T, late: L) => T,
   readRecent: () => Promise<R>,
 ): Promise<[T, R]> {
-  const kept = store.get(db, key);
-  const [older, recent] = await Promise.all([kept ? Promise.resolve(kept) : readOlder(), readRecent()]);
-  if (!kept) store.set(db, key, older);
-  return [older, recent];
+  return Promise.all([
+    keptPart(store, db, key, split, async () => asKept(await read(split.older)), read, fold),
+    readRecent(),
+  ]);
 }
 
 /** Kept parts of keys over reports' older days, per database handle (`keyFigures`). */
@@ -289,19 +366,30 @@ async function keyFigures(
     const rows = await rowsFor(db, def, q, period, keys);
     return new Map(keys.map((k) => [String(k), figuresOf(def, rows.get(String(k)) ?? {})]));
   }
-  const partKeyOf = partKey('r', def, q, split);
-  let part = keptKeyParts.get(db, partKeyOf);
-  if (!part) {
-    part = new Map();
-    keptKeyParts.set(db, partKeyOf, part);
-  }
-  const kept = part;
+  // Per key: the older days' part, and (with late days) that part with the late days' rows folded in.
+  const partsAt = (key: string) => {
+    let part = keptKeyParts.get(db, key);
+    if (!part) {
+      part = new Map();
+      keptKeyParts.set(db, key, part);
+    }
+    return part;
+  };
+  const olderKey = partKey('r', def, q, split);
+  const older = partsAt(olderKey);
+  const kept = split.late ? partsAt(JSON.stringify([olderKey, split.late, split.lateGen])) : older;
   const missing = keys.filter((k) => !kept.has(String(k)));
-  const [older, recent] = await Promise.all([
-    rowsFor(db, def, q, split.older, missing),
-    split.recent ? rowsFor(db, def, q, split.recent, keys) : Promise.resolve(new Map<string, Raw>()),
+  const unread = missing.filter((k) => !older.has(String(k)));
+  const none = Promise.resolve(new Map<string, Raw>());
+  const [olderRows, lateRows, recent] = await Promise.all([
+    rowsFor(db, def, q, split.older, unread),
+    split.late && kept !== older ? rowsFor(db, def, q, split.late, missing) : none,
+    split.recent ? rowsFor(db, def, q, split.recent, keys) : none,
   ]);
-  for (const k of missing) kept.set(String(k), keepPart(def, older.get(String(k)) ?? {}));
+  for (const k of unread) older.set(String(k), keepPart(def, olderRows.get(String(k)) ?? {}));
+  if (kept !== older)
+    for (const k of missing)
+      kept.set(String(k), foldPart(def, older.get(String(k))!, lateRows.get(String(k))));
   return new Map(keys.map((k) => [String(k), withRecent(def, kept.get(String(k))!, recent.get(String(k)))]));
 }
 
@@ -320,10 +408,10 @@ async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: 
     keptTotalParts,
     db,
     partKey('t', def, q, split),
-    async () => {
-      const { row, sketches } = await totalRows(db, def, q, split.older);
-      return keepPart(def, row, sketches);
-    },
+    split,
+    (period) => totalRows(db, def, q, period),
+    ({ row, sketches }) => keepPart(def, row, sketches),
+    (older, { row, sketches }) => foldPart(def, older, row, sketches),
     async () => (split.recent ? totalRows(db, def, q, split.recent) : null),
   );
   return withRecent(def, kept, recent?.row, recent?.sketches);
@@ -335,7 +423,10 @@ async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: 
     keptSeriesParts,
     db,
     partKey('s', def, q, split),
-    () => seriesDays(db, def, q, split.older),
+    split,
+    (period) => seriesDays(db, def, q, period),
+    (older) => older,
+    (older, late) => new Map([...older, ...late]),
     async () => (split.recent ? seriesDays(db, def, q, split.recent) : new Map<string, Figures>()),
   );
   return eachDay(q.period.from, q.period.to).map((date) => ({
@@ -463,7 +554,10 @@ async function keySums(
     keptKeySums,
     db,
     partKey('k', def, q, split),
-    () => sumsByKey(db, def, q, split.older),
+    split,
+    (period) => sumsByKey(db, def, q, period),
+    (older) => older,
+    (older, late) => addSums(def, older, late),
     async () => (split.recent ? sumsByKey(db, def, q, split.recent) : new Map<string, Raw>()),
   );
   return { kept, fresh };
@@ -633,7 +727,8 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   if (q.compare) {
     const prev = previousPeriod(q.period);
     // With a split, the previous period is all older days: kept whole under its own stamp.
-    const prevSplit = split && prevGen ? { older: prev, recent: null, gen: await prevGen } : null;
+    const prevSplit =
+      split && prevGen ? { older: prev, gen: await prevGen, late: null, lateGen: '0', recent: null } : null;
     const [before, prevTotals] = await Promise.all([
       keyFigures(
         db,
