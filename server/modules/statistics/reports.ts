@@ -521,6 +521,8 @@ export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
 /** Kept sums per key of reports' older days, per database handle (`keySums`). */
 export const MAX_KEPT_KEY_SUMS = 8;
 const keptKeySums = keptPerDb<Map<string, Raw>>(MAX_KEPT_KEY_SUMS);
+/** Kept sums per key of reports' late days (yesterday), apart (`keySums`). */
+const keptLateKeySums = keptPerDb<Map<string, Raw>>(MAX_KEPT_KEY_SUMS);
 
 /** Every key's sums over a period (rows `key` and the sums of `def.sums`), keyed by the key's text. */
 async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
@@ -550,17 +552,23 @@ async function keySums(
   split: Split | null,
 ): Promise<{ kept: Map<string, Raw>; fresh: Map<string, Raw> }> {
   if (!split) return { kept: await sumsByKey(db, def, q, q.period), fresh: new Map() };
-  const [kept, fresh] = await keptAndRecent(
-    keptKeySums,
-    db,
-    partKey('k', def, q, split),
-    split,
-    (period) => sumsByKey(db, def, q, period),
-    (older) => older,
-    (older, late) => addSums(def, older, late),
-    async () => (split.recent ? sumsByKey(db, def, q, split.recent) : new Map<string, Raw>()),
-  );
-  return { kept, fresh };
+  // The older days' sums kept, and the late days' kept apart: folded into the older days' map, a rollup of yesterday
+  // would copy every key of the period (a long tail of keywords over 90 days); added to today's, a day of keys.
+  const none = new Map<string, Raw>();
+  const key = partKey('k', def, q, split);
+  const stored = async (store: typeof keptKeySums, at: string, period: Period) => {
+    const hit = store.get(db, at);
+    if (hit) return hit;
+    const read = await sumsByKey(db, def, q, period);
+    store.set(db, at, read);
+    return read;
+  };
+  const [kept, late, today] = await Promise.all([
+    stored(keptKeySums, key, split.older),
+    split.late ? stored(keptLateKeySums, JSON.stringify([key, split.late, split.lateGen]), split.late) : none,
+    split.recent ? sumsByKey(db, def, q, split.recent) : none,
+  ]);
+  return { kept, fresh: late.size ? addSums(def, late, today) : today };
 }
 
 /** Orders keys' sums as the SQL sort would: the figure (nulls last), then the key ascending. */
