@@ -113,7 +113,8 @@ function checkJsonBytes(c: AppContext, bytes: Uint8Array): unknown {
     return NOT_JSON; // not JSON: the route's validator answers 40000 itself
   }
   try {
-    checkJsonValue(value);
+    // U+0000 and lone surrogates come only from `\u` escapes: raw, the first is not JSON and the second not UTF-8.
+    checkJsonValue(value, { strings: text.includes('\\u') });
   } catch (err) {
     if (err instanceof ApiError) throw refuseBody(c, err);
     throw err;

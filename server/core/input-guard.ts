@@ -28,25 +28,37 @@ function reject(field: string, key: 'field.invalid' | 'field.tooDeep'): never {
 
 /**
  * Refuses strings with U+0000 or lone surrogates anywhere in a JSON value (keys included) and nesting deeper than
- * MAX_JSON_DEPTH. Walks the value without recursion, so hostile nesting cannot overflow the stack here either.
+ * MAX_JSON_DEPTH. Walks the value without recursion, so hostile nesting cannot overflow the stack here either; a
+ * field's path is written only for the one refused. `strings: false` skips the strings (the caller knows none can be
+ * unstorable: see `checkJsonBytes`), leaving the depth.
  */
-export function checkJsonValue(root: unknown) {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
+export function checkJsonValue(root: unknown, { strings = true }: { strings?: boolean } = {}) {
+  type Item = { value: object; key: string; parent: Item | undefined; depth: number };
+  const pathOf = (item: Item | undefined, key?: string) => {
+    const keys = key === undefined ? [] : [key];
+    for (let i = item; i?.parent; i = i.parent) keys.push(i.key);
+    return keys.reverse().join('.');
+  };
+  if (typeof root === 'string') {
+    if (strings && unstorable(root)) reject('', 'field.invalid');
+    return;
+  }
+  if (root === null || typeof root !== 'object') return;
+  const stack: Item[] = [{ value: root, key: '', parent: undefined, depth: 0 }];
   while (stack.length) {
-    const { value, path, depth } = stack.pop()!;
-    if (typeof value === 'string') {
-      if (unstorable(value)) reject(path, 'field.invalid');
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) reject(path, 'field.tooDeep');
-    const entries: [string, unknown][] = Array.isArray(value)
-      ? value.map((v, i) => [String(i), v])
-      : Object.entries(value);
-    for (const [k, v] of entries) {
-      const childPath = path ? `${path}.${k}` : k;
-      if (unstorable(k)) reject(path || '_', 'field.invalid');
-      stack.push({ value: v, path: childPath, depth: depth + 1 });
+    const item = stack.pop()!;
+    if (item.depth >= MAX_JSON_DEPTH) reject(pathOf(item), 'field.tooDeep');
+    const value = item.value as Record<string, unknown>;
+    const keys = Array.isArray(value) ? undefined : Object.keys(value);
+    const n = keys ? keys.length : (value as unknown as unknown[]).length;
+    for (let j = 0; j < n; j++) {
+      const k = keys ? keys[j] : String(j);
+      if (strings && keys && unstorable(k)) reject(pathOf(item) || '_', 'field.invalid');
+      const v = keys ? value[k] : (value as unknown as unknown[])[j];
+      if (typeof v === 'string') {
+        if (strings && unstorable(v)) reject(pathOf(item, k), 'field.invalid');
+      } else if (v !== null && typeof v === 'object')
+        stack.push({ value: v, key: k, parent: item, depth: item.depth + 1 });
     }
   }
 }
