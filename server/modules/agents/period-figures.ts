@@ -186,10 +186,17 @@ export async function periodFigures(
   const arena = SketchArena.take();
   const sketchRows: SketchRow[] = [];
   const sketchesRead = eachRow(db, sql.join(sketchParts, sql` union all `), (r) => {
-    const v = arena.put(r.visitors);
-    const vEnd = arena.length;
-    const a = arena.put(r.addresses);
-    sketchRows.push({ channel: String(r.channel), part: r.part as Part, v, vEnd, a, aEnd: arena.length });
+    const visitorsAt = arena.put(r.visitors);
+    const visitorsEnd = arena.length;
+    const addressesAt = arena.put(r.addresses);
+    sketchRows.push({
+      channel: String(r.channel),
+      part: r.part as Part,
+      v: visitorsAt,
+      vEnd: visitorsEnd,
+      a: addressesAt,
+      aEnd: arena.length,
+    });
   });
   sketchesRead.catch(() => {}); // awaited below
 

@@ -347,8 +347,11 @@ async function keptAndRecent<T, L, R>(
   ]);
 }
 
-/** Kept parts of keys over reports' older days, per database handle (`keyFigures`). */
-const keptKeyParts = keptPerDb<Map<string, KeptPart>>(16);
+/**
+ * Kept parts of keys over reports' older days, per database handle (`keyFigures`). A report with a split keeps two
+ * (the older days', and with yesterday folded in) and one for a compared period: room for about ten reports.
+ */
+const keptKeyParts = keptPerDb<Map<string, KeptPart>>(32);
 
 /**
  * The figures of the keys given (a page's) over a period. With a split, each key's sums and sketch unions over the
@@ -397,10 +400,10 @@ async function keyFigures(
 const partKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
   JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.older, split.gen]);
 
-/** Kept totals of reports' older days, per database handle. */
-const keptTotalParts = keptPerDb<KeptPart>(16);
-/** Kept daily series of reports' older days, per database handle. */
-const keptSeriesParts = keptPerDb<Map<string, Figures>>(16);
+/** Kept totals of reports' older days (two a report, as `keptKeyParts`), per database handle. */
+const keptTotalParts = keptPerDb<KeptPart>(32);
+/** Kept daily series of reports' older days (two a report), per database handle. */
+const keptSeriesParts = keptPerDb<Map<string, Figures>>(32);
 
 /** Totals over the period, the older days' sums and sketch unions kept (`splitOf`), the recent days' read. */
 async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: Split): Promise<Figures> {
