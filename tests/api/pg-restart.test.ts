@@ -208,6 +208,9 @@ describe.skipIf(Boolean(why) || onPostgres)('a PostgreSQL restart under load', (
     expect(down.body).toMatchObject({ code: 50300, msg: 'Database unavailable, please retry' });
     const read = await call('GET', '/app/admin/movie/movies?page=1&limit=5', token);
     expect(read).toMatchObject({ status: 503, body: { code: 50300 } });
+    // A read whose rows come one by one (the agents' sketches, server/db/each-row.ts) fails the same way.
+    const stat = await call('GET', '/app/admin/agents/stat?pageSize=20', token);
+    expect(stat).toMatchObject({ status: 503, body: { code: 50300 } });
     expect(exited()).toBeUndefined();
 
     // Back up: the same process answers again, without a restart of its own.
