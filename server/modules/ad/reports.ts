@@ -339,28 +339,22 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
   const figures = figuresPart(String(stamps?.version ?? ''));
   const key = JSON.stringify([...scope, older, stamps?.gen, figures]);
-  let kept = keptSums.get(db, key);
-  if (!kept) {
-    kept = new Map();
+  const kept = await keptSums.orRead(db, key, async () => {
+    const read = new Map<string, Sums>();
     for (const [k, s] of await groupSums(db, { ...q, period: older })) {
       for (const x of s.sketches) union.add(x);
-      kept.set(k, { ...s, sketches: [], kept: [union.keep()] });
+      read.set(k, { ...s, sketches: [], kept: [union.keep()] });
     }
-    for (const s of kept.values()) union.addKept(s.kept[0]);
-    keptTotals.set(kept, union.keep());
-    keptSums.set(db, key, kept);
-  }
+    for (const s of read.values()) union.addKept(s.kept[0]);
+    keptTotals.set(read, union.keep());
+    return read;
+  });
   // The late days' sums as read, their sketches as stored (few: merged at the estimate with today's).
-  let lateSums = new Map<string, Sums>();
-  if (late) {
-    const lateKey = JSON.stringify([...scope, 'late', late, stamps?.late_gen, figures]);
-    const got = keptSums.get(db, lateKey);
-    if (got) lateSums = got;
-    else {
-      lateSums = await groupSums(db, { ...q, period: late });
-      keptSums.set(db, lateKey, lateSums);
-    }
-  }
+  const lateSums = late
+    ? await keptSums.orRead(db, JSON.stringify([...scope, 'late', late, stamps?.late_gen, figures]), () =>
+        groupSums(db, { ...q, period: late }),
+      )
+    : new Map<string, Sums>();
   const out: GroupSums = new Map<string, Sums>();
   out.keptTotal = keptTotals.get(kept);
   for (const k of new Set([...kept.keys(), ...lateSums.keys(), ...fresh.keys()])) {

@@ -245,12 +245,16 @@ interface KeptPart {
 
 const union = new Union();
 
-/** A row's sums and sketches (`sk_*`, of `sketches`) as a kept part. */
-function keepPart(def: ReportDef, row: Raw, sketches: Raw = row): KeptPart {
+/**
+ * A row's sums and sketches (`sk_*`, of `sketches`) as a kept part; with `base`, added to that kept part's (which is
+ * left as it is: a late row folded into the older days').
+ */
+function keepPart(def: ReportDef, row: Raw = {}, sketches: Raw = row, base?: KeptPart): KeptPart {
   const sums: Figures = {};
-  for (const c of Object.keys(def.sums)) sums[c] = num(row[c]);
+  for (const c of Object.keys(def.sums)) sums[c] = (base?.sums[c] ?? 0) + num(row[c]);
   const unions: Record<string, KeptSketch> = {};
   for (const c of Object.keys(def.sketches)) {
+    if (base) union.addKept(base.unions[c]);
     for (const x of bytes(sketches[`sk_${c}`])) union.add(x);
     unions[c] = union.keep();
   }
@@ -269,31 +273,20 @@ function withRecent(def: ReportDef, kept: KeptPart, row: Raw = {}, sketches: Raw
   return def.derive(sums, uniques);
 }
 
-/** A kept part with a late row's sums added and its sketches merged, as a new kept part (`kept` is left as it is). */
-function foldPart(def: ReportDef, kept: KeptPart, row: Raw = {}, sketches: Raw = row): KeptPart {
-  const sums: Figures = {};
-  for (const c of Object.keys(def.sums)) sums[c] = kept.sums[c] + num(row[c]);
-  const unions: Record<string, KeptSketch> = {};
-  for (const c of Object.keys(def.sketches)) {
-    union.addKept(kept.unions[c]);
-    for (const x of bytes(sketches[`sk_${c}`])) union.add(x);
-    unions[c] = union.keep();
-  }
-  return { sums, unions };
+/** One key's sums over two periods, as a new row. */
+function sumRows(cols: string[], a: Raw, b: Raw): Raw {
+  const sum: Raw = { key: a.key };
+  for (const c of cols) sum[c] = num(a[c]) + num(b[c]);
+  return sum;
 }
 
 /** Keys' sums with another period's added, as a new map (`older` and its rows are left as they are). */
 function addSums(def: ReportDef, older: Map<string, Raw>, late: Map<string, Raw>): Map<string, Raw> {
+  const cols = Object.keys(def.sums);
   const out = new Map(older);
   for (const [key, l] of late) {
     const o = older.get(key);
-    if (!o) {
-      out.set(key, l);
-      continue;
-    }
-    const sums: Raw = { key: o.key };
-    for (const k of Object.keys(def.sums)) sums[k] = num(o[k]) + num(l[k]);
-    out.set(key, sums);
+    out.set(key, o ? sumRows(cols, o, l) : l);
   }
   return out;
 }
@@ -312,22 +305,13 @@ async function keptPart<T, L>(
   readLate: (late: Period) => Promise<L>,
   fold: (older: T, late: L) => T,
 ): Promise<T> {
-  const older = async () => {
-    const kept = store.get(db, key);
-    if (kept) return kept;
-    const read = await readOlder();
-    store.set(db, key, read);
-    return read;
-  };
+  const older = () => store.orRead(db, key, readOlder);
   const late = split.late;
   if (!late) return older();
-  const bothKey = JSON.stringify([key, late, split.lateGen]);
-  const both = store.get(db, bothKey);
-  if (both) return both;
-  const [o, l] = await Promise.all([older(), readLate(late)]);
-  const folded = fold(o, l);
-  store.set(db, bothKey, folded);
-  return folded;
+  return store.orRead(db, JSON.stringify([key, late, split.lateGen]), async () => {
+    const [o, l] = await Promise.all([older(), readLate(late)]);
+    return fold(o, l);
+  });
 }
 
 /** A split's kept part (`keptPart`) and its recent part, read beside it. */
@@ -392,7 +376,7 @@ async function keyFigures(
   for (const k of unread) older.set(String(k), keepPart(def, olderRows.get(String(k)) ?? {}));
   if (kept !== older)
     for (const k of missing)
-      kept.set(String(k), foldPart(def, older.get(String(k))!, lateRows.get(String(k))));
+      kept.set(String(k), keepPart(def, lateRows.get(String(k)), undefined, older.get(String(k))!));
   return new Map(keys.map((k) => [String(k), withRecent(def, kept.get(String(k))!, recent.get(String(k)))]));
 }
 
@@ -414,7 +398,7 @@ async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: 
     split,
     (period) => totalRows(db, def, q, period),
     ({ row, sketches }) => keepPart(def, row, sketches),
-    (older, { row, sketches }) => foldPart(def, older, row, sketches),
+    (older, { row, sketches }) => keepPart(def, row, sketches, older),
     async () => (split.recent ? totalRows(db, def, q, split.recent) : null),
   );
   return withRecent(def, kept, recent?.row, recent?.sketches);
@@ -559,19 +543,17 @@ async function keySums(
   // would copy every key of the period (a long tail of keywords over 90 days); added to today's, a day of keys.
   const none = new Map<string, Raw>();
   const key = partKey('k', def, q, split);
-  const stored = async (store: typeof keptKeySums, at: string, period: Period) => {
-    const hit = store.get(db, at);
-    if (hit) return hit;
-    const read = await sumsByKey(db, def, q, period);
-    store.set(db, at, read);
-    return read;
-  };
-  const [kept, late, today] = await Promise.all([
-    stored(keptKeySums, key, split.older),
-    split.late ? stored(keptLateKeySums, JSON.stringify([key, split.late, split.lateGen]), split.late) : none,
+  const late = split.late;
+  const [kept, lateSums, today] = await Promise.all([
+    keptKeySums.orRead(db, key, () => sumsByKey(db, def, q, split.older)),
+    late
+      ? keptLateKeySums.orRead(db, JSON.stringify([key, late, split.lateGen]), () =>
+          sumsByKey(db, def, q, late),
+        )
+      : none,
     split.recent ? sumsByKey(db, def, q, split.recent) : none,
   ]);
-  return { kept, fresh: late.size ? addSums(def, late, today) : today };
+  return { kept, fresh: lateSums.size ? addSums(def, lateSums, today) : today };
 }
 
 /** Orders keys' sums as the SQL sort would: the figure (nulls last), then the key ascending. */
@@ -642,12 +624,7 @@ export function pageOfSums(
   for (const [key, o] of sums.kept) {
     total++;
     const f = sums.fresh.get(key);
-    if (!f) offer(o);
-    else {
-      const sum: Raw = { key: o.key };
-      for (const c of cols) sum[c] = num(o[c]) + num(f[c]);
-      offer(sum);
-    }
+    offer(f ? sumRows(cols, o, f) : o);
   }
   for (const [key, f] of sums.fresh)
     if (!sums.kept.has(key)) {
