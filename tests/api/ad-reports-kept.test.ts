@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
-import { type AdReportQuery, adReport, type Grouping } from '../../server/modules/ad/reports';
+import { rowsOf } from '../../server/db/migrate';
+import { type AdReportQuery, adReport, adsStamp, type Grouping } from '../../server/modules/ad/reports';
 import { ADS, ADVERTISERS, adFixture, createAd, material, POSITIONS } from './ad-helpers';
 import { startApi, type TestApi } from './harness';
 import { event, rollup, siteSender, watchedDb } from './stats-helpers';
@@ -231,4 +232,70 @@ test('an edit that leaves the figures as they were keeps the period sums; one th
   expect(
     (await rereads(() => put(`${POSITIONS}/${fx.positionId}`, () => ({ fallbackAdId: null })))).older,
   ).toBe(true);
+});
+
+test('the stamp the kept answers depend on moves with each write to the materials, positions and advertisers (migration 0116)', async () => {
+  const db = api.database.db;
+  const stamp = async (tenant = 2) =>
+    String(rowsOf<{ v: string }>(await db.execute(sql`select ${adsStamp(tenant)} as v`))[0]?.v ?? '');
+  const [figures, names] = (await stamp()).split(';').map(Number);
+  const moved = async (write: () => Promise<unknown>) => {
+    const before = (await stamp()).split(';').map(Number);
+    await write();
+    const after = (await stamp()).split(';').map(Number);
+    return { figures: after[0] - before[0], names: after[1] - before[1] };
+  };
+  expect(names).toBeGreaterThan(0); // the fixtures' writes
+  expect(figures).toBeGreaterThan(0);
+  const ad = async () => (await api.call('GET', `${ADS}/${ids[1]}`, { token: admin })).body.data;
+  const put = async (path: string, body: Record<string, unknown>) => {
+    const row = (await api.call('GET', path, { token: admin })).body.data;
+    const r = await api.call('PUT', path, { token: admin, body: { ...row, ...body } });
+    expect(r.body.code, JSON.stringify(r.body)).toBe(20000);
+  };
+  // A name moves the names only; a price, the figures too; so do a new material and its removal.
+  expect(await moved(async () => put(`${ADS}/${ids[1]}`, { title: `${(await ad()).title}·` }))).toEqual({
+    figures: 0,
+    names: 1,
+  });
+  expect(await moved(async () => put(`${ADS}/${ids[1]}`, { price: (await ad()).price + 1 }))).toEqual({
+    figures: 1,
+    names: 1,
+  });
+  expect(await moved(() => put(`${ADVERTISERS}/${fx.advertiserId}`, { notes: '盖章' }))).toEqual({
+    figures: 0,
+    names: 1,
+  });
+  expect(await moved(() => put(`${POSITIONS}/${fx.positionId}`, { fallbackAdId: ids[4] }))).toEqual({
+    figures: 1,
+    names: 1,
+  });
+  let created = 0;
+  expect(
+    await moved(async () => {
+      created = (await createAd(api, admin, material(fx, { title: 'stamp' }))).id;
+    }),
+  ).toEqual({ figures: 1, names: 1 });
+  expect(await moved(() => db.execute(sql`delete from ads where id = ${created}`))).toEqual({
+    figures: 1,
+    names: 1,
+  });
+  // A write rolled back moves nothing; another tenant's writes leave this one's stamp.
+  expect(
+    await moved(() =>
+      db
+        .transaction(async (tx) => {
+          await tx.execute(sql`update ads set price = price + 1 where id = ${ids[0]}`);
+          throw new Error('rolled back');
+        })
+        .catch(() => {}),
+    ),
+  ).toEqual({ figures: 0, names: 0 });
+  expect(
+    await moved(() =>
+      db.execute(sql`insert into ad_advertisers (tenant, name) values (77, 'another tenant')`),
+    ),
+  ).toEqual({ figures: 0, names: 0 });
+  expect(await stamp(77)).toBe('0;1');
+  expect(await stamp(78)).toBe('0;0');
 });

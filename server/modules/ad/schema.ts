@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -152,4 +153,15 @@ export const adSiteState = pgTable('ad_site_state', {
     .array()
     .notNull()
     .default(sql`'{}'::timestamptz[]`),
+});
+
+/**
+ * What the ads reports' kept answers depend on besides the rollups, per tenant (migration 0116, statement triggers
+ * on the three tables): `names` moves with every write to the materials, positions and advertisers; `figures` when
+ * one is created or deleted, or a material's or position's `reportVersion` moves (what the sums are computed from).
+ */
+export const adReportStamps = pgTable('ad_report_stamps', {
+  tenant: integer('tenant').primaryKey(),
+  figures: bigint('figures', { mode: 'number' }).notNull().default(0),
+  names: bigint('names', { mode: 'number' }).notNull().default(0),
 });
