@@ -177,17 +177,21 @@ test("a page of the keys' sums is the page of all of them sorted, ties by key, n
     fc.property(
       sums,
       sums,
+      sums,
       fc.constantFrom('searches', 'avgResults', 'key', 'zeroResults'),
       fc.constantFrom('asc', 'desc'),
       fc.integer({ min: 1, max: 4 }),
-      (older, recent, sort, order, page) => {
+      (older, late, recent, sort, order, page) => {
         const toMap = (d: Record<string, Record<string, number>>) =>
           new Map(Object.entries(d).map(([key, v]) => [key, { key, ...v } as Record<string, unknown>]));
         const q = { ...query(sort, order as 'asc' | 'desc', TODAY, page, false), pageSize: 3 };
-        const got = pageOfSums(def, q, { kept: toMap(older), fresh: toMap(recent) }, (page - 1) * 3);
+        const parts = [older, late, recent].map(toMap);
+        const before = JSON.stringify(parts.map((m) => [...m]));
+        const got = pageOfSums(def, q, parts, (page - 1) * 3);
+        expect(JSON.stringify(parts.map((m) => [...m]))).toBe(before); // the kept parts are left as they are
         // Every key's sums, sorted whole.
         const all = new Map<string, Record<string, number | string>>();
-        for (const d of [older, recent])
+        for (const d of [older, late, recent])
           for (const [key, v] of Object.entries(d)) {
             const o = all.get(key) ?? { key, searches: 0, zero: 0, rsum: 0 };
             all.set(key, {
@@ -220,6 +224,15 @@ test("a page of the keys' sums is the page of all of them sorted, ties by key, n
         expect(got.page.map((r: Record<string, unknown>) => r.key)).toEqual(
           sorted.slice((page - 1) * 3, page * 3).map((r) => r.key),
         );
+        // Each row of the page holds its key's sums over the three parts.
+        for (const r of got.page as Record<string, unknown>[]) {
+          const want = all.get(String(r.key))!;
+          expect([+(r.searches as number), +(r.zero as number), +(r.rsum as number)]).toEqual([
+            want.searches,
+            want.zero,
+            want.rsum,
+          ]);
+        }
       },
     ),
     { numRuns: 300 },

@@ -273,24 +273,6 @@ function withRecent(def: ReportDef, kept: KeptPart, row: Raw = {}, sketches: Raw
   return def.derive(sums, uniques);
 }
 
-/** One key's sums over two periods, as a new row. */
-function sumRows(cols: string[], a: Raw, b: Raw): Raw {
-  const sum: Raw = { key: a.key };
-  for (const c of cols) sum[c] = num(a[c]) + num(b[c]);
-  return sum;
-}
-
-/** Keys' sums with another period's added, as a new map (`older` and its rows are left as they are). */
-function addSums(def: ReportDef, older: Map<string, Raw>, late: Map<string, Raw>): Map<string, Raw> {
-  const cols = Object.keys(def.sums);
-  const out = new Map(older);
-  for (const [key, l] of late) {
-    const o = older.get(key);
-    out.set(key, o ? sumRows(cols, o, l) : l);
-  }
-  return out;
-}
-
 /**
  * A split's kept part: the older days' as kept under `key` (read with `readOlder` and kept when missing), with the
  * late days' read (`readLate`) folded in (`fold`, which must leave the older part as it is) and kept under both
@@ -519,10 +501,10 @@ async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: P
       where ${whereOf(def, q, period, false)} group by ${key}`),
   );
   const out = new Map<string, Raw>();
+  const cols = Object.keys(def.sums);
   for (const r of rows) {
-    const sums: Raw = { key: r.key };
-    for (const k of Object.keys(def.sums)) sums[k] = num(r[k]);
-    out.set(String(r.key), sums);
+    for (const k of cols) r[k] = num(r[k]); // in place: the row is this read's own
+    out.set(String(r.key), r);
   }
   return out;
 }
@@ -537,14 +519,14 @@ async function keySums(
   def: ReportDef,
   q: ReportQuery,
   split: Split | null,
-): Promise<{ kept: Map<string, Raw>; fresh: Map<string, Raw> }> {
-  if (!split) return { kept: await sumsByKey(db, def, q, q.period), fresh: new Map() };
+): Promise<Map<string, Raw>[]> {
+  if (!split) return [await sumsByKey(db, def, q, q.period)];
   // The older days' sums kept, and the late days' kept apart: folded into the older days' map, a rollup of yesterday
-  // would copy every key of the period (a long tail of keywords over 90 days); added to today's, a day of keys.
+  // would copy every key of the period (a long tail of keywords over 90 days). The page adds the three key by key.
   const none = new Map<string, Raw>();
   const key = partKey('k', def, q, split);
   const late = split.late;
-  const [kept, lateSums, today] = await Promise.all([
+  return Promise.all([
     keptKeySums.orRead(db, key, () => sumsByKey(db, def, q, split.older)),
     late
       ? keptLateKeySums.orRead(db, JSON.stringify([key, late, split.lateGen]), () =>
@@ -553,7 +535,6 @@ async function keySums(
       : none,
     split.recent ? sumsByKey(db, def, q, split.recent) : none,
   ]);
-  return { kept, fresh: lateSums.size ? addSums(def, lateSums, today) : today };
 }
 
 /** Orders keys' sums as the SQL sort would: the figure (nulls last), then the key ascending. */
@@ -575,14 +556,15 @@ function compareSums(def: ReportDef, q: ReportQuery): (a: Raw, b: Raw) => number
 }
 
 /**
- * One page of every key's sums (the kept and the fresh added key by key, without copying either), in the report's
- * order, and how many keys there are: the first offset + page size found with a heap, so a page costs about n·log(k)
- * comparisons however many keys there are, not a sort of them all.
+ * One page of every key's sums (each key's rows in `parts` added, without copying any part), in the report's order,
+ * and how many keys there are: the first offset + page size found with a heap, so a page costs about n·log(k)
+ * comparisons however many keys there are, not a sort of them all. A key in several parts is summed into one scratch
+ * row, copied only when it enters the heap: after a rollup, most of a day's keys are in the kept part and today's.
  */
 export function pageOfSums(
   def: ReportDef,
   q: ReportQuery,
-  sums: { kept: Map<string, Raw>; fresh: Map<string, Raw> },
+  parts: Map<string, Raw>[],
   offset: number,
 ): { page: Raw[]; total: number } {
   const cmp = compareSums(def, q);
@@ -609,28 +591,40 @@ export function pageOfSums(
       i = m;
     }
   };
-  const offer = (row: Raw) => {
+  /** Offers a row; a scratch row (`owned` false) is copied if kept. */
+  const offer = (row: Raw, owned: boolean) => {
     if (k <= 0) return;
     if (heap.length < k) {
-      heap.push(row);
+      heap.push(owned ? row : { ...row });
       up(heap.length - 1);
     } else if (cmp(row, heap[0]) < 0) {
-      heap[0] = row;
+      heap[0] = owned ? row : { ...row };
       down(0);
     }
   };
   const cols = Object.keys(def.sums);
+  const scratch: Raw = {};
   let total = 0;
-  for (const [key, o] of sums.kept) {
-    total++;
-    const f = sums.fresh.get(key);
-    offer(f ? sumRows(cols, o, f) : o);
-  }
-  for (const [key, f] of sums.fresh)
-    if (!sums.kept.has(key)) {
+  parts.forEach((part, i) => {
+    for (const [key, row] of part) {
+      let seen = false;
+      for (let j = 0; j < i && !seen; j++) seen = parts[j].has(key);
+      if (seen) continue; // summed where it was first found
       total++;
-      offer(f);
+      let sum: Raw | undefined;
+      for (let j = i + 1; j < parts.length; j++) {
+        const more = parts[j].get(key);
+        if (!more) continue;
+        if (!sum) {
+          sum = scratch;
+          sum.key = row.key;
+          for (const c of cols) sum[c] = num(row[c]);
+        }
+        for (const c of cols) (sum[c] as number) += num(more[c]);
+      }
+      offer(sum ?? row, !sum);
     }
+  });
   return { page: heap.sort(cmp).slice(offset), total };
 }
 
