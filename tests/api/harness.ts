@@ -13,7 +13,7 @@ import { memoryImageStorage } from '../../server/core/image-storage';
 import { type Logger, silentLogger } from '../../server/core/logger';
 import type { ServerModule } from '../../server/core/module';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
-import { openPglite } from '../../server/db/pglite';
+import { openPglite, PGLITE_TYPES } from '../../server/db/pglite';
 import * as schema from '../../server/db/schema';
 import type { Database } from '../../server/db/types';
 import { ensureFirstAdmin } from '../../server/modules/operators';
@@ -131,12 +131,12 @@ async function migratedPglite(): Promise<Database> {
   let client: PGlite | undefined;
   try {
     const dump = new Blob([await readFile(file)]);
-    client = await PGlite.create({ loadDataDir: dump });
+    client = await PGlite.create({ loadDataDir: dump, ...PGLITE_TYPES });
   } catch {
     client = undefined;
   }
   if (!client) {
-    client = await PGlite.create();
+    client = await PGlite.create(PGLITE_TYPES);
     await migrate(drizzle(client, { schema }) as unknown as Database['db']);
     const dump = await client.dumpDataDir('none');
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
