@@ -334,6 +334,8 @@ export async function periodFigures(
       addresses: a.estimateWith(u?.a),
     });
   }
+  // Given back on success only: after a failure the sketches' stream may still be writing into it (Promise.all
+  // rejects at the first failure), and a next read taking it back would read those bytes.
   arena.release();
   return out;
 }
