@@ -241,7 +241,18 @@ export async function periodFigures(
       : []),
   ];
   const older = pieces.some((p) => p.kind === 'o');
-  const sumOf = (c: string, kind: string) => `sum(${c}) filter (where kind = '${kind}')`;
+  // A piece of several parts (the matured part's 'x' pieces are mostly the last days' 'n' pieces too) is read once:
+  // its `kind` is 'p:' and each part's letter ('p:nx'), told apart from the settled pieces' 'l' and 'lo'.
+  const merged = new Map<string, { kind: string; level: number; start: string }>();
+  for (const x of pieces) {
+    const at = `${x.level}|${x.start}`;
+    const had = merged.get(at);
+    if (had) had.kind += x.kind;
+    else merged.set(at, { ...x, kind: `p:${x.kind}` });
+  }
+  const read = [...merged.values()];
+  const sumOf = (c: string, kind: string) =>
+    `sum(${c}) filter (where kind ${kind.startsWith('l') ? `= '${kind}'` : `like 'p:%${kind}%'`})`;
   const cols = [
     ...(older ? P_COLS.map((c, i) => `${sumOf(c, 'o')} as o${i}`) : []),
     ...(older ? M_COLS.map((c, i) => `${sumOf(c, 'o')} as om${i}`) : []),
@@ -256,8 +267,8 @@ export async function periodFigures(
   ];
   const all = ATTRIBUTED_SUMS.join(', ');
   const sums = db
-    .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(pieces.map((x) => x.kind))}::text[],
-        ${sql.param(pieces.map((x) => x.level))}::int[], ${sql.param(pieces.map((x) => x.start))}::date[])),
+    .execute(sql`with p (kind, level, start) as (select * from unnest(${sql.param(read.map((x) => x.kind))}::text[],
+        ${sql.param(read.map((x) => x.level))}::int[], ${sql.param(read.map((x) => x.start))}::date[])),
       l (kind, channel, level, start) as (select * from unnest(${sql.param(settledPieces.map((x) => x.kind))}::text[],
         ${sql.param(settledPieces.map((x) => x.channel))}::text[], ${sql.param(settledPieces.map((x) => x.level))}::int[],
         ${sql.param(settledPieces.map((x) => x.start))}::date[])),
