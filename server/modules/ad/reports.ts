@@ -58,18 +58,21 @@ interface Sums {
   impressions: number;
   clicks: number;
   revenue: number;
-  /** The unique clickers' sketches as read, and unions kept from earlier reads. */
+  /**
+   * The unique clickers' sketches as read: values of sketches each framed by its length (`int4send(length) ||`), merged
+   * in place (`addFramed`), not cut into a view apiece (180,000 views a read computed from nothing kept, most of its
+   * garbage collection); and unions kept from earlier reads.
+   */
   sketches: Uint8Array[];
   kept: KeptSketch[];
 }
 const empty = (): Sums => ({ requests: 0, impressions: 0, clicks: 0, revenue: 0, sketches: [], kept: [] });
 
-function* bytes(v: unknown): Generator<Uint8Array> {
-  if (!v) return;
-  const b = v as Uint8Array;
+/** Merges every sketch of a framed value (each after its length, four bytes big-endian) into `into`. */
+function addFramed(into: Union, b: Uint8Array) {
   for (let o = 0; o + 4 <= b.length; ) {
     const n = ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
-    yield b.subarray(o + 4, o + 4 + n);
+    into.add(b, o + 4, Math.min(o + 4 + n, b.length));
     o += 4 + n;
   }
 }
@@ -206,7 +209,7 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
       impressions: num(r.impressions),
       clicks: num(r.clicks),
       revenue: num(r.revenue),
-      sketches: [...bytes(r.sk)],
+      sketches: r.sk ? [r.sk as Uint8Array] : [],
       kept: [],
     });
   // The period's days and their months' lengths once (not per material: 2,500 monthly materials × 90 days).
@@ -270,7 +273,7 @@ const sumAll = (groups: GroupSums): Sums => {
 const union = new Union();
 /** Unique clickers of summed rows: their sketches and kept unions merged. */
 function clickersOf(s: Sums): number {
-  for (const x of s.sketches) union.add(x);
+  for (const x of s.sketches) addFramed(union, x);
   if (s.kept.length === 1) return union.estimateWith(s.kept[0]);
   for (const k of s.kept) union.addKept(k);
   return union.estimate();
@@ -331,7 +334,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   const kept = await keptSums.orRead(db, key, async () => {
     const read = new Map<string, Sums>();
     for (const [k, s] of await groupSums(db, { ...q, period: older })) {
-      for (const x of s.sketches) union.add(x);
+      for (const x of s.sketches) addFramed(union, x);
       read.set(k, { ...s, sketches: [], kept: [union.keep()] });
     }
     for (const s of read.values()) union.addKept(s.kept[0]);
