@@ -11,6 +11,7 @@ import {
   encode,
   encodeGaps,
   estimate,
+  estimateFramed,
   estimateStored,
   isGaps,
   M,
@@ -195,6 +196,16 @@ test("every reader takes every form: merge, estimate over a mix, base64 text as 
         expect(estimateStored(stored)).toBe(estimate(union));
         const text = stored.map((s) => storedSketch(Buffer.from(s).toString('base64')));
         expect(estimateStored(text)).toBe(estimate(union));
+        // Framed as the reports' SQL sends a group's sketches (`int4send(length(s)) || s`, concatenated).
+        const framed = Buffer.concat(
+          stored.flatMap((s) => {
+            const length = Buffer.alloc(4);
+            length.writeUInt32BE(s.length);
+            return [length, Buffer.from(s)];
+          }),
+        );
+        expect(new Union().addFramed(framed).estimate()).toBe(estimate(union));
+        expect(estimateFramed(framed)).toBe(estimate(union));
       },
     ),
     { numRuns: 20 },
@@ -343,4 +354,23 @@ test('SQL writes and reads the gap form as TypeScript does (zg_hll_gaps, zg_hll_
     const want = [...r].flatMap((k, i) => (k ? [`${i}:${k}`] : [])).join(',');
     expect(row.regs).toBe(want);
   }
+});
+
+test('a framed value: none, empty sketches, and a last frame cut short are read without error', () => {
+  expect(new Union().addFramed(null).estimate()).toBe(0);
+  expect(new Union().addFramed(new Uint8Array(0)).estimate()).toBe(0);
+  const r = emptyRegisters();
+  for (let i = 0; i < 50; i++) add(r, hash64(`f-${i}`));
+  const one = encode(r);
+  const frame = (s: Uint8Array, length = s.length) => {
+    const b = Buffer.alloc(4 + s.length);
+    b.writeUInt32BE(length);
+    b.set(s, 4);
+    return b;
+  };
+  const empty = frame(new Uint8Array(0));
+  expect(new Union().addFramed(Buffer.concat([empty, frame(one), empty])).estimate()).toBe(estimate(r));
+  // A length past the end: what is there is read (whole entries only), nothing past it.
+  const cut = frame(one, one.length + 100);
+  expect(new Union().addFramed(cut).estimate()).toBe(estimate(r));
 });

@@ -59,23 +59,14 @@ interface Sums {
   clicks: number;
   revenue: number;
   /**
-   * The unique clickers' sketches as read: values of sketches each framed by its length (`int4send(length) ||`), merged
-   * in place (`addFramed`), not cut into a view apiece (180,000 views a read computed from nothing kept, most of its
+   * The unique clickers' sketches as read: values of sketches each framed by its length, merged where they lie
+   * (`Union.addFramed`), not cut into a view apiece (180,000 views a read computed from nothing kept, most of its
    * garbage collection); and unions kept from earlier reads.
    */
   sketches: Uint8Array[];
   kept: KeptSketch[];
 }
 const empty = (): Sums => ({ requests: 0, impressions: 0, clicks: 0, revenue: 0, sketches: [], kept: [] });
-
-/** Merges every sketch of a framed value (each after its length, four bytes big-endian) into `into`. */
-function addFramed(into: Union, b: Uint8Array) {
-  for (let o = 0; o + 4 <= b.length; ) {
-    const n = ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
-    into.add(b, o + 4, Math.min(o + 4 + n, b.length));
-    o += 4 + n;
-  }
-}
 
 /** A group's key (grouped by as it is: an integer or a day, not its text, which sorted 89,000 rows as text). */
 const keySql: Record<Grouping, string> = {
@@ -273,7 +264,7 @@ const sumAll = (groups: GroupSums): Sums => {
 const union = new Union();
 /** Unique clickers of summed rows: their sketches and kept unions merged. */
 function clickersOf(s: Sums): number {
-  for (const x of s.sketches) addFramed(union, x);
+  for (const x of s.sketches) union.addFramed(x);
   if (s.kept.length === 1) return union.estimateWith(s.kept[0]);
   for (const k of s.kept) union.addKept(k);
   return union.estimate();
@@ -334,7 +325,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   const kept = await keptSums.orRead(db, key, async () => {
     const read = new Map<string, Sums>();
     for (const [k, s] of await groupSums(db, { ...q, period: older })) {
-      for (const x of s.sketches) addFramed(union, x);
+      for (const x of s.sketches) union.addFramed(x);
       read.set(k, { ...s, sketches: [], kept: [union.keep()] });
     }
     for (const s of read.values()) union.addKept(s.kept[0]);

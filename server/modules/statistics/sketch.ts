@@ -336,6 +336,22 @@ export class Union {
   }
 
   /**
+   * Folds in every sketch of a framed value: sketches each after its length (four bytes, big-endian), as the reports'
+   * SQL sends a group's sketches (`int4send(length(s)) || s`, concatenated: one bytea, which the drivers parse
+   * natively, where a bytea[] is parsed element by element). Merged where they lie, with no view cut for each.
+   */
+  addFramed(v: unknown): this {
+    if (!v) return this;
+    const b = v as Uint8Array;
+    for (let o = 0; o + 4 <= b.length; ) {
+      const n = ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
+      this.add(b, o + 4, Math.min(o + 4 + n, b.length));
+      o += 4 + n;
+    }
+    return this;
+  }
+
+  /**
    * Everything added since the last estimate as a kept sketch (its registers in index order and the histogram of all
    * 16,384), for estimates over it and a few more sketches later (`estimateWith`); the union is empty again after.
    */
@@ -484,6 +500,9 @@ export function estimateStored(stored: Iterable<Uint8Array | null | undefined>):
   for (const s of stored) shared.add(s);
   return shared.estimate();
 }
+
+/** The estimate of a framed value's sketches merged (`Union.addFramed`). */
+export const estimateFramed = (v: unknown): number => shared.addFramed(v).estimate();
 
 /** The registers of a sparse or gap-form sketch in stored order, as (index << 6 | rank) values; rank 0 skipped. */
 function entries(s: Uint8Array): number[] {
