@@ -86,5 +86,9 @@ export const agentSettledDays = pgTable(
     rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).notNull(),
     commission: numeric('commission', { precision: 16, scale: 4 }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.agentId, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.agentId, t.day] }),
+    // The all-agents stat's period, whatever the history (migration 0117).
+    index('agent_settled_days_tenant_day').on(t.tenant, t.day),
+  ],
 );
