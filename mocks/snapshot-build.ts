@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { memoryImageStorage } from '../server/core/image-storage';
 import { migrate } from '../server/db/migrate';
+import { PGLITE_TYPES } from '../server/db/pglite';
 import * as schema from '../server/db/schema';
 import type { Db } from '../server/db/types';
 import { demoConfig, dropRawEvents, migrationsHash, seedDemo } from './snapshot';
@@ -16,7 +17,7 @@ if (!out) throw new Error('usage: snapshot-build <directory>');
 const started = Date.now();
 // 1 MB WAL segments, not 16: a fresh database's WAL is one segment, and the page writes each changed file whole
 // to IndexedDB after every statement.
-const client = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
+const client = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'], ...PGLITE_TYPES });
 const db = drizzle(client, { schema }) as unknown as Db;
 const now = new Date();
 await migrate(db);

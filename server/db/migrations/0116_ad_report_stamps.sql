@@ -12,19 +12,16 @@ CREATE TABLE "ad_report_stamps" (
 	"names" bigint DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
--- TG_ARGV[0] is 'figures' for the tables whose rows the sums are computed from (ads, ad_positions). In tenant order,
--- so two statements over several tenants take the rows in the same order.
+-- TG_ARGV[0] is 'figures' for the tables whose rows the sums are computed from (ads, ad_positions). An insert's and a
+-- delete's rows are both `changed` (the new rows, the old rows). In tenant order, so two statements over several
+-- tenants take the rows in the same order.
 CREATE OR REPLACE FUNCTION zg_ad_report_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   sums boolean := TG_ARGV[0] = 'figures';
 BEGIN
-  IF TG_OP = 'INSERT' THEN
+  IF TG_OP <> 'UPDATE' THEN
     INSERT INTO ad_report_stamps AS s (tenant, figures, names)
-      SELECT DISTINCT tenant, sums::int, 1 FROM new_rows ORDER BY 1
-      ON CONFLICT (tenant) DO UPDATE SET figures = s.figures + excluded.figures, names = s.names + 1;
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO ad_report_stamps AS s (tenant, figures, names)
-      SELECT DISTINCT tenant, sums::int, 1 FROM old_rows ORDER BY 1
+      SELECT DISTINCT tenant, sums::int, 1 FROM changed ORDER BY 1
       ON CONFLICT (tenant) DO UPDATE SET figures = s.figures + excluded.figures, names = s.names + 1;
   ELSIF sums THEN
     INSERT INTO ad_report_stamps AS s (tenant, figures, names)
@@ -43,29 +40,29 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER ads_report_stamp_ins AFTER INSERT ON ads REFERENCING NEW TABLE AS new_rows
+CREATE TRIGGER ads_report_stamp_ins AFTER INSERT ON ads REFERENCING NEW TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('figures');
 --> statement-breakpoint
 CREATE TRIGGER ads_report_stamp_upd AFTER UPDATE ON ads REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('figures');
 --> statement-breakpoint
-CREATE TRIGGER ads_report_stamp_del AFTER DELETE ON ads REFERENCING OLD TABLE AS old_rows
+CREATE TRIGGER ads_report_stamp_del AFTER DELETE ON ads REFERENCING OLD TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('figures');
 --> statement-breakpoint
-CREATE TRIGGER ad_positions_report_stamp_ins AFTER INSERT ON ad_positions REFERENCING NEW TABLE AS new_rows
+CREATE TRIGGER ad_positions_report_stamp_ins AFTER INSERT ON ad_positions REFERENCING NEW TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('figures');
 --> statement-breakpoint
 CREATE TRIGGER ad_positions_report_stamp_upd AFTER UPDATE ON ad_positions REFERENCING OLD TABLE AS old_rows
   NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('figures');
 --> statement-breakpoint
-CREATE TRIGGER ad_positions_report_stamp_del AFTER DELETE ON ad_positions REFERENCING OLD TABLE AS old_rows
+CREATE TRIGGER ad_positions_report_stamp_del AFTER DELETE ON ad_positions REFERENCING OLD TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('figures');
 --> statement-breakpoint
-CREATE TRIGGER ad_advertisers_report_stamp_ins AFTER INSERT ON ad_advertisers REFERENCING NEW TABLE AS new_rows
+CREATE TRIGGER ad_advertisers_report_stamp_ins AFTER INSERT ON ad_advertisers REFERENCING NEW TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('names');
 --> statement-breakpoint
 CREATE TRIGGER ad_advertisers_report_stamp_upd AFTER UPDATE ON ad_advertisers REFERENCING OLD TABLE AS old_rows
   NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('names');
 --> statement-breakpoint
-CREATE TRIGGER ad_advertisers_report_stamp_del AFTER DELETE ON ad_advertisers REFERENCING OLD TABLE AS old_rows
+CREATE TRIGGER ad_advertisers_report_stamp_del AFTER DELETE ON ad_advertisers REFERENCING OLD TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION zg_ad_report_stamp('names');

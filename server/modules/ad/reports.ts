@@ -121,11 +121,7 @@ async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string,
     return read(sql` and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
         and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})`);
   const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), figuresPart(q.version)]);
-  let all = keptMonthly.get(db, key);
-  if (!all) {
-    all = await read(sql``);
-    keptMonthly.set(db, key, all);
-  }
+  const all = await keptMonthly.orRead(db, key, () => read(sql``));
   return all.filter(
     (m) => String(m.first_day) <= q.period.to && (m.last_day === null || String(m.last_day) >= q.period.from),
   );
