@@ -35,7 +35,8 @@ export async function benchDatabase(name, key) {
     await admin.query(`create database ${name}`);
   }
   await admin.end();
-  return { pool: new pg.Pool({ connectionString: url.toString(), max: 10 }), reuse };
+  // Just-in-time compilation off, as on the server's connections (server/node/postgres.ts SESSION_SETTINGS).
+  return { pool: new pg.Pool({ connectionString: url.toString(), max: 10, options: '-c jit=off' }), reuse };
 }
 
 /** Records that the database now holds the data of `key`. */

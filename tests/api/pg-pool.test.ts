@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, expect, test } from 'vitest';
-import { ResilientPool } from '../../server/node/postgres';
+import { rowsOf } from '../../server/db/migrate';
+import { openPostgres, ResilientPool } from '../../server/node/postgres';
 import { onPostgres, TEST_DATABASE_URL } from './harness';
 
 /**
@@ -37,3 +38,37 @@ test.skipIf(!onPostgres)('a client whose connection dies before BEGIN goes back 
   expect(pool!.totalCount).toBeLessThanOrEqual(2);
   expect(pool!.waitingCount).toBe(0);
 });
+
+/**
+ * Every connection of the server's pool sets SESSION_SETTINGS before the query it was opened for: JIT compilation,
+ * on by default, cost the rollup's largest statement 1.4 s of compiling on every run. Three transactions hold three
+ * connections at once, so each is a new one, and each one's first statement must already see JIT off.
+ */
+test.skipIf(!onPostgres)(
+  'every connection of the server has JIT compilation off from its first query',
+  async () => {
+    const { db, close } = await openPostgres(TEST_DATABASE_URL, 3);
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      let seen = 0;
+      const settings = Array.from({ length: 3 }, () =>
+        db.transaction(async (tx) => {
+          const [row] = rowsOf<{ jit: string; pid: number }>(
+            await tx.execute(sql`select current_setting('jit') as jit, pg_backend_pid() as pid`),
+          );
+          if (++seen === 3) release();
+          await held; // three connections in use at once
+          return row;
+        }),
+      );
+      const rows = await Promise.all(settings);
+      expect(new Set(rows.map((r) => r.pid)).size).toBe(3);
+      expect(rows.map((r) => r.jit)).toEqual(['off', 'off', 'off']);
+    } finally {
+      await close();
+    }
+  },
+);
