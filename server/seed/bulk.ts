@@ -241,10 +241,12 @@ export async function countDrift(db: Executor) {
       from movie_counts c full join real r on r.dim = c.dim and r.key = c.key and r.status = c.status
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
-      select concat_ws(' ', 'gram', coalesce(c.gram, r.gram), coalesce(c.status, r.status)), coalesce(c.n, 0), coalesce(r.n, 0)
+      select concat_ws(' ', 'gram', coalesce(c.gram, r.gram), coalesce(c.status, r.status), coalesce(c.column_id, r.column_id)),
+        coalesce(c.n, 0), coalesce(r.n, 0)
       from movie_gram_counts c
-      full join (select g as gram, status, count(*)::int as n from movies, unnest(title_grams) as g group by g, status) r
-        on r.gram = c.gram and r.status = c.status
+      full join (select g as gram, status, coalesce(column_id, 0) as column_id, count(*)::int as n
+          from movies, unnest(title_grams) as g group by 1, 2, 3) r
+        on r.gram = c.gram and r.status = c.status and r.column_id = c.column_id
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
       select concat('item_count column ', c.id), c.item_count, (select count(*)::int from movies m where m.column_id = c.id)

@@ -225,11 +225,14 @@ describe('how a title search alone reads its page', () => {
     expect(statusWalkPays({ offset: 0, pageSize: 20 }, 0, 300_000, 2)).toBe(false);
   });
 
-  test('a kept gram count answers one or two characters in a view or status and nothing else', () => {
+  test('a kept gram count answers one or two characters in a view or status, alone or within a column', () => {
     expect(gramCounted({ view: 'review', q: '视频', page: 3, sort: 'createdAt' })).toBe(true);
     expect(gramCounted({ view: 'all', status: 'online', q: 'c' })).toBe(true);
     expect(gramCounted({ view: 'all', q: 'city' })).toBe(false);
-    expect(gramCounted({ view: 'all', q: '视频', columnId: 3 })).toBe(false);
+    expect(gramCounted({ view: 'online', q: '视频', columnId: 3 })).toBe(true);
+    expect(gramCounted({ view: 'all', q: '视频', tagId: 3 })).toBe(false);
+    expect(gramCounted({ view: 'all', q: '视频', columnId: 3, free: true })).toBe(false);
+    expect(gramCounted({ view: 'all', q: '视频片', columnId: 3 })).toBe(false);
     expect(gramCounted({ view: 'all', q: '' })).toBe(false);
     expect(searchAlone({ view: 'all', q: 'city', order: 'asc' })).toBe(true);
     expect(searchAlone({ view: 'all', q: 'city', free: true })).toBe(false);
@@ -323,6 +326,35 @@ describe('which totals are exact', () => {
     expect(await list(`q=${encodeURIComponent('批量')}&pageSize=10&sort=createdAt`)).toMatchObject({
       total: await grams('批量', ''),
     });
+    // Within a column too (migration 0118): exact over the cap, and the page read walks the sort index as above.
+    const inColumn = await grams('批量', `and column_id = ${fx.columns.series}`);
+    expect(inColumn).toBeGreaterThan(COUNT_CAP);
+    const columnPage = await list(
+      `view=review&q=${encodeURIComponent('批量')}&columnId=${fx.columns.series}&sort=views&order=desc&pageSize=10`,
+    );
+    expect(columnPage).toMatchObject({ total: inColumn, totalExact: true });
+    expect(columnPage.list.map((m: any) => m.views)).toEqual(
+      Array.from({ length: 10 }, (_, i) => COUNT_CAP + 5 - i),
+    );
+    for (const [q, column, view] of [
+      ['视', fx.columns.series, 'view=online'],
+      ['计数', fx.columns.action, 'view=all'],
+      ['计', fx.columns.empty, 'view=review&status=rejected'],
+    ] as const) {
+      const statuses = {
+        'view=online': "('online', 'offline')",
+        'view=all': "('pending', 'rejected', 'online', 'offline')",
+        'view=review&status=rejected': "('rejected')",
+      }[view];
+      const n = await grams(q, `and column_id = ${column} and status in ${statuses}`);
+      expect(
+        await list(`${view}&q=${encodeURIComponent(q)}&columnId=${column}&pageSize=10`),
+        q,
+      ).toMatchObject({
+        total: n,
+        totalExact: true,
+      });
+    }
     // With another filter the gram's count does not hold: capped.
     expect(await list(`q=${encodeURIComponent('批量')}&free=true&pageSize=10`)).toMatchObject({
       total: COUNT_CAP,

@@ -135,18 +135,20 @@ export const movieCounts = pgTable(
 );
 
 /**
- * Movies per gram of their title (`title_grams`: each character and each pair) and status: the exact total of a
- * title search of one or two characters, which is one gram (migration 0112, kept by statement triggers on `movies`;
- * `zg_movie_counts_rebuild()` recomputes them).
+ * Movies per gram of their title (`title_grams`: each character and each pair), status and column (0 for none): the
+ * exact total of a title search of one or two characters, which is one gram, in a view or status and at most a
+ * column (migrations 0112 and 0118, kept by statement triggers on `movies`; `zg_movie_counts_rebuild()` recomputes
+ * them).
  */
 export const movieGramCounts = pgTable(
   'movie_gram_counts',
   {
     gram: text('gram').notNull(),
     status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    columnId: integer('column_id').notNull().default(0),
     n: integer('n').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.gram, t.status] })],
+  (t) => [primaryKey({ columns: [t.gram, t.status, t.columnId] })],
 );
 
 export const movieTagLinks = pgTable(

@@ -9,8 +9,8 @@ import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movieGramCounts, 
  * the whole cost of a list (BENCHMARKS.md), so:
  * - a list filtered by view or status and at most one of column, tag, platform, free and recommended reads its exact
  *   total from the counters the triggers keep (`movie_counts`, migrations 0004 and 0114): a few rows, whatever the size;
- * - so does a title search of one or two characters in a view or status with no other filter (`movie_gram_counts`,
- *   migration 0112: such a search is one gram of the titles);
+ * - so does a title search of one or two characters in a view or status, alone or within a column
+ *   (`movie_gram_counts`, migrations 0112 and 0118: such a search is one gram of the titles);
  * - any other filter counts at most COUNT_CAP + 1 matching rows (server/core/totals.ts): under the cap the total is
  *   exact, over it the answer is `total: COUNT_CAP, totalExact: false` ("10,000+" on the screen);
  * - a page shorter than the page size (not past the end) gives its total without any count.
@@ -57,7 +57,11 @@ export async function listTotal(
   if (short) return short;
   const counter = counterOf(query);
   if (counter) return { total: await counted(db, counter, statuses), totalExact: true };
-  if (gramCounted(query)) return { total: await gramCount(db, String(query.q), statuses), totalExact: true };
+  if (gramCounted(query))
+    return {
+      total: await gramCount(db, String(query.q), statuses, counterOf({ ...query, q: undefined })),
+      totalExact: true,
+    };
   return cappedCount(db, movies, where);
 }
 
@@ -69,14 +73,19 @@ export function searchAlone(query: Record<string, unknown>) {
 
 /**
  * Whether a list's total is a kept gram count: a title search of one or two characters (zg_query_grams makes it one
- * gram, and model.ts titleContains matches it on the gram alone) in a view or status and nothing else.
+ * gram, and model.ts titleContains matches it on the gram alone) in a view or status, and at most a column.
  */
 export function gramCounted(query: Record<string, unknown>) {
-  return searchAlone(query) && [...String(query.q)].length <= 2;
+  const { q, ...rest } = query;
+  const dim = counterOf(rest)?.dim;
+  return typeof q === 'string' && q !== '' && [...q].length <= 2 && (dim === 'all' || dim === 'column');
 }
 
-/** The movies of `statuses` whose title holds the one gram of `q` (one or two characters). */
-async function gramCount(db: Executor, q: string, statuses: readonly MovieStatus[]) {
+/**
+ * The movies of `statuses` whose title holds the one gram of `q` (one or two characters), within a column when the
+ * counter of the list's other filters is one (gramCounted); summed over every column otherwise.
+ */
+async function gramCount(db: Executor, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
   return keptSum(
     db,
     movieGramCounts,
@@ -84,6 +93,7 @@ async function gramCount(db: Executor, q: string, statuses: readonly MovieStatus
     and(
       eq(movieGramCounts.gram, sql`(zg_query_grams(${q}::text))[1]`),
       inArray(movieGramCounts.status, [...statuses]),
+      counter?.dim === 'column' ? eq(movieGramCounts.columnId, counter.key) : undefined,
     ),
   );
 }
