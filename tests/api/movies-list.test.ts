@@ -344,4 +344,30 @@ describe('a view of several statuses', () => {
       await api.query(sql`delete from movies where title like 'walk %'`);
     }
   });
+
+  test('the walk reads the lowered title from the status-led index instead of lowering each title (migration 0119)', async () => {
+    for (const [index, column] of [
+      ['movies_status_created', 'created_at'],
+      ['movies_status_published', 'published_at'],
+    ]) {
+      const [{ def }] = await api.query<{ def: string }>(
+        sql`select pg_get_indexdef(${index}::regclass) as def`,
+      );
+      expect(def).toContain(
+        `(status, ${column} DESC NULLS LAST, id DESC, lower((title)::text)) INCLUDE (title)`,
+      );
+      const plan = await api.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_bitmapscan = off`);
+        const r = await tx.execute(
+          sql.raw(`explain select id from movies where status = 'pending' and lower(title) like '%视频%'
+            order by ${column} desc nulls last, id desc limit 10`),
+        );
+        return rowsOf<Record<string, string>>(r)
+          .map((row) => Object.values(row)[0])
+          .join('\n');
+      });
+      expect(plan).toContain(`Index Only Scan using ${index}`);
+    }
+  });
 });

@@ -97,8 +97,8 @@ export const movies = pgTable(
   // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
   // that a view or a deep page is an index-only scan (migration 0004). The two screens' sort indexes also INCLUDE
   // column_id, platforms, recommended, free, views and tag_ids, so a filtered walk tests them in the index (migrations
-  // 0070 and 0100; Drizzle declares no INCLUDE). The status-led ones INCLUDE the title, so a title search's walk of
-  // a status tests it in the index (migration 0112).
+  // 0070 and 0100; Drizzle declares no INCLUDE). The status-led ones carry the lowered title as their last key and
+  // INCLUDE the title, so a title search's walk of a status tests it in the index (migrations 0112, 0119).
   (t) => [
     index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
@@ -107,8 +107,18 @@ export const movies = pgTable(
       .on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status)
       .where(sql`${t.recommended}`),
     index('movies_views').on(t.views.desc().nullsLast(), t.id.desc(), t.status),
-    index('movies_status_published').on(t.status, t.publishedAt.desc().nullsLast(), t.id.desc()),
-    index('movies_status_created').on(t.status, t.createdAt.desc().nullsLast(), t.id.desc()),
+    index('movies_status_published').on(
+      t.status,
+      t.publishedAt.desc().nullsLast(),
+      t.id.desc(),
+      sql`lower(${t.title})`,
+    ),
+    index('movies_status_created').on(
+      t.status,
+      t.createdAt.desc().nullsLast(),
+      t.id.desc(),
+      sql`lower(${t.title})`,
+    ),
     index('movies_column').on(t.columnId, t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_platforms').using('gin', t.platforms),
     index('movies_tag_ids').using('gin', t.tagIds),
