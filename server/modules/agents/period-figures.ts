@@ -246,13 +246,13 @@ export async function periodFigures(
   ];
   const older = pieces.some((p) => p.kind === 'o');
   // A piece of several parts (the matured part's 'x' pieces are mostly the last days' 'n' pieces too) is read once:
-  // its `kind` is 'p:' and each part's letter ('p:nx'), told apart from the settled pieces' 'l' and 'lo'.
+  // its `kind` is each part's letter ('nx').
   const merged = new Map<string, { kind: string; level: number; start: string }>();
   for (const x of pieces) {
     const at = `${x.level}|${x.start}`;
     const had = merged.get(at);
     if (had) had.kind += x.kind;
-    else merged.set(at, { ...x, kind: `p:${x.kind}` });
+    else merged.set(at, { ...x });
   }
   const read = [...merged.values()];
   // Each part a boolean per piece (`k_n`…), computed once per piece in `p` and `l` and carried by each row read: a
@@ -275,7 +275,7 @@ export async function periodFigures(
   ];
   const all = ATTRIBUTED_SUMS.join(', ');
   const sums = db
-    .execute(sql`with p as (select level, start, ${flagsOf((k) => (k.startsWith('l') ? 'false' : `kind like 'p:%${k}%'`))}
+    .execute(sql`with p as (select level, start, ${flagsOf((k) => (k.startsWith('l') ? 'false' : `strpos(kind, '${k}') > 0`))}
         from unnest(${sql.param(read.map((x) => x.kind))}::text[], ${sql.param(read.map((x) => x.level))}::int[],
           ${sql.param(read.map((x) => x.start))}::date[]) as u (kind, level, start)),
       l as (select channel, level, start, ${flagsOf((k) => (k.startsWith('l') ? `kind = '${k}'` : 'false'))}
