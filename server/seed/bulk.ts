@@ -26,7 +26,7 @@ import {
  */
 
 const TABLES = ['movies', 'movie_tag_links', 'movie_actresses', 'movie_plays'];
-/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes (migrations 0003, 0004 and 0112). */
+/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes (migrations 0003, 0004, 0112, 0120). */
 const REBUILT_COUNTS = [
   'zg_movie_column_counts',
   'zg_movie_tag_counts',
@@ -34,6 +34,7 @@ const REBUILT_COUNTS = [
   'zg_movie_delete_counts',
   'zg_movie_tag_link_counts',
   'zg_movie_gram_counts',
+  'zg_movie_search_counts',
 ];
 
 /** The raw connection under a Drizzle handle: queries, COPY and a Drizzle handle on the same connection. */
@@ -213,7 +214,7 @@ export async function bulkSeedMovies(
       throw err;
     }
     await raw.query(
-      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_gram_counts', 'movie_columns', 'movie_tags'].join(', ')}`,
+      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_gram_counts', 'movie_search_counts', 'movie_columns', 'movie_tags'].join(', ')}`,
     );
     lap('vacuum');
     return { seeded, ms };
@@ -247,6 +248,14 @@ export async function countDrift(db: Executor) {
       full join (select g as gram, status, coalesce(column_id, 0) as column_id, count(*)::int as n
           from movies, unnest(title_grams) as g group by 1, 2, 3) r
         on r.gram = c.gram and r.status = c.status and r.column_id = c.column_id
+      where coalesce(c.n, 0) <> coalesce(r.n, 0)
+      union all
+      select concat_ws(' ', 'term', coalesce(c.term, r.term), coalesce(c.status, r.status), coalesce(c.column_id, r.column_id)),
+        coalesce(c.n, 0), coalesce(r.n, 0)
+      from movie_search_counts c
+      full join (select t.term, m.status, coalesce(m.column_id, 0) as column_id, count(*)::int as n
+          from movie_search_terms t join movies m on strpos(lower(m.title), t.term) > 0 group by 1, 2, 3) r
+        on r.term = c.term and r.status = c.status and r.column_id = c.column_id
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
       select concat('item_count column ', c.id), c.item_count, (select count(*)::int from movies m where m.column_id = c.id)

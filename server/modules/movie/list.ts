@@ -119,10 +119,10 @@ export async function readMovieList(db: Db, q: Query) {
   const sort = (q.sort ?? 'id') as keyof typeof sorts;
   const sortCol = sorts[sort];
   const totalQuery = { statuses: q.status ? [q.status] : VIEWS[q.view], query: q };
-  // A title search of three or more characters is counted first (at most COUNT_CAP + 1 rows), and so is one whose
-  // total is kept (a gram in a view or status, alone or in a column, totals.ts gramCounted): that tells how to read
-  // its page (statusWalkPays, walkPays). Other searches of one or two characters are estimated well: counted beside
-  // the page.
+  // A title search of three or more characters is counted first (its kept term count, or at most COUNT_CAP + 1
+  // rows), and so is one whose total is kept (a gram in a view or status, alone or in a column, totals.ts
+  // gramCounted): that tells how to read its page (statusWalkPays, walkPays). Other searches of one or two characters
+  // are estimated well: counted beside the page.
   const countFirst = q.q !== undefined && ([...q.q].length > 2 || gramCounted(q));
   const [searchTotal, rows] = countFirst
     ? await Promise.all([listTotal(db, totalQuery, where), rowsWithoutSearch(db, totalQuery)])

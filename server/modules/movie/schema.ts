@@ -161,6 +161,36 @@ export const movieGramCounts = pgTable(
   (t) => [primaryKey({ columns: [t.gram, t.status, t.columnId] })],
 );
 
+/**
+ * The title searches of three or more characters whose totals are kept (migration 0120): each lowered search, its
+ * first two characters (a title holds it only when its grams hold them) and the day it was last searched. Learned
+ * when first searched (movie/totals.ts termTotal), the least recently searched leave.
+ */
+export const movieSearchTerms = pgTable(
+  'movie_search_terms',
+  {
+    term: text('term').primaryKey(),
+    head: text('head').notNull(),
+    usedOn: date('used_on').notNull().default(sql`current_date`),
+  },
+  (t) => [index('movie_search_terms_head').on(t.head)],
+);
+
+/**
+ * Movies per kept search term, status and column (0 for none) whose lowered title contains the term (migration
+ * 0120, kept by statement triggers on `movies`; `zg_movie_counts_rebuild()` recomputes them).
+ */
+export const movieSearchCounts = pgTable(
+  'movie_search_counts',
+  {
+    term: text('term').notNull(),
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    columnId: integer('column_id').notNull().default(0),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.status, t.columnId] })],
+);
+
 export const movieTagLinks = pgTable(
   'movie_tag_links',
   {

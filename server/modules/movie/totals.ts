@@ -1,8 +1,17 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
 import { cappedCount, keptSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
+import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
-import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movieGramCounts, movies } from './schema';
+import {
+  type MOVIE_COUNT_DIMS,
+  type MovieStatus,
+  movieCounts,
+  movieGramCounts,
+  movieSearchCounts,
+  movieSearchTerms,
+  movies,
+} from './schema';
 
 /**
  * Totals of the movie list at a million rows (README "Totals at scale"). A `count(*)` over a large filter is nearly
@@ -10,7 +19,9 @@ import { type MOVIE_COUNT_DIMS, type MovieStatus, movieCounts, movieGramCounts, 
  * - a list filtered by view or status and at most one of column, tag, platform, free and recommended reads its exact
  *   total from the counters the triggers keep (`movie_counts`, migrations 0004 and 0114): a few rows, whatever the size;
  * - so does a title search of one or two characters in a view or status, alone or within a column
- *   (`movie_gram_counts`, migrations 0112 and 0118: such a search is one gram of the titles);
+ *   (`movie_gram_counts`, migrations 0112 and 0118: such a search is one gram of the titles), and one of three or
+ *   more characters whose count is kept (`movie_search_counts`, migration 0120: learned when first searched, when
+ *   counting its matches would cost; termTotal);
  * - any other filter counts at most COUNT_CAP + 1 matching rows (server/core/totals.ts): under the cap the total is
  *   exact, over it the answer is `total: COUNT_CAP, totalExact: false` ("10,000+" on the screen);
  * - a page shorter than the page size (not past the end) gives its total without any count.
@@ -62,6 +73,10 @@ export async function listTotal(
       total: await gramCount(db, String(query.q), statuses, counterOf({ ...query, q: undefined })),
       totalExact: true,
     };
+  if (termCounted(query)) {
+    const kept = await termTotal(db, String(query.q), statuses, counterOf({ ...query, q: undefined }));
+    if (kept !== undefined) return { total: kept, totalExact: true };
+  }
   return cappedCount(db, movies, where);
 }
 
@@ -96,6 +111,80 @@ async function gramCount(db: Executor, q: string, statuses: readonly MovieStatus
       counter?.dim === 'column' ? eq(movieGramCounts.columnId, counter.key) : undefined,
     ),
   );
+}
+
+/**
+ * Whether a list's total may be a kept term count (termTotal): a title search of three or more characters in a view
+ * or status, and at most a column.
+ */
+export function termCounted(query: Record<string, unknown>) {
+  const { q, ...rest } = query;
+  const dim = counterOf(rest)?.dim;
+  return typeof q === 'string' && [...q].length >= 3 && (dim === 'all' || dim === 'column');
+}
+
+/**
+ * A search term is learned (its counts kept, migration 0120) when the kept counts of its grams allow at least this
+ * many matches: counting them through the table (a page each) would cost more than a few milliseconds.
+ */
+export const LEARN_FROM = 2_000;
+/** …and at most this many: learning counts every match once (a page each) while writes wait. */
+export const LEARN_UP_TO = 200_000;
+/** Whether a term whose grams allow at most `bound` matches is worth learning (LEARN_FROM, LEARN_UP_TO). */
+export const learnPays = (bound: number) => bound >= LEARN_FROM && bound <= LEARN_UP_TO;
+
+/** The search terms kept at most; a new one sends the least recently searched away. */
+export const TERMS_KEPT = 500;
+
+/**
+ * The movies of `statuses` (within a column when `counter` is one) whose title contains `q` (three or more
+ * characters), when its count is kept: read from `movie_search_counts`, or learned now when the grams' counts allow
+ * LEARN_FROM to LEARN_UP_TO matches (zg_movie_search_learn, which gives up rather than wait for a write). Undefined
+ * otherwise: the caller counts. Reading a term marks it searched today (once a day, for TERMS_KEPT's eviction).
+ */
+export async function termTotal(
+  db: Executor,
+  q: string,
+  statuses: readonly MovieStatus[],
+  counter?: Counter,
+): Promise<number | undefined> {
+  const first = await readTerm(db, q, statuses, counter);
+  if (first.known) return first.n;
+  if (!learnPays(first.bound)) return undefined;
+  const [learned] = rowsOf<{ ok: boolean }>(
+    await db.execute(sql`select zg_movie_search_learn(lower(${q}::text), ${TERMS_KEPT}::int) as ok`),
+  );
+  if (!learned?.ok) return undefined;
+  const again = await readTerm(db, q, statuses, counter);
+  return again.known ? again.n : undefined;
+}
+
+/**
+ * A term's kept count over `statuses` (and a column), whether it is kept, and, when not, the fewest movies any of
+ * its grams is kept for (0 when one is in no title): at most that many match.
+ */
+async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
+  const term = sql`lower(${q}::text)`;
+  const grams = sql`zg_query_grams(${q}::text)`;
+  const inColumn =
+    counter?.dim === 'column' ? sql` and ${movieSearchCounts.columnId} = ${counter.key}` : sql``;
+  const [row] = rowsOf<{ known: boolean; n: number; bound: number }>(
+    await db.execute(sql`with touched as (
+        update ${movieSearchTerms} set used_on = current_date where term = ${term} and used_on < current_date
+        returning 1
+      )
+      select k.known, k.n, case when k.known then 0 else (
+          select case when count(*) = cardinality(${grams}) then coalesce(min(s), 0) else 0 end
+          from (select sum(n) as s from ${movieGramCounts} where gram = any(${grams}) group by gram) as g
+        ) end::int as bound
+      from (select exists (select 1 from ${movieSearchTerms} where term = ${term}) as known,
+        (select coalesce(sum(n), 0)::int from ${movieSearchCounts}
+          where term = ${term} and status in (${sql.join(
+            statuses.map((s) => sql`${s}`),
+            sql`, `,
+          )})${inColumn}) as n) as k`),
+  );
+  return { known: !!row.known, n: Number(row.n), bound: Number(row.bound) };
 }
 
 /** A long title search matching more than this many movies reads its page by walking the sort index (readPlanned). */

@@ -1,0 +1,156 @@
+-- Title searches of three or more characters at a million movies (issue #18). Their total was counted through the
+-- grams' GIN index and the table: at most 10,001 matches, each a table page ("city" in the review queue: 15,819
+-- candidates, 14,000 table pages, 30–55 ms), since a GIN index cannot answer a count without the table. A kept count
+-- of every three- and four-character substring of every title would answer them but grows with the titles' variety
+-- (millions of rows for a real catalogue). So the counts are kept for the terms operators search, learned on demand:
+--
+-- 1. movie_search_terms: the lowered searches whose counts are kept (at most a few hundred, the least recently used
+--    leave), with their first two characters (`head`): a title can hold a term only when its grams hold the head.
+-- 2. movie_search_counts: movies per term, status and column (0 for none) whose lowered title contains the term
+--    (strpos: the same test as model.ts titleLike). Kept by statement triggers like movie_gram_counts (0112, 0118):
+--    each written title is tested against the terms whose head its grams hold, nothing at all while no term is kept.
+-- 3. zg_movie_search_learn(term, max_terms): counts a term once, under a SHARE lock on movies (no write in flight:
+--    each later one sees the term and keeps its count). NOWAIT: a learner never waits behind a write, it gives up
+--    (false) and the list counts as before. The API learns a term whose grams' kept counts allow enough matches
+--    that counting them costs (movie/totals.ts termTotal).
+CREATE TABLE "movie_search_terms" (
+	"term" text PRIMARY KEY NOT NULL,
+	"head" text NOT NULL,
+	"used_on" date DEFAULT current_date NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "movie_search_terms_head" ON "movie_search_terms" ("head");--> statement-breakpoint
+CREATE TABLE "movie_search_counts" (
+	"term" text NOT NULL,
+	"status" varchar(16) NOT NULL,
+	"column_id" integer DEFAULT 0 NOT NULL,
+	"n" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "movie_search_counts_pk" PRIMARY KEY("term","status","column_id")
+);
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION zg_movie_search_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM movie_search_terms) THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO movie_search_counts AS c (term, status, column_id, n)
+    SELECT t.term, r.status, coalesce(r.column_id, 0), count(*)::int
+    FROM new_rows r CROSS JOIN LATERAL unnest(r.title_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
+    WHERE strpos(lower(r.title), t.term) > 0
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (term, status, column_id) DO UPDATE SET n = c.n + excluded.n;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO movie_search_counts AS c (term, status, column_id, n)
+    SELECT t.term, r.status, coalesce(r.column_id, 0), -count(*)::int
+    FROM old_rows r CROSS JOIN LATERAL unnest(r.title_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
+    WHERE strpos(lower(r.title), t.term) > 0
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (term, status, column_id) DO UPDATE SET n = c.n + excluded.n;
+  ELSE
+    WITH changed AS MATERIALIZED (
+      SELECT o.title AS old_title, o.title_grams AS old_grams, o.status AS old_status,
+        coalesce(o.column_id, 0) AS old_column, nw.title AS new_title, nw.title_grams AS new_grams,
+        nw.status AS new_status, coalesce(nw.column_id, 0) AS new_column
+      FROM old_rows o JOIN new_rows nw ON nw.id = o.id
+      WHERE o.title <> nw.title OR o.status <> nw.status OR o.column_id IS DISTINCT FROM nw.column_id
+    )
+    INSERT INTO movie_search_counts AS c (term, status, column_id, n)
+    SELECT term, status, column_id, sum(n)::int FROM (
+      SELECT t.term, ch.old_status AS status, ch.old_column AS column_id, -1 AS n
+      FROM changed ch CROSS JOIN LATERAL unnest(ch.old_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
+      WHERE strpos(lower(ch.old_title), t.term) > 0
+      UNION ALL
+      SELECT t.term, ch.new_status, ch.new_column, 1
+      FROM changed ch CROSS JOIN LATERAL unnest(ch.new_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
+      WHERE strpos(lower(ch.new_title), t.term) > 0
+    ) AS d GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT (term, status, column_id) DO UPDATE SET n = c.n + excluded.n;
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER movies_search_counts_ins AFTER INSERT ON movies REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION zg_movie_search_counts();
+--> statement-breakpoint
+CREATE TRIGGER movies_search_counts_upd AFTER UPDATE ON movies REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION zg_movie_search_counts();
+--> statement-breakpoint
+CREATE TRIGGER movies_search_counts_del AFTER DELETE ON movies REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION zg_movie_search_counts();
+--> statement-breakpoint
+-- The kept terms' counts from the rows: all of them, or one term's (`one_term`). The caller holds movies still.
+CREATE OR REPLACE FUNCTION zg_movie_search_counts_rebuild(one_term text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM movie_search_counts WHERE one_term IS NULL OR term = one_term;
+  INSERT INTO movie_search_counts (term, status, column_id, n)
+  SELECT t.term, m.status, coalesce(m.column_id, 0), count(*)::int
+  FROM movie_search_terms t JOIN movies m
+    ON m.title_grams @> zg_query_grams(t.term) AND strpos(lower(m.title), t.term) > 0
+  WHERE one_term IS NULL OR t.term = one_term
+  GROUP BY 1, 2, 3;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION zg_movie_search_learn(new_term text, max_terms integer) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  added integer;
+BEGIN
+  IF char_length(new_term) < 3 OR new_term <> lower(new_term) OR max_terms < 1 THEN
+    RETURN false;
+  END IF;
+  BEGIN
+    LOCK TABLE movies IN SHARE MODE NOWAIT;
+  EXCEPTION WHEN lock_not_available THEN
+    RETURN false;
+  END;
+  -- Another learner of the same term: this insert waits for it, then adds nothing.
+  INSERT INTO movie_search_terms (term, head) VALUES (new_term, substr(new_term, 1, 2)) ON CONFLICT (term) DO NOTHING;
+  GET DIAGNOSTICS added = ROW_COUNT;
+  IF added = 0 THEN
+    RETURN true;
+  END IF;
+  -- The least recently used terms beyond max_terms leave (ties by term).
+  WITH gone AS (
+    DELETE FROM movie_search_terms WHERE term IN (
+      SELECT term FROM movie_search_terms WHERE term <> new_term ORDER BY used_on DESC, term OFFSET max_terms - 1
+    ) RETURNING term
+  )
+  DELETE FROM movie_search_counts c USING gone WHERE c.term = gone.term;
+  PERFORM zg_movie_search_counts_rebuild(new_term);
+  RETURN true;
+END $$;
+--> statement-breakpoint
+-- 0118's gram counts from the rows, on their own, so that the rebuild below (0004, 0114, 0118) names each part once.
+CREATE OR REPLACE FUNCTION zg_movie_gram_counts_rebuild() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM movie_gram_counts;
+  INSERT INTO movie_gram_counts (gram, status, column_id, n)
+  SELECT g, status, coalesce(column_id, 0), count(*) FROM movies, unnest(title_grams) AS g GROUP BY 1, 2, 3;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION zg_movie_counts_rebuild() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  LOCK TABLE movies, movie_tag_links IN SHARE MODE;
+  DELETE FROM movie_counts;
+  INSERT INTO movie_counts (dim, key, status, n)
+  SELECT 'all', 0, status, count(*) FROM movies GROUP BY status
+  UNION ALL SELECT 'column', column_id, status, count(*) FROM movies WHERE column_id IS NOT NULL GROUP BY column_id, status
+  UNION ALL SELECT 'platform', p, status, count(*)
+    FROM (SELECT DISTINCT id, status, p FROM movies, unnest(platforms) AS p) AS x GROUP BY p, status
+  UNION ALL SELECT 'tag', l.tag_id, m.status, count(*)
+    FROM movie_tag_links l JOIN movies m ON m.id = l.movie_id GROUP BY l.tag_id, m.status
+  UNION ALL SELECT 'free', free::int, status, count(*) FROM movies GROUP BY free, status
+  UNION ALL SELECT 'recommended', recommended::int, status, count(*) FROM movies GROUP BY recommended, status;
+  PERFORM zg_movie_gram_counts_rebuild();
+  PERFORM zg_movie_search_counts_rebuild();
+  UPDATE movie_columns c SET item_count = x.n
+  FROM (
+    SELECT c2.id, count(m.id)::int AS n FROM movie_columns c2 LEFT JOIN movies m ON m.column_id = c2.id GROUP BY c2.id
+  ) AS x
+  WHERE x.id = c.id AND c.item_count <> x.n;
+  UPDATE movie_tags t SET item_count = x.n
+  FROM (
+    SELECT t2.id, count(l.tag_id)::int AS n FROM movie_tags t2 LEFT JOIN movie_tag_links l ON l.tag_id = t2.id GROUP BY t2.id
+  ) AS x
+  WHERE x.id = t.id AND t.item_count <> x.n;
+END $$;
