@@ -214,7 +214,7 @@ export async function bulkSeedMovies(
       throw err;
     }
     await raw.query(
-      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_gram_counts', 'movie_search_counts', 'movie_columns', 'movie_tags'].join(', ')}`,
+      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_gram_counts', 'movie_search_counts', 'movie_search_weeks', 'movie_columns', 'movie_tags'].join(', ')}`,
     );
     lap('vacuum');
     return { seeded, ms };
@@ -256,6 +256,16 @@ export async function countDrift(db: Executor) {
       full join (select t.term, m.status, coalesce(m.column_id, 0) as column_id, count(*)::int as n
           from movie_search_terms t join movies m on strpos(lower(m.title), t.term) > 0 group by 1, 2, 3) r
         on r.term = c.term and r.status = c.status and r.column_id = c.column_id
+      where coalesce(c.n, 0) <> coalesce(r.n, 0)
+      union all
+      select concat_ws(' ', 'term week', coalesce(c.term, r.term), coalesce(c.sort, r.sort), coalesce(c.status, r.status), coalesce(c.week, r.week)),
+        coalesce(c.n, 0), coalesce(r.n, 0)
+      from movie_search_weeks c
+      full join (select t.term, s.sort, m.status, date_trunc('week', s.at at time zone 'UTC')::date as week, count(*)::int as n
+          from movie_search_terms t join movies m on strpos(lower(m.title), t.term) > 0
+          cross join lateral (values ('created', m.created_at), ('published', m.published_at)) as s(sort, at)
+          where s.at is not null group by 1, 2, 3, 4) r
+        on r.term = c.term and r.sort = c.sort and r.status = c.status and r.week = c.week
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
       select concat('item_count column ', c.id), c.item_count, (select count(*)::int from movies m where m.column_id = c.id)

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { MovieStatus } from '../../server/modules/movie/schema';
 import {
   COUNT_CAP,
   LEARN_FROM,
   LEARN_UP_TO,
   learnPays,
   termCounted,
+  termPageStart,
 } from '../../server/modules/movie/totals';
 import { countDrift } from '../../server/seed/bulk';
 import { onPostgres, startApi, type TestApi } from './harness';
@@ -57,12 +59,15 @@ beforeAll(async () => {
   api = await startApi();
   admin = await api.login();
   fx = await makeFixture(api, admin);
-  // 2,600 "city" titles in four statuses and two columns (and none), and 400 that hold its grams apart.
-  await api.query(sql`insert into movies (title, status, column_id, views)
-    select (array['Lost City ', 'CITY of ', 'Velocity '])[1 + i % 3] || i,
-      (array['pending', 'rejected', 'online', 'offline'])[1 + i % 4],
-      (array[${fx.columns.movies}::int, ${fx.columns.series}::int, null])[1 + i % 5 % 3], i
-    from generate_series(1, 2600) as i`);
+  // 2,600 "city" titles in four statuses and two columns (and none), made over 300 days (published a day later,
+  // the online and offline ones, some at the same moment), and 400 that hold its grams apart.
+  await api.query(sql`insert into movies (title, status, column_id, views, created_at, published_at)
+    select (array['Lost City ', 'CITY of ', 'Velocity '])[1 + i % 3] || i, s.status,
+      (array[${fx.columns.movies}::int, ${fx.columns.series}::int, null])[1 + i % 5 % 3], i,
+      timestamptz '2025-06-01 00:00Z' + (i / 2) * interval '5 hours 30 minutes',
+      case when s.status in ('online', 'offline') then timestamptz '2025-06-02 00:00Z' + (i / 3) * interval '4 hours' end
+    from generate_series(1, 2600) as i, lateral (select (array['pending', 'rejected', 'online', 'offline'])[1 + i % 4]
+      as status) as s`);
   await api.query(sql`insert into movies (title, status) select 'Citadel Party ' || i, 'online'
     from generate_series(1, 400) as i`);
 });
@@ -122,6 +127,11 @@ describe('learning a long search', () => {
       sql`update movies set column_id = ${fx.columns.series} where column_id is null and id % 7 = 0`,
     );
     await api.query(sql`update movies set views = views + 1`);
+    // Sort dates moved: their weeks move (movie_search_weeks).
+    await api.query(sql`update movies set created_at = created_at - interval '9 days' where id % 5 = 0`);
+    await api.query(sql`update movies set published_at = null where status = 'offline' and id % 3 = 0`);
+    await api.query(sql`update movies set published_at = created_at + interval '1 hour'
+      where status = 'pending' and id % 3 = 1`);
     await api.query(sql`delete from movies where title like 'Velocity 2%'`);
     expect(await countDrift(api.database.db)).toEqual([]);
     await expectSearchTotals('city');
@@ -151,6 +161,7 @@ describe('learning a long search', () => {
     expect(await learn('party', 2)).toBe(true);
     expect(await terms()).toEqual(['lost', 'party']);
     expect(await api.query(sql`select 1 from movie_search_counts where term = 'city'`)).toEqual([]);
+    expect(await api.query(sql`select 1 from movie_search_weeks where term = 'city'`)).toEqual([]);
     expect(await countDrift(api.database.db)).toEqual([]);
     // Learning a kept term again changes nothing; too short or not lowered is refused.
     expect(await learn('party', 2)).toBe(true);
@@ -163,6 +174,101 @@ describe('learning a long search', () => {
       totalExact: true,
     });
     expect(await terms()).toEqual(['city', 'lost', 'party']);
+  });
+
+  test('a deep page of a kept term starts at the week that holds its first row: the same rows as the table gives', async () => {
+    expect(await terms()).toContain('city');
+    const cases = [
+      ['view=review', "status in ('pending', 'rejected')", 'createdAt', 'created_at'],
+      ['view=online', "status in ('online', 'offline')", 'publishedAt', 'published_at'],
+      ['view=review&status=rejected', "status = 'rejected'", 'createdAt', 'created_at'],
+      // Some pending movies are published (see above), most not: the undated come last, or first.
+      ['view=review', "status in ('pending', 'rejected')", 'publishedAt', 'published_at'],
+    ];
+    for (const [view, where, sort, column] of cases)
+      for (const order of ['desc', 'asc']) {
+        const n = await matches('city', where);
+        for (const page of [1, 2, 7, Math.ceil(n / 20) - 1, Math.ceil(n / 20)]) {
+          const query = `${view}&q=city&sort=${sort}&order=${order}&pageSize=20&page=${page}`;
+          const nulls = order === 'desc' ? 'nulls last' : 'nulls first';
+          const expected = await api.query<{ id: number }>(
+            sql.raw(`select id from movies where strpos(lower(title), 'city') > 0 and ${where}
+              order by ${column} ${order} ${nulls}, id ${order} limit 20 offset ${(page - 1) * 20}`),
+          );
+          const got = await list(query);
+          expect({ query, ids: got.list.map((m: any) => m.id) }).toEqual({
+            query,
+            ids: expected.map((r) => r.id),
+          });
+        }
+      }
+  });
+
+  test("where a kept term's page starts: its week, and the matches before it", async () => {
+    const at = async (
+      statuses: MovieStatus[],
+      sort: 'created' | 'published',
+      descending: boolean,
+      offset: number,
+    ) => {
+      const total = await matches('city', `status in (${statuses.map((s) => `'${s}'`).join(', ')})`);
+      return termPageStart(
+        api.database.db,
+        'City',
+        statuses,
+        sort,
+        descending,
+        { offset, pageSize: 20 },
+        total,
+      );
+    };
+    // The rows themselves, week by week (UTC, from Monday).
+    const weeks = async (column: string, where: string, descending: boolean) =>
+      api.query<{ week: string; n: number }>(
+        sql.raw(`select date_trunc('week', ${column} at time zone 'UTC')::date::text as week, count(*)::int as n
+          from movies where strpos(lower(title), 'city') > 0 and ${column} is not null and ${where}
+          group by 1 order by 1 ${descending ? 'desc' : 'asc'}`),
+      );
+    const review = await weeks('created_at', "status in ('pending', 'rejected')", true);
+    expect(review.length).toBeGreaterThan(20);
+    // Page 1 and the first week's pages start where they are; past a week, at the week holding the offset.
+    expect(await at(['pending', 'rejected'], 'created', true, 0)).toBeUndefined();
+    const first = review[0].n;
+    expect(await at(['pending', 'rejected'], 'created', true, first - 1)).toBeUndefined();
+    expect(await at(['pending', 'rejected'], 'created', true, first)).toEqual({
+      week: review[1].week,
+      before: first,
+    });
+    const offset = review[0].n + review[1].n + review[2].n + 3;
+    expect(await at(['pending', 'rejected'], 'created', true, offset)).toEqual({
+      week: review[3].week,
+      before: offset - 3,
+    });
+    // Ascending by publication, the unpublished come first and count before every week.
+    const published = await weeks('published_at', "status in ('pending', 'rejected')", false);
+    const undated = await matches('city', "status in ('pending', 'rejected') and published_at is null");
+    expect(undated).toBeGreaterThan(0);
+    expect(await at(['pending', 'rejected'], 'published', false, undated - 1)).toBeUndefined();
+    expect(await at(['pending', 'rejected'], 'published', false, undated + published[0].n)).toEqual({
+      week: published[1].week,
+      before: undated + published[0].n,
+    });
+    // Descending, a page that reaches the unpublished starts from the beginning.
+    const dated = published.reduce((sum, w) => sum + w.n, 0);
+    expect(await at(['pending', 'rejected'], 'published', true, dated - 20)).toBeDefined();
+    expect(await at(['pending', 'rejected'], 'published', true, dated - 19)).toBeUndefined();
+    // A term not kept has no weeks.
+    expect(
+      await termPageStart(
+        api.database.db,
+        'velocity',
+        ['online'],
+        'created',
+        true,
+        { offset: 500, pageSize: 20 },
+        600,
+      ),
+    ).toBeUndefined();
   });
 
   test('a search over the count cap is exact once learned', async () => {

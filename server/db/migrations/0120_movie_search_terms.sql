@@ -9,6 +9,10 @@
 -- 2. movie_search_counts: movies per term, status and column (0 for none) whose lowered title contains the term
 --    (strpos: the same test as model.ts titleLike). Kept by statement triggers like movie_gram_counts (0112, 0118):
 --    each written title is tested against the terms whose head its grams hold, nothing at all while no term is kept.
+--    movie_search_weeks: the same movies per term, status and week (UTC, from Monday) of their creation and of their
+--    publication: a deep page of the search starts its status walks at the week that holds its first row (list.ts
+--    mergedPage) instead of walking every movie before it (page 50 of "city" in the review queue: 130,000 index
+--    entries tested, or its 15,819 candidates read from the table, 30–40 ms).
 -- 3. zg_movie_search_learn(term, max_terms): counts a term once, under a SHARE lock on movies (no write in flight:
 --    each later one sees the term and keeps its count). NOWAIT: a learner never waits behind a write, it gives up
 --    (false) and the list counts as before. The API learns a term whose grams' kept counts allow enough matches
@@ -28,45 +32,60 @@ CREATE TABLE "movie_search_counts" (
 	CONSTRAINT "movie_search_counts_pk" PRIMARY KEY("term","status","column_id")
 );
 --> statement-breakpoint
+CREATE TABLE "movie_search_weeks" (
+	"term" text NOT NULL,
+	"sort" varchar(16) NOT NULL,
+	"status" varchar(16) NOT NULL,
+	"week" date NOT NULL,
+	"n" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "movie_search_weeks_pk" PRIMARY KEY("term","sort","status","week")
+);
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION zg_movie_search_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  written text;
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM movie_search_terms) THEN
     RETURN NULL;
   END IF;
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO movie_search_counts AS c (term, status, column_id, n)
-    SELECT t.term, r.status, coalesce(r.column_id, 0), count(*)::int
-    FROM new_rows r CROSS JOIN LATERAL unnest(r.title_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
-    WHERE strpos(lower(r.title), t.term) > 0
-    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-    ON CONFLICT (term, status, column_id) DO UPDATE SET n = c.n + excluded.n;
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO movie_search_counts AS c (term, status, column_id, n)
-    SELECT t.term, r.status, coalesce(r.column_id, 0), -count(*)::int
-    FROM old_rows r CROSS JOIN LATERAL unnest(r.title_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
-    WHERE strpos(lower(r.title), t.term) > 0
-    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-    ON CONFLICT (term, status, column_id) DO UPDATE SET n = c.n + excluded.n;
-  ELSE
-    WITH changed AS MATERIALIZED (
-      SELECT o.title AS old_title, o.title_grams AS old_grams, o.status AS old_status,
-        coalesce(o.column_id, 0) AS old_column, nw.title AS new_title, nw.title_grams AS new_grams,
-        nw.status AS new_status, coalesce(nw.column_id, 0) AS new_column
-      FROM old_rows o JOIN new_rows nw ON nw.id = o.id
-      WHERE o.title <> nw.title OR o.status <> nw.status OR o.column_id IS DISTINCT FROM nw.column_id
+  -- The written movies, signed: +1 as they are now, -1 as they were. An update counts only when it changes what the
+  -- counts or weeks hold (a title, status, column or sort date); views, likes and a review's note write nothing.
+  written := CASE TG_OP
+    WHEN 'INSERT' THEN 'SELECT title, title_grams, status, column_id, created_at, published_at, 1 AS sign FROM new_rows'
+    WHEN 'DELETE' THEN 'SELECT title, title_grams, status, column_id, created_at, published_at, -1 FROM old_rows'
+    ELSE 'WITH ch AS MATERIALIZED (
+        SELECT o.title AS o_title, o.title_grams AS o_grams, o.status AS o_status, o.column_id AS o_column,
+          o.created_at AS o_created, o.published_at AS o_published, nw.title, nw.title_grams, nw.status,
+          nw.column_id, nw.created_at, nw.published_at
+        FROM old_rows o JOIN new_rows nw ON nw.id = o.id
+        WHERE (o.title, o.status, o.column_id, o.created_at, o.published_at)
+          IS DISTINCT FROM (nw.title, nw.status, nw.column_id, nw.created_at, nw.published_at)
+      )
+      SELECT o_title, o_grams, o_status, o_column, o_created, o_published, -1 FROM ch
+      UNION ALL SELECT title, title_grams, status, column_id, created_at, published_at, 1 FROM ch'
+  END;
+  -- Each against the kept terms whose head its grams hold; the deltas summed per key, rows written in key order.
+  EXECUTE format($f$
+    WITH r (title, title_grams, status, column_id, created_at, published_at, sign) AS (%s),
+    d AS MATERIALIZED (
+      SELECT t.term, r.status, coalesce(r.column_id, 0) AS column_id, r.created_at, r.published_at, r.sign
+      FROM r CROSS JOIN LATERAL unnest(r.title_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
+      WHERE strpos(lower(r.title), t.term) > 0
+    ),
+    counted AS (
+      INSERT INTO movie_search_counts AS c (term, status, column_id, n)
+      SELECT term, status, column_id, sum(sign)::int FROM d GROUP BY 1, 2, 3 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3
+      ON CONFLICT (term, status, column_id) DO UPDATE SET n = c.n + excluded.n
     )
-    INSERT INTO movie_search_counts AS c (term, status, column_id, n)
-    SELECT term, status, column_id, sum(n)::int FROM (
-      SELECT t.term, ch.old_status AS status, ch.old_column AS column_id, -1 AS n
-      FROM changed ch CROSS JOIN LATERAL unnest(ch.old_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
-      WHERE strpos(lower(ch.old_title), t.term) > 0
-      UNION ALL
-      SELECT t.term, ch.new_status, ch.new_column, 1
-      FROM changed ch CROSS JOIN LATERAL unnest(ch.new_grams) AS g(gram) JOIN movie_search_terms t ON t.head = g.gram
-      WHERE strpos(lower(ch.new_title), t.term) > 0
-    ) AS d GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3
-    ON CONFLICT (term, status, column_id) DO UPDATE SET n = c.n + excluded.n;
-  END IF;
+    INSERT INTO movie_search_weeks AS w (term, sort, status, week, n)
+    SELECT term, sort, status, week, sum(sign)::int FROM (
+      SELECT term, 'created' AS sort, status, date_trunc('week', created_at AT TIME ZONE 'UTC')::date AS week, sign
+      FROM d
+      UNION ALL SELECT term, 'published', status, date_trunc('week', published_at AT TIME ZONE 'UTC')::date, sign
+      FROM d WHERE published_at IS NOT NULL
+    ) AS x GROUP BY 1, 2, 3, 4 HAVING sum(sign) <> 0 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (term, sort, status, week) DO UPDATE SET n = w.n + excluded.n
+  $f$, written);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -79,16 +98,28 @@ CREATE TRIGGER movies_search_counts_upd AFTER UPDATE ON movies REFERENCING OLD T
 CREATE TRIGGER movies_search_counts_del AFTER DELETE ON movies REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION zg_movie_search_counts();
 --> statement-breakpoint
--- The kept terms' counts from the rows: all of them, or one term's (`one_term`). The caller holds movies still.
+-- The kept terms' counts and weeks from the rows: all of them, or one term's (`one_term`). The caller holds movies
+-- still.
 CREATE OR REPLACE FUNCTION zg_movie_search_counts_rebuild(one_term text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM movie_search_counts WHERE one_term IS NULL OR term = one_term;
-  INSERT INTO movie_search_counts (term, status, column_id, n)
-  SELECT t.term, m.status, coalesce(m.column_id, 0), count(*)::int
-  FROM movie_search_terms t JOIN movies m
-    ON m.title_grams @> zg_query_grams(t.term) AND strpos(lower(m.title), t.term) > 0
-  WHERE one_term IS NULL OR t.term = one_term
-  GROUP BY 1, 2, 3;
+  DELETE FROM movie_search_weeks WHERE one_term IS NULL OR term = one_term;
+  WITH d AS MATERIALIZED (
+    SELECT t.term, m.status, coalesce(m.column_id, 0) AS column_id, m.created_at, m.published_at
+    FROM movie_search_terms t JOIN movies m
+      ON m.title_grams @> zg_query_grams(t.term) AND strpos(lower(m.title), t.term) > 0
+    WHERE one_term IS NULL OR t.term = one_term
+  ),
+  counted AS (
+    INSERT INTO movie_search_counts (term, status, column_id, n)
+    SELECT term, status, column_id, count(*)::int FROM d GROUP BY 1, 2, 3
+  )
+  INSERT INTO movie_search_weeks (term, sort, status, week, n)
+  SELECT term, 'created', status, date_trunc('week', created_at AT TIME ZONE 'UTC')::date, count(*)::int
+  FROM d GROUP BY 1, 2, 3, 4
+  UNION ALL
+  SELECT term, 'published', status, date_trunc('week', published_at AT TIME ZONE 'UTC')::date, count(*)::int
+  FROM d WHERE published_at IS NOT NULL GROUP BY 1, 2, 3, 4;
 END $$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION zg_movie_search_learn(new_term text, max_terms integer) RETURNS boolean LANGUAGE plpgsql AS $$
@@ -114,8 +145,9 @@ BEGIN
     DELETE FROM movie_search_terms WHERE term IN (
       SELECT term FROM movie_search_terms WHERE term <> new_term ORDER BY used_on DESC, term OFFSET max_terms - 1
     ) RETURNING term
-  )
-  DELETE FROM movie_search_counts c USING gone WHERE c.term = gone.term;
+  ),
+  gone_counts AS (DELETE FROM movie_search_counts c USING gone WHERE c.term = gone.term)
+  DELETE FROM movie_search_weeks w USING gone WHERE w.term = gone.term;
   PERFORM zg_movie_search_counts_rebuild(new_term);
   RETURN true;
 END $$;

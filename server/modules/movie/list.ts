@@ -18,6 +18,8 @@ import {
   rowsWithoutSearch,
   searchAlone,
   statusWalkPays,
+  termCounted,
+  termPageStart,
   walkPays,
 } from './totals';
 
@@ -143,17 +145,39 @@ export async function readMovieList(db: Db, q: Query) {
     statuses.length > 1 &&
     STATUS_LED.has(sort) &&
     counterOf(q)?.dim === 'all';
-  // A title search alone: each status's walk tests the title in its index when that beats the bitmap.
+  // A title search alone: each status's walk tests the title in its index when that beats the bitmap. A kept term's
+  // deep page starts its walks at the week that holds its first row (termPageStart).
+  const alone = searchTotal !== undefined && STATUS_LED.has(sort) && searchAlone(q);
+  const start =
+    alone && offset > 0 && searchTotal.totalExact && q.q && termCounted(q)
+      ? await termPageStart(
+          db,
+          q.q,
+          totalQuery.statuses,
+          sort === 'createdAt' ? 'created' : 'published',
+          q.order === 'desc',
+          { offset, pageSize },
+          searchTotal.total,
+        )
+      : undefined;
+  const walkOffset = offset - (start?.before ?? 0);
   const searchWalk =
-    searchTotal !== undefined &&
-    STATUS_LED.has(sort) &&
-    searchAlone(q) &&
-    statusWalkPays({ offset, pageSize }, searchTotal.total, rows, totalQuery.statuses.length);
+    alone &&
+    statusWalkPays({ offset: walkOffset, pageSize }, searchTotal.total, rows, totalQuery.statuses.length);
+  const descending = q.order === 'desc';
   const pageIds = merged
-    ? await mergedPage(db, statuses, sortCol, q.order === 'desc', offset, pageSize)
+    ? await mergedPage(db, { statuses, sortCol, descending, offset, pageSize })
     : searchWalk
       ? await readPlanned(db, { walkSortIndex: false, serial: true }, (tx) =>
-          mergedPage(tx, totalQuery.statuses, sortCol, q.order === 'desc', offset, pageSize, q.q),
+          mergedPage(tx, {
+            statuses: totalQuery.statuses,
+            sortCol,
+            descending,
+            offset: walkOffset,
+            pageSize,
+            search: q.q,
+            fromWeek: start?.week,
+          }),
         )
       : await readPlanned(
           db,
@@ -193,24 +217,35 @@ export async function readMovieList(db: Db, q: Query) {
 /**
  * One page of ids in the list's order over `statuses`: each status's walk of its index, merged (STATUS_LED). With a
  * title search, each walk tests the title the index carries (migration 0112), the same test as titleContains: a
- * movie's grams hold a one- or two-character search exactly when its lowercased title contains it.
+ * movie's grams hold a one- or two-character search exactly when its lowercased title contains it. From a week
+ * (termPageStart), each walk starts at that week's end (descending) or start (ascending), `offset` counted from there.
  */
 async function mergedPage(
   db: Executor,
-  statuses: readonly MovieStatus[],
-  sortCol: (typeof sorts)[keyof typeof sorts],
-  descending: boolean,
-  offset: number,
-  pageSize: number,
-  search?: string,
+  page: {
+    statuses: readonly MovieStatus[];
+    sortCol: (typeof sorts)[keyof typeof sorts];
+    descending: boolean;
+    offset: number;
+    pageSize: number;
+    search?: string;
+    fromWeek?: string;
+  },
 ) {
+  const { statuses, sortCol, descending, offset, pageSize, search, fromWeek } = page;
   const dir = descending ? sql`desc nulls last` : sql`asc nulls first`;
   const idDir = descending ? sql`desc` : sql`asc`;
   const title = search ? sql` and ${titleLike(search)}` : sql``;
+  const from =
+    fromWeek === undefined
+      ? sql``
+      : descending
+        ? sql` and ${sortCol} < (${fromWeek}::date + 7)::timestamp at time zone 'UTC'`
+        : sql` and ${sortCol} >= ${fromWeek}::date::timestamp at time zone 'UTC'`;
   const walks = statuses.map(
     (
       s,
-    ) => sql`(select ${movies.id} as id, ${sortCol} as k from ${movies} where ${movies.status} = ${s}${title}
+    ) => sql`(select ${movies.id} as id, ${sortCol} as k from ${movies} where ${movies.status} = ${s}${title}${from}
       order by ${sortCol} ${dir}, ${movies.id} ${idDir} limit ${offset + pageSize})`,
   );
   return rowsOf<{ id: number }>(

@@ -191,6 +191,22 @@ export const movieSearchCounts = pgTable(
   (t) => [primaryKey({ columns: [t.term, t.status, t.columnId] })],
 );
 
+/**
+ * Movies per kept search term, status and week (UTC, from Monday) of their creation (`sort` 'created') or
+ * publication ('published'): where a deep page of the search starts (migration 0120, kept with movie_search_counts).
+ */
+export const movieSearchWeeks = pgTable(
+  'movie_search_weeks',
+  {
+    term: text('term').notNull(),
+    sort: varchar('sort', { length: 16 }).$type<'created' | 'published'>().notNull(),
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    week: date('week').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.sort, t.status, t.week] })],
+);
+
 export const movieTagLinks = pgTable(
   'movie_tag_links',
   {

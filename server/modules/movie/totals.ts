@@ -10,6 +10,7 @@ import {
   movieGramCounts,
   movieSearchCounts,
   movieSearchTerms,
+  movieSearchWeeks,
   movies,
 } from './schema';
 
@@ -185,6 +186,43 @@ async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[
           )})${inColumn}) as n) as k`),
   );
   return { known: !!row.known, n: Number(row.n), bound: Number(row.bound) };
+}
+
+/**
+ * Where page `offset` of a kept term's matches over `statuses`, in `sort` order, starts (migration 0120
+ * movie_search_weeks): the week (a date, UTC Monday) that holds its first row, and how many matches come before that
+ * week. `total` is the matches over `statuses` (its kept count): those without the date (unpublished) are the rest,
+ * last when descending, first when ascending. Undefined when no whole week comes before the page, when the page
+ * reaches the undated, and when the term is not kept (no weeks).
+ */
+export async function termPageStart(
+  db: Executor,
+  q: string,
+  statuses: readonly MovieStatus[],
+  sort: 'created' | 'published',
+  descending: boolean,
+  page: { offset: number; pageSize: number },
+  total: number,
+): Promise<{ week: string; before: number } | undefined> {
+  const { offset, pageSize } = page;
+  const weeks = rowsOf<{ week: string; n: number }>(
+    await db.execute(sql`select ${movieSearchWeeks.week}::text as week, sum(${movieSearchWeeks.n})::int as n
+      from ${movieSearchWeeks}
+      where ${movieSearchWeeks.term} = lower(${q}::text) and ${movieSearchWeeks.sort} = ${sort}
+        and ${inArray(movieSearchWeeks.status, [...statuses])}
+      group by 1 having sum(${movieSearchWeeks.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
+  );
+  const dated = weeks.reduce((sum, w) => sum + Number(w.n), 0);
+  // Descending, the undated come last: a page reaching them walks from the start (a week's walk skips them).
+  if (descending && offset + pageSize > dated) return undefined;
+  let before = descending ? 0 : total - dated;
+  if (offset < before) return undefined;
+  for (const w of weeks) {
+    const n = Number(w.n);
+    if (offset < before + n) return before > 0 ? { week: w.week, before } : undefined;
+    before += n;
+  }
+  return undefined;
 }
 
 /** A long title search matching more than this many movies reads its page by walking the sort index (readPlanned). */
