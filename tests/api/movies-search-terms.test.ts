@@ -163,10 +163,10 @@ describe('learning a long search', () => {
     expect(await api.query(sql`select 1 from movie_search_counts where term = 'city'`)).toEqual([]);
     expect(await api.query(sql`select 1 from movie_search_weeks where term = 'city'`)).toEqual([]);
     expect(await countDrift(api.database.db)).toEqual([]);
-    // Learning a kept term again changes nothing; too short or not lowered is refused.
+    // Learning a kept term again changes nothing; an empty or not lowered one is refused.
     expect(await learn('party', 2)).toBe(true);
     expect(await terms()).toEqual(['lost', 'party']);
-    expect(await learn('ci', 5)).toBe(false);
+    expect(await learn('', 5)).toBe(false);
     expect(await learn('City', 5)).toBe(false);
     // "city" is learned again when searched.
     expect(await list('q=city&pageSize=10')).toMatchObject({
@@ -178,6 +178,7 @@ describe('learning a long search', () => {
 
   test('a deep page of a kept term starts at the week that holds its first row: the same rows as the table gives', async () => {
     expect(await terms()).toContain('city');
+    expect(await terms()).not.toContain('ci');
     const cases = [
       ['view=review', "status in ('pending', 'rejected')", 'createdAt', 'created_at'],
       ['view=online', "status in ('online', 'offline')", 'publishedAt', 'published_at'],
@@ -185,23 +186,28 @@ describe('learning a long search', () => {
       // Some pending movies are published (see above), most not: the undated come last, or first.
       ['view=review', "status in ('pending', 'rejected')", 'publishedAt', 'published_at'],
     ];
-    for (const [view, where, sort, column] of cases)
-      for (const order of ['desc', 'asc']) {
-        const n = await matches('city', where);
-        for (const page of [1, 2, 7, Math.ceil(n / 20) - 1, Math.ceil(n / 20)]) {
-          const query = `${view}&q=city&sort=${sort}&order=${order}&pageSize=20&page=${page}`;
-          const nulls = order === 'desc' ? 'nulls last' : 'nulls first';
-          const expected = await api.query<{ id: number }>(
-            sql.raw(`select id from movies where strpos(lower(title), 'city') > 0 and ${where}
-              order by ${column} ${order} ${nulls}, id ${order} limit 20 offset ${(page - 1) * 20}`),
-          );
-          const got = await list(query);
-          expect({ query, ids: got.list.map((m: any) => m.id) }).toEqual({
-            query,
-            ids: expected.map((r) => r.id),
-          });
+    // "ci" (two characters) is learned for its weeks by its first deep page: its total is its gram's count.
+    for (const q of ['city', 'ci'])
+      for (const [view, where, sort, column] of cases)
+        for (const order of ['desc', 'asc']) {
+          const n = await matches(q, where);
+          for (const page of [1, 2, 7, Math.ceil(n / 20) - 1, Math.ceil(n / 20)]) {
+            const query = `${view}&q=${q}&sort=${sort}&order=${order}&pageSize=20&page=${page}`;
+            const nulls = order === 'desc' ? 'nulls last' : 'nulls first';
+            const expected = await api.query<{ id: number }>(
+              sql.raw(`select id from movies where strpos(lower(title), '${q}') > 0 and ${where}
+                order by ${column} ${order} ${nulls}, id ${order} limit 20 offset ${(page - 1) * 20}`),
+            );
+            const got = await list(query);
+            expect({ query, total: got.total, ids: got.list.map((m: any) => m.id) }).toEqual({
+              query,
+              total: n,
+              ids: expected.map((r) => r.id),
+            });
+          }
         }
-      }
+    expect(await terms()).toContain('ci');
+    expect(await countDrift(api.database.db)).toEqual([]);
   });
 
   test("where a kept term's page starts: its week, and the matches before it", async () => {

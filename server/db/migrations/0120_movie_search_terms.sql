@@ -5,7 +5,8 @@
 -- (millions of rows for a real catalogue). So the counts are kept for the terms operators search, learned on demand:
 --
 -- 1. movie_search_terms: the lowered searches whose counts are kept (at most a few hundred, the least recently used
---    leave), with their first two characters (`head`): a title can hold a term only when its grams hold the head.
+--    leave), with their first two characters (`head`; one for a term of one): a title can hold a term only when its
+--    grams hold the head.
 -- 2. movie_search_counts: movies per term, status and column (0 for none) whose lowered title contains the term
 --    (strpos: the same test as model.ts titleLike). Kept by statement triggers like movie_gram_counts (0112, 0118):
 --    each written title is tested against the terms whose head its grams hold, nothing at all while no term is kept.
@@ -16,7 +17,8 @@
 -- 3. zg_movie_search_learn(term, max_terms): counts a term once, under a SHARE lock on movies (no write in flight:
 --    each later one sees the term and keeps its count). NOWAIT: a learner never waits behind a write, it gives up
 --    (false) and the list counts as before. The API learns a term whose grams' kept counts allow enough matches
---    that counting them costs (movie/totals.ts termTotal).
+--    that counting them costs (movie/totals.ts termTotal), and a search of one or two characters (whose total its
+--    gram's count gives) for its weeks, when a deep page of it is read (termPageStart).
 CREATE TABLE "movie_search_terms" (
 	"term" text PRIMARY KEY NOT NULL,
 	"head" text NOT NULL,
@@ -126,7 +128,7 @@ CREATE OR REPLACE FUNCTION zg_movie_search_learn(new_term text, max_terms intege
 DECLARE
   added integer;
 BEGIN
-  IF char_length(new_term) < 3 OR new_term <> lower(new_term) OR max_terms < 1 THEN
+  IF new_term = '' OR new_term <> lower(new_term) OR max_terms < 1 THEN
     RETURN false;
   END IF;
   BEGIN

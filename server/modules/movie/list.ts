@@ -149,7 +149,7 @@ export async function readMovieList(db: Db, q: Query) {
   // deep page starts its walks at the week that holds its first row (termPageStart).
   const alone = searchTotal !== undefined && STATUS_LED.has(sort) && searchAlone(q);
   const start =
-    alone && offset > 0 && searchTotal.totalExact && q.q && termCounted(q)
+    alone && offset > 0 && searchTotal.totalExact && q.q && (termCounted(q) || gramCounted(q))
       ? await termPageStart(
           db,
           q.q,

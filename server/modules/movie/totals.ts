@@ -149,15 +149,18 @@ export async function termTotal(
   statuses: readonly MovieStatus[],
   counter?: Counter,
 ): Promise<number | undefined> {
+  const term = await keptTerm(db, q, statuses, counter);
+  return term.known ? term.n : undefined;
+}
+
+/** readTerm, after learning the term when it is not kept and learnPays. */
+async function keptTerm(db: Executor, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
   const first = await readTerm(db, q, statuses, counter);
-  if (first.known) return first.n;
-  if (!learnPays(first.bound)) return undefined;
+  if (first.known || !learnPays(first.bound)) return first;
   const [learned] = rowsOf<{ ok: boolean }>(
     await db.execute(sql`select zg_movie_search_learn(lower(${q}::text), ${TERMS_KEPT}::int) as ok`),
   );
-  if (!learned?.ok) return undefined;
-  const again = await readTerm(db, q, statuses, counter);
-  return again.known ? again.n : undefined;
+  return learned?.ok ? readTerm(db, q, statuses, counter) : first;
 }
 
 /**
@@ -193,7 +196,8 @@ async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[
  * movie_search_weeks): the week (a date, UTC Monday) that holds its first row, and how many matches come before that
  * week. `total` is the matches over `statuses` (its kept count): those without the date (unpublished) are the rest,
  * last when descending, first when ascending. Undefined when no whole week comes before the page, when the page
- * reaches the undated, and when the term is not kept (no weeks).
+ * reaches the undated, and when the term is not kept (no weeks). A search of one or two characters, whose total is
+ * its gram's count (no term needed), is learned here, for its weeks, as a longer one is for its count.
  */
 export async function termPageStart(
   db: Executor,
@@ -205,13 +209,19 @@ export async function termPageStart(
   total: number,
 ): Promise<{ week: string; before: number } | undefined> {
   const { offset, pageSize } = page;
-  const weeks = rowsOf<{ week: string; n: number }>(
-    await db.execute(sql`select ${movieSearchWeeks.week}::text as week, sum(${movieSearchWeeks.n})::int as n
-      from ${movieSearchWeeks}
-      where ${movieSearchWeeks.term} = lower(${q}::text) and ${movieSearchWeeks.sort} = ${sort}
-        and ${inArray(movieSearchWeeks.status, [...statuses])}
-      group by 1 having sum(${movieSearchWeeks.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
-  );
+  const read = async () =>
+    rowsOf<{ week: string; n: number }>(
+      await db.execute(sql`with touched as (
+          update ${movieSearchTerms} set used_on = current_date
+          where term = lower(${q}::text) and used_on < current_date returning 1
+        )
+        select ${movieSearchWeeks.week}::text as week, sum(${movieSearchWeeks.n})::int as n from ${movieSearchWeeks}
+        where ${movieSearchWeeks.term} = lower(${q}::text) and ${movieSearchWeeks.sort} = ${sort}
+          and ${inArray(movieSearchWeeks.status, [...statuses])}
+        group by 1 having sum(${movieSearchWeeks.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
+    );
+  let weeks = await read();
+  if (!weeks.length && [...q].length <= 2 && (await keptTerm(db, q, statuses)).known) weeks = await read();
   const dated = weeks.reduce((sum, w) => sum + Number(w.n), 0);
   // Descending, the undated come last: a page reaching them walks from the start (a week's walk skips them).
   if (descending && offset + pageSize > dated) return undefined;
