@@ -52,7 +52,7 @@ export async function markSeeded(pool, key) {
  * and times `queries` on `path` through the API in-process beside the same SQL (bench/_timing.mjs `timeList`).
  * `what` names the rows ("1,000,000 members"); `check(pool)` runs on the data before the timing.
  */
-export async function pgListBench({ name, key, what, seed, check, path, queries }) {
+export async function pgListBench({ name, key, what, seed, check, first, path, queries }) {
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { inProcessApi, serverModules } = await import('./_server.mjs');
   const { statementCapture, timeList } = await import('./_timing.mjs');
@@ -92,6 +92,7 @@ export async function pgListBench({ name, key, what, seed, check, path, queries 
   const api = await inProcessApi(load, { db, config, password });
   const direct = await pool.connect();
   const version = (await pool.query('show server_version')).rows[0].server_version;
+  await first?.((query) => api.call(`${path}${query}`), pool);
   await timeList({
     title: `PostgreSQL ${version}, ${what}`,
     path,

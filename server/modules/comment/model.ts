@@ -16,13 +16,14 @@ import {
   rangeEnd,
   rangeStart,
 } from '../../core/shared';
-import { cappedCount, cappedCountWithPage, keptSum, onlyFilters } from '../../core/totals';
-import type { Executor } from '../../db/types';
+import { COUNT_CAP, cappedCount, cappedCountWithPage, keptSum, onlyFilters } from '../../core/totals';
+import type { Db, Executor } from '../../db/types';
 import { actresses } from '../actresses/schema';
 import { movies } from '../movie/schema';
 import { novelChapters, novels } from '../novel/schema';
 import { siteUsers } from '../users/schema';
 import { commentCounts, comments, guestbook } from './schema';
+import { keptTermTotal, learnTerm } from './terms';
 
 /** Beyond COUNT_CAP matches a comments or guestbook total reads "10,000+" (a content search counts no further). */
 export { COUNT_CAP } from '../../core/totals';
@@ -293,7 +294,7 @@ const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
  * "ending" at a million, and sort them). Beside a member, an address, a target, a thread or ids the search only
  * tests their comments, as a filter without a search.
  */
-export async function readComments(db: Executor, tenant: number, q: CommentQueryT) {
+export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
   const where = commentWhere(tenant, q);
   const pageSize = q.ids ? Math.max(q.pageSize, q.ids.length) : q.pageSize;
   const offset = (q.page - 1) * q.pageSize;
@@ -301,21 +302,42 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
   const order = orderOf(sort, q.order, comments.id);
   // A search counts bucket by bucket, newest first (one branch each), up to the cap.
   const searched = q.q && !narrowed(q);
+  // A search alone or within a status may have its total kept (terms.ts), learned when it matches over the cap.
+  const keepable = !!searched && onlyFilters(q, ['status', 'q']);
+  const kept = keepable && q.q ? await keptTermTotal(db, tenant, q.q, q.status) : undefined;
+  let keptTotal = typeof kept === 'number' ? { total: kept, totalExact: true } : undefined;
   const [last] = searched
     ? await db.select({ id: sql<number | null>`max(${comments.id})` }).from(comments)
     : [];
   const buckets = Array.from({ length: (Number(last?.id ?? 0) >> BUCKET_BITS) + 1 }, (_, i) => i).reverse();
-  const search = searched
-    ? await cappedCountWithPage(db, {
-        table: comments,
-        where: buckets.map((bucket) => commentWhere(tenant, q, { bucket })),
-        id: comments.id,
-        sort,
-        order: q.order,
-        offset,
-        pageSize,
-      })
-    : undefined;
+  // Over the cap the page walks the sort index (below): nothing to gather.
+  const search =
+    searched && !(keptTotal && keptTotal.total > COUNT_CAP)
+      ? await cappedCountWithPage(db, {
+          table: comments,
+          where: buckets.map((bucket) => commentWhere(tenant, q, { bucket })),
+          id: comments.id,
+          sort,
+          order: q.order,
+          offset,
+          pageSize,
+        })
+      : undefined;
+  if (keepable && q.q && kept === undefined && search && !search.totalExact) {
+    const text = q.q;
+    const matches = sql.join(
+      buckets.map(
+        (bucket) =>
+          sql`(select ${comments.status} as status from ${comments}
+            where ${commentWhere(tenant, { q: text }, { bucket })})`,
+      ),
+      sql` union all `,
+    );
+    if (await learnTerm(db, tenant, text, matches)) {
+      const learned = await keptTermTotal(db, tenant, text, q.status);
+      if (typeof learned === 'number') keptTotal = { total: learned, totalExact: true };
+    }
+  }
   // The page's ids (given, or a subquery) then their rows: skipping 19,980 comments for page 1000 walks the sort
   // index alone instead of reading each skipped comment (40,000 table pages at a million).
   const pageIds =
@@ -333,15 +355,17 @@ export async function readComments(db: Executor, tenant: number, q: CommentQuery
       : await commentsFrom(db)
           .where(inArray(comments.id, pageIds))
           .orderBy(...order);
-  const totals = search
-    ? { total: search.total, totalExact: search.totalExact }
-    : ((await keptTotal(db, tenant, q)) ??
-      (await cappedCount(db, comments, where, { offset, pageSize, rows: rows.length })));
+  const totals =
+    keptTotal ??
+    (search
+      ? { total: search.total, totalExact: search.totalExact }
+      : ((await countsTotal(db, tenant, q)) ??
+        (await cappedCount(db, comments, where, { offset, pageSize, rows: rows.length }))));
   return { list: rows.map(commentToApi), ...totals };
 }
 
 /** The exact total from the kept counts (migration 0111), when the list's filters are among those they count. */
-async function keptTotal(db: Executor, tenant: number, q: CommentQueryT) {
+async function countsTotal(db: Executor, tenant: number, q: CommentQueryT) {
   if (!onlyFilters(q, ['status', 'targetType', 'topLevel', 'reported'])) return undefined;
   const total = await keptSum(
     db,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  date,
   index,
   integer,
   pgTable,
@@ -82,6 +83,34 @@ export const commentCounts = pgTable(
     n: integer('n').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.status, t.targetType, t.topLevel, t.reported] })],
+);
+
+/**
+ * The content searches whose totals are kept, per tenant (migration 0121, comment/terms.ts): the lowered search,
+ * whether it is counted yet (`ready`), whether it matched too many to count (`common`), the day last searched.
+ */
+export const commentSearchTerms = pgTable(
+  'comment_search_terms',
+  {
+    tenant: integer('tenant').notNull(),
+    term: text('term').notNull(),
+    ready: boolean('ready').notNull().default(false),
+    common: boolean('common').notNull().default(false),
+    usedOn: date('used_on').notNull().default(sql`current_date`),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.term] })],
+);
+
+/** Comments per tenant, kept search term and status whose content contains the term in any case (migration 0121). */
+export const commentSearchCounts = pgTable(
+  'comment_search_counts',
+  {
+    tenant: integer('tenant').notNull(),
+    term: text('term').notNull(),
+    status: varchar('status', { length: 16 }).$type<ReviewStatus>().notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.term, t.status] })],
 );
 
 export const guestbook = pgTable(
