@@ -6,22 +6,25 @@
 --
 -- 1. movie_search_terms: the lowered searches whose counts are kept (at most a few hundred, the least recently used
 --    leave), with their first two characters (`head`; one for a term of one): a title can hold a term only when its
---    grams hold the head.
+--    grams hold the head; `ready` once counted.
 -- 2. movie_search_counts: movies per term, status and column (0 for none) whose lowered title contains the term
 --    (strpos: the same test as model.ts titleLike). Kept by statement triggers like movie_gram_counts (0112, 0118):
---    each written title is tested against the terms whose head its grams hold, nothing at all while no term is kept.
+--    each written title is tested against the terms whose head its grams hold (ready or not), nothing at all while no
+--    term is kept.
 --    movie_search_weeks: the same movies per term, status and week (UTC, from Monday) of their creation and of their
 --    publication: a deep page of the search starts its status walks at the week that holds its first row (list.ts
 --    mergedPage) instead of walking every movie before it (page 50 of "city" in the review queue: 130,000 index
 --    entries tested, or its 15,819 candidates read from the table, 30–40 ms).
--- 3. zg_movie_search_learn(term, max_terms): counts a term once, under a SHARE lock on movies (no write in flight:
---    each later one sees the term and keeps its count). NOWAIT: a learner never waits behind a write, it gives up
---    (false) and the list counts as before. The API learns a term whose grams' kept counts allow enough matches
---    that counting them costs (movie/totals.ts termTotal), and a search of one or two characters (whose total its
---    gram's count gives) for its weeks, when a deep page of it is read (termPageStart).
+-- 3. The API learns a term (movie/totals.ts learnTerm, server/core/kept-terms.ts) without holding writers back: it
+--    registers the term (not `ready`; from then on each write counts it), waits for the writes in flight, then counts
+--    the matches in one snapshot and adds what the kept counts lack against the same snapshot. It learns a search of
+--    three or more characters whose grams' kept counts allow enough matches that counting them costs (termTotal),
+--    and one of one or two characters (whose total its gram's count gives) for its weeks, when a deep page of it is
+--    read (termPageStart). The rebuild below recomputes every term's counts under its lock and makes them ready.
 CREATE TABLE "movie_search_terms" (
 	"term" text PRIMARY KEY NOT NULL,
 	"head" text NOT NULL,
+	"ready" boolean DEFAULT false NOT NULL,
 	"used_on" date DEFAULT current_date NOT NULL
 );
 --> statement-breakpoint
@@ -122,36 +125,7 @@ BEGIN
   UNION ALL
   SELECT term, 'published', status, date_trunc('week', published_at AT TIME ZONE 'UTC')::date, count(*)::int
   FROM d WHERE published_at IS NOT NULL GROUP BY 1, 2, 3, 4;
-END $$;
---> statement-breakpoint
-CREATE OR REPLACE FUNCTION zg_movie_search_learn(new_term text, max_terms integer) RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-  added integer;
-BEGIN
-  IF new_term = '' OR new_term <> lower(new_term) OR max_terms < 1 THEN
-    RETURN false;
-  END IF;
-  BEGIN
-    LOCK TABLE movies IN SHARE MODE NOWAIT;
-  EXCEPTION WHEN lock_not_available THEN
-    RETURN false;
-  END;
-  -- Another learner of the same term: this insert waits for it, then adds nothing.
-  INSERT INTO movie_search_terms (term, head) VALUES (new_term, substr(new_term, 1, 2)) ON CONFLICT (term) DO NOTHING;
-  GET DIAGNOSTICS added = ROW_COUNT;
-  IF added = 0 THEN
-    RETURN true;
-  END IF;
-  -- The least recently used terms beyond max_terms leave (ties by term).
-  WITH gone AS (
-    DELETE FROM movie_search_terms WHERE term IN (
-      SELECT term FROM movie_search_terms WHERE term <> new_term ORDER BY used_on DESC, term OFFSET max_terms - 1
-    ) RETURNING term
-  ),
-  gone_counts AS (DELETE FROM movie_search_counts c USING gone WHERE c.term = gone.term)
-  DELETE FROM movie_search_weeks w USING gone WHERE w.term = gone.term;
-  PERFORM zg_movie_search_counts_rebuild(new_term);
-  RETURN true;
+  UPDATE movie_search_terms SET ready = true WHERE (one_term IS NULL OR term = one_term) AND NOT ready;
 END $$;
 --> statement-breakpoint
 -- 0118's gram counts from the rows, on their own, so that the rebuild below (0004, 0114, 0118) names each part once.

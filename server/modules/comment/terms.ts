@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { ReviewStatus } from '../../../common/review';
+import { learnKeptTerm } from '../../core/kept-terms';
 import { rowsOf } from '../../db/migrate';
 import type { Db } from '../../db/types';
 
@@ -43,13 +44,11 @@ export async function keptTermTotal(
 }
 
 /**
- * Learns a search's counts without holding writers back: (1) registers the term, so that from then on each write's
- * trigger counts it (and sends the least recently searched beyond COMMENT_TERMS_KEPT away); (2) waits for the
- * transactions in flight at that moment, which may have written without counting it; (3) in one statement, counts
- * the matches (`matches`: SELECT status FROM comments … for the term, as the list searches) in its snapshot and adds
- * to each kept count what it lacks against that, read in the same snapshot, then marks the term ready (or `common`,
- * over COMMENT_LEARN_UP_TO matches). Step 3 is idempotent, so a learner that gave up waiting leaves the term for the
- * next search to finish. Answers whether the term is now ready.
+ * Learns a search's counts without holding writers back (server/core/kept-terms.ts): registers the term (sending the
+ * least recently searched beyond COMMENT_TERMS_KEPT away), waits for the writes in flight, then counts the matches
+ * (`matches`: SELECT status FROM comments … for the term, as the list searches) against the kept counts in one
+ * snapshot and marks the term ready, or `common` over COMMENT_LEARN_UP_TO matches (then nothing is kept for it).
+ * Answers whether the term is now ready.
  */
 export async function learnTerm(
   db: Db,
@@ -59,29 +58,17 @@ export async function learnTerm(
   limits = { kept: COMMENT_TERMS_KEPT, upTo: COMMENT_LEARN_UP_TO, waitMs: LEARN_WAIT_MS },
 ): Promise<boolean> {
   const term = termOf(q);
-  await db.execute(sql`with gone as (
-      delete from comment_search_terms where tenant = ${tenant} and term in (
-        select term from comment_search_terms where tenant = ${tenant} and term <> ${term}
-        order by used_on desc, term offset ${limits.kept - 1}
-      ) returning term
-    ),
-    gone_counts as (delete from comment_search_counts c using gone where c.tenant = ${tenant} and c.term = gone.term)
-    insert into comment_search_terms (tenant, term) values (${tenant}, ${term}) on conflict do nothing`);
-  const [{ snapshot }] = rowsOf<{ snapshot: string }>(
-    await db.execute(sql`select pg_current_snapshot()::text as snapshot`),
-  );
-  const until = Date.now() + limits.waitMs;
-  for (;;) {
-    const [{ busy }] = rowsOf<{ busy: boolean }>(
-      await db.execute(sql`select exists (select 1 from pg_snapshot_xip(${snapshot}::pg_snapshot) as x
-        where pg_xact_status(x) = 'in progress') as busy`),
-    );
-    if (!busy) break;
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  const [row] = rowsOf<{ ready: boolean }>(
-    await db.execute(sql`with m as (${matches} limit ${limits.upTo + 1}),
+  return learnKeptTerm(db, {
+    waitMs: limits.waitMs,
+    register: sql`with gone as (
+        delete from comment_search_terms where tenant = ${tenant} and term in (
+          select term from comment_search_terms where tenant = ${tenant} and term <> ${term}
+          order by used_on desc, term offset ${limits.kept - 1}
+        ) returning term
+      ),
+      gone_counts as (delete from comment_search_counts c using gone where c.tenant = ${tenant} and c.term = gone.term)
+      insert into comment_search_terms (tenant, term) values (${tenant}, ${term}) on conflict do nothing`,
+    adjust: sql`with m as (${matches} limit ${limits.upTo + 1}),
       counted as (select status, count(*)::int as n from m group by status),
       fits as (select (select count(*) from m) <= ${limits.upTo} as ok),
       kept as (select status, n from comment_search_counts where tenant = ${tenant} and term = ${term}),
@@ -98,7 +85,6 @@ export async function learnTerm(
       )
       update comment_search_terms set ready = fits.ok, common = not fits.ok from fits
       where tenant = ${tenant} and term = ${term}
-      returning ready`),
-  );
-  return !!row?.ready;
+      returning ready`,
+  });
 }

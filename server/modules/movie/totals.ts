@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
 import { cappedCount, keptSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
+import { learnKeptTerm } from '../../core/kept-terms';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import {
@@ -60,7 +61,7 @@ export function counterOf(query: Record<string, unknown>): Counter | undefined {
 
 /** The total of a list; given the page read (at `offset`, `pageSize` wide, `pageRows` rows), a short one answers. */
 export async function listTotal(
-  db: Executor,
+  db: Db,
   { statuses, query }: TotalQuery,
   where: SQL | undefined,
   page?: { offset: number; pageSize: number; pageRows: number },
@@ -129,7 +130,7 @@ export function termCounted(query: Record<string, unknown>) {
  * many matches: counting them through the table (a page each) would cost more than a few milliseconds.
  */
 export const LEARN_FROM = 2_000;
-/** …and at most this many: learning counts every match once (a page each) while writes wait. */
+/** …and at most this many: learning counts every match once (a table page each). */
 export const LEARN_UP_TO = 200_000;
 /** Whether a term whose grams allow at most `bound` matches is worth learning (LEARN_FROM, LEARN_UP_TO). */
 export const learnPays = (bound: number) => bound >= LEARN_FROM && bound <= LEARN_UP_TO;
@@ -140,11 +141,11 @@ export const TERMS_KEPT = 500;
 /**
  * The movies of `statuses` (within a column when `counter` is one) whose title contains `q` (three or more
  * characters), when its count is kept: read from `movie_search_counts`, or learned now when the grams' counts allow
- * LEARN_FROM to LEARN_UP_TO matches (zg_movie_search_learn, which gives up rather than wait for a write). Undefined
+ * LEARN_FROM to LEARN_UP_TO matches (learnTerm, which gives up after LEARN_WAIT_MS of writes in flight). Undefined
  * otherwise: the caller counts. Reading a term marks it searched today (once a day, for TERMS_KEPT's eviction).
  */
 export async function termTotal(
-  db: Executor,
+  db: Db,
   q: string,
   statuses: readonly MovieStatus[],
   counter?: Counter,
@@ -154,13 +155,63 @@ export async function termTotal(
 }
 
 /** readTerm, after learning the term when it is not kept and learnPays. */
-async function keptTerm(db: Executor, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
+async function keptTerm(db: Db, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
   const first = await readTerm(db, q, statuses, counter);
   if (first.known || !learnPays(first.bound)) return first;
-  const [learned] = rowsOf<{ ok: boolean }>(
-    await db.execute(sql`select zg_movie_search_learn(lower(${q}::text), ${TERMS_KEPT}::int) as ok`),
-  );
-  return learned?.ok ? readTerm(db, q, statuses, counter) : first;
+  return (await learnTerm(db, q)) ? readTerm(db, q, statuses, counter) : first;
+}
+
+/** How long a learner waits for the writes in flight when it registered its term (then it leaves it for later). */
+export const LEARN_WAIT_MS = 2_000;
+
+/**
+ * Learns a search's counts and weeks (server/core/kept-terms.ts): registers the term (sending the least recently
+ * searched beyond `kept` away), waits for the writes in flight, then counts its matches against the kept counts and
+ * weeks in one snapshot and marks it ready. Answers whether it is ready.
+ */
+export async function learnTerm(db: Db, q: string, limits = { kept: TERMS_KEPT, waitMs: LEARN_WAIT_MS }) {
+  const term = sql`lower(${q}::text)`;
+  const week = (at: SQL) => sql`date_trunc('week', ${at} at time zone 'UTC')::date`;
+  return learnKeptTerm(db, {
+    waitMs: limits.waitMs,
+    register: sql`with gone as (
+        delete from movie_search_terms where term in (
+          select term from movie_search_terms where term <> ${term} order by used_on desc, term offset ${limits.kept - 1}
+        ) returning term
+      ),
+      gone_counts as (delete from movie_search_counts c using gone where c.term = gone.term),
+      gone_weeks as (delete from movie_search_weeks w using gone where w.term = gone.term)
+      insert into movie_search_terms (term, head) values (${term}, substr(${term}, 1, 2)) on conflict do nothing`,
+    adjust: sql`with m as materialized (
+        select status, coalesce(column_id, 0) as column_id, created_at, published_at from movies
+        where title_grams @> zg_query_grams(${term}) and strpos(lower(title), ${term}) > 0
+      ),
+      counted as (select status, column_id, count(*)::int as n from m group by 1, 2),
+      kept as (select status, column_id, n from movie_search_counts where term = ${term}),
+      added as (
+        insert into movie_search_counts as c (term, status, column_id, n)
+        select ${term}, coalesce(counted.status, kept.status), coalesce(counted.column_id, kept.column_id),
+          coalesce(counted.n, 0) - coalesce(kept.n, 0)
+        from counted full join kept on kept.status = counted.status and kept.column_id = counted.column_id
+        where coalesce(counted.n, 0) <> coalesce(kept.n, 0) order by 2, 3
+        on conflict (term, status, column_id) do update set n = c.n + excluded.n
+      ),
+      weeks as (
+        select 'created' as sort, status, ${week(sql`created_at`)} as week, count(*)::int as n from m group by 1, 2, 3
+        union all select 'published', status, ${week(sql`published_at`)}, count(*)::int from m
+        where published_at is not null group by 1, 2, 3
+      ),
+      kept_weeks as (select sort, status, week, n from movie_search_weeks where term = ${term}),
+      added_weeks as (
+        insert into movie_search_weeks as w (term, sort, status, week, n)
+        select ${term}, coalesce(c.sort, k.sort), coalesce(c.status, k.status), coalesce(c.week, k.week),
+          coalesce(c.n, 0) - coalesce(k.n, 0)
+        from weeks c full join kept_weeks k on k.sort = c.sort and k.status = c.status and k.week = c.week
+        where coalesce(c.n, 0) <> coalesce(k.n, 0) order by 2, 3, 4
+        on conflict (term, sort, status, week) do update set n = w.n + excluded.n
+      )
+      update movie_search_terms set ready = true where term = ${term} returning ready`,
+  });
 }
 
 /**
@@ -181,7 +232,7 @@ async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[
           select case when count(*) = cardinality(${grams}) then coalesce(min(s), 0) else 0 end
           from (select sum(n) as s from ${movieGramCounts} where gram = any(${grams}) group by gram) as g
         ) end::int as bound
-      from (select exists (select 1 from ${movieSearchTerms} where term = ${term}) as known,
+      from (select exists (select 1 from ${movieSearchTerms} where term = ${term} and ready) as known,
         (select coalesce(sum(n), 0)::int from ${movieSearchCounts}
           where term = ${term} and status in (${sql.join(
             statuses.map((s) => sql`${s}`),
@@ -200,7 +251,7 @@ async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[
  * its gram's count (no term needed), is learned here, for its weeks, as a longer one is for its count.
  */
 export async function termPageStart(
-  db: Executor,
+  db: Db,
   q: string,
   statuses: readonly MovieStatus[],
   sort: 'created' | 'published',
