@@ -292,7 +292,8 @@ const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
  * each comment's content, which
  * finds the newest of so many matches after a few hundred rows (the grams would gather every match, 100,000 for
  * "ending" at a million, and sort them). Beside a member, an address, a target, a thread or ids the search only
- * tests their comments, as a filter without a search.
+ * tests their comments, as a filter without a search. A search alone or within a status whose total is kept
+ * (terms.ts, migration 0121) reads it there, and one that turns out to match over the cap is learned then.
  */
 export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
   const where = commentWhere(tenant, q);
