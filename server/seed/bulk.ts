@@ -26,7 +26,7 @@ import {
  */
 
 const TABLES = ['movies', 'movie_tag_links', 'movie_actresses', 'movie_plays'];
-/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes (migrations 0003, 0004, 0112, 0120). */
+/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes (migrations 0003, 0004, 0112, 0120, 0122). */
 const REBUILT_COUNTS = [
   'zg_movie_column_counts',
   'zg_movie_tag_counts',
@@ -35,6 +35,7 @@ const REBUILT_COUNTS = [
   'zg_movie_tag_link_counts',
   'zg_movie_gram_counts',
   'zg_movie_search_counts',
+  'zg_movie_count_weeks',
 ];
 
 /** The raw connection under a Drizzle handle: queries, COPY and a Drizzle handle on the same connection. */
@@ -214,7 +215,7 @@ export async function bulkSeedMovies(
       throw err;
     }
     await raw.query(
-      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_gram_counts', 'movie_search_counts', 'movie_search_weeks', 'movie_columns', 'movie_tags'].join(', ')}`,
+      `vacuum analyze ${[...TABLES, 'movie_counts', 'movie_gram_counts', 'movie_search_counts', 'movie_search_weeks', 'movie_count_weeks', 'movie_columns', 'movie_tags'].join(', ')}`,
     );
     lap('vacuum');
     return { seeded, ms };
@@ -266,6 +267,15 @@ export async function countDrift(db: Executor) {
           cross join lateral (values ('created', m.created_at), ('published', m.published_at)) as s(sort, at)
           where s.at is not null group by 1, 2, 3, 4) r
         on r.term = c.term and r.sort = c.sort and r.status = c.status and r.week = c.week
+      where coalesce(c.n, 0) <> coalesce(r.n, 0)
+      union all
+      select concat_ws(' ', 'week', coalesce(c.status, r.status), coalesce(c.sort, r.sort), coalesce(c.week, r.week)),
+        coalesce(c.n, 0), coalesce(r.n, 0)
+      from movie_count_weeks c
+      full join (select m.status, s.sort, date_trunc('week', s.at at time zone 'UTC')::date as week, count(*)::int as n
+          from movies m cross join lateral (values ('created', m.created_at), ('published', m.published_at)) as s(sort, at)
+          where s.at is not null group by 1, 2, 3) r
+        on r.status = c.status and r.sort = c.sort and r.week = c.week
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
       select concat('item_count column ', c.id), c.item_count, (select count(*)::int from movies m where m.column_id = c.id)

@@ -20,6 +20,7 @@ import {
   statusWalkPays,
   termCounted,
   termPageStart,
+  viewPageStart,
   walkPays,
 } from './totals';
 
@@ -165,8 +166,27 @@ export async function readMovieList(db: Db, q: Query) {
     alone &&
     statusWalkPays({ offset: walkOffset, pageSize }, searchTotal.total, rows, totalQuery.statuses.length);
   const descending = q.order === 'desc';
+  // A view or status and nothing else, deep: its walk starts at the week that holds the page's first row.
+  const viewStart =
+    q.q === undefined && !q.ids && offset > 0 && STATUS_LED.has(sort) && counterOf(q)?.dim === 'all'
+      ? await viewPageStart(
+          db,
+          totalQuery.statuses,
+          sort === 'createdAt' ? 'created' : 'published',
+          descending,
+          { offset, pageSize },
+        )
+      : undefined;
+  const viewOffset = offset - (viewStart?.before ?? 0);
   const pageIds = merged
-    ? await mergedPage(db, { statuses, sortCol, descending, offset, pageSize })
+    ? await mergedPage(db, {
+        statuses,
+        sortCol,
+        descending,
+        offset: viewOffset,
+        pageSize,
+        fromWeek: viewStart?.week,
+      })
     : searchWalk
       ? await readPlanned(db, { walkSortIndex: false, serial: true }, (tx) =>
           mergedPage(tx, {
@@ -191,10 +211,10 @@ export async function readMovieList(db: Db, q: Query) {
             tx
               .select({ id: movies.id })
               .from(movies)
-              .where(where)
+              .where(viewStart ? and(where, weekBound(sortCol, viewStart.week, descending)) : where)
               .orderBy(...order)
               .limit(pageSize)
-              .offset(offset),
+              .offset(viewOffset),
         );
   // Then the rows (their tags with them) and the total at once (separate connections on PostgreSQL).
   const ids = pageIds.map((r) => r.id);
@@ -212,6 +232,16 @@ export async function readMovieList(db: Db, q: Query) {
       listTotal(db, totalQuery, where, { offset, pageSize, pageRows: ids.length }),
   ]);
   return { list: list.map(movieToApi), ...totals };
+}
+
+/**
+ * The rows from a week on in the list's order (totals.ts weekStart): before the end of the week when descending, from
+ * its start when ascending (weeks are UTC, from Monday). Rows without the date are never in it.
+ */
+function weekBound(sortCol: (typeof sorts)[keyof typeof sorts], week: string, descending: boolean): SQL {
+  return descending
+    ? sql`${sortCol} < (${week}::date + 7)::timestamp at time zone 'UTC'`
+    : sql`${sortCol} >= ${week}::date::timestamp at time zone 'UTC'`;
 }
 
 /**
@@ -236,12 +266,7 @@ async function mergedPage(
   const dir = descending ? sql`desc nulls last` : sql`asc nulls first`;
   const idDir = descending ? sql`desc` : sql`asc`;
   const title = search ? sql` and ${titleLike(search)}` : sql``;
-  const from =
-    fromWeek === undefined
-      ? sql``
-      : descending
-        ? sql` and ${sortCol} < (${fromWeek}::date + 7)::timestamp at time zone 'UTC'`
-        : sql` and ${sortCol} >= ${fromWeek}::date::timestamp at time zone 'UTC'`;
+  const from = fromWeek === undefined ? sql`` : sql` and ${weekBound(sortCol, fromWeek, descending)}`;
   const walks = statuses.map(
     (
       s,

@@ -145,6 +145,21 @@ export const movieCounts = pgTable(
 );
 
 /**
+ * Movies per status and week (UTC, from Monday) of their creation (`sort` 'created') or publication ('published'):
+ * where a deep page of a view starts (migration 0122, kept by a statement trigger on `movies`).
+ */
+export const movieCountWeeks = pgTable(
+  'movie_count_weeks',
+  {
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    sort: varchar('sort', { length: 16 }).$type<'created' | 'published'>().notNull(),
+    week: date('week').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.status, t.sort, t.week] })],
+);
+
+/**
  * Movies per gram of their title (`title_grams`: each character and each pair), status and column (0 for none): the
  * exact total of a title search of one or two characters, which is one gram, in a view or status and at most a
  * column (migrations 0112 and 0118, kept by statement triggers on `movies`; `zg_movie_counts_rebuild()` recomputes

@@ -8,6 +8,7 @@ import {
   type MOVIE_COUNT_DIMS,
   type MovieStatus,
   movieCounts,
+  movieCountWeeks,
   movieGramCounts,
   movieSearchCounts,
   movieSearchTerms,
@@ -259,7 +260,6 @@ export async function termPageStart(
   page: { offset: number; pageSize: number },
   total: number,
 ): Promise<{ week: string; before: number } | undefined> {
-  const { offset, pageSize } = page;
   const read = async () =>
     rowsOf<{ week: string; n: number }>(
       await db.execute(sql`with touched as (
@@ -273,8 +273,22 @@ export async function termPageStart(
     );
   let weeks = await read();
   if (!weeks.length && [...q].length <= 2 && (await keptTerm(db, q, statuses)).known) weeks = await read();
+  return weekStart(weeks, total, descending, page);
+}
+
+/**
+ * Where page `offset` starts among rows counted by week (`weeks`, in the list's order; `total` rows in all, those
+ * without the date last when descending, first when ascending): the week that holds its first row and the rows
+ * before that week. Undefined when no whole week comes before the page, or when the page reaches the undated (a
+ * walk from a week skips them).
+ */
+export function weekStart(
+  weeks: readonly { week: string; n: number }[],
+  total: number,
+  descending: boolean,
+  { offset, pageSize }: { offset: number; pageSize: number },
+): { week: string; before: number } | undefined {
   const dated = weeks.reduce((sum, w) => sum + Number(w.n), 0);
-  // Descending, the undated come last: a page reaching them walks from the start (a week's walk skips them).
   if (descending && offset + pageSize > dated) return undefined;
   let before = descending ? 0 : total - dated;
   if (offset < before) return undefined;
@@ -284,6 +298,28 @@ export async function termPageStart(
     before += n;
   }
   return undefined;
+}
+
+/**
+ * Where page `offset` of a view or status with no other filter, in `sort` order, starts (migration 0122
+ * movie_count_weeks; weekStart): page 1000 then walks from the week that holds its first row, not 20,000 entries.
+ */
+export async function viewPageStart(
+  db: Executor,
+  statuses: readonly MovieStatus[],
+  sort: 'created' | 'published',
+  descending: boolean,
+  page: { offset: number; pageSize: number },
+) {
+  const weeks = rowsOf<{ week: string; n: number; total: number }>(
+    await db.execute(sql`select ${movieCountWeeks.week}::text as week, sum(${movieCountWeeks.n})::int as n,
+        (select coalesce(sum(${movieCounts.n}), 0)::int from ${movieCounts} where ${movieCounts.dim} = 'all'
+          and ${inArray(movieCounts.status, [...statuses])}) as total
+      from ${movieCountWeeks}
+      where ${movieCountWeeks.sort} = ${sort} and ${inArray(movieCountWeeks.status, [...statuses])}
+      group by 1 having sum(${movieCountWeeks.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
+  );
+  return weekStart(weeks, Number(weeks[0]?.total ?? 0), descending, page);
 }
 
 /** A long title search matching more than this many movies reads its page by walking the sort index (readPlanned). */
