@@ -269,13 +269,24 @@ export async function countDrift(db: Executor) {
         on r.term = c.term and r.sort = c.sort and r.status = c.status and r.week = c.week
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
-      select concat_ws(' ', 'week', coalesce(c.status, r.status), coalesce(c.sort, r.sort), coalesce(c.week, r.week)),
+      select concat_ws(' ', 'week', coalesce(c.dim, r.dim), coalesce(c.key, r.key), coalesce(c.status, r.status),
+          coalesce(c.sort, r.sort), coalesce(c.week, r.week)),
         coalesce(c.n, 0), coalesce(r.n, 0)
       from movie_count_weeks c
-      full join (select m.status, s.sort, date_trunc('week', s.at at time zone 'UTC')::date as week, count(*)::int as n
-          from movies m cross join lateral (values ('created', m.created_at), ('published', m.published_at)) as s(sort, at)
-          where s.at is not null group by 1, 2, 3) r
-        on r.status = c.status and r.sort = c.sort and r.week = c.week
+      full join (select k.dim, k.key, m.status, s.sort, date_trunc('week', s.at at time zone 'UTC')::date as week,
+            count(*)::int as n
+          from movies m
+          cross join lateral (
+            select 'all' as dim, 0 as key
+            union all select 'column', m.column_id where m.column_id is not null
+            union all select 'tag', l.tag_id from movie_tag_links l where l.movie_id = m.id
+            union all (select distinct 'platform', p from unnest(m.platforms) as p)
+            union all select 'free', m.free::int
+            union all select 'recommended', m.recommended::int
+          ) as k
+          cross join lateral (values ('created', m.created_at), ('published', m.published_at)) as s(sort, at)
+          where s.at is not null group by 1, 2, 3, 4, 5) r
+        on r.dim = c.dim and r.key = c.key and r.status = c.status and r.sort = c.sort and r.week = c.week
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
       select concat('item_count column ', c.id), c.item_count, (select count(*)::int from movies m where m.column_id = c.id)

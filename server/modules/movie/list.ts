@@ -166,12 +166,15 @@ export async function readMovieList(db: Db, q: Query) {
     alone &&
     statusWalkPays({ offset: walkOffset, pageSize }, searchTotal.total, rows, totalQuery.statuses.length);
   const descending = q.order === 'desc';
-  // A view or status and nothing else, deep: its walk starts at the week that holds the page's first row.
+  // A view or status, alone or with one counted filter, deep: its walk starts at the week that holds the page's
+  // first row.
+  const counter = counterOf(q);
   const viewStart =
-    q.q === undefined && !q.ids && offset > 0 && STATUS_LED.has(sort) && counterOf(q)?.dim === 'all'
+    counter && !q.q && !q.ids && offset > 0 && STATUS_LED.has(sort)
       ? await viewPageStart(
           db,
           totalQuery.statuses,
+          counter,
           sort === 'createdAt' ? 'created' : 'published',
           descending,
           { offset, pageSize },

@@ -145,18 +145,21 @@ export const movieCounts = pgTable(
 );
 
 /**
- * Movies per status and week (UTC, from Monday) of their creation (`sort` 'created') or publication ('published'):
- * where a deep page of a view starts (migration 0122, kept by a statement trigger on `movies`).
+ * Movies per counter of movie_counts (`dim`, `key`), status and week (UTC, from Monday) of their creation (`sort`
+ * 'created') or publication ('published'): where a deep page of a view, alone or with one counted filter, starts
+ * (migration 0122, kept by a statement trigger on `movies`).
  */
 export const movieCountWeeks = pgTable(
   'movie_count_weeks',
   {
+    dim: varchar('dim', { length: 16 }).$type<(typeof MOVIE_COUNT_DIMS)[number]>().notNull(),
+    key: integer('key').notNull(),
     status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
     sort: varchar('sort', { length: 16 }).$type<'created' | 'published'>().notNull(),
     week: date('week').notNull(),
     n: integer('n').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.status, t.sort, t.week] })],
+  (t) => [primaryKey({ columns: [t.dim, t.key, t.status, t.sort, t.week] })],
 );
 
 /**

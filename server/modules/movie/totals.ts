@@ -42,7 +42,7 @@ export interface TotalQuery {
   query: Record<string, unknown>;
 }
 
-type Counter = { dim: (typeof MOVIE_COUNT_DIMS)[number]; key: number };
+export type Counter = { dim: (typeof MOVIE_COUNT_DIMS)[number]; key: number };
 
 /** The counter holding the exact total of a list, when its filters map onto one. */
 export function counterOf(query: Record<string, unknown>): Counter | undefined {
@@ -301,23 +301,28 @@ export function weekStart(
 }
 
 /**
- * Where page `offset` of a view or status with no other filter, in `sort` order, starts (migration 0122
- * movie_count_weeks; weekStart): page 1000 then walks from the week that holds its first row, not 20,000 entries.
+ * Where page `offset` of a view or status, alone or with the one filter a counter holds (`counter`, counterOf), in
+ * `sort` order, starts (migration 0122 movie_count_weeks; weekStart): page 1000 of a view walks from the week that
+ * holds its first row instead of 20,000 entries, page 50 of a tag in the review queue instead of 35,000.
  */
 export async function viewPageStart(
   db: Executor,
   statuses: readonly MovieStatus[],
+  counter: Counter,
   sort: 'created' | 'published',
   descending: boolean,
   page: { offset: number; pageSize: number },
 ) {
+  const w = movieCountWeeks;
   const weeks = rowsOf<{ week: string; n: number; total: number }>(
-    await db.execute(sql`select ${movieCountWeeks.week}::text as week, sum(${movieCountWeeks.n})::int as n,
-        (select coalesce(sum(${movieCounts.n}), 0)::int from ${movieCounts} where ${movieCounts.dim} = 'all'
-          and ${inArray(movieCounts.status, [...statuses])}) as total
-      from ${movieCountWeeks}
-      where ${movieCountWeeks.sort} = ${sort} and ${inArray(movieCountWeeks.status, [...statuses])}
-      group by 1 having sum(${movieCountWeeks.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
+    await db.execute(sql`select ${w.week}::text as week, sum(${w.n})::int as n,
+        (select coalesce(sum(${movieCounts.n}), 0)::int from ${movieCounts}
+          where ${movieCounts.dim} = ${counter.dim} and ${movieCounts.key} = ${counter.key}
+            and ${inArray(movieCounts.status, [...statuses])}) as total
+      from ${w}
+      where ${w.dim} = ${counter.dim} and ${w.key} = ${counter.key} and ${w.sort} = ${sort}
+        and ${inArray(w.status, [...statuses])}
+      group by 1 having sum(${w.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
   );
   return weekStart(weeks, Number(weeks[0]?.total ?? 0), descending, page);
 }
