@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import { sql } from 'drizzle-orm';
+import { arrayLiteral } from '../db/array-literal';
 import { rowsOf } from '../db/migrate';
 import type { Db } from '../db/types';
 
@@ -10,8 +11,10 @@ import type { Db } from '../db/types';
  *
  * 1. `register` (the caller's statement, committed on its own) adds the term, not ready: from then on each write
  *    whose trigger runs sees it and counts itself.
- * 2. The transactions in flight at that moment are waited for (their triggers may have run before the term was
- *    there): until none of the snapshot taken just after registering is still in progress, at most `waitMs`.
+ * 2. The writers of `table` in flight at that moment are waited for (their triggers may have run before the term
+ *    was there): the transactions holding its ROW EXCLUSIVE lock (every INSERT, UPDATE and DELETE takes it and holds
+ *    it to the end), at most `waitMs`. A writer that takes the lock later runs its trigger later, and sees the term.
+ *    Other transactions, however long (a rollup, an idle session), are not waited for.
  * 3. `adjust` (the caller's statement) counts the matches in its snapshot and adds to each kept count the difference
  *    between that and what the count holds in the same snapshot, then marks the term ready, answering a row with
  *    `ready`. A write committed before its snapshot is in both (counted once); one after it, only in the kept count.
@@ -21,27 +24,32 @@ import type { Db } from '../db/types';
  */
 export async function learnKeptTerm(
   db: Db,
-  steps: { register: SQL; adjust: SQL; waitMs: number },
+  steps: { table: string; register: SQL; adjust: SQL; waitMs: number },
 ): Promise<boolean> {
   await db.execute(steps.register);
-  if (!(await inFlightEnded(db, steps.waitMs))) return false;
+  if (!(await writersEnded(db, steps.table, steps.waitMs))) return false;
   const [row] = rowsOf<{ ready: boolean }>(await db.execute(steps.adjust));
   return !!row?.ready;
 }
 
-/** Whether every transaction in progress now ends within `waitMs` (polled every 10 ms). */
-async function inFlightEnded(db: Db, waitMs: number): Promise<boolean> {
-  const [{ snapshot }] = rowsOf<{ snapshot: string }>(
-    await db.execute(sql`select pg_current_snapshot()::text as snapshot`),
+/** Whether the transactions writing `table` now (but this connection's) end within `waitMs` (polled every 10 ms). */
+async function writersEnded(db: Db, table: string, waitMs: number): Promise<boolean> {
+  const writers = sql`select virtualtransaction from pg_locks
+    where locktype = 'relation' and relation = ${table}::regclass and mode = 'RowExclusiveLock' and granted
+      and pid <> pg_backend_pid()`;
+  const [{ now }] = rowsOf<{ now: string[] | null }>(
+    await db.execute(sql`select array_agg(virtualtransaction) as now from (${writers}) as w`),
   );
+  if (!now?.length) return true;
   const until = Date.now() + waitMs;
   for (;;) {
-    const [{ busy }] = rowsOf<{ busy: boolean }>(
-      await db.execute(sql`select exists (select 1 from pg_snapshot_xip(${snapshot}::pg_snapshot) as x
-        where pg_xact_status(x) = 'in progress') as busy`),
-    );
-    if (!busy) return true;
     if (Date.now() > until) return false;
     await new Promise((resolve) => setTimeout(resolve, 10));
+    const [{ busy }] = rowsOf<{ busy: boolean }>(
+      await db.execute(
+        sql`select exists (${writers} and virtualtransaction = any(${arrayLiteral(now)}::text[])) as busy`,
+      ),
+    );
+    if (!busy) return true;
   }
 }

@@ -172,6 +172,17 @@ describe('learning a content search', () => {
         await writer.query('commit');
         expect(await learning).toBe(true);
         expect(await kept('flight')).toEqual({ online: 1, pending: 1 });
+        // A long transaction that writes no comment does not hold a learner back.
+        await writer.query('begin');
+        await writer.query(`insert into site_users (tenant, account) values (2, 'long-txn')`);
+        expect(
+          await learnTerm(api.database.db, T, 'flight', matchesOf('flight'), {
+            kept: 10,
+            upTo: 100_000,
+            waitMs: 200,
+          }),
+        ).toBe(true);
+        await writer.query('rollback');
         // A writer held past the wait: the learner gives up, the term stays not ready; the next search finishes it.
         await writer.query('begin');
         await writer.query(

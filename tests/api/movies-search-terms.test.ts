@@ -316,6 +316,11 @@ describe('learning a long search', () => {
         expect(await list('q=harbor&view=review&pageSize=10')).toMatchObject({
           total: await matches('harbor', "status in ('pending', 'rejected')"),
         });
+        // A long transaction that writes no movie does not hold a learner back.
+        await writer.query('begin');
+        await writer.query(`insert into movie_tags (name, "group") values ('长事务', 'x')`);
+        expect(await learnTerm(api.database.db, 'harbor', { kept: 500, waitMs: 200 })).toBe(true);
+        await writer.query('rollback');
         // A writer held past the wait: the learner gives up, the term stays not ready; a later search finishes it.
         await writer.query('begin');
         await writer.query(`insert into movies (title, status) values ('Slow Lights', 'pending')`);

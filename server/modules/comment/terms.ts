@@ -59,6 +59,7 @@ export async function learnTerm(
 ): Promise<boolean> {
   const term = termOf(q);
   return learnKeptTerm(db, {
+    table: 'comments',
     waitMs: limits.waitMs,
     register: sql`with gone as (
         delete from comment_search_terms where tenant = ${tenant} and term in (

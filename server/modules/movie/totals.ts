@@ -174,6 +174,7 @@ export async function learnTerm(db: Db, q: string, limits = { kept: TERMS_KEPT, 
   const term = sql`lower(${q}::text)`;
   const week = (at: SQL) => sql`date_trunc('week', ${at} at time zone 'UTC')::date`;
   return learnKeptTerm(db, {
+    table: 'movies',
     waitMs: limits.waitMs,
     register: sql`with gone as (
         delete from movie_search_terms where term in (
