@@ -18,7 +18,6 @@ import {
   rowsWithoutSearch,
   searchAlone,
   statusWalkPays,
-  termCounted,
   termPageStart,
   viewPageStart,
   walkPays,
@@ -133,10 +132,10 @@ export async function readMovieList(db: Db, q: Query) {
   const shortSearchTotal = q.q && !countFirst ? listTotal(db, totalQuery, where) : undefined;
   shortSearchTotal?.catch(() => {}); // awaited below; not an unhandled rejection if the page query fails first
   // As the sort indexes of migration 0004 are declared: (col DESC NULLS LAST, id DESC), read either way.
-  const order =
-    q.order === 'desc'
-      ? [sql`${sortCol} desc nulls last`, desc(movies.id)]
-      : [sql`${sortCol} asc nulls first`, asc(movies.id)];
+  const descending = q.order === 'desc';
+  const order = descending
+    ? [sql`${sortCol} desc nulls last`, desc(movies.id)]
+    : [sql`${sortCol} asc nulls first`, asc(movies.id)];
   // The page's ids first, then their rows: skipping `offset` rows walks the sort index only (an index-only scan
   // when the filter is in the index), not 20,000 table rows for page 1000.
   const statuses = VIEWS[q.view] as readonly MovieStatus[];
@@ -149,14 +148,15 @@ export async function readMovieList(db: Db, q: Query) {
   // A title search alone: each status's walk tests the title in its index when that beats the bitmap. A kept term's
   // deep page starts its walks at the week that holds its first row (termPageStart).
   const alone = searchTotal !== undefined && STATUS_LED.has(sort) && searchAlone(q);
+  const weeksOf = sort === 'createdAt' ? 'created' : 'published';
   const start =
-    alone && offset > 0 && searchTotal.totalExact && q.q && (termCounted(q) || gramCounted(q))
+    alone && offset > 0 && searchTotal.totalExact && q.q
       ? await termPageStart(
           db,
           q.q,
           totalQuery.statuses,
-          sort === 'createdAt' ? 'created' : 'published',
-          q.order === 'desc',
+          weeksOf,
+          descending,
           { offset, pageSize },
           searchTotal.total,
         )
@@ -165,20 +165,12 @@ export async function readMovieList(db: Db, q: Query) {
   const searchWalk =
     alone &&
     statusWalkPays({ offset: walkOffset, pageSize }, searchTotal.total, rows, totalQuery.statuses.length);
-  const descending = q.order === 'desc';
   // A view or status, alone or with one counted filter, deep: its walk starts at the week that holds the page's
   // first row.
   const counter = counterOf(q);
   const viewStart =
     counter && !q.q && !q.ids && offset > 0 && STATUS_LED.has(sort)
-      ? await viewPageStart(
-          db,
-          totalQuery.statuses,
-          counter,
-          sort === 'createdAt' ? 'created' : 'published',
-          descending,
-          { offset, pageSize },
-        )
+      ? await viewPageStart(db, totalQuery.statuses, counter, weeksOf, descending, { offset, pageSize })
       : undefined;
   const viewOffset = offset - (viewStart?.before ?? 0);
   const pageIds = merged

@@ -94,9 +94,15 @@ export function searchAlone(query: Record<string, unknown>) {
  * gram, and model.ts titleContains matches it on the gram alone) in a view or status, and at most a column.
  */
 export function gramCounted(query: Record<string, unknown>) {
+  const q = searchInView(query);
+  return q !== undefined && [...q].length <= 2;
+}
+
+/** The title search of a list in a view or status and at most a column (what the kept gram and term counts split). */
+function searchInView(query: Record<string, unknown>) {
   const { q, ...rest } = query;
   const dim = counterOf(rest)?.dim;
-  return typeof q === 'string' && q !== '' && [...q].length <= 2 && (dim === 'all' || dim === 'column');
+  return typeof q === 'string' && q !== '' && (dim === 'all' || dim === 'column') ? q : undefined;
 }
 
 /**
@@ -121,9 +127,8 @@ async function gramCount(db: Executor, q: string, statuses: readonly MovieStatus
  * or status, and at most a column.
  */
 export function termCounted(query: Record<string, unknown>) {
-  const { q, ...rest } = query;
-  const dim = counterOf(rest)?.dim;
-  return typeof q === 'string' && [...q].length >= 3 && (dim === 'all' || dim === 'column');
+  const q = searchInView(query);
+  return q !== undefined && [...q].length >= 3;
 }
 
 /**
@@ -236,10 +241,7 @@ async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[
         ) end::int as bound
       from (select exists (select 1 from ${movieSearchTerms} where term = ${term} and ready) as known,
         (select coalesce(sum(n), 0)::int from ${movieSearchCounts}
-          where term = ${term} and status in (${sql.join(
-            statuses.map((s) => sql`${s}`),
-            sql`, `,
-          )})${inColumn}) as n) as k`),
+          where term = ${term} and ${inArray(movieSearchCounts.status, [...statuses])}${inColumn}) as n) as k`),
   );
   return { known: !!row.known, n: Number(row.n), bound: Number(row.bound) };
 }
