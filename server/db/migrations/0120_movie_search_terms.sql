@@ -128,7 +128,8 @@ BEGIN
   UPDATE movie_search_terms SET ready = true WHERE (one_term IS NULL OR term = one_term) AND NOT ready;
 END $$;
 --> statement-breakpoint
--- 0118's gram counts from the rows, on their own, so that the rebuild below (0004, 0114, 0118) names each part once.
+-- The rebuild (0004, 0114, 0118) as parts, each named once: the counters and item counts, 0118's gram counts, these
+-- terms' counts; zg_movie_counts_rebuild locks and calls them, so a later kept count adds one line to it.
 CREATE OR REPLACE FUNCTION zg_movie_gram_counts_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM movie_gram_counts;
@@ -136,9 +137,8 @@ BEGIN
   SELECT g, status, coalesce(column_id, 0), count(*) FROM movies, unnest(title_grams) AS g GROUP BY 1, 2, 3;
 END $$;
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION zg_movie_counts_rebuild() RETURNS void LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION zg_movie_counters_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  LOCK TABLE movies, movie_tag_links IN SHARE MODE;
   DELETE FROM movie_counts;
   INSERT INTO movie_counts (dim, key, status, n)
   SELECT 'all', 0, status, count(*) FROM movies GROUP BY status
@@ -149,8 +149,6 @@ BEGIN
     FROM movie_tag_links l JOIN movies m ON m.id = l.movie_id GROUP BY l.tag_id, m.status
   UNION ALL SELECT 'free', free::int, status, count(*) FROM movies GROUP BY free, status
   UNION ALL SELECT 'recommended', recommended::int, status, count(*) FROM movies GROUP BY recommended, status;
-  PERFORM zg_movie_gram_counts_rebuild();
-  PERFORM zg_movie_search_counts_rebuild();
   UPDATE movie_columns c SET item_count = x.n
   FROM (
     SELECT c2.id, count(m.id)::int AS n FROM movie_columns c2 LEFT JOIN movies m ON m.column_id = c2.id GROUP BY c2.id
@@ -161,4 +159,12 @@ BEGIN
     SELECT t2.id, count(l.tag_id)::int AS n FROM movie_tags t2 LEFT JOIN movie_tag_links l ON l.tag_id = t2.id GROUP BY t2.id
   ) AS x
   WHERE x.id = t.id AND t.item_count <> x.n;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION zg_movie_counts_rebuild() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  LOCK TABLE movies, movie_tag_links IN SHARE MODE;
+  PERFORM zg_movie_counters_rebuild();
+  PERFORM zg_movie_gram_counts_rebuild();
+  PERFORM zg_movie_search_counts_rebuild();
 END $$;

@@ -91,27 +91,8 @@ SELECT zg_movie_count_weeks_rebuild();
 CREATE OR REPLACE FUNCTION zg_movie_counts_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   LOCK TABLE movies, movie_tag_links IN SHARE MODE;
-  DELETE FROM movie_counts;
-  INSERT INTO movie_counts (dim, key, status, n)
-  SELECT 'all', 0, status, count(*) FROM movies GROUP BY status
-  UNION ALL SELECT 'column', column_id, status, count(*) FROM movies WHERE column_id IS NOT NULL GROUP BY column_id, status
-  UNION ALL SELECT 'platform', p, status, count(*)
-    FROM (SELECT DISTINCT id, status, p FROM movies, unnest(platforms) AS p) AS x GROUP BY p, status
-  UNION ALL SELECT 'tag', l.tag_id, m.status, count(*)
-    FROM movie_tag_links l JOIN movies m ON m.id = l.movie_id GROUP BY l.tag_id, m.status
-  UNION ALL SELECT 'free', free::int, status, count(*) FROM movies GROUP BY free, status
-  UNION ALL SELECT 'recommended', recommended::int, status, count(*) FROM movies GROUP BY recommended, status;
+  PERFORM zg_movie_counters_rebuild();
   PERFORM zg_movie_gram_counts_rebuild();
   PERFORM zg_movie_search_counts_rebuild();
   PERFORM zg_movie_count_weeks_rebuild();
-  UPDATE movie_columns c SET item_count = x.n
-  FROM (
-    SELECT c2.id, count(m.id)::int AS n FROM movie_columns c2 LEFT JOIN movies m ON m.column_id = c2.id GROUP BY c2.id
-  ) AS x
-  WHERE x.id = c.id AND c.item_count <> x.n;
-  UPDATE movie_tags t SET item_count = x.n
-  FROM (
-    SELECT t2.id, count(l.tag_id)::int AS n FROM movie_tags t2 LEFT JOIN movie_tag_links l ON l.tag_id = t2.id GROUP BY t2.id
-  ) AS x
-  WHERE x.id = t.id AND t.item_count <> x.n;
 END $$;
