@@ -657,15 +657,15 @@ describe('the parts on connections of their own', () => {
   test('a part gives up a lock held too long: the run fails, the day stays marked, the next run rolls it', async () => {
     if (!par()) return; // PGlite: one connection, one transaction, no second half to wait
     await reset();
-    const ev = (visitor: number) => toEvent({ ...sample(), day: 1, visitor, type: 'search' });
+    const ev = (visitor: number) =>
+      toEvent({ ...sample(), day: 1, visitor, type: 'pageview', channel: 'agent1' });
     await ingest(database.db, TENANT, [ev(1)], { now: NOW, clientAddress: '1.1.1.1' });
-    // Another session is writing the day's keyword total, which the counts' part writes too, and sits idle.
+    // Another session is writing the day's row of the channel, which the attribution's part writes too, and sits idle.
     const pg = await import('pg');
     const other = new pg.default.Client({ connectionString: (database as any).url });
     await other.connect();
     await other.query('begin');
-    await other.query(`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
-      values (${TENANT}, '${DAYS[1]}', '', 1, 0, 0, ''::bytea)`);
+    await other.query(`insert into stat_attributed_daily (tenant, day, channel) values (${TENANT}, '${DAYS[1]}', 'agent1')`);
     try {
       // 55P03: the lock was not obtained within lock_timeout (Drizzle's error carries PostgreSQL's as its cause)
       await expect(

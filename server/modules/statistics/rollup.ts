@@ -6,9 +6,9 @@ import type { Db, Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
 import { RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
+import { rollupDayFigures } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
 import { markRolled } from './report-cache';
-import { rollupInsert, sketchSql } from './rollup-insert';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
 export const ROLLUP_LOCK = 7_270_772_012;
@@ -22,23 +22,17 @@ const ROLLUP_TABLES = [
   'stat_channel_daily',
 ];
 
-const DOMAIN_TABLES = ['stat_domain_daily', 'stat_domain_hourly'];
-const COUNT_TABLES = ROLLUP_TABLES.filter((t) => !DOMAIN_TABLES.includes(t));
-
-/** The SQL text of a sketch per group, from registers grouped by index `idx` with their rank in `col`. */
-const sketchOf = (col: string) => sql.raw(sketchSql(col));
-
 /**
  * Recomputes one (tenant, day) from its raw events: every rollup row of the day is deleted and inserted again, in the
  * caller's transaction, so a day rolled up twice, or again after a run stopped halfway, never counts an event twice.
  *
- * Three parts read the day's events independently: the visitors and domains (`stat_visitors`, then the domains'
- * daily and hourly rows and blocks), the counts (keywords, objects, visits, channels) and the attribution. With
- * `parallel` (PostgreSQL: a pool, so more connections) the counts and the attribution run at once, each in a
- * transaction of its own that commits before the caller's: if either fails, the caller's fails too and the day stays
- * marked; if the caller's fails after, they are recomputed from the same events when the day is rolled again. The kept
- * reports' stamps are written last, by the caller's transaction only (a row two parts wrote would wait on a
- * transaction that waits for it: a deadlock PostgreSQL cannot see).
+ * Two parts read the day's events independently: the figures (`stat_visitors`, the domains' daily and hourly rows
+ * and blocks, keywords, objects, visits, channels: day-figures.ts) and the attribution. With `parallel` (PostgreSQL:
+ * a pool, so more connections) the attribution runs at once, in a transaction of its own that commits before the
+ * caller's: if it fails, the caller's fails too and the day stays marked; if the caller's fails after, it is
+ * recomputed from the same events when the day is rolled again. The kept reports' stamps are written last, by the
+ * caller's transaction only (a row two parts wrote would wait on a transaction that waits for it: a deadlock
+ * PostgreSQL cannot see).
  */
 export async function rollupDay(
   tx: Executor,
@@ -51,154 +45,11 @@ export async function rollupDay(
   // The registers stored on insert (migration 0020), computed here only for events stored before it.
   const ev = sql`select *, coalesce(visitor_reg, zg_hll_reg(visitor_hash)) as vreg,
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
-  const clear = async (t: Executor, tables: string[]) => {
-    for (const table of tables)
-      await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
-  };
-
-  const visitorsAndDomains = async (t: Executor) => {
-    await clear(t, DOMAIN_TABLES);
-    // First day each visitor was seen, per domain and site-wide (''): re-running a day changes nothing (and writes
-    // nothing for visitors seen before: the update only moves a first day earlier).
-    await t.execute(sql`
-      insert into stat_visitors (tenant, domain, visitor, first_day)
-      select distinct ${tenant}::int, d.d, x.visitor_hash, ${day}::date
-      from stat_events x cross join lateral (values (x.domain::text), ('')) as d(d)
-      where x.tenant = ${tenant} and x.day = ${day}::date and x.type = 'pageview'
-      on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
-        where excluded.first_day < stat_visitors.first_day`);
-
-    // Domains (and '' for the site), per day and per hour: page views, visitors, addresses, visits (a visitor in the
-    // bucket), bounces (one page view in it), new visitors (first seen this day). One statement for both tables, the
-    // events grouped per visitor and hour first, each group told whether its visitor is new (one lookup per group);
-    // the day's figures and sketches come from those groups.
-    const hour = sql.raw(`extract(hour from at at time zone '${timeZone.replace(/'/g, "''")}')::smallint`);
-    await t.execute(sql`
-      with e as (select domain, ${hour} as hour, visitor_hash, vreg, areg from (${ev}) x where type = 'pageview'),
-      b as (select * from e union all select '', hour, visitor_hash, vreg, areg from e),
-      vh as (select domain, hour, visitor_hash, vreg, count(*) as pvs from b group by domain, hour, visitor_hash, vreg),
-      vhf as (select vh.*, coalesce(v.first_day = ${day}::date, false) as fresh from vh
-        left join stat_visitors v on v.tenant = ${tenant} and v.domain = vh.domain and v.visitor = vh.visitor_hash),
-      vf as (select domain, visitor_hash, vreg, sum(pvs) as pvs, bool_or(fresh) as fresh from vhf group by 1, 2, 3),
-      rvh as (select domain, hour, vreg >> 6 as idx, max(vreg & 63) as rk from vh where vreg is not null group by 1, 2, 3),
-      rah as (select domain, hour, areg >> 6 as idx, max(areg & 63) as rk from b where areg is not null group by 1, 2, 3),
-      kvh as (select domain, hour, ${sketchOf('rk')} as v from rvh group by 1, 2),
-      kah as (select domain, hour, ${sketchOf('rk')} as v from rah group by 1, 2),
-      kvd as (select domain, ${sketchOf('rk')} as v from (select domain, idx, max(rk) as rk from rvh group by 1, 2) r group by 1),
-      kad as (select domain, ${sketchOf('rk')} as v from (select domain, idx, max(rk) as rk from rah group by 1, 2) r group by 1),
-      ad as (select domain, sum(pvs)::int as page_views, count(*)::int as visits,
-        count(*) filter (where pvs = 1)::int as bounced, count(*) filter (where fresh)::int as new_visitors from vf group by 1),
-      ah as (select domain, hour, sum(pvs)::int as page_views, count(*)::int as visits,
-        count(*) filter (where pvs = 1)::int as bounced, count(*) filter (where fresh)::int as new_visitors
-        from vhf group by 1, 2),
-      daily as (insert into stat_domain_daily (tenant, day, domain, page_views, visits, bounced, new_visitors, visitors, addresses)
-        select ${tenant}, ${day}::date, ad.domain, ad.page_views, ad.visits, ad.bounced, ad.new_visitors,
-          coalesce(kvd.v, ''::bytea), coalesce(kad.v, ''::bytea)
-        from ad left join kvd using (domain) left join kad using (domain))
-      insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visits, bounced, new_visitors, visitors, addresses)
-      select ${tenant}, ${day}::date, ah.domain, ah.hour, ah.page_views, ah.visits, ah.bounced, ah.new_visitors,
-        coalesce(kvh.v, ''::bytea), coalesce(kah.v, ''::bytea)
-      from ah left join kvh using (domain, hour) left join kah using (domain, hour)`);
+  // The visitors, domains, keywords, objects, visits and channels: one read of the day's events, folded in
+  // JavaScript (day-figures.ts); then the domains' blocks.
+  const figures = async (t: Executor) => {
+    await rollupDayFigures(t, tenant, day, timeZone);
     await foldDomainDay(t, tenant, day);
-  };
-
-  const counts = async (t: Executor) => {
-    await clear(t, COUNT_TABLES);
-    await t.execute(
-      rollupInsert(
-        'stat_keyword_daily',
-        ['keyword'],
-        sql`with e as (select keyword, results, vreg as searchers from (${ev}) x where type = 'search' and keyword <> '')
-          select * from e union all select '', results, searchers from e`,
-        {
-          searches: 'count(*)',
-          zero_results: 'count(*) filter (where results = 0)',
-          results_sum: 'coalesce(sum(results), 0)',
-        },
-        ['searchers'],
-        tenant,
-        day,
-      ),
-    );
-
-    // Objects; a tag also gets the views and plays of the movies that carry it; object_id 0 is each type's total. One
-    // pass grouping each object and each type's total at once (grouping sets), per visitor register for the sketches
-    // (the clickers' register is the viewer's: the same visitor, on its `ad_click` events only).
-    const counts = {
-      views: "type = 'pageview'",
-      plays: "type = 'play'",
-      clicks: "type in ('ad_click', 'tag_click')",
-      impressions: "type = 'ad_impression'",
-      signups: "type = 'signup'",
-      recharges: "type = 'recharge'",
-    };
-    const names = Object.keys(counts);
-    await t.execute(sql`
-      with e as (
-        select object_type, object_id, type, amount, vreg from (${ev}) x where object_type <> ''
-        union all
-        select 'tag', l.tag_id, x.type, null, x.vreg from (${ev}) x
-          join movie_tag_links l on l.movie_id = x.object_id
-          where x.object_type = 'movie' and x.type in ('pageview', 'play')),
-      g as (select object_type, case when grouping(object_id) = 1 then 0 else object_id end as object_id, vreg >> 6 as idx,
-          ${sql.raw(
-            Object.entries(counts)
-              .map(([c, w]) => `count(*) filter (where ${w}) as ${c}`)
-              .join(', '),
-          )},
-          sum(amount) filter (where type = 'recharge') as recharge_amount,
-          max(vreg & 63) as rv, max(vreg & 63) filter (where type = 'ad_click') as rc
-        from e group by grouping sets ((object_type, object_id, vreg >> 6), (object_type, vreg >> 6))),
-      a as (select object_type, object_id, ${sql.raw(names.map((c) => `sum(${c})::int as ${c}`).join(', '))},
-          coalesce(sum(recharge_amount), 0) as recharge_amount from g group by 1, 2),
-      kv as (select object_type, object_id, ${sketchOf('rv')} as v
-        from g where idx is not null and rv is not null group by 1, 2),
-      kc as (select object_type, object_id, ${sketchOf('rc')} as v
-        from g where idx is not null and rc is not null group by 1, 2)
-      insert into stat_object_daily (tenant, day, object_type, object_id, ${sql.raw(names.join(', '))}, recharge_amount,
-        viewers, clickers)
-      select ${tenant}, ${day}::date, a.object_type, a.object_id, ${sql.raw(names.map((c) => `a.${c}`).join(', '))},
-        a.recharge_amount, coalesce(kv.v, ''::bytea), coalesce(kc.v, ''::bytea)
-      from a left join kv using (object_type, object_id) left join kc using (object_type, object_id)`);
-
-    // Visits by path, referrer, device, region and channel per domain: one pass over the day's page views grouping
-    // them five ways at once (grouping sets), per register for the visitors' sketches; then one more per key for the
-    // page views (the sums) and the sketch together (every page view has a visitor register: no group lacks one).
-    await t.execute(sql`
-      with e as (select domain, path, referrer, device, case when country in ('中国', 'China', 'CN')
-          and province not in ('', '0', 'unknown') then province else country end as region, channel, vreg
-        from (${ev}) x where type = 'pageview'),
-      g as (select domain, grouping(path, referrer, device, region, channel) as gs, path, referrer, device, region, channel,
-          vreg >> 6 as idx, max(vreg & 63) as rk, count(*) as n
-        from e group by grouping sets ((domain, path, vreg >> 6), (domain, referrer, vreg >> 6), (domain, device, vreg >> 6),
-          (domain, region, vreg >> 6), (domain, channel, vreg >> 6))),
-      s as (select domain, case gs when 15 then 'path' when 23 then 'referrer' when 27 then 'device' when 29 then 'region'
-          else 'channel' end as dimension,
-          case gs when 15 then path when 23 then referrer when 27 then device when 29 then region else channel end as key,
-          idx, rk, n from g)
-      insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
-      select ${tenant}, ${day}::date, domain, dimension, key, sum(n)::int, ${sketchOf('rk')}
-      from s group by domain, dimension, key`);
-
-    await t.execute(
-      rollupInsert(
-        'stat_channel_daily',
-        ['channel'],
-        sql`select channel, type, amount, case when type = 'pageview' then vreg end as visitors from (${ev}) x`,
-        {
-          page_views: "count(*) filter (where type = 'pageview')",
-          plays: "count(*) filter (where type = 'play')",
-          ad_impressions: "count(*) filter (where type = 'ad_impression')",
-          ad_clicks: "count(*) filter (where type = 'ad_click')",
-          signups: "count(*) filter (where type = 'signup')",
-          recharges: "count(*) filter (where type = 'recharge')",
-          recharge_amount: "coalesce(sum(amount) filter (where type = 'recharge'), 0)",
-        },
-        ['visitors'],
-        tenant,
-        day,
-      ),
-    );
   };
   const attribution = (t: Executor) => rollupAttribution(t, tenant, day, ev, settings.attributionDays);
 
@@ -210,16 +61,11 @@ export async function rollupDay(
         await t.execute(sql`set local lock_timeout = '10s'`);
         await part(t);
       });
-    const [own, ...others] = await Promise.allSettled([
-      visitorsAndDomains(tx),
-      apart(counts),
-      apart(attribution),
-    ]);
+    const [own, ...others] = await Promise.allSettled([figures(tx), apart(attribution)]);
     for (const other of others) if (other.status === 'rejected') throw other.reason;
     if (own.status === 'rejected') throw own.reason;
   } else {
-    await visitorsAndDomains(tx);
-    await counts(tx);
+    await figures(tx);
     await attribution(tx);
   }
   // Kept report answers over this day are stale from now on, and the attribution's return bits may have changed the

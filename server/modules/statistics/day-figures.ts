@@ -1,0 +1,479 @@
+import { sql } from 'drizzle-orm';
+import { arrayLiteral } from '../../db/array-literal';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+import { M } from './sketch';
+
+/**
+ * A day's figures folded in JavaScript from one read of its raw events (issue #12): the first day each visitor was
+ * seen (`stat_visitors`), the domains' daily and hourly rows, keywords, objects (with the tags of the movies viewed),
+ * visits by path, referrer, device, region and channel, and channels. The same figures as grouping the events in SQL
+ * (the property test in tests/api/stats-rollup.test.ts recounts them from the raw events), at a fraction of the
+ * database's time: SQL built each row's sketch by grouping the events per register, sorting the registers and
+ * aggregating a bytea per key, about 25 µs of the database per event; here a register is one array push.
+ *
+ * The events are read through a cursor, FETCH_ROWS at a time, in the caller's transaction (one snapshot, memory
+ * bounded by the keys of the day rather than its events).
+ */
+
+/** Rows per FETCH: the memory of a read, not its cost. */
+const FETCH_ROWS = 20_000;
+
+/**
+ * The registers of one sketch being built: pushed as they come (`index << 6 | rank`, as `zg_hll_reg` stores them),
+ * compacted (sorted, one per index) when the list grows, and every register of a dense array once a compaction
+ * leaves more than DENSE_AFTER.
+ */
+class Registers {
+  private list: number[] = [];
+  private dense: Uint8Array | undefined;
+
+  add(reg: number) {
+    if (this.dense) {
+      const i = reg >> 6;
+      const r = reg & 63;
+      if (r > this.dense[i]) this.dense[i] = r;
+      return;
+    }
+    this.list.push(reg);
+    if (this.list.length >= COMPACT_AT) this.compact();
+  }
+
+  private compact() {
+    const list = compacted(this.list);
+    if (list.length <= DENSE_AFTER) {
+      this.list = list;
+      return;
+    }
+    const d = new Uint8Array(M);
+    for (const reg of list) d[reg >> 6] = reg & 63;
+    this.dense = d;
+    this.list = [];
+  }
+
+  /** The stored form, as SQL's `zg_hll_pack` makes it: sparse triples in index order, dense when not shorter. */
+  encode(): Uint8Array {
+    if (this.dense) {
+      let n = 0;
+      for (let i = 0; i < M; i++) if (this.dense[i]) n++;
+      if (n * 3 >= M) return this.dense;
+      const out = new Uint8Array(n * 3);
+      for (let i = 0, o = 0; i < M; i++) {
+        const r = this.dense[i];
+        if (!r) continue;
+        out[o++] = i >> 8;
+        out[o++] = i & 0xff;
+        out[o++] = r;
+      }
+      return out;
+    }
+    const list = compacted(this.list);
+    if (list.length * 3 >= M) {
+      const d = new Uint8Array(M);
+      for (const reg of list) d[reg >> 6] = reg & 63;
+      return d;
+    }
+    const out = new Uint8Array(list.length * 3);
+    let o = 0;
+    for (const reg of list) {
+      const i = reg >> 6;
+      out[o++] = i >> 8;
+      out[o++] = i & 0xff;
+      out[o++] = reg & 63;
+    }
+    return out;
+  }
+}
+const COMPACT_AT = 4096;
+const DENSE_AFTER = 2048;
+
+/** Registers sorted by index, the highest rank of each (a register sorts after a lower rank of the same index). */
+function compacted(list: number[]): number[] {
+  list.sort((a, b) => a - b);
+  let n = 0;
+  for (let k = 0; k < list.length; k++) {
+    if (n > 0 && list[n - 1] >> 6 === list[k] >> 6) list[n - 1] = list[k];
+    else list[n++] = list[k];
+  }
+  list.length = n;
+  return list;
+}
+
+/** A sketch as a bytea parameter: hex, decoded by SQL (`decode(…, 'hex')`), the same on both drivers. */
+const hex = (s: Uint8Array) => Buffer.from(s.buffer, s.byteOffset, s.length).toString('hex');
+
+/** An amount in cents (numeric(14, 2) as text) → text again; integers of cents stay exact. */
+const cents = (v: string) => Math.round(Number.parseFloat(v) * 100);
+const money = (c: number) => {
+  const a = Math.abs(c);
+  return `${c < 0 ? '-' : ''}${Math.floor(a / 100)}.${String(a % 100).padStart(2, '0')}`;
+};
+
+const OBJECT_COUNTS = {
+  pageview: 0, // views
+  play: 1, // plays
+  ad_click: 2, // clicks
+  tag_click: 2,
+  ad_impression: 3, // impressions
+  signup: 4, // signups
+  recharge: 5, // recharges
+} as Record<string, number | undefined>;
+const CHANNEL_COUNTS = {
+  pageview: 0,
+  play: 1,
+  ad_impression: 2,
+  ad_click: 3,
+  signup: 4,
+  recharge: 5,
+} as Record<string, number | undefined>;
+const VISIT_DIMENSIONS = ['path', 'referrer', 'device', 'region', 'channel'] as const;
+
+type Figures = { n: number[]; cents: number; viewers: Registers; clickers: Registers };
+const newFigures = (): Figures => ({
+  n: [0, 0, 0, 0, 0, 0],
+  cents: 0,
+  viewers: new Registers(),
+  clickers: new Registers(),
+});
+
+/** A visitor of a domain on the day: the hour (0–23) of each page view, and whether first seen that day. */
+type Visitor = { hours: number[]; fresh: boolean };
+
+/** A domain's day ('' for the site): its visitors, sketches for the day and each hour, visits by dimension. */
+class DomainDay {
+  readonly visitors = new Map<string, Visitor>();
+  readonly visitorRegs = new Registers();
+  readonly addressRegs = new Registers();
+  readonly hourVisitors = Array.from({ length: 24 }, () => new Registers());
+  readonly hourAddresses = Array.from({ length: 24 }, () => new Registers());
+  /** Per dimension (VISIT_DIMENSIONS), per key: page views and visitors. */
+  readonly visits = VISIT_DIMENSIONS.map(() => new Map<string, { pvs: number; visitors: Registers }>());
+
+  pageView(visitor: string, hour: number, vreg: number, areg: number) {
+    const v = this.visitors.get(visitor);
+    if (v) v.hours.push(hour);
+    else this.visitors.set(visitor, { hours: [hour], fresh: false });
+    this.visitorRegs.add(vreg);
+    this.addressRegs.add(areg);
+    this.hourVisitors[hour].add(vreg);
+    this.hourAddresses[hour].add(areg);
+  }
+}
+
+/** The value of `key` in `map`, made and set first when missing. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  const had = map.get(key);
+  if (had !== undefined) return had;
+  const made = make();
+  map.set(key, made);
+  return made;
+}
+
+/** The separator of the safe fields of a row (enums, numbers, the domain: none holds a tab). */
+const TAB = '\t';
+
+/**
+ * Recomputes a day's figures: deletes its rows of the domains', keywords', objects', visits' and channels' tables
+ * and writes them again, and records first-seen days. In the caller's transaction.
+ */
+export async function rollupDayFigures(t: Executor, tenant: number, day: string, timeZone: string) {
+  const tz = timeZone.replace(/'/g, "''");
+  const site = new DomainDay();
+  const domains = new Map<string, DomainDay>([['', site]]);
+  const keywords = new Map<
+    string,
+    { searches: number; zero: number; results: number; searchers: Registers }
+  >();
+  const objects = new Map<string, Map<number, Figures>>(); // object type → id (0: the type's total) → figures
+  const channels = new Map<string, { n: number[]; cents: number; visitors: Registers }>();
+  // Movies viewed or played, for their tags (read once the movies are known).
+  const movieEvents = new Map<number, { type: string; vreg: number }[]>();
+
+  const objectEvent = (type: string, id: number, kind: string, vreg: number, amount: string) => {
+    const byId = entry(objects, type, () => new Map());
+    for (const key of [id, 0]) {
+      const f = entry(byId, key, () => newFigures());
+      const c = OBJECT_COUNTS[kind];
+      if (c !== undefined) f.n[c]++;
+      if (kind === 'recharge' && amount !== '') f.cents += cents(amount);
+      f.viewers.add(vreg);
+      if (kind === 'ad_click') f.clickers.add(vreg);
+    }
+  };
+  const searched = (keyword: string, results: string, vreg: number) => {
+    const k = entry(keywords, keyword, () => ({
+      searches: 0,
+      zero: 0,
+      results: 0,
+      searchers: new Registers(),
+    }));
+    k.searches++;
+    if (results !== '') {
+      const n = Number(results);
+      if (n === 0) k.zero++;
+      k.results += n;
+    }
+    k.searchers.add(vreg);
+  };
+
+  const name = `zg_day_${Math.floor(Math.random() * 1e9)}`;
+  await t.execute(
+    sql.raw(`declare ${name} no scroll cursor for
+      select concat_ws('${TAB}', type, extract(hour from at at time zone '${tz}')::int,
+          coalesce(visitor_reg, zg_hll_reg(visitor_hash)), coalesce(address_reg, zg_hll_reg(address_hash)), visitor_hash,
+          object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain) as f,
+        keyword, path, referrer, channel,
+        case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown') then province
+          else country end as region
+      from stat_events where tenant = ${Number(tenant)} and day = '${day.replace(/'/g, "''")}'::date`),
+  );
+  for (;;) {
+    const rows = rowsOf<{
+      f: string;
+      keyword: string;
+      path: string;
+      referrer: string;
+      channel: string;
+      region: string;
+    }>(await t.execute(sql.raw(`fetch ${FETCH_ROWS} from ${name}`)));
+    for (const r of rows) {
+      const [
+        type,
+        hour,
+        vregText,
+        aregText,
+        visitor,
+        objectType,
+        objectIdText,
+        results,
+        amount,
+        device,
+        domain,
+      ] = r.f.split(TAB);
+      const vreg = Number(vregText);
+      const channel = r.channel;
+      const ch = entry(channels, channel, () => ({
+        n: [0, 0, 0, 0, 0, 0],
+        cents: 0,
+        visitors: new Registers(),
+      }));
+      const cc = CHANNEL_COUNTS[type];
+      if (cc !== undefined) ch.n[cc]++;
+      if (type === 'recharge' && amount !== '') ch.cents += cents(amount);
+      if (objectType !== '') {
+        const id = Number(objectIdText);
+        objectEvent(objectType, id, type, vreg, amount);
+        if (objectType === 'movie' && (type === 'pageview' || type === 'play')) {
+          const list = movieEvents.get(id);
+          if (list) list.push({ type, vreg });
+          else movieEvents.set(id, [{ type, vreg }]);
+        }
+      }
+      if (type === 'search' && r.keyword !== '') {
+        searched(r.keyword, results, vreg);
+        searched('', results, vreg);
+      }
+      if (type !== 'pageview') continue;
+      ch.visitors.add(vreg);
+      const areg = Number(aregText);
+      const h = Number(hour);
+      const dom = entry(domains, domain, () => new DomainDay());
+      dom.pageView(visitor, h, vreg, areg);
+      site.pageView(visitor, h, vreg, areg);
+      const keys = [r.path, r.referrer, device, r.region, channel];
+      for (let i = 0; i < keys.length; i++) {
+        const byKey = dom.visits[i];
+        const v = entry(byKey, keys[i], () => ({ pvs: 0, visitors: new Registers() }));
+        v.pvs++;
+        v.visitors.add(vreg);
+      }
+    }
+    if (rows.length < FETCH_ROWS) break;
+  }
+  await t.execute(sql.raw(`close ${name}`));
+
+  // The tags of the movies viewed or played: each tag counts its movies' views and plays (a movie of two tags in both).
+  if (movieEvents.size) {
+    const links = rowsOf<{ movie_id: number; tag_id: number }>(
+      await t.execute(sql`select movie_id, tag_id from movie_tag_links
+        where movie_id = any(${sql.param(arrayLiteral([...movieEvents.keys()]))}::int[])`),
+    );
+    for (const l of links)
+      for (const e of movieEvents.get(Number(l.movie_id)) ?? [])
+        objectEvent('tag', Number(l.tag_id), e.type, e.vreg, '');
+  }
+
+  await firstSeen(t, tenant, day, domains);
+  await writeDomains(t, tenant, day, domains);
+
+  const p = (values: (string | number | null)[]) => sql.param(arrayLiteral(values));
+  const del = (table: string) =>
+    t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
+
+  await del('stat_keyword_daily');
+  if (keywords.size) {
+    const ks = [...keywords];
+    await t.execute(sql`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
+      select ${tenant}, ${day}::date, k, s, z, r, decode(h, 'hex')
+      from unnest(${p(ks.map(([k]) => k))}::text[], ${p(ks.map(([, v]) => v.searches))}::int[],
+        ${p(ks.map(([, v]) => v.zero))}::int[], ${p(ks.map(([, v]) => v.results))}::bigint[],
+        ${p(ks.map(([, v]) => hex(v.searchers.encode())))}::text[]) as u(k, s, z, r, h)`);
+  }
+
+  await del('stat_object_daily');
+  const os = [...objects].flatMap(([type, byId]) => [...byId].map(([id, f]) => ({ type, id, f })));
+  if (os.length) {
+    const col = (i: number) => p(os.map((o) => o.f.n[i]));
+    await t.execute(sql`insert into stat_object_daily (tenant, day, object_type, object_id, views, plays, clicks,
+        impressions, signups, recharges, recharge_amount, viewers, clickers)
+      select ${tenant}, ${day}::date, ot, oi, v, pl, c, i, s, r, a, decode(vh, 'hex'), decode(ch, 'hex')
+      from unnest(${p(os.map((o) => o.type))}::text[], ${p(os.map((o) => o.id))}::int[],
+        ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[],
+        ${p(os.map((o) => money(o.f.cents)))}::numeric[], ${p(os.map((o) => hex(o.f.viewers.encode())))}::text[],
+        ${p(os.map((o) => hex(o.f.clickers.encode())))}::text[]) as u(ot, oi, v, pl, c, i, s, r, a, vh, ch)`);
+  }
+
+  await del('stat_visit_daily');
+  const vs = [...domains]
+    .filter(([domain]) => domain !== '')
+    .flatMap(([domain, dom]) =>
+      dom.visits.flatMap((byKey, i) =>
+        [...byKey].map(([key, v]) => ({ domain, dim: VISIT_DIMENSIONS[i], key, v })),
+      ),
+    );
+  if (vs.length)
+    await t.execute(sql`insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
+      select ${tenant}, ${day}::date, d, m, k, n, decode(h, 'hex')
+      from unnest(${p(vs.map((x) => x.domain))}::text[], ${p(vs.map((x) => x.dim))}::text[],
+        ${p(vs.map((x) => x.key))}::text[], ${p(vs.map((x) => x.v.pvs))}::int[],
+        ${p(vs.map((x) => hex(x.v.visitors.encode())))}::text[]) as u(d, m, k, n, h)`);
+
+  await del('stat_channel_daily');
+  if (channels.size) {
+    const cs = [...channels];
+    const col = (i: number) => p(cs.map(([, c]) => c.n[i]));
+    await t.execute(sql`insert into stat_channel_daily (tenant, day, channel, page_views, plays, ad_impressions, ad_clicks,
+        signups, recharges, recharge_amount, visitors)
+      select ${tenant}, ${day}::date, c, pv, pl, ai, ac, s, r, a, decode(h, 'hex')
+      from unnest(${p(cs.map(([k]) => k))}::text[], ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[],
+        ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[], ${p(cs.map(([, c]) => money(c.cents)))}::numeric[],
+        ${p(cs.map(([, c]) => hex(c.visitors.encode())))}::text[]) as u(c, pv, pl, ai, ac, s, r, a, h)`);
+  }
+}
+
+/**
+ * The first day each visitor was seen, per domain and site-wide (''), moved to `day` where it was later or unknown;
+ * marks the visitors first seen on `day` (`fresh`). Each pair is looked up once, and only those first seen now (or
+ * seen first on a later day, rolled up before) are written: a day rolled up again writes nothing for the visitors it
+ * already recorded.
+ */
+async function firstSeen(t: Executor, tenant: number, day: string, domains: Map<string, DomainDay>) {
+  const names: string[] = [];
+  const ids: string[] = [];
+  for (const [domain, dom] of domains)
+    for (const visitor of dom.visitors.keys()) {
+      names.push(domain);
+      ids.push(visitor);
+    }
+  if (!ids.length) return;
+  const known = new Map<string, Map<string, string>>();
+  for (const r of rowsOf<{ domain: string; visitor: string; first_day: string }>(
+    await t.execute(sql`select s.domain, s.visitor::text as visitor, s.first_day::text as first_day
+      from unnest(${sql.param(arrayLiteral(names))}::text[], ${sql.param(arrayLiteral(ids))}::bigint[]) as u(d, v)
+      join stat_visitors s on s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v`),
+  )) {
+    const m = entry(known, r.domain, () => new Map());
+    m.set(String(r.visitor), String(r.first_day).slice(0, 10));
+  }
+  const write: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const first = known.get(names[i])?.get(ids[i]);
+    if (first !== undefined && first < day) continue;
+    domains.get(names[i])!.visitors.get(ids[i])!.fresh = true;
+    if (first === undefined || first > day) write.push(i);
+  }
+  if (write.length)
+    await t.execute(sql`insert into stat_visitors (tenant, domain, visitor, first_day)
+      select ${tenant}, d, v, ${day}::date
+      from unnest(${sql.param(arrayLiteral(write.map((i) => names[i])))}::text[],
+        ${sql.param(arrayLiteral(write.map((i) => ids[i])))}::bigint[]) as u(d, v) order by d, v
+      on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
+        where excluded.first_day < stat_visitors.first_day`);
+}
+
+/**
+ * The domains' daily and hourly rows: page views, visits (a visitor in the day or hour), bounces (one page view in
+ * it), new visitors (first seen this day), and the visitors' and addresses' sketches.
+ */
+async function writeDomains(t: Executor, tenant: number, day: string, domains: Map<string, DomainDay>) {
+  for (const table of ['stat_domain_daily', 'stat_domain_hourly'])
+    await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
+  const daily: {
+    domain: string;
+    pvs: number;
+    visits: number;
+    bounced: number;
+    fresh: number;
+    dom: DomainDay;
+  }[] = [];
+  const hourly: {
+    domain: string;
+    hour: number;
+    pvs: number;
+    visits: number;
+    bounced: number;
+    fresh: number;
+    dom: DomainDay;
+  }[] = [];
+  const perHour = new Array<number>(24);
+  for (const [domain, dom] of domains) {
+    if (!dom.visitors.size) continue;
+    const d = { domain, pvs: 0, visits: 0, bounced: 0, fresh: 0, dom };
+    const hours = Array.from({ length: 24 }, (_, hour) => ({
+      domain,
+      hour,
+      pvs: 0,
+      visits: 0,
+      bounced: 0,
+      fresh: 0,
+      dom,
+    }));
+    for (const v of dom.visitors.values()) {
+      d.pvs += v.hours.length;
+      d.visits++;
+      if (v.hours.length === 1) d.bounced++;
+      if (v.fresh) d.fresh++;
+      perHour.fill(0);
+      for (const h of v.hours) perHour[h]++;
+      for (let h = 0; h < 24; h++) {
+        const n = perHour[h];
+        if (!n) continue;
+        const x = hours[h];
+        x.pvs += n;
+        x.visits++;
+        if (n === 1) x.bounced++;
+        if (v.fresh) x.fresh++;
+      }
+    }
+    daily.push(d);
+    for (const x of hours) if (x.visits) hourly.push(x);
+  }
+  if (!daily.length) return;
+  const p = (values: (string | number)[]) => sql.param(arrayLiteral(values));
+  const regs = (r: Registers) => hex(r.encode());
+  await t.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visits, bounced, new_visitors,
+      visitors, addresses)
+    select ${tenant}, ${day}::date, d, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
+    from unnest(${p(daily.map((x) => x.domain))}::text[], ${p(daily.map((x) => x.pvs))}::int[],
+      ${p(daily.map((x) => x.visits))}::int[], ${p(daily.map((x) => x.bounced))}::int[],
+      ${p(daily.map((x) => x.fresh))}::int[], ${p(daily.map((x) => regs(x.dom.visitorRegs)))}::text[],
+      ${p(daily.map((x) => regs(x.dom.addressRegs)))}::text[]) as u(d, pv, v, b, n, vh, ah)`);
+  await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visits, bounced,
+      new_visitors, visitors, addresses)
+    select ${tenant}, ${day}::date, d, hr, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
+    from unnest(${p(hourly.map((h) => h.domain))}::text[], ${p(hourly.map((h) => h.hour))}::smallint[],
+      ${p(hourly.map((h) => h.pvs))}::int[], ${p(hourly.map((h) => h.visits))}::int[],
+      ${p(hourly.map((h) => h.bounced))}::int[], ${p(hourly.map((h) => h.fresh))}::int[],
+      ${p(hourly.map((h) => regs(h.dom.hourVisitors[h.hour])))}::text[],
+      ${p(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, v, b, n, vh, ah)`);
+}
