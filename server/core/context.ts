@@ -31,6 +31,11 @@ export interface AppDeps {
   images: ImageStorage;
   /** Country and province of an address from an offline database (Node: ip2region); without it, "unknown". */
   region?: (address: string) => { country: string; province: string };
+  /**
+   * The MD5 of a text in hex (Node: `crypto.hash`): the ingestion hashes visitors and addresses with it; without it
+   * (demo mode, the tests' default), SQL does (`zg_hash64`, `zg_hll_reg`), with the same result.
+   */
+  md5?: (text: string) => string;
 }
 
 /**

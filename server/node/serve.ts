@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { serve as listen } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -86,6 +87,7 @@ export async function serve({ database, config, logger, where, applied, phases, 
       'unknown',
     images,
     region: ip2regionLookup(),
+    md5: (text) => hash('md5', text),
   });
   const stopRollup = startRollupTimer(database.db, {
     seconds: config.rollupSeconds,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -199,6 +199,7 @@ export async function startApi(
       logger: options.logger ?? silentLogger,
       clientAddress: () => address,
       images,
+      md5: (text) => hash('md5', text), // as the Node server (stats-hash.test.ts holds it to SQL's hashing)
     },
     options.modules,
   );

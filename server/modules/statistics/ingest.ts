@@ -11,6 +11,7 @@ import {
   EventInput,
   type EventRow,
   fastEvent,
+  hashedRegister,
   noRegion,
   parseAgent,
   type RegionLookup,
@@ -43,7 +44,7 @@ export async function ingest(
   db: Executor,
   tenant: number,
   events: unknown[],
-  opts: { now: Date; clientAddress: string; region?: RegionLookup },
+  opts: { now: Date; clientAddress: string; region?: RegionLookup; md5?: (text: string) => string },
 ): Promise<IngestOutcome> {
   const [settings, timeZone] = await Promise.all([readStatistics(db, tenant), timeZoneOf(db, tenant)]);
   const oldest = addDays(dayOf(opts.now, timeZone), -(settings.rawRetentionDays - 1));
@@ -99,7 +100,16 @@ export async function ingest(
       out.dropped++;
       continue;
     }
-    rows.push(toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, day));
+    const row = toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, day);
+    if (opts.md5) {
+      const v = hashedRegister(opts.md5(row.visitor));
+      const a = hashedRegister(opts.md5(row.address));
+      row.visitorHash = v.hash;
+      row.visitorReg = v.reg;
+      row.addressHash = a.hash;
+      row.addressReg = a.reg;
+    }
+    rows.push(row);
   }
   if (rows.length) {
     out.accepted = await store(db, tenant, rows);
@@ -146,17 +156,20 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
         address, address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword,
         results, amount)
       select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
-        e.province, e.address, e.ah, zg_hll_reg(e.ah), e.visitor, e.vh, zg_hll_reg(e.vh), e.channel, e.object_type,
-        e.object_id, e.keyword, e.results, e.amount
-      from (select *, zg_hash64(address) as ah, zg_hash64(visitor) as vh from unnest(${arr('day')}::date[], ${arr('id')}::text[], ${arr('type')}::text[],
+        e.province, e.address, e.ah, coalesce(e.ar, zg_hll_reg(e.ah)), e.visitor, e.vh, coalesce(e.vr, zg_hll_reg(e.vh)),
+        e.channel, e.object_type, e.object_id, e.keyword, e.results, e.amount
+      from (select *, coalesce(('x' || ahx)::bit(64)::bigint, zg_hash64(address)) as ah,
+        coalesce(('x' || vhx)::bit(64)::bigint, zg_hash64(visitor)) as vh
+      from unnest(${arr('day')}::date[], ${arr('id')}::text[], ${arr('type')}::text[],
         ${arr('at')}::timestamptz[], ${arr('domain')}::text[], ${arr('path')}::text[],
         ${arr('referrer')}::text[], ${arr('device')}::text[], ${arr('browser')}::text[],
         ${arr('os')}::text[], ${arr('country')}::text[], ${arr('province')}::text[],
         ${arr('address')}::text[], ${arr('visitor')}::text[], ${arr('channel')}::text[],
         ${arr('objectType')}::text[], ${arr('objectId')}::int[], ${arr('keyword')}::text[],
-        ${arr('results')}::int[], ${arr('amount')}::numeric[])
+        ${arr('results')}::int[], ${arr('amount')}::numeric[], ${arr('visitorHash')}::text[], ${arr('visitorReg')}::int[],
+        ${arr('addressHash')}::text[], ${arr('addressReg')}::int[])
         as e(day, id, type, at, domain, path, referrer, device, browser, os, country, province, address, visitor,
-          channel, object_type, object_id, keyword, results, amount) offset 0) e
+          channel, object_type, object_id, keyword, results, amount, vhx, vr, ahx, ar) offset 0) e
       on conflict (tenant, day, id) do nothing
       returning day)
       select day::text as day, count(*)::int as n from ins group by day`);

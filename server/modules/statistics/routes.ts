@@ -256,11 +256,12 @@ export function ingestRoutes() {
     if (events.length > MAX_BATCH) throw invalidField('events', 'field.tooLong', { max: MAX_BATCH });
     const unknown = Object.keys(body).find((k) => k !== 'events');
     if (unknown) throw invalidField(unknown, 'field.unknown');
-    const { db, clock, clientAddress, region } = c.get('deps');
+    const { db, clock, clientAddress, region, md5 } = c.get('deps');
     const outcome = await ingest(db, siteTenantOf(c), events, {
       now: clock.now(),
       clientAddress: clientAddress(c),
       region,
+      md5,
     });
     const locale = c.get('locale');
     void next;
