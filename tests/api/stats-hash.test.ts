@@ -24,7 +24,11 @@ const md5 = (text: string) => hash('md5', text);
 describe('hashing in JavaScript', () => {
   test('hashedRegister(md5) is zg_hash64 and zg_hll_reg, for any text', async () => {
     const texts = fc.sample(
-      fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('', 'v1', '1.2.3.4', '::1', '访客')),
+      fc.oneof(
+        fc.string(),
+        fc.string({ unit: 'grapheme' }),
+        fc.constantFrom('', 'v1', '1.2.3.4', '::1', '访客'),
+      ),
       300,
     );
     // Ranks past the high word's 18 bits (an index alone in it) are rare at random: texts chosen to reach them.

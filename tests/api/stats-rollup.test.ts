@@ -665,7 +665,9 @@ describe('the parts on connections of their own', () => {
     const other = new pg.default.Client({ connectionString: (database as any).url });
     await other.connect();
     await other.query('begin');
-    await other.query(`insert into stat_attributed_daily (tenant, day, channel) values (${TENANT}, '${DAYS[1]}', 'agent1')`);
+    await other.query(
+      `insert into stat_attributed_daily (tenant, day, channel) values (${TENANT}, '${DAYS[1]}', 'agent1')`,
+    );
     try {
       // 55P03: the lock was not obtained within lock_timeout (Drizzle's error carries PostgreSQL's as its cause)
       await expect(
