@@ -20,6 +20,7 @@ import {
   registerOf,
   SketchArena,
   storedSketch,
+  toHex,
   Union,
 } from '../../server/modules/statistics/sketch';
 import { freshDatabase } from './harness';
@@ -329,6 +330,18 @@ test('text decodes the same with Node and with the plain loops of the browser: b
           const n = decodeInto(text, out, plain);
           expect(out.subarray(0, n)).toEqual(bytes);
         }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('bytes encode to the same hex with Node and with the plain loop of the browser (the rollup writes sketches so)', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
+      const want = Buffer.from(bytes).toString('hex');
+      expect(toHex(bytes, true)).toBe(want);
+      expect(toHex(bytes, false)).toBe(want);
+      expect(toHex(bytes.subarray(1), true)).toBe(want.slice(2)); // a view into a larger buffer
     }),
     { numRuns: 200 },
   );

@@ -31,8 +31,11 @@ export const ATTRIBUTED_SUMS = [
   'retained',
 ] as const;
 
-const same = (x: Uint8Array | null | undefined, y: Uint8Array) =>
-  (x?.length ?? 0) === y.length && (!x || Buffer.from(x.buffer, x.byteOffset, x.length).equals(y));
+const same = (x: Uint8Array | null | undefined, y: Uint8Array) => {
+  if ((x?.length ?? 0) !== y.length) return false;
+  if (x) for (let i = 0; i < y.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+};
 
 /** The start of the other half of the level-`level + 1` block holding the level-`level` block at `start`. */
 const sibling = (start: string, level: number) => dayOfNumber(dayNumber(start) ^ (1 << level));

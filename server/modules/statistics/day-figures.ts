@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { arrayLiteral } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { M } from './sketch';
+import { M, toHex } from './sketch';
 
 /**
  * A day's figures folded in JavaScript from one read of its raw events (issue #12): the first day each visitor was
@@ -100,7 +100,7 @@ function compacted(list: number[]): number[] {
 }
 
 /** A sketch as a bytea parameter: hex, decoded by SQL (`decode(…, 'hex')`), the same on both drivers. */
-const hex = (s: Uint8Array) => Buffer.from(s.buffer, s.byteOffset, s.length).toString('hex');
+const hex = (s: Uint8Array) => toHex(s);
 
 /** An amount in cents (numeric(14, 2) as text) → text again; integers of cents stay exact. */
 const cents = (v: string) => Math.round(Number.parseFloat(v) * 100);
@@ -136,12 +136,36 @@ const newFigures = (): Figures => ({
   clickers: new Registers(),
 });
 
-/** A visitor of a domain on the day: the hour (0–23) of each page view, and whether first seen that day. */
-type Visitor = { hours: number[]; fresh: boolean };
+/**
+ * A visitor of a domain on the day, as one number (a day's distinct visitors and domains can be millions): bit h
+ * (0–23) when it viewed a page in hour h, bit 24 + h when it viewed two or more then, and FRESH when first seen that
+ * day. Under 2^53, so exact; the bits are read with arithmetic, JavaScript's bitwise operators being 32-bit.
+ */
+const HOURS = 0x1000000; // 2^24: the second group of 24 bits starts here
+const FRESH = 2 ** 48;
+const viewed = (v: number, hour: number) => {
+  const b = 1 << hour;
+  const seen = v % HOURS;
+  const rest = v - seen; // FRESH and the hours with two or more, in place
+  if (!(seen & b)) return rest + (seen | b);
+  const more = (rest % FRESH) / HOURS;
+  return more & b ? v : v + b * HOURS;
+};
+/** Hours of `v` with page views and with two or more, and whether first seen that day. */
+const visitorOf = (v: number) => {
+  const seen = v % HOURS;
+  return { seen, more: Math.floor((v % FRESH) / HOURS), fresh: v >= FRESH };
+};
+const bits = (x: number) => {
+  let n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+};
 
-/** A domain's day ('' for the site): its visitors, sketches for the day and each hour, visits by dimension. */
+/** A domain's day ('' for the site): its visitors, page views per hour, sketches, visits by dimension. */
 class DomainDay {
-  readonly visitors = new Map<string, Visitor>();
+  readonly visitors = new Map<string, number>();
+  readonly pageViews = new Int32Array(24);
   readonly visitorRegs = new Registers();
   readonly addressRegs = new Registers();
   readonly hourVisitors = Array.from({ length: 24 }, () => new Registers());
@@ -150,9 +174,8 @@ class DomainDay {
   readonly visits = VISIT_DIMENSIONS.map(() => new Map<string, { pvs: number; visitors: Registers }>());
 
   pageView(visitor: string, hour: number, vreg: number, areg: number) {
-    const v = this.visitors.get(visitor);
-    if (v) v.hours.push(hour);
-    else this.visitors.set(visitor, { hours: [hour], fresh: false });
+    this.visitors.set(visitor, viewed(this.visitors.get(visitor) ?? 0, hour));
+    this.pageViews[hour]++;
     this.visitorRegs.add(vreg);
     this.addressRegs.add(areg);
     this.hourVisitors[hour].add(vreg);
@@ -389,7 +412,8 @@ async function firstSeen(t: Executor, tenant: number, day: string, domains: Map<
   for (let i = 0; i < ids.length; i++) {
     const first = known.get(names[i])?.get(ids[i]);
     if (first !== undefined && first < day) continue;
-    domains.get(names[i])!.visitors.get(ids[i])!.fresh = true;
+    const visitors = domains.get(names[i])!.visitors;
+    visitors.set(ids[i], visitors.get(ids[i])! + FRESH);
     if (first === undefined || first > day) write.push(i);
   }
   if (write.length)
@@ -425,33 +449,29 @@ async function writeDomains(t: Executor, tenant: number, day: string, domains: M
     fresh: number;
     dom: DomainDay;
   }[] = [];
-  const perHour = new Array<number>(24);
   for (const [domain, dom] of domains) {
     if (!dom.visitors.size) continue;
     const d = { domain, pvs: 0, visits: 0, bounced: 0, fresh: 0, dom };
     const hours = Array.from({ length: 24 }, (_, hour) => ({
       domain,
       hour,
-      pvs: 0,
+      pvs: dom.pageViews[hour],
       visits: 0,
       bounced: 0,
       fresh: 0,
       dom,
     }));
-    for (const v of dom.visitors.values()) {
-      d.pvs += v.hours.length;
+    for (const x of hours) d.pvs += x.pvs;
+    for (const value of dom.visitors.values()) {
+      const v = visitorOf(value);
       d.visits++;
-      if (v.hours.length === 1) d.bounced++;
+      if (v.more === 0 && bits(v.seen) === 1) d.bounced++; // one page view in the day
       if (v.fresh) d.fresh++;
-      perHour.fill(0);
-      for (const h of v.hours) perHour[h]++;
       for (let h = 0; h < 24; h++) {
-        const n = perHour[h];
-        if (!n) continue;
+        if (!(v.seen & (1 << h))) continue;
         const x = hours[h];
-        x.pvs += n;
         x.visits++;
-        if (n === 1) x.bounced++;
+        if (!(v.more & (1 << h))) x.bounced++;
         if (v.fresh) x.fresh++;
       }
     }

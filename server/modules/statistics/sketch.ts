@@ -178,6 +178,17 @@ for (let i = 0; i < 16; i++)
 // Node's own decoders where there is a Node (the server); plain loops in the browser (demo mode has no `Buffer`).
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Bytes as hex text (Node's encoder where there is one; `plain` forces the loop, as demo mode has it). */
+export function toHex(bytes: Uint8Array, plain = !NodeBuffer): string {
+  if (!plain && NodeBuffer)
+    return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += HEX_PAIRS[bytes[i]];
+  return out;
+}
+
 /**
  * Decodes text into `out` from its start, returning the bytes written: base64 as PostgreSQL's `encode(…, 'base64')`
  * writes it (line breaks every 76 characters, skipped), or hex after `\\x` (a `bytea` as text). `out` must be large
