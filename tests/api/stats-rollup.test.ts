@@ -7,6 +7,7 @@ import type { Database } from '../../server/db/types';
 import { allAgentsStat } from '../../server/modules/agents/stat';
 import { ATTRIBUTED_SUMS } from '../../server/modules/statistics/attributed-blocks';
 import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
+import { rollupDayFigures } from '../../server/modules/statistics/day-figures';
 import { ingest } from '../../server/modules/statistics/ingest';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
 import { RollupPace, rawPartitions, rollupDay, runRollup } from '../../server/modules/statistics/rollup';
@@ -481,6 +482,39 @@ async function attributionTables() {
     ),
   };
 }
+
+describe('the day read in chunks', () => {
+  test('every chunk size gives the same rows: one chunk, a size the events fill exactly, a few events a chunk', async () => {
+    await reset();
+    const events = fc.sample(arbEvent, 120).map((g) => toEvent({ ...g, day: 1 }));
+    const got = await ingest(database.db, TENANT, events, { now: NOW, clientAddress: '1.1.1.1' });
+    const stored = got.accepted;
+    expect(stored).toBeGreaterThan(100);
+    const tables = [
+      'stat_keyword_daily',
+      'stat_object_daily',
+      'stat_domain_daily',
+      'stat_domain_hourly',
+      'stat_visit_daily',
+      'stat_channel_daily',
+      'stat_visitors',
+    ];
+    const snapshot = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const t of tables) out[t] = await q(sql.raw(`select * from ${t} order by 1, 2, 3, 4`));
+      return out;
+    };
+    const roll = (size: number) =>
+      database.db.transaction((tx) => rollupDayFigures(tx, TENANT, DAYS[1], 'Asia/Shanghai', size));
+    await roll(10_000);
+    const whole = await snapshot();
+    expect(whole.stat_keyword_daily.length).toBeGreaterThan(0);
+    for (const size of [stored, 7, 1]) {
+      await roll(size);
+      expect(await snapshot()).toEqual(whole);
+    }
+  });
+});
 
 describe('one runner at a time', () => {
   test('a runner that finds the advisory lock taken does nothing and says so', async () => {

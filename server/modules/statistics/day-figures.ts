@@ -199,7 +199,13 @@ const TAB = '\t';
  * Recomputes a day's figures: deletes its rows of the domains', keywords', objects', visits' and channels' tables
  * and writes them again, and records first-seen days. In the caller's transaction.
  */
-export async function rollupDayFigures(t: Executor, tenant: number, day: string, timeZone: string) {
+export async function rollupDayFigures(
+  t: Executor,
+  tenant: number,
+  day: string,
+  timeZone: string,
+  fetchSize = FETCH_ROWS,
+) {
   const tz = timeZone.replace(/'/g, "''");
   const site = new DomainDay();
   const domains = new Map<string, DomainDay>([['', site]]);
@@ -250,15 +256,18 @@ export async function rollupDayFigures(t: Executor, tenant: number, day: string,
           else country end as region
       from stat_events where tenant = ${Number(tenant)} and day = '${day.replace(/'/g, "''")}'::date`),
   );
+  type Row = { f: string; keyword: string; path: string; referrer: string; channel: string; region: string };
+  const fetchRows = () => {
+    const rows = t.execute(sql.raw(`fetch ${fetchSize} from ${name}`)).then((x) => rowsOf<Row>(x));
+    rows.catch(() => {}); // awaited in the loop; not an unhandled rejection if folding the rows before it throws
+    return rows;
+  };
+  // The next rows are asked for before these are folded: the database reads them meanwhile (node-postgres sends the
+  // query at once on an idle connection).
+  let next = fetchRows();
   for (;;) {
-    const rows = rowsOf<{
-      f: string;
-      keyword: string;
-      path: string;
-      referrer: string;
-      channel: string;
-      region: string;
-    }>(await t.execute(sql.raw(`fetch ${FETCH_ROWS} from ${name}`)));
+    const rows = await next;
+    if (rows.length === fetchSize) next = fetchRows();
     for (const r of rows) {
       const [
         type,
@@ -311,7 +320,7 @@ export async function rollupDayFigures(t: Executor, tenant: number, day: string,
         v.visitors.add(vreg);
       }
     }
-    if (rows.length < FETCH_ROWS) break;
+    if (rows.length < fetchSize) break;
   }
   await t.execute(sql.raw(`close ${name}`));
 
