@@ -516,6 +516,41 @@ describe('the day read in chunks', () => {
   });
 });
 
+describe('large sketches', () => {
+  test('a key of thousands of visitors is stored as SQL would (dense past a third of the registers, sparse below)', async () => {
+    await reset();
+    // a.test: 8,000 visitors (dense when stored); b.test: 3,000 (built dense, stored sparse); each twice.
+    const events = [
+      ...Array.from({ length: 8000 }, (_, i) => ({ domain: 'a.test', visitor: `big-${i}` })),
+      ...Array.from({ length: 3000 }, (_, i) => ({ domain: 'b.test', visitor: `mid-${i}` })),
+    ].flatMap((e, i) =>
+      [0, 1].map((k) => ({
+        ...toEvent({ ...sample(), day: 1, hour: (i + k) % 24 }),
+        domain: e.domain,
+        visitor: e.visitor,
+      })),
+    );
+    for (let i = 0; i < events.length; i += 500)
+      await ingest(database.db, TENANT, events.slice(i, i + 500), { now: NOW, clientAddress: '1.1.1.1' });
+    await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
+    const rows = await q<{ domain: string; visitors: Uint8Array; visits: number; page_views: number }>(
+      sql`select domain, visitors, visits, page_views from stat_domain_daily where day = ${DAYS[1]}::date`,
+    );
+    for (const [domain, prefix, n] of [
+      ['a.test', 'big', 8000],
+      ['b.test', 'mid', 3000],
+    ] as const) {
+      const r = emptyRegisters();
+      for (let i = 0; i < n; i++) add(r, hash64(`${prefix}-${i}`));
+      const row = rows.find((x) => x.domain === domain)!;
+      expect(Buffer.from(row.visitors)).toEqual(Buffer.from(encode(r)));
+      expect([Number(row.visits), Number(row.page_views)]).toEqual([n, 2 * n]);
+    }
+    expect(rows.find((x) => x.domain === 'a.test')!.visitors.length).toBe(16_384);
+    expect(rows.find((x) => x.domain === 'b.test')!.visitors.length % 3).toBe(0);
+  }, 120_000);
+});
+
 describe('one runner at a time', () => {
   test('a runner that finds the advisory lock taken does nothing and says so', async () => {
     if (database.driver !== 'postgres') {
