@@ -505,7 +505,9 @@ describe('the day read in chunks', () => {
       return out;
     };
     const roll = (size: number) =>
-      database.db.transaction((tx) => rollupDayFigures(tx, TENANT, DAYS[1], 'Asia/Shanghai', size));
+      database.db.transaction((tx) =>
+        rollupDayFigures(tx, TENANT, DAYS[1], 'Asia/Shanghai', { fetchSize: size }),
+      );
     await roll(10_000);
     const whole = await snapshot();
     expect(whole.stat_keyword_daily.length).toBeGreaterThan(0);

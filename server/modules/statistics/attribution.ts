@@ -1,7 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { arrayLiteral } from '../../db/array-literal';
 import type { Executor } from '../../db/types';
 import { foldAttributedDay } from './attributed-blocks';
-import { rollupInsert } from './rollup-insert';
+import type { ChannelTraffic } from './day-figures';
+import { toHex } from './sketch';
 
 /** Days after a signup whose return visits are recorded (`stat_signups.active` bits 1–7). */
 export const RETURN_DAYS = 7;
@@ -35,6 +37,7 @@ export async function rollupAttribution(
   day: string,
   ev: SQL,
   attributionDays: number,
+  traffic: Promise<Map<string, ChannelTraffic>>,
 ) {
   const d = sql`${day}::date`;
   const chan = sql`select x.*, case when x.channel <> '' then x.channel else coalesce(b.channel, '') end as ch
@@ -91,24 +94,21 @@ export async function rollupAttribution(
       where excluded.day <= stat_payers.day`);
 
   await tx.execute(sql`delete from stat_attributed_daily where tenant = ${tenant} and day = ${d}`);
-  await tx.execute(
-    rollupInsert(
-      'stat_attributed_daily',
-      ['channel'],
-      sql`select ch as channel, case when type = 'pageview' then 'pageview' else 'visit' end as k, null::numeric as amount,
-          vreg as visitors, areg as addresses from (${chan}) y where ch <> ''
-        union all select credit, type, amount, null::integer, null::integer from (${conv}) c`,
-      {
-        page_views: "count(*) filter (where k = 'pageview')",
-        signups: "count(*) filter (where k = 'signup')",
-        recharges: "count(*) filter (where k = 'recharge')",
-        recharge_amount: "coalesce(sum(amount) filter (where k = 'recharge'), 0)",
-      },
-      ['visitors', 'addresses'],
-      tenant,
-      day,
-    ),
-  );
+  // The channels' traffic (page views, visitors' and addresses' sketches) comes from the figures' read of the day
+  // (day-figures.ts); the conversions credited to each channel from SQL.
+  const byChannel = [...(await traffic)];
+  const p = (values: (string | number)[]) => sql.param(arrayLiteral(values));
+  await tx.execute(sql`insert into stat_attributed_daily (tenant, day, channel, page_views, signups, recharges,
+      recharge_amount, visitors, addresses)
+    select ${tenant}, ${d}, coalesce(t.c, v.credit), coalesce(t.pv, 0), coalesce(v.signups, 0), coalesce(v.recharges, 0),
+      coalesce(v.amount, 0), coalesce(decode(t.vh, 'hex'), ''::bytea), coalesce(decode(t.ah, 'hex'), ''::bytea)
+    from unnest(${p(byChannel.map(([c]) => c))}::text[], ${p(byChannel.map(([, x]) => x.pageViews))}::int[],
+        ${p(byChannel.map(([, x]) => toHex(x.visitors.encode())))}::text[],
+        ${p(byChannel.map(([, x]) => toHex(x.addresses.encode())))}::text[]) as t(c, pv, vh, ah)
+      full join (select credit, count(*) filter (where type = 'signup')::int as signups,
+          count(*) filter (where type = 'recharge')::int as recharges,
+          coalesce(sum(amount) filter (where type = 'recharge'), 0) as amount
+        from (${conv}) c group by credit) v on v.credit = t.c`);
   await tx.execute(sql`update stat_attributed_daily r set payers = q.n
     from (select channel, count(*)::int as n from stat_payers where tenant = ${tenant} and day = ${d} group by channel) q
     where r.tenant = ${tenant} and r.day = ${d} and r.channel = q.channel`);

@@ -179,6 +179,13 @@ function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   return made;
 }
 
+/** An agent's channel's day for the attribution: page views, and the visitors and addresses of any of its events. */
+export interface ChannelTraffic {
+  pageViews: number;
+  visitors: { encode(): Uint8Array };
+  addresses: { encode(): Uint8Array };
+}
+
 /** The separator of the safe fields of a row (enums, numbers, the domain: none holds a tab). */
 const TAB = '\t';
 
@@ -191,9 +198,19 @@ export async function rollupDayFigures(
   tenant: number,
   day: string,
   timeZone: string,
-  fetchSize = FETCH_ROWS,
+  opts: { fetchSize?: number; traffic?: (byChannel: Map<string, ChannelTraffic>) => void } = {},
 ) {
+  const fetchSize = opts.fetchSize ?? FETCH_ROWS;
   const tz = timeZone.replace(/'/g, "''");
+  // The agents' traffic (attribution.ts): each event's channel, or that of the domain it came from when bound to one.
+  const bound = new Map(
+    rowsOf<{ hostname: string; channel: string }>(
+      await t.execute(
+        sql`select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> ''`,
+      ),
+    ).map((b) => [String(b.hostname), String(b.channel)]),
+  );
+  const traffic = new Map<string, { pageViews: number; visitors: Registers; addresses: Registers }>();
   const site = new DomainDay();
   const domains = new Map<string, DomainDay>([['', site]]);
   const keywords = new Map<
@@ -292,9 +309,20 @@ export async function rollupDayFigures(
         searched(r.keyword, results, vreg);
         searched('', results, vreg);
       }
+      const areg = Number(aregText);
+      const agent = channel !== '' ? channel : (bound.get(domain) ?? '');
+      if (agent !== '') {
+        const a = entry(traffic, agent, () => ({
+          pageViews: 0,
+          visitors: new Registers(),
+          addresses: new Registers(),
+        }));
+        if (type === 'pageview') a.pageViews++;
+        a.visitors.add(vreg);
+        a.addresses.add(areg);
+      }
       if (type !== 'pageview') continue;
       ch.visitors.add(vreg);
-      const areg = Number(aregText);
       const h = Number(hour);
       const dom = entry(domains, domain, () => new DomainDay());
       dom.pageView(visitor, h, vreg, areg);
@@ -321,6 +349,8 @@ export async function rollupDayFigures(
       for (const e of movieEvents.get(Number(l.movie_id)) ?? [])
         objectEvent('tag', Number(l.tag_id), e.type, e.vreg, '');
   }
+
+  opts.traffic?.(traffic);
 
   await firstSeen(t, tenant, day, domains);
   await writeDomains(t, tenant, day, domains);

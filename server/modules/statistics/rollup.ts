@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
 import { RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
-import { rollupDayFigures } from './day-figures';
+import { type ChannelTraffic, rollupDayFigures } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
 import { markRolled } from './report-cache';
 
@@ -47,11 +47,25 @@ export async function rollupDay(
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
   // The visitors, domains, keywords, objects, visits and channels: one read of the day's events, folded in
   // JavaScript (day-figures.ts); then the domains' blocks.
+  // The attribution waits for the channels' traffic of that read (it needs it for its last statements only).
+  let trafficRead: (m: Map<string, ChannelTraffic>) => void = () => {};
+  let trafficFailed: (err: unknown) => void = () => {};
+  const traffic = new Promise<Map<string, ChannelTraffic>>((resolve, reject) => {
+    trafficRead = resolve;
+    trafficFailed = reject;
+  });
+  traffic.catch(() => {}); // awaited by the attribution; a failed read rejects the day through the figures part too
   const figures = async (t: Executor) => {
-    await rollupDayFigures(t, tenant, day, timeZone);
+    try {
+      await rollupDayFigures(t, tenant, day, timeZone, { traffic: trafficRead });
+    } catch (err) {
+      trafficFailed(err);
+      throw err;
+    }
     await foldDomainDay(t, tenant, day);
   };
-  const attribution = (t: Executor) => rollupAttribution(t, tenant, day, ev, settings.attributionDays);
+  const attribution = (t: Executor) =>
+    rollupAttribution(t, tenant, day, ev, settings.attributionDays, traffic);
 
   if (parallel) {
     const apart = (part: (t: Executor) => Promise<void>) =>
