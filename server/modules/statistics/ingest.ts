@@ -150,9 +150,15 @@ function isCode(err: unknown, code: string) {
 export async function store(db: Executor, tenant: number, rows: EventRow[]): Promise<number> {
   const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
   const arr = (k: keyof EventRow) => sql.param(arrayLiteral(col(k))); // the parameter's text, built once (array-literal.ts)
+  // A batch of one day (the usual one) goes into that day's partition directly: routing each row through the parent
+  // cost PostgreSQL about 1 µs of the 6–7 an event's insert takes.
+  const [only, ...more] = new Set(col('day'));
+  const into = sql.raw(
+    !more.length && /^\d{4}-\d{2}-\d{2}$/.test(only) ? partitionName(only) : 'stat_events',
+  );
   const insert = () =>
     db.execute(sql`
-      with ins as (insert into stat_events (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
+      with ins as (insert into ${into} (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
         address, address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword,
         results, amount)
       select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
@@ -177,7 +183,8 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   try {
     result = await insert();
   } catch (err) {
-    if (!isCode(err, '23514')) throw err; // no partition for a day yet
+    // No partition for a day yet: the parent has none for a row (23514), or the day's partition is not there (42P01).
+    if (!isCode(err, '23514') && !isCode(err, '42P01')) throw err;
     await ensurePartitions(db, col('day'));
     result = await insert();
   }
