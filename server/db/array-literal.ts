@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+
 /**
  * A PostgreSQL array literal (`{"a","b",NULL,3}`) for a parameter cast to an array type: every string quoted, so a
  * string "NULL", a comma or a brace stays itself; `null` is SQL NULL. node-postgres builds the same text for an
@@ -18,3 +20,6 @@ export function arrayLiteral(values: readonly (string | number | null)[]): strin
 
 const NEEDS_ESCAPE = /["\\]/;
 const ESCAPED = /["\\]/g;
+
+/** An array parameter for `$n::type[]` (`unnest`, `= any`), its text built by arrayLiteral. */
+export const arrayParam = (values: readonly (string | number | null)[]) => sql.param(arrayLiteral(values));

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { arrayLiteral } from '../../db/array-literal';
+import { arrayParam } from '../../db/array-literal';
 import type { Executor } from '../../db/types';
 import { foldAttributedDay } from './attributed-blocks';
 import type { ChannelTraffic } from './day-figures';
@@ -97,14 +97,13 @@ export async function rollupAttribution(
   // The channels' traffic (page views, visitors' and addresses' sketches) comes from the figures' read of the day
   // (day-figures.ts); the conversions credited to each channel from SQL.
   const byChannel = [...(await traffic)];
-  const p = (values: (string | number)[]) => sql.param(arrayLiteral(values));
   await tx.execute(sql`insert into stat_attributed_daily (tenant, day, channel, page_views, signups, recharges,
       recharge_amount, visitors, addresses)
     select ${tenant}, ${d}, coalesce(t.c, v.credit), coalesce(t.pv, 0), coalesce(v.signups, 0), coalesce(v.recharges, 0),
       coalesce(v.amount, 0), coalesce(decode(t.vh, 'hex'), ''::bytea), coalesce(decode(t.ah, 'hex'), ''::bytea)
-    from unnest(${p(byChannel.map(([c]) => c))}::text[], ${p(byChannel.map(([, x]) => x.pageViews))}::int[],
-        ${p(byChannel.map(([, x]) => toHex(x.visitors.encode())))}::text[],
-        ${p(byChannel.map(([, x]) => toHex(x.addresses.encode())))}::text[]) as t(c, pv, vh, ah)
+    from unnest(${arrayParam(byChannel.map(([c]) => c))}::text[], ${arrayParam(byChannel.map(([, x]) => x.pageViews))}::int[],
+        ${arrayParam(byChannel.map(([, x]) => toHex(x.visitors.encode())))}::text[],
+        ${arrayParam(byChannel.map(([, x]) => toHex(x.addresses.encode())))}::text[]) as t(c, pv, vh, ah)
       full join (select credit, count(*) filter (where type = 'signup')::int as signups,
           count(*) filter (where type = 'recharge')::int as recharges,
           coalesce(sum(amount) filter (where type = 'recharge'), 0) as amount

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { arrayLiteral } from '../../db/array-literal';
+import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { encode, M, toHex } from './sketch';
@@ -15,6 +15,16 @@ import { encode, M, toHex } from './sketch';
  * The events are read through a cursor, FETCH_ROWS at a time, in the caller's transaction (one snapshot, memory
  * bounded by the keys of the day rather than its events).
  */
+
+/** The tables whose rows of a day `rollupDayFigures` writes (deleted first, then written again). */
+export const DAY_FIGURE_TABLES = [
+  'stat_keyword_daily',
+  'stat_object_daily',
+  'stat_domain_daily',
+  'stat_domain_hourly',
+  'stat_visit_daily',
+  'stat_channel_daily',
+];
 
 /** Rows per FETCH: the memory of a read, not its cost. */
 const FETCH_ROWS = 20_000;
@@ -85,9 +95,6 @@ function compacted(list: number[]): number[] {
   list.length = n;
   return list;
 }
-
-/** A sketch as a bytea parameter: hex, decoded by SQL (`decode(…, 'hex')`), the same on both drivers. */
-const hex = toHex;
 
 /** An amount in cents (numeric(14, 2) as text) → text again; integers of cents stay exact. */
 const cents = (v: string) => Math.round(Number.parseFloat(v) * 100);
@@ -343,7 +350,7 @@ export async function rollupDayFigures(
   if (movieEvents.size) {
     const links = rowsOf<{ movie_id: number; tag_id: number }>(
       await t.execute(sql`select movie_id, tag_id from movie_tag_links
-        where movie_id = any(${sql.param(arrayLiteral([...movieEvents.keys()]))}::int[])`),
+        where movie_id = any(${arrayParam([...movieEvents.keys()])}::int[])`),
     );
     for (const l of links)
       for (const e of movieEvents.get(Number(l.movie_id)) ?? [])
@@ -353,36 +360,31 @@ export async function rollupDayFigures(
   opts.traffic?.(traffic);
 
   await firstSeen(t, tenant, day, domains);
+  for (const table of DAY_FIGURE_TABLES)
+    await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
   await writeDomains(t, tenant, day, domains);
 
-  const p = (values: (string | number | null)[]) => sql.param(arrayLiteral(values));
-  const del = (table: string) =>
-    t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
-
-  await del('stat_keyword_daily');
   if (keywords.size) {
     const ks = [...keywords];
     await t.execute(sql`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
       select ${tenant}, ${day}::date, k, s, z, r, decode(h, 'hex')
-      from unnest(${p(ks.map(([k]) => k))}::text[], ${p(ks.map(([, v]) => v.searches))}::int[],
-        ${p(ks.map(([, v]) => v.zero))}::int[], ${p(ks.map(([, v]) => v.results))}::bigint[],
-        ${p(ks.map(([, v]) => hex(v.searchers.encode())))}::text[]) as u(k, s, z, r, h)`);
+      from unnest(${arrayParam(ks.map(([k]) => k))}::text[], ${arrayParam(ks.map(([, v]) => v.searches))}::int[],
+        ${arrayParam(ks.map(([, v]) => v.zero))}::int[], ${arrayParam(ks.map(([, v]) => v.results))}::bigint[],
+        ${arrayParam(ks.map(([, v]) => toHex(v.searchers.encode())))}::text[]) as u(k, s, z, r, h)`);
   }
 
-  await del('stat_object_daily');
   const os = [...objects].flatMap(([type, byId]) => [...byId].map(([id, f]) => ({ type, id, f })));
   if (os.length) {
-    const col = (i: number) => p(os.map((o) => o.f.n[i]));
+    const col = (i: number) => arrayParam(os.map((o) => o.f.n[i]));
     await t.execute(sql`insert into stat_object_daily (tenant, day, object_type, object_id, views, plays, clicks,
         impressions, signups, recharges, recharge_amount, viewers, clickers)
       select ${tenant}, ${day}::date, ot, oi, v, pl, c, i, s, r, a, decode(vh, 'hex'), decode(ch, 'hex')
-      from unnest(${p(os.map((o) => o.type))}::text[], ${p(os.map((o) => o.id))}::int[],
+      from unnest(${arrayParam(os.map((o) => o.type))}::text[], ${arrayParam(os.map((o) => o.id))}::int[],
         ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[],
-        ${p(os.map((o) => money(o.f.cents)))}::numeric[], ${p(os.map((o) => hex(o.f.viewers.encode())))}::text[],
-        ${p(os.map((o) => hex(o.f.clickers.encode())))}::text[]) as u(ot, oi, v, pl, c, i, s, r, a, vh, ch)`);
+        ${arrayParam(os.map((o) => money(o.f.cents)))}::numeric[], ${arrayParam(os.map((o) => toHex(o.f.viewers.encode())))}::text[],
+        ${arrayParam(os.map((o) => toHex(o.f.clickers.encode())))}::text[]) as u(ot, oi, v, pl, c, i, s, r, a, vh, ch)`);
   }
 
-  await del('stat_visit_daily');
   const vs = [...domains]
     .filter(([domain]) => domain !== '')
     .flatMap(([domain, dom]) =>
@@ -393,20 +395,19 @@ export async function rollupDayFigures(
   if (vs.length)
     await t.execute(sql`insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
       select ${tenant}, ${day}::date, d, m, k, n, decode(h, 'hex')
-      from unnest(${p(vs.map((x) => x.domain))}::text[], ${p(vs.map((x) => x.dim))}::text[],
-        ${p(vs.map((x) => x.key))}::text[], ${p(vs.map((x) => x.v.pvs))}::int[],
-        ${p(vs.map((x) => hex(x.v.visitors.encode())))}::text[]) as u(d, m, k, n, h)`);
+      from unnest(${arrayParam(vs.map((x) => x.domain))}::text[], ${arrayParam(vs.map((x) => x.dim))}::text[],
+        ${arrayParam(vs.map((x) => x.key))}::text[], ${arrayParam(vs.map((x) => x.v.pvs))}::int[],
+        ${arrayParam(vs.map((x) => toHex(x.v.visitors.encode())))}::text[]) as u(d, m, k, n, h)`);
 
-  await del('stat_channel_daily');
   if (channels.size) {
     const cs = [...channels];
-    const col = (i: number) => p(cs.map(([, c]) => c.n[i]));
+    const col = (i: number) => arrayParam(cs.map(([, c]) => c.n[i]));
     await t.execute(sql`insert into stat_channel_daily (tenant, day, channel, page_views, plays, ad_impressions, ad_clicks,
         signups, recharges, recharge_amount, visitors)
       select ${tenant}, ${day}::date, c, pv, pl, ai, ac, s, r, a, decode(h, 'hex')
-      from unnest(${p(cs.map(([k]) => k))}::text[], ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[],
-        ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[], ${p(cs.map(([, c]) => money(c.cents)))}::numeric[],
-        ${p(cs.map(([, c]) => hex(c.visitors.encode())))}::text[]) as u(c, pv, pl, ai, ac, s, r, a, h)`);
+      from unnest(${arrayParam(cs.map(([k]) => k))}::text[], ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[],
+        ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[], ${arrayParam(cs.map(([, c]) => money(c.cents)))}::numeric[],
+        ${arrayParam(cs.map(([, c]) => toHex(c.visitors.encode())))}::text[]) as u(c, pv, pl, ai, ac, s, r, a, h)`);
   }
 }
 
@@ -428,7 +429,7 @@ async function firstSeen(t: Executor, tenant: number, day: string, domains: Map<
   const known = new Map<string, Map<string, string>>();
   for (const r of rowsOf<{ domain: string; visitor: string; first_day: string }>(
     await t.execute(sql`select s.domain, s.visitor::text as visitor, s.first_day::text as first_day
-      from unnest(${sql.param(arrayLiteral(names))}::text[], ${sql.param(arrayLiteral(ids))}::bigint[]) as u(d, v)
+      from unnest(${arrayParam(names)}::text[], ${arrayParam(ids)}::bigint[]) as u(d, v)
       join stat_visitors s on s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v`),
   )) {
     const m = entry(known, r.domain, () => new Map());
@@ -445,8 +446,8 @@ async function firstSeen(t: Executor, tenant: number, day: string, domains: Map<
   if (write.length)
     await t.execute(sql`insert into stat_visitors (tenant, domain, visitor, first_day)
       select ${tenant}, d, v, ${day}::date
-      from unnest(${sql.param(arrayLiteral(write.map((i) => names[i])))}::text[],
-        ${sql.param(arrayLiteral(write.map((i) => ids[i])))}::bigint[]) as u(d, v) order by d, v
+      from unnest(${arrayParam(write.map((i) => names[i]))}::text[],
+        ${arrayParam(write.map((i) => ids[i]))}::bigint[]) as u(d, v) order by d, v
       on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
         where excluded.first_day < stat_visitors.first_day`);
 }
@@ -456,25 +457,9 @@ async function firstSeen(t: Executor, tenant: number, day: string, domains: Map<
  * it), new visitors (first seen this day), and the visitors' and addresses' sketches.
  */
 async function writeDomains(t: Executor, tenant: number, day: string, domains: Map<string, DomainDay>) {
-  for (const table of ['stat_domain_daily', 'stat_domain_hourly'])
-    await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
-  const daily: {
-    domain: string;
-    pvs: number;
-    visits: number;
-    bounced: number;
-    fresh: number;
-    dom: DomainDay;
-  }[] = [];
-  const hourly: {
-    domain: string;
-    hour: number;
-    pvs: number;
-    visits: number;
-    bounced: number;
-    fresh: number;
-    dom: DomainDay;
-  }[] = [];
+  type Row = { domain: string; pvs: number; visits: number; bounced: number; fresh: number; dom: DomainDay };
+  const daily: Row[] = [];
+  const hourly: (Row & { hour: number })[] = [];
   for (const [domain, dom] of domains) {
     if (!dom.visitors.size) continue;
     const d = { domain, pvs: 0, visits: 0, bounced: 0, fresh: 0, dom };
@@ -505,21 +490,20 @@ async function writeDomains(t: Executor, tenant: number, day: string, domains: M
     for (const x of hours) if (x.visits) hourly.push(x);
   }
   if (!daily.length) return;
-  const p = (values: (string | number)[]) => sql.param(arrayLiteral(values));
-  const regs = (r: Registers) => hex(r.encode());
+  const regs = (r: Registers) => toHex(r.encode());
   await t.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visits, bounced, new_visitors,
       visitors, addresses)
     select ${tenant}, ${day}::date, d, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
-    from unnest(${p(daily.map((x) => x.domain))}::text[], ${p(daily.map((x) => x.pvs))}::int[],
-      ${p(daily.map((x) => x.visits))}::int[], ${p(daily.map((x) => x.bounced))}::int[],
-      ${p(daily.map((x) => x.fresh))}::int[], ${p(daily.map((x) => regs(x.dom.visitorRegs)))}::text[],
-      ${p(daily.map((x) => regs(x.dom.addressRegs)))}::text[]) as u(d, pv, v, b, n, vh, ah)`);
+    from unnest(${arrayParam(daily.map((x) => x.domain))}::text[], ${arrayParam(daily.map((x) => x.pvs))}::int[],
+      ${arrayParam(daily.map((x) => x.visits))}::int[], ${arrayParam(daily.map((x) => x.bounced))}::int[],
+      ${arrayParam(daily.map((x) => x.fresh))}::int[], ${arrayParam(daily.map((x) => regs(x.dom.visitorRegs)))}::text[],
+      ${arrayParam(daily.map((x) => regs(x.dom.addressRegs)))}::text[]) as u(d, pv, v, b, n, vh, ah)`);
   await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visits, bounced,
       new_visitors, visitors, addresses)
     select ${tenant}, ${day}::date, d, hr, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
-    from unnest(${p(hourly.map((h) => h.domain))}::text[], ${p(hourly.map((h) => h.hour))}::smallint[],
-      ${p(hourly.map((h) => h.pvs))}::int[], ${p(hourly.map((h) => h.visits))}::int[],
-      ${p(hourly.map((h) => h.bounced))}::int[], ${p(hourly.map((h) => h.fresh))}::int[],
-      ${p(hourly.map((h) => regs(h.dom.hourVisitors[h.hour])))}::text[],
-      ${p(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, v, b, n, vh, ah)`);
+    from unnest(${arrayParam(hourly.map((h) => h.domain))}::text[], ${arrayParam(hourly.map((h) => h.hour))}::smallint[],
+      ${arrayParam(hourly.map((h) => h.pvs))}::int[], ${arrayParam(hourly.map((h) => h.visits))}::int[],
+      ${arrayParam(hourly.map((h) => h.bounced))}::int[], ${arrayParam(hourly.map((h) => h.fresh))}::int[],
+      ${arrayParam(hourly.map((h) => regs(h.dom.hourVisitors[h.hour])))}::text[],
+      ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, v, b, n, vh, ah)`);
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/period';
 import type { FieldErrors } from '../../core/errors';
 import { zodFieldErrors } from '../../core/validate';
-import { arrayLiteral } from '../../db/array-literal';
+import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
@@ -149,7 +149,7 @@ function isCode(err: unknown, code: string) {
  */
 export async function store(db: Executor, tenant: number, rows: EventRow[]): Promise<number> {
   const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
-  const arr = (k: keyof EventRow) => sql.param(arrayLiteral(col(k))); // the parameter's text, built once (array-literal.ts)
+  const arr = (k: keyof EventRow) => arrayParam(col(k)); // the parameter's text, built once (array-literal.ts)
   // A batch of one day (the usual one) goes into that day's partition directly: routing each row through the parent
   // cost PostgreSQL about 1 µs of the 6–7 an event's insert takes.
   const [only, ...more] = new Set(col('day'));

@@ -6,21 +6,12 @@ import type { Db, Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
 import { RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
-import { type ChannelTraffic, rollupDayFigures } from './day-figures';
+import { type ChannelTraffic, DAY_FIGURE_TABLES, rollupDayFigures } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
 import { markRolled } from './report-cache';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
 export const ROLLUP_LOCK = 7_270_772_012;
-
-const ROLLUP_TABLES = [
-  'stat_keyword_daily',
-  'stat_object_daily',
-  'stat_domain_daily',
-  'stat_domain_hourly',
-  'stat_visit_daily',
-  'stat_channel_daily',
-];
 
 /**
  * Recomputes one (tenant, day) from its raw events: every rollup row of the day is deleted and inserted again, in the
@@ -140,7 +131,7 @@ const ANALYZED_TABLES = [
   'stat_touches',
   'stat_signups',
   'stat_payers',
-  ...ROLLUP_TABLES,
+  ...DAY_FIGURE_TABLES,
   'stat_domain_blocks',
   'stat_attributed_daily',
   'stat_attributed_blocks',
