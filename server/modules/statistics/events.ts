@@ -230,19 +230,6 @@ export function referrerHost(referrer: string | undefined, domain: string): stri
 /** A search keyword as it is counted: trimmed, inner blanks collapsed, Latin letters lower-cased. */
 export const normalizeKeyword = (k: string) => k.trim().replace(/\s+/g, ' ').toLowerCase().slice(0, 100);
 
-/**
- * A value's 64-bit hash and HyperLogLog register from the MD5 of its text in hex, as SQL's `zg_hash64` (the first 16
- * hex digits as a signed 64-bit number: here still in hex, SQL converts) and `zg_hll_reg` (the top 14 bits pick the
- * register, the rank is the position of the first 1 in the other 50 bits, 51 when they are all 0).
- */
-export function hashedRegister(md5hex: string): { hash: string; reg: number } {
-  const hi = Number.parseInt(md5hex.slice(0, 8), 16);
-  const lo = Number.parseInt(md5hex.slice(8, 16), 16);
-  const rest = hi & 0x3ffff; // the 18 bits of the high word below the index
-  const rank = rest ? Math.clz32(rest) - 13 : lo ? 19 + Math.clz32(lo) : 51;
-  return { hash: md5hex.slice(0, 16), reg: ((hi >>> 18) << 6) | rank };
-}
-
 /** A row of `stat_events` before hashing (SQL hashes the visitor and the address on insert unless given here). */
 export interface EventRow {
   day: string;
@@ -265,7 +252,7 @@ export interface EventRow {
   keyword: string;
   results: number | null;
   amount: string | null;
-  /** The visitor's and the address's hashes (16 hex digits) and registers (`hashedRegister`), or null: SQL's. */
+  /** The visitor's and the address's hashes (16 hex digits) and registers (sketch.ts `hexRegister`), or null: SQL's. */
   visitorHash: string | null;
   visitorReg: number | null;
   addressHash: string | null;

@@ -11,7 +11,6 @@ import {
   EventInput,
   type EventRow,
   fastEvent,
-  hashedRegister,
   noRegion,
   parseAgent,
   type RegionLookup,
@@ -19,6 +18,7 @@ import {
   sampleBucket,
   toRow,
 } from './events';
+import { hexRegister } from './sketch';
 
 /** Events may be late by the retention (older ones would land in a dropped partition) and early by a day at most. */
 const FUTURE_MS = 86_400_000;
@@ -102,12 +102,12 @@ export async function ingest(
     }
     const row = toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, day);
     if (opts.md5) {
-      const v = hashedRegister(opts.md5(row.visitor));
-      const a = hashedRegister(opts.md5(row.address));
-      row.visitorHash = v.hash;
-      row.visitorReg = v.reg;
-      row.addressHash = a.hash;
-      row.addressReg = a.reg;
+      const v = opts.md5(row.visitor);
+      const a = opts.md5(row.address);
+      row.visitorHash = v.slice(0, 16);
+      row.visitorReg = hexRegister(v);
+      row.addressHash = a.slice(0, 16);
+      row.addressReg = hexRegister(a);
     }
     rows.push(row);
   }

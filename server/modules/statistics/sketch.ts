@@ -60,18 +60,23 @@ export function merge(stored: Iterable<Uint8Array | null | undefined>): Register
   return into;
 }
 
+/**
+ * The register of a 64-bit hash given as its 16 hex digits (or more: the MD5 in hex, whose first 16 are `zg_hash64`),
+ * as `zg_hll_reg` stores it: `index << 6 | rank`, the top 14 bits picking the register and the rank the position of
+ * the first 1 in the other 50 bits (51 when they are all 0). The ingestion's hasher (`md5`) and `registerOf` use it.
+ */
+export function hexRegister(hex: string): number {
+  const hi = Number.parseInt(hex.slice(0, 8), 16);
+  const lo = Number.parseInt(hex.slice(8, 16), 16);
+  const rest = hi & 0x3ffff; // the 18 bits of the high word below the index
+  const rank = rest ? Math.clz32(rest) - 13 : lo ? 19 + Math.clz32(lo) : MAX_RANK;
+  return ((hi >>> (32 - P)) << 6) | rank;
+}
+
 /** The register (index, rank) a 64-bit hash falls in: the same as `zg_hll_reg` in SQL. */
 export function registerOf(hash: bigint): { index: number; rank: number } {
-  const h = BigInt.asUintN(64, hash);
-  const index = Number(h >> BigInt(Q));
-  let w = h & ((1n << BigInt(Q)) - 1n);
-  let rank = MAX_RANK;
-  if (w) {
-    rank = 1;
-    for (let bit = 1n << BigInt(Q - 1); !(w & bit); bit >>= 1n) rank++;
-    w = 0n;
-  }
-  return { index, rank };
+  const reg = hexRegister(BigInt.asUintN(64, hash).toString(16).padStart(16, '0'));
+  return { index: reg >> 6, rank: reg & 63 };
 }
 
 /** Adds a hashed value to registers (tests and synthetic data; the rollup does this in SQL). */
