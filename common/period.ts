@@ -148,6 +148,16 @@ export function presetPeriod(preset: PeriodPreset, today: Day): Period {
   }
 }
 
+/**
+ * A period read on `readDay`, as the same read most likely means it on `today`: one that ended yesterday or today
+ * then (the last 7 days) moves by the days since, keeping its length; one that ended earlier (a month past) stays.
+ */
+export function movedPeriod(period: Period, readDay: Day, today: Day): Period {
+  const n = daysIn(readDay, today) - 1;
+  if (n <= 0 || period.to < addDays(readDay, -1)) return period;
+  return { from: addDays(period.from, n), to: addDays(period.to, n) };
+}
+
 /** The period of the same length that ends the day before `from`: what a report compares with. */
 export function previousPeriod({ from, to }: Period): Period {
   const n = daysIn(from, to);

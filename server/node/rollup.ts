@@ -1,7 +1,8 @@
+import { type Clock, systemClock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { analyzeStale, VACUUM_EVERY_MS, vacuumWithoutAutovacuum } from '../db/maintenance';
 import type { Db } from '../db/types';
-import { RollupPace, runRollup } from '../modules/statistics';
+import { RollupPace, runRollup, warmReads } from '../modules/statistics';
 
 /**
  * The statistics rollup on an in-process timer: every `seconds` (after the previous run has ended, so runs never
@@ -9,8 +10,9 @@ import { RollupPace, runRollup } from '../modules/statistics';
  * `RollupPace` (a day that took T to roll up waits 4T for the next: today's rollup never takes the database over).
  * Each run then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded
  * database has no autovacuum, and the lists' plans need sizes too. Every VACUUM_EVERY_MS, where no autovacuum runs,
- * a run also vacuums every table (`vacuumWithoutAutovacuum`), for the visibility maps index-only scans need. Returns a
- * stop function.
+ * a run also vacuums every table (`vacuumWithoutAutovacuum`), for the visibility maps index-only scans need. After the
+ * rollup, the reports operators read lately are read again (`warmReads`): their next read finds the answer kept, also
+ * after a start or the day's turn. Returns a stop function.
  */
 export function startRollupTimer(
   db: Db,
@@ -20,8 +22,11 @@ export function startRollupTimer(
     logger: Logger;
     parallel?: boolean;
     vacuumEveryMs?: number;
+    /** The system's clock unless given (tests). */
+    clock?: Clock;
   },
 ) {
+  const clock = opts.clock ?? systemClock;
   if (!opts.seconds) return () => {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
@@ -32,7 +37,7 @@ export function startRollupTimer(
   const tick = async () => {
     try {
       const r = await runRollup(db, {
-        now: new Date(),
+        now: clock.now(),
         defaultTenant: opts.defaultTenant,
         pace,
         parallel: opts.parallel,
@@ -42,6 +47,9 @@ export function startRollupTimer(
           { days: r.days.length, deferred: r.deferred.length, droppedPartitions: r.droppedPartitions.length },
           'statistics rollup',
         );
+      // The reports operators read lately, read again so that their next read finds its answer kept.
+      const warm = await warmReads(db, clock.now());
+      if (warm.failed.length) opts.logger.warn({ failed: warm.failed }, 'report reads not warmed');
       const analysed = await analyzeStale(db);
       if (analysed.length) opts.logger.info({ tables: analysed }, 'planner statistics taken');
       if (Date.now() - vacuumed >= vacuumEvery) {

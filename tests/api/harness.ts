@@ -182,7 +182,12 @@ export const USER_PASSWORD = 'user-pass-1';
 /** The API in-process on a migrated, bootstrapped database, with a manual clock and a cheap password hash. */
 export async function startApi(
   env: Record<string, string> = {},
-  options: { logger?: Logger; modules?: readonly ServerModule[] } = {},
+  options: {
+    logger?: Logger;
+    modules?: readonly ServerModule[];
+    /** The handle the app is given instead of the database's own (e.g. `watchedDb`'s, to see its statements). */
+    wrapDb?: (db: Database['db']) => Database['db'];
+  } = {},
 ): Promise<TestApi> {
   const database = await freshDatabase({ migrated: true });
   const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', ...env });
@@ -193,7 +198,7 @@ export async function startApi(
   const images = memoryImageStorage();
   const app = createApp(
     {
-      db: database.db,
+      db: options.wrapDb ? options.wrapDb(database.db) : database.db,
       config,
       clock,
       logger: options.logger ?? silentLogger,

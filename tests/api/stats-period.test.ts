@@ -8,6 +8,7 @@ import {
   hourOf,
   isDay,
   isTimeZone,
+  movedPeriod,
   presetPeriod,
   previousPeriod,
 } from '../../common/period';
@@ -96,4 +97,22 @@ test('day arithmetic and checks', () => {
   expect(isTimeZone('Asia/Shanghai')).toBe(true);
   expect(isTimeZone('Mars/Olympus')).toBe(false);
   expect(isTimeZone('')).toBe(false);
+});
+
+test('a period read on one day, as the same read means it on a later one (reads kept warm)', () => {
+  // Ending on the day of the read or the day before: moved by the days since, its length kept, across a year's end.
+  expect(movedPeriod({ from: '2026-12-25', to: '2026-12-31' }, '2026-12-31', '2027-01-01')).toEqual({
+    from: '2026-12-26',
+    to: '2027-01-01',
+  });
+  expect(movedPeriod({ from: '2026-02-27', to: '2026-02-27' }, '2026-02-28', '2026-03-02')).toEqual({
+    from: '2026-03-01',
+    to: '2026-03-01',
+  });
+  // Ended earlier, or read today: as it was.
+  const past = { from: '2026-10-01', to: '2026-10-31' };
+  expect(movedPeriod(past, '2026-11-28', '2026-11-29')).toBe(past);
+  const week = { from: '2026-11-22', to: '2026-11-28' };
+  expect(movedPeriod(week, '2026-11-28', '2026-11-28')).toBe(week);
+  expect(movedPeriod(week, '2026-11-29', '2026-11-28')).toBe(week); // a clock set back
 });

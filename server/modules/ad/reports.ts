@@ -1,17 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type SQL, sql } from 'drizzle-orm';
 import { PAGE_SIZES } from '../../../common/paging';
-import {
-  addDays,
-  DEFAULT_TIME_ZONE,
-  dayOf,
-  daysIn,
-  eachDay,
-  isDay,
-  isTimeZone,
-  type Period,
-  previousPeriod,
-} from '../../../common/period';
+import { addDays, dayOf, daysIn, eachDay, isDay, type Period, previousPeriod } from '../../../common/period';
 import { asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
@@ -20,9 +10,10 @@ import { intQuery, rejectUnknownQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
+import { timeZoneOf } from '../statistics/ingest';
 import { kept, keptPerDb, LATE_DAYS, sqlKey } from '../statistics/report-cache';
 import { type KeptSketch, Union } from '../statistics/sketch';
-import { readSettings } from '../sys/settings';
+import { rememberRead, replayable } from '../statistics/warm-reads';
 
 /** The longest period a report reads. */
 export const MAX_REPORT_DAYS = 366;
@@ -532,6 +523,74 @@ export async function adReport(
   return out;
 }
 
+type AdQuery = z.infer<typeof queries.material> &
+  z.infer<typeof queries.position> &
+  z.infer<typeof queries.advertiser>;
+
+/**
+ * One ads report as its route serves it (`query`'s period resolved), kept between identical reads while no day of the
+ * periods is rolled up again and no material, position or advertiser changed (every write to them moves the stamp,
+ * `adsStamp`). An edit that leaves the figures as they were (a name, a link, a pause) recomputes the answer from the
+ * kept period sums, which depend on the figures part of the stamp only (`figuresPart`). Read again by the rollup
+ * timer after each run while operators read it (warm-reads.ts).
+ */
+async function adReportAnswer(
+  db: Executor,
+  name: Name,
+  tenant: number,
+  q: AdQuery & Period,
+  today: string,
+  timeZone: string,
+) {
+  const period = { from: q.from, to: q.to };
+  const scope =
+    name === 'advertiser'
+      ? sql`a.advertiser_id = ${q.advertiserId}`
+      : name === 'position'
+        ? sql`a.position_id = ${q.positionId}`
+        : name === 'material'
+          ? sql`a.id = ${q.adId}`
+          : undefined;
+  const group: Grouping =
+    name === 'positions'
+      ? 'position'
+      : name === 'advertisers'
+        ? 'advertiser'
+        : name === 'materials'
+          ? 'ad'
+          : 'day';
+  const opts = {
+    sort: q.sort,
+    order: q.order,
+    page: q.page ?? 1,
+    pageSize: q.pageSize ?? 20,
+    compare: q.compare === 'true',
+    idle: name === 'positions' || name === 'position',
+  };
+  const prev = previousPeriod(period);
+  const span = opts.compare ? { from: addDays(prev.from, -1), to: period.to } : period;
+  const also = adsStamp(tenant);
+  const key = JSON.stringify([
+    'ad',
+    name,
+    tenant,
+    timeZone,
+    period,
+    q.advertiserId,
+    q.positionId,
+    q.adId,
+    opts,
+  ]);
+  // The materials' version read for the stamp serves the report's kept parts too (`adsVersion`).
+  return kept(db, { tenant, span, also }, key, (version) =>
+    adReport(db, { tenant, timeZone, period, scope, today, version }, group, opts),
+  );
+}
+for (const name of Object.keys(queries) as Name[])
+  replayable(`ad.${name}`, async (db, tenant, q, today) =>
+    adReportAnswer(db, name, tenant, q as unknown as AdQuery & Period, today, await timeZoneOf(db, tenant)),
+  );
+
 /** The ads reports, mounted at /app/admin/ad/reports (issue #13): they read only the rollups. */
 export function adReportRoutes() {
   const app = new OpenAPIHono<AppEnv>();
@@ -551,64 +610,17 @@ export function adReportRoutes() {
     });
     app.openapi(route, async (c) => {
       rejectUnknownQuery(c, queries[name]);
-      const q = c.req.valid('query') as z.infer<typeof queries.material> &
-        z.infer<typeof queries.position> &
-        z.infer<typeof queries.advertiser>;
+      const q = c.req.valid('query') as AdQuery;
       const db = c.get('deps').db;
       const tenant = tenantOf(c);
-      const tz = ((await readSettings(db, tenant)) as Record<string, unknown>).timeZone;
-      const timeZone = typeof tz === 'string' && isTimeZone(tz) ? tz : DEFAULT_TIME_ZONE;
+      const timeZone = await timeZoneOf(db, tenant);
       const period = await periodOf(c, q, timeZone);
-      const today = dayOf(c.get('deps').clock.now(), timeZone);
-      const scope =
-        name === 'advertiser'
-          ? sql`a.advertiser_id = ${q.advertiserId}`
-          : name === 'position'
-            ? sql`a.position_id = ${q.positionId}`
-            : name === 'material'
-              ? sql`a.id = ${q.adId}`
-              : undefined;
-      const group: Grouping =
-        name === 'positions'
-          ? 'position'
-          : name === 'advertisers'
-            ? 'advertiser'
-            : name === 'materials'
-              ? 'ad'
-              : 'day';
-      const opts = {
-        sort: q.sort,
-        order: q.order,
-        page: q.page ?? 1,
-        pageSize: q.pageSize ?? 20,
-        compare: q.compare === 'true',
-        idle: name === 'positions' || name === 'position',
-      };
-      // Kept between identical reads while no day of the periods is rolled up again and no material, position or
-      // advertiser changed (every write to them moves the stamp, `adsStamp`). An edit that leaves the figures as they
-      // were (a name, a link, a pause) recomputes the answer from the kept period sums, which depend on the figures
-      // part of the stamp only (`figuresPart`).
-      const prev = previousPeriod(period);
-      const span = opts.compare ? { from: addDays(prev.from, -1), to: period.to } : period;
-      const also = adsStamp(tenant);
-      const key = JSON.stringify([
-        'ad',
-        name,
-        tenant,
-        timeZone,
-        period,
-        q.advertiserId,
-        q.positionId,
-        q.adId,
-        opts,
-      ]);
-      return ok(
-        c,
-        // The materials' version read for the stamp serves the report's kept parts too (`adsVersion`).
-        await kept(db, { tenant, span, also }, key, (version) =>
-          adReport(db, { tenant, timeZone, period, scope, today, version }, group, opts),
-        ),
-      );
+      const now = c.get('deps').clock.now();
+      const today = dayOf(now, timeZone);
+      const query = { ...q, ...period };
+      const answer = await adReportAnswer(db, name, tenant, query, today, timeZone);
+      await rememberRead(db, { tenant, report: `ad.${name}`, query, day: today, now });
+      return ok(c, answer);
     });
   }
   return app;

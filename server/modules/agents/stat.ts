@@ -28,6 +28,7 @@ import { timeZoneOf } from '../statistics/ingest';
 import { kept } from '../statistics/report-cache';
 import { dayParam, periodOf } from '../statistics/routes';
 import { estimateStored, storedSketch } from '../statistics/sketch';
+import { rememberRead, replayable } from '../statistics/warm-reads';
 import { P, periodFigures } from './period-figures';
 import { agentSettledDays, agentSettlements, agents } from './schema';
 
@@ -682,6 +683,26 @@ export async function settlePeriod(
   return settlement;
 }
 
+/**
+ * The all-agents stat as the route serves it, kept between reads (report-cache.ts), and read again by the rollup timer
+ * after each run while operators read it (warm-reads.ts). The answer is shared by every read: never changed.
+ */
+const allAgentsAnswer = (db: Executor, tenant: number, period: Period, today: string) =>
+  kept(
+    db,
+    {
+      tenant,
+      span: { from: addDays(period.from, -RETURN_DAYS), to: period.to },
+      also: agentsStamp(tenant),
+    },
+    `agents:${tenant}:${period.from}:${period.to}:${today}`,
+    () => allAgentsStat(db, { tenant, period, today }, { keep: true }),
+    { readOnly: true }, // filtered, sorted and paged into new arrays by the route; no row is changed
+  );
+replayable('agents.all', (db, tenant, q, today) =>
+  allAgentsAnswer(db, tenant, { from: String(q.from), to: String(q.to) }, today),
+);
+
 /** The stat routes (`/app/admin/agents/stat`): all agents, one agent, settlements. */
 export function agentStatRoutes() {
   const app = new OpenAPIHono<AppEnv>();
@@ -691,18 +712,10 @@ export function agentStatRoutes() {
     const tenant = tenantOf(c);
     const q = c.req.valid('query');
     const period = await periodOf(c, q);
-    const today = dayOf(clock.now(), await timeZoneOf(db, tenant));
-    const answer = await kept(
-      db,
-      {
-        tenant,
-        span: { from: addDays(period.from, -RETURN_DAYS), to: period.to },
-        also: agentsStamp(tenant),
-      },
-      `agents:${tenant}:${period.from}:${period.to}:${today}`,
-      () => allAgentsStat(db, { tenant, period, today }, { keep: true }),
-      { readOnly: true }, // filtered, sorted and paged into new arrays below; no row is changed
-    );
+    const now = clock.now();
+    const today = dayOf(now, await timeZoneOf(db, tenant));
+    const answer = await allAgentsAnswer(db, tenant, period, today);
+    await rememberRead(db, { tenant, report: 'agents.all', query: { ...period }, day: today, now });
     const needle = q.q?.toLowerCase();
     let list = answer.list.filter(
       (r) =>

@@ -17,3 +17,4 @@ export default defineModule({
 });
 
 export { RollupPace, runRollup } from './rollup';
+export { warmReads } from './warm-reads';

@@ -22,6 +22,7 @@ import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
 import { runRollup } from './rollup';
 import { VISIT_DIMENSIONS } from './schema';
+import { rememberRead, replayable } from './warm-reads';
 
 const TAG = 'statistics';
 /** The longest period a report reads (a year and a day), and a domain's hour by hour detail. */
@@ -281,6 +282,116 @@ export function ingestRoutes() {
 }
 
 /** The reports over the rollups, the rollup on demand and the demand gap, mounted at /app/admin/stats. */
+/** The reports over rollups served by `reportAnswers` (all but `unseen`, which lists movies and tags). */
+const KEPT_REPORTS = ['keywords', 'movies', 'tags', 'domains', 'domain-hours', 'visits'] as const;
+type KeptReport = (typeof KEPT_REPORTS)[number];
+/**
+ * Whether a read keeps its answer, so that reading it again after a rollup is worth it (`warmReads`): one domain's
+ * hours (at most 31 days of one domain's hourly rows) and a title search are read afresh each time.
+ */
+const keepsAnswer = (name: KeptReport, q: KeptQuery) =>
+  name !== 'domain-hours' && !((name === 'movies' || name === 'tags') && q.q);
+type ReportAnswer = Awaited<ReturnType<typeof runReport>>;
+/** Any kept report's validated query, its period resolved. */
+type KeptQuery = Partial<
+  z.infer<typeof reportQueries.keywords> &
+    z.infer<typeof reportQueries.visits> &
+    z.infer<(typeof reportQueries)['domain-hours']>
+> &
+  Period;
+
+const baseOf = (tenant: number, q: KeptQuery, today: string, def: ReportDef) => ({
+  tenant,
+  period: { from: q.from, to: q.to },
+  today,
+  compare: q.compare === 'true',
+  ...pageOf(q, def.figures),
+});
+
+/**
+ * Each kept report as its route serves it: kept between reads (report-cache.ts), and read again by the rollup timer
+ * after each run while operators read it (warm-reads.ts).
+ */
+const reportAnswers: Record<
+  KeptReport,
+  (db: Executor, tenant: number, q: KeptQuery, today: string) => Promise<ReportAnswer>
+> = {
+  keywords: (db, tenant, q, today) =>
+    runReport(db, REPORTS.keywords, {
+      ...baseOf(tenant, q, today, REPORTS.keywords),
+      scope: [],
+      filter: q.q ? sql`keyword like ${containsPattern(q.q.toLowerCase())}` : undefined,
+      having: q.zeroOnly === 'true' ? sql`sum(searches) = sum(zero_results)` : undefined,
+    }),
+  movies: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, 'movies'),
+  tags: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, 'tags'),
+  domains: (db, tenant, q, today) =>
+    runReport(db, REPORTS.domains, {
+      ...baseOf(tenant, q, today, REPORTS.domains),
+      scope: [],
+      filter: q.q ? sql`domain like ${containsPattern(q.q.toLowerCase())}` : undefined,
+    }),
+  'domain-hours': (db, tenant, q) =>
+    domainHours(db, {
+      tenant,
+      period: { from: q.from, to: q.to },
+      domain: String(q.domain),
+      compare: q.compare === 'true',
+    }),
+  visits: async (db, tenant, q, today) => {
+    const base = baseOf(tenant, q, today, REPORTS.visits);
+    const data = await runReport(db, REPORTS.visits, {
+      ...base,
+      sort: base.sort === 'share' ? 'pageViews' : base.sort,
+      scope: [sql`domain = ${q.domain}`, sql`dimension = ${q.dimension}`],
+      filter: q.q ? sql`key like ${containsPattern(q.q)}` : undefined,
+    });
+    const all = await domainPageViews(db, tenant, String(q.domain), base.period);
+    const withShare = (f: Record<string, unknown>, total: number) => ({
+      ...f,
+      share: total ? Math.round((Number(f.pageViews) / total) * 10_000) / 10_000 : 0,
+    });
+    data.list = data.list.map((r) => {
+      const row = withShare(r, all);
+      return r.previous ? { ...row, previous: r.previous } : row;
+    });
+    data.totals = withShare(data.totals, all) as any;
+    data.series = data.series.map((s) => ({ ...s, share: 1 }));
+    return data;
+  },
+};
+for (const name of KEPT_REPORTS.filter((n) => n !== 'domain-hours'))
+  replayable(`stats.${name}`, (db, tenant, q, today) =>
+    reportAnswers[name](db, tenant, q as unknown as KeptQuery, today),
+  );
+
+/** The movies' or tags' report, each row labelled with its title or name. */
+async function objectsAnswer(
+  db: Executor,
+  tenant: number,
+  q: KeptQuery,
+  today: string,
+  name: 'movies' | 'tags',
+) {
+  const table = name === 'movies' ? 'movies' : 'movie_tags';
+  const data = await runReport(db, REPORTS.objects, {
+    ...baseOf(tenant, q, today, REPORTS.objects),
+    scope: [sql`object_type = ${name === 'movies' ? 'movie' : 'tag'}`],
+    filter: q.q
+      ? sql`object_id in (select id from ${sql.raw(table)} where ${sql.raw(name === 'movies' ? 'title' : 'name')} ilike ${containsPattern(q.q)})`
+      : undefined,
+    // a title search reads the movies or tags, which change without a rollup
+    keep: !q.q,
+  });
+  const names = await labels(
+    db,
+    table,
+    data.list.map((r) => Number(r.key)),
+  );
+  data.list = data.list.map((r) => ({ ...r, label: names.get(Number(r.key)) ?? null }));
+  return data;
+}
+
 export function statsRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -302,54 +413,21 @@ export function statsRoutes() {
     return ok(c, { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length });
   });
 
-  const common = async (c: AppContext, schema: z.ZodObject, q: any, def: ReportDef) => {
-    rejectUnknownQuery(c, schema);
-    const { db, clock } = c.get('deps');
-    return {
-      tenant: tenantOf(c),
-      period: await periodOf(c, q),
-      today: dayOf(clock.now(), await timeZoneOf(db, tenantOf(c))),
-      compare: q.compare === 'true',
-      ...pageOf(q, def.figures),
-    };
-  };
-
-  app.openapi(reportRoute('keywords'), async (c) => {
-    const q = c.req.valid('query');
-    const base = await common(c, reportQueries.keywords, q, REPORTS.keywords);
-    const data = await runReport(c.get('deps').db, REPORTS.keywords, {
-      ...base,
-      scope: [],
-      filter: q.q ? sql`keyword like ${containsPattern(q.q.toLowerCase())}` : undefined,
-      having: q.zeroOnly === 'true' ? sql`sum(searches) = sum(zero_results)` : undefined,
-    });
-    return ok(c, data);
-  });
-
-  for (const name of ['movies', 'tags'] as const) {
+  for (const name of KEPT_REPORTS)
     app.openapi(reportRoute(name), async (c) => {
-      const q = c.req.valid('query');
-      const db = c.get('deps').db;
-      const base = await common(c, reportQueries[name], q, REPORTS.objects);
-      const table = name === 'movies' ? 'movies' : 'movie_tags';
-      const data = await runReport(db, REPORTS.objects, {
-        ...base,
-        scope: [sql`object_type = ${name === 'movies' ? 'movie' : 'tag'}`],
-        filter: q.q
-          ? sql`object_id in (select id from ${sql.raw(table)} where ${sql.raw(name === 'movies' ? 'title' : 'name')} ilike ${containsPattern(q.q)})`
-          : undefined,
-        // a title search reads the movies or tags, which change without a rollup
-        keep: !q.q,
-      });
-      const names = await labels(
-        db,
-        table,
-        data.list.map((r) => Number(r.key)),
-      );
-      data.list = data.list.map((r) => ({ ...r, label: names.get(Number(r.key)) ?? null }));
+      const q = c.req.valid('query') as KeptQuery;
+      rejectUnknownQuery(c, reportQueries[name]);
+      const { db, clock } = c.get('deps');
+      const tenant = tenantOf(c);
+      const period = await periodOf(c, q, name === 'domain-hours' ? MAX_HOUR_DAYS : MAX_DAYS);
+      const now = clock.now();
+      const today = dayOf(now, await timeZoneOf(db, tenant));
+      const query = { ...q, ...period };
+      const data = await reportAnswers[name](db, tenant, query, today);
+      if (keepsAnswer(name, q))
+        await rememberRead(db, { tenant, report: `stats.${name}`, query, day: today, now });
       return ok(c, data);
     });
-  }
 
   app.openapi(reportRoute('unseen'), async (c) => {
     const q = c.req.valid('query');
@@ -384,55 +462,6 @@ export function statsRoutes() {
       totals: {},
       series: [],
     });
-  });
-
-  app.openapi(reportRoute('domains'), async (c) => {
-    const q = c.req.valid('query');
-    const base = await common(c, reportQueries.domains, q, REPORTS.domains);
-    const data = await runReport(c.get('deps').db, REPORTS.domains, {
-      ...base,
-      scope: [],
-      filter: q.q ? sql`domain like ${containsPattern(q.q.toLowerCase())}` : undefined,
-    });
-    return ok(c, data);
-  });
-
-  app.openapi(reportRoute('domain-hours'), async (c) => {
-    const q = c.req.valid('query');
-    rejectUnknownQuery(c, reportQueries['domain-hours']);
-    const period = await periodOf(c, q, MAX_HOUR_DAYS);
-    const data = await domainHours(c.get('deps').db, {
-      tenant: tenantOf(c),
-      period,
-      domain: q.domain,
-      compare: q.compare === 'true',
-    });
-    return ok(c, data);
-  });
-
-  app.openapi(reportRoute('visits'), async (c) => {
-    const q = c.req.valid('query');
-    const db = c.get('deps').db;
-    const base = await common(c, reportQueries.visits, q, REPORTS.visits);
-    const data = await runReport(db, REPORTS.visits, {
-      ...base,
-      sort: base.sort === 'share' ? 'pageViews' : base.sort,
-      scope: [sql`domain = ${q.domain}`, sql`dimension = ${q.dimension}`],
-      filter: q.q ? sql`key like ${containsPattern(q.q)}` : undefined,
-    });
-    const shareOf = async (period: Period) => domainPageViews(db, base.tenant, q.domain, period);
-    const all = await shareOf(base.period);
-    const withShare = (f: Record<string, unknown>, total: number) => ({
-      ...f,
-      share: total ? Math.round((Number(f.pageViews) / total) * 10_000) / 10_000 : 0,
-    });
-    data.list = data.list.map((r) => {
-      const row = withShare(r, all);
-      return r.previous ? { ...row, previous: r.previous } : row;
-    });
-    data.totals = withShare(data.totals, all) as any;
-    data.series = data.series.map((s) => ({ ...s, share: 1 }));
-    return ok(c, data);
   });
 
   app.openapi(adoptRoute, async (c) => {

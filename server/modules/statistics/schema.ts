@@ -185,6 +185,25 @@ export const statRolledDays = pgTable(
   (t) => [primaryKey({ columns: [t.tenant, t.day] })],
 );
 
+/**
+ * Report queries operators made recently, read again by the rollup timer after each run so that their next read finds
+ * the answer kept (migration 0123, report-cache.ts `warmReads`): the validated query as canonical JSON, and its day.
+ */
+export const reportReads = pgTable(
+  'report_reads',
+  {
+    tenant: integer('tenant').notNull(),
+    report: varchar('report', { length: 40 }).notNull(),
+    query: text('query').notNull(),
+    day: day(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.report, t.query] }),
+    index('report_reads_read_at_idx').on(t.readAt),
+  ],
+);
+
 /** The same per hour of the tenant's wall clock. */
 export const statDomainHourly = pgTable(
   'stat_domain_hourly',

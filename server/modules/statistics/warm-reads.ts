@@ -1,0 +1,127 @@
+import { sql } from 'drizzle-orm';
+import { dayOf, isDay, movedPeriod } from '../../../common/period';
+import { rowsOf } from '../../db/migrate';
+import type { Executor } from '../../db/types';
+import { timeZoneOf } from './ingest';
+import { keptPerDb } from './report-cache';
+
+/**
+ * Reads kept warm (migration 0123). A report keeps its answer, and the parts over its period's older days, between
+ * reads (report-cache.ts); a rollup of a day the period covers, the day's turn (a period relative to today moves) or a
+ * start (what is kept is in memory) makes the next read compute from nothing: a thousand agents' sketches over 90
+ * days, every material's days. Each report route remembers the queries operators make (`rememberRead`: the validated
+ * query, its period resolved, as canonical JSON in `report_reads`, with the day it was made); after each rollup run
+ * (`warmReads`, the rollup timer) the most recent ones are read again through the same function the route serves
+ * them with, their periods moved to the current day where they ended yesterday or today (`movedPeriod`), so the
+ * operator's next read finds its answer kept. The table, not memory, holds them: a start warms what was read before
+ * it, and every instance warms what was read through any of them.
+ */
+
+/** A report query as its route validated it, with `from` and `to` resolved (days). */
+export type ReadQuery = Record<string, string | number | boolean | undefined>;
+
+/** Reads a report for `tenant` on `today` as its route does (the kept answer computed again where stale). */
+export type Replay = (db: Executor, tenant: number, query: ReadQuery, today: string) => Promise<unknown>;
+
+const replays = new Map<string, Replay>();
+
+/** Names the function that serves a report's reads, for `warmReads`; returns it. */
+export function replayable(report: string, replay: Replay): Replay {
+  replays.set(report, replay);
+  return replay;
+}
+
+/** A read is read again for this long after it was last made (operators come back to their reports daily). */
+export const WARM_FOR_MS = 24 * 60 * 60_000;
+/** At most this many reads (the most recent) are read again per run. */
+export const MAX_WARM_READS = 16;
+/** Remembered reads older than this are deleted. */
+const FORGET_AFTER_MS = 7 * 24 * 60 * 60_000;
+/** A query read again and again is written at most once in this time (per process). */
+const REMEMBER_EVERY_MS = 60_000;
+
+const written = keptPerDb<number>(1024);
+
+/** The query's JSON with its keys in order, undefined ones left out: one row per distinct read. */
+const canonical = (query: ReadQuery) =>
+  JSON.stringify(
+    Object.fromEntries(
+      Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
+  );
+
+/** Records that an operator read `report` with `query` on `day` (the tenant's today). */
+export async function rememberRead(
+  db: Executor,
+  read: { tenant: number; report: string; query: ReadQuery; day: string; now: Date },
+) {
+  const query = canonical(read.query);
+  const key = `${read.tenant}|${read.report}|${read.day}|${query}`;
+  const at = written.peek(db, key);
+  const now = read.now.getTime();
+  if (at !== undefined && now - at < REMEMBER_EVERY_MS) return;
+  written.set(db, key, now);
+  await db.execute(sql`insert into report_reads (tenant, report, query, day, read_at)
+    values (${read.tenant}, ${read.report}, ${query}, ${read.day}::date, ${read.now.toISOString()}::timestamptz)
+    on conflict (tenant, report, query) do update set day = excluded.day, read_at = excluded.read_at`);
+}
+
+export interface WarmResult {
+  /** Reads made again. */
+  warmed: number;
+  /** Reads that failed (a report gone, an agent deleted): reported, not retried before their next run. */
+  failed: { report: string; query: string; error: string }[];
+}
+
+/**
+ * Reads again the reports read within `WARM_FOR_MS` before `now`, the most recent `MAX_WARM_READS`, one after the
+ * other (each computes only what is stale: a read whose days were not rolled up since costs its stamp's query).
+ */
+export async function warmReads(
+  db: Executor,
+  now: Date,
+  { max = MAX_WARM_READS, withinMs = WARM_FOR_MS }: { max?: number; withinMs?: number } = {},
+): Promise<WarmResult> {
+  const t = now.getTime();
+  await db.execute(
+    sql`delete from report_reads where read_at < ${new Date(t - FORGET_AFTER_MS).toISOString()}::timestamptz`,
+  );
+  const rows = rowsOf<{ tenant: number; report: string; query: string; day: string }>(
+    await db.execute(sql`select tenant, report, query, day::text as day from report_reads
+      where read_at >= ${new Date(t - withinMs).toISOString()}::timestamptz
+      order by read_at desc limit ${max}`),
+  );
+  const out: WarmResult = { warmed: 0, failed: [] };
+  const todays = new Map<number, string>();
+  for (const r of rows) {
+    const replay = replays.get(r.report);
+    if (!replay) continue;
+    const tenant = Number(r.tenant);
+    try {
+      let today = todays.get(tenant);
+      if (today === undefined) {
+        today = dayOf(now, await timeZoneOf(db, tenant));
+        todays.set(tenant, today);
+      }
+      const query = JSON.parse(r.query) as ReadQuery;
+      const day = String(r.day).slice(0, 10);
+      if (
+        typeof query.from === 'string' &&
+        typeof query.to === 'string' &&
+        isDay(query.from) &&
+        isDay(query.to)
+      ) {
+        const moved = movedPeriod({ from: query.from, to: query.to }, day, today);
+        query.from = moved.from;
+        query.to = moved.to;
+      }
+      await replay(db, tenant, query, today);
+      out.warmed++;
+    } catch (err) {
+      out.failed.push({ report: r.report, query: r.query, error: (err as Error).message });
+    }
+  }
+  return out;
+}
