@@ -3,8 +3,12 @@
 // with SQL (the blocks and day totals the rollup keeps built from them by `zg_attributed_rebuild`, migration 0072)
 // and reused while the size and the seed are the same. It prints p50 / p95 / p99 of
 // - the all-agents stat over 90 days computed from nothing kept (allAgentsStat alone: every piece read and merged),
-// - the same through the API right after a rollup of today (what an operator's first read after each rollup pays:
-//   the answer is computed again, the older days' figures kept by the route are reused, period-figures.ts),
+// - what the rollup timer's warm-up of that read costs (warm-reads.ts: it reads again what operators read, after each
+//   run) after a rollup of an older day (computed from nothing, as after a start or the day's turn) and of today,
+// - the same through the API once the warm-up is done, after a rollup of an older day and of today (what an
+//   operator's read costs while the timer runs),
+// - the same through the API right after a rollup of today, before the warm-up (a read made in between: the answer
+//   is computed again, the older days' figures kept by the route are reused, period-figures.ts),
 // - the same through the API again (GET /app/admin/agents/stat: answers kept between reads until a day is rolled up),
 // - one agent day by day over 90 days through the API.
 // Target: the all-agents stat over 1,000 agents and 90 days at p95 ≤ 50 ms.
@@ -31,6 +35,7 @@ const { migrate } = await load('/server/db/migrate.ts');
 const { databaseOver } = await load('/server/node/postgres.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
 const { allAgentsStat } = await load('/server/modules/agents/stat.ts');
+const { warmReads } = await load('/server/modules/statistics/warm-reads.ts');
 const { addDays, dayOf } = await load('/common/period.ts');
 
 const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
@@ -107,13 +112,48 @@ const rollupOfToday = () =>
         day_gen = case when excluded.day = $1::date then excluded.day_gen else stat_rolled_days.day_gen end`,
     [today],
   );
+// A rollup of an older day: the kept parts over the period's older days are stale, as after a start or the day's turn.
+const rollupOfOlderDay = () =>
+  pool.query(
+    `insert into stat_rolled_days (tenant, day, gen, day_gen) values (2, $1::date, txid_current(), txid_current())
+      on conflict (tenant, day) do update set gen = excluded.gen, day_gen = excluded.day_gen`,
+    [addDays(today, -40)],
+  );
+// What the rollup timer does after its run (warm-reads.ts): reads again what operators read (this one, remembered by
+// the route at its first read below).
+const warm = async () => {
+  const r = await warmReads(db, new Date());
+  if (r.failed.length || !r.warmed) throw new Error(`warm-up: ${JSON.stringify(r)}`);
+};
 const rows = [
   [
     'all agents, 90 days, computed from nothing kept',
     () => allAgentsStat(db, { tenant: 2, period: { from, to: today }, today }),
   ],
   [
-    'all agents, 90 days, API, first read after a rollup of today',
+    "the timer's warm-up after a rollup of an older day (or a start, or the day's turn: computed from nothing)",
+    warm,
+    rollupOfOlderDay,
+  ],
+  ["the timer's warm-up after a rollup of today", warm, rollupOfToday],
+  [
+    'all agents, 90 days, API, first read after a rollup of an older day, warmed by the timer',
+    () => call(`/app/admin/agents/stat?${period}&pageSize=20`),
+    async () => {
+      await rollupOfOlderDay();
+      await warm();
+    },
+  ],
+  [
+    'all agents, 90 days, API, first read after a rollup of today, warmed by the timer',
+    () => call(`/app/admin/agents/stat?${period}&pageSize=20`),
+    async () => {
+      await rollupOfToday();
+      await warm();
+    },
+  ],
+  [
+    'all agents, 90 days, API, first read after a rollup of today, before the warm-up',
     () => call(`/app/admin/agents/stat?${period}&pageSize=20`),
     rollupOfToday,
   ],
@@ -125,6 +165,7 @@ const rows = [
   ['one agent, 90 days, API', () => call(`/app/admin/agents/stat/daily?agentId=${one}&${period}`)],
 ];
 const check = await allAgentsStat(db, { tenant: 2, period: { from, to: today }, today });
+await call(`/app/admin/agents/stat?${period}&pageSize=20`); // an operator's read, remembered for the warm-up
 console.log(
   `\n${loadLine()}; ${check.total} agents, ${DAYS} days (${from} – ${today}); totals: ${check.totals.signups} signups, commission ${check.totals.commission}\n`,
 );
@@ -134,11 +175,11 @@ let worst = 0;
 for (const [name, fn, before] of rows) {
   if (PICK && !PICK.test(name)) continue;
   const s = await timeRuns(fn, RUNS, 3, before);
-  if (name.includes('API')) worst = Math.max(worst, s.p95);
+  if (name.includes('API') && !name.includes('before the warm-up')) worst = Math.max(worst, s.p95);
   console.log(`| ${name} | ${fmtStats(s)} |`);
 }
 console.log(
-  `\nworst p95 of the reads through the API ${worst.toFixed(1)} ms (target ${TARGET_MS} ms for the all-agents stat)`,
+  `\nworst p95 of the reads through the API with the rollup timer's warm-up ${worst.toFixed(1)} ms (target ${TARGET_MS} ms for the all-agents stat); a read made between a rollup and its warm-up is the line "before the warm-up"`,
 );
 await pool.end();
 await closeModules();
