@@ -2,7 +2,8 @@
 // (target p95 ≤ 15 ms, its total included), each through the API in-process beside the same SQL replayed on one
 // connection, with the shared buffers it touches (bench/_timing.mjs); then the reports over 90 days of rollups,
 // computed (what the first read after a rollup pays: adReport, no kept answer) and through the API (kept between
-// reads). On PGlite (the default install) and on PostgreSQL (its own database zg_bench_ads, seeded again each run:
+// reads), and through the API once the rollup timer has read them again after a rollup (warm-reads.ts), with what
+// that warm-up costs. On PGlite (the default install) and on PostgreSQL (its own database zg_bench_ads, seeded again each run:
 // 10,000 materials take a second).
 //
 //   npm run bench -- ads        BENCH_RUNS=100  BENCH_ADS=10000  BENCH_AD_DAYS=90  BENCH_AD_ACTIVE=1000
@@ -27,6 +28,7 @@ const { migrate } = await load('/server/db/migrate.ts');
 const schema = await load('/server/db/schema.ts');
 const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
 const { adReport } = await load('/server/modules/ad/reports.ts');
+const { warmReads } = await load('/server/modules/statistics/warm-reads.ts');
 
 const config = loadConfig({ ADMIN_PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
 const tenant = config.defaultTenant;
@@ -130,6 +132,16 @@ async function bench(name, db, exec, rawQuery, capture) {
   const rollupOfToday = () =>
     exec(`insert into stat_rolled_days (tenant, day, gen, day_gen) values (${tenant}, '${to}', txid_current(), txid_current())
       on conflict (tenant, day) do update set gen = excluded.gen, day_gen = excluded.day_gen`);
+  // A rollup of an older day: every kept part over the period's older days is stale, as after a start or the day's turn.
+  const rollupOfOlderDay = () =>
+    exec(`insert into stat_rolled_days (tenant, day, gen, day_gen) values (${tenant}, '${from}'::date + 20, txid_current(), txid_current())
+      on conflict (tenant, day) do update set gen = excluded.gen, day_gen = excluded.day_gen`);
+  // What the rollup timer does after its run (warm-reads.ts): reads again what operators read (the reports below,
+  // remembered by their routes).
+  const warm = async () => {
+    const r = await warmReads(db, new Date());
+    if (r.failed.length || !r.warmed) throw new Error(`warm-up: ${JSON.stringify(r)}`);
+  };
   const renameOne = () =>
     exec(`update ads set title = left(title, 80) || ' ' || (random() * 1e6)::int, version = version + 1
       where id = (select min(id) from ads where tenant = ${tenant})`);
@@ -147,7 +159,32 @@ async function bench(name, db, exec, rawQuery, capture) {
     const renamed = await timeRuns(() => call(path), reportRuns, 3, renameOne);
     console.log(`| ${label}, API, first read after a material's rename | ${fmtStats(renamed)} |`);
     console.log(`| ${label}, API (kept) | ${fmtStats(await timeRuns(() => call(path), reportRuns))} |`);
+    for (const [what, rolled] of [
+      ['today', rollupOfToday],
+      ['an older day', rollupOfOlderDay],
+    ]) {
+      const warmed = await timeRuns(
+        () => call(path),
+        reportRuns,
+        3,
+        async () => {
+          await rolled();
+          await warm();
+        },
+      );
+      console.log(
+        `| ${label}, API, first read after a rollup of ${what}, warmed by the timer | ${fmtStats(warmed)} |`,
+      );
+    }
   }
+  // The warm-up itself, of the five reports read above, in the background after each rollup run.
+  for (const [what, rolled] of [
+    ["an older day (or a start, or the day's turn: computed from nothing)", rollupOfOlderDay],
+    ['today', rollupOfToday],
+  ])
+    console.log(
+      `| the timer's warm-up of the five reports after a rollup of ${what} | ${fmtStats(await timeRuns(warm, reportRuns, 3, rolled))} |`,
+    );
 }
 
 {
