@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Db } from '../../server/db/types';
+import { ingest } from '../../server/modules/statistics/ingest';
 import { startApi, type TestApi } from './harness';
-import { event, report, rollup, siteSender } from './stats-helpers';
+import { event, report, rollup, siteSender, watchedDb } from './stats-helpers';
 
 /** Issue #12: POST /app/site/events — per-event validation, idempotency, settings, bots, CORS, the site key. */
 let api: TestApi;
@@ -41,6 +43,41 @@ describe('ingestion', () => {
     const e = event();
     const r = await send([e, { ...e }]);
     expect(r.body.data).toMatchObject({ accepted: 1, duplicates: 1 });
+  });
+
+  test('a batch of stored and new ids, over two days, keeps the new ones; new events are inserted without on conflict', async () => {
+    const stored = [event(), event({ time: '2026-05-31T07:00:00Z' })];
+    expect((await send(stored)).body.data).toMatchObject({ accepted: 2, duplicates: 0 });
+    const fresh = [event(), event({ time: '2026-05-31T07:10:00Z' })];
+    const r = await send([stored[1], fresh[0], stored[0], fresh[1]]);
+    expect(r.body.data).toEqual({ accepted: 2, duplicates: 2, dropped: 0, rejected: [] });
+    const ids = [...stored, ...fresh].map((e) => e.id as string);
+    const rows = await api.query<{ id: string }>(
+      sql`select id from stat_events where id = any(${sql.param(ids)}::text[]) order by id`,
+    );
+    expect(rows.map((x) => x.id)).toEqual([...ids].sort());
+
+    const { db, seen } = watchedDb(api.database.db as unknown as Db);
+    const inserts = () => seen.filter((q) => /insert into stat_events/.test(q.sql)).map((q) => q.sql);
+    await ingest(db, 2, [event({ time: '2026-06-01T06:00:00Z' })], {
+      now: api.clock.now(),
+      clientAddress: '',
+    });
+    expect(inserts()).toHaveLength(1);
+    expect(inserts()[0]).not.toMatch(/on conflict/);
+    // A batch that meets a stored id is inserted again, skipping those.
+    const again = event({ time: '2026-06-01T06:00:00Z' });
+    await ingest(db, 2, [again], { now: api.clock.now(), clientAddress: '' });
+    const out = await ingest(db, 2, [again, event({ time: '2026-06-01T06:01:00Z' })], {
+      now: api.clock.now(),
+      clientAddress: '',
+    });
+    expect(out).toMatchObject({ accepted: 1, duplicates: 1 });
+    expect(
+      inserts()
+        .slice(1)
+        .map((q) => /on conflict/.test(q)),
+    ).toEqual([false, false, true]);
   });
 
   test('bad events are rejected by index and field, in the request language; the rest are kept', async () => {
