@@ -201,10 +201,9 @@ test('an edit that leaves the figures as they were keeps the period sums; one th
     seen.length = 0;
     const answers = [];
     for (const group of ['ad', 'position', 'advertiser', 'day'] as const) answers.push(await read(group));
-    const older = seen
-      .filter((x) => x.sql.includes('stat_object_daily'))
-      .some((x) => x.params.includes(addDays(TODAY, -13)));
-    return { older, answers };
+    const rows = seen.filter((x) => x.sql.includes('stat_object_daily'));
+    const older = rows.some((x) => x.params.includes(addDays(TODAY, -13)));
+    return { older, any: rows.length > 0, answers };
   };
   const put = async (path: string, change: (row: Record<string, any>) => Record<string, unknown>) => {
     const row = (await api.call('GET', path, { token: admin })).body.data;
@@ -217,6 +216,8 @@ test('an edit that leaves the figures as they were keeps the period sums; one th
     put(ad, (a) => ({ title: `${a.title} 改`, landingUrl: 'https://example.com/x' })),
   );
   expect(renamed.older).toBe(false);
+  // Nor today's: the whole period's sums are kept until the next rollup.
+  expect(renamed.any).toBe(false);
   expect(renamed.answers[0].list.map((r) => r.label)).toContain('cpc 改');
   expect((await rereads(() => put(ad, () => ({ enabled: false })))).older).toBe(false);
   expect((await rereads(() => put(`${ADVERTISERS}/${fx.advertiserId}`, () => ({ notes: '改' })))).older).toBe(
@@ -226,7 +227,11 @@ test('an edit that leaves the figures as they were keeps the period sums; one th
     (await rereads(() => put(`${POSITIONS}/${fx.positionId}`, (p) => ({ name: `${p.name} 改` })))).older,
   ).toBe(false);
   // A price, a position, a fallback: every day again.
-  expect((await rereads(() => put(ad, (a) => ({ price: a.price + 1 })))).older).toBe(true);
+  const priced = await rereads(() => put(ad, (a) => ({ price: a.price + 1 })));
+  expect(priced.older).toBe(true);
+  expect(priced.answers[0].list.find((r) => r.label === 'cpc 改')?.revenue).not.toBe(
+    renamed.answers[0].list.find((r) => r.label === 'cpc 改')?.revenue,
+  );
   const other = (await api.call('GET', `${ADS}/${ids[2]}`, { token: admin })).body.data;
   expect((await rereads(() => put(ad, () => ({ positionId: other.positionId })))).older).toBe(true);
   expect(

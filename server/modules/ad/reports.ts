@@ -85,6 +85,8 @@ export const monthlyShare = (price: number, day: string) => price / daysInMonth(
 
 /** How many kept parts of the ads reports each database handle keeps (sums, and monthly lists), per kind. */
 export const MAX_KEPT_SUMS = 64;
+/** Whole periods' sums kept (`periodSums`): a few reports' periods and their comparisons. */
+export const MAX_KEPT_WHOLE = 16;
 
 /** Monthly-priced materials' lists kept per database handle while the materials are as they were (`q.version`). */
 const keptMonthly = keptPerDb<Record<string, unknown>[]>(MAX_KEPT_SUMS);
@@ -273,6 +275,8 @@ export const figuresPart = (stamp: string) => stamp.split(';')[0];
 
 /** Kept sums of the days before yesterday, per database handle (`periodSums`). */
 const keptSums = keptPerDb<Map<string, Sums>>(MAX_KEPT_SUMS);
+/** Whole periods' sums (`periodSums`), read-only to their readers, per database handle. */
+const keptWhole = keptPerDb<GroupSums>(MAX_KEPT_WHOLE);
 /** The union of every group's kept clickers, per kept part (`periodSums`): the totals row's estimate starts from it. */
 const keptTotals = new WeakMap<Map<string, Sums>, KeptSketch>();
 
@@ -285,7 +289,8 @@ export type GroupSums = Map<string, Sums> & { keptTotal?: KeptSketch };
  * recomputed and nothing they are computed from changes (`figuresPart` of `adsStamp`), their sums and the union of their
  * clickers' sketches per group stay as they were (with their union over every group, for the totals row). The late
  * days up to yesterday (`LATE_DAYS`: late events for them are common) are kept apart under their own stamp, and
- * each read adds today's rows (the rollup runs every minute on today). A period that ends before that is kept whole.
+ * each read adds today's rows (the rollup runs every minute on today); the sum of the three is kept too, under the
+ * three stamps, until the next rollup of today. A period that ends before that is kept whole.
  */
 export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupSums> {
   // Kept up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
@@ -300,14 +305,26 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   const newer = q.period.to > yesterday ? { from: q.today!, to: q.period.to } : null;
   const genOver = (span: Period) => sql`coalesce((select max(day_gen) from stat_rolled_days
     where tenant = ${q.tenant} and day between ${span.from}::date and ${span.to}::date), 0)::text`;
-  const [stampRows, fresh] = await Promise.all([
-    db.execute(sql`select ${genOver(older)} as gen, ${late ? genOver(late) : sql`''`} as late_gen,
-      ${q.version ?? adsStamp(q.tenant)} as version`),
-    newer ? groupSums(db, { ...q, period: newer }) : Promise.resolve(new Map<string, Sums>()),
-  ]);
-  const stamps = rowsOf<{ gen: string; late_gen: string; version: string }>(stampRows)[0];
+  const stamps = rowsOf<{ gen: string; late_gen: string; new_gen: string; version: string }>(
+    await db.execute(sql`select ${genOver(older)} as gen, ${late ? genOver(late) : sql`''`} as late_gen,
+      ${newer ? genOver(newer) : sql`''`} as new_gen, ${q.version ?? adsStamp(q.tenant)} as version`),
+  )[0];
   const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
   const figures = figuresPart(String(stamps?.version ?? ''));
+  // The whole period's sums, kept under all three parts' stamps: a read after an edit that leaves the figures as they
+  // were (a rename, a link, a pause) relabels them without reading today's rows again.
+  const wholeKey = JSON.stringify([
+    ...scope,
+    'whole',
+    q.period,
+    stamps?.gen,
+    stamps?.late_gen,
+    stamps?.new_gen,
+    figures,
+  ]);
+  const whole = keptWhole.get(db, wholeKey);
+  if (whole) return whole;
+  const fresh = newer ? await groupSums(db, { ...q, period: newer }) : new Map<string, Sums>();
   const key = JSON.stringify([...scope, older, stamps?.gen, figures]);
   const kept = await keptSums.orRead(db, key, async () => {
     const read = new Map<string, Sums>();
@@ -340,6 +357,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
       kept: a.kept,
     });
   }
+  keptWhole.set(db, wholeKey, out);
   return out;
 }
 
