@@ -9,6 +9,7 @@ import { foldDomainDay } from './blocks';
 import { type ChannelTraffic, DAY_FIGURE_TABLES, rollupDayFigures } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
 import { markRolled } from './report-cache';
+import { forgetOldReads } from './warm-reads';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
 export const ROLLUP_LOCK = 7_270_772_012;
@@ -220,6 +221,9 @@ export async function runRollup(
     if (!got) return { ...result, ran: false };
     result.droppedPartitions.push(p.name);
   }
+
+  // Report reads no warm-up will make again (warm-reads.ts).
+  await forgetOldReads(db, opts.now);
 
   // Touches (attribution) no rollup can read any more: a day is rolled up again only while its raw events are kept
   // (newer than `cut`), and its conversions look back over the tenant's attribution window from that day.

@@ -52,6 +52,16 @@ const canonical = (query: ReadQuery) =>
     ),
   );
 
+/**
+ * Deletes the reads no warm-up will make again (older than `FORGET_AFTER_MS`): every rollup run does, the timer's and
+ * `npm run rollup`'s alike, so the table stays small with the timer off too.
+ */
+export async function forgetOldReads(db: Executor, now: Date) {
+  await db.execute(
+    sql`delete from report_reads where read_at < ${new Date(now.getTime() - FORGET_AFTER_MS).toISOString()}::timestamptz`,
+  );
+}
+
 /** Records that an operator read `report` with `query` on `day` (the tenant's today). */
 export async function rememberRead(
   db: Executor,
@@ -85,9 +95,6 @@ export async function warmReads(
   { max = MAX_WARM_READS, withinMs = WARM_FOR_MS }: { max?: number; withinMs?: number } = {},
 ): Promise<WarmResult> {
   const t = now.getTime();
-  await db.execute(
-    sql`delete from report_reads where read_at < ${new Date(t - FORGET_AFTER_MS).toISOString()}::timestamptz`,
-  );
   const rows = rowsOf<{ tenant: number; report: string; query: string; day: string }>(
     await db.execute(sql`select tenant, report, query, day::text as day from report_reads
       where read_at >= ${new Date(t - withinMs).toISOString()}::timestamptz
