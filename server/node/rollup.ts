@@ -12,7 +12,8 @@ import { RollupPace, runRollup, warmReads } from '../modules/statistics';
  * database has no autovacuum, and the lists' plans need sizes too. Every VACUUM_EVERY_MS, where no autovacuum runs,
  * a run also vacuums every table (`vacuumWithoutAutovacuum`), for the visibility maps index-only scans need. After the
  * rollup, the reports operators read lately are read again (`warmReads`): their next read finds the answer kept, also
- * after a start or the day's turn. Returns a stop function.
+ * after a start or the day's turn (what is kept is kept per database handle: `db` is the app's own, as serve.ts gives
+ * it). Returns a stop function.
  */
 export function startRollupTimer(
   db: Db,

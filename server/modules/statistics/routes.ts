@@ -281,26 +281,25 @@ export function ingestRoutes() {
   return app;
 }
 
-/** The reports over the rollups, the rollup on demand and the demand gap, mounted at /app/admin/stats. */
 /** The reports over rollups served by `reportAnswers` (all but `unseen`, which lists movies and tags). */
-const KEPT_REPORTS = ['keywords', 'movies', 'tags', 'domains', 'domain-hours', 'visits'] as const;
-type KeptReport = (typeof KEPT_REPORTS)[number];
+const PERIOD_REPORTS = ['keywords', 'movies', 'tags', 'domains', 'domain-hours', 'visits'] as const;
+type PeriodReport = (typeof PERIOD_REPORTS)[number];
 /**
  * Whether a read keeps its answer, so that reading it again after a rollup is worth it (`warmReads`): one domain's
  * hours (at most 31 days of one domain's hourly rows) and a title search are read afresh each time.
  */
-const keepsAnswer = (name: KeptReport, q: KeptQuery) =>
+const keepsAnswer = (name: PeriodReport, q: PeriodQuery) =>
   name !== 'domain-hours' && !((name === 'movies' || name === 'tags') && q.q);
 type ReportAnswer = Awaited<ReturnType<typeof runReport>>;
-/** Any kept report's validated query, its period resolved. */
-type KeptQuery = Partial<
+/** Any of those reports' validated query, its period resolved. */
+type PeriodQuery = Partial<
   z.infer<typeof reportQueries.keywords> &
     z.infer<typeof reportQueries.visits> &
     z.infer<(typeof reportQueries)['domain-hours']>
 > &
   Period;
 
-const baseOf = (tenant: number, q: KeptQuery, today: string, def: ReportDef) => ({
+const baseOf = (tenant: number, q: PeriodQuery, today: string, def: ReportDef) => ({
   tenant,
   period: { from: q.from, to: q.to },
   today,
@@ -309,12 +308,12 @@ const baseOf = (tenant: number, q: KeptQuery, today: string, def: ReportDef) => 
 });
 
 /**
- * Each kept report as its route serves it: kept between reads (report-cache.ts), and read again by the rollup timer
- * after each run while operators read it (warm-reads.ts).
+ * Each report over a period as its route serves it: kept between reads (report-cache.ts; but `keepsAnswer`), and read
+ * again by the rollup timer after each run while operators read it (warm-reads.ts).
  */
 const reportAnswers: Record<
-  KeptReport,
-  (db: Executor, tenant: number, q: KeptQuery, today: string) => Promise<ReportAnswer>
+  PeriodReport,
+  (db: Executor, tenant: number, q: PeriodQuery, today: string) => Promise<ReportAnswer>
 > = {
   keywords: (db, tenant, q, today) =>
     runReport(db, REPORTS.keywords, {
@@ -360,16 +359,16 @@ const reportAnswers: Record<
     return data;
   },
 };
-for (const name of KEPT_REPORTS.filter((n) => n !== 'domain-hours'))
+for (const name of PERIOD_REPORTS.filter((n) => n !== 'domain-hours'))
   replayable(`stats.${name}`, (db, tenant, q, today) =>
-    reportAnswers[name](db, tenant, q as unknown as KeptQuery, today),
+    reportAnswers[name](db, tenant, q as unknown as PeriodQuery, today),
   );
 
 /** The movies' or tags' report, each row labelled with its title or name. */
 async function objectsAnswer(
   db: Executor,
   tenant: number,
-  q: KeptQuery,
+  q: PeriodQuery,
   today: string,
   name: 'movies' | 'tags',
 ) {
@@ -392,6 +391,7 @@ async function objectsAnswer(
   return data;
 }
 
+/** The reports over the rollups, the rollup on demand and the demand gap, mounted at /app/admin/stats. */
 export function statsRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -413,9 +413,9 @@ export function statsRoutes() {
     return ok(c, { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length });
   });
 
-  for (const name of KEPT_REPORTS)
+  for (const name of PERIOD_REPORTS)
     app.openapi(reportRoute(name), async (c) => {
-      const q = c.req.valid('query') as KeptQuery;
+      const q = c.req.valid('query') as PeriodQuery;
       rejectUnknownQuery(c, reportQueries[name]);
       const { db, clock } = c.get('deps');
       const tenant = tenantOf(c);
