@@ -95,6 +95,9 @@ async function newEventsToday(tag: string, time = `${TODAY}T06:00:00Z`) {
 test('the reads operators make are remembered, with their period and day', async () => {
   await get(`${AGENTS}?from=${addDays(TODAY, -6)}&to=${TODAY}&pageSize=20`);
   await get(`${AD_DAILY}?from=${addDays(TODAY, -6)}&to=${TODAY}`);
+  // Reads that keep nothing are not remembered: one domain's hours, a title search.
+  await get(`/app/admin/stats/reports/domain-hours?from=${TODAY}&to=${TODAY}&domain=a.example.com`);
+  await get(`/app/admin/stats/reports/movies?from=${TODAY}&to=${TODAY}&q=x`);
   const rows = await api.query<{ report: string; query: string; day: string }>(
     sql`select report, query, day::text as day from report_reads order by report`,
   );

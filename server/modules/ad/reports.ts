@@ -13,7 +13,7 @@ import type { Executor } from '../../db/types';
 import { timeZoneOf } from '../statistics/ingest';
 import { kept, keptPerDb, LATE_DAYS, sqlKey } from '../statistics/report-cache';
 import { type KeptSketch, Union } from '../statistics/sketch';
-import { rememberRead, replayable } from '../statistics/warm-reads';
+import { replayable } from '../statistics/warm-reads';
 
 /** The longest period a report reads. */
 export const MAX_REPORT_DAYS = 366;
@@ -317,6 +317,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
     ...scope,
     'whole',
     q.period,
+    q.today,
     stamps?.gen,
     stamps?.late_gen,
     stamps?.new_gen,
@@ -604,10 +605,18 @@ async function adReportAnswer(
     adReport(db, { tenant, timeZone, period, scope, today, version }, group, opts),
   );
 }
-for (const name of Object.keys(queries) as Name[])
-  replayable(`ad.${name}`, async (db, tenant, q, today) =>
-    adReportAnswer(db, name, tenant, q as unknown as AdQuery & Period, today, await timeZoneOf(db, tenant)),
-  );
+/** Each report as its route serves it, and the rollup timer's warm-up reads it again (warm-reads.ts). */
+const servedReports = Object.fromEntries(
+  (Object.keys(queries) as Name[]).map((name) => [
+    name,
+    replayable(`ad.${name}`, (db, tenant, q: AdQuery & Period, { today, timeZone }) =>
+      adReportAnswer(db, name, tenant, q, today, timeZone),
+    ),
+  ]),
+) as Record<
+  Name,
+  ReturnType<typeof replayable<AdQuery & Period, Awaited<ReturnType<typeof adReportAnswer>>>>
+>;
 
 /** The ads reports, mounted at /app/admin/ad/reports (issue #13): they read only the rollups. */
 export function adReportRoutes() {
@@ -634,11 +643,8 @@ export function adReportRoutes() {
       const timeZone = await timeZoneOf(db, tenant);
       const period = await periodOf(c, q, timeZone);
       const now = c.get('deps').clock.now();
-      const today = dayOf(now, timeZone);
-      const query = { ...q, ...period };
-      const answer = await adReportAnswer(db, name, tenant, query, today, timeZone);
-      await rememberRead(db, { tenant, report: `ad.${name}`, query, day: today, now });
-      return ok(c, answer);
+      const at = { today: dayOf(now, timeZone), timeZone };
+      return ok(c, await servedReports[name](db, { tenant, query: { ...q, ...period }, at, now }));
     });
   }
   return app;

@@ -28,7 +28,7 @@ import { timeZoneOf } from '../statistics/ingest';
 import { kept } from '../statistics/report-cache';
 import { dayParam, periodOf } from '../statistics/routes';
 import { estimateStored, storedSketch } from '../statistics/sketch';
-import { rememberRead, replayable } from '../statistics/warm-reads';
+import { replayable } from '../statistics/warm-reads';
 import { P, periodFigures } from './period-figures';
 import { agentSettledDays, agentSettlements, agents } from './schema';
 
@@ -699,8 +699,8 @@ const allAgentsAnswer = (db: Executor, tenant: number, period: Period, today: st
     () => allAgentsStat(db, { tenant, period, today }, { keep: true }),
     { readOnly: true }, // filtered, sorted and paged into new arrays by the route; no row is changed
   );
-replayable('agents.all', (db, tenant, q, today) =>
-  allAgentsAnswer(db, tenant, { from: String(q.from), to: String(q.to) }, today),
+const servedAllAgents = replayable('agents.all', (db, tenant, period: Period, { today }) =>
+  allAgentsAnswer(db, tenant, { from: period.from, to: period.to }, today),
 );
 
 /** The stat routes (`/app/admin/agents/stat`): all agents, one agent, settlements. */
@@ -713,9 +713,13 @@ export function agentStatRoutes() {
     const q = c.req.valid('query');
     const period = await periodOf(c, q);
     const now = clock.now();
-    const today = dayOf(now, await timeZoneOf(db, tenant));
-    const answer = await allAgentsAnswer(db, tenant, period, today);
-    await rememberRead(db, { tenant, report: 'agents.all', query: { ...period }, day: today, now });
+    const timeZone = await timeZoneOf(db, tenant);
+    const answer = await servedAllAgents(db, {
+      tenant,
+      query: period,
+      at: { today: dayOf(now, timeZone), timeZone },
+      now,
+    });
     const needle = q.q?.toLowerCase();
     let list = answer.list.filter(
       (r) =>

@@ -22,7 +22,7 @@ import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
 import { runRollup } from './rollup';
 import { VISIT_DIMENSIONS } from './schema';
-import { rememberRead, replayable } from './warm-reads';
+import { replayable } from './warm-reads';
 
 const TAG = 'statistics';
 /** The longest period a report reads (a year and a day), and a domain's hour by hour detail. */
@@ -359,10 +359,15 @@ const reportAnswers: Record<
     return data;
   },
 };
-for (const name of PERIOD_REPORTS.filter((n) => n !== 'domain-hours'))
-  replayable(`stats.${name}`, (db, tenant, q, today) =>
-    reportAnswers[name](db, tenant, q as unknown as PeriodQuery, today),
-  );
+/** Each report as its route serves it, and the rollup timer's warm-up reads it again (warm-reads.ts). */
+const servedReports = Object.fromEntries(
+  PERIOD_REPORTS.map((name) => [
+    name,
+    replayable(`stats.${name}`, (db, tenant, q: PeriodQuery, { today }) =>
+      reportAnswers[name](db, tenant, q, today),
+    ),
+  ]),
+) as Record<PeriodReport, ReturnType<typeof replayable<PeriodQuery, ReportAnswer>>>;
 
 /** The movies' or tags' report, each row labelled with its title or name. */
 async function objectsAnswer(
@@ -421,11 +426,14 @@ export function statsRoutes() {
       const tenant = tenantOf(c);
       const period = await periodOf(c, q, name === 'domain-hours' ? MAX_HOUR_DAYS : MAX_DAYS);
       const now = clock.now();
-      const today = dayOf(now, await timeZoneOf(db, tenant));
-      const query = { ...q, ...period };
-      const data = await reportAnswers[name](db, tenant, query, today);
-      if (keepsAnswer(name, q))
-        await rememberRead(db, { tenant, report: `stats.${name}`, query, day: today, now });
+      const timeZone = await timeZoneOf(db, tenant);
+      const data = await servedReports[name](db, {
+        tenant,
+        query: { ...q, ...period },
+        at: { today: dayOf(now, timeZone), timeZone },
+        now,
+        remember: keepsAnswer(name, q),
+      });
       return ok(c, data);
     });
 

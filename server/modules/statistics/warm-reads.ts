@@ -17,18 +17,41 @@ import { keptPerDb } from './report-cache';
  * it, and every instance warms what was read through any of them.
  */
 
-/** A report query as its route validated it, with `from` and `to` resolved (days). */
-export type ReadQuery = Record<string, string | number | boolean | undefined>;
+/** A report query as its route validated it, with `from` and `to` resolved (days): stored as JSON. */
+export type ReadQuery = Record<string, unknown>;
 
-/** Reads a report for `tenant` on `today` as its route does (the kept answer computed again where stale). */
-export type Replay = (db: Executor, tenant: number, query: ReadQuery, today: string) => Promise<unknown>;
+/** The tenant's day and time zone a read is made in. */
+export interface ReadAt {
+  today: string;
+  timeZone: string;
+}
+/** Computes a report for `tenant` (its kept answer, computed again where stale). */
+type Answer<Q, T> = (db: Executor, tenant: number, query: Q, at: ReadAt) => Promise<T>;
 
-const replays = new Map<string, Replay>();
+const replays = new Map<string, Answer<ReadQuery, unknown>>();
 
-/** Names the function that serves a report's reads, for `warmReads`; returns it. */
-export function replayable(report: string, replay: Replay): Replay {
-  replays.set(report, replay);
-  return replay;
+/**
+ * Names the function that answers a report's reads, for `warmReads`, and returns what its route serves through: the
+ * same function, then the read remembered (`rememberRead`; not with `remember: false`, a read that keeps nothing).
+ * So a route and the warm-up cannot compute a read two ways.
+ */
+export function replayable<Q extends object, T>(report: string, answer: Answer<Q, T>) {
+  replays.set(report, answer as unknown as Answer<ReadQuery, unknown>);
+  return async (
+    db: Executor,
+    read: { tenant: number; query: Q; at: ReadAt; now: Date; remember?: boolean },
+  ): Promise<T> => {
+    const out = await answer(db, read.tenant, read.query, read.at);
+    if (read.remember !== false)
+      await rememberRead(db, {
+        tenant: read.tenant,
+        report,
+        query: read.query as ReadQuery,
+        day: read.at.today,
+        now: read.now,
+      });
+    return out;
+  };
 }
 
 /** A read is read again for this long after it was last made (operators come back to their reports daily). */
@@ -63,7 +86,7 @@ export async function forgetOldReads(db: Executor, now: Date) {
 }
 
 /** Records that an operator read `report` with `query` on `day` (the tenant's today). */
-export async function rememberRead(
+async function rememberRead(
   db: Executor,
   read: { tenant: number; report: string; query: ReadQuery; day: string; now: Date },
 ) {
@@ -101,17 +124,19 @@ export async function warmReads(
       order by read_at desc limit ${max}`),
   );
   const out: WarmResult = { warmed: 0, failed: [] };
-  const todays = new Map<number, string>();
+  const zones = new Map<number, ReadAt>();
   for (const r of rows) {
     const replay = replays.get(r.report);
     if (!replay) continue;
     const tenant = Number(r.tenant);
     try {
-      let today = todays.get(tenant);
-      if (today === undefined) {
-        today = dayOf(now, await timeZoneOf(db, tenant));
-        todays.set(tenant, today);
+      let at = zones.get(tenant);
+      if (at === undefined) {
+        const timeZone = await timeZoneOf(db, tenant);
+        at = { today: dayOf(now, timeZone), timeZone };
+        zones.set(tenant, at);
       }
+      const { today } = at;
       const query = JSON.parse(r.query) as ReadQuery;
       const day = String(r.day).slice(0, 10);
       if (
@@ -124,7 +149,7 @@ export async function warmReads(
         query.from = moved.from;
         query.to = moved.to;
       }
-      await replay(db, tenant, query, today);
+      await replay(db, tenant, query, at);
       out.warmed++;
     } catch (err) {
       out.failed.push({ report: r.report, query: r.query, error: (err as Error).message });
