@@ -10,7 +10,14 @@ import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { rollupDayFigures } from '../../server/modules/statistics/day-figures';
 import { ingest } from '../../server/modules/statistics/ingest';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
-import { RollupPace, rawPartitions, rollupDay, runRollup } from '../../server/modules/statistics/rollup';
+import {
+  keptFold,
+  MARKED_DAYS,
+  RollupPace,
+  rawPartitions,
+  rollupDay,
+  runRollup,
+} from '../../server/modules/statistics/rollup';
 import {
   add,
   emptyRegisters,
@@ -48,6 +55,8 @@ async function reset() {
     await database.db.execute(sql.raw(`drop table ${p.name}`));
   for (const t of [
     'stat_dirty_days',
+    'stat_fold_queue',
+    'stat_rolled_days',
     'stat_visitors',
     'stat_keyword_daily',
     'stat_object_daily',
@@ -501,7 +510,7 @@ describe('the day read in chunks', () => {
     ];
     const snapshot = async () => {
       const out: Record<string, unknown[]> = {};
-      for (const t of tables) out[t] = await q(sql.raw(`select * from ${t} order by 1, 2, 3, 4`));
+      for (const t of tables) out[t] = await q(sql.raw(`select * from ${t} order by ${t}::text`)); // every column: no ties
       return out;
     };
     const roll = (size: number) =>
@@ -572,7 +581,7 @@ describe('one runner at a time', () => {
     await other.query('select pg_advisory_lock(7270772012)');
     const blocked = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     expect(blocked.ran).toBe(false);
-    expect((await q<any>(sql`select * from stat_dirty_days`)).length).toBe(1);
+    expect((await q<any>(sql`select * from (${MARKED_DAYS}) m`)).length).toBe(1);
     await other.query('select pg_advisory_unlock(7270772012)');
     await other.end();
     const ran = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
@@ -717,10 +726,12 @@ describe('a day’s rollup that fails halfway', () => {
       await database.db.execute(sql.raw(`drop trigger maint_fail on ${table}`));
       await database.db.execute(sql`drop function maint_fail()`);
     }
-    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([{ day: DAYS[1] }]);
+    expect(await q(sql`select distinct day::text as day from (${MARKED_DAYS}) m`)).toEqual([
+      { day: DAYS[1] },
+    ]);
     await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
     await expectRollupsMatch();
-    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([]);
+    expect(await q(sql`select distinct day::text as day from (${MARKED_DAYS}) m`)).toEqual([]);
   });
 });
 
@@ -750,7 +761,9 @@ describe('the parts on connections of their own', () => {
       await other.query('rollback');
       await other.end();
     }
-    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([{ day: DAYS[1] }]);
+    expect(await q(sql`select distinct day::text as day from (${MARKED_DAYS}) m`)).toEqual([
+      { day: DAYS[1] },
+    ]);
     await runRollup(database.db, { parallel: true, now: NOW, defaultTenant: TENANT });
     await expectRollupsMatch();
   }, 60_000);
@@ -777,7 +790,9 @@ describe('the timer’s pace', () => {
     expect(second.days).toEqual([{ tenant: TENANT, day: DAYS[0] }]);
     expect(second.deferred).toEqual([{ tenant: TENANT, day: DAYS[1] }]);
     expect(await views()).toEqual([2]);
-    expect(await q(sql`select day::text as day from stat_dirty_days`)).toEqual([{ day: DAYS[1] }]);
+    expect(await q(sql`select distinct day::text as day from (${MARKED_DAYS}) m`)).toEqual([
+      { day: DAYS[1] },
+    ]);
 
     // An hour later it is due again, and the event that waited is counted.
     const later = new Date(NOW.getTime() + 3_600_000);
@@ -870,5 +885,129 @@ describe('return visits', () => {
     await roll(DAYS[0]);
     const rows = await q<{ active: number }>(sql`select active from stat_signups where tenant = ${TENANT}`);
     expect(rows.map((r) => Number(r.active))).toEqual([2]); // back one day after signing up
+  });
+});
+
+describe('the incremental rollup (migration 0124)', () => {
+  const FIGURE_TABLES = [
+    'stat_keyword_daily',
+    'stat_object_daily',
+    'stat_domain_daily',
+    'stat_domain_hourly',
+    'stat_visit_daily',
+    'stat_channel_daily',
+    'stat_visitors',
+  ];
+  const snapshot = async () => {
+    const out: Record<string, unknown[]> = {};
+    for (const t of FIGURE_TABLES) out[t] = await q(sql.raw(`select * from ${t} order by ${t}::text`));
+    return out;
+  };
+  const rollAll = () => runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
+  const send = (events: object[]) =>
+    ingest(database.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1' });
+
+  test('batches folded one run at a time into the kept day give the rows of the day recomputed whole', async () => {
+    let folded = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(arbEvent, { minLength: 1, maxLength: 40 }), { minLength: 2, maxLength: 4 }),
+        async (batches) => {
+          await reset();
+          let last: Record<string, number> = {};
+          for (const batch of batches) {
+            const events = batch.map(toEvent);
+            await send(events);
+            last = {};
+            for (const e of batch) last[DAYS[e.day]] = (last[DAYS[e.day]] ?? 0) + 1;
+            await rollAll();
+          }
+          // Today and yesterday were kept: each holds every event of its day once, and the last run read only the
+          // last batch's events, or the day whole when it was marked so (a visitor's first day moved before it).
+          for (const day of DAYS.slice(1)) {
+            const fold = keptFold(database.db, TENANT, day);
+            const [{ n }] = await q<{ n: number }>(
+              sql`select count(*)::int as n from stat_events where day = ${day}::date`,
+            );
+            expect(fold?.events, day).toBe(n);
+            if (!last[day]) continue;
+            expect([last[day], n], day).toContain(fold!.lastRead);
+            if (fold!.lastRead < n) folded++;
+          }
+          await expectRollupsMatch();
+          const rows = await snapshot();
+          // Every day recomputed whole from its raw events: the same rows, new visitors and sketches included.
+          await database.db.execute(
+            sql`insert into stat_dirty_days (tenant, day) select ${TENANT}, d::date from unnest(${sql.param(DAYS)}::text[]) d on conflict do nothing`,
+          );
+          await rollAll();
+          expect(await snapshot()).toEqual(rows);
+        },
+      ),
+      { numRuns: 8 },
+    );
+    expect(folded).toBeGreaterThan(0); // the runs did fold batches alone
+  }, 180_000);
+
+  test('a day another runner rolled up since is read whole: the kept fold lacks what that runner folded', async () => {
+    await reset();
+    const pv = (visitor: number) => toEvent({ ...sample(), day: 2, visitor });
+    const views = async () =>
+      (
+        await q<{ n: number }>(
+          sql`select page_views as n from stat_domain_daily where day = ${DAYS[2]}::date and domain = ''`,
+        )
+      ).map((r) => Number(r.n));
+    await send([pv(1), pv(2)]);
+    await rollAll();
+    expect(keptFold(database.db, TENANT, DAYS[2])?.events).toBe(2);
+    // Another runner (another instance: a fold of its own) takes the next batch and rolls the day.
+    await send([pv(3)]);
+    await database.db.transaction(async (tx) => {
+      const batches = rowsOf<{ batch: string }>(
+        await tx.execute(sql`delete from stat_fold_queue where day = ${DAYS[2]}::date returning batch`),
+      ).map((b) => Number(b.batch));
+      await rollupDay(tx, TENANT, DAYS[2], { timeZone: 'Asia/Shanghai', attributionDays: 30 }, undefined, {
+        batches,
+      });
+    });
+    expect(await views()).toEqual([3]);
+    await send([pv(4)]);
+    await rollAll();
+    expect(await views()).toEqual([4]);
+    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(4); // read whole
+    await send([pv(5)]);
+    await rollAll();
+    expect(await views()).toEqual([5]);
+    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(1); // its own fold again
+    await expectRollupsMatch();
+  });
+
+  test('a visitor seen on an earlier day late moves its first day there, and the later day counts it new no more', async () => {
+    await reset();
+    const pv = (day: number, visitor: number) => toEvent({ ...sample(), day, visitor, domain: 'a.test' });
+    const fresh = async (day: string) =>
+      (
+        await q<{ n: number }>(
+          sql`select new_visitors as n from stat_domain_daily where day = ${day}::date and domain = 'a.test'`,
+        )
+      ).map((r) => Number(r.n));
+    await send([pv(2, 1), pv(2, 2)]);
+    await rollAll();
+    expect(await fresh(DAYS[2])).toEqual([2]);
+    // Visitor 1's page view of the day before arrives late: it was new that day, not on the next.
+    await send([pv(1, 1)]);
+    const run = await rollAll();
+    expect(run.days).toEqual([
+      { tenant: TENANT, day: DAYS[1] },
+      { tenant: TENANT, day: DAYS[2] },
+    ]);
+    expect(await fresh(DAYS[1])).toEqual([1]);
+    expect(await fresh(DAYS[2])).toEqual([1]);
+    // The later day was recomputed whole, and folds its next batch into what it kept.
+    await send([pv(2, 3)]);
+    await rollAll();
+    expect(await fresh(DAYS[2])).toEqual([2]);
+    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(1);
   });
 });

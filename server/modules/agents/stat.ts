@@ -26,6 +26,7 @@ import type { Executor, Tx } from '../../db/types';
 import { RETURN_DAYS } from '../statistics/attribution';
 import { timeZoneOf } from '../statistics/ingest';
 import { kept } from '../statistics/report-cache';
+import { MARKED_DAYS } from '../statistics/rollup';
 import { dayParam, periodOf } from '../statistics/routes';
 import { estimateStored, storedSketch } from '../statistics/sketch';
 import { replayable } from '../statistics/warm-reads';
@@ -622,7 +623,7 @@ export async function settlePeriod(
   if (overlap)
     throw new ApiError(Code.CONFLICT, 'agent.settleOverlap', { from: overlap.fromDay, to: overlap.toDay });
   const pending = rowsOf<{ day: string }>(
-    await tx.execute(sql`select day::text as day from stat_dirty_days where tenant = ${tenant}
+    await tx.execute(sql`select day::text as day from (${MARKED_DAYS}) m where tenant = ${tenant}
       and day between ${body.from}::date and ${body.to}::date order by day limit 5`),
   );
   if (pending.length)

@@ -122,13 +122,17 @@ const CHANNEL_COUNTS = {
 } as Record<string, number | undefined>;
 const VISIT_DIMENSIONS = ['path', 'referrer', 'device', 'region', 'channel'] as const;
 
-type Figures = { n: number[]; cents: number; viewers: Registers; clickers: Registers };
-const newFigures = (): Figures => ({
-  n: [0, 0, 0, 0, 0, 0],
-  cents: 0,
-  viewers: new Registers(),
-  clickers: new Registers(),
-});
+type Figures = {
+  type: string;
+  id: number;
+  n: number[];
+  cents: number;
+  viewers: Registers;
+  clickers: Registers;
+};
+type Visit = { dim: number; key: string; pvs: number; visitors: Registers };
+type Keyword = { searches: number; zero: number; results: number; searchers: Registers };
+type Channel = { n: number[]; cents: number; visitors: Registers };
 
 /**
  * A visitor of a domain on the day, as one number (a day's distinct visitors and domains can be millions): bit h
@@ -145,18 +149,17 @@ const viewed = (v: number, hour: number) => {
   const more = (rest % FRESH) / HOURS;
   return more & b ? v : v + b * HOURS;
 };
-/** Hours of `v` with page views and with two or more, and whether first seen that day. */
-const visitorOf = (v: number) => {
+/** One page view in the day: one hour seen, none with two or more. */
+const bounced = (v: number) => {
   const seen = v % HOURS;
-  return { seen, more: Math.floor((v % FRESH) / HOURS), fresh: v >= FRESH };
-};
-const bits = (x: number) => {
-  let n = 0;
-  for (; x; x &= x - 1) n++;
-  return n;
+  return (v % FRESH) - seen === 0 && (seen & (seen - 1)) === 0 && seen !== 0;
 };
 
-/** A domain's day ('' for the site): its visitors, page views per hour, sketches, visits by dimension. */
+/**
+ * A domain's day ('' for the site): its visitors, page views per hour, sketches, visits by dimension, and its visits,
+ * bounces and new visitors per day and per hour, moved by each page view as it is folded (a fold of new events moves
+ * them by their difference, without going over the day's visitors again).
+ */
 class DomainDay {
   readonly visitors = new Map<string, number>();
   readonly pageViews = new Int32Array(24);
@@ -165,15 +168,45 @@ class DomainDay {
   readonly hourVisitors = Array.from({ length: 24 }, () => new Registers());
   readonly hourAddresses = Array.from({ length: 24 }, () => new Registers());
   /** Per dimension (VISIT_DIMENSIONS), per key: page views and visitors. */
-  readonly visits = VISIT_DIMENSIONS.map(() => new Map<string, { pvs: number; visitors: Registers }>());
+  readonly visits = VISIT_DIMENSIONS.map(() => new Map<string, Visit>());
+  readonly day = { visits: 0, bounced: 0, fresh: 0 };
+  readonly hours = { visits: new Int32Array(24), bounced: new Int32Array(24), fresh: new Int32Array(24) };
+  /** Visitors first met by the fold in progress: whether they are new that day is looked up once it has read. */
+  met: string[] = [];
+  /** Visit keys folded into since the last write. */
+  readonly touchedVisits = new Set<Visit>();
 
   pageView(visitor: string, hour: number, vreg: number, areg: number) {
-    this.visitors.set(visitor, viewed(this.visitors.get(visitor) ?? 0, hour));
+    const had = this.visitors.get(visitor);
+    const was = had ?? 0;
+    const now = viewed(was, hour);
+    if (had === undefined) {
+      this.day.visits++;
+      this.met.push(visitor);
+    }
+    if (now !== was) {
+      this.visitors.set(visitor, now);
+      this.day.bounced += (bounced(now) ? 1 : 0) - (had !== undefined && bounced(was) ? 1 : 0);
+      if (!((was % HOURS) & (1 << hour))) {
+        this.hours.visits[hour]++;
+        this.hours.bounced[hour]++;
+        if (was >= FRESH) this.hours.fresh[hour]++;
+      } else this.hours.bounced[hour]--; // its second page view of the hour
+    }
     this.pageViews[hour]++;
     this.visitorRegs.add(vreg);
     this.addressRegs.add(areg);
     this.hourVisitors[hour].add(vreg);
     this.hourAddresses[hour].add(areg);
+  }
+
+  /** `visitor` (already folded) is new that day: it counts as new in the day and in every hour it was seen in. */
+  fresh(visitor: string) {
+    const v = this.visitors.get(visitor)!;
+    this.visitors.set(visitor, v + FRESH);
+    this.day.fresh++;
+    const seen = v % HOURS;
+    for (let h = 0; h < 24; h++) if (seen & (1 << h)) this.hours.fresh[h]++;
   }
 }
 
@@ -196,52 +229,212 @@ export interface ChannelTraffic {
 /** The separator of the safe fields of a row (enums, numbers, the domain: none holds a tab). */
 const TAB = '\t';
 
-/**
- * Recomputes a day's figures: deletes its rows of the domains', keywords', objects', visits' and channels' tables
- * and writes them again, and records first-seen days. In the caller's transaction.
- */
-export async function rollupDayFigures(
-  t: Executor,
-  tenant: number,
-  day: string,
-  timeZone: string,
-  opts: { fetchSize?: number; traffic?: (byChannel: Map<string, ChannelTraffic>) => void } = {},
-) {
-  const fetchSize = opts.fetchSize ?? FETCH_ROWS;
-  const tz = timeZone.replace(/'/g, "''");
-  // The agents' traffic (attribution.ts): each event's channel, or that of the domain it came from when bound to one.
-  const bound = new Map(
-    rowsOf<{ hostname: string; channel: string }>(
-      await t.execute(
-        sql`select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> ''`,
-      ),
-    ).map((b) => [String(b.hostname), String(b.channel)]),
-  );
-  const traffic = new Map<string, { pageViews: number; visitors: Registers; addresses: Registers }>();
-  const site = new DomainDay();
-  const domains = new Map<string, DomainDay>([['', site]]);
-  const keywords = new Map<
-    string,
-    { searches: number; zero: number; results: number; searchers: Registers }
-  >();
-  const objects = new Map<string, Map<number, Figures>>(); // object type → id (0: the type's total) → figures
-  const channels = new Map<string, { n: number[]; cents: number; visitors: Registers }>();
-  // Movies viewed or played, for their tags (read once the movies are known).
-  const movieEvents = new Map<number, { type: string; vreg: number }[]>();
+type Row = { f: string; keyword: string; path: string; referrer: string; channel: string; region: string };
 
-  const objectEvent = (type: string, id: number, kind: string, vreg: number, amount: string) => {
-    const byId = entry(objects, type, () => new Map());
+/**
+ * One (tenant, day)'s figures, folded from its raw events in JavaScript, and kept between the rollup's runs (the
+ * incremental rollup, migration 0124): `read` folds the day's events, whole or only those of the given batches,
+ * `write` stores the rows of the keys it folded into since the last write. Folding a day's events in any number of
+ * reads gives the figures of one read of them all (tests/api/stats-rollup.test.ts compares them), so a runner that
+ * kept the day folds only what arrived since, and one that did not reads it whole.
+ */
+export class DayFold {
+  readonly site = new DomainDay();
+  readonly domains = new Map<string, DomainDay>([['', this.site]]);
+  readonly keywords = new Map<string, Keyword>();
+  /** Object type → id (0: the type's total) → figures. */
+  readonly objects = new Map<string, Map<number, Figures>>();
+  readonly channels = new Map<string, Channel>();
+  /** The agents' traffic (attribution.ts): each event's channel, or that of the domain it came from when bound to one. */
+  readonly traffic = new Map<string, { pageViews: number; visitors: Registers; addresses: Registers }>();
+  /** The events folded so far, and by the last read. */
+  events = 0;
+  lastRead = 0;
+  /** The day's `stat_rolled_days.day_gen` once the transaction that wrote this fold committed (the runner sets it). */
+  stamp: string | undefined;
+
+  private readonly touched = {
+    keywords: new Set<string>(),
+    objects: new Set<Figures>(),
+    domains: new Set<DomainDay>(),
+    channels: new Set<string>(),
+  };
+  /** Movies viewed or played by the read in progress, for their tags (read once the movies are known). */
+  private movieEvents = new Map<number, { type: string; vreg: number }[]>();
+  private bound = new Map<string, string>();
+
+  constructor(
+    readonly tenant: number,
+    readonly day: string,
+    readonly timeZone: string,
+  ) {}
+
+  /**
+   * Folds the day's events: those of `batches` (numbers from the fold queue), or, without, every event of the day, but
+   * with `exceptQueued` those of batches still queued (committed since the caller took the day's queue in its
+   * transaction: the next fold takes them). A tag counts
+   * the views and plays of its movies as linked when they are folded. Then looks up which visitors met are new that
+   * day (`stat_visitors`) and records them; a visitor now seen on an earlier day than recorded marks the later day
+   * for a whole recompute (its new visitors change). In the caller's transaction.
+   */
+  async read(t: Executor, opts: { batches?: number[]; exceptQueued?: boolean; fetchSize?: number } = {}) {
+    const { tenant, day } = this;
+    const fetchSize = opts.fetchSize ?? FETCH_ROWS;
+    const tz = this.timeZone.replace(/'/g, "''");
+    this.bound = new Map(
+      rowsOf<{ hostname: string; channel: string }>(
+        await t.execute(
+          sql`select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> ''`,
+        ),
+      ).map((b) => [String(b.hostname), String(b.channel)]),
+    );
+    const dayText = day.replace(/'/g, "''");
+    const batches = opts.batches?.map((b) => Math.trunc(Number(b)));
+    this.lastRead = 0;
+    if (batches && !batches.length) return;
+    const which = batches
+      ? `batch between ${Math.min(...batches)} and ${Math.max(...batches)} and batch = any('{${batches.join(',')}}'::bigint[])`
+      : opts.exceptQueued
+        ? `(batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${Number(tenant)}
+          and q.day = '${dayText}'::date and q.batch = stat_events.batch))`
+        : 'true';
+    const name = `zg_day_${Math.floor(Math.random() * 1e9)}`;
+    await t.execute(
+      sql.raw(`declare ${name} no scroll cursor for
+        select concat_ws('${TAB}', type, extract(hour from at at time zone '${tz}')::int,
+            coalesce(visitor_reg, zg_hll_reg(visitor_hash)), coalesce(address_reg, zg_hll_reg(address_hash)), visitor_hash,
+            object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain) as f,
+          keyword, path, referrer, channel,
+          case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown') then province
+            else country end as region
+        from stat_events where tenant = ${Number(tenant)} and day = '${dayText}'::date and ${which}`),
+    );
+    const fetchRows = () => {
+      const rows = t.execute(sql.raw(`fetch ${fetchSize} from ${name}`)).then((x) => rowsOf<Row>(x));
+      rows.catch(() => {}); // awaited in the loop; not an unhandled rejection if folding the rows before it throws
+      return rows;
+    };
+    // The next rows are asked for before these are folded: the database reads them meanwhile (node-postgres sends the
+    // query at once on an idle connection).
+    let next = fetchRows();
+    for (;;) {
+      const rows = await next;
+      if (rows.length === fetchSize) next = fetchRows();
+      for (const r of rows) this.fold(r);
+      if (rows.length < fetchSize) break;
+    }
+    await t.execute(sql.raw(`close ${name}`));
+
+    // The tags of the movies viewed or played: each tag counts its movies' views and plays (a movie of two tags in both).
+    if (this.movieEvents.size) {
+      const links = rowsOf<{ movie_id: number; tag_id: number }>(
+        await t.execute(sql`select movie_id, tag_id from movie_tag_links
+          where movie_id = any(${arrayParam([...this.movieEvents.keys()])}::int[])`),
+      );
+      for (const l of links)
+        for (const e of this.movieEvents.get(Number(l.movie_id)) ?? [])
+          this.objectEvent('tag', Number(l.tag_id), e.type, e.vreg, '');
+      this.movieEvents = new Map();
+    }
+    await this.firstSeen(t);
+  }
+
+  private fold(r: Row) {
+    const [
+      type,
+      hour,
+      vregText,
+      aregText,
+      visitor,
+      objectType,
+      objectIdText,
+      results,
+      amount,
+      device,
+      domain,
+    ] = r.f.split(TAB);
+    this.events++;
+    this.lastRead++;
+    const vreg = Number(vregText);
+    const channel = r.channel;
+    const ch = entry(this.channels, channel, () => ({
+      n: [0, 0, 0, 0, 0, 0],
+      cents: 0,
+      visitors: new Registers(),
+    }));
+    this.touched.channels.add(channel);
+    const cc = CHANNEL_COUNTS[type];
+    if (cc !== undefined) ch.n[cc]++;
+    if (type === 'recharge' && amount !== '') ch.cents += cents(amount);
+    if (objectType !== '') {
+      const id = Number(objectIdText);
+      this.objectEvent(objectType, id, type, vreg, amount);
+      if (objectType === 'movie' && (type === 'pageview' || type === 'play')) {
+        const list = this.movieEvents.get(id);
+        if (list) list.push({ type, vreg });
+        else this.movieEvents.set(id, [{ type, vreg }]);
+      }
+    }
+    if (type === 'search' && r.keyword !== '') {
+      this.searched(r.keyword, results, vreg);
+      this.searched('', results, vreg);
+    }
+    const areg = Number(aregText);
+    const agent = channel !== '' ? channel : (this.bound.get(domain) ?? '');
+    if (agent !== '') {
+      const a = entry(this.traffic, agent, () => ({
+        pageViews: 0,
+        visitors: new Registers(),
+        addresses: new Registers(),
+      }));
+      if (type === 'pageview') a.pageViews++;
+      a.visitors.add(vreg);
+      a.addresses.add(areg);
+    }
+    if (type !== 'pageview') return;
+    ch.visitors.add(vreg);
+    const h = Number(hour);
+    const dom = entry(this.domains, domain, () => new DomainDay());
+    dom.pageView(visitor, h, vreg, areg);
+    this.site.pageView(visitor, h, vreg, areg);
+    this.touched.domains.add(dom);
+    this.touched.domains.add(this.site);
+    const keys = [r.path, r.referrer, device, r.region, channel];
+    for (let i = 0; i < keys.length; i++) {
+      const v = entry(dom.visits[i], keys[i], () => ({
+        dim: i,
+        key: keys[i],
+        pvs: 0,
+        visitors: new Registers(),
+      }));
+      v.pvs++;
+      v.visitors.add(vreg);
+      dom.touchedVisits.add(v);
+    }
+  }
+
+  private objectEvent(type: string, id: number, kind: string, vreg: number, amount: string) {
+    const byId = entry(this.objects, type, () => new Map<number, Figures>());
     for (const key of [id, 0]) {
-      const f = entry(byId, key, () => newFigures());
+      const f = entry(byId, key, () => ({
+        type,
+        id: key,
+        n: [0, 0, 0, 0, 0, 0],
+        cents: 0,
+        viewers: new Registers(),
+        clickers: new Registers(),
+      }));
       const c = OBJECT_COUNTS[kind];
       if (c !== undefined) f.n[c]++;
       if (kind === 'recharge' && amount !== '') f.cents += cents(amount);
       f.viewers.add(vreg);
       if (kind === 'ad_click') f.clickers.add(vreg);
+      this.touched.objects.add(f);
     }
-  };
-  const searched = (keyword: string, results: string, vreg: number) => {
-    const k = entry(keywords, keyword, () => ({
+  }
+
+  private searched(keyword: string, results: string, vreg: number) {
+    const k = entry(this.keywords, keyword, () => ({
       searches: 0,
       zero: 0,
       results: 0,
@@ -254,256 +447,190 @@ export async function rollupDayFigures(
       k.results += n;
     }
     k.searchers.add(vreg);
-  };
+    this.touched.keywords.add(keyword);
+  }
 
-  const name = `zg_day_${Math.floor(Math.random() * 1e9)}`;
-  await t.execute(
-    sql.raw(`declare ${name} no scroll cursor for
-      select concat_ws('${TAB}', type, extract(hour from at at time zone '${tz}')::int,
-          coalesce(visitor_reg, zg_hll_reg(visitor_hash)), coalesce(address_reg, zg_hll_reg(address_hash)), visitor_hash,
-          object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain) as f,
-        keyword, path, referrer, channel,
-        case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown') then province
-          else country end as region
-      from stat_events where tenant = ${Number(tenant)} and day = '${day.replace(/'/g, "''")}'::date`),
-  );
-  type Row = { f: string; keyword: string; path: string; referrer: string; channel: string; region: string };
-  const fetchRows = () => {
-    const rows = t.execute(sql.raw(`fetch ${fetchSize} from ${name}`)).then((x) => rowsOf<Row>(x));
-    rows.catch(() => {}); // awaited in the loop; not an unhandled rejection if folding the rows before it throws
-    return rows;
-  };
-  // The next rows are asked for before these are folded: the database reads them meanwhile (node-postgres sends the
-  // query at once on an idle connection).
-  let next = fetchRows();
-  for (;;) {
-    const rows = await next;
-    if (rows.length === fetchSize) next = fetchRows();
-    for (const r of rows) {
-      const [
-        type,
-        hour,
-        vregText,
-        aregText,
-        visitor,
-        objectType,
-        objectIdText,
-        results,
-        amount,
-        device,
-        domain,
-      ] = r.f.split(TAB);
-      const vreg = Number(vregText);
-      const channel = r.channel;
-      const ch = entry(channels, channel, () => ({
-        n: [0, 0, 0, 0, 0, 0],
-        cents: 0,
-        visitors: new Registers(),
-      }));
-      const cc = CHANNEL_COUNTS[type];
-      if (cc !== undefined) ch.n[cc]++;
-      if (type === 'recharge' && amount !== '') ch.cents += cents(amount);
-      if (objectType !== '') {
-        const id = Number(objectIdText);
-        objectEvent(objectType, id, type, vreg, amount);
-        if (objectType === 'movie' && (type === 'pageview' || type === 'play')) {
-          const list = movieEvents.get(id);
-          if (list) list.push({ type, vreg });
-          else movieEvents.set(id, [{ type, vreg }]);
-        }
+  /**
+   * The first day each visitor met by this read was seen, per domain and site-wide (''), moved to this day where it
+   * was later or unknown; marks those first seen this day. Each pair is looked up once, when first met, and written
+   * only when new or moved earlier: a day rolled up again writes nothing for the visitors it already recorded. A day
+   * a visitor was new on and no longer is (its first day moved here) is marked for a whole recompute.
+   */
+  private async firstSeen(t: Executor) {
+    const { tenant, day } = this;
+    const names: string[] = [];
+    const ids: string[] = [];
+    for (const [domain, dom] of this.domains) {
+      for (const visitor of dom.met) {
+        names.push(domain);
+        ids.push(visitor);
       }
-      if (type === 'search' && r.keyword !== '') {
-        searched(r.keyword, results, vreg);
-        searched('', results, vreg);
-      }
-      const areg = Number(aregText);
-      const agent = channel !== '' ? channel : (bound.get(domain) ?? '');
-      if (agent !== '') {
-        const a = entry(traffic, agent, () => ({
-          pageViews: 0,
-          visitors: new Registers(),
-          addresses: new Registers(),
-        }));
-        if (type === 'pageview') a.pageViews++;
-        a.visitors.add(vreg);
-        a.addresses.add(areg);
-      }
-      if (type !== 'pageview') continue;
-      ch.visitors.add(vreg);
-      const h = Number(hour);
-      const dom = entry(domains, domain, () => new DomainDay());
-      dom.pageView(visitor, h, vreg, areg);
-      site.pageView(visitor, h, vreg, areg);
-      const keys = [r.path, r.referrer, device, r.region, channel];
-      for (let i = 0; i < keys.length; i++) {
-        const byKey = dom.visits[i];
-        const v = entry(byKey, keys[i], () => ({ pvs: 0, visitors: new Registers() }));
-        v.pvs++;
-        v.visitors.add(vreg);
-      }
+      dom.met = [];
     }
-    if (rows.length < fetchSize) break;
+    if (!ids.length) return;
+    const known = new Map<string, Map<string, string>>();
+    for (const r of rowsOf<{ domain: string; visitor: string; first_day: string }>(
+      await t.execute(sql`select s.domain, s.visitor::text as visitor, s.first_day::text as first_day
+        from unnest(${arrayParam(names)}::text[], ${arrayParam(ids)}::bigint[]) as u(d, v)
+        join stat_visitors s on s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v`),
+    )) {
+      const m = entry(known, r.domain, () => new Map());
+      m.set(String(r.visitor), String(r.first_day).slice(0, 10));
+    }
+    const write: number[] = [];
+    const later = new Set<string>();
+    for (let i = 0; i < ids.length; i++) {
+      const first = known.get(names[i])?.get(ids[i]);
+      if (first !== undefined && first < day) continue;
+      this.domains.get(names[i])!.fresh(ids[i]);
+      if (first === undefined || first > day) write.push(i);
+      if (first !== undefined && first > day) later.add(first);
+    }
+    if (write.length)
+      await t.execute(sql`insert into stat_visitors (tenant, domain, visitor, first_day)
+        select ${tenant}, d, v, ${day}::date
+        from unnest(${arrayParam(write.map((i) => names[i]))}::text[],
+          ${arrayParam(write.map((i) => ids[i]))}::bigint[]) as u(d, v) order by d, v
+        on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
+          where excluded.first_day < stat_visitors.first_day`);
+    if (later.size)
+      await t.execute(sql`insert into stat_dirty_days (tenant, day)
+        select ${tenant}, d from unnest(${sql.param([...later].sort())}::date[]) as d order by d on conflict do nothing`);
   }
-  await t.execute(sql.raw(`close ${name}`));
 
-  // The tags of the movies viewed or played: each tag counts its movies' views and plays (a movie of two tags in both).
-  if (movieEvents.size) {
-    const links = rowsOf<{ movie_id: number; tag_id: number }>(
-      await t.execute(sql`select movie_id, tag_id from movie_tag_links
-        where movie_id = any(${arrayParam([...movieEvents.keys()])}::int[])`),
+  /**
+   * Stores the rows of every key folded into since the last write: inserted, or updated in place (a key's figures only
+   * grow as events are folded). `whole` first deletes the day's rows (a fold read whole replaces the day).
+   */
+  async write(t: Executor, opts: { whole: boolean }) {
+    const { tenant, day } = this;
+    if (opts.whole)
+      for (const table of DAY_FIGURE_TABLES)
+        await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
+    const touched = this.touched;
+    await writeDomains(
+      t,
+      tenant,
+      day,
+      [...this.domains].filter(([, dom]) => touched.domains.has(dom)),
     );
-    for (const l of links)
-      for (const e of movieEvents.get(Number(l.movie_id)) ?? [])
-        objectEvent('tag', Number(l.tag_id), e.type, e.vreg, '');
-  }
 
-  opts.traffic?.(traffic);
+    if (touched.keywords.size) {
+      const ks = [...touched.keywords].map((k) => [k, this.keywords.get(k)!] as const);
+      await t.execute(sql`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
+        select ${tenant}, ${day}::date, k, s, z, r, decode(h, 'hex')
+        from unnest(${arrayParam(ks.map(([k]) => k))}::text[], ${arrayParam(ks.map(([, v]) => v.searches))}::int[],
+          ${arrayParam(ks.map(([, v]) => v.zero))}::int[], ${arrayParam(ks.map(([, v]) => v.results))}::bigint[],
+          ${arrayParam(ks.map(([, v]) => toHex(v.searchers.encode())))}::text[]) as u(k, s, z, r, h)
+        on conflict (tenant, day, keyword) do update set searches = excluded.searches,
+          zero_results = excluded.zero_results, results_sum = excluded.results_sum, searchers = excluded.searchers`);
+    }
 
-  await firstSeen(t, tenant, day, domains);
-  for (const table of DAY_FIGURE_TABLES)
-    await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
-  await writeDomains(t, tenant, day, domains);
+    const os = [...touched.objects];
+    if (os.length) {
+      const col = (i: number) => arrayParam(os.map((o) => o.n[i]));
+      await t.execute(sql`insert into stat_object_daily (tenant, day, object_type, object_id, views, plays, clicks,
+          impressions, signups, recharges, recharge_amount, viewers, clickers)
+        select ${tenant}, ${day}::date, ot, oi, v, pl, c, i, s, r, a, decode(vh, 'hex'), decode(ch, 'hex')
+        from unnest(${arrayParam(os.map((o) => o.type))}::text[], ${arrayParam(os.map((o) => o.id))}::int[],
+          ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[],
+          ${arrayParam(os.map((o) => money(o.cents)))}::numeric[], ${arrayParam(os.map((o) => toHex(o.viewers.encode())))}::text[],
+          ${arrayParam(os.map((o) => toHex(o.clickers.encode())))}::text[]) as u(ot, oi, v, pl, c, i, s, r, a, vh, ch)
+        on conflict (tenant, object_type, day, object_id) do update set views = excluded.views, plays = excluded.plays,
+          clicks = excluded.clicks, impressions = excluded.impressions, signups = excluded.signups,
+          recharges = excluded.recharges, recharge_amount = excluded.recharge_amount, viewers = excluded.viewers,
+          clickers = excluded.clickers`);
+    }
 
-  if (keywords.size) {
-    const ks = [...keywords];
-    await t.execute(sql`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
-      select ${tenant}, ${day}::date, k, s, z, r, decode(h, 'hex')
-      from unnest(${arrayParam(ks.map(([k]) => k))}::text[], ${arrayParam(ks.map(([, v]) => v.searches))}::int[],
-        ${arrayParam(ks.map(([, v]) => v.zero))}::int[], ${arrayParam(ks.map(([, v]) => v.results))}::bigint[],
-        ${arrayParam(ks.map(([, v]) => toHex(v.searchers.encode())))}::text[]) as u(k, s, z, r, h)`);
-  }
+    const vs = [...this.domains]
+      .filter(([domain]) => domain !== '')
+      .flatMap(([domain, dom]) => [...dom.touchedVisits].map((v) => ({ domain, v })));
+    for (const dom of this.domains.values()) dom.touchedVisits.clear();
+    if (vs.length)
+      await t.execute(sql`insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
+        select ${tenant}, ${day}::date, d, m, k, n, decode(h, 'hex')
+        from unnest(${arrayParam(vs.map((x) => x.domain))}::text[],
+          ${arrayParam(vs.map((x) => VISIT_DIMENSIONS[x.v.dim]))}::text[],
+          ${arrayParam(vs.map((x) => x.v.key))}::text[], ${arrayParam(vs.map((x) => x.v.pvs))}::int[],
+          ${arrayParam(vs.map((x) => toHex(x.v.visitors.encode())))}::text[]) as u(d, m, k, n, h)
+        on conflict (tenant, domain, dimension, day, key) do update set page_views = excluded.page_views,
+          visitors = excluded.visitors`);
 
-  const os = [...objects].flatMap(([type, byId]) => [...byId].map(([id, f]) => ({ type, id, f })));
-  if (os.length) {
-    const col = (i: number) => arrayParam(os.map((o) => o.f.n[i]));
-    await t.execute(sql`insert into stat_object_daily (tenant, day, object_type, object_id, views, plays, clicks,
-        impressions, signups, recharges, recharge_amount, viewers, clickers)
-      select ${tenant}, ${day}::date, ot, oi, v, pl, c, i, s, r, a, decode(vh, 'hex'), decode(ch, 'hex')
-      from unnest(${arrayParam(os.map((o) => o.type))}::text[], ${arrayParam(os.map((o) => o.id))}::int[],
-        ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[],
-        ${arrayParam(os.map((o) => money(o.f.cents)))}::numeric[], ${arrayParam(os.map((o) => toHex(o.f.viewers.encode())))}::text[],
-        ${arrayParam(os.map((o) => toHex(o.f.clickers.encode())))}::text[]) as u(ot, oi, v, pl, c, i, s, r, a, vh, ch)`);
-  }
-
-  const vs = [...domains]
-    .filter(([domain]) => domain !== '')
-    .flatMap(([domain, dom]) =>
-      dom.visits.flatMap((byKey, i) =>
-        [...byKey].map(([key, v]) => ({ domain, dim: VISIT_DIMENSIONS[i], key, v })),
-      ),
-    );
-  if (vs.length)
-    await t.execute(sql`insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
-      select ${tenant}, ${day}::date, d, m, k, n, decode(h, 'hex')
-      from unnest(${arrayParam(vs.map((x) => x.domain))}::text[], ${arrayParam(vs.map((x) => x.dim))}::text[],
-        ${arrayParam(vs.map((x) => x.key))}::text[], ${arrayParam(vs.map((x) => x.v.pvs))}::int[],
-        ${arrayParam(vs.map((x) => toHex(x.v.visitors.encode())))}::text[]) as u(d, m, k, n, h)`);
-
-  if (channels.size) {
-    const cs = [...channels];
-    const col = (i: number) => arrayParam(cs.map(([, c]) => c.n[i]));
-    await t.execute(sql`insert into stat_channel_daily (tenant, day, channel, page_views, plays, ad_impressions, ad_clicks,
-        signups, recharges, recharge_amount, visitors)
-      select ${tenant}, ${day}::date, c, pv, pl, ai, ac, s, r, a, decode(h, 'hex')
-      from unnest(${arrayParam(cs.map(([k]) => k))}::text[], ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[],
-        ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[], ${arrayParam(cs.map(([, c]) => money(c.cents)))}::numeric[],
-        ${arrayParam(cs.map(([, c]) => toHex(c.visitors.encode())))}::text[]) as u(c, pv, pl, ai, ac, s, r, a, h)`);
+    if (touched.channels.size) {
+      const cs = [...touched.channels].map((c) => [c, this.channels.get(c)!] as const);
+      const col = (i: number) => arrayParam(cs.map(([, c]) => c.n[i]));
+      await t.execute(sql`insert into stat_channel_daily (tenant, day, channel, page_views, plays, ad_impressions, ad_clicks,
+          signups, recharges, recharge_amount, visitors)
+        select ${tenant}, ${day}::date, c, pv, pl, ai, ac, s, r, a, decode(h, 'hex')
+        from unnest(${arrayParam(cs.map(([k]) => k))}::text[], ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[],
+          ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[], ${arrayParam(cs.map(([, c]) => money(c.cents)))}::numeric[],
+          ${arrayParam(cs.map(([, c]) => toHex(c.visitors.encode())))}::text[]) as u(c, pv, pl, ai, ac, s, r, a, h)
+        on conflict (tenant, day, channel) do update set page_views = excluded.page_views, plays = excluded.plays,
+          ad_impressions = excluded.ad_impressions, ad_clicks = excluded.ad_clicks, signups = excluded.signups,
+          recharges = excluded.recharges, recharge_amount = excluded.recharge_amount, visitors = excluded.visitors`);
+    }
+    touched.keywords.clear();
+    touched.objects.clear();
+    touched.domains.clear();
+    touched.channels.clear();
   }
 }
 
 /**
- * The first day each visitor was seen, per domain and site-wide (''), moved to `day` where it was later or unknown;
- * marks the visitors first seen on `day` (`fresh`). Each pair is looked up once, and only those first seen now (or
- * seen first on a later day, rolled up before) are written: a day rolled up again writes nothing for the visitors it
- * already recorded.
+ * Recomputes a day's figures whole: deletes its rows of the domains', keywords', objects', visits' and channels' tables
+ * and writes them again, and records first-seen days. In the caller's transaction. Returns the fold (the runner keeps
+ * it to fold the day's next batches).
  */
-async function firstSeen(t: Executor, tenant: number, day: string, domains: Map<string, DomainDay>) {
-  const names: string[] = [];
-  const ids: string[] = [];
-  for (const [domain, dom] of domains)
-    for (const visitor of dom.visitors.keys()) {
-      names.push(domain);
-      ids.push(visitor);
-    }
-  if (!ids.length) return;
-  const known = new Map<string, Map<string, string>>();
-  for (const r of rowsOf<{ domain: string; visitor: string; first_day: string }>(
-    await t.execute(sql`select s.domain, s.visitor::text as visitor, s.first_day::text as first_day
-      from unnest(${arrayParam(names)}::text[], ${arrayParam(ids)}::bigint[]) as u(d, v)
-      join stat_visitors s on s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v`),
-  )) {
-    const m = entry(known, r.domain, () => new Map());
-    m.set(String(r.visitor), String(r.first_day).slice(0, 10));
-  }
-  const write: number[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    const first = known.get(names[i])?.get(ids[i]);
-    if (first !== undefined && first < day) continue;
-    const visitors = domains.get(names[i])!.visitors;
-    visitors.set(ids[i], visitors.get(ids[i])! + FRESH);
-    if (first === undefined || first > day) write.push(i);
-  }
-  if (write.length)
-    await t.execute(sql`insert into stat_visitors (tenant, domain, visitor, first_day)
-      select ${tenant}, d, v, ${day}::date
-      from unnest(${arrayParam(write.map((i) => names[i]))}::text[],
-        ${arrayParam(write.map((i) => ids[i]))}::bigint[]) as u(d, v) order by d, v
-      on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
-        where excluded.first_day < stat_visitors.first_day`);
+export async function rollupDayFigures(
+  t: Executor,
+  tenant: number,
+  day: string,
+  timeZone: string,
+  opts: { fetchSize?: number; traffic?: (byChannel: Map<string, ChannelTraffic>) => void } = {},
+) {
+  const fold = new DayFold(tenant, day, timeZone);
+  await fold.read(t, { fetchSize: opts.fetchSize });
+  opts.traffic?.(fold.traffic);
+  await fold.write(t, { whole: true });
+  return fold;
 }
 
 /**
- * The domains' daily and hourly rows: page views, visits (a visitor in the day or hour), bounces (one page view in
- * it), new visitors (first seen this day), and the visitors' and addresses' sketches.
+ * The domains' daily and hourly rows of `domains`: page views, visits (a visitor in the day or hour), bounces (one page
+ * view in it), new visitors (first seen this day), and the visitors' and addresses' sketches. A row is written again
+ * whole (an hour's visits never go back to none).
  */
-async function writeDomains(t: Executor, tenant: number, day: string, domains: Map<string, DomainDay>) {
-  type Row = { domain: string; pvs: number; visits: number; bounced: number; fresh: number; dom: DomainDay };
-  const daily: Row[] = [];
-  const hourly: (Row & { hour: number })[] = [];
-  for (const [domain, dom] of domains) {
-    if (!dom.visitors.size) continue;
-    const d = { domain, pvs: 0, visits: 0, bounced: 0, fresh: 0, dom };
-    const hours = Array.from({ length: 24 }, (_, hour) => ({
-      domain,
-      hour,
-      pvs: dom.pageViews[hour],
-      visits: 0,
-      bounced: 0,
-      fresh: 0,
-      dom,
-    }));
-    for (const x of hours) d.pvs += x.pvs;
-    for (const value of dom.visitors.values()) {
-      const v = visitorOf(value);
-      d.visits++;
-      if (v.more === 0 && bits(v.seen) === 1) d.bounced++; // one page view in the day
-      if (v.fresh) d.fresh++;
-      for (let h = 0; h < 24; h++) {
-        if (!(v.seen & (1 << h))) continue;
-        const x = hours[h];
-        x.visits++;
-        if (!(v.more & (1 << h))) x.bounced++;
-        if (v.fresh) x.fresh++;
-      }
-    }
-    daily.push(d);
-    for (const x of hours) if (x.visits) hourly.push(x);
-  }
+async function writeDomains(t: Executor, tenant: number, day: string, domains: [string, DomainDay][]) {
+  const daily = domains.filter(([, dom]) => dom.day.visits > 0);
   if (!daily.length) return;
+  const hourly = daily.flatMap(([domain, dom]) =>
+    Array.from({ length: 24 }, (_, hour) => ({ domain, dom, hour })).filter(
+      (x) => dom.hours.visits[x.hour] > 0,
+    ),
+  );
   const regs = (r: Registers) => toHex(r.encode());
+  const sum = (dom: DomainDay) => dom.pageViews.reduce((s, n) => s + n, 0);
   await t.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visits, bounced, new_visitors,
       visitors, addresses)
     select ${tenant}, ${day}::date, d, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
-    from unnest(${arrayParam(daily.map((x) => x.domain))}::text[], ${arrayParam(daily.map((x) => x.pvs))}::int[],
-      ${arrayParam(daily.map((x) => x.visits))}::int[], ${arrayParam(daily.map((x) => x.bounced))}::int[],
-      ${arrayParam(daily.map((x) => x.fresh))}::int[], ${arrayParam(daily.map((x) => regs(x.dom.visitorRegs)))}::text[],
-      ${arrayParam(daily.map((x) => regs(x.dom.addressRegs)))}::text[]) as u(d, pv, v, b, n, vh, ah)`);
+    from unnest(${arrayParam(daily.map(([d]) => d))}::text[], ${arrayParam(daily.map(([, x]) => sum(x)))}::int[],
+      ${arrayParam(daily.map(([, x]) => x.day.visits))}::int[], ${arrayParam(daily.map(([, x]) => x.day.bounced))}::int[],
+      ${arrayParam(daily.map(([, x]) => x.day.fresh))}::int[], ${arrayParam(daily.map(([, x]) => regs(x.visitorRegs)))}::text[],
+      ${arrayParam(daily.map(([, x]) => regs(x.addressRegs)))}::text[]) as u(d, pv, v, b, n, vh, ah)
+    on conflict (tenant, day, domain) do update set page_views = excluded.page_views, visits = excluded.visits,
+      bounced = excluded.bounced, new_visitors = excluded.new_visitors, visitors = excluded.visitors,
+      addresses = excluded.addresses`);
   await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visits, bounced,
       new_visitors, visitors, addresses)
     select ${tenant}, ${day}::date, d, hr, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
     from unnest(${arrayParam(hourly.map((h) => h.domain))}::text[], ${arrayParam(hourly.map((h) => h.hour))}::smallint[],
-      ${arrayParam(hourly.map((h) => h.pvs))}::int[], ${arrayParam(hourly.map((h) => h.visits))}::int[],
-      ${arrayParam(hourly.map((h) => h.bounced))}::int[], ${arrayParam(hourly.map((h) => h.fresh))}::int[],
+      ${arrayParam(hourly.map((h) => h.dom.pageViews[h.hour]))}::int[],
+      ${arrayParam(hourly.map((h) => h.dom.hours.visits[h.hour]))}::int[],
+      ${arrayParam(hourly.map((h) => h.dom.hours.bounced[h.hour]))}::int[],
+      ${arrayParam(hourly.map((h) => h.dom.hours.fresh[h.hour]))}::int[],
       ${arrayParam(hourly.map((h) => regs(h.dom.hourVisitors[h.hour])))}::text[],
-      ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, v, b, n, vh, ah)`);
+      ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, v, b, n, vh, ah)
+    on conflict (tenant, domain, day, hour) do update set page_views = excluded.page_views, visits = excluded.visits,
+      bounced = excluded.bounced, new_visitors = excluded.new_visitors, visitors = excluded.visitors,
+      addresses = excluded.addresses`);
 }

@@ -143,9 +143,8 @@ function isCode(err: unknown, code: string) {
 
 /**
  * Inserts rows in one statement (arrays unnested: one parse whatever the batch size), skipping event ids already
- * stored; makes a missing day partition and tries again. Then marks the days for the rollup, after the events are
- * committed: a rollup that clears the mark before this sees the events, one that clears it after leaves it set.
- * Returns how many rows were new.
+ * stored, and queues the statement's batch for the rollup per day of its new events (stat_fold_queue); makes a missing
+ * day partition and tries again. Returns how many rows were new.
  */
 export async function store(db: Executor, tenant: number, rows: EventRow[]): Promise<number> {
   const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
@@ -160,14 +159,17 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   // cost PostgreSQL about 2.8 µs an event), and only a batch that meets a stored id (23505: nothing of it was
   // written) is inserted again skipping those. So `store` runs on the database, not in a caller's transaction (a
   // failed statement would abort it); `ingest` reads the settings at once, which a transaction cannot either.
+  // The statement's events take one batch number and queue it per day for the rollup, in the same statement: the
+  // queue holds a batch exactly when its events are stored (migration 0124).
   const insert = (skip: boolean) =>
     db.execute(sql`
-      with ins as (insert into ${into} (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
+      with b as (select nextval('stat_event_batches') as n),
+      ins as (insert into ${into} (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
         address, address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword,
-        results, amount)
+        results, amount, batch)
       select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
         e.province, e.address, e.ah, coalesce(e.ar, zg_hll_reg(e.ah)), e.visitor, e.vh, coalesce(e.vr, zg_hll_reg(e.vh)),
-        e.channel, e.object_type, e.object_id, e.keyword, e.results, e.amount
+        e.channel, e.object_type, e.object_id, e.keyword, e.results, e.amount, (select n from b)
       from (select *, coalesce(('x' || ahx)::bit(64)::bigint, zg_hash64(address)) as ah,
         coalesce(('x' || vhx)::bit(64)::bigint, zg_hash64(visitor)) as vh
       from unnest(${arr('day')}::date[], ${arr('id')}::text[], ${arr('type')}::text[],
@@ -181,8 +183,10 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
         as e(day, id, type, at, domain, path, referrer, device, browser, os, country, province, address, visitor,
           channel, object_type, object_id, keyword, results, amount, vhx, vr, ahx, ar) offset 0) e
       ${skip ? sql`on conflict (tenant, day, id) do nothing` : sql``}
-      returning day)
-      select day::text as day, count(*)::int as n from ins group by day`);
+      returning day),
+      n as (select day, count(*)::int as n from ins group by day),
+      q as (insert into stat_fold_queue (tenant, day, batch) select ${tenant}, day, (select n from b) from n)
+      select day::text as day, n from n`);
   const attempt = async (skip: boolean) => {
     try {
       return await insert(skip);
@@ -203,14 +207,5 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   }
   // One row per day of the new events (not one per event): its count.
   const inserted = rowsOf<{ day: string; n: number }>(result);
-  const days = inserted.map((r) => String(r.day).slice(0, 10));
-  // In day order: a rollup of day d holds d's mark (deleted, uncommitted) while its attribution part may mark later
-  // days on another connection (rollupDay). Marking d before any later day, this statement never holds a later day's
-  // mark while it waits for d's: it cannot close a wait cycle through the rollup's parts.
-  if (days.length)
-    await db.execute(sql`
-      insert into stat_dirty_days (tenant, day)
-      select ${tenant}, d from unnest(${sql.param(days)}::date[]) as d order by d
-      on conflict do nothing`);
   return inserted.reduce((sum, r) => sum + Number(r.n), 0);
 }

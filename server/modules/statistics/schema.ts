@@ -61,11 +61,30 @@ export const statEvents = pgTable(
     results: integer('results'),
     amount: numeric('amount', { precision: 14, scale: 2 }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The insert statement's number (`stat_event_batches`, migration 0124; null on older events): see statFoldQueue. */
+    batch: bigint('batch', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.day, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.day, t.id] }),
+    index('stat_events_batch_idx').using('brin', t.batch),
+  ],
 );
 
-/** Days that received events since their last rollup: the rollup recomputes each (ingestion marks, rollup clears). */
+/**
+ * The batches stored since the rollup last folded their day (migration 0124): queued by the ingestion's insert in the
+ * same statement as the events, deleted by the rollup in the transaction that folds them into the day's figures.
+ */
+export const statFoldQueue = pgTable(
+  'stat_fold_queue',
+  { tenant: integer('tenant').notNull(), day: day(), batch: bigint('batch', { mode: 'number' }).notNull() },
+  (t) => [primaryKey({ columns: [t.tenant, t.day, t.batch] })],
+);
+
+/**
+ * Days the rollup recomputes whole from their raw events (the attribution marks later days whose credit may move; a
+ * day's first-seen visitors moved earlier mark the days they were new on); the rollup clears them. New events queue
+ * their batches instead (statFoldQueue).
+ */
 export const statDirtyDays = pgTable(
   'stat_dirty_days',
   { tenant: integer('tenant').notNull(), day: day() },
