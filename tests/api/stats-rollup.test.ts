@@ -907,7 +907,7 @@ describe('the incremental rollup (migration 0124)', () => {
   const send = (events: object[]) =>
     ingest(database.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1' });
 
-  test('batches folded one run at a time into the kept day give the rows of the day recomputed whole', async () => {
+  test('batches folded one run at a time into the kept day give the rows of the day recomputed whole, attribution included', async () => {
     let folded = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -929,6 +929,7 @@ describe('the incremental rollup (migration 0124)', () => {
             const [{ n }] = await q<{ n: number }>(
               sql`select count(*)::int as n from stat_events where day = ${day}::date`,
             );
+            if (!n) continue; // (a fold kept from an earlier run of the property: its day had no events here)
             expect(fold?.events, day).toBe(n);
             if (!last[day]) continue;
             expect([last[day], n], day).toContain(fold!.lastRead);
@@ -936,12 +937,15 @@ describe('the incremental rollup (migration 0124)', () => {
           }
           await expectRollupsMatch();
           const rows = await snapshot();
+          const attribution = await attributionTables();
           // Every day recomputed whole from its raw events: the same rows, new visitors and sketches included.
           await database.db.execute(
             sql`insert into stat_dirty_days (tenant, day) select ${TENANT}, d::date from unnest(${sql.param(DAYS)}::text[]) d on conflict do nothing`,
           );
           await rollAll();
           expect(await snapshot()).toEqual(rows);
+          expect(await attributionTables()).toEqual(attribution);
+          await expectAttributedBlocksMatch();
         },
       ),
       { numRuns: 8 },

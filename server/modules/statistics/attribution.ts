@@ -28,7 +28,9 @@ export const RETURN_DAYS = 7;
  *   rows changed: the agents' stat reads periods through them.
  *
  * Re-running a day replaces what it wrote (touches, credited signups, the day's row) and keeps what later days added
- * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. A touch that arrives after a
+ * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. When the figures fold batches
+ * alone (`batches`), the touches and this day's returns are read from those batches' events only (they can only add
+ * to what the day's earlier events gave); the conversions (signups and recharges, few) are read over the day. A touch that arrives after a
  * later day's conversions were credited marks that day for the rollup (`runRollup` rolls it in the same run).
  */
 export async function rollupAttribution(
@@ -38,10 +40,17 @@ export async function rollupAttribution(
   ev: SQL,
   attributionDays: number,
   traffic: Promise<Map<string, ChannelTraffic>>,
+  /** The batches the figures folded alone (the incremental rollup): the day's touches and returns only gain theirs. */
+  batches?: number[],
 ) {
   const d = sql`${day}::date`;
+  // The events that can add touches and returns: the day's, or those of the batches folded alone.
+  const fresh = batches?.length
+    ? sql`select * from (${ev}) e where e.batch between ${Math.min(...batches)} and ${Math.max(...batches)}
+        and e.batch = any(${sql.param(batches)}::bigint[])`
+    : ev;
   const chan = sql`select x.*, case when x.channel <> '' then x.channel else coalesce(b.channel, '') end as ch
-    from (${ev}) x left join (select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> '') b
+    from (${fresh}) x left join (select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> '') b
     on b.hostname = x.domain`;
   const conv = sql`select y.id, y.type, y.at, y.visitor_hash, y.address_hash, y.amount,
       coalesce((select t.channel from stat_touches t where t.tenant = ${tenant} and t.visitor_hash = y.visitor_hash
@@ -51,12 +60,14 @@ export async function rollupAttribution(
 
   // The day's touches are rewritten where they changed; a later day (within the window) with a conversion by a
   // visitor whose touches changed is marked for its rollup: its credit may move (a late touch for an earlier day).
+  // Folding batches alone, a touch only moves earlier and none goes.
   await tx.execute(sql`with n as materialized (select visitor_hash, ch, min(at) as at from (${chan}) y where ch <> ''
         group by visitor_hash, ch),
-      gone as (delete from stat_touches t where t.tenant = ${tenant} and t.day = ${d}
+      gone as (delete from stat_touches t where ${batches ? sql`false` : sql`true`} and t.tenant = ${tenant} and t.day = ${d}
         and not exists (select 1 from n where n.visitor_hash = t.visitor_hash and n.ch = t.channel) returning t.visitor_hash),
       put as (insert into stat_touches (tenant, visitor_hash, day, channel, at) select ${tenant}, visitor_hash, ${d}, ch, at from n
-        on conflict (tenant, visitor_hash, day, channel) do update set at = excluded.at where stat_touches.at <> excluded.at
+        on conflict (tenant, visitor_hash, day, channel) do update set at = excluded.at
+        where ${batches ? sql`excluded.at < stat_touches.at` : sql`stat_touches.at <> excluded.at`}
         returning visitor_hash)
     insert into stat_dirty_days (tenant, day)
     select distinct ${tenant}::int, e.day from stat_events e
@@ -81,7 +92,7 @@ export async function rollupAttribution(
   // The visitors of this day are back k days after their signups of k days ago.
   await tx.execute(sql`update stat_signups s set active = (s.active | (1 << (${d} - s.day)))::smallint
     where s.tenant = ${tenant} and s.day between ${d} - ${RETURN_DAYS}::int and ${d} - 1
-      and s.visitor_hash in (select visitor_hash from stat_events where tenant = ${tenant} and day = ${d})`);
+      and s.visitor_hash in (select visitor_hash from (${fresh}) e)`);
 
   // First payers: a visitor seen paying earlier than recorded moves here, and the day it leaves is rolled again.
   await tx.execute(sql`with c as (${conv}),
