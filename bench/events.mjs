@@ -196,12 +196,16 @@ async function ingestion(label, env, total) {
     const rollupCpu = cpuPerEvent(cpu1, cpu2, accepted);
     const budget = `${cpus().length} cores give ${Math.round((cpus().length * 1e6) / 50_000)} µs at 50,000 events/s`;
     if (ingestCpu && rollupCpu)
-      console.log(`${label}: CPU per accepted event, µs (${budget}): ingestion ${ingestCpu}; rollup ${rollupCpu}`);
+      console.log(
+        `${label}: CPU per accepted event, µs (${budget}): ingestion ${ingestCpu}; rollup ${rollupCpu}`,
+      );
 
     // Sustained: as many events again, sent while the rollup runs every ROLLUP_EVERY_MS (the server's timer, at a
     // shorter interval: each run folds the batches queued since the last into the day it keeps), then one last run
     // for what is left. The rate counts until that run has ended: every event accepted and rolled up.
-    const more = Array.from({ length: Math.ceil(total / BATCH) }, () => Buffer.from(batchBody(BATCH, Date.now())));
+    const more = Array.from({ length: Math.ceil(total / BATCH) }, () =>
+      Buffer.from(batchBody(BATCH, Date.now())),
+    );
     const during = [];
     const runs = [];
     let sustained = 0;
@@ -212,7 +216,8 @@ async function ingestion(label, env, total) {
     const rolling = (async () => {
       for (;;) {
         const at = performance.now();
-        while (sending && performance.now() - at < ROLLUP_EVERY_MS) await new Promise((r) => setTimeout(r, 50));
+        while (sending && performance.now() - at < ROLLUP_EVERY_MS)
+          await new Promise((r) => setTimeout(r, 50));
         if (!sending) return;
         runs.push(await rollup());
       }
