@@ -70,7 +70,15 @@ export async function rollupDay(
     await foldDomainDay(t, tenant, day);
   };
   const attribution = (t: Executor) =>
-    rollupAttribution(t, tenant, day, ev, settings.attributionDays, traffic, whole ? undefined : queue!.batches);
+    rollupAttribution(
+      t,
+      tenant,
+      day,
+      ev,
+      settings.attributionDays,
+      traffic,
+      whole ? undefined : queue!.batches,
+    );
 
   if (parallel) {
     const apart = (part: (t: Executor) => Promise<void>) =>
