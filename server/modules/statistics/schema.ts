@@ -67,9 +67,7 @@ export const statEvents = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenant, t.day, t.id] }),
     index('stat_events_batch_idx').using('brin', t.batch),
-    index('stat_events_conversions_idx')
-      .on(t.tenant, t.day)
-      .where(sql`${t.type} in ('signup', 'recharge')`),
+    index('stat_events_conversions_idx').on(t.tenant, t.day).where(sql`${t.type} in ('signup', 'recharge')`),
   ],
 );
 
