@@ -26,7 +26,7 @@ export async function startServer(dataDir, port, env = {}, checkout = '.') {
         DATABASE_URL: '',
         ...env,
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'inherit'], // a crash says why
     },
   );
   const url = `http://127.0.0.1:${port}`;

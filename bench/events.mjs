@@ -18,11 +18,11 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ensureBuilt, serverModules, startServer, stop } from './_server.mjs';
-import { cpuSeconds } from './_timing.mjs';
+import { cpuSeconds, loadLine } from './_timing.mjs';
 
 const EVENTS_PG = Number(process.env.BENCH_EVENTS_PG ?? 200_000);
 const EVENTS_PGLITE = Number(process.env.BENCH_EVENTS_PGLITE ?? 20_000);
@@ -43,11 +43,7 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const f = (x) => x.toFixed(1);
-console.log(
-  `machine: ${cpus().length} cores, load ${loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ')}`,
-);
+console.log(`machine: ${loadLine()}`);
 
 ensureBuilt();
 
@@ -203,6 +199,9 @@ async function ingestion(label, env, total) {
     // Sustained: as many events again, sent while the rollup runs every ROLLUP_EVERY_MS (the server's timer, at a
     // shorter interval: each run folds the batches queued since the last into the day it keeps), then one last run
     // for what is left. The rate counts until that run has ended: every event accepted and rolled up.
+    // The clients' kept-alive connections idled through the rollups above, past the server's keep-alive timeout (5 s):
+    // reusing one the server is closing resets it. New ones.
+    agent.destroy();
     const more = Array.from({ length: Math.ceil(total / BATCH) }, () =>
       Buffer.from(batchBody(BATCH, Date.now())),
     );
