@@ -113,10 +113,10 @@ export interface RollupResult {
 
 /**
  * The timer's pace: a day rolled up in T ms is not rolled up again before `factor` × T ms have passed since, so the
- * rollup keeps the database busy for at most 1 / (1 + factor) of the time, whatever the traffic. Every run recomputes
- * a marked day whole: today, marked by every batch, grows all day, and rolled every minute it would take a core for
- * good once its rollup passes a minute. Its reports then lag by up to `factor` × T instead. Kept per process (one
- * runner's timer); `npm run rollup` and the admins' "roll up now" run without it.
+ * rollup keeps the database busy for at most 1 / (1 + factor) of the time, whatever the traffic: a run folds the
+ * batches queued since the last, but one that recomputes a day whole (a start, a day marked so) costs what the day
+ * holds. The reports then lag by up to `factor` × T instead. Kept per process (one runner's timer); `npm run rollup`
+ * and the admins' "roll up now" run without it.
  */
 export class RollupPace {
   private readonly next = new Map<string, number>();
