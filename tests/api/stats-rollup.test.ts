@@ -987,6 +987,45 @@ describe('the incremental rollup (migration 0124)', () => {
     await expectRollupsMatch();
   });
 
+  test('a day read whole leaves out the batches queued after the run took the queue: the next fold takes them', async () => {
+    await reset();
+    const pv = (visitor: number) => toEvent({ ...sample(), day: 2, visitor });
+    const views = async () =>
+      (
+        await q<{ n: number }>(
+          sql`select page_views as n from stat_domain_daily where day = ${DAYS[2]}::date and domain = ''`,
+        )
+      ).map((r) => Number(r.n));
+    await send([pv(1), pv(2)]);
+    await database.db.transaction(async (tx) => {
+      const batches = rowsOf<{ batch: string }>(
+        await tx.execute(sql`delete from stat_fold_queue where day = ${DAYS[2]}::date returning batch`),
+      ).map((b) => Number(b.batch));
+      // A batch stored (and queued) after the queue was taken, before the day's events are read.
+      await ingest(tx, TENANT, [pv(3)], { now: NOW, clientAddress: '10.0.0.1' });
+      await rollupDay(tx, TENANT, DAYS[2], { timeZone: 'Asia/Shanghai', attributionDays: 30 }, undefined, {
+        batches,
+      });
+    });
+    expect(await views()).toEqual([2]);
+    expect(await q(sql`select distinct day::text as day from stat_fold_queue`)).toEqual([{ day: DAYS[2] }]);
+    await rollAll();
+    expect(await views()).toEqual([3]);
+  });
+
+  test('a kept fold goes once its day is older than yesterday', async () => {
+    await reset();
+    await send([toEvent({ ...sample(), day: 2, visitor: 1 })]);
+    await rollAll();
+    expect(keptFold(database.db, TENANT, DAYS[2])).toBeDefined();
+    const tomorrow = new Date(NOW.getTime() + 86_400_000);
+    await runRollup(database.db, { parallel: par(), now: tomorrow, defaultTenant: TENANT });
+    expect(keptFold(database.db, TENANT, DAYS[2])).toBeDefined(); // yesterday: late events still come
+    const later = new Date(NOW.getTime() + 2 * 86_400_000);
+    await runRollup(database.db, { parallel: par(), now: later, defaultTenant: TENANT });
+    expect(keptFold(database.db, TENANT, DAYS[2])).toBeUndefined();
+  });
+
   test('a visitor seen on an earlier day late moves its first day there, and the later day counts it new no more', async () => {
     await reset();
     const pv = (day: number, visitor: number) => toEvent({ ...sample(), day, visitor, domain: 'a.test' });

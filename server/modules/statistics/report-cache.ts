@@ -65,6 +65,8 @@ export function keptPerDb<T>(max: number) {
       while (store.size > max) store.delete(store.keys().next().value as string);
     },
     delete: (db: object, key: string) => of(db).delete(key),
+    /** The keys kept (a copy). */
+    keys: (db: object): string[] => [...of(db).keys()],
     /** The value kept under `key`, or `read()`'s, then kept under it. */
     async orRead(db: object, key: string, read: () => Promise<T>): Promise<T> {
       const kept = this.get(db, key);

@@ -212,6 +212,11 @@ export async function runRollup(
       attributionDays: attribution.get(tenant)!,
     };
   };
+  // Folds of days before yesterday (the day turned since they were kept) serve no more: late events are few.
+  for (const key of folds.keys(db)) {
+    const fold = folds.peek(db, key);
+    if (fold && fold.day < addDays(dayOf(opts.now, fold.timeZone), -1)) folds.delete(db, key);
+  }
   // A day's rollup can mark later days (a late touch moves their credit, a first payment moves): they are read again
   // and rolled in the same run, a bounded number of times (events arriving meanwhile mark days too).
   for (let pass = 0; pass < MAX_PASSES; pass++) {
