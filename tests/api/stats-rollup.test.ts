@@ -1001,8 +1001,19 @@ describe('the incremental rollup (migration 0124)', () => {
       const batches = rowsOf<{ batch: string }>(
         await tx.execute(sql`delete from stat_fold_queue where day = ${DAYS[2]}::date returning batch`),
       ).map((b) => Number(b.batch));
-      // A batch stored (and queued) after the queue was taken, before the day's events are read.
-      await ingest(tx, TENANT, [pv(3)], { now: NOW, clientAddress: '10.0.0.1' });
+      // A batch stored (and queued) after the queue was taken, before the day's events are read: a copy of an event
+      // under a new id, as the ingestion's statement writes it (the ingestion itself runs on the database, not in a
+      // transaction).
+      const cols = `tenant, day, type, at, domain, path, referrer, device, browser, os, country, province, address,
+        address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword, results,
+        amount`;
+      await tx.execute(
+        sql.raw(`with b as (select nextval('stat_event_batches') as n),
+          e as (insert into stat_events (id, batch, ${cols})
+            select id || '-late', (select n from b), ${cols} from stat_events where day = '${DAYS[2]}' limit 1
+            returning tenant, day, batch)
+          insert into stat_fold_queue (tenant, day, batch) select tenant, day, batch from e`),
+      );
       await rollupDay(tx, TENANT, DAYS[2], { timeZone: 'Asia/Shanghai', attributionDays: 30 }, undefined, {
         batches,
       });

@@ -247,6 +247,12 @@ export class DayFold {
   readonly channels = new Map<string, Channel>();
   /** The agents' traffic (attribution.ts): each event's channel, or that of the domain it came from when bound to one. */
   readonly traffic = new Map<string, { pageViews: number; visitors: Registers; addresses: Registers }>();
+  /**
+   * Later days some visitor of the last read was counted new on, whose first day moved here: to recompute whole. The
+   * caller marks them once the day's parts are done (the attribution marks days too, on another connection: a mark
+   * both wrote would wait on a transaction that waits for it).
+   */
+  readonly moved = new Set<string>();
   /** The events folded so far, and by the last read. */
   events = 0;
   lastRead = 0;
@@ -274,8 +280,8 @@ export class DayFold {
    * with `exceptQueued` those of batches still queued (committed since the caller took the day's queue in its
    * transaction: the next fold takes them). A tag counts
    * the views and plays of its movies as linked when they are folded. Then looks up which visitors met are new that
-   * day (`stat_visitors`) and records them; a visitor now seen on an earlier day than recorded marks the later day
-   * for a whole recompute (its new visitors change). In the caller's transaction.
+   * day (`stat_visitors`) and records them; a visitor now seen on an earlier day than recorded puts the later day in
+   * `moved` (its new visitors change). In the caller's transaction.
    */
   async read(t: Executor, opts: { batches?: number[]; exceptQueued?: boolean; fetchSize?: number } = {}) {
     const { tenant, day } = this;
@@ -291,6 +297,7 @@ export class DayFold {
     const dayText = day.replace(/'/g, "''");
     const batches = opts.batches?.map((b) => Math.trunc(Number(b)));
     this.lastRead = 0;
+    this.moved.clear();
     if (batches && !batches.length) return;
     const which = batches
       ? `batch between ${Math.min(...batches)} and ${Math.max(...batches)} and batch = any('{${batches.join(',')}}'::bigint[])`
@@ -454,7 +461,7 @@ export class DayFold {
    * The first day each visitor met by this read was seen, per domain and site-wide (''), moved to this day where it
    * was later or unknown; marks those first seen this day. Each pair is looked up once, when first met, and written
    * only when new or moved earlier: a day rolled up again writes nothing for the visitors it already recorded. A day
-   * a visitor was new on and no longer is (its first day moved here) is marked for a whole recompute.
+   * a visitor was new on and no longer is (its first day moved here) goes in `moved`.
    */
   private async firstSeen(t: Executor) {
     const { tenant, day } = this;
@@ -493,9 +500,7 @@ export class DayFold {
           ${arrayParam(write.map((i) => ids[i]))}::bigint[]) as u(d, v) order by d, v
         on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
           where excluded.first_day < stat_visitors.first_day`);
-    if (later.size)
-      await t.execute(sql`insert into stat_dirty_days (tenant, day)
-        select ${tenant}, d from unnest(${sql.param([...later].sort())}::date[]) as d order by d on conflict do nothing`);
+    for (const d of later) this.moved.add(d);
   }
 
   /**

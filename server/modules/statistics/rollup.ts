@@ -95,6 +95,10 @@ export async function rollupDay(
     await figures(tx);
     await attribution(tx);
   }
+  // A later day that counted a visitor new whose first day moved here is recomputed whole (by this run's next pass).
+  if (fold.moved.size)
+    await tx.execute(sql`insert into stat_dirty_days (tenant, day)
+      select ${tenant}, d from unnest(${sql.param([...fold.moved].sort())}::date[]) as d order by d on conflict do nothing`);
   // Kept report answers over this day are stale from now on, and the attribution's return bits may have changed the
   // sums of the seven days before.
   await markRolled(tx, tenant, day);
