@@ -147,21 +147,25 @@ async function ingestion(label, env, total) {
     const bodies = Array.from({ length: Math.ceil(total / BATCH) }, () =>
       Buffer.from(batchBody(BATCH, Date.now())),
     );
-    const latencies = [];
-    let accepted = 0;
-    let next = 0;
+    /** Every body sent by CLIENTS clients at once: each batch's latency, and the events accepted. */
+    const sendAll = async (list) => {
+      const out = { latencies: [], accepted: 0 };
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (next < list.length) {
+            const r = await send(list[next++]);
+            out.latencies.push(r.ms);
+            out.accepted += r.accepted;
+          }
+        }),
+      );
+      return out;
+    };
     const onPostgres = Boolean(env.DATABASE_URL);
     const cpu0 = cpuNow(child.pid, onPostgres);
     const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (next < bodies.length) {
-          const r = await send(bodies[next++]);
-          latencies.push(r.ms);
-          accepted += r.accepted;
-        }
-      }),
-    );
+    const { latencies, accepted } = await sendAll(bodies);
     const ingestMs = performance.now() - t0;
     const cpu1 = cpuNow(child.pid, onPostgres);
     /** The admins' "roll up now" over HTTP: its time in ms. */
@@ -205,10 +209,7 @@ async function ingestion(label, env, total) {
     const more = Array.from({ length: Math.ceil(total / BATCH) }, () =>
       Buffer.from(batchBody(BATCH, Date.now())),
     );
-    const during = [];
     const runs = [];
-    let sustained = 0;
-    let sent = 0;
     let sending = true;
     const cpu3 = cpuNow(child.pid, onPostgres);
     const s0 = performance.now();
@@ -221,15 +222,7 @@ async function ingestion(label, env, total) {
         runs.push(await rollup());
       }
     })();
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (sent < more.length) {
-          const r = await send(more[sent++]);
-          during.push(r.ms);
-          sustained += r.accepted;
-        }
-      }),
-    );
+    const { latencies: during, accepted: sustained } = await sendAll(more);
     const acceptedMs = performance.now() - s0;
     sending = false;
     await rolling;

@@ -7,7 +7,7 @@ import type { Database } from '../../server/db/types';
 import { allAgentsStat } from '../../server/modules/agents/stat';
 import { ATTRIBUTED_SUMS } from '../../server/modules/statistics/attributed-blocks';
 import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
-import { rollupDayFigures } from '../../server/modules/statistics/day-figures';
+import { DAY_FIGURE_TABLES, DayFold } from '../../server/modules/statistics/day-figures';
 import { ingest } from '../../server/modules/statistics/ingest';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
 import {
@@ -111,6 +111,14 @@ function toEvent(g: Gen) {
       ? { object: { type: 'ad', id: g.movie } }
       : {}),
   };
+}
+
+/** Every row of the tables a day's figures are written to, and of the first-seen days, in a stable order. */
+async function figureRows() {
+  const out: Record<string, unknown[]> = {};
+  for (const t of [...DAY_FIGURE_TABLES, 'stat_visitors'])
+    out[t] = await q(sql.raw(`select * from ${t} order by ${t}::text`)); // every column: no ties
+  return out;
 }
 
 /** What the rollup tables must hold, counted from the events that were stored. */
@@ -499,30 +507,18 @@ describe('the day read in chunks', () => {
     const got = await ingest(database.db, TENANT, events, { now: NOW, clientAddress: '1.1.1.1' });
     const stored = got.accepted;
     expect(stored).toBeGreaterThan(100);
-    const tables = [
-      'stat_keyword_daily',
-      'stat_object_daily',
-      'stat_domain_daily',
-      'stat_domain_hourly',
-      'stat_visit_daily',
-      'stat_channel_daily',
-      'stat_visitors',
-    ];
-    const snapshot = async () => {
-      const out: Record<string, unknown[]> = {};
-      for (const t of tables) out[t] = await q(sql.raw(`select * from ${t} order by ${t}::text`)); // every column: no ties
-      return out;
-    };
     const roll = (size: number) =>
-      database.db.transaction((tx) =>
-        rollupDayFigures(tx, TENANT, DAYS[1], 'Asia/Shanghai', { fetchSize: size }),
-      );
+      database.db.transaction(async (tx) => {
+        const fold = new DayFold(TENANT, DAYS[1], 'Asia/Shanghai');
+        await fold.read(tx, { fetchSize: size });
+        await fold.write(tx, { whole: true });
+      });
     await roll(10_000);
-    const whole = await snapshot();
+    const whole = await figureRows();
     expect(whole.stat_keyword_daily.length).toBeGreaterThan(0);
     for (const size of [stored, 7, 1]) {
       await roll(size);
-      expect(await snapshot()).toEqual(whole);
+      expect(await figureRows()).toEqual(whole);
     }
   });
 });
@@ -889,20 +885,6 @@ describe('return visits', () => {
 });
 
 describe('the incremental rollup (migration 0124)', () => {
-  const FIGURE_TABLES = [
-    'stat_keyword_daily',
-    'stat_object_daily',
-    'stat_domain_daily',
-    'stat_domain_hourly',
-    'stat_visit_daily',
-    'stat_channel_daily',
-    'stat_visitors',
-  ];
-  const snapshot = async () => {
-    const out: Record<string, unknown[]> = {};
-    for (const t of FIGURE_TABLES) out[t] = await q(sql.raw(`select * from ${t} order by ${t}::text`));
-    return out;
-  };
   const rollAll = () => runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
   const send = (events: object[]) =>
     ingest(database.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1' });
@@ -936,14 +918,14 @@ describe('the incremental rollup (migration 0124)', () => {
             if (fold!.lastRead < n) folded++;
           }
           await expectRollupsMatch();
-          const rows = await snapshot();
+          const rows = await figureRows();
           const attribution = await attributionTables();
           // Every day recomputed whole from its raw events: the same rows, new visitors and sketches included.
           await database.db.execute(
             sql`insert into stat_dirty_days (tenant, day) select ${TENANT}, d::date from unnest(${sql.param(DAYS)}::text[]) d on conflict do nothing`,
           );
           await rollAll();
-          expect(await snapshot()).toEqual(rows);
+          expect(await figureRows()).toEqual(rows);
           expect(await attributionTables()).toEqual(attribution);
           await expectAttributedBlocksMatch();
         },

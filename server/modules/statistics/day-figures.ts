@@ -16,7 +16,7 @@ import { encode, M, toHex } from './sketch';
  * bounded by the keys of the day rather than its events).
  */
 
-/** The tables whose rows of a day `rollupDayFigures` writes (deleted first, then written again). */
+/** The tables whose rows of a day a `DayFold` writes (a whole read deletes the day's first). */
 export const DAY_FIGURE_TABLES = [
   'stat_keyword_daily',
   'stat_object_daily',
@@ -579,25 +579,6 @@ export class DayFold {
     touched.domains.clear();
     touched.channels.clear();
   }
-}
-
-/**
- * Recomputes a day's figures whole: deletes its rows of the domains', keywords', objects', visits' and channels' tables
- * and writes them again, and records first-seen days. In the caller's transaction. Returns the fold (the runner keeps
- * it to fold the day's next batches).
- */
-export async function rollupDayFigures(
-  t: Executor,
-  tenant: number,
-  day: string,
-  timeZone: string,
-  opts: { fetchSize?: number; traffic?: (byChannel: Map<string, ChannelTraffic>) => void } = {},
-) {
-  const fold = new DayFold(tenant, day, timeZone);
-  await fold.read(t, { fetchSize: opts.fetchSize });
-  opts.traffic?.(fold.traffic);
-  await fold.write(t, { whole: true });
-  return fold;
 }
 
 /**

@@ -163,13 +163,13 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   // queue holds a batch exactly when its events are stored (migration 0124).
   const insert = (skip: boolean) =>
     db.execute(sql`
-      with b as (select nextval('stat_event_batches') as n),
+      with b as (select nextval('stat_event_batches') as batch),
       ins as (insert into ${into} (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
         address, address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword,
         results, amount, batch)
       select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
         e.province, e.address, e.ah, coalesce(e.ar, zg_hll_reg(e.ah)), e.visitor, e.vh, coalesce(e.vr, zg_hll_reg(e.vh)),
-        e.channel, e.object_type, e.object_id, e.keyword, e.results, e.amount, (select n from b)
+        e.channel, e.object_type, e.object_id, e.keyword, e.results, e.amount, (select batch from b)
       from (select *, coalesce(('x' || ahx)::bit(64)::bigint, zg_hash64(address)) as ah,
         coalesce(('x' || vhx)::bit(64)::bigint, zg_hash64(visitor)) as vh
       from unnest(${arr('day')}::date[], ${arr('id')}::text[], ${arr('type')}::text[],
@@ -185,7 +185,7 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
       ${skip ? sql`on conflict (tenant, day, id) do nothing` : sql``}
       returning day),
       n as (select day, count(*)::int as n from ins group by day),
-      q as (insert into stat_fold_queue (tenant, day, batch) select ${tenant}, day, (select n from b) from n)
+      q as (insert into stat_fold_queue (tenant, day, batch) select ${tenant}, day, (select batch from b) from n)
       select day::text as day, n from n`);
   const attempt = async (skip: boolean) => {
     try {
