@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Logger } from '../core/logger';
+import { type CopyIn, copyInWith } from '../db/copy-in';
 import { type RowStream, streamRowsWith } from '../db/each-row';
 import * as schema from '../db/schema';
 import type { Database } from '../db/types';
@@ -52,7 +53,61 @@ export const SESSION_SETTINGS = 'set jit = off';
 export function databaseOver(pool: pg.Pool): Database['db'] {
   const db = drizzle(pool, { schema }) as unknown as Database['db'];
   streamRowsWith(db, streamRows(pool));
+  copyInWith(db, copyIn(pool));
   return db;
+}
+
+/**
+ * `COPY … FROM STDIN` on a client of the pool (copy-in.ts): node-postgres runs a query object that answers the
+ * protocol's messages itself (`submit` and the `handle…` calls), as pg-copy-streams does; this one sends `data` whole
+ * as one CopyData message when the server asks for it.
+ */
+function copyIn(pool: pg.Pool): CopyIn {
+  return async (text, data) => {
+    const client = await pool.connect();
+    try {
+      return await new Promise<string[]>((resolve, reject) => {
+        client.query(new CopyInQuery(text, data, (err, tags) => (err ? reject(err) : resolve(tags))));
+      });
+    } finally {
+      client.release();
+    }
+  };
+}
+
+class CopyInQuery {
+  private readonly tags: string[] = [];
+  constructor(
+    readonly text: string,
+    private readonly data: Buffer,
+    private callback?: (err: Error | undefined, tags: string[]) => void,
+  ) {}
+  private done(err?: Error) {
+    const callback = this.callback;
+    this.callback = undefined; // once: an error is followed by ReadyForQuery, which node-postgres no longer hands here
+    callback?.(err, this.tags);
+  }
+  submit(connection: { query(text: string): void }) {
+    connection.query(this.text);
+  }
+  handleCopyInResponse(connection: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) {
+    connection.sendCopyFromChunk(this.data);
+    connection.endCopyFrom();
+  }
+  handleCommandComplete(msg: { text: string }) {
+    this.tags.push(msg.text);
+  }
+  handleError(err: Error) {
+    this.done(err);
+  }
+  handleReadyForQuery() {
+    this.done();
+  }
+  handleRowDescription() {}
+  handleDataRow() {}
+  handleEmptyQuery() {}
+  handlePortalSuspended() {}
+  handleCopyData() {}
 }
 
 /**

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type CopyIn, copierOf, copyField, copyInWith } from '../../server/db/copy-in';
 import type { Db } from '../../server/db/types';
 import { ingest } from '../../server/modules/statistics/ingest';
-import { startApi, type TestApi } from './harness';
+import { onPostgres, startApi, type TestApi } from './harness';
 import { event, report, rollup, siteSender, watchedDb } from './stats-helpers';
 
 /** Issue #12: POST /app/site/events — per-event validation, idempotency, settings, bots, CORS, the site key. */
@@ -218,6 +221,145 @@ describe('ingestion', () => {
     const b = r.body.data.list.find((x: any) => x.key === 'b.example.com');
     expect(b).toMatchObject({ pageViews: 3, visitors: 2, newVisitors: 2, bounceRate: 0.5 });
   });
+});
+
+describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', () => {
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+  /** The raw rows of a tenant but their tenant and batch, in id order. */
+  const stored = (tenant: number) =>
+    api.query<
+      Record<string, unknown>
+    >(sql`select day::text, id, type, at, domain, path, referrer, device, browser, os,
+      country, province, address, address_hash::text, address_reg, visitor, visitor_hash::text, visitor_reg, channel,
+      object_type, object_id, keyword, results, amount::text from stat_events where tenant = ${tenant} order by id`);
+  /** The copier of the server's database, counting its calls (and failing a call when `refuse` says so). */
+  const counted = (db: Db) => {
+    const real = copierOf(db)!;
+    const calls = { n: 0 };
+    const wrapped: CopyIn = (text, data) => {
+      calls.n++;
+      return real(text, data);
+    };
+    copyInWith(db, wrapped);
+    return { calls, restore: () => copyInWith(db, real) };
+  };
+
+  test('a field of COPY text: null, backslash, tab and line ends escaped', () => {
+    expect(copyField(null)).toBe('\\N');
+    expect(copyField(12)).toBe('12');
+    expect(copyField('a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re');
+    expect(copyField('\\N')).toBe('\\\\N'); // the text \N, not null
+    expect(copyField('中文 "q"')).toBe('中文 "q"');
+  });
+
+  test.runIf(onPostgres)(
+    'COPY stores exactly what the insert stores (any text, hashes, registers), and queues its batch',
+    async () => {
+      const db = api.database.db as unknown as Db;
+      const { calls, restore } = counted(db);
+      const { db: plain } = watchedDb(db); // a handle with no COPY: the insert
+      expect(copierOf(plain)).toBeUndefined();
+      const text = fc.string({
+        unit: fc.constantFrom('a', '\\', '\t', '\n', '\r', 'N', '中', '"', ',', '{', ' '),
+        maxLength: 12,
+      });
+      let tenant = 100;
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(
+              fc.record({
+                type: fc.constantFrom('pageview', 'search', 'play', 'recharge'),
+                visitor: text.filter((v) => v.trim().length > 0),
+                path: text.map((p) => `/${p}`),
+                keyword: text.filter((k) => k.trim().length > 0),
+                channel: fc.constantFrom('', 'c1', 'c\\2'),
+                minute: fc.integer({ min: 0, max: 59 }),
+              }),
+              { minLength: 1, maxLength: 20 },
+            ),
+            async (specs) => {
+              tenant += 2;
+              const batch = specs.map((x) => {
+                const e = event({
+                  type: x.type,
+                  visitor: x.visitor,
+                  path: x.path,
+                  time: `2026-06-01T07:${String(x.minute).padStart(2, '0')}:00Z`,
+                  ...(x.channel ? { channel: x.channel } : {}),
+                  ...(x.type === 'search' ? { keyword: x.keyword, results: x.minute % 3 } : {}),
+                  ...(x.type === 'recharge' ? { amount: x.minute + 0.5 } : {}),
+                });
+                return e;
+              });
+              const opts = { now: api.clock.now(), clientAddress: '', md5 };
+              const before = calls.n;
+              const a = await ingest(db, tenant, batch, opts);
+              expect(calls.n).toBe(before + 1);
+              const b = await ingest(plain, tenant + 1, batch, opts);
+              expect(calls.n).toBe(before + 1);
+              expect(a).toEqual(b);
+              expect(a).toMatchObject({ accepted: batch.length, rejected: [] }); // every kind stored, none refused
+              expect(await stored(tenant)).toEqual(await stored(tenant + 1));
+              // One batch number for the statement's events, queued once for their day.
+              const [q] = await api.query<{ n: number; batches: number; queued: number }>(
+                sql`select count(*)::int as n, count(distinct e.batch)::int as batches,
+                  (select count(*)::int from stat_fold_queue q where q.tenant = ${tenant} and q.day = '2026-06-01'
+                    and q.batch = min(e.batch)) as queued
+                  from stat_events e where e.tenant = ${tenant}`,
+              );
+              expect(q).toEqual({ n: a.accepted, batches: 1, queued: 1 });
+            },
+          ),
+          { numRuns: 25 },
+        );
+      } finally {
+        restore();
+      }
+    },
+  );
+
+  test.runIf(onPostgres)(
+    'a COPY refused (a stored id, a queue row that fails) leaves nothing: the insert stores the batch once',
+    async () => {
+      const db = api.database.db as unknown as Db;
+      const { calls, restore } = counted(db);
+      const opts = { now: api.clock.now(), clientAddress: '', md5 };
+      try {
+        // A retried batch: COPY meets the stored ids, the insert skips them.
+        const first = [event(), event()];
+        expect(await ingest(db, 90, first, opts)).toMatchObject({ accepted: 2, duplicates: 0 });
+        const retried = await ingest(db, 90, [...first, event()], opts);
+        expect(retried).toMatchObject({ accepted: 1, duplicates: 2 });
+        expect(calls.n).toBe(2);
+        // The queue row of the COPY's batch fails (taken already): its events go with it, and the insert takes the
+        // next batch number.
+        const [{ next }] = await api.query<{ next: string }>(
+          sql`select (nextval('stat_event_batches') + 1)::text as next`,
+        );
+        await api.query(
+          sql`insert into stat_fold_queue (tenant, day, batch) values (91, '2026-06-01', ${next}::bigint)`,
+        );
+        const out = await ingest(db, 91, [event(), event()], opts);
+        expect(out).toMatchObject({ accepted: 2, duplicates: 0 });
+        expect(calls.n).toBe(3);
+        const rows = await api.query<{ batch: string }>(
+          sql`select batch::text as batch from stat_events where tenant = 91`,
+        );
+        expect(rows.map((r) => r.batch)).toEqual([String(BigInt(next) + 1n), String(BigInt(next) + 1n)]);
+        // A day without its partition: made by the insert.
+        const partition = () =>
+          api.query<{ t: string | null }>(sql`select to_regclass('stat_events_p20260520')::text as t`);
+        expect((await partition())[0].t).toBeNull();
+        const fresh = await ingest(db, 91, [event({ time: '2026-05-20T07:00:00Z' })], opts);
+        expect(fresh).toMatchObject({ accepted: 1 });
+        expect(calls.n).toBe(4);
+        expect((await partition())[0].t).toBe('stat_events_p20260520');
+      } finally {
+        restore();
+      }
+    },
+  );
 });
 
 async function keyOf() {

@@ -3,6 +3,7 @@ import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/p
 import type { FieldErrors } from '../../core/errors';
 import { zodFieldErrors } from '../../core/validate';
 import { arrayParam } from '../../db/array-literal';
+import { copierOf, copyField } from '../../db/copy-in';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
@@ -198,6 +199,8 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
       return insert(skip);
     }
   };
+  const copied = await copyRows(db, tenant, only, more.length ? undefined : rows);
+  if (copied !== undefined) return copied;
   let result: unknown;
   try {
     result = await attempt(false);
@@ -209,3 +212,60 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   const inserted = rowsOf<{ day: string; n: number }>(result);
   return inserted.reduce((sum, r) => sum + Number(r.n), 0);
 }
+
+/** The raw table's columns a COPY fills, in the order of `copyLine`'s fields. */
+const COPY_COLUMNS = `tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province, address,
+  address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword, results, amount,
+  batch`;
+
+/**
+ * The usual batch (one day, every hash computed: the server's) stored by COPY where the driver has it (node-postgres,
+ * copy-in.ts): PostgreSQL took 10–11 µs of CPU per event for it against 17–19 for the same rows through `unnest`.
+ * The events and their queue row (one batch number, taken first) are one statement list, one transaction. A batch
+ * that meets a stored id (23505: a retried batch) or a day with no partition yet is refused whole, and stored by the
+ * `unnest` insert instead, which skips the ids stored and makes the partition. Undefined: not copied (no COPY, a
+ * batch of several days, or of rows whose hashes SQL computes).
+ */
+async function copyRows(
+  db: Executor,
+  tenant: number,
+  day: string,
+  rows: EventRow[] | undefined,
+): Promise<number | undefined> {
+  const copy = copierOf(db);
+  if (!copy || !rows || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  if (rows.some((r) => r.visitorHash === null || r.addressHash === null)) return undefined;
+  const [{ batch }] = rowsOf<{ batch: string }>(
+    await db.execute(sql`select nextval('stat_event_batches')::text as batch`),
+  );
+  const b = BigInt(batch).toString(); // a number's text: it goes into the statement as it is
+  let data = '';
+  for (const r of rows) data += copyLine(tenant, r, b);
+  try {
+    await copy(
+      `copy ${partitionName(day)} (${COPY_COLUMNS}) from stdin;
+      insert into stat_fold_queue (tenant, day, batch) values (${Math.trunc(tenant)}, '${day}', ${b})`,
+      Buffer.from(data),
+    );
+    return rows.length;
+  } catch (err) {
+    if (isCode(err, '23505') || isCode(err, '42P01')) return undefined;
+    throw err;
+  }
+}
+
+/** One event as a line of COPY's text format, in `COPY_COLUMNS`' order. */
+function copyLine(tenant: number, r: EventRow, batch: string): string {
+  return `${tenant}\t${r.day}\t${copyField(r.id)}\t${r.type}\t${r.at}\t${copyField(r.domain)}\t${copyField(r.path)}\t${copyField(
+    r.referrer,
+  )}\t${copyField(r.device)}\t${copyField(r.browser)}\t${copyField(r.os)}\t${copyField(r.country)}\t${copyField(
+    r.province,
+  )}\t${copyField(r.address)}\t${signed64(r.addressHash!)}\t${copyField(r.addressReg)}\t${copyField(r.visitor)}\t${signed64(
+    r.visitorHash!,
+  )}\t${copyField(r.visitorReg)}\t${copyField(r.channel)}\t${copyField(r.objectType)}\t${r.objectId}\t${copyField(
+    r.keyword,
+  )}\t${copyField(r.results)}\t${copyField(r.amount)}\t${batch}\n`;
+}
+
+/** 16 hex digits as the signed bigint SQL makes of them (`('x' || hex)::bit(64)::bigint`). */
+const signed64 = (hex: string) => BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
