@@ -2,16 +2,25 @@ import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam } from '../../db/array-literal';
 import type { Executor } from '../../db/types';
 import { foldAttributedDay } from './attributed-blocks';
-import type { ChannelTraffic } from './day-figures';
+import type { ChannelTraffic, Touches } from './day-figures';
 import { toHex } from './sketch';
+
+/** What the attribution takes from the figures' read of the day's events (day-figures.ts `DayFold`). */
+export interface FoldedRead {
+  /** The channels' page views, visitors and addresses over the day. */
+  traffic: Map<string, ChannelTraffic>;
+  /** The touches that appeared or moved earlier with this read (every touch of the day after a whole read). */
+  touches: Touches;
+}
 
 /** Days after a signup whose return visits are recorded (`stat_signups.active` bits 1–7). */
 export const RETURN_DAYS = 7;
 
 /**
  * The attribution part of one (tenant, day)'s rollup (issue #16), in the rollup's transaction, for the agents'
- * reports. `ev` yields the day's raw events (with `vreg`/`areg`, as in `rollupDay`); `attributionDays` is the tenant's
- * statistics setting (read once per run by `runRollup`).
+ * reports. `ev` yields the day's raw events (with `vreg`/`areg`, as in `rollupDay`); `read` is what the figures' read
+ * of them gave (the touches and the channels' traffic: one read of the events for both parts); `attributionDays` is
+ * the tenant's statistics setting (read once per run by `runRollup`).
  *
  * - A channel touch is an event carrying a channel code, or sent from a domain bound to one (`domains.channel`):
  *   `stat_touches` keeps each visitor's first time per day per channel.
@@ -29,9 +38,10 @@ export const RETURN_DAYS = 7;
  *
  * Re-running a day replaces what it wrote (touches, credited signups, the day's row) and keeps what later days added
  * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. When the figures fold batches
- * alone (`batches`), the touches and this day's returns are read from those batches' events only (they can only add
- * to what the day's earlier events gave); the conversions (signups and recharges, few) are read over the day. A touch that arrives after a
- * later day's conversions were credited marks that day for the rollup (`runRollup` rolls it in the same run).
+ * alone (`batches`), the touches are those the batches' events added or moved earlier, and this day's returns are read
+ * from those batches' events only (they can only add to what the day's earlier events gave); the conversions (signups
+ * and recharges, few) are read over the day. A touch that arrives after a later day's conversions were credited marks
+ * that day for the rollup (`runRollup` rolls it in the same run).
  */
 export async function rollupAttribution(
   tx: Executor,
@@ -39,19 +49,16 @@ export async function rollupAttribution(
   day: string,
   ev: SQL,
   attributionDays: number,
-  traffic: Promise<Map<string, ChannelTraffic>>,
-  /** The batches the figures folded alone (the incremental rollup): the day's touches and returns only gain theirs. */
+  read: Promise<FoldedRead>,
+  /** The batches the figures folded alone (the incremental rollup): the day's returns only gain theirs. */
   batches?: number[],
 ) {
   const d = sql`${day}::date`;
-  // The events that can add touches and returns: the day's, or those of the batches folded alone.
+  // The events that can add returns: the day's, or those of the batches folded alone.
   const fresh = batches?.length
     ? sql`select * from (${ev}) e where e.batch between ${Math.min(...batches)} and ${Math.max(...batches)}
         and e.batch = any(${sql.param(batches)}::bigint[])`
     : ev;
-  const chan = sql`select x.*, case when x.channel <> '' then x.channel else coalesce(b.channel, '') end as ch
-    from (${fresh}) x left join (select hostname, channel from domains where tenant = ${tenant} and coalesce(channel, '') <> '') b
-    on b.hostname = x.domain`;
   const conv = sql`select y.id, y.type, y.at, y.visitor_hash, y.address_hash, y.amount,
       coalesce((select t.channel from stat_touches t where t.tenant = ${tenant} and t.visitor_hash = y.visitor_hash
         and t.at <= y.at and t.at > y.at - make_interval(days => ${attributionDays}::int)
@@ -60,9 +67,13 @@ export async function rollupAttribution(
 
   // The day's touches are rewritten where they changed; a later day (within the window) with a conversion by a
   // visitor whose touches changed is marked for its rollup: its credit may move (a late touch for an earlier day).
-  // Folding batches alone, a touch only moves earlier and none goes.
-  await tx.execute(sql`with n as materialized (select visitor_hash, ch, min(at) as at from (${chan}) y where ch <> ''
-        group by visitor_hash, ch),
+  // Folding batches alone, a touch only moves earlier and none goes. The touches come from the figures' read (one
+  // read of the events for both parts), only those that appeared or moved earlier when folding batches alone.
+  const { touches, traffic } = await read;
+  if (!batches || touches.visitors.length)
+    await tx.execute(sql`with n as materialized (select v as visitor_hash, ch, timestamptz 'epoch' + us * interval '1 microsecond' as at
+        from unnest(${arrayParam(touches.visitors)}::bigint[], ${arrayParam(touches.channels)}::text[],
+          ${arrayParam(touches.at)}::bigint[]) as u(v, ch, us)),
       gone as (delete from stat_touches t where ${batches ? sql`false` : sql`true`} and t.tenant = ${tenant} and t.day = ${d}
         and not exists (select 1 from n where n.visitor_hash = t.visitor_hash and n.ch = t.channel) returning t.visitor_hash),
       put as (insert into stat_touches (tenant, visitor_hash, day, channel, at) select ${tenant}, visitor_hash, ${d}, ch, at from n
@@ -107,7 +118,7 @@ export async function rollupAttribution(
   await tx.execute(sql`delete from stat_attributed_daily where tenant = ${tenant} and day = ${d}`);
   // The channels' traffic (page views, visitors' and addresses' sketches) comes from the figures' read of the day
   // (day-figures.ts); the conversions credited to each channel from SQL.
-  const byChannel = [...(await traffic)];
+  const byChannel = [...traffic];
   await tx.execute(sql`insert into stat_attributed_daily (tenant, day, channel, page_views, signups, recharges,
       recharge_amount, visitors, addresses)
     select ${tenant}, ${d}, coalesce(t.c, v.credit), coalesce(t.pv, 0), coalesce(v.signups, 0), coalesce(v.recharges, 0),

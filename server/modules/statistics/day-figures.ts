@@ -226,6 +226,13 @@ export interface ChannelTraffic {
   addresses: { encode(): Uint8Array };
 }
 
+/** Touches (visitor hash, channel, first time in µs since the epoch), column by column. */
+export interface Touches {
+  visitors: string[];
+  channels: string[];
+  at: number[];
+}
+
 /** The separator of the safe fields of a row (enums, numbers, the domain: none holds a tab). */
 const TAB = '\t';
 
@@ -265,6 +272,13 @@ export class DayFold {
     domains: new Set<DomainDay>(),
     channels: new Set<string>(),
   };
+  /**
+   * Each visitor's first time of the day per agent's channel (named as in `traffic`), in µs since the epoch, keyed
+   * `visitor channel` (a visitor hash has no space): the attribution's touches. `changedTouches`: the keys that
+   * appeared or moved earlier since `takeTouches` last handed them over.
+   */
+  private readonly touches = new Map<string, number>();
+  private changedTouches = new Set<string>();
   /** Movies viewed or played by the read in progress, for their tags (read once the movies are known). */
   private movieEvents = new Map<number, { type: string; vreg: number }[]>();
   private bound = new Map<string, string>();
@@ -283,7 +297,16 @@ export class DayFold {
    * day (`stat_visitors`) and records them; a visitor now seen on an earlier day than recorded puts the later day in
    * `moved` (its new visitors change). In the caller's transaction.
    */
-  async read(t: Executor, opts: { batches?: number[]; exceptQueued?: boolean; fetchSize?: number } = {}) {
+  async read(
+    t: Executor,
+    opts: {
+      batches?: number[];
+      exceptQueued?: boolean;
+      fetchSize?: number;
+      /** Called once the events are folded, before the first-seen visitors are looked up. */
+      onFolded?: () => void;
+    } = {},
+  ) {
     const { tenant, day } = this;
     const fetchSize = opts.fetchSize ?? FETCH_ROWS;
     const tz = this.timeZone.replace(/'/g, "''");
@@ -298,7 +321,10 @@ export class DayFold {
     const batches = opts.batches?.map((b) => Math.trunc(Number(b)));
     this.lastRead = 0;
     this.moved.clear();
-    if (batches && !batches.length) return;
+    if (batches && !batches.length) {
+      opts.onFolded?.();
+      return;
+    }
     const which = batches
       ? `batch between ${Math.min(...batches)} and ${Math.max(...batches)} and batch = any('{${batches.join(',')}}'::bigint[])`
       : opts.exceptQueued
@@ -310,7 +336,8 @@ export class DayFold {
       sql.raw(`declare ${name} no scroll cursor for
         select concat_ws('${TAB}', type, extract(hour from at at time zone '${tz}')::int,
             coalesce(visitor_reg, zg_hll_reg(visitor_hash)), coalesce(address_reg, zg_hll_reg(address_hash)), visitor_hash,
-            object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain) as f,
+            object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain,
+            (date_part('epoch', at) * 1000000)::bigint) as f,
           keyword, path, referrer, channel,
           case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown') then province
             else country end as region
@@ -343,6 +370,7 @@ export class DayFold {
           this.objectEvent('tag', Number(l.tag_id), e.type, e.vreg, '');
       this.movieEvents = new Map();
     }
+    opts.onFolded?.();
     await this.firstSeen(t);
   }
 
@@ -359,6 +387,7 @@ export class DayFold {
       amount,
       device,
       domain,
+      atMicros,
     ] = r.f.split(TAB);
     this.events++;
     this.lastRead++;
@@ -397,6 +426,13 @@ export class DayFold {
       if (type === 'pageview') a.pageViews++;
       a.visitors.add(vreg);
       a.addresses.add(areg);
+      const key = `${visitor} ${agent}`;
+      const at = Number(atMicros);
+      const had = this.touches.get(key);
+      if (had === undefined || at < had) {
+        this.touches.set(key, at);
+        this.changedTouches.add(key);
+      }
     }
     if (type !== 'pageview') return;
     ch.visitors.add(vreg);
@@ -463,6 +499,22 @@ export class DayFold {
    * only when new or moved earlier: a day rolled up again writes nothing for the visitors it already recorded. A day
    * a visitor was new on and no longer is (its first day moved here) goes in `moved`.
    */
+  /**
+   * The touches that appeared or moved earlier since the last call (every touch of the day after a whole read): their
+   * visitors' hashes, channels and first times (µs since the epoch), for the attribution (attribution.ts).
+   */
+  takeTouches(): Touches {
+    const out: Touches = { visitors: [], channels: [], at: [] };
+    for (const key of this.changedTouches) {
+      const space = key.indexOf(' ');
+      out.visitors.push(key.slice(0, space));
+      out.channels.push(key.slice(space + 1));
+      out.at.push(this.touches.get(key)!);
+    }
+    this.changedTouches = new Set();
+    return out;
+  }
+
   private async firstSeen(t: Executor) {
     const { tenant, day } = this;
     const names: string[] = [];

@@ -4,9 +4,9 @@ import { analyzeStale } from '../../db/maintenance';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
-import { RETURN_DAYS, rollupAttribution } from './attribution';
+import { type FoldedRead, RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
-import { type ChannelTraffic, DAY_FIGURE_TABLES, DayFold } from './day-figures';
+import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
 import { keptPerDb, markRolled } from './report-cache';
 import { forgetOldReads } from './warm-reads';
@@ -48,37 +48,31 @@ export async function rollupDay(
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
   // The visitors, domains, keywords, objects, visits and channels: one read of the day's events (or of the batches
   // since), folded in JavaScript (day-figures.ts); then the domains' blocks.
-  // The attribution waits for the channels' traffic of that read (it needs it for its last statements only).
-  let trafficRead: (m: Map<string, ChannelTraffic>) => void = () => {};
-  let trafficFailed: (err: unknown) => void = () => {};
-  const traffic = new Promise<Map<string, ChannelTraffic>>((resolve, reject) => {
-    trafficRead = resolve;
-    trafficFailed = reject;
+  // The attribution waits for that read: its touches (its first statement) and the channels' traffic (its last).
+  let folded: (read: FoldedRead) => void = () => {};
+  let readFailed: (err: unknown) => void = () => {};
+  const read = new Promise<FoldedRead>((resolve, reject) => {
+    folded = resolve;
+    readFailed = reject;
   });
-  traffic.catch(() => {}); // awaited by the attribution; a failed read rejects the day through the figures part too
+  read.catch(() => {}); // awaited by the attribution; a failed read rejects the day through the figures part too
   const fold = queue?.kept ?? new DayFold(tenant, day, timeZone);
   const whole = !queue?.kept;
   const figures = async (t: Executor) => {
     try {
-      await fold.read(t, whole ? { exceptQueued: !!queue } : { batches: queue!.batches });
-      trafficRead(fold.traffic);
+      await fold.read(t, {
+        ...(whole ? { exceptQueued: !!queue } : { batches: queue!.batches }),
+        onFolded: () => folded({ traffic: fold.traffic, touches: fold.takeTouches() }),
+      });
     } catch (err) {
-      trafficFailed(err);
+      readFailed(err);
       throw err;
     }
     await fold.write(t, { whole });
     await foldDomainDay(t, tenant, day);
   };
   const attribution = (t: Executor) =>
-    rollupAttribution(
-      t,
-      tenant,
-      day,
-      ev,
-      settings.attributionDays,
-      traffic,
-      whole ? undefined : queue!.batches,
-    );
+    rollupAttribution(t, tenant, day, ev, settings.attributionDays, read, whole ? undefined : queue!.batches);
 
   if (parallel) {
     const apart = (part: (t: Executor) => Promise<void>) =>
