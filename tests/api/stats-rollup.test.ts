@@ -179,7 +179,9 @@ async function expectRollupsMatch() {
   const want = await recount();
   // The attribution's touches: each visitor's first time of the day per channel (the event's, else its domain's).
   expect(
-    await q(sql`select visitor_hash::text as v, day::text as day, channel, at from stat_touches order by 1, 2, 3`),
+    await q(
+      sql`select visitor_hash::text as v, day::text as day, channel, at from stat_touches order by 1, 2, 3`,
+    ),
   ).toEqual(
     await q(sql`select visitor_hash::text as v, day::text as day, ch as channel, min(at) as at
       from (select e.*, case when e.channel <> '' then e.channel else coalesce(b.channel, '') end as ch
