@@ -6,7 +6,7 @@ import type { Executor } from './types';
  * with each statement's command tag ('COPY 500', 'INSERT 0 1'); rejects with the database's error (its `code`).
  * node-postgres has it (`openPostgres`); PGlite copies from its own virtual files only.
  */
-export type CopyIn = (text: string, data: Buffer) => Promise<string[]>;
+export type CopyIn = (text: string, data: string) => Promise<string[]>;
 
 const copiers = new WeakMap<object, CopyIn>();
 

@@ -67,7 +67,9 @@ function copyIn(pool: pg.Pool): CopyIn {
     const client = await pool.connect();
     try {
       return await new Promise<string[]>((resolve, reject) => {
-        client.query(new CopyInQuery(text, data, (err, tags) => (err ? reject(err) : resolve(tags))));
+        client.query(
+          new CopyInQuery(text, Buffer.from(data), (err, tags) => (err ? reject(err) : resolve(tags))),
+        );
       });
     } finally {
       client.release();

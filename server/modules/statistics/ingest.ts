@@ -245,7 +245,7 @@ async function copyRows(
     await copy(
       `copy ${partitionName(day)} (${COPY_COLUMNS}) from stdin;
       insert into stat_fold_queue (tenant, day, batch) values (${Math.trunc(tenant)}, '${day}', ${b})`,
-      Buffer.from(data),
+      data,
     );
     return rows.length;
   } catch (err) {
