@@ -946,6 +946,32 @@ describe('the incremental rollup (migration 0124)', () => {
     expect(folded).toBeGreaterThan(0); // the runs did fold batches alone
   }, 180_000);
 
+  test('a run whose visitors and addresses were all seen that day leaves the blocks unwritten; a new visitor writes its domain’s', async () => {
+    await reset();
+    const pv = (visitor: number, domain = 'a.test') => toEvent({ ...sample(), day: 2, visitor, domain });
+    const written = async () =>
+      new Map(
+        (
+          await q<{ k: string; x: string }>(
+            sql`select level || '|' || domain as k, xmin::text as x from stat_domain_blocks`,
+          )
+        ).map((r) => [r.k, r.x]),
+      );
+    await send([pv(1), pv(2), pv(1, 'b.test')]);
+    await rollAll();
+    const first = await written();
+    expect(first.size).toBe(3 * MAX_LEVEL); // a.test, b.test and the site
+    await send([pv(2), pv(1)]); // seen that day, from the same address
+    await rollAll();
+    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(2); // folded alone
+    expect(await written()).toEqual(first);
+    await send([pv(3)]); // new: a.test's blocks and the site's change, b.test's do not
+    await rollAll();
+    const after = await written();
+    for (const [k, x] of after) expect(x === first.get(k), k).toBe(k.endsWith('|b.test'));
+    await expectBlocksMatch();
+  });
+
   test('a day another runner rolled up since is read whole: the kept fold lacks what that runner folded', async () => {
     await reset();
     const pv = (visitor: number) => toEvent({ ...sample(), day: 2, visitor });

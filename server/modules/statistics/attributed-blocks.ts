@@ -3,7 +3,7 @@ import { addDays } from '../../../common/period';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { blockStart, dayNumber, dayOfNumber, MAX_LEVEL } from './blocks';
-import { mergeStored, storedSketch } from './sketch';
+import { mergeStored, sameBytes, storedSketch } from './sketch';
 
 /**
  * The attributed figures over aligned blocks (migration 0072), for the agents' stat: `stat_attributed_blocks` holds,
@@ -30,12 +30,6 @@ export const ATTRIBUTED_SUMS = [
   'idle',
   'retained',
 ] as const;
-
-const same = (x: Uint8Array | null | undefined, y: Uint8Array) => {
-  if ((x?.length ?? 0) !== y.length) return false;
-  if (x) for (let i = 0; i < y.length; i++) if (x[i] !== y[i]) return false;
-  return true;
-};
 
 /** The start of the other half of the level-`level + 1` block holding the level-`level` block at `start`. */
 const sibling = (start: string, level: number) => dayOfNumber(dayNumber(start) ^ (1 << level));
@@ -131,7 +125,7 @@ export async function foldAttributedDay(tx: Executor, tenant: number, day: strin
       a = mergeStored(a, half?.a);
       // Written only when it changed (a day of returning visitors leaves the larger blocks as they were).
       const was = m.get(`${b.level}|${b.start}`);
-      if (!was || !same(was.v, v) || !same(was.a, a))
+      if (!was || !sameBytes(was.v, v) || !sameBytes(was.a, a))
         values.push(sql`(${tenant}, ${channel}, ${b.level}, ${b.start}::date, ${v}, ${a})`);
     }
   }

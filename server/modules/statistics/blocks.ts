@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { emptyRegisters, encode, estimate, mergeInto } from './sketch';
+import { emptyRegisters, encode, estimate, mergeInto, sameBytes } from './sketch';
 
 /**
  * Pre-merged sketches over aligned blocks of days (migration 0021): level L holds the register-wise maximum of the
@@ -74,13 +74,17 @@ export async function foldDomainDay(tx: Executor, tenant: number, day: string) {
     ).map((r) => [`${r.level}|${r.domain}`, r]),
   );
   const values = levels.flatMap(({ level, start }) =>
-    days.map((r) => {
+    days.flatMap((r) => {
       const before = old.get(`${level}|${r.domain}`);
       const v = encode(mergeInto(r.visitors.slice(), bytes(before?.visitors)));
       const a = encode(mergeInto(r.addresses.slice(), bytes(before?.addresses)));
-      return sql`(${tenant}, ${r.domain}, ${level}, ${start}::date, ${v}, ${a})`;
+      // Written only when it changed: a run of returning visitors leaves the blocks as they were (each block's two
+      // sketches are up to 16 KB, and a run would otherwise write them all for every domain of the day).
+      if (before && sameBytes(bytes(before.visitors), v) && sameBytes(bytes(before.addresses), a)) return [];
+      return [sql`(${tenant}, ${r.domain}, ${level}, ${start}::date, ${v}, ${a})`];
     }),
   );
+  if (!values.length) return;
   await tx.execute(sql`insert into stat_domain_blocks (tenant, domain, level, start, visitors, addresses)
     values ${sql.join(values, sql`, `)}
     on conflict (tenant, level, start, domain) do update set visitors = excluded.visitors, addresses = excluded.addresses`);

@@ -228,6 +228,13 @@ export function decodeInto(text: string, out: Uint8Array, plain = !NodeBuffer): 
   return n;
 }
 
+/** Whether a stored value (none: empty) holds exactly these bytes: a sketch written again only when it changed. */
+export function sameBytes(stored: Uint8Array | null | undefined, bytes: Uint8Array): boolean {
+  if ((stored?.length ?? 0) !== bytes.length) return false;
+  if (stored) for (let i = 0; i < bytes.length; i++) if (stored[i] !== bytes[i]) return false;
+  return true;
+}
+
 /**
  * A stored sketch as a driver returns a `bytea`: bytes (node-postgres, PGlite) or PostgreSQL's `\\x…` text; or as
  * `encode(…, 'base64')` gives it (a read of thousands of sketches: a third fewer characters than hex, decoded without
