@@ -948,7 +948,8 @@ describe('the incremental rollup (migration 0124)', () => {
 
   test('a run whose visitors and addresses were all seen that day leaves the blocks unwritten; a new visitor writes its domain’s', async () => {
     await reset();
-    const pv = (visitor: number, domain = 'a.test') => toEvent({ ...sample(), day: 2, visitor, domain });
+    const pv = (visitor: number, domain: Gen['domain'] = 'a.test') =>
+      toEvent({ ...sample(), day: 2, visitor, domain });
     const written = async () =>
       new Map(
         (
