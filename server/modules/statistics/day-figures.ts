@@ -494,12 +494,6 @@ export class DayFold {
   }
 
   /**
-   * The first day each visitor met by this read was seen, per domain and site-wide (''), moved to this day where it
-   * was later or unknown; marks those first seen this day. Each pair is looked up once, when first met, and written
-   * only when new or moved earlier: a day rolled up again writes nothing for the visitors it already recorded. A day
-   * a visitor was new on and no longer is (its first day moved here) goes in `moved`.
-   */
-  /**
    * The touches that appeared or moved earlier since the last call (every touch of the day after a whole read): their
    * visitors' hashes, channels and first times (µs since the epoch), for the attribution (attribution.ts).
    */
@@ -515,6 +509,12 @@ export class DayFold {
     return out;
   }
 
+  /**
+   * The first day each visitor met by this read was seen, per domain and site-wide (''), moved to this day where it
+   * was later or unknown; marks those first seen this day. Each pair is looked up once, when first met, and written
+   * only when new or moved earlier: a day rolled up again writes nothing for the visitors it already recorded. A day
+   * a visitor was new on and no longer is (its first day moved here) goes in `moved`.
+   */
   private async firstSeen(t: Executor) {
     const { tenant, day } = this;
     const names: string[] = [];
@@ -537,13 +537,12 @@ export class DayFold {
       m.set(String(r.visitor), String(r.first_day).slice(0, 10));
     }
     const write: number[] = [];
-    const later = new Set<string>();
     for (let i = 0; i < ids.length; i++) {
       const first = known.get(names[i])?.get(ids[i]);
       if (first !== undefined && first < day) continue;
       this.domains.get(names[i])!.fresh(ids[i]);
       if (first === undefined || first > day) write.push(i);
-      if (first !== undefined && first > day) later.add(first);
+      if (first !== undefined && first > day) this.moved.add(first);
     }
     if (write.length)
       await t.execute(sql`insert into stat_visitors (tenant, domain, visitor, first_day)
@@ -552,7 +551,6 @@ export class DayFold {
           ${arrayParam(write.map((i) => ids[i]))}::bigint[]) as u(d, v) order by d, v
         on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
           where excluded.first_day < stat_visitors.first_day`);
-    for (const d of later) this.moved.add(d);
   }
 
   /**

@@ -153,9 +153,8 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   // A batch of one day (the usual one) goes into that day's partition directly: routing each row through the parent
   // cost PostgreSQL about 1 µs of the 6–7 an event's insert takes.
   const [only, ...more] = new Set(col('day'));
-  const into = sql.raw(
-    !more.length && /^\d{4}-\d{2}-\d{2}$/.test(only) ? partitionName(only) : 'stat_events',
-  );
+  const oneDay = !more.length && /^\d{4}-\d{2}-\d{2}$/.test(only) ? only : undefined;
+  const into = sql.raw(oneDay ? partitionName(oneDay) : 'stat_events');
   // A batch's events are new but for a retried batch: inserted without `on conflict` first (its speculative insertion
   // cost PostgreSQL about 2.8 µs an event), and only a batch that meets a stored id (23505: nothing of it was
   // written) is inserted again skipping those. So `store` runs on the database, not in a caller's transaction (a
@@ -199,11 +198,12 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
       return insert(skip);
     }
   };
-  const copied = await copyRows(db, tenant, only, more.length ? undefined : rows);
-  if (copied !== undefined) return copied;
+  // A batch COPY refused for a stored id goes straight to the insert that skips them.
+  const copied = oneDay ? await copyRows(db, tenant, oneDay, rows) : undefined;
+  if (typeof copied === 'number') return copied;
   let result: unknown;
   try {
-    result = await attempt(false);
+    result = await attempt(copied === 'duplicate');
   } catch (err) {
     if (!isCode(err, '23505')) throw err; // an event id stored already (a retried batch), or twice in this one
     result = await attempt(true);
@@ -222,18 +222,18 @@ const COPY_COLUMNS = `tenant, day, id, type, at, domain, path, referrer, device,
  * The usual batch (one day, every hash computed: the server's) stored by COPY where the driver has it (node-postgres,
  * copy-in.ts): PostgreSQL took 10–11 µs of CPU per event for it against 17–19 for the same rows through `unnest`.
  * The events and their queue row (one batch number, taken first) are one statement list, one transaction. A batch
- * that meets a stored id (23505: a retried batch) or a day with no partition yet is refused whole, and stored by the
- * `unnest` insert instead, which skips the ids stored and makes the partition. Undefined: not copied (no COPY, a
- * batch of several days, or of rows whose hashes SQL computes).
+ * that meets a stored id (23505: a retried batch, 'duplicate') or a day with no partition yet is refused whole, and
+ * stored by the `unnest` insert instead, which skips the ids stored and makes the partition. Undefined: not copied (no
+ * COPY, or rows whose hashes SQL computes). `day`: the batch's one day, checked a day.
  */
 async function copyRows(
   db: Executor,
   tenant: number,
   day: string,
-  rows: EventRow[] | undefined,
-): Promise<number | undefined> {
+  rows: EventRow[],
+): Promise<number | 'duplicate' | undefined> {
   const copy = copierOf(db);
-  if (!copy || !rows || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  if (!copy) return undefined;
   if (rows.some((r) => r.visitorHash === null || r.addressHash === null)) return undefined;
   const [{ batch }] = rowsOf<{ batch: string }>(
     await db.execute(sql`select nextval('stat_event_batches')::text as batch`),
@@ -249,7 +249,8 @@ async function copyRows(
     );
     return rows.length;
   } catch (err) {
-    if (isCode(err, '23505') || isCode(err, '42P01')) return undefined;
+    if (isCode(err, '23505')) return 'duplicate';
+    if (isCode(err, '42P01')) return undefined;
     throw err;
   }
 }
