@@ -49,6 +49,13 @@ afterAll(() => database?.close());
 /** On PostgreSQL each day's three parts run on three connections (the server's way there); PGlite has one. */
 const par = () => database.driver === 'postgres';
 const q = async <T>(s: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(s));
+/** A day's site-wide page views as stored (none: no row). */
+const siteViews = async (day: string) =>
+  (
+    await q<{ n: number }>(
+      sql`select page_views as n from stat_domain_daily where day = ${day}::date and domain = ''`,
+    )
+  ).map((r) => Number(r.n));
 
 async function reset() {
   for (const p of await rawPartitions(database.db))
@@ -781,12 +788,7 @@ describe('the timer’s pace', () => {
     await reset();
     const pace = new RollupPace(4);
     const pv = (day: number, visitor: number) => toEvent({ ...sample(), day, visitor });
-    const views = async () =>
-      (
-        await q<{ n: number }>(
-          sql`select page_views as n from stat_domain_daily where day = ${DAYS[1]}::date and domain = ''`,
-        )
-      ).map((r) => Number(r.n));
+    const views = () => siteViews(DAYS[1]);
     await ingest(database.db, TENANT, [pv(1, 1), pv(1, 2)], { now: NOW, clientAddress: '1.1.1.1' });
     const first = await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT, pace });
     expect(first.days).toEqual([{ tenant: TENANT, day: DAYS[1] }]);
@@ -899,6 +901,10 @@ describe('the incremental rollup (migration 0124)', () => {
   const rollAll = () => runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
   const send = (events: object[]) =>
     ingest(database.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1' });
+  /** A page view of today (DAYS[2]) by visitor `visitor`. */
+  const pv = (visitor: number, domain: Gen['domain'] = 'a.test') =>
+    toEvent({ ...sample(), day: 2, visitor, domain });
+  const views = () => siteViews(DAYS[2]);
 
   test('batches folded one run at a time into the kept day give the rows of the day recomputed whole, attribution included', async () => {
     let folded = 0;
@@ -948,8 +954,6 @@ describe('the incremental rollup (migration 0124)', () => {
 
   test('a run whose visitors and addresses were all seen that day leaves the blocks unwritten; a new visitor writes its domain’s', async () => {
     await reset();
-    const pv = (visitor: number, domain: Gen['domain'] = 'a.test') =>
-      toEvent({ ...sample(), day: 2, visitor, domain });
     const written = async () =>
       new Map(
         (
@@ -975,13 +979,6 @@ describe('the incremental rollup (migration 0124)', () => {
 
   test('a day another runner rolled up since is read whole: the kept fold lacks what that runner folded', async () => {
     await reset();
-    const pv = (visitor: number) => toEvent({ ...sample(), day: 2, visitor });
-    const views = async () =>
-      (
-        await q<{ n: number }>(
-          sql`select page_views as n from stat_domain_daily where day = ${DAYS[2]}::date and domain = ''`,
-        )
-      ).map((r) => Number(r.n));
     await send([pv(1), pv(2)]);
     await rollAll();
     expect(keptFold(database.db, TENANT, DAYS[2])?.events).toBe(2);
@@ -1009,13 +1006,6 @@ describe('the incremental rollup (migration 0124)', () => {
 
   test('a day read whole leaves out the batches queued after the run took the queue: the next fold takes them', async () => {
     await reset();
-    const pv = (visitor: number) => toEvent({ ...sample(), day: 2, visitor });
-    const views = async () =>
-      (
-        await q<{ n: number }>(
-          sql`select page_views as n from stat_domain_daily where day = ${DAYS[2]}::date and domain = ''`,
-        )
-      ).map((r) => Number(r.n));
     await send([pv(1), pv(2)]);
     await database.db.transaction(async (tx) => {
       const batches = rowsOf<{ batch: string }>(
