@@ -1,17 +1,20 @@
-import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { createHash, hash } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { addDays, dayStart, hourOf } from '../../common/period';
 import { migrate, rowsOf } from '../../server/db/migrate';
-import type { Database } from '../../server/db/types';
+import type { Database, Db } from '../../server/db/types';
 import { allAgentsStat } from '../../server/modules/agents/stat';
 import { ATTRIBUTED_SUMS } from '../../server/modules/statistics/attributed-blocks';
 import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { DAY_FIGURE_TABLES, DayFold } from '../../server/modules/statistics/day-figures';
+import type { EventRow } from '../../server/modules/statistics/events';
 import { ingest } from '../../server/modules/statistics/ingest';
+import { keptFold } from '../../server/modules/statistics/kept-folds';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
 import {
-  keptFold,
   MARKED_DAYS,
   RollupPace,
   rawPartitions,
@@ -27,7 +30,7 @@ import {
   estimateStored,
   merge,
 } from '../../server/modules/statistics/sketch';
-import { freshDatabase } from './harness';
+import { freshDatabase, onPostgres } from './harness';
 
 /**
  * Issue #12: the rollup equals a recount from the raw events, for random event sets, also when a run stops halfway,
@@ -38,6 +41,8 @@ const NOW = new Date('2026-06-03T04:00:00Z'); // 12:00 in Shanghai
 const DAYS = ['2026-06-01', '2026-06-02', '2026-06-03'];
 const hash64 = (s: string) =>
   BigInt.asIntN(64, BigInt(`0x${createHash('md5').update(s).digest('hex').slice(0, 16)}`));
+
+const md5 = (text: string) => hash('md5', text);
 
 let database: Database;
 beforeAll(async () => {
@@ -899,8 +904,9 @@ describe('return visits', () => {
 
 describe('the incremental rollup (migration 0124)', () => {
   const rollAll = () => runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
-  const send = (events: object[]) =>
-    ingest(database.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1' });
+  /** `hashed`: hashed by the server (the md5 Node gives it): a batch of one day is then folded as it is stored. */
+  const send = (events: object[], hashed = false) =>
+    ingest(database.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1', ...(hashed ? { md5 } : {}) });
   /** A page view of today (DAYS[2]) by visitor `visitor`. */
   const pv = (visitor: number, domain: Gen['domain'] = 'a.test') =>
     toEvent({ ...sample(), day: 2, visitor, domain });
@@ -908,15 +914,38 @@ describe('the incremental rollup (migration 0124)', () => {
 
   test('batches folded one run at a time into the kept day give the rows of the day recomputed whole, attribution included', async () => {
     let folded = 0;
+    let ahead = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.array(arbEvent, { minLength: 1, maxLength: 40 }), { minLength: 2, maxLength: 4 }),
-        async (batches) => {
+        fc.array(
+          fc.record({
+            events: fc.array(arbEvent, { minLength: 1, maxLength: 40 }),
+            oneDay: fc.boolean(), // all of its first event's day
+            hashed: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.array(arbEvent, { minLength: 1, maxLength: 20 }),
+        async (sent, today) => {
           await reset();
           let last: Record<string, number> = {};
-          for (const batch of batches) {
+          // Today's fold is kept after the first run (its first event is today's), and the last batch, of today and
+          // hashed, is folded into it as it is stored.
+          const [{ events: first, ...flags }, ...rest] = sent;
+          const all = [
+            { ...flags, events: [{ ...first[0], day: 2 }, ...first.slice(1)] },
+            ...rest,
+            { events: today.map((e) => ({ ...e, day: 2 })), oneDay: true, hashed: true },
+          ];
+          for (const { events: gen, oneDay, hashed } of all) {
+            const batch = oneDay ? gen.map((e) => ({ ...e, day: gen[0].day })) : gen;
             const events = batch.map(toEvent);
-            await send(events);
+            const before = DAYS.map((d) => keptFold(database.db, TENANT, d)?.foldedAhead ?? 0);
+            await send(events, hashed);
+            ahead += DAYS.reduce(
+              (n, d, i) => n + (keptFold(database.db, TENANT, d)?.foldedAhead ?? 0) - before[i],
+              0,
+            );
             last = {};
             for (const e of batch) last[DAYS[e.day]] = (last[DAYS[e.day]] ?? 0) + 1;
             await rollAll();
@@ -950,6 +979,7 @@ describe('the incremental rollup (migration 0124)', () => {
       { numRuns: 8 },
     );
     expect(folded).toBeGreaterThan(0); // the runs did fold batches alone
+    expect(ahead).toBeGreaterThan(0); // and batches were folded as they were stored
   }, 180_000);
 
   test('a run whose visitors and addresses were all seen that day leaves the blocks unwritten; a new visitor writes its domain’s', async () => {
@@ -1032,6 +1062,213 @@ describe('the incremental rollup (migration 0124)', () => {
     expect(await q(sql`select distinct day::text as day from stat_fold_queue`)).toEqual([{ day: DAYS[2] }]);
     await rollAll();
     expect(await views()).toEqual([3]);
+  });
+
+  /**
+   * `database.db` seen through a proxy (its transactions too) that, once armed, calls `after` when a statement whose
+   * text holds `marker` has run (a batch's insert, a run's take of the queue): for interleavings a busy server meets by
+   * chance. Folds and the batches being stored are kept per handle, so a test uses the proxy for everything.
+   */
+  const interleaved = (marker: string, after: () => Promise<void>) => {
+    const dialect = new PgDialect();
+    let state: 'idle' | 'armed' | 'fired' = 'idle';
+    const wrap = <T extends object>(x: T): T =>
+      new Proxy(x, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver);
+          if (key === 'execute')
+            return async (query: SQL) => {
+              const out = await (value as (q: SQL) => Promise<unknown>).call(target, query);
+              if (state === 'armed' && dialect.sqlToQuery(query).sql.includes(marker)) {
+                state = 'fired';
+                await after();
+              }
+              return out;
+            };
+          if (key === 'transaction')
+            return (run: (tx: object) => Promise<unknown>, ...rest: unknown[]) =>
+              (value as (...a: unknown[]) => Promise<unknown>).call(
+                target,
+                (tx: object) => run(wrap(tx)),
+                ...rest,
+              );
+          return value;
+        },
+      });
+    return {
+      db: wrap(database.db as Db),
+      arm: () => {
+        state = 'armed';
+      },
+      fired: () => state === 'fired',
+    };
+  };
+
+  test('a batch a run takes from the queue before its own process folds it is folded once, by the run', async () => {
+    await reset();
+    const x = interleaved('insert into stat_fold_queue', async () => {
+      await roll(); // the batch is committed: this run takes it and reads it
+    });
+    const roll = () => runRollup(x.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
+    const store = (events: object[]) =>
+      ingest(x.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1', md5 });
+    await store([pv(1), pv(2)]);
+    await roll(); // the day's fold is kept
+    const fold = keptFold(x.db, TENANT, DAYS[2])!;
+    expect(fold.foldedAhead).toBe(0);
+    x.arm();
+    await store([pv(3)]); // the run in between takes it; its process then leaves it to the run
+    expect(x.fired()).toBe(true);
+    expect(keptFold(x.db, TENANT, DAYS[2])).toBe(fold);
+    expect([fold.events, fold.foldedAhead]).toEqual([3, 0]);
+    expect(await views()).toEqual([3]);
+    await store([pv(4)]); // folded as it is stored
+    expect([fold.events, fold.foldedAhead]).toEqual([4, 1]);
+    await roll();
+    expect(fold.lastRead).toBe(1);
+    expect(await views()).toEqual([4]);
+    await expectRollupsMatch();
+  });
+
+  test.runIf(onPostgres)(
+    'a batch stored while a run has its day out waits, and is folded into the day once the run puts it back',
+    async () => {
+      await reset();
+      const x = interleaved('delete from stat_fold_queue', async () => {
+        // the run took the queue: this batch is not among what it reads
+        expect((await store([pv(3)])).accepted).toBe(1);
+      });
+      const roll = () => runRollup(x.db, { parallel: true, now: NOW, defaultTenant: TENANT });
+      const store = (events: object[]) =>
+        ingest(x.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1', md5 });
+      await store([pv(1)]);
+      await roll();
+      const fold = keptFold(x.db, TENANT, DAYS[2])!;
+      await store([pv(2)]); // ahead
+      x.arm();
+      // Stores pv(3) midway; the run's next pass finds it queued, and folded into the day already.
+      const run = await roll();
+      expect(x.fired()).toBe(true);
+      expect(run.days).toEqual([
+        { tenant: TENANT, day: DAYS[2] },
+        { tenant: TENANT, day: DAYS[2] },
+      ]);
+      expect(keptFold(x.db, TENANT, DAYS[2])).toBe(fold);
+      expect([fold.events, fold.foldedAhead, fold.lastRead]).toEqual([3, 2, 1]);
+      expect(await views()).toEqual([3]);
+      await expectRollupsMatch();
+    },
+  );
+
+  test('batches folded as they are stored give the rows of the day read whole, in any time zone', async () => {
+    // Days with a clock change (New York's and Lord Howe's half hour), and a zone half an hour off UTC.
+    const zones = [
+      { timeZone: 'America/New_York', day: '2026-11-01' },
+      { timeZone: 'Australia/Lord_Howe', day: '2026-10-04' },
+      { timeZone: 'Asia/Kolkata', day: '2026-06-03' },
+      { timeZone: 'Asia/Shanghai', day: '2026-06-03' },
+    ];
+    const agents = [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+      '',
+    ];
+    const regions: Record<string, { country: string; province: string }> = {
+      '1.1.1.1': { country: '中国', province: '广东' },
+      '2.2.2.2': { country: 'China', province: 'unknown' },
+      '3.3.3.3': { country: 'Japan', province: 'Tokyo' },
+    };
+    const arbTimed = fc.record({
+      at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+      type: fc.constantFrom('pageview', 'pageview', 'search', 'recharge', 'play'),
+      visitor: fc.integer({ min: 0, max: 8 }),
+      ip: fc.constantFrom(...Object.keys(regions)),
+      ua: fc.constantFrom(...agents),
+      cents: fc.integer({ min: 1, max: 999_999 }),
+      results: fc.integer({ min: 0, max: 3 }),
+      channel: fc.constantFrom('', 'agent1'),
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...zones),
+          fc.array(fc.array(arbTimed, { minLength: 1, maxLength: 30 }), { minLength: 2, maxLength: 4 }),
+          async ({ timeZone, day }, batches) => {
+            await reset();
+            await database.db.execute(sql`insert into system_settings (tenant, data) values (${TENANT}, ${{ timeZone }})
+              on conflict (tenant) do update set data = excluded.data`);
+            const start = dayStart(day, timeZone).getTime();
+            const length = dayStart(addDays(day, 1), timeZone).getTime() - start;
+            const now = new Date(start + length); // the day is yesterday, still kept
+            const event = (g: (typeof batches)[number][number]) => ({
+              id: `tz-evt-${++seq}`,
+              type: g.type,
+              time: new Date(start + Math.floor(g.at * length)).toISOString(),
+              domain: 'a.test',
+              path: '/',
+              visitor: `v${g.visitor}`,
+              ip: g.ip,
+              ua: g.ua,
+              channel: g.channel || undefined,
+              ...(g.type === 'search' ? { keyword: 'k', results: g.results } : {}),
+              ...(g.type === 'recharge' ? { amount: g.cents / 100 } : {}),
+              ...(g.type === 'play' ? { object: { type: 'movie', id: 1 } } : {}),
+            });
+            const opts = { now, clientAddress: '', md5, region: (ip: string) => regions[ip] };
+            const roll = () => runRollup(database.db, { parallel: par(), now, defaultTenant: TENANT });
+            const fold = () => keptFold(database.db, TENANT, day);
+            for (const [i, batch] of batches.entries()) {
+              await ingest(database.db, TENANT, batch.map(event), opts);
+              if (i === 0) await roll(); // read whole: then kept
+            }
+            expect(fold()?.foldedAhead).toBe(batches.slice(1).reduce((n, b) => n + b.length, 0));
+            await roll();
+            const rows = await figureRows();
+            await database.db.execute(
+              sql`insert into stat_dirty_days (tenant, day) values (${TENANT}, ${day}::date)`,
+            );
+            await roll();
+            expect(fold()?.foldedAhead).toBe(0); // read whole
+            expect(await figureRows()).toEqual(rows);
+          },
+        ),
+        { numRuns: 12 },
+      );
+    } finally {
+      await database.db.execute(sql`delete from system_settings where tenant = ${TENANT}`);
+    }
+  }, 180_000);
+
+  test('the hour of a stored event is its wall clock’s, also in a quarter hour of UTC in which the hour turns', () => {
+    // Shanghai kept local mean time (UTC+8:05:43) until 1901: its hour turned 5 min 43 s before a quarter hour of UTC.
+    const times = ['1900-06-01T07:50:00Z', '1900-06-01T07:58:00Z'];
+    const hours = times.map((t) => hourOf(new Date(t), 'Asia/Shanghai'));
+    expect(hours).toEqual([15, 16]);
+    const fold = new DayFold(TENANT, '1900-06-01', 'Asia/Shanghai');
+    const row = (at: string, i: number): EventRow => ({
+      ...{
+        day: '1900-06-01',
+        id: `old-${i}`,
+        type: 'pageview',
+        at,
+        domain: 'a.test',
+        path: '/',
+        referrer: '',
+      },
+      ...{
+        device: '',
+        browser: '',
+        os: '',
+        country: 'unknown',
+        province: 'unknown',
+        address: '',
+        visitor: `v${i}`,
+      },
+      ...{ channel: '', objectType: '', objectId: 0, keyword: '', results: null, amount: null },
+      ...{ visitorHash: `${i}`.padStart(16, '0'), visitorReg: i, addressHash: '0'.repeat(16), addressReg: 0 },
+    });
+    fold.stored(1, times.map(row), ['1', '2']);
+    expect([...fold.site.pageViews.entries()].filter(([, n]) => n > 0).map(([h]) => h)).toEqual(hours);
   });
 
   test('a kept fold goes once its day is older than yesterday', async () => {

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { hourOf } from '../../../common/period';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
+import type { EventRow } from './events';
 import { encode, M, toHex } from './sketch';
 
 /**
@@ -238,6 +240,42 @@ const TAB = '\t';
 
 type Row = { f: string; keyword: string; path: string; referrer: string; channel: string; region: string };
 
+/** An event as the fold takes it, from a row read (`fold`) or one this process stored (`stored`). */
+interface FoldedEvent {
+  type: string;
+  /** On the day's wall clock. */
+  hour: number;
+  vreg: number;
+  areg: number;
+  /** The visitor's hash, as SQL's bigint text. */
+  visitor: string;
+  objectType: string;
+  objectId: number;
+  results: number | null;
+  cents: number | null;
+  device: string;
+  domain: string;
+  /** The event's time, µs since the epoch. */
+  atMicros: number;
+  keyword: string;
+  path: string;
+  referrer: string;
+  channel: string;
+  region: string;
+}
+
+/** An address's region as the reports show it: the province within China, else the country. */
+const CHINA = ['中国', 'China', 'CN'];
+const NO_PROVINCE = ['', '0', 'unknown'];
+const regionOf = (country: string, province: string) =>
+  CHINA.includes(country) && !NO_PROVINCE.includes(province) ? province : country;
+const sqlList = (xs: string[]) => xs.map((x) => `'${x}'`).join(', ');
+/** `regionOf` in SQL, over `stat_events`' columns. */
+const REGION_SQL = `case when country in (${sqlList(CHINA)}) and province not in (${sqlList(NO_PROVINCE)})
+  then province else country end`;
+
+const QUARTER_MS = 15 * 60_000;
+
 /**
  * One (tenant, day)'s figures, folded from its raw events in JavaScript, and kept between the rollup's runs (the
  * incremental rollup, migration 0124): `read` folds the day's events, whole or only those of the given batches,
@@ -260,9 +298,16 @@ export class DayFold {
    * both wrote would wait on a transaction that waits for it).
    */
   readonly moved = new Set<string>();
-  /** The events folded so far, and by the last read. */
+  /** The events folded so far, and by the last read (those folded ahead of it included). */
   events = 0;
   lastRead = 0;
+  /** Batches folded as this process stored them (`stored`), and their events: the next read leaves them unread. */
+  private readonly ahead = new Set<number>();
+  private aheadEvents = 0;
+  /** The events folded as they were stored, in all (tests). */
+  foldedAhead = 0;
+  /** The hour of the day's wall clock per quarter of an hour since the epoch (`hourAt`). */
+  private readonly hourCache = new Map<number, number>();
   /** The day's `stat_rolled_days.day_gen` once the transaction that wrote this fold committed (the runner sets it). */
   stamp: string | undefined;
 
@@ -290,12 +335,14 @@ export class DayFold {
   ) {}
 
   /**
-   * Folds the day's events: those of `batches` (numbers from the fold queue), or, without, every event of the day, but
-   * with `exceptQueued` those of batches still queued (committed since the caller took the day's queue in its
-   * transaction: the next fold takes them). A tag counts
-   * the views and plays of its movies as linked when they are folded. Then looks up which visitors met are new that
-   * day (`stat_visitors`) and records them; a visitor now seen on an earlier day than recorded puts the later day in
-   * `moved` (its new visitors change). In the caller's transaction.
+   * Folds the day's events: those of `batches` (numbers from the fold queue) but the ones folded already as they were
+   * stored (`stored`), or, without, every event of the day, but with `exceptQueued` those of batches still queued
+   * (committed since the caller took the day's queue in its transaction: the next fold takes them). A tag counts the
+   * views and plays of its movies as linked when they are read (those folded ahead included). Then looks up which
+   * visitors met since the last read are new that day (`stat_visitors`) and records them; a visitor now seen on an
+   * earlier day than recorded puts the later day in `moved` (its new visitors change). In the caller's transaction.
+   * The domains' bindings to channels (the agents' traffic of events without a channel) are read here, and serve the
+   * events folded ahead until the next read.
    */
   async read(
     t: Executor,
@@ -307,9 +354,8 @@ export class DayFold {
       onFolded?: () => void;
     } = {},
   ) {
-    const { tenant, day } = this;
+    const { tenant } = this;
     const fetchSize = opts.fetchSize ?? FETCH_ROWS;
-    const tz = this.timeZone.replace(/'/g, "''");
     this.bound = new Map(
       rowsOf<{ hostname: string; channel: string }>(
         await t.execute(
@@ -317,17 +363,41 @@ export class DayFold {
         ),
       ).map((b) => [String(b.hostname), String(b.channel)]),
     );
-    const dayText = day.replace(/'/g, "''");
-    const batches = opts.batches?.map((b) => Math.trunc(Number(b)));
-    this.lastRead = 0;
+    // The batches this process folded as it stored them (`stored`) are not read again.
+    const batches = opts.batches?.map((b) => Math.trunc(Number(b))).filter((b) => !this.ahead.delete(b));
+    this.lastRead = this.aheadEvents;
+    this.aheadEvents = 0;
     this.moved.clear();
-    if (batches && !batches.length) {
-      opts.onFolded?.();
-      return;
+    if (!batches || batches.length) await this.readEvents(t, batches, !!opts.exceptQueued, fetchSize);
+
+    // The tags of the movies viewed or played: each tag counts its movies' views and plays (a movie of two tags in both).
+    if (this.movieEvents.size) {
+      const links = rowsOf<{ movie_id: number; tag_id: number }>(
+        await t.execute(sql`select movie_id, tag_id from movie_tag_links
+          where movie_id = any(${arrayParam([...this.movieEvents.keys()])}::int[])`),
+      );
+      for (const l of links)
+        for (const e of this.movieEvents.get(Number(l.movie_id)) ?? [])
+          this.objectEvent('tag', Number(l.tag_id), e.type, e.vreg, null);
+      this.movieEvents = new Map();
     }
+    opts.onFolded?.();
+    await this.firstSeen(t);
+  }
+
+  /** Folds the day's events read through a cursor: those of `batches`, or all (with `exceptQueued`, but queued ones). */
+  private async readEvents(
+    t: Executor,
+    batches: number[] | undefined,
+    exceptQueued: boolean,
+    fetchSize: number,
+  ) {
+    const { tenant, day } = this;
+    const tz = this.timeZone.replace(/'/g, "''");
+    const dayText = day.replace(/'/g, "''");
     const which = batches
       ? `batch between ${Math.min(...batches)} and ${Math.max(...batches)} and batch = any('{${batches.join(',')}}'::bigint[])`
-      : opts.exceptQueued
+      : exceptQueued
         ? `(batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${Number(tenant)}
           and q.day = '${dayText}'::date and q.batch = stat_events.batch))`
         : 'true';
@@ -338,9 +408,7 @@ export class DayFold {
             coalesce(visitor_reg, zg_hll_reg(visitor_hash)), coalesce(address_reg, zg_hll_reg(address_hash)), visitor_hash,
             object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain,
             (date_part('epoch', at) * 1000000)::bigint) as f,
-          keyword, path, referrer, channel,
-          case when country in ('中国', 'China', 'CN') and province not in ('', '0', 'unknown') then province
-            else country end as region
+          keyword, path, referrer, channel, ${REGION_SQL} as region
         from stat_events where tenant = ${Number(tenant)} and day = '${dayText}'::date and ${which}`),
     );
     const fetchRows = () => {
@@ -358,41 +426,84 @@ export class DayFold {
       if (rows.length < fetchSize) break;
     }
     await t.execute(sql.raw(`close ${name}`));
-
-    // The tags of the movies viewed or played: each tag counts its movies' views and plays (a movie of two tags in both).
-    if (this.movieEvents.size) {
-      const links = rowsOf<{ movie_id: number; tag_id: number }>(
-        await t.execute(sql`select movie_id, tag_id from movie_tag_links
-          where movie_id = any(${arrayParam([...this.movieEvents.keys()])}::int[])`),
-      );
-      for (const l of links)
-        for (const e of this.movieEvents.get(Number(l.movie_id)) ?? [])
-          this.objectEvent('tag', Number(l.tag_id), e.type, e.vreg, '');
-      this.movieEvents = new Map();
-    }
-    opts.onFolded?.();
-    await this.firstSeen(t);
   }
 
+  /** A row the cursor read: its fields as `stored` has them. */
   private fold(r: Row) {
-    const [
+    const [type, hour, vreg, areg, visitor, objectType, objectId, results, amount, device, domain, at] =
+      r.f.split(TAB);
+    this.lastRead++;
+    this.foldEvent({
       type,
-      hour,
-      vregText,
-      aregText,
+      hour: Number(hour),
+      vreg: Number(vreg),
+      areg: Number(areg),
       visitor,
       objectType,
-      objectIdText,
-      results,
-      amount,
+      objectId: Number(objectId),
+      results: results === '' ? null : Number(results),
+      cents: amount === '' ? null : cents(amount),
       device,
       domain,
-      atMicros,
-    ] = r.f.split(TAB);
+      atMicros: Number(at),
+      keyword: r.keyword,
+      path: r.path,
+      referrer: r.referrer,
+      channel: r.channel,
+      region: r.region,
+    });
+  }
+
+  /**
+   * Folds the events of a batch this process has just stored (all of them new, all of this day: `storedBatch` in
+   * kept-folds.ts) as a read of the stored rows would: the next run takes the batch from the queue without reading it
+   * (`ahead`). `visitors`: each row's visitor hash as SQL's bigint text (what the read gives).
+   */
+  stored(batch: number, rows: readonly EventRow[], visitors: readonly string[]) {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      const ms = Date.parse(r.at); // whole ms (toRow): the read's µs are these × 1000
+      this.foldEvent({
+        type: r.type,
+        hour: this.hourAt(ms),
+        vreg: r.visitorReg!,
+        areg: r.addressReg!,
+        visitor: visitors[i],
+        objectType: r.objectType,
+        objectId: r.objectId,
+        results: r.results,
+        cents: r.amount === null ? null : cents(r.amount),
+        device: r.device,
+        domain: r.domain,
+        atMicros: ms * 1000,
+        keyword: r.keyword,
+        path: r.path,
+        referrer: r.referrer,
+        channel: r.channel,
+        region: regionOf(r.country, r.province),
+      });
+    }
+    this.ahead.add(batch);
+    this.aheadEvents += rows.length;
+    this.foldedAhead += rows.length;
+  }
+
+  /** The hour of an instant (ms) on the day's wall clock, kept per quarter of an hour where one hour holds it whole. */
+  private hourAt(ms: number): number {
+    const slot = Math.floor(ms / QUARTER_MS);
+    let h = this.hourCache.get(slot);
+    if (h === undefined) {
+      h = hourOf(new Date(slot * QUARTER_MS), this.timeZone);
+      if (h !== hourOf(new Date(slot * QUARTER_MS + QUARTER_MS - 1), this.timeZone))
+        return hourOf(new Date(ms), this.timeZone); // the clock moved within it
+      this.hourCache.set(slot, h);
+    }
+    return h;
+  }
+
+  private foldEvent(e: FoldedEvent) {
+    const { type, vreg, visitor, objectType, domain, channel } = e;
     this.events++;
-    this.lastRead++;
-    const vreg = Number(vregText);
-    const channel = r.channel;
     const ch = entry(this.channels, channel, () => ({
       n: [0, 0, 0, 0, 0, 0],
       cents: 0,
@@ -401,21 +512,21 @@ export class DayFold {
     this.touched.channels.add(channel);
     const cc = CHANNEL_COUNTS[type];
     if (cc !== undefined) ch.n[cc]++;
-    if (type === 'recharge' && amount !== '') ch.cents += cents(amount);
+    if (type === 'recharge' && e.cents !== null) ch.cents += e.cents;
     if (objectType !== '') {
-      const id = Number(objectIdText);
-      this.objectEvent(objectType, id, type, vreg, amount);
+      const id = e.objectId;
+      this.objectEvent(objectType, id, type, vreg, e.cents);
       if (objectType === 'movie' && (type === 'pageview' || type === 'play')) {
         const list = this.movieEvents.get(id);
         if (list) list.push({ type, vreg });
         else this.movieEvents.set(id, [{ type, vreg }]);
       }
     }
-    if (type === 'search' && r.keyword !== '') {
-      this.searched(r.keyword, results, vreg);
-      this.searched('', results, vreg);
+    if (type === 'search' && e.keyword !== '') {
+      this.searched(e.keyword, e.results, vreg);
+      this.searched('', e.results, vreg);
     }
-    const areg = Number(aregText);
+    const areg = e.areg;
     const agent = channel !== '' ? channel : (this.bound.get(domain) ?? '');
     if (agent !== '') {
       const a = entry(this.traffic, agent, () => ({
@@ -427,7 +538,7 @@ export class DayFold {
       a.visitors.add(vreg);
       a.addresses.add(areg);
       const key = `${visitor} ${agent}`;
-      const at = Number(atMicros);
+      const at = e.atMicros;
       const had = this.touches.get(key);
       if (had === undefined || at < had) {
         this.touches.set(key, at);
@@ -436,13 +547,13 @@ export class DayFold {
     }
     if (type !== 'pageview') return;
     ch.visitors.add(vreg);
-    const h = Number(hour);
+    const h = e.hour;
     const dom = entry(this.domains, domain, () => new DomainDay());
     dom.pageView(visitor, h, vreg, areg);
     this.site.pageView(visitor, h, vreg, areg);
     this.touched.domains.add(dom);
     this.touched.domains.add(this.site);
-    const keys = [r.path, r.referrer, device, r.region, channel];
+    const keys = [e.path, e.referrer, e.device, e.region, channel];
     for (let i = 0; i < keys.length; i++) {
       const v = entry(dom.visits[i], keys[i], () => ({
         dim: i,
@@ -456,7 +567,7 @@ export class DayFold {
     }
   }
 
-  private objectEvent(type: string, id: number, kind: string, vreg: number, amount: string) {
+  private objectEvent(type: string, id: number, kind: string, vreg: number, amount: number | null) {
     const byId = entry(this.objects, type, () => new Map<number, Figures>());
     for (const key of [id, 0]) {
       const f = entry(byId, key, () => ({
@@ -469,14 +580,14 @@ export class DayFold {
       }));
       const c = OBJECT_COUNTS[kind];
       if (c !== undefined) f.n[c]++;
-      if (kind === 'recharge' && amount !== '') f.cents += cents(amount);
+      if (kind === 'recharge' && amount !== null) f.cents += amount;
       f.viewers.add(vreg);
       if (kind === 'ad_click') f.clickers.add(vreg);
       this.touched.objects.add(f);
     }
   }
 
-  private searched(keyword: string, results: string, vreg: number) {
+  private searched(keyword: string, results: number | null, vreg: number) {
     const k = entry(this.keywords, keyword, () => ({
       searches: 0,
       zero: 0,
@@ -484,10 +595,9 @@ export class DayFold {
       searchers: new Registers(),
     }));
     k.searches++;
-    if (results !== '') {
-      const n = Number(results);
-      if (n === 0) k.zero++;
-      k.results += n;
+    if (results !== null) {
+      if (results === 0) k.zero++;
+      k.results += results;
     }
     k.searchers.add(vreg);
     this.touched.keywords.add(keyword);

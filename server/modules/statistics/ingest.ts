@@ -19,6 +19,7 @@ import {
   sampleBucket,
   toRow,
 } from './events';
+import { storedBatch, storingBatch } from './kept-folds';
 import { hexRegister } from './sketch';
 
 /** Events may be late by the retention (older ones would land in a dropped partition) and early by a day at most. */
@@ -113,7 +114,7 @@ export async function ingest(
     rows.push(row);
   }
   if (rows.length) {
-    out.accepted = await store(db, tenant, rows);
+    out.accepted = await store(db, tenant, rows, timeZone);
     out.duplicates = rows.length - out.accepted;
   }
   return out;
@@ -145,9 +146,15 @@ function isCode(err: unknown, code: string) {
 /**
  * Inserts rows in one statement (arrays unnested: one parse whatever the batch size), skipping event ids already
  * stored, and queues the statement's batch for the rollup per day of its new events (stat_fold_queue); makes a missing
- * day partition and tries again. Returns how many rows were new.
+ * day partition and tries again. A batch of one day whose rows were all new is then folded into the day's kept fold
+ * (`storedBatch`: the next rollup need not read it back). Returns how many rows were new.
  */
-export async function store(db: Executor, tenant: number, rows: EventRow[]): Promise<number> {
+export async function store(
+  db: Executor,
+  tenant: number,
+  rows: EventRow[],
+  timeZone: string,
+): Promise<number> {
   const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
   const arr = (k: keyof EventRow) => arrayParam(col(k)); // the parameter's text, built once (array-literal.ts)
   // A batch of one day (the usual one) goes into that day's partition directly: routing each row through the parent
@@ -161,9 +168,9 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
   // failed statement would abort it); `ingest` reads the settings at once, which a transaction cannot either.
   // The statement's events take one batch number and queue it per day for the rollup, in the same statement: the
   // queue holds a batch exactly when its events are stored (migration 0124).
-  const insert = (skip: boolean) =>
+  const insert = (batch: string, skip: boolean) =>
     db.execute(sql`
-      with b as (select nextval('stat_event_batches') as batch),
+      with b as (select ${batch}::bigint as batch),
       ins as (insert into ${into} (tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province,
         address, address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword,
         results, amount, batch)
@@ -187,30 +194,62 @@ export async function store(db: Executor, tenant: number, rows: EventRow[]): Pro
       n as (select day, count(*)::int as n from ins group by day),
       q as (insert into stat_fold_queue (tenant, day, batch) select ${tenant}, day, (select batch from b) from n)
       select day::text as day, n from n`);
-  const attempt = async (skip: boolean) => {
+  const attempt = async (batch: string, skip: boolean) => {
     try {
-      return await insert(skip);
+      return await insert(batch, skip);
     } catch (err) {
       // No partition for a day yet: the parent has none for a row (23514), or the day's partition is not there
       // (42P01).
       if (!isCode(err, '23514') && !isCode(err, '42P01')) throw err;
       await ensurePartitions(db, col('day'));
-      return insert(skip);
+      return insert(batch, skip);
     }
   };
-  // A batch COPY refused for a stored id goes straight to the insert that skips them.
-  const copied = oneDay ? await copyRows(db, tenant, oneDay, rows) : undefined;
-  if (typeof copied === 'number') return copied;
-  let result: unknown;
+  // Each row's visitor hash as SQL's bigint text, where the server computed every hash: for COPY and the fold.
+  const visitors = rows.every((r) => r.visitorHash !== null && r.addressHash !== null)
+    ? rows.map((r) => signed64(r.visitorHash!))
+    : undefined;
+  // The batch's number, taken before its rows are sent (`storingBatch`); a statement refused for a conflict takes a
+  // new one for the next (the conflict may be the queue row's).
+  let batch = '';
+  const take = async () => {
+    if (batch) storedBatch(db, Number(batch)); // not stored under it
+    const [{ n }] = rowsOf<{ n: string }>(
+      await db.execute(sql`select nextval('stat_event_batches')::text as n`),
+    );
+    batch = BigInt(n).toString(); // a number's text: it goes into the statements as it is
+    storingBatch(db, Number(batch));
+  };
+  await take();
+  let accepted = 0;
   try {
-    result = await attempt(copied === 'duplicate');
-  } catch (err) {
-    if (!isCode(err, '23505')) throw err; // an event id stored already (a retried batch), or twice in this one
-    result = await attempt(true);
+    // A batch COPY refused for a stored id goes straight to the insert that skips them.
+    const copied = oneDay && visitors ? await copyRows(db, tenant, oneDay, rows, visitors, batch) : undefined;
+    if (typeof copied === 'number') accepted = copied;
+    else {
+      if (copied === 'duplicate') await take();
+      let result: unknown;
+      try {
+        result = await attempt(batch, copied === 'duplicate');
+      } catch (err) {
+        if (!isCode(err, '23505')) throw err; // an event id stored already (a retried batch), or twice in this one
+        await take();
+        result = await attempt(batch, true);
+      }
+      // One row per day of the new events (not one per event): its count.
+      const inserted = rowsOf<{ day: string; n: number }>(result);
+      accepted = inserted.reduce((sum, r) => sum + Number(r.n), 0);
+    }
+  } finally {
+    storedBatch(
+      db,
+      Number(batch),
+      oneDay && visitors && accepted === rows.length
+        ? { tenant, day: oneDay, timeZone, rows, visitors }
+        : undefined,
+    );
   }
-  // One row per day of the new events (not one per event): its count.
-  const inserted = rowsOf<{ day: string; n: number }>(result);
-  return inserted.reduce((sum, r) => sum + Number(r.n), 0);
+  return accepted;
 }
 
 /** The raw table's columns a COPY fills, in the order of `copyLine`'s fields. */
@@ -224,23 +263,21 @@ const COPY_COLUMNS = `tenant, day, id, type, at, domain, path, referrer, device,
  * The events and their queue row (one batch number, taken first) are one statement list, one transaction. A batch
  * that meets a stored id (23505: a retried batch, 'duplicate') or a day with no partition yet is refused whole, and
  * stored by the `unnest` insert instead, which skips the ids stored and makes the partition. Undefined: not copied (no
- * COPY, or rows whose hashes SQL computes). `day`: the batch's one day, checked a day.
+ * COPY). `day`: the batch's one day, checked a day; `visitors`: each row's visitor hash as SQL's bigint text; `b`: the
+ * batch's number.
  */
 async function copyRows(
   db: Executor,
   tenant: number,
   day: string,
   rows: EventRow[],
+  visitors: string[],
+  b: string,
 ): Promise<number | 'duplicate' | undefined> {
   const copy = copierOf(db);
   if (!copy) return undefined;
-  if (rows.some((r) => r.visitorHash === null || r.addressHash === null)) return undefined;
-  const [{ batch }] = rowsOf<{ batch: string }>(
-    await db.execute(sql`select nextval('stat_event_batches')::text as batch`),
-  );
-  const b = BigInt(batch).toString(); // a number's text: it goes into the statement as it is
   let data = '';
-  for (const r of rows) data += copyLine(tenant, r, b);
+  for (let i = 0; i < rows.length; i++) data += copyLine(tenant, rows[i], visitors[i], b);
   try {
     await copy(
       `copy ${partitionName(day)} (${COPY_COLUMNS}) from stdin;
@@ -256,14 +293,12 @@ async function copyRows(
 }
 
 /** One event as a line of COPY's text format, in `COPY_COLUMNS`' order. */
-function copyLine(tenant: number, r: EventRow, batch: string): string {
+function copyLine(tenant: number, r: EventRow, visitor: string, batch: string): string {
   return `${tenant}\t${r.day}\t${copyField(r.id)}\t${r.type}\t${r.at}\t${copyField(r.domain)}\t${copyField(r.path)}\t${copyField(
     r.referrer,
   )}\t${copyField(r.device)}\t${copyField(r.browser)}\t${copyField(r.os)}\t${copyField(r.country)}\t${copyField(
     r.province,
-  )}\t${copyField(r.address)}\t${signed64(r.addressHash!)}\t${copyField(r.addressReg)}\t${copyField(r.visitor)}\t${signed64(
-    r.visitorHash!,
-  )}\t${copyField(r.visitorReg)}\t${copyField(r.channel)}\t${copyField(r.objectType)}\t${r.objectId}\t${copyField(
+  )}\t${copyField(r.address)}\t${signed64(r.addressHash!)}\t${copyField(r.addressReg)}\t${copyField(r.visitor)}\t${visitor}\t${copyField(r.visitorReg)}\t${copyField(r.channel)}\t${copyField(r.objectType)}\t${r.objectId}\t${copyField(
     r.keyword,
   )}\t${copyField(r.results)}\t${copyField(r.amount)}\t${batch}\n`;
 }

@@ -8,7 +8,8 @@ import { type FoldedRead, RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
 import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
-import { keptPerDb, markRolled } from './report-cache';
+import { folds, holdDay, releaseDay, takenBatches } from './kept-folds';
+import { markRolled } from './report-cache';
 import { forgetOldReads } from './warm-reads';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
@@ -165,15 +166,6 @@ const ANALYZED_TABLES = [
  */
 export const MARKED_DAYS = sql`select tenant, day from stat_dirty_days union select distinct tenant, day from stat_fold_queue`;
 
-/**
- * The days' folds a runner keeps between runs (per database handle): today's and yesterday's per tenant, the days that
- * take events; a day's next rollup folds only its queued batches into it. A tenant's two days of a million visitors
- * each hold about 300 MB.
- */
-const folds = keptPerDb<DayFold>(8);
-/** The fold of a day this runner keeps (tests). */
-export const keptFold = (db: Db, tenant: number, day: string) => folds.peek(db, `${tenant}|${day}`);
-
 /** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
 const MAX_PASSES = 5;
 
@@ -233,47 +225,57 @@ export async function runRollup(
       const key = `${tenant}|${day}`;
       const kept = folds.peek(db, key);
       folds.delete(db, key);
-      const got = await db.transaction(async (tx) => {
-        if (!(await tryLock(tx))) return false;
-        const whole = rowsOf(
-          await tx.execute(
-            sql`delete from stat_dirty_days where tenant = ${tenant} and day = ${day}::date returning day`,
-          ),
-        ).length;
-        const batches = rowsOf<{ batch: string }>(
-          await tx.execute(
-            sql`delete from stat_fold_queue where tenant = ${tenant} and day = ${day}::date returning batch`,
-          ),
-        ).map((b) => Number(b.batch));
-        if (!whole && !batches.length) return true; // rolled by another runner meanwhile
-        // The kept fold serves while no other runner rolled the day since (its stamp is still the day's).
-        let serves = false;
-        if (kept && !whole && kept.timeZone === timeZone) {
-          const [stamp] = rowsOf<{ gen: string }>(
-            await tx.execute(sql`select day_gen::text as gen from stat_rolled_days
+      holdDay(db, key);
+      let got: false | true | { fold: DayFold; gen: string } = false;
+      try {
+        got = await db.transaction(async (tx) => {
+          if (!(await tryLock(tx))) return false;
+          const whole = rowsOf(
+            await tx.execute(
+              sql`delete from stat_dirty_days where tenant = ${tenant} and day = ${day}::date returning day`,
+            ),
+          ).length;
+          const batches = rowsOf<{ batch: string }>(
+            await tx.execute(
+              sql`delete from stat_fold_queue where tenant = ${tenant} and day = ${day}::date returning batch`,
+            ),
+          ).map((b) => Number(b.batch));
+          takenBatches(db, batches); // read here, unless the kept fold has them already
+          if (!whole && !batches.length) return true; // rolled by another runner meanwhile
+          // The kept fold serves while no other runner rolled the day since (its stamp is still the day's).
+          let serves = false;
+          if (kept && !whole && kept.timeZone === timeZone) {
+            const [stamp] = rowsOf<{ gen: string }>(
+              await tx.execute(sql`select day_gen::text as gen from stat_rolled_days
               where tenant = ${tenant} and day = ${day}::date`),
+            );
+            serves = stamp?.gen === kept.stamp;
+          }
+          const fold = await rollupDay(
+            tx,
+            tenant,
+            day,
+            { timeZone, attributionDays },
+            opts.parallel ? db : undefined,
+            { kept: serves ? kept : undefined, batches },
           );
-          serves = stamp?.gen === kept.stamp;
+          const [{ gen }] = rowsOf<{ gen: string }>(
+            await tx.execute(sql`select txid_current()::text as gen`),
+          );
+          return { fold, gen };
+        });
+      } finally {
+        // Kept for the next run while the day still takes events as a rule (today and yesterday, in its time zone),
+        // with the batches stored meanwhile folded in.
+        if (got === true) {
+          if (kept) folds.set(db, key, kept); // untouched; its stamp tells the next run whether it still serves
+        } else if (got && day >= addDays(dayOf(opts.now, timeZone), -1)) {
+          got.fold.stamp = got.gen;
+          folds.set(db, key, got.fold);
         }
-        const fold = await rollupDay(
-          tx,
-          tenant,
-          day,
-          { timeZone, attributionDays },
-          opts.parallel ? db : undefined,
-          { kept: serves ? kept : undefined, batches },
-        );
-        const [{ gen }] = rowsOf<{ gen: string }>(await tx.execute(sql`select txid_current()::text as gen`));
-        return { fold, gen };
-      });
-      if (!got) return { ...result, ran: false };
-      // Kept for the next run while the day still takes events as a rule (today and yesterday, in its time zone).
-      if (got === true) {
-        if (kept) folds.set(db, key, kept); // untouched; its stamp tells the next run whether it still serves
-      } else if (day >= addDays(dayOf(opts.now, timeZone), -1)) {
-        got.fold.stamp = got.gen;
-        folds.set(db, key, got.fold);
+        releaseDay(db, key);
       }
+      if (!got) return { ...result, ran: false };
       opts.pace?.rolled(tenant, day, clock(), performance.now() - began);
       result.days.push({ tenant, day });
     }
