@@ -14,7 +14,7 @@
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
 //   BENCH_EVENTS_PG=200000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
 //   BENCH_PART=ingest|reports  BENCH_QUERIES=<regex on the reports' names>  BENCH_CHECKOUT (another checkout whose built server takes the events)
-//   BENCH_ROLLUP_EVERY_MS=2000
+//   BENCH_ROLLUP_EVERY_MS=2000  BENCH_VISITORS=spread|site
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -35,6 +35,12 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const BENCH_DB = 'zg_bench_events';
 const PASSWORD = 'bench-pass-1';
 const BATCH = 500;
+/**
+ * Whose events the batches hold (`BENCH_VISITORS`): 'spread' (the default) gives each of the 50,000 visitors events on
+ * all seven domains, each from a new address, so nearly every event is a visitor new to its domain and every run's
+ * address sketches change; 'site' keeps each visitor on one domain with one address, agent and channel.
+ */
+const SITE_MIX = process.env.BENCH_VISITORS === 'site';
 /** The sustained part's rollup interval (the server's timer runs every ROLLUP_SECONDS, 60 by default). */
 const ROLLUP_EVERY_MS = Number(process.env.BENCH_ROLLUP_EVERY_MS ?? 2000);
 
@@ -43,7 +49,7 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const f = (x) => x.toFixed(1);
-console.log(`machine: ${loadLine()}`);
+console.log(`machine: ${loadLine()}; visitors: ${SITE_MIX ? 'site' : 'spread'}`);
 
 ensureBuilt();
 
@@ -60,16 +66,20 @@ function batchBody(n, now) {
   for (let i = 0; i < n; i++) {
     const k = ++seq;
     const t = k % 10;
+    const v = (k * 7919) % 50_000;
+    // 'spread': a visitor's events spread over every domain, each from a new address; 'site': a visitor keeps its
+    // domain, agent, address and channel, as on a site (its promotion domain brought it).
+    const w = SITE_MIX ? v : k;
     const e = {
       id: `bench-${process.pid}-${k}`,
       type: t < 6 ? 'pageview' : t < 8 ? 'search' : 'play',
       time,
-      domain: `d${k % 7}.example.com`,
+      domain: `d${w % 7}.example.com`,
       path: `/p/${k % 50}`,
-      visitor: `v${(k * 7919) % 50_000}`,
-      ua: UAS[k % 3],
-      ip: `1.${k % 200}.${(k >> 8) % 250}.${k % 251}`,
-      channel: `c${k % 5}`,
+      visitor: `v${v}`,
+      ua: UAS[w % 3],
+      ip: `1.${w % 200}.${(w >> 8) % 250}.${w % 251}`,
+      channel: `c${w % 5}`,
     };
     if (e.type === 'search')
       Object.assign(e, { keyword: `kw${Math.floor(Math.sqrt(k % 10_000))}`, results: k % 13 });

@@ -166,8 +166,8 @@ export async function store(
   // cost PostgreSQL about 2.8 µs an event), and only a batch that meets a stored id (23505: nothing of it was
   // written) is inserted again skipping those. So `store` runs on the database, not in a caller's transaction (a
   // failed statement would abort it); `ingest` reads the settings at once, which a transaction cannot either.
-  // The statement's events take one batch number and queue it per day for the rollup, in the same statement: the
-  // queue holds a batch exactly when its events are stored (migration 0124).
+  // The statement's events take the batch's number (taken first, below) and queue it per day for the rollup, in the
+  // same statement: the queue holds a batch exactly when its events are stored (migration 0124).
   const insert = (batch: string, skip: boolean) =>
     db.execute(sql`
       with b as (select ${batch}::bigint as batch),
@@ -294,13 +294,13 @@ async function copyRows(
 
 /** One event as a line of COPY's text format, in `COPY_COLUMNS`' order. */
 function copyLine(tenant: number, r: EventRow, visitor: string, batch: string): string {
-  return `${tenant}\t${r.day}\t${copyField(r.id)}\t${r.type}\t${r.at}\t${copyField(r.domain)}\t${copyField(r.path)}\t${copyField(
-    r.referrer,
-  )}\t${copyField(r.device)}\t${copyField(r.browser)}\t${copyField(r.os)}\t${copyField(r.country)}\t${copyField(
-    r.province,
-  )}\t${copyField(r.address)}\t${signed64(r.addressHash!)}\t${copyField(r.addressReg)}\t${copyField(r.visitor)}\t${visitor}\t${copyField(r.visitorReg)}\t${copyField(r.channel)}\t${copyField(r.objectType)}\t${r.objectId}\t${copyField(
-    r.keyword,
-  )}\t${copyField(r.results)}\t${copyField(r.amount)}\t${batch}\n`;
+  const f = copyField;
+  return (
+    `${tenant}\t${r.day}\t${f(r.id)}\t${r.type}\t${r.at}\t${f(r.domain)}\t${f(r.path)}\t${f(r.referrer)}\t` +
+    `${f(r.device)}\t${f(r.browser)}\t${f(r.os)}\t${f(r.country)}\t${f(r.province)}\t${f(r.address)}\t` +
+    `${signed64(r.addressHash!)}\t${f(r.addressReg)}\t${f(r.visitor)}\t${visitor}\t${f(r.visitorReg)}\t` +
+    `${f(r.channel)}\t${f(r.objectType)}\t${r.objectId}\t${f(r.keyword)}\t${f(r.results)}\t${f(r.amount)}\t${batch}\n`
+  );
 }
 
 /** 16 hex digits as the signed bigint SQL makes of them (`('x' || hex)::bit(64)::bigint`). */
