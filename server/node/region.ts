@@ -32,11 +32,13 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
   let v4: Ipv4Db | null | undefined;
   const records = new Map<number, Region>();
   const unknown = (): Region => ({ country: UNKNOWN, province: UNKNOWN });
+  // The addresses looked up lately: a visitor's events come from its address again and again.
+  const seen = new Map<string, Region>();
   const library = (address: string): Region => {
     const r = db!.search(address);
     return { country: r?.country || UNKNOWN, province: r?.province || UNKNOWN };
   };
-  return (address: string): Region => {
+  const lookup = (address: string): Region => {
     try {
       db ??= new IP2Region();
       if (v4 === undefined) {
@@ -77,4 +79,16 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
       return unknown();
     }
   };
+  return (address: string): Region => {
+    let region = seen.get(address);
+    if (!region) {
+      region = lookup(address);
+      if (seen.size >= SEEN_ADDRESSES) seen.clear();
+      seen.set(address, region);
+    }
+    return { country: region.country, province: region.province };
+  };
 }
+
+/** How many addresses' regions a lookup keeps. */
+const SEEN_ADDRESSES = 100_000;

@@ -83,4 +83,38 @@ describe('hashing in JavaScript', () => {
     expect(by('js')).toEqual(by('sql'));
     expect(new Set(by('js').map((r) => r.v)).size).toBe(7);
   });
+
+  test('a visitor or an address that comes again is not hashed again', async () => {
+    const hashed: string[] = [];
+    const counting = (text: string) => {
+      hashed.push(text);
+      return md5(text);
+    };
+    const now = new Date();
+    const batch = (n: number) =>
+      Array.from({ length: 6 }, (_, i) => ({
+        id: `again-${n}-${i}`,
+        type: 'pageview',
+        time: new Date(now.getTime() - 60_000).toISOString(),
+        domain: 'a.test',
+        path: '/',
+        visitor: `again-v${i % 2}`,
+        ip: `10.9.0.${i % 3}`,
+      }));
+    for (const n of [1, 2])
+      expect(
+        (await ingest(database.db, 2, batch(n), { now, clientAddress: '', md5: counting })).accepted,
+      ).toBe(6);
+    expect(hashed.sort()).toEqual(['10.9.0.0', '10.9.0.1', '10.9.0.2', 'again-v0', 'again-v1']);
+    const stored = rowsOf<{ v: string; a: string }>(
+      await database.db.execute(sql`select distinct visitor_hash::text as v, address_hash::text as a
+        from stat_events where id like 'again-%'`),
+    );
+    // each visitor with each of its addresses, hashed as SQL hashes them
+    const [{ n }] = rowsOf<{ n: number }>(
+      await database.db.execute(sql`select count(*)::int as n from stat_events
+        where id like 'again-%' and visitor_hash = zg_hash64(visitor) and address_hash = zg_hash64(address)`),
+    );
+    expect([stored.length, Number(n)]).toEqual([6, 12]);
+  });
 });

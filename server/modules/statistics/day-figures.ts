@@ -457,18 +457,17 @@ export class DayFold {
   /**
    * Folds the events of a batch this process has just stored (all of them new, all of this day: `storedBatch` in
    * kept-folds.ts) as a read of the stored rows would: the next run takes the batch from the queue without reading it
-   * (`ahead`). `visitors`: each row's visitor hash as SQL's bigint text (what the read gives).
+   * (`ahead`). The rows' hashes and registers are the server's (set).
    */
-  stored(batch: number, rows: readonly EventRow[], visitors: readonly string[]) {
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
+  stored(batch: number, rows: readonly EventRow[]) {
+    for (const r of rows) {
       const ms = Date.parse(r.at); // whole ms (toRow): the read's µs are these × 1000
       this.foldEvent({
         type: r.type,
         hour: this.hourAt(ms),
         vreg: r.visitorReg!,
         areg: r.addressReg!,
-        visitor: visitors[i],
+        visitor: r.visitorHash!, // SQL's bigint text, as the read gives it
         objectType: r.objectType,
         objectId: r.objectId,
         results: r.results,

@@ -252,7 +252,10 @@ export interface EventRow {
   keyword: string;
   results: number | null;
   amount: string | null;
-  /** The visitor's and the address's hashes (16 hex digits) and registers (sketch.ts `hexRegister`), or null: SQL's. */
+  /**
+   * The visitor's and the address's hashes (the signed 64-bit number SQL's `zg_hash64` gives, as text) and registers
+   * (sketch.ts `hexRegister`), or null: SQL's.
+   */
   visitorHash: string | null;
   visitorReg: number | null;
   addressHash: string | null;

@@ -104,12 +104,12 @@ export async function ingest(
     }
     const row = toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, day);
     if (opts.md5) {
-      const v = opts.md5(row.visitor);
-      const a = opts.md5(row.address);
-      row.visitorHash = v.slice(0, 16);
-      row.visitorReg = hexRegister(v);
-      row.addressHash = a.slice(0, 16);
-      row.addressReg = hexRegister(a);
+      const v = hashOf(opts.md5, row.visitor);
+      const a = hashOf(opts.md5, row.address);
+      row.visitorHash = v.hash;
+      row.visitorReg = v.reg;
+      row.addressHash = a.hash;
+      row.addressReg = a.reg;
     }
     rows.push(row);
   }
@@ -177,16 +177,15 @@ export async function store(
       select ${tenant}, e.day, e.id, e.type, e.at, e.domain, e.path, e.referrer, e.device, e.browser, e.os, e.country,
         e.province, e.address, e.ah, coalesce(e.ar, zg_hll_reg(e.ah)), e.visitor, e.vh, coalesce(e.vr, zg_hll_reg(e.vh)),
         e.channel, e.object_type, e.object_id, e.keyword, e.results, e.amount, (select batch from b)
-      from (select *, coalesce(('x' || ahx)::bit(64)::bigint, zg_hash64(address)) as ah,
-        coalesce(('x' || vhx)::bit(64)::bigint, zg_hash64(visitor)) as vh
+      from (select *, coalesce(ahx, zg_hash64(address)) as ah, coalesce(vhx, zg_hash64(visitor)) as vh
       from unnest(${arr('day')}::date[], ${arr('id')}::text[], ${arr('type')}::text[],
         ${arr('at')}::timestamptz[], ${arr('domain')}::text[], ${arr('path')}::text[],
         ${arr('referrer')}::text[], ${arr('device')}::text[], ${arr('browser')}::text[],
         ${arr('os')}::text[], ${arr('country')}::text[], ${arr('province')}::text[],
         ${arr('address')}::text[], ${arr('visitor')}::text[], ${arr('channel')}::text[],
         ${arr('objectType')}::text[], ${arr('objectId')}::int[], ${arr('keyword')}::text[],
-        ${arr('results')}::int[], ${arr('amount')}::numeric[], ${arr('visitorHash')}::text[], ${arr('visitorReg')}::int[],
-        ${arr('addressHash')}::text[], ${arr('addressReg')}::int[])
+        ${arr('results')}::int[], ${arr('amount')}::numeric[], ${arr('visitorHash')}::bigint[], ${arr('visitorReg')}::int[],
+        ${arr('addressHash')}::bigint[], ${arr('addressReg')}::int[])
         as e(day, id, type, at, domain, path, referrer, device, browser, os, country, province, address, visitor,
           channel, object_type, object_id, keyword, results, amount, vhx, vr, ahx, ar) offset 0) e
       ${skip ? sql`on conflict (tenant, day, id) do nothing` : sql``}
@@ -205,10 +204,8 @@ export async function store(
       return insert(batch, skip);
     }
   };
-  // Each row's visitor hash as SQL's bigint text, where the server computed every hash: for COPY and the fold.
-  const visitors = rows.every((r) => r.visitorHash !== null && r.addressHash !== null)
-    ? rows.map((r) => signed64(r.visitorHash!))
-    : undefined;
+  // Every hash computed by the server (not SQL's): then COPY, and the fold as the rows are stored.
+  const hashed = rows.every((r) => r.visitorHash !== null && r.addressHash !== null);
   // The batch's number, taken before its rows are sent (`storingBatch`); a statement refused for a conflict takes a
   // new one for the next (the conflict may be the queue row's).
   let batch = '';
@@ -224,7 +221,7 @@ export async function store(
   let accepted = 0;
   try {
     // A batch COPY refused for a stored id goes straight to the insert that skips them.
-    const copied = oneDay && visitors ? await copyRows(db, tenant, oneDay, rows, visitors, batch) : undefined;
+    const copied = oneDay && hashed ? await copyRows(db, tenant, oneDay, rows, batch) : undefined;
     if (typeof copied === 'number') accepted = copied;
     else {
       if (copied === 'duplicate') await take();
@@ -244,9 +241,7 @@ export async function store(
     storedBatch(
       db,
       Number(batch),
-      oneDay && visitors && accepted === rows.length
-        ? { tenant, day: oneDay, timeZone, rows, visitors }
-        : undefined,
+      oneDay && hashed && accepted === rows.length ? { tenant, day: oneDay, timeZone, rows } : undefined,
     );
   }
   return accepted;
@@ -271,13 +266,12 @@ async function copyRows(
   tenant: number,
   day: string,
   rows: EventRow[],
-  visitors: string[],
   b: string,
 ): Promise<number | 'duplicate' | undefined> {
   const copy = copierOf(db);
   if (!copy) return undefined;
   let data = '';
-  for (let i = 0; i < rows.length; i++) data += copyLine(tenant, rows[i], visitors[i], b);
+  for (const r of rows) data += copyLine(tenant, r, b);
   try {
     await copy(
       `copy ${partitionName(day)} (${COPY_COLUMNS}) from stdin;
@@ -293,15 +287,40 @@ async function copyRows(
 }
 
 /** One event as a line of COPY's text format, in `COPY_COLUMNS`' order. */
-function copyLine(tenant: number, r: EventRow, visitor: string, batch: string): string {
+function copyLine(tenant: number, r: EventRow, batch: string): string {
   const f = copyField;
   return (
     `${tenant}\t${r.day}\t${f(r.id)}\t${r.type}\t${r.at}\t${f(r.domain)}\t${f(r.path)}\t${f(r.referrer)}\t` +
     `${f(r.device)}\t${f(r.browser)}\t${f(r.os)}\t${f(r.country)}\t${f(r.province)}\t${f(r.address)}\t` +
-    `${signed64(r.addressHash!)}\t${f(r.addressReg)}\t${f(r.visitor)}\t${visitor}\t${f(r.visitorReg)}\t` +
+    `${r.addressHash}\t${f(r.addressReg)}\t${f(r.visitor)}\t${r.visitorHash}\t${f(r.visitorReg)}\t` +
     `${f(r.channel)}\t${f(r.objectType)}\t${r.objectId}\t${f(r.keyword)}\t${f(r.results)}\t${f(r.amount)}\t${batch}\n`
   );
 }
 
 /** 16 hex digits as the signed bigint SQL makes of them (`('x' || hex)::bit(64)::bigint`). */
 const signed64 = (hex: string) => BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
+
+/** A text's hash (SQL's `zg_hash64`, as bigint text) and register (`zg_hll_reg`). */
+interface Hashed {
+  hash: string;
+  reg: number;
+}
+/** Per hasher, the texts hashed lately: a visitor's and an address's events come again and again. */
+const hashedTexts = new WeakMap<(text: string) => string, Map<string, Hashed>>();
+const HASHED_TEXTS = 100_000;
+
+/** `text`'s hash and register by `md5` (its hex digest), kept while the text comes again. */
+function hashOf(md5: (text: string) => string, text: string): Hashed {
+  let kept = hashedTexts.get(md5);
+  if (!kept) {
+    kept = new Map();
+    hashedTexts.set(md5, kept);
+  }
+  const hit = kept.get(text);
+  if (hit) return hit;
+  const hex = md5(text);
+  const made = { hash: signed64(hex.slice(0, 16)), reg: hexRegister(hex) };
+  if (kept.size >= HASHED_TEXTS) kept.clear();
+  kept.set(text, made);
+  return made;
+}

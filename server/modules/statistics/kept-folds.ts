@@ -35,9 +35,8 @@ interface Stored {
   tenant: number;
   day: string;
   timeZone: string;
+  /** Hashed by the server: `visitorHash` and the registers are set. */
   rows: readonly EventRow[];
-  /** Each row's visitor hash as SQL's bigint text. */
-  visitors: readonly string[];
 }
 
 /**
@@ -70,7 +69,7 @@ export function storedBatch(db: object, batch: number, stored?: Stored) {
   const key = `${stored.tenant}|${stored.day}`;
   const fold = folds.peek(db, key);
   if (fold) {
-    if (fold.timeZone === stored.timeZone) fold.stored(batch, stored.rows, stored.visitors);
+    if (fold.timeZone === stored.timeZone) fold.stored(batch, stored.rows);
     return;
   }
   const day = heldOf(db).get(key);
@@ -95,5 +94,5 @@ export function releaseDay(db: object, key: string) {
   heldOf(db).delete(key);
   const fold = folds.peek(db, key);
   if (!day || !fold) return;
-  for (const [batch, s] of day) if (s.timeZone === fold.timeZone) fold.stored(batch, s.rows, s.visitors);
+  for (const [batch, s] of day) if (s.timeZone === fold.timeZone) fold.stored(batch, s.rows);
 }
