@@ -1,5 +1,6 @@
 import { isIPv4 } from 'node:net';
 import IP2RegionModule from 'ip2region';
+import { memo } from '../core/maps';
 import { UNKNOWN } from '../modules/statistics/events';
 
 type Region = { country: string; province: string };
@@ -32,8 +33,6 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
   let v4: Ipv4Db | null | undefined;
   const records = new Map<number, Region>();
   const unknown = (): Region => ({ country: UNKNOWN, province: UNKNOWN });
-  // The addresses looked up lately: a visitor's events come from its address again and again.
-  const seen = new Map<string, Region>();
   const library = (address: string): Region => {
     const r = db!.search(address);
     return { country: r?.country || UNKNOWN, province: r?.province || UNKNOWN };
@@ -79,13 +78,10 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
       return unknown();
     }
   };
+  // The addresses looked up lately: a visitor's events come from its address again and again.
+  const seen = memo(SEEN_ADDRESSES, lookup);
   return (address: string): Region => {
-    let region = seen.get(address);
-    if (!region) {
-      region = lookup(address);
-      if (seen.size >= SEEN_ADDRESSES) seen.clear();
-      seen.set(address, region);
-    }
+    const region = seen(address);
     return { country: region.country, province: region.province };
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { hourOf } from '../../../common/period';
+import { entry } from '../../core/maps';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
@@ -210,15 +211,6 @@ class DomainDay {
     const seen = v % HOURS;
     for (let h = 0; h < 24; h++) if (seen & (1 << h)) this.hours.fresh[h]++;
   }
-}
-
-/** The value of `key` in `map`, made and set first when missing. */
-function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  const had = map.get(key);
-  if (had !== undefined) return had;
-  const made = make();
-  map.set(key, made);
-  return made;
 }
 
 /** An agent's channel's day for the attribution: page views, and the visitors and addresses of any of its events. */

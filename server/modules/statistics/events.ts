@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { isbot } from 'isbot';
 import UAParser from 'ua-parser-js';
 import { PG_INT_MAX } from '../../core/crud';
+import { memo } from '../../core/maps';
 import type { StatEvent } from '../statistics-settings';
 
 /** The event types of the ingestion contract, and the statistics setting that switches each off (none: always on). */
@@ -172,29 +173,20 @@ export interface ParsedAgent {
 }
 
 /** Parsing a user agent is the costly part of an event; the same few strings come again and again. */
-const agents = new Map<string, ParsedAgent>();
 const AGENT_CACHE = 5000;
 
 /** Bot (isbot's maintained list), device class, browser and OS of a user agent, cached per string. */
-export function parseAgent(ua: string): ParsedAgent {
-  const hit = agents.get(ua);
-  if (hit) return hit;
-  let parsed: ParsedAgent;
-  if (!ua) parsed = { bot: false, device: 'unknown', browser: '', os: '' };
-  else {
-    const r = new UAParser(ua).getResult();
-    const type = r.device.type;
-    parsed = {
-      bot: isbot(ua),
-      device: type === 'mobile' || type === 'tablet' ? type : type ? 'other' : 'desktop',
-      browser: (r.browser.name ?? '').slice(0, 32),
-      os: (r.os.name ?? '').slice(0, 32),
-    };
-  }
-  if (agents.size >= AGENT_CACHE) agents.clear();
-  agents.set(ua, parsed);
-  return parsed;
-}
+export const parseAgent = memo(AGENT_CACHE, (ua: string): ParsedAgent => {
+  if (!ua) return { bot: false, device: 'unknown', browser: '', os: '' };
+  const r = new UAParser(ua).getResult();
+  const type = r.device.type;
+  return {
+    bot: isbot(ua),
+    device: type === 'mobile' || type === 'tablet' ? type : type ? 'other' : 'desktop',
+    browser: (r.browser.name ?? '').slice(0, 32),
+    os: (r.os.name ?? '').slice(0, 32),
+  };
+});
 
 /** Where an address is, from an offline database (Node: ip2region); demo mode and tests have none. */
 export type RegionLookup = (address: string) => { country: string; province: string };

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/period';
 import type { FieldErrors } from '../../core/errors';
+import { entry, memo } from '../../core/maps';
 import { zodFieldErrors } from '../../core/validate';
 import { arrayParam } from '../../db/array-literal';
 import { copierOf, copyField } from '../../db/copy-in';
@@ -306,21 +307,16 @@ interface Hashed {
   reg: number;
 }
 /** Per hasher, the texts hashed lately: a visitor's and an address's events come again and again. */
-const hashedTexts = new WeakMap<(text: string) => string, Map<string, Hashed>>();
+const hashers = new WeakMap<(text: string) => string, (text: string) => Hashed>();
 const HASHED_TEXTS = 100_000;
 
 /** `text`'s hash and register by `md5` (its hex digest), kept while the text comes again. */
 function hashOf(md5: (text: string) => string, text: string): Hashed {
-  let kept = hashedTexts.get(md5);
-  if (!kept) {
-    kept = new Map();
-    hashedTexts.set(md5, kept);
-  }
-  const hit = kept.get(text);
-  if (hit) return hit;
-  const hex = md5(text);
-  const made = { hash: signed64(hex.slice(0, 16)), reg: hexRegister(hex) };
-  if (kept.size >= HASHED_TEXTS) kept.clear();
-  kept.set(text, made);
-  return made;
+  const hasher = entry(hashers, md5, () =>
+    memo(HASHED_TEXTS, (t: string) => {
+      const hex = md5(t);
+      return { hash: signed64(hex.slice(0, 16)), reg: hexRegister(hex) };
+    }),
+  );
+  return hasher(text);
 }

@@ -1,3 +1,4 @@
+import { entry } from '../../core/maps';
 import type { Db } from '../../db/types';
 import type { DayFold } from './day-figures';
 import type { EventRow } from './events';
@@ -18,14 +19,7 @@ export const keptFold = (db: Db, tenant: number, day: string) => folds.peek(db, 
  * folded once, by its own process as it is stored or by a run reading it.
  */
 const storing = new WeakMap<object, Set<number>>();
-const storingOf = (db: object) => {
-  let set = storing.get(db);
-  if (!set) {
-    set = new Set();
-    storing.set(db, set);
-  }
-  return set;
-};
+const storingOf = (db: object) => entry(storing, db, () => new Set<number>());
 
 /** A batch's rows are about to be stored under `batch`. */
 export const storingBatch = (db: object, batch: number) => void storingOf(db).add(batch);
@@ -45,14 +39,7 @@ interface Stored {
  */
 const held = new WeakMap<object, Map<string, Map<number, Stored>>>();
 const MAX_HELD = 100_000;
-const heldOf = (db: object) => {
-  let map = held.get(db);
-  if (!map) {
-    map = new Map();
-    held.set(db, map);
-  }
-  return map;
-};
+const heldOf = (db: object) => entry(held, db, () => new Map<string, Map<number, Stored>>());
 const heldEvents = (db: object) => {
   let n = 0;
   for (const day of heldOf(db).values()) for (const s of day.values()) n += s.rows.length;

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Period } from '../../../common/period';
+import { entry } from '../../core/maps';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 
@@ -37,14 +38,7 @@ export interface KeptScope {
  */
 export function keptPerDb<T>(max: number) {
   const stores = new WeakMap<object, Map<string, T>>();
-  const of = (db: object) => {
-    let store = stores.get(db);
-    if (!store) {
-      store = new Map();
-      stores.set(db, store);
-    }
-    return store;
-  };
+  const of = (db: object) => entry(stores, db, () => new Map<string, T>());
   return {
     /** The value kept under `key`, now the most recently used. */
     get(db: object, key: string): T | undefined {
