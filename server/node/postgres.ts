@@ -68,7 +68,9 @@ function copyIn(pool: pg.Pool): CopyIn {
     try {
       return await new Promise<string[]>((resolve, reject) => {
         client.query(
-          new CopyInQuery(text, Buffer.from(data), (err, tags) => (err ? reject(err) : resolve(tags))),
+          new CopyInQuery(text, Buffer.from(data.buffer, data.byteOffset, data.byteLength), (err, tags) =>
+            err ? reject(err) : resolve(tags),
+          ),
         );
       });
     } finally {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type CopyIn, copierOf, copyField, copyInWith } from '../../server/db/copy-in';
+import { CopyData, type CopyIn, copierOf, copyField, copyInWith } from '../../server/db/copy-in';
 import type { Db } from '../../server/db/types';
-import { ingest } from '../../server/modules/statistics/ingest';
+import { ingest, waitingForCopy } from '../../server/modules/statistics/ingest';
 import { onPostgres, startApi, type TestApi } from './harness';
 import { event, report, rollup, siteSender, watchedDb } from './stats-helpers';
 
@@ -252,6 +252,16 @@ describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', ()
     expect(copyField('中文 "q"')).toBe('中文 "q"');
   });
 
+  test("COPY's data: the lines as UTF-8, whatever their characters, past the room it started with", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 40 })), fc.nat(64), (lines, room) => {
+        const data = new CopyData(room);
+        for (const line of lines) data.add(line);
+        expect(new TextDecoder().decode(data.data)).toBe(lines.join(''));
+      }),
+    );
+  });
+
   test.runIf(onPostgres)(
     'COPY stores exactly what the insert stores (any text, hashes, registers), and queues its batch',
     async () => {
@@ -357,6 +367,83 @@ describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', ()
         expect((await partition())[0].t).toBe('stat_events_p20260520');
       } finally {
         restore();
+      }
+    },
+  );
+
+  test.runIf(onPostgres)(
+    'batches of a day that arrive while a COPY runs go in the next COPY together, each answered its own',
+    async () => {
+      const db = api.database.db as unknown as Db;
+      const real = copierOf(db)!;
+      const lines: number[] = []; // events per COPY
+      let hold: Promise<void> | undefined; // the next COPY waits for it
+      copyInWith(db, async (text, data) => {
+        lines.push(new TextDecoder().decode(data).split('\n').length - 1);
+        const wait = hold;
+        hold = undefined;
+        await wait;
+        return real(text, data);
+      });
+      const opts = { now: api.clock.now(), clientAddress: '', md5 };
+      const send = (events: object[]) => ingest(db, 93, events, opts);
+      /** Sends `first`, and `more` while its COPY is held: those wait, then go together. */
+      const meanwhile = async (first: object[], more: object[][]) => {
+        let open!: () => void;
+        hold = new Promise<void>((r) => {
+          open = r;
+        });
+        const answers = [send(first)];
+        while (hold) await new Promise((r) => setTimeout(r, 5)); // the first COPY has started
+        answers.push(...more.map(send));
+        while (waitingForCopy(db) < more.length) await new Promise((r) => setTimeout(r, 5));
+        open();
+        return Promise.all(answers);
+      };
+      const batchesOf = async (events: Record<string, unknown>[]) =>
+        (
+          await api.query<{ batch: string }>(
+            sql`select distinct batch::text as batch from stat_events where tenant = 93
+              and id = any(${sql.param(events.map((e) => String(e.id)))}::text[])`,
+          )
+        ).map((r) => r.batch);
+      try {
+        const [a, b, c] = [[event()], [event(), event()], [event(), event(), event()]];
+        const out = await meanwhile(a, [b, c]);
+        expect(out.map((o) => [o.accepted, o.duplicates])).toEqual([
+          [1, 0],
+          [2, 0],
+          [3, 0],
+        ]);
+        expect(lines).toEqual([1, 5]);
+        // The two that waited are one batch, queued once.
+        const [together] = await batchesOf([...b, ...c]);
+        expect(await batchesOf([...b, ...c])).toHaveLength(1);
+        expect(await batchesOf(a)).not.toEqual([together]);
+        const queued = await api.query<{ n: number }>(
+          sql`select count(*)::int as n from stat_fold_queue where tenant = 93 and batch = ${together}::bigint`,
+        );
+        expect(queued).toEqual([{ n: 1 }]);
+
+        // A retried batch among those that waited: their COPY is refused, each is copied again alone, and only the
+        // retried one goes to the insert, which skips its stored ids.
+        lines.length = 0;
+        const d = [event()];
+        const e = [event(), event()];
+        const retried = [...b, event()];
+        const again = await meanwhile(d, [e, retried]);
+        expect(again.map((o) => [o.accepted, o.duplicates])).toEqual([
+          [1, 0],
+          [2, 0],
+          [1, 2],
+        ]);
+        expect(lines).toEqual([1, 5, 2, 3]);
+        const [{ n, ids }] = await api.query<{ n: number; ids: number }>(
+          sql`select count(*)::int as n, count(distinct id)::int as ids from stat_events where tenant = 93`,
+        );
+        expect([n, ids]).toEqual([10, 10]);
+      } finally {
+        copyInWith(db, real);
       }
     },
   );

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/period';
 import type { FieldErrors } from '../../core/errors';
 import { entry, memo } from '../../core/maps';
+import { Together } from '../../core/together';
 import { zodFieldErrors } from '../../core/validate';
 import { arrayParam } from '../../db/array-literal';
-import { copierOf, copyField } from '../../db/copy-in';
+import { CopyData, copierOf, copyField } from '../../db/copy-in';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
@@ -20,7 +21,7 @@ import {
   sampleBucket,
   toRow,
 } from './events';
-import { storedBatch, storingBatch } from './kept-folds';
+import { type Stored, storedBatch, storingBatch } from './kept-folds';
 import { hexRegister } from './sketch';
 
 /** Events may be late by the retention (older ones would land in a dropped partition) and early by a day at most. */
@@ -207,37 +208,30 @@ export async function store(
   };
   // Every hash computed by the server (not SQL's): then COPY, and the fold as the rows are stored.
   const hashed = rows.every((r) => r.visitorHash !== null && r.addressHash !== null);
-  // The batch's number, taken before its rows are sent (`storingBatch`); a statement refused for a conflict takes a
-  // new one for the next (the conflict may be the queue row's).
-  let batch = '';
-  const take = async () => {
-    if (batch) storedBatch(db, Number(batch)); // not stored under it
-    const [{ n }] = rowsOf<{ n: string }>(
-      await db.execute(sql`select nextval('stat_event_batches')::text as n`),
-    );
-    batch = BigInt(n).toString(); // a number's text: it goes into the statements as it is
-    storingBatch(db, Number(batch));
-  };
-  await take();
+  // A batch of one day hashed here goes by COPY with the day's other batches that arrive meanwhile (`copying`).
+  const copied =
+    oneDay && hashed && copierOf(db)
+      ? await copying(db).add(`${tenant}|${oneDay}|${timeZone}`, { tenant, day: oneDay, timeZone, rows })
+      : undefined;
+  if (typeof copied === 'number') return copied;
+  // A batch COPY refused for a stored id goes straight to the insert that skips them. Its number is taken before its
+  // rows are sent (`takeBatch`); a statement refused for a conflict takes a new one for the next (the conflict may be
+  // the queue row's).
+  let batch = await takeBatch(db);
   let accepted = 0;
   try {
-    // A batch COPY refused for a stored id goes straight to the insert that skips them.
-    const copied = oneDay && hashed ? await copyRows(db, tenant, oneDay, rows, batch) : undefined;
-    if (typeof copied === 'number') accepted = copied;
-    else {
-      if (copied === 'duplicate') await take();
-      let result: unknown;
-      try {
-        result = await attempt(batch, copied === 'duplicate');
-      } catch (err) {
-        if (!isCode(err, '23505')) throw err; // an event id stored already (a retried batch), or twice in this one
-        await take();
-        result = await attempt(batch, true);
-      }
-      // One row per day of the new events (not one per event): its count.
-      const inserted = rowsOf<{ day: string; n: number }>(result);
-      accepted = inserted.reduce((sum, r) => sum + Number(r.n), 0);
+    let result: unknown;
+    try {
+      result = await attempt(batch, copied === 'duplicate');
+    } catch (err) {
+      if (!isCode(err, '23505')) throw err; // an event id stored already (a retried batch), or twice in this one
+      storedBatch(db, Number(batch)); // not stored under it
+      batch = await takeBatch(db);
+      result = await attempt(batch, true);
     }
+    // One row per day of the new events (not one per event): its count.
+    const inserted = rowsOf<{ day: string; n: number }>(result);
+    accepted = inserted.reduce((sum, r) => sum + Number(r.n), 0);
   } finally {
     storedBatch(
       db,
@@ -246,6 +240,64 @@ export async function store(
     );
   }
   return accepted;
+}
+
+/** A new batch number, as text (it goes into the statements as it is), registered as being stored (`storingBatch`). */
+async function takeBatch(db: Executor): Promise<string> {
+  const [{ n }] = rowsOf<{ n: string }>(
+    await db.execute(sql`select nextval('stat_event_batches')::text as n`),
+  );
+  const batch = BigInt(n).toString();
+  storingBatch(db, Number(batch));
+  return batch;
+}
+
+/** What a COPY of batches made of each: its rows stored (all of them), 'duplicate' or undefined (see `copyRows`). */
+type Copied = number | 'duplicate' | undefined;
+
+/** The most events one COPY takes of the batches that waited. */
+const COPY_TOGETHER_EVENTS = 5_000;
+
+/**
+ * Per database handle, the batches waiting for COPY, by tenant, day and time zone: one COPY at a time takes those that
+ * arrived while the last ran, as one batch (one number, one queue row, one commit, one fold ahead).
+ */
+const copiers = new WeakMap<object, Together<Stored, Copied>>();
+const copying = (db: Executor) =>
+  entry(
+    copiers,
+    db,
+    () =>
+      new Together<Stored, Copied>(
+        (_key, items) => copyBatches(db, items),
+        COPY_TOGETHER_EVENTS,
+        (s) => s.rows.length,
+      ),
+  );
+
+/** How many batches wait for a COPY on `db` (tests). */
+export const waitingForCopy = (db: Executor) => copiers.get(db)?.waiting ?? 0;
+
+/**
+ * The batches of one tenant's day stored by one COPY, folded ahead as one batch when stored. A COPY refused for a
+ * stored id refuses every batch with it: each is then copied alone, so that only a retried batch goes to the insert.
+ */
+async function copyBatches(db: Executor, items: Stored[]): Promise<Copied[]> {
+  const { tenant, day, timeZone } = items[0];
+  const rows = items.length === 1 ? items[0].rows : items.flatMap((s) => s.rows);
+  const batch = await takeBatch(db);
+  let copied: Copied;
+  try {
+    copied = await copyRows(db, tenant, day, rows, batch);
+  } finally {
+    storedBatch(db, Number(batch), typeof copied === 'number' ? { tenant, day, timeZone, rows } : undefined);
+  }
+  if (copied === 'duplicate' && items.length > 1) {
+    const alone: Copied[] = [];
+    for (const item of items) alone.push(...(await copyBatches(db, [item])));
+    return alone;
+  }
+  return items.map((s) => (typeof copied === 'number' ? s.rows.length : copied));
 }
 
 /** The raw table's columns a COPY fills, in the order of `copyLine`'s fields. */
@@ -266,18 +318,18 @@ async function copyRows(
   db: Executor,
   tenant: number,
   day: string,
-  rows: EventRow[],
+  rows: readonly EventRow[],
   b: string,
-): Promise<number | 'duplicate' | undefined> {
+): Promise<Copied> {
   const copy = copierOf(db);
   if (!copy) return undefined;
-  let data = '';
-  for (const r of rows) data += copyLine(tenant, r, b);
+  const data = new CopyData(rows.length * 320);
+  for (const r of rows) data.add(copyLine(tenant, r, b));
   try {
     await copy(
       `copy ${partitionName(day)} (${COPY_COLUMNS}) from stdin;
       insert into stat_fold_queue (tenant, day, batch) values (${Math.trunc(tenant)}, '${day}', ${b})`,
-      data,
+      data.data,
     );
     return rows.length;
   } catch (err) {

@@ -25,7 +25,7 @@ const storingOf = (db: object) => entry(storing, db, () => new Set<number>());
 export const storingBatch = (db: object, batch: number) => void storingOf(db).add(batch);
 
 /** A stored batch's rows, for the fold of their day. */
-interface Stored {
+export interface Stored {
   tenant: number;
   day: string;
   timeZone: string;
