@@ -105,7 +105,10 @@ export interface RollupResult {
   /** False when another runner held the lock: this one did nothing. */
   ran: boolean;
   days: { tenant: number; day: string }[];
-  /** Marked days the pace kept for a later run (see `RollupPace`); their marks stay. */
+  /**
+   * Marked days left for a later run, their marks kept: held by the pace (see `RollupPace`), or rolled in this run
+   * with batches queued since.
+   */
   deferred: { tenant: number; day: string }[];
   droppedPartitions: string[];
 }
@@ -209,12 +212,21 @@ export async function runRollup(
   }
   // A day's rollup can mark later days (a late touch moves their credit, a first payment moves): they are read again
   // and rolled in the same run, a bounded number of times (events arriving meanwhile mark days too).
+  // A day rolled in this run is rolled again only when marked whole meanwhile: the batches queued for it since wait for
+  // the next run (under a steady stream every pass finds some, and a pass over a day costs what the keys it touches
+  // do, however few events came: five passes back to back did the work of one many times over).
+  const rolled = new Set<string>();
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const marked = rowsOf<{ tenant: number; day: string }>(
-      await db.execute(sql`select tenant, day::text as day from (${MARKED_DAYS}) m order by day, tenant`),
-    ).map((d) => ({ tenant: Number(d.tenant), day: d.day }));
-    const dirty = marked.filter((d) => !opts.pace || opts.pace.due(d.tenant, d.day, clock()));
-    result.deferred = marked.filter((d) => !dirty.includes(d));
+    const marked = rowsOf<{ tenant: number; day: string; whole: boolean }>(
+      await db.execute(sql`select tenant, day::text as day, bool_or(whole) as whole
+        from (select tenant, day, true as whole from stat_dirty_days
+          union all select tenant, day, false from stat_fold_queue) m
+        group by tenant, day order by day, tenant`),
+    ).map((d) => ({ tenant: Number(d.tenant), day: d.day, whole: d.whole === true }));
+    const dirty = marked
+      .filter((d) => d.whole || !rolled.has(`${d.tenant}|${d.day}`))
+      .filter((d) => !opts.pace || opts.pace.due(d.tenant, d.day, clock()));
+    result.deferred = marked.filter((d) => !dirty.includes(d)).map(({ tenant, day }) => ({ tenant, day }));
     if (!dirty.length) break;
     await analyzeStale(db, [...new Set(dirty.map((d) => partitionName(d.day))), ...ANALYZED_TABLES]);
     for (const { tenant, day } of dirty) {
@@ -278,6 +290,7 @@ export async function runRollup(
       if (!got) return { ...result, ran: false };
       opts.pace?.rolled(tenant, day, clock(), performance.now() - began);
       result.days.push({ tenant, day });
+      rolled.add(key);
     }
   }
 
