@@ -2,20 +2,26 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'vite';
 import { isStale } from '../scripts/build-state.mjs';
+import { SERVER_NODE_ARGS } from '../scripts/server-args.mjs';
 
 export function ensureBuilt() {
   if (isStale()) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
 
 /**
- * `checkout`: another checkout whose build to run (before/after figures); this one by default. `BENCH_SERVER_ARGS`: Node
- * options for the server (`--cpu-prof --cpu-prof-dir=…` to profile it).
+ * `checkout`: another checkout whose build to run (before/after figures); this one by default. The server runs with
+ * Node's options as `npm start` gives them (SERVER_NODE_ARGS), then `BENCH_SERVER_ARGS`: more of them
+ * (`--cpu-prof --cpu-prof-dir=…` to profile it).
  */
 export async function startServer(dataDir, port, env = {}, checkout = '.') {
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), `${checkout}/dist/server/main.js`],
+    [
+      ...SERVER_NODE_ARGS,
+      ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
+      `${checkout}/dist/server/main.js`,
+    ],
     {
       env: {
         ...process.env,

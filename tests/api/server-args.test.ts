@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+// @ts-expect-error a plain .mjs script without types
+import { SERVER_NODE_ARGS } from '../../scripts/server-args.mjs';
+
+/** `npm start` runs the server with the Node options the benches measure it with (scripts/server-args.mjs). */
+test("npm start gives Node the server's options, as the benches do", () => {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8'));
+  expect(SERVER_NODE_ARGS.length).toBeGreaterThan(0);
+  expect(scripts.start).toBe(`node ${SERVER_NODE_ARGS.join(' ')} scripts/start.mjs`);
+});
