@@ -637,21 +637,29 @@ export class DayFold {
       const m = entry(known, r.domain, () => new Map());
       m.set(String(r.visitor), String(r.first_day).slice(0, 10));
     }
-    const write: number[] = [];
+    const added: number[] = [];
+    const earlier: number[] = [];
     for (let i = 0; i < ids.length; i++) {
       const first = known.get(names[i])?.get(ids[i]);
       if (first !== undefined && first < day) continue;
       this.domains.get(names[i])!.fresh(ids[i]);
-      if (first === undefined || first > day) write.push(i);
-      if (first !== undefined && first > day) this.moved.add(first);
+      if (first === undefined) added.push(i);
+      else if (first > day) {
+        earlier.push(i);
+        this.moved.add(first);
+      }
     }
-    if (write.length)
+    const pairs = (at: number[]) =>
+      sql`unnest(${arrayParam(at.map((i) => names[i]))}::text[], ${arrayParam(at.map((i) => ids[i]))}::bigint[]) as u(d, v)`;
+    // The visitors not found are inserted without `on conflict` (its speculative insertion cost PostgreSQL about 1.8 µs
+    // a row): the day's transaction holds the rollup's lock, and only the rollup writes this table, so none of them
+    // can have been stored since the read above (were one, the day's transaction fails and stays marked).
+    if (added.length)
       await t.execute(sql`insert into stat_visitors (tenant, domain, visitor, first_day)
-        select ${tenant}, d, v, ${day}::date
-        from unnest(${arrayParam(write.map((i) => names[i]))}::text[],
-          ${arrayParam(write.map((i) => ids[i]))}::bigint[]) as u(d, v) order by d, v
-        on conflict (tenant, domain, visitor) do update set first_day = excluded.first_day
-          where excluded.first_day < stat_visitors.first_day`);
+        select ${tenant}, d, v, ${day}::date from ${pairs(added)} order by d, v`);
+    if (earlier.length)
+      await t.execute(sql`update stat_visitors s set first_day = ${day}::date from ${pairs(earlier)}
+        where s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v and s.first_day > ${day}::date`);
   }
 
   /**
