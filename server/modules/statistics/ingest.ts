@@ -146,10 +146,12 @@ function isCode(err: unknown, code: string) {
 }
 
 /**
- * Inserts rows in one statement (arrays unnested: one parse whatever the batch size), skipping event ids already
- * stored, and queues the statement's batch for the rollup per day of its new events (stat_fold_queue); makes a missing
- * day partition and tries again. A batch of one day whose rows were all new is then folded into the day's kept fold
- * (`storedBatch`: the next rollup need not read it back). Returns how many rows were new.
+ * Stores a batch's rows and queues its batch for the rollup per day of its new events (stat_fold_queue). A batch of
+ * one day hashed here goes by COPY, with the day's other batches that arrive meanwhile (`copyBatches`); any other, or
+ * one COPY refused, by one insert statement (arrays unnested: one parse whatever the batch size) that skips event ids
+ * already stored, making a missing day partition and trying again. A batch of one day whose rows were all new is then
+ * folded into the day's kept fold (`storedBatch`: the next rollup need not read it back). Returns how many rows were
+ * new.
  */
 export async function store(
   db: Executor,
@@ -306,13 +308,12 @@ const COPY_COLUMNS = `tenant, day, id, type, at, domain, path, referrer, device,
   batch`;
 
 /**
- * The usual batch (one day, every hash computed: the server's) stored by COPY where the driver has it (node-postgres,
+ * Rows of one day (every hash computed: the server's) stored by COPY where the driver has it (node-postgres,
  * copy-in.ts): PostgreSQL took 10–11 µs of CPU per event for it against 17–19 for the same rows through `unnest`.
- * The events and their queue row (one batch number, taken first) are one statement list, one transaction. A batch
- * that meets a stored id (23505: a retried batch, 'duplicate') or a day with no partition yet is refused whole, and
+ * The events and their queue row (one batch number, taken first) are one statement list, one transaction. Rows that
+ * meet a stored id (23505: a retried batch, 'duplicate') or a day with no partition yet are refused whole, and
  * stored by the `unnest` insert instead, which skips the ids stored and makes the partition. Undefined: not copied (no
- * COPY). `day`: the batch's one day, checked a day; `visitors`: each row's visitor hash as SQL's bigint text; `b`: the
- * batch's number.
+ * COPY). `day`: the rows' one day, checked a day; `b`: the batch's number.
  */
 async function copyRows(
   db: Executor,
