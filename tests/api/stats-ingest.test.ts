@@ -437,7 +437,8 @@ describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', ()
           [2, 0],
           [1, 2],
         ]);
-        expect(lines).toEqual([1, 5, 2, 3]);
+        // The two that waited in the order they reached the queue, which their requests' own reads decide.
+        expect([...lines.slice(0, 2), ...lines.slice(2).sort()]).toEqual([1, 5, 2, 3]);
         const [{ n, ids }] = await api.query<{ n: number; ids: number }>(
           sql`select count(*)::int as n, count(distinct id)::int as ids from stat_events where tenant = 93`,
         );
