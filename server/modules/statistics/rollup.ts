@@ -164,10 +164,13 @@ const ANALYZED_TABLES = [
 ];
 
 /**
- * The days waiting for the rollup: marked for a whole recompute (stat_dirty_days) or with batches queued
- * (stat_fold_queue). The agents' settlement waits for them too.
+ * The days waiting for the rollup, once each: marked for a whole recompute (stat_dirty_days: `whole`) or with batches
+ * queued (stat_fold_queue). The agents' settlement waits for them too.
  */
-export const MARKED_DAYS = sql`select tenant, day from stat_dirty_days union select distinct tenant, day from stat_fold_queue`;
+export const MARKED_DAYS = sql`select tenant, day, bool_or(whole) as whole
+  from (select tenant, day, true as whole from stat_dirty_days
+    union all select tenant, day, false from stat_fold_queue) m
+  group by tenant, day`;
 
 /** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
 const MAX_PASSES = 5;
@@ -218,10 +221,9 @@ export async function runRollup(
   const rolled = new Set<string>();
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const marked = rowsOf<{ tenant: number; day: string; whole: boolean }>(
-      await db.execute(sql`select tenant, day::text as day, bool_or(whole) as whole
-        from (select tenant, day, true as whole from stat_dirty_days
-          union all select tenant, day, false from stat_fold_queue) m
-        group by tenant, day order by day, tenant`),
+      await db.execute(
+        sql`select tenant, day::text as day, whole from (${MARKED_DAYS}) m order by day, tenant`,
+      ),
     ).map((d) => ({ tenant: Number(d.tenant), day: d.day, whole: d.whole === true }));
     const dirty = marked
       .filter((d) => d.whole || !rolled.has(`${d.tenant}|${d.day}`))
