@@ -1287,20 +1287,23 @@ describe('the incremental rollup (migration 0124)', () => {
     expect(keptFold(database.db, TENANT, DAYS[2])).toBeUndefined();
   });
 
+  /** A page view of a.test on DAYS[day] by visitor `visitor`. */
+  const pvOn = (day: number, visitor: number) => toEvent({ ...sample(), day, visitor, domain: 'a.test' });
+  /** a.test's new visitors on `day`, as stored. */
+  const fresh = async (day: string) =>
+    (
+      await q<{ n: number }>(
+        sql`select new_visitors as n from stat_domain_daily where day = ${day}::date and domain = 'a.test'`,
+      )
+    ).map((r) => Number(r.n));
+
   test('a visitor seen on an earlier day late moves its first day there, and the later day counts it new no more', async () => {
     await reset();
-    const pv = (day: number, visitor: number) => toEvent({ ...sample(), day, visitor, domain: 'a.test' });
-    const fresh = async (day: string) =>
-      (
-        await q<{ n: number }>(
-          sql`select new_visitors as n from stat_domain_daily where day = ${day}::date and domain = 'a.test'`,
-        )
-      ).map((r) => Number(r.n));
-    await send([pv(2, 1), pv(2, 2)]);
+    await send([pvOn(2, 1), pvOn(2, 2)]);
     await rollAll();
     expect(await fresh(DAYS[2])).toEqual([2]);
     // Visitor 1's page view of the day before arrives late: it was new that day, not on the next.
-    await send([pv(1, 1)]);
+    await send([pvOn(1, 1)]);
     const run = await rollAll();
     expect(run.days).toEqual([
       { tenant: TENANT, day: DAYS[1] },
@@ -1309,7 +1312,7 @@ describe('the incremental rollup (migration 0124)', () => {
     expect(await fresh(DAYS[1])).toEqual([1]);
     expect(await fresh(DAYS[2])).toEqual([1]);
     // The later day was recomputed whole, and folds its next batch into what it kept.
-    await send([pv(2, 3)]);
+    await send([pvOn(2, 3)]);
     await rollAll();
     expect(await fresh(DAYS[2])).toEqual([2]);
     expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(1);
@@ -1320,19 +1323,12 @@ describe('the incremental rollup (migration 0124)', () => {
     'a day rolled in a run and marked whole later in it (a visitor of it seen earlier) is rolled again in that run',
     async () => {
       await reset();
-      const pv = (day: number, visitor: number) => toEvent({ ...sample(), day, visitor, domain: 'a.test' });
-      const fresh = async (day: string) =>
-        (
-          await q<{ n: number }>(
-            sql`select new_visitors as n from stat_domain_daily where day = ${day}::date and domain = 'a.test'`,
-          )
-        ).map((r) => Number(r.n));
       // Visitor 1's page view of the day before arrives while the run rolls today: the run's next pass rolls the day
       // before, which moves the visitor's first day there and marks today whole; the pass after rolls today again.
       const x = interleaved('delete from stat_fold_queue', async () => {
-        await ingest(x.db, TENANT, [pv(1, 1)], { now: NOW, clientAddress: '10.0.0.1' });
+        await ingest(x.db, TENANT, [pvOn(1, 1)], { now: NOW, clientAddress: '10.0.0.1' });
       });
-      await ingest(x.db, TENANT, [pv(2, 1), pv(2, 2)], { now: NOW, clientAddress: '10.0.0.1' });
+      await ingest(x.db, TENANT, [pvOn(2, 1), pvOn(2, 2)], { now: NOW, clientAddress: '10.0.0.1' });
       x.arm();
       const run = await runRollup(x.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
       expect(x.fired()).toBe(true);
