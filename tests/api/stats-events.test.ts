@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { EventInput, fastEvent } from '../../server/modules/statistics/events';
+import { dayOf } from '../../common/period';
+import { EventInput, eventClock, fastEvent, timeOf } from '../../server/modules/statistics/events';
 
 /**
  * Issue #12: the ingestion's fast check (`fastEvent`) accepts only what the schema accepts, with the same value
@@ -105,5 +106,38 @@ describe('the fast event check', () => {
     for (const e of events) expect(fastEvent(e)).toEqual(EventInput.parse(e));
     expect(fastEvent({ ...events[1], keyword: '  ' })).toBeUndefined();
     expect(fastEvent({ ...events[2], amount: undefined })).toBeUndefined();
+  });
+});
+
+describe("an event's time", () => {
+  test('is worked out once per second, and is what toISOString and the zone’s calendar say, to the ms', () => {
+    const zones = ['Asia/Shanghai', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC'];
+    const clocks = new Map(zones.map((z) => [z, eventClock(z)]));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        // 1900–2100, around the seconds a day or a clock change starts on
+        fc.oneof(
+          fc.integer({ min: -2_208_988_800_000, max: 4_102_444_800_000 }),
+          fc.integer({ min: 0, max: 999 }),
+        ),
+        (zone, ms) => {
+          // the same clock for many times, as a batch's: a second's cached text must serve each ms of it
+          for (const at of [ms, ms + 1, ms + 999, ms - 1, Math.floor(ms / 1000) * 1000]) {
+            const t = clocks.get(zone)!(at);
+            expect(t).toEqual({ day: dayOf(new Date(at), zone), ms: at, iso: new Date(at).toISOString() });
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('parses a time once for its check and its use, whatever came between', () => {
+    const a = '2026-06-01T10:00:00.123Z';
+    expect(timeOf(a)).toBe(Date.parse(a));
+    expect(timeOf('2026-06-01T10:00:00+08:00')).toBe(Date.parse('2026-06-01T02:00:00Z'));
+    expect(timeOf(a)).toBe(Date.parse(a));
+    expect(timeOf('2026-13-45T00:00:00Z')).toBeNaN();
   });
 });

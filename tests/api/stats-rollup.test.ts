@@ -1254,6 +1254,7 @@ describe('the incremental rollup (migration 0124)', () => {
         id: `old-${i}`,
         type: 'pageview',
         at,
+        ms: Date.parse(at),
         domain: 'a.test',
         path: '/',
         referrer: '',

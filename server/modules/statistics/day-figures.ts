@@ -87,13 +87,16 @@ class Registers {
 const COMPACT_AT = 4096;
 const DENSE_AFTER = 2048;
 
-/** Registers sorted by index, the highest rank of each (a register sorts after a lower rank of the same index). */
+/**
+ * Registers sorted by index, the highest rank of each (a register sorts after a lower rank of the same index). Sorted
+ * as a typed array: its numeric sort, without a compare function to call, is several times faster.
+ */
 function compacted(list: number[]): number[] {
-  list.sort((a, b) => a - b);
+  const sorted = Int32Array.from(list).sort();
   let n = 0;
-  for (let k = 0; k < list.length; k++) {
-    if (n > 0 && list[n - 1] >> 6 === list[k] >> 6) list[n - 1] = list[k];
-    else list[n++] = list[k];
+  for (let k = 0; k < sorted.length; k++) {
+    if (n > 0 && list[n - 1] >> 6 === sorted[k] >> 6) list[n - 1] = sorted[k];
+    else list[n++] = sorted[k];
   }
   list.length = n;
   return list;
@@ -203,6 +206,19 @@ class DomainDay {
     this.hourAddresses[hour].add(areg);
   }
 
+  /** A page view by `vreg`'s visitor, under `key` of the dimension `dim` (VISIT_DIMENSIONS' index). */
+  visit(dim: number, key: string, vreg: number) {
+    const byKey = this.visits[dim];
+    let v = byKey.get(key);
+    if (v === undefined) {
+      v = { dim, key, pvs: 0, visitors: new Registers() };
+      byKey.set(key, v);
+    }
+    v.pvs++;
+    v.visitors.add(vreg);
+    this.touchedVisits.add(v);
+  }
+
   /** `visitor` (already folded) is new that day: it counts as new in the day and in every hour it was seen in. */
   fresh(visitor: string) {
     const v = this.visitors.get(visitor)!;
@@ -310,12 +326,12 @@ export class DayFold {
     channels: new Set<string>(),
   };
   /**
-   * Each visitor's first time of the day per agent's channel (named as in `traffic`), in µs since the epoch, keyed
-   * `visitor channel` (a visitor hash has no space): the attribution's touches. `changedTouches`: the keys that
+   * Each visitor's first time of the day per agent's channel (named as in `traffic`), in µs since the epoch, by
+   * channel and visitor hash: the attribution's touches. `changedTouches`: per channel, the visitors whose touch
    * appeared or moved earlier since `takeTouches` last handed them over.
    */
-  private readonly touches = new Map<string, number>();
-  private changedTouches = new Set<string>();
+  private readonly touches = new Map<string, Map<string, number>>();
+  private changedTouches = new Map<string, Set<string>>();
   /** Movies viewed or played by the read in progress, for their tags (read once the movies are known). */
   private movieEvents = new Map<number, { type: string; vreg: number }[]>();
   private bound = new Map<string, string>();
@@ -453,7 +469,7 @@ export class DayFold {
    */
   stored(batch: number, rows: readonly EventRow[]) {
     for (const r of rows) {
-      const ms = Date.parse(r.at); // whole ms (toRow): the read's µs are these × 1000
+      const ms = r.ms; // whole ms (toRow): the read's µs are these × 1000
       this.foldEvent({
         type: r.type,
         hour: this.hourAt(ms),
@@ -528,12 +544,12 @@ export class DayFold {
       if (type === 'pageview') a.pageViews++;
       a.visitors.add(vreg);
       a.addresses.add(areg);
-      const key = `${visitor} ${agent}`;
       const at = e.atMicros;
-      const had = this.touches.get(key);
+      const touches = entry(this.touches, agent, () => new Map<string, number>());
+      const had = touches.get(visitor);
       if (had === undefined || at < had) {
-        this.touches.set(key, at);
-        this.changedTouches.add(key);
+        touches.set(visitor, at);
+        entry(this.changedTouches, agent, () => new Set<string>()).add(visitor);
       }
     }
     if (type !== 'pageview') return;
@@ -544,38 +560,39 @@ export class DayFold {
     this.site.pageView(visitor, h, vreg, areg);
     this.touched.domains.add(dom);
     this.touched.domains.add(this.site);
-    const keys = [e.path, e.referrer, e.device, e.region, channel];
-    for (let i = 0; i < keys.length; i++) {
-      const v = entry(dom.visits[i], keys[i], () => ({
-        dim: i,
-        key: keys[i],
-        pvs: 0,
-        visitors: new Registers(),
-      }));
-      v.pvs++;
-      v.visitors.add(vreg);
-      dom.touchedVisits.add(v);
-    }
+    dom.visit(0, e.path, vreg); // VISIT_DIMENSIONS' order
+    dom.visit(1, e.referrer, vreg);
+    dom.visit(2, e.device, vreg);
+    dom.visit(3, e.region, vreg);
+    dom.visit(4, channel, vreg);
   }
 
+  /** An event concerning object `id` of `type`: counted for it, and for the type's total (id 0). */
   private objectEvent(type: string, id: number, kind: string, vreg: number, amount: number | null) {
     const byId = entry(this.objects, type, () => new Map<number, Figures>());
-    for (const key of [id, 0]) {
-      const f = entry(byId, key, () => ({
-        type,
-        id: key,
-        n: [0, 0, 0, 0, 0, 0],
-        cents: 0,
-        viewers: new Registers(),
-        clickers: new Registers(),
-      }));
-      const c = OBJECT_COUNTS[kind];
-      if (c !== undefined) f.n[c]++;
-      if (kind === 'recharge' && amount !== null) f.cents += amount;
-      f.viewers.add(vreg);
-      if (kind === 'ad_click') f.clickers.add(vreg);
-      this.touched.objects.add(f);
+    this.objectFigures(byId, type, id, kind, vreg, amount);
+    this.objectFigures(byId, type, 0, kind, vreg, amount);
+  }
+
+  private objectFigures(
+    byId: Map<number, Figures>,
+    type: string,
+    id: number,
+    kind: string,
+    vreg: number,
+    amount: number | null,
+  ) {
+    let f = byId.get(id);
+    if (f === undefined) {
+      f = { type, id, n: [0, 0, 0, 0, 0, 0], cents: 0, viewers: new Registers(), clickers: new Registers() };
+      byId.set(id, f);
     }
+    const c = OBJECT_COUNTS[kind];
+    if (c !== undefined) f.n[c]++;
+    if (kind === 'recharge' && amount !== null) f.cents += amount;
+    f.viewers.add(vreg);
+    if (kind === 'ad_click') f.clickers.add(vreg);
+    this.touched.objects.add(f);
   }
 
   private searched(keyword: string, results: number | null, vreg: number) {
@@ -600,13 +617,15 @@ export class DayFold {
    */
   takeTouches(): Touches {
     const out: Touches = { visitors: [], channels: [], at: [] };
-    for (const key of this.changedTouches) {
-      const space = key.indexOf(' ');
-      out.visitors.push(key.slice(0, space));
-      out.channels.push(key.slice(space + 1));
-      out.at.push(this.touches.get(key)!);
+    for (const [channel, visitors] of this.changedTouches) {
+      const touches = this.touches.get(channel)!;
+      for (const visitor of visitors) {
+        out.visitors.push(visitor);
+        out.channels.push(channel);
+        out.at.push(touches.get(visitor)!);
+      }
     }
-    this.changedTouches = new Set();
+    this.changedTouches = new Map();
     return out;
   }
 

@@ -13,12 +13,14 @@ import { readSettings } from '../sys/settings';
 import {
   EventInput,
   type EventRow,
+  eventClock,
   fastEvent,
   noRegion,
   parseAgent,
   type RegionLookup,
   SETTING_OF,
   sampleBucket,
+  timeOf,
   toRow,
 } from './events';
 import { type Stored, storedBatch, storingBatch } from './kept-folds';
@@ -55,18 +57,7 @@ export async function ingest(
   const latest = opts.now.getTime() + FUTURE_MS;
   const rows: EventRow[] = [];
   const out: IngestOutcome = { accepted: 0, duplicates: 0, dropped: 0, rejected: [] };
-  // An event's day, once per second of the batch: a day starts on a whole second in every zone (offsets are whole
-  // seconds), and formatting an instant in a zone is the costliest step left per event.
-  const days = new Map<number, string>();
-  const dayAt = (ms: number) => {
-    const s = Math.floor(ms / 1000);
-    let d = days.get(s);
-    if (d === undefined) {
-      d = dayOf(new Date(ms), timeZone);
-      days.set(s, d);
-    }
-    return d;
-  };
+  const clock = eventClock(timeZone);
   for (const [index, raw] of events.entries()) {
     const fast = fastEvent(raw);
     const parsed = fast ? { success: true as const, data: fast } : EventInput.safeParse(raw);
@@ -81,9 +72,9 @@ export async function ingest(
       continue;
     }
     const e = parsed.data;
-    const at = Date.parse(e.time);
-    const day = at > latest ? '' : dayAt(at);
-    if (at > latest || day < oldest) {
+    const at = timeOf(e.time);
+    const time = at > latest ? undefined : clock(at);
+    if (time === undefined || time.day < oldest) {
       out.rejected.push({
         index,
         fields: { time: { key: 'stats.timeRange', params: { days: settings.rawRetentionDays } } },
@@ -104,7 +95,7 @@ export async function ingest(
       out.dropped++;
       continue;
     }
-    const row = toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, day);
+    const row = toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, time);
     if (opts.md5) {
       const v = hashOf(opts.md5, row.visitor);
       const a = hashOf(opts.md5, row.address);
@@ -340,14 +331,18 @@ async function copyRows(
   }
 }
 
-/** One event as a line of COPY's text format, in `COPY_COLUMNS`' order. */
+/**
+ * One event as a line of COPY's text format, in `COPY_COLUMNS`' order. The fields no backslash, tab or line end can
+ * be in go as they are: numbers, the day and time, the id and the domain (each checked against its pattern), the
+ * type, device and object type (names of ours).
+ */
 function copyLine(tenant: number, r: EventRow, batch: string): string {
   const f = copyField;
   return (
-    `${tenant}\t${r.day}\t${f(r.id)}\t${r.type}\t${r.at}\t${f(r.domain)}\t${f(r.path)}\t${f(r.referrer)}\t` +
-    `${f(r.device)}\t${f(r.browser)}\t${f(r.os)}\t${f(r.country)}\t${f(r.province)}\t${f(r.address)}\t` +
+    `${tenant}\t${r.day}\t${r.id}\t${r.type}\t${r.at}\t${r.domain}\t${f(r.path)}\t${f(r.referrer)}\t` +
+    `${r.device}\t${f(r.browser)}\t${f(r.os)}\t${f(r.country)}\t${f(r.province)}\t${f(r.address)}\t` +
     `${r.addressHash}\t${f(r.addressReg)}\t${f(r.visitor)}\t${r.visitorHash}\t${f(r.visitorReg)}\t` +
-    `${f(r.channel)}\t${f(r.objectType)}\t${r.objectId}\t${f(r.keyword)}\t${f(r.results)}\t${f(r.amount)}\t${batch}\n`
+    `${f(r.channel)}\t${r.objectType}\t${r.objectId}\t${f(r.keyword)}\t${f(r.results)}\t${f(r.amount)}\t${batch}\n`
   );
 }
 
