@@ -193,6 +193,71 @@ describe('ingestion', () => {
     });
   });
 
+  test('a new time zone applies from the next batch: saving the settings moves the site version the batches carry', async () => {
+    const dayOfEvent = async (id: unknown) =>
+      (await api.query<{ day: string }>(sql`select day::text as day from stat_events where id = ${id}`))[0]
+        ?.day;
+    const late = { time: '2026-06-01T20:00:00Z' }; // 2 June 04:00 in Shanghai
+    const before = event(late);
+    expect((await send([before])).body.data).toMatchObject({ accepted: 1 });
+    expect(await dayOfEvent(before.id)).toBe('2026-06-02');
+    const setZone = async (timeZone: string) => {
+      const current = (await api.call('GET', '/app/admin/sys/getSetting', { token: admin })).body.data;
+      const saved = await api.call('POST', '/app/admin/sys/updateSetting', {
+        token: admin,
+        body: { version: current.version, timeZone },
+      });
+      expect(saved.body.code).toBe(20000);
+    };
+    await setZone('UTC');
+    try {
+      const after = event(late);
+      expect((await send([after])).body.data).toMatchObject({ accepted: 1 });
+      expect(await dayOfEvent(after.id)).toBe('2026-06-01');
+    } finally {
+      await setZone('Asia/Shanghai');
+    }
+  });
+
+  test('a batch reads the settings again only when its site version moved; without one, every time', async () => {
+    const { db } = watchedDb(api.database.db as unknown as Db); // a handle of its own: nothing kept for it yet
+    const tenant = 31;
+    const late = () => event({ time: '2026-06-01T20:00:00Z' });
+    const dayOf = async (e: Record<string, unknown>) =>
+      (
+        await api.query<{ day: string }>(
+          sql`select day::text as day from stat_events where tenant = ${tenant} and id = ${e.id}`,
+        )
+      )[0]?.day;
+    const at = async (siteVersion: number | undefined) => {
+      const e = late();
+      const out = await ingest(db, tenant, [e], {
+        now: new Date('2026-06-01T12:00:00Z'),
+        clientAddress: '',
+        siteVersion,
+      });
+      expect(out.accepted).toBe(1);
+      return dayOf(e);
+    };
+    try {
+      expect(await at(7)).toBe('2026-06-02'); // Shanghai, the default
+      // written behind the site version's back: a batch of version 7 keeps what it read
+      await api.query(
+        sql`insert into system_settings (tenant, data) values (${tenant}, ${{ timeZone: 'UTC' }})`,
+      );
+      expect(await at(7)).toBe('2026-06-02');
+      expect(await at(undefined)).toBe('2026-06-01');
+      expect(await at(8)).toBe('2026-06-01');
+      await api.query(
+        sql`update system_settings set data = ${{ timeZone: 'Asia/Shanghai' }} where tenant = ${tenant}`,
+      );
+      expect(await at(undefined)).toBe('2026-06-02');
+      expect(await at(8)).toBe('2026-06-01');
+    } finally {
+      await api.query(sql`delete from system_settings where tenant = ${tenant}`);
+    }
+  });
+
   test('signups and recharges are always collected; a recharge needs its amount', async () => {
     const r = await send([
       event({ type: 'signup' }),

@@ -105,6 +105,8 @@ export const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
 
 /** The tenant whose site key the request carried (after `requireSiteKey`). */
 export const siteTenantOf = (c: { req: { raw: Request } }) => heads.get(c.req.raw)!.tenant;
+/** The site version the request read with its key (`bumpSiteVersion` moves it on every write the site sees). */
+export const siteVersionOf = (c: { req: { raw: Request } }) => heads.get(c.req.raw)!.siteVersion;
 
 /** `If-None-Match` against an ETag, by weak comparison (RFC 9110 §13.1.2): a compressing proxy weakens ETags. */
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {

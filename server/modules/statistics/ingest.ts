@@ -50,9 +50,16 @@ export async function ingest(
   db: Executor,
   tenant: number,
   events: unknown[],
-  opts: { now: Date; clientAddress: string; region?: RegionLookup; md5?: (text: string) => string },
+  opts: {
+    now: Date;
+    clientAddress: string;
+    region?: RegionLookup;
+    md5?: (text: string) => string;
+    /** The tenant's site version the request read (`site_state`): the settings are read again only when it moved. */
+    siteVersion?: number;
+  },
 ): Promise<IngestOutcome> {
-  const [settings, timeZone] = await Promise.all([readStatistics(db, tenant), timeZoneOf(db, tenant)]);
+  const { settings, timeZone } = await ingestSettings(db, tenant, opts.siteVersion);
   const oldest = addDays(dayOf(opts.now, timeZone), -(settings.rawRetentionDays - 1));
   const latest = opts.now.getTime() + FUTURE_MS;
   const rows: EventRow[] = [];
@@ -111,6 +118,32 @@ export async function ingest(
     out.duplicates = rows.length - out.accepted;
   }
   return out;
+}
+
+/** The settings the ingestion acts on: the statistics settings and the time zone. */
+type IngestSettings = { settings: Awaited<ReturnType<typeof readStatistics>>; timeZone: string };
+
+/**
+ * Per database handle and tenant, the ingestion's settings as of a site version: a write of either setting bumps the
+ * tenant's `site_version` in its own transaction (`bumpSiteVersion`), and every batch reads that version with its site
+ * key, so the settings are read again only after a change rather than twice a batch. A batch whose version is not
+ * known (no site key: seeds, tests) reads them.
+ */
+const settingsAt = new WeakMap<object, Map<number, { version: number; read: Promise<IngestSettings> }>>();
+
+function ingestSettings(db: Executor, tenant: number, version: number | undefined): Promise<IngestSettings> {
+  const read = async () => {
+    const [settings, timeZone] = await Promise.all([readStatistics(db, tenant), timeZoneOf(db, tenant)]);
+    return { settings, timeZone };
+  };
+  if (version === undefined) return read();
+  const byTenant = entry(settingsAt, db, () => new Map());
+  const had = byTenant.get(tenant);
+  if (had?.version === version) return had.read;
+  const made = { version, read: read() };
+  byTenant.set(tenant, made);
+  made.read.catch(() => byTenant.get(tenant) === made && byTenant.delete(tenant)); // read again next time
+  return made.read;
 }
 
 export const partitionName = (day: string) => `stat_events_p${day.replaceAll('-', '')}`;

@@ -16,7 +16,7 @@ import { actresses } from '../actresses/schema';
 import { lockMovies, touchMovies } from '../movie/model';
 import { movies, movieTagLinks, movieTags } from '../movie/schema';
 import { novels } from '../novel/schema';
-import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
+import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf, siteVersionOf } from '../site/routes';
 import { EventInput, MAX_BATCH } from './events';
 import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
@@ -263,6 +263,7 @@ export function ingestRoutes() {
       clientAddress: clientAddress(c),
       region,
       md5,
+      siteVersion: siteVersionOf(c),
     });
     const locale = c.get('locale');
     void next;
