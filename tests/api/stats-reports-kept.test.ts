@@ -120,6 +120,16 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
   // Kept sums are kept per database handle: this one, which records the statements.
   const read = () =>
     runReport(db, REPORTS.keywords, { ...query('searches', 'desc', from, 1, false), today: TODAY });
+  // The page (three keys, most searches first) holds keys of three searches each, which the late keywords below (two
+  // at most) never displace: a key new to the page is read over every day, and is not what this test is about. It was
+  // left to the earlier test's random keywords, and failed when those left room on the page.
+  const page = ['kept-a', 'kept-b', 'kept-c'].flatMap((keyword) =>
+    Array.from({ length: 3 }, () =>
+      event({ type: 'search', keyword, results: 1, time: `${TODAY}T03:00:00Z` }),
+    ),
+  );
+  expect((await send(page)).body.data.accepted).toBe(page.length);
+  await rollup(api, admin);
   await read();
   for (const daysBefore of [0, 1, 0, 5]) {
     const r = await send([
@@ -156,10 +166,10 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
     expect(totals.some((s) => s.params.includes(yesterday))).toBe(daysBefore > 0);
     expect(totals.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
     // Nor the page's keys over those days (their sums and sketches kept since the first read).
-    const page = seen.filter((s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes(' in ('));
-    expect(page.length).toBeGreaterThan(0);
-    expect(page.some((s) => s.params.includes(yesterday))).toBe(daysBefore > 0);
-    expect(page.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
+    const pageKeys = seen.filter((s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes(' in ('));
+    expect(pageKeys.length).toBeGreaterThan(0);
+    expect(pageKeys.some((s) => s.params.includes(yesterday))).toBe(daysBefore > 0);
+    expect(pageKeys.some((s) => s.params.includes(from))).toBe(daysBefore === 5);
   }
 });
 
