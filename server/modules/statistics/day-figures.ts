@@ -208,12 +208,7 @@ class DomainDay {
 
   /** A page view by `vreg`'s visitor, under `key` of the dimension `dim` (VISIT_DIMENSIONS' index). */
   visit(dim: number, key: string, vreg: number) {
-    const byKey = this.visits[dim];
-    let v = byKey.get(key);
-    if (v === undefined) {
-      v = { dim, key, pvs: 0, visitors: new Registers() };
-      byKey.set(key, v);
-    }
+    const v = entry(this.visits[dim], key, () => ({ dim, key, pvs: 0, visitors: new Registers() }));
     v.pvs++;
     v.visitors.add(vreg);
     this.touchedVisits.add(v);
@@ -582,11 +577,14 @@ export class DayFold {
     vreg: number,
     amount: number | null,
   ) {
-    let f = byId.get(id);
-    if (f === undefined) {
-      f = { type, id, n: [0, 0, 0, 0, 0, 0], cents: 0, viewers: new Registers(), clickers: new Registers() };
-      byId.set(id, f);
-    }
+    const f = entry(byId, id, () => ({
+      type,
+      id,
+      n: [0, 0, 0, 0, 0, 0],
+      cents: 0,
+      viewers: new Registers(),
+      clickers: new Registers(),
+    }));
     const c = OBJECT_COUNTS[kind];
     if (c !== undefined) f.n[c]++;
     if (kind === 'recharge' && amount !== null) f.cents += amount;
