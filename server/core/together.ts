@@ -15,13 +15,16 @@ interface Waiting<T, R> {
  * The event ingestion stores the batches of one day this way: one COPY at a time per day takes the batches that arrived
  * meanwhile, rather than one COPY per batch on every connection at once (PostgreSQL took 10–11 µs of CPU an event for
  * eight COPYs at a time against 6 for one, their locks and commits shared).
+ *
+ * A run may answer with work to do after it (`Ran.afterwards`): that work runs once the key's next run has started,
+ * and its items are answered when it is done (the ingestion folds a stored batch while the next COPY is on its way).
  */
 export class Together<T, R> {
   private readonly queues = new Map<string, Waiting<T, R>[]>();
   private readonly running = new Set<string>();
 
   constructor(
-    private readonly run: (key: string, items: T[]) => Promise<R[]>,
+    private readonly run: (key: string, items: T[]) => Promise<R[] | Ran<R>>,
     private readonly most = Number.POSITIVE_INFINITY,
     private readonly size: (item: T) => number = () => 1,
   ) {}
@@ -54,17 +57,33 @@ export class Together<T, R> {
     }
     const taken = queue.splice(0, n);
     this.running.add(key);
+    let ran: Ran<R> | undefined;
+    let error: unknown;
     try {
-      const results = await this.run(
+      const answer = await this.run(
         key,
         taken.map((w) => w.item),
       );
-      for (const [i, w] of taken.entries()) w.resolve(results[i]);
+      ran = Array.isArray(answer) ? { results: answer } : answer;
     } catch (err) {
-      for (const w of taken) w.reject(err);
-    } finally {
-      this.running.delete(key);
-      void this.next(key);
+      error = err;
     }
+    this.running.delete(key);
+    void this.next(key); // the next run starts before this one's afterwards
+    if (ran?.afterwards)
+      try {
+        await ran.afterwards();
+      } catch (err) {
+        ran = undefined;
+        error = err;
+      }
+    if (ran) for (const [i, w] of taken.entries()) w.resolve(ran.results[i]);
+    else for (const w of taken) w.reject(error);
   }
+}
+
+/** A run's answer: each item's result, and work to do once the key's next run has started (see `Together`). */
+export interface Ran<R> {
+  results: R[];
+  afterwards?: () => void | Promise<void>;
 }

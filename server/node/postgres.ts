@@ -59,8 +59,11 @@ export function databaseOver(pool: pg.Pool): Database['db'] {
 
 /**
  * `COPY … FROM STDIN` on a client of the pool (copy-in.ts): node-postgres runs a query object that answers the
- * protocol's messages itself (`submit` and the `handle…` calls), as pg-copy-streams does; this one sends `data` whole
- * as one CopyData message when the server asks for it.
+ * protocol's messages itself (`submit` and the `handle…` calls), as pg-copy-streams does. This one sends `data` whole
+ * as one CopyData message right behind the query, without waiting for the server's CopyInResponse: the server reads
+ * it once it is in copy mode, and drops it unread when the COPY fails before (the protocol's rule for CopyData and
+ * CopyDone outside copy mode). So the rows are on their way when `copy` returns to the event loop, however long what
+ * runs next keeps it, and no round trip waits between the statement and its rows.
  */
 function copyIn(pool: pg.Pool): CopyIn {
   return async (text, data) => {
@@ -79,6 +82,13 @@ function copyIn(pool: pg.Pool): CopyIn {
   };
 }
 
+/** The part of node-postgres' connection a query object writes with. */
+interface Wire {
+  query(text: string): void;
+  stream: { writable: boolean; write(b: Uint8Array): boolean };
+  endCopyFrom(): void;
+}
+
 class CopyInQuery {
   private readonly tags: string[] = [];
   constructor(
@@ -91,13 +101,19 @@ class CopyInQuery {
     this.callback = undefined; // once: an error is followed by ReadyForQuery, which node-postgres no longer hands here
     callback?.(err, this.tags);
   }
-  submit(connection: { query(text: string): void }) {
+  submit(connection: Wire) {
     connection.query(this.text);
-  }
-  handleCopyInResponse(connection: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) {
-    connection.sendCopyFromChunk(this.data);
+    if (!connection.stream.writable) return; // the connection is ending: its error reaches the query
+    // CopyData: its header ('d', then the length of the message with itself), then the rows as they are (not copied
+    // into the driver's buffer first).
+    const header = Buffer.allocUnsafe(5);
+    header[0] = 0x64;
+    header.writeInt32BE(this.data.length + 4, 1);
+    connection.stream.write(header);
+    connection.stream.write(this.data);
     connection.endCopyFrom();
   }
+  handleCopyInResponse() {}
   handleCommandComplete(msg: { text: string }) {
     this.tags.push(msg.text);
   }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, expect, test } from 'vitest';
+import { copierOf } from '../../server/db/copy-in';
 import { rowsOf } from '../../server/db/migrate';
 import { openPostgres, ResilientPool } from '../../server/node/postgres';
 import { onPostgres, TEST_DATABASE_URL } from './harness';
@@ -67,6 +68,45 @@ test.skipIf(!onPostgres)(
       const rows = await Promise.all(settings);
       expect(new Set(rows.map((r) => r.pid)).size).toBe(3);
       expect(rows.map((r) => r.jit)).toEqual(['off', 'off', 'off']);
+    } finally {
+      await close();
+    }
+  },
+);
+
+/**
+ * The server's COPY sends its rows right behind the statement, before PostgreSQL asks for them (postgres.ts): when
+ * the statement fails before the copy starts, PostgreSQL must drop those rows unread and the connection must serve
+ * on. One connection, so each statement here meets what the failed ones left on it.
+ */
+test.skipIf(!onPostgres)(
+  'a COPY refused before its rows are read leaves its connection clean for the next statements',
+  async () => {
+    const { db, close } = await openPostgres(TEST_DATABASE_URL, 1);
+    try {
+      const copy = copierOf(db)!;
+      const rows = new TextEncoder().encode('1\tone\n2\ttwo\n');
+      await db.execute(sql`create temp table if not exists copy_probe (n int, t text)`); // one connection: it stays
+      for (let i = 0; i < 3; i++)
+        await expect(copy('copy no_such_table_zg (n, t) from stdin', rows)).rejects.toMatchObject({
+          code: '42P01',
+        });
+      // A row the COPY cannot take fails it inside copy mode: the statements after it in the text do not run.
+      await expect(
+        copy(
+          "copy copy_probe (n, t) from stdin; insert into copy_probe values (9, 'after')",
+          new TextEncoder().encode('x\ty\n'),
+        ),
+      ).rejects.toMatchObject({ code: '22P02' });
+      expect(rowsOf(await db.execute(sql`select 41 + 1 as n`))).toEqual([{ n: 42 }]);
+      expect(
+        await copy("copy copy_probe (n, t) from stdin; insert into copy_probe values (3, 'three')", rows),
+      ).toEqual(['COPY 2', 'INSERT 0 1']);
+      expect(rowsOf(await db.execute(sql`select n, t from copy_probe order by n`))).toEqual([
+        { n: 1, t: 'one' },
+        { n: 2, t: 'two' },
+        { n: 3, t: 'three' },
+      ]);
     } finally {
       await close();
     }

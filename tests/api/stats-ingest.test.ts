@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CopyData, type CopyIn, copierOf, copyField, copyInWith } from '../../server/db/copy-in';
 import type { Db } from '../../server/db/types';
-import { ingest, waitingForCopy } from '../../server/modules/statistics/ingest';
+import { forgetSpareNumbers, ingest, waitingForCopy } from '../../server/modules/statistics/ingest';
 import { onPostgres, startApi, type TestApi } from './harness';
 import { event, report, rollup, siteSender, watchedDb } from './stats-helpers';
 
@@ -408,7 +408,8 @@ describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', ()
         expect(retried).toMatchObject({ accepted: 1, duplicates: 2 });
         expect(calls.n).toBe(2);
         // The queue row of the COPY's batch fails (taken already): its events go with it, and the insert takes the
-        // next batch number.
+        // next batch number. Without spare numbers, the COPY takes the sequence's next and the insert the one after.
+        forgetSpareNumbers(db);
         const [{ next }] = await api.query<{ next: string }>(
           sql`select (nextval('stat_event_batches') + 1)::text as next`,
         );
@@ -433,6 +434,27 @@ describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', ()
       } finally {
         restore();
       }
+    },
+  );
+
+  test.runIf(onPostgres)(
+    'batch numbers are taken ahead: one round trip to the sequence serves the COPYs of many batches',
+    async () => {
+      const db = api.database.db as unknown as Db;
+      const opts = { now: api.clock.now(), clientAddress: '', md5 };
+      const last = async () =>
+        BigInt(
+          (await api.query<{ v: string }>(sql`select last_value::text as v from stat_event_batches`))[0].v,
+        );
+      forgetSpareNumbers(db);
+      const before = await last();
+      for (let i = 0; i < 5; i++)
+        expect(await ingest(db, 94, [event()], opts)).toMatchObject({ accepted: 1 });
+      expect((await last()) - before).toBe(32n); // one refill of 32, not one number a batch
+      const batches = await api.query<{ batch: string }>(
+        sql`select batch::text as batch from stat_events where tenant = 94 order by batch`,
+      );
+      expect(batches.map((b) => BigInt(b.batch) - before)).toEqual([1n, 2n, 3n, 4n, 5n]);
     },
   );
 

@@ -85,4 +85,44 @@ describe('Together: one run at a time per key, each taking what waited', () => {
     expect(await Promise.all(failed)).toEqual(['down', 'down']);
     expect(await t.add('k', 4)).toBe(4);
   });
+
+  test("a run's afterwards runs once the next run has started; its items are answered when it is done", async () => {
+    const log: string[] = [];
+    const hold = gate();
+    const after = gate();
+    const t = new Together<number, number>(async (_key, items) => {
+      log.push(`run ${items}`);
+      if (items[0] === 1) {
+        await hold.shut;
+        return {
+          results: items,
+          afterwards: async () => {
+            log.push('afterwards 1');
+            await after.shut;
+          },
+        };
+      }
+      return items;
+    });
+    const first = t.add('k', 1).then((x) => log.push(`answered ${x}`));
+    await settle();
+    const second = t.add('k', 2).then((x) => log.push(`answered ${x}`));
+    hold.open();
+    await settle();
+    // The next run started first, then the afterwards; the second is answered, the first waits for its afterwards.
+    expect(log).toEqual(['run 1', 'run 2', 'afterwards 1', 'answered 2']);
+    after.open();
+    await Promise.all([first, second]);
+    expect(log).toEqual(['run 1', 'run 2', 'afterwards 1', 'answered 2', 'answered 1']);
+  });
+
+  test("an afterwards that throws refuses its run's items with its error", async () => {
+    const t = new Together<number, number>(async (_key, items) => ({
+      results: items,
+      afterwards: () => {
+        throw new Error('fold failed');
+      },
+    }));
+    await expect(t.add('k', 1)).rejects.toThrow('fold failed');
+  });
 });

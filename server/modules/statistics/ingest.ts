@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/period';
 import type { FieldErrors } from '../../core/errors';
 import { entry, memo } from '../../core/maps';
-import { Together } from '../../core/together';
+import { type Ran, Together } from '../../core/together';
 import { zodFieldErrors } from '../../core/validate';
 import { arrayParam } from '../../db/array-literal';
 import { CopyData, copierOf, copyField } from '../../db/copy-in';
@@ -268,12 +268,29 @@ export async function store(
   return accepted;
 }
 
+/**
+ * Batch numbers taken from the sequence ahead, per database handle (NUMBERS_AHEAD at a time): a COPY then starts
+ * without a round trip first, in which the event loop would serve other requests before the rows go. A number taken
+ * but never used leaves a gap, which nothing minds.
+ */
+const spareNumbers = new WeakMap<object, string[]>();
+const NUMBERS_AHEAD = 32;
+
+/** Lets the spare batch numbers go: the next batch takes the sequence's next number (tests). */
+export const forgetSpareNumbers = (db: Executor) => void spareNumbers.delete(db);
+
 /** A new batch number, as text (it goes into the statements as it is), registered as being stored (`storingBatch`). */
 async function takeBatch(db: Executor): Promise<string> {
-  const [{ n }] = rowsOf<{ n: string }>(
-    await db.execute(sql`select nextval('stat_event_batches')::text as n`),
-  );
-  const batch = BigInt(n).toString();
+  const spare = entry(spareNumbers, db, () => []);
+  if (!spare.length) {
+    const rows = rowsOf<{ n: string }>(
+      await db.execute(
+        sql`select nextval('stat_event_batches')::text as n from generate_series(1, ${NUMBERS_AHEAD})`,
+      ),
+    );
+    spare.push(...rows.map((r) => BigInt(r.n).toString()));
+  }
+  const batch = spare.shift()!;
   storingBatch(db, Number(batch));
   return batch;
 }
@@ -305,10 +322,12 @@ const copying = (db: Executor) =>
 export const waitingForCopy = (db: Executor) => copiers.get(db)?.waiting ?? 0;
 
 /**
- * The batches of one tenant's day stored by one COPY, folded ahead as one batch when stored. A COPY refused for a
- * stored id refuses every batch with it: each is then copied alone, so that only a retried batch goes to the insert.
+ * The batches of one tenant's day stored by one COPY, folded ahead as one batch when stored: once the day's next COPY
+ * is on its way (`Ran.afterwards`), so that PostgreSQL stores those rows while this process folds these. A COPY
+ * refused for a stored id refuses every batch with it: each is then copied alone, so that only a retried batch goes
+ * to the insert.
  */
-async function copyBatches(db: Executor, items: Stored[]): Promise<Copied[]> {
+async function copyBatches(db: Executor, items: Stored[]): Promise<Ran<Copied>> {
   const { tenant, day, timeZone } = items[0];
   const rows = items.length === 1 ? items[0].rows : items.flatMap((s) => s.rows);
   const batch = await takeBatch(db);
@@ -316,14 +335,29 @@ async function copyBatches(db: Executor, items: Stored[]): Promise<Copied[]> {
   try {
     copied = await copyRows(db, tenant, day, rows, batch);
   } finally {
-    storedBatch(db, Number(batch), typeof copied === 'number' ? { tenant, day, timeZone, rows } : undefined);
+    if (typeof copied !== 'number') storedBatch(db, Number(batch)); // not stored under it
   }
+  if (typeof copied === 'number')
+    return {
+      results: items.map((s) => s.rows.length),
+      afterwards: () =>
+        new Promise<void>((resolve) =>
+          setImmediate(() => {
+            storedBatch(db, Number(batch), { tenant, day, timeZone, rows });
+            resolve();
+          }),
+        ),
+    };
   if (copied === 'duplicate' && items.length > 1) {
     const alone: Copied[] = [];
-    for (const item of items) alone.push(...(await copyBatches(db, [item])));
-    return alone;
+    for (const item of items) {
+      const ran = await copyBatches(db, [item]);
+      await ran.afterwards?.();
+      alone.push(...ran.results);
+    }
+    return { results: alone };
   }
-  return items.map((s) => (typeof copied === 'number' ? s.rows.length : copied));
+  return { results: items.map(() => copied) };
 }
 
 /** The raw table's columns a COPY fills, in the order of `copyLine`'s fields. */
