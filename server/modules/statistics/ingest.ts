@@ -234,10 +234,11 @@ export async function store(
   };
   // Every hash computed by the server (not SQL's): then COPY, and the fold as the rows are stored.
   const hashed = rows.every((r) => r.visitorHash !== null && r.addressHash !== null);
-  // A batch of one day hashed here goes by COPY with the day's other batches that arrive meanwhile (`copying`).
+  // A batch of one day hashed here goes by COPY with the day's other batches that arrive meanwhile (`copying`): its
+  // number taken and its lines made now, while it waits for the COPY before it.
   const copied =
     oneDay && hashed && copierOf(db)
-      ? await copying(db).add(`${tenant}|${oneDay}|${timeZone}`, { tenant, day: oneDay, timeZone, rows })
+      ? await copyBatch(db, { tenant, day: oneDay, timeZone, rows })
       : undefined;
   if (typeof copied === 'number') return copied;
   // A batch COPY refused for a stored id goes straight to the insert that skips them. Its number is taken before its
@@ -298,20 +299,26 @@ async function takeBatch(db: Executor): Promise<string> {
 /** What a COPY of batches made of each: its rows stored (all of them), 'duplicate' or undefined (see `copyRows`). */
 type Copied = number | 'duplicate' | undefined;
 
+/** A batch waiting for its COPY: its number (taken, `storingBatch`) and its lines as COPY's data. */
+interface Copying extends Stored {
+  batch: string;
+  data: Uint8Array;
+}
+
 /** The most events one COPY takes of the batches that waited. */
 const COPY_TOGETHER_EVENTS = 5_000;
 
 /**
  * Per database handle, the batches waiting for COPY, by tenant, day and time zone: one COPY at a time takes those that
- * arrived while the last ran, as one batch (one number, one queue row, one commit, one fold ahead).
+ * arrived while the last ran (one statement list, one commit), each under its own number.
  */
-const copiers = new WeakMap<object, Together<Stored, Copied>>();
+const copiers = new WeakMap<object, Together<Copying, Copied>>();
 const copying = (db: Executor) =>
   entry(
     copiers,
     db,
     () =>
-      new Together<Stored, Copied>(
+      new Together<Copying, Copied>(
         (_key, items) => copyBatches(db, items),
         COPY_TOGETHER_EVENTS,
         (s) => s.rows.length,
@@ -322,28 +329,51 @@ const copying = (db: Executor) =>
 export const waitingForCopy = (db: Executor) => copiers.get(db)?.waiting ?? 0;
 
 /**
- * The batches of one tenant's day stored by one COPY, folded ahead as one batch when stored: once the day's next COPY
- * is on its way (`Ran.afterwards`), so that PostgreSQL stores those rows while this process folds these. A COPY
- * refused for a stored id refuses every batch with it: each is then copied alone, so that only a retried batch goes
- * to the insert.
+ * A batch of one day, every hash computed, stored by COPY with the others that wait for the day's COPY: its number is
+ * taken and its lines are made at once, so the COPY that takes it only joins what waited. Refused ('duplicate',
+ * undefined: see `copyRows`), it gives its number back.
  */
-async function copyBatches(db: Executor, items: Stored[]): Promise<Ran<Copied>> {
-  const { tenant, day, timeZone } = items[0];
-  const rows = items.length === 1 ? items[0].rows : items.flatMap((s) => s.rows);
+async function copyBatch(db: Executor, stored: Stored): Promise<Copied> {
   const batch = await takeBatch(db);
+  const data = new CopyData(stored.rows.length * 320);
+  for (const r of stored.rows) data.add(copyLine(stored.tenant, r, batch));
   let copied: Copied;
   try {
-    copied = await copyRows(db, tenant, day, rows, batch);
+    copied = await copying(db).add(`${stored.tenant}|${stored.day}|${stored.timeZone}`, {
+      ...stored,
+      batch,
+      data: data.data,
+    });
   } finally {
     if (typeof copied !== 'number') storedBatch(db, Number(batch)); // not stored under it
   }
+  return copied;
+}
+
+/**
+ * The batches of one tenant's day stored by one COPY, each under its own number, each folded ahead when stored: once
+ * the day's next COPY is on its way (`Ran.afterwards`), so that PostgreSQL stores those rows while this process folds
+ * these. A COPY refused for a stored id refuses every batch with it: each is then copied alone (nothing of them was
+ * stored: the same number and lines), so that only a retried batch goes to the insert.
+ */
+async function copyBatches(db: Executor, items: Copying[]): Promise<Ran<Copied>> {
+  const { tenant, day } = items[0];
+  const data = items.length === 1 ? items[0].data : concatBytes(items.map((s) => s.data));
+  const copied = await copyRows(
+    db,
+    tenant,
+    day,
+    data,
+    items.map((s) => s.batch),
+  );
   if (typeof copied === 'number')
     return {
       results: items.map((s) => s.rows.length),
       afterwards: () =>
+        // COPY runs under Node only (node-postgres), where setImmediate is.
         new Promise<void>((resolve) =>
           setImmediate(() => {
-            storedBatch(db, Number(batch), { tenant, day, timeZone, rows });
+            for (const s of items) storedBatch(db, Number(s.batch), s);
             resolve();
           }),
         ),
@@ -360,37 +390,49 @@ async function copyBatches(db: Executor, items: Stored[]): Promise<Ran<Copied>> 
   return { results: items.map(() => copied) };
 }
 
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const p of parts) size += p.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
 /** The raw table's columns a COPY fills, in the order of `copyLine`'s fields. */
 const COPY_COLUMNS = `tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province, address,
   address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword, results, amount,
   batch`;
 
 /**
- * Rows of one day (every hash computed: the server's) stored by COPY where the driver has it (node-postgres,
- * copy-in.ts): PostgreSQL took 10–11 µs of CPU per event for it against 17–19 for the same rows through `unnest`.
- * The events and their queue row (one batch number, taken first) are one statement list, one transaction. Rows that
+ * COPY's data (`copyLine`s: rows of one day, every hash computed, the server's) stored where the driver has COPY
+ * (node-postgres, copy-in.ts): PostgreSQL took 10–11 µs of CPU per event for it against 17–19 for the same rows
+ * through `unnest`. The events and their batches' queue rows are one statement list, one transaction. Rows that
  * meet a stored id (23505: a retried batch, 'duplicate') or a day with no partition yet are refused whole, and
- * stored by the `unnest` insert instead, which skips the ids stored and makes the partition. Undefined: not copied (no
- * COPY). `day`: the rows' one day, checked a day; `b`: the batch's number.
+ * stored by the `unnest` insert instead, which skips the ids stored and makes the partition. Returns how many lines
+ * were stored; undefined: not copied (no COPY, no partition). `day`: the rows' one day, checked a day; `batches`:
+ * the numbers in the lines.
  */
 async function copyRows(
   db: Executor,
   tenant: number,
   day: string,
-  rows: readonly EventRow[],
-  b: string,
+  data: Uint8Array,
+  batches: string[],
 ): Promise<Copied> {
   const copy = copierOf(db);
   if (!copy) return undefined;
-  const data = new CopyData(rows.length * 320);
-  for (const r of rows) data.add(copyLine(tenant, r, b));
+  const queued = batches.map((b) => `(${Math.trunc(tenant)}, '${day}', ${b})`).join(', ');
   try {
-    await copy(
+    const [tag] = await copy(
       `copy ${partitionName(day)} (${COPY_COLUMNS}) from stdin;
-      insert into stat_fold_queue (tenant, day, batch) values (${Math.trunc(tenant)}, '${day}', ${b})`,
-      data.data,
+      insert into stat_fold_queue (tenant, day, batch) values ${queued}`,
+      data,
     );
-    return rows.length;
+    return Number(tag.slice(5)); // 'COPY n'
   } catch (err) {
     if (isCode(err, '23505')) return 'duplicate';
     if (isCode(err, '42P01')) return undefined;
