@@ -258,6 +258,38 @@ describe('ingestion', () => {
     }
   });
 
+  test("an address's region and hash are worked out once while it comes again, and stored with each event", async () => {
+    const db = api.database.db as unknown as Db;
+    const looked: string[] = [];
+    const region = (ip: string) => {
+      looked.push(ip);
+      return ip === '9.9.9.9' ? { country: '中国', province: '广东' } : { country: 'Japan', province: '' };
+    };
+    const hashed: string[] = [];
+    const md5 = (text: string) => {
+      hashed.push(text);
+      return createHash('md5').update(text).digest('hex');
+    };
+    const opts = { now: api.clock.now(), clientAddress: '', region, md5 };
+    const batch = [
+      event({ ip: '9.9.9.9' }),
+      event({ ip: '9.9.9.9' }),
+      event({ ip: '8.8.8.8' }),
+      event({ ip: '9.9.9.9' }),
+    ];
+    expect(await ingest(db, 95, batch, opts)).toMatchObject({ accepted: 4 });
+    expect(await ingest(db, 95, [event({ ip: '9.9.9.9' })], opts)).toMatchObject({ accepted: 1 });
+    expect(looked).toEqual(['9.9.9.9', '8.8.8.8']);
+    expect(hashed.filter((t) => t.includes('.'))).toEqual(['9.9.9.9', '8.8.8.8']);
+    const rows = await api.query<{ address: string; country: string; province: string; h: string }>(
+      sql`select address, country, province, address_hash::text as h from stat_events where tenant = 95 order by at, id`,
+    );
+    const h = (ip: string) => BigInt.asIntN(64, BigInt(`0x${md5(ip).slice(0, 16)}`)).toString();
+    expect(new Set(rows.map((r) => `${r.address} ${r.country} ${r.province} ${r.h}`))).toEqual(
+      new Set([`9.9.9.9 中国 广东 ${h('9.9.9.9')}`, `8.8.8.8 Japan unknown ${h('8.8.8.8')}`]),
+    );
+  });
+
   test('signups and recharges are always collected; a recharge needs its amount', async () => {
     const r = await send([
       event({ type: 'signup' }),

@@ -135,10 +135,38 @@ type Figures = {
   cents: number;
   viewers: Registers;
   clickers: Registers;
+  touched: boolean;
 };
-type Visit = { dim: number; key: string; pvs: number; visitors: Registers };
-type Keyword = { searches: number; zero: number; results: number; searchers: Registers };
-type Channel = { n: number[]; cents: number; visitors: Registers };
+type Visit = { dim: number; key: string; pvs: number; visitors: Registers; touched: boolean };
+type Keyword = {
+  key: string;
+  searches: number;
+  zero: number;
+  results: number;
+  searchers: Registers;
+  touched: boolean;
+};
+type Channel = { key: string; n: number[]; cents: number; visitors: Registers; touched: boolean };
+
+/**
+ * The keys folded into since the last write, each listed once: a mark on the key's figures (`touched`) rather than a
+ * set's lookup per event (about ten an event).
+ */
+class Touched<T extends { touched: boolean }> {
+  private list: T[] = [];
+  add(x: T) {
+    if (x.touched) return;
+    x.touched = true;
+    this.list.push(x);
+  }
+  get items(): readonly T[] {
+    return this.list;
+  }
+  clear() {
+    for (const x of this.list) x.touched = false;
+    this.list = [];
+  }
+}
 
 /**
  * A visitor of a domain on the day, as one number (a day's distinct visitors and domains can be millions): bit h
@@ -180,7 +208,9 @@ class DomainDay {
   /** Visitors first met by the fold in progress: whether they are new that day is looked up once it has read. */
   met: string[] = [];
   /** Visit keys folded into since the last write. */
-  readonly touchedVisits = new Set<Visit>();
+  readonly touchedVisits = new Touched<Visit>();
+  /** Folded into since the last write (`Touched`). */
+  touched = false;
 
   pageView(visitor: string, hour: number, vreg: number, areg: number) {
     const had = this.visitors.get(visitor);
@@ -208,7 +238,13 @@ class DomainDay {
 
   /** A page view by `vreg`'s visitor, under `key` of the dimension `dim` (VISIT_DIMENSIONS' index). */
   visit(dim: number, key: string, vreg: number) {
-    const v = entry(this.visits[dim], key, () => ({ dim, key, pvs: 0, visitors: new Registers() }));
+    const v = entry(this.visits[dim], key, () => ({
+      dim,
+      key,
+      pvs: 0,
+      visitors: new Registers(),
+      touched: false,
+    }));
     v.pvs++;
     v.visitors.add(vreg);
     this.touchedVisits.add(v);
@@ -315,10 +351,10 @@ export class DayFold {
   stamp: string | undefined;
 
   private readonly touched = {
-    keywords: new Set<string>(),
-    objects: new Set<Figures>(),
-    domains: new Set<DomainDay>(),
-    channels: new Set<string>(),
+    keywords: new Touched<Keyword>(),
+    objects: new Touched<Figures>(),
+    domains: new Touched<DomainDay>(),
+    channels: new Touched<Channel>(),
   };
   /**
    * Each visitor's first time of the day per agent's channel (named as in `traffic`), in µs since the epoch, by
@@ -507,11 +543,13 @@ export class DayFold {
     const { type, vreg, visitor, objectType, domain, channel } = e;
     this.events++;
     const ch = entry(this.channels, channel, () => ({
+      key: channel,
       n: [0, 0, 0, 0, 0, 0],
       cents: 0,
       visitors: new Registers(),
+      touched: false,
     }));
-    this.touched.channels.add(channel);
+    this.touched.channels.add(ch);
     const cc = CHANNEL_COUNTS[type];
     if (cc !== undefined) ch.n[cc]++;
     if (type === 'recharge' && e.cents !== null) ch.cents += e.cents;
@@ -584,6 +622,7 @@ export class DayFold {
       cents: 0,
       viewers: new Registers(),
       clickers: new Registers(),
+      touched: false,
     }));
     const c = OBJECT_COUNTS[kind];
     if (c !== undefined) f.n[c]++;
@@ -595,6 +634,8 @@ export class DayFold {
 
   private searched(keyword: string, results: number | null, vreg: number) {
     const k = entry(this.keywords, keyword, () => ({
+      key: keyword,
+      touched: false,
       searches: 0,
       zero: 0,
       results: 0,
@@ -606,7 +647,7 @@ export class DayFold {
       k.results += results;
     }
     k.searchers.add(vreg);
-    this.touched.keywords.add(keyword);
+    this.touched.keywords.add(k);
   }
 
   /**
@@ -693,11 +734,11 @@ export class DayFold {
       t,
       tenant,
       day,
-      [...this.domains].filter(([, dom]) => touched.domains.has(dom)),
+      [...this.domains].filter(([, dom]) => dom.touched),
     );
 
-    if (touched.keywords.size) {
-      const ks = [...touched.keywords].map((k) => [k, this.keywords.get(k)!] as const);
+    if (touched.keywords.items.length) {
+      const ks = touched.keywords.items.map((k) => [k.key, k] as const);
       await t.execute(sql`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
         select ${tenant}, ${day}::date, k, s, z, r, decode(h, 'hex')
         from unnest(${arrayParam(ks.map(([k]) => k))}::text[], ${arrayParam(ks.map(([, v]) => v.searches))}::int[],
@@ -707,7 +748,7 @@ export class DayFold {
           zero_results = excluded.zero_results, results_sum = excluded.results_sum, searchers = excluded.searchers`);
     }
 
-    const os = [...touched.objects];
+    const os = touched.objects.items;
     if (os.length) {
       const col = (i: number) => arrayParam(os.map((o) => o.n[i]));
       await t.execute(sql`insert into stat_object_daily (tenant, day, object_type, object_id, views, plays, clicks,
@@ -725,7 +766,7 @@ export class DayFold {
 
     const vs = [...this.domains]
       .filter(([domain]) => domain !== '')
-      .flatMap(([domain, dom]) => [...dom.touchedVisits].map((v) => ({ domain, v })));
+      .flatMap(([domain, dom]) => dom.touchedVisits.items.map((v) => ({ domain, v })));
     for (const dom of this.domains.values()) dom.touchedVisits.clear();
     if (vs.length)
       await t.execute(sql`insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
@@ -737,8 +778,8 @@ export class DayFold {
         on conflict (tenant, domain, dimension, day, key) do update set page_views = excluded.page_views,
           visitors = excluded.visitors`);
 
-    if (touched.channels.size) {
-      const cs = [...touched.channels].map((c) => [c, this.channels.get(c)!] as const);
+    if (touched.channels.items.length) {
+      const cs = touched.channels.items.map((c) => [c.key, c] as const);
       const col = (i: number) => arrayParam(cs.map(([, c]) => c.n[i]));
       await t.execute(sql`insert into stat_channel_daily (tenant, day, channel, page_views, plays, ad_impressions, ad_clicks,
           signups, recharges, recharge_amount, visitors)

@@ -205,7 +205,11 @@ export const parseAgent = memo(AGENT_CACHE, (ua: string): ParsedAgent => {
 });
 
 /** Where an address is, from an offline database (Node: ip2region); demo mode and tests have none. */
-export type RegionLookup = (address: string) => { country: string; province: string };
+export type RegionLookup = (address: string) => Region;
+export interface Region {
+  country: string;
+  province: string;
+}
 export const UNKNOWN = 'unknown';
 export const noRegion: RegionLookup = () => ({ country: UNKNOWN, province: UNKNOWN });
 
@@ -301,16 +305,16 @@ export function eventClock(timeZone: string): (ms: number) => EventTime {
 
 /**
  * An accepted event as stored: its time (`time`: its day in the tenant's time zone, ms since the epoch and ISO 8601
- * text, as the caller worked them out), agent and region resolved.
+ * text, as the caller worked them out), agent and region (`place`: unknown for no address) resolved.
  */
 export function toRow(
   e: EventInput,
   agent: ParsedAgent,
   address: string,
-  region: RegionLookup,
+  place: Region,
   time: EventTime,
 ): EventRow {
-  const { country, province } = address ? region(address) : { country: UNKNOWN, province: UNKNOWN };
+  const { country, province } = place;
   return {
     day: time.day,
     id: e.id,

@@ -17,11 +17,13 @@ import {
   fastEvent,
   noRegion,
   parseAgent,
+  type Region,
   type RegionLookup,
   SETTING_OF,
   sampleBucket,
   timeOf,
   toRow,
+  UNKNOWN,
 } from './events';
 import { type Stored, storedBatch, storingBatch } from './kept-folds';
 import { hexRegister } from './sketch';
@@ -65,6 +67,7 @@ export async function ingest(
   const rows: EventRow[] = [];
   const out: IngestOutcome = { accepted: 0, duplicates: 0, dropped: 0, rejected: [] };
   const clock = eventClock(timeZone);
+  const addresses = addressesOf(opts.region ?? noRegion, opts.md5);
   for (const [index, raw] of events.entries()) {
     const fast = fastEvent(raw);
     const parsed = fast ? { success: true as const, data: fast } : EventInput.safeParse(raw);
@@ -102,10 +105,12 @@ export async function ingest(
       out.dropped++;
       continue;
     }
-    const row = toRow(e, agent, e.ip ?? opts.clientAddress, opts.region ?? noRegion, time);
+    const address = e.ip ?? opts.clientAddress;
+    const place = address ? addresses(address) : NO_ADDRESS;
+    const row = toRow(e, agent, address, place.region, time);
     if (opts.md5) {
       const v = hashOf(opts.md5, row.visitor);
-      const a = hashOf(opts.md5, row.address);
+      const a = place.hashed ?? hashOf(opts.md5, address);
       row.visitorHash = v.hash;
       row.visitorReg = v.reg;
       row.addressHash = a.hash;
@@ -455,6 +460,29 @@ function copyLine(tenant: number, r: EventRow, batch: string): string {
   );
 }
 
+/** What the ingestion keeps of an address it met lately: its region and, where the server hashes, its hash. */
+interface AddressFacts {
+  region: Region;
+  hashed?: Hashed;
+}
+const NO_ADDRESS: AddressFacts = { region: { country: UNKNOWN, province: UNKNOWN } };
+const HASHED_ADDRESSES = 100_000;
+/** Per region lookup and hasher, the addresses met lately: one lookup an event for both its region and its hash. */
+const addressMemos = new WeakMap<RegionLookup, WeakMap<object, (address: string) => AddressFacts>>();
+const NO_HASHER = {};
+
+function addressesOf(region: RegionLookup, md5: ((text: string) => string) | undefined) {
+  return entry(
+    entry(addressMemos, region, () => new WeakMap()),
+    md5 ?? NO_HASHER,
+    () =>
+      memo(HASHED_ADDRESSES, (address: string): AddressFacts => {
+        const { country, province } = region(address);
+        return { region: { country, province }, hashed: md5 && hashText(md5, address) };
+      }),
+  );
+}
+
 /** 16 hex digits as the signed bigint SQL makes of them (`('x' || hex)::bit(64)::bigint`). */
 const signed64 = (hex: string) => BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
 
@@ -469,11 +497,11 @@ const HASHED_TEXTS = 100_000;
 
 /** `text`'s hash and register by `md5` (its hex digest), kept while the text comes again. */
 function hashOf(md5: (text: string) => string, text: string): Hashed {
-  const hasher = entry(hashers, md5, () =>
-    memo(HASHED_TEXTS, (t: string) => {
-      const hex = md5(t);
-      return { hash: signed64(hex.slice(0, 16)), reg: hexRegister(hex) };
-    }),
-  );
+  const hasher = entry(hashers, md5, () => memo(HASHED_TEXTS, (t: string) => hashText(md5, t)));
   return hasher(text);
+}
+
+function hashText(md5: (text: string) => string, text: string): Hashed {
+  const hex = md5(text);
+  return { hash: signed64(hex.slice(0, 16)), reg: hexRegister(hex) };
 }
