@@ -157,6 +157,7 @@ async function ingestion(label, env, total) {
     const bodies = Array.from({ length: Math.ceil(total / BATCH) }, () =>
       Buffer.from(batchBody(BATCH, Date.now())),
     );
+    agent.destroy(); // the warm-up's connection may have idled past the server's keep-alive timeout meanwhile
     /** Every body sent by CLIENTS clients at once: each batch's latency, and the events accepted. */
     const sendAll = async (list) => {
       const out = { latencies: [], accepted: 0 };

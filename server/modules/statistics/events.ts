@@ -4,6 +4,7 @@ import UAParser from 'ua-parser-js';
 import { dayOf } from '../../../common/period';
 import { PG_INT_MAX } from '../../core/crud';
 import { memo } from '../../core/maps';
+import { copyField } from '../../db/copy-in';
 import type { StatEvent } from '../statistics-settings';
 
 /** The event types of the ingestion contract, and the statistics setting that switches each off (none: always on). */
@@ -186,6 +187,8 @@ export interface ParsedAgent {
   device: string;
   browser: string;
   os: string;
+  /** Device, browser and OS as fields of COPY's text format (`CopyParts.agent`). */
+  copy: string;
 }
 
 /** Parsing a user agent is the costly part of an event; the same few strings come again and again. */
@@ -193,15 +196,22 @@ const AGENT_CACHE = 5000;
 
 /** Bot (isbot's maintained list), device class, browser and OS of a user agent, cached per string. */
 export const parseAgent = memo(AGENT_CACHE, (ua: string): ParsedAgent => {
-  if (!ua) return { bot: false, device: 'unknown', browser: '', os: '' };
+  const agent = (bot: boolean, device: string, browser: string, os: string): ParsedAgent => ({
+    bot,
+    device,
+    browser,
+    os,
+    copy: `${device}\t${copyField(browser)}\t${copyField(os)}`,
+  });
+  if (!ua) return agent(false, 'unknown', '', '');
   const r = new UAParser(ua).getResult();
   const type = r.device.type;
-  return {
-    bot: isbot(ua),
-    device: type === 'mobile' || type === 'tablet' ? type : type ? 'other' : 'desktop',
-    browser: (r.browser.name ?? '').slice(0, 32),
-    os: (r.os.name ?? '').slice(0, 32),
-  };
+  return agent(
+    isbot(ua),
+    type === 'mobile' || type === 'tablet' ? type : type ? 'other' : 'desktop',
+    (r.browser.name ?? '').slice(0, 32),
+    (r.os.name ?? '').slice(0, 32),
+  );
 });
 
 /** Where an address is, from an offline database (Node: ip2region); demo mode and tests have none. */
@@ -274,7 +284,26 @@ export interface EventRow {
   visitorReg: number | null;
   addressHash: string | null;
   addressReg: number | null;
+  /** Runs of this row's fields as COPY's text, worked out once per agent, address and visitor (ingest.ts). */
+  copy?: CopyParts;
 }
+
+/**
+ * Three runs of an event's fields in COPY's text format (tab-separated, escaped), each made once for the many events
+ * that share it: `agent` device, browser and OS; `place` country, province, address, its hash and register; `visitor`
+ * the visitor, its hash and register.
+ */
+export interface CopyParts {
+  agent: string;
+  place: string;
+  visitor: string;
+}
+
+/** A region as stored: unknown for none, at most 32 characters. */
+export const storedPlace = ({ country, province }: Region): Region => ({
+  country: (country || UNKNOWN).slice(0, 32),
+  province: (province || UNKNOWN).slice(0, 32),
+});
 
 /** An event's time: its day in a time zone, ms since the epoch, and ISO 8601 text as `toISOString` writes it. */
 export interface EventTime {
@@ -314,7 +343,7 @@ export function toRow(
   place: Region,
   time: EventTime,
 ): EventRow {
-  const { country, province } = place;
+  const { country, province } = storedPlace(place);
   return {
     day: time.day,
     id: e.id,
@@ -327,8 +356,8 @@ export function toRow(
     device: agent.device,
     browser: agent.browser,
     os: agent.os,
-    country: (country || UNKNOWN).slice(0, 32),
-    province: (province || UNKNOWN).slice(0, 32),
+    country,
+    province,
     address,
     visitor: e.visitor,
     channel: e.channel ?? '',

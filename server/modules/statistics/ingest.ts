@@ -21,6 +21,7 @@ import {
   type RegionLookup,
   SETTING_OF,
   sampleBucket,
+  storedPlace,
   timeOf,
   toRow,
   UNKNOWN,
@@ -115,6 +116,7 @@ export async function ingest(
       row.visitorReg = v.reg;
       row.addressHash = a.hash;
       row.addressReg = a.reg;
+      row.copy = { agent: agent.copy, place: place.copy ?? placeCopy(row), visitor: v.copy };
     }
     rows.push(row);
   }
@@ -189,7 +191,7 @@ export async function store(
   timeZone: string,
 ): Promise<number> {
   const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
-  const arr = (k: keyof EventRow) => arrayParam(col(k)); // the parameter's text, built once (array-literal.ts)
+  const arr = (k: Exclude<keyof EventRow, 'copy'>) => arrayParam(col(k)); // the parameter's text, built once (array-literal.ts)
   // A batch of one day (the usual one) goes into that day's partition directly: routing each row through the parent
   // cost PostgreSQL about 1 µs of the 6–7 an event's insert takes.
   const [only, ...more] = new Set(col('day'));
@@ -448,22 +450,36 @@ async function copyRows(
 /**
  * One event as a line of COPY's text format, in `COPY_COLUMNS`' order. The fields no backslash, tab or line end can
  * be in go as they are: numbers, the day and time, the id and the domain (each checked against its pattern), the
- * type, device and object type (names of ours).
+ * type and object type (names of ours); the runs of `CopyParts` were escaped when they were made.
  */
 function copyLine(tenant: number, r: EventRow, batch: string): string {
   const f = copyField;
+  const p = r.copy ?? {
+    agent: `${r.device}\t${f(r.browser)}\t${f(r.os)}`,
+    place: placeCopy(r),
+    visitor: `${f(r.visitor)}\t${r.visitorHash}\t${f(r.visitorReg)}`,
+  };
   return (
-    `${tenant}\t${r.day}\t${r.id}\t${r.type}\t${r.at}\t${r.domain}\t${f(r.path)}\t${f(r.referrer)}\t` +
-    `${r.device}\t${f(r.browser)}\t${f(r.os)}\t${f(r.country)}\t${f(r.province)}\t${f(r.address)}\t` +
-    `${r.addressHash}\t${f(r.addressReg)}\t${f(r.visitor)}\t${r.visitorHash}\t${f(r.visitorReg)}\t` +
-    `${f(r.channel)}\t${r.objectType}\t${r.objectId}\t${f(r.keyword)}\t${f(r.results)}\t${f(r.amount)}\t${batch}\n`
+    `${tenant}\t${r.day}\t${r.id}\t${r.type}\t${r.at}\t${r.domain}\t${f(r.path)}\t${f(r.referrer)}\t${p.agent}\t` +
+    `${p.place}\t${p.visitor}\t${f(r.channel)}\t${r.objectType}\t${r.objectId}\t${f(r.keyword)}\t${f(r.results)}\t` +
+    `${f(r.amount)}\t${batch}\n`
   );
+}
+
+/** `CopyParts.place` of a row: country, province, address, its hash and register. */
+function placeCopy(
+  r: Pick<EventRow, 'country' | 'province' | 'address' | 'addressHash' | 'addressReg'>,
+): string {
+  const f = copyField;
+  return `${f(r.country)}\t${f(r.province)}\t${f(r.address)}\t${r.addressHash}\t${f(r.addressReg)}`;
 }
 
 /** What the ingestion keeps of an address it met lately: its region and, where the server hashes, its hash. */
 interface AddressFacts {
   region: Region;
   hashed?: Hashed;
+  /** `CopyParts.place`, with a hash. */
+  copy?: string;
 }
 const NO_ADDRESS: AddressFacts = { region: { country: UNKNOWN, province: UNKNOWN } };
 const HASHED_ADDRESSES = 100_000;
@@ -477,8 +493,11 @@ function addressesOf(region: RegionLookup, md5: ((text: string) => string) | und
     md5 ?? NO_HASHER,
     () =>
       memo(HASHED_ADDRESSES, (address: string): AddressFacts => {
-        const { country, province } = region(address);
-        return { region: { country, province }, hashed: md5 && hashText(md5, address) };
+        const place = storedPlace(region(address));
+        if (!md5) return { region: place };
+        const hashed = hashText(md5, address);
+        const copy = placeCopy({ ...place, address, addressHash: hashed.hash, addressReg: hashed.reg });
+        return { region: place, hashed, copy };
       }),
   );
 }
@@ -490,6 +509,8 @@ const signed64 = (hex: string) => BigInt.asIntN(64, BigInt(`0x${hex}`)).toString
 interface Hashed {
   hash: string;
   reg: number;
+  /** The text, its hash and register as fields of COPY's text format (`CopyParts.visitor`). */
+  copy: string;
 }
 /** Per hasher, the texts hashed lately: a visitor's and an address's events come again and again. */
 const hashers = new WeakMap<(text: string) => string, (text: string) => Hashed>();
@@ -503,5 +524,7 @@ function hashOf(md5: (text: string) => string, text: string): Hashed {
 
 function hashText(md5: (text: string) => string, text: string): Hashed {
   const hex = md5(text);
-  return { hash: signed64(hex.slice(0, 16)), reg: hexRegister(hex) };
+  const hash = signed64(hex.slice(0, 16));
+  const reg = hexRegister(hex);
+  return { hash, reg, copy: `${copyField(text)}\t${hash}\t${reg}` };
 }
