@@ -117,6 +117,11 @@ export async function ingest(
       row.addressHash = a.hash;
       row.addressReg = a.reg;
       row.copy = { agent: agent.copy, place: place.copy ?? placeCopy(row), visitor: v.copy };
+      if (place.copy === undefined && place !== NO_ADDRESS) {
+        if (place.again)
+          place.copy = row.copy.place; // its third event on takes the run as it is
+        else place.again = true;
+      }
     }
     rows.push(row);
   }
@@ -477,11 +482,21 @@ function placeCopy(
 /** What the ingestion keeps of an address it met lately: its region and, where the server hashes, its hash. */
 interface AddressFacts {
   region: Region;
-  hashed?: Hashed;
-  /** `CopyParts.place`, with a hash. */
-  copy?: string;
+  hashed: Hashed | undefined;
+  /**
+   * `CopyParts.place`, kept once the address came back: where nearly every event has a new address, what the memo
+   * keeps is let go a hundred thousand at a time, and a string kept for each made the collector's work grow with it
+   * (a third more time an event on the bench's `spread` traffic).
+   */
+  copy: string | undefined;
+  again: boolean;
 }
-const NO_ADDRESS: AddressFacts = { region: { country: UNKNOWN, province: UNKNOWN } };
+const NO_ADDRESS: AddressFacts = {
+  region: { country: UNKNOWN, province: UNKNOWN },
+  hashed: undefined,
+  copy: undefined,
+  again: false,
+};
 const HASHED_ADDRESSES = 100_000;
 /** Per region lookup and hasher, the addresses met lately: one lookup an event for both its region and its hash. */
 const addressMemos = new WeakMap<RegionLookup, WeakMap<object, (address: string) => AddressFacts>>();
@@ -494,10 +509,7 @@ function addressesOf(region: RegionLookup, md5: ((text: string) => string) | und
     () =>
       memo(HASHED_ADDRESSES, (address: string): AddressFacts => {
         const place = storedPlace(region(address));
-        if (!md5) return { region: place };
-        const hashed = hashText(md5, address);
-        const copy = placeCopy({ ...place, address, addressHash: hashed.hash, addressReg: hashed.reg });
-        return { region: place, hashed, copy };
+        return { region: place, hashed: md5 && hashText(md5, address), copy: undefined, again: false };
       }),
   );
 }
@@ -509,22 +521,26 @@ const signed64 = (hex: string) => BigInt.asIntN(64, BigInt(`0x${hex}`)).toString
 interface Hashed {
   hash: string;
   reg: number;
-  /** The text, its hash and register as fields of COPY's text format (`CopyParts.visitor`). */
-  copy: string;
 }
 /** Per hasher, the texts hashed lately: a visitor's and an address's events come again and again. */
-const hashers = new WeakMap<(text: string) => string, (text: string) => Hashed>();
+const hashers = new WeakMap<(text: string) => string, (text: string) => Hashed & { copy: string }>();
 const HASHED_TEXTS = 100_000;
 
-/** `text`'s hash and register by `md5` (its hex digest), kept while the text comes again. */
-function hashOf(md5: (text: string) => string, text: string): Hashed {
-  const hasher = entry(hashers, md5, () => memo(HASHED_TEXTS, (t: string) => hashText(md5, t)));
+/**
+ * `text`'s hash and register by `md5` (its hex digest), kept while the text comes again, with the three as fields of
+ * COPY's text format (`CopyParts.visitor`).
+ */
+function hashOf(md5: (text: string) => string, text: string): Hashed & { copy: string } {
+  const hasher = entry(hashers, md5, () =>
+    memo(HASHED_TEXTS, (t: string) => {
+      const { hash, reg } = hashText(md5, t);
+      return { hash, reg, copy: `${copyField(t)}\t${hash}\t${reg}` };
+    }),
+  );
   return hasher(text);
 }
 
 function hashText(md5: (text: string) => string, text: string): Hashed {
   const hex = md5(text);
-  const hash = signed64(hex.slice(0, 16));
-  const reg = hexRegister(hex);
-  return { hash, reg, copy: `${copyField(text)}\t${hash}\t${reg}` };
+  return { hash: signed64(hex.slice(0, 16)), reg: hexRegister(hex) };
 }
