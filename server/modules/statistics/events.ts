@@ -334,7 +334,8 @@ export function eventClock(timeZone: string): (ms: number) => EventTime {
 
 /**
  * An accepted event as stored: its time (`time`: its day in the tenant's time zone, ms since the epoch and ISO 8601
- * text, as the caller worked them out), agent and region (`place`: unknown for no address) resolved.
+ * text, as the caller worked them out), agent and region (`place`, as stored: `storedPlace`; unknown for no address)
+ * resolved.
  */
 export function toRow(
   e: EventInput,
@@ -343,7 +344,7 @@ export function toRow(
   place: Region,
   time: EventTime,
 ): EventRow {
-  const { country, province } = storedPlace(place);
+  const { country, province } = place;
   return {
     day: time.day,
     id: e.id,

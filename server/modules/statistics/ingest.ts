@@ -11,6 +11,7 @@ import type { Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
 import { readSettings } from '../sys/settings';
 import {
+  type CopyParts,
   EventInput,
   type EventRow,
   eventClock,
@@ -245,7 +246,7 @@ export async function store(
     }
   };
   // Every hash computed by the server (not SQL's): then COPY, and the fold as the rows are stored.
-  const hashed = rows.every((r) => r.visitorHash !== null && r.addressHash !== null);
+  const hashed = hashedHere(rows);
   // A batch of one day hashed here goes by COPY with the day's other batches that arrive meanwhile (`copying`): its
   // number taken and its lines made now, while it waits for the COPY before it.
   const copied =
@@ -311,6 +312,11 @@ async function takeBatch(db: Executor): Promise<string> {
 /** What a COPY of batches made of each: its rows stored (all of them), 'duplicate' or undefined (see `copyRows`). */
 type Copied = number | 'duplicate' | undefined;
 
+/** A row the server hashed: `ingest` makes its COPY runs with its hashes. */
+type HashedRow = EventRow & { copy: CopyParts };
+const hashedHere = (rows: readonly EventRow[]): rows is readonly HashedRow[] =>
+  rows.every((r) => r.copy !== undefined);
+
 /** A batch waiting for its COPY: its number (taken, `storingBatch`) and its lines as COPY's data. */
 interface Copying extends Stored {
   batch: string;
@@ -345,7 +351,7 @@ export const waitingForCopy = (db: Executor) => copiers.get(db)?.waiting ?? 0;
  * taken and its lines are made at once, so the COPY that takes it only joins what waited. Refused ('duplicate',
  * undefined: see `copyRows`), it gives its number back.
  */
-async function copyBatch(db: Executor, stored: Stored): Promise<Copied> {
+async function copyBatch(db: Executor, stored: Stored & { rows: readonly HashedRow[] }): Promise<Copied> {
   const batch = await takeBatch(db);
   const data = new CopyData(stored.rows.length * 320);
   for (const r of stored.rows) data.add(copyLine(stored.tenant, r, batch));
@@ -457,13 +463,9 @@ async function copyRows(
  * be in go as they are: numbers, the day and time, the id and the domain (each checked against its pattern), the
  * type and object type (names of ours); the runs of `CopyParts` were escaped when they were made.
  */
-function copyLine(tenant: number, r: EventRow, batch: string): string {
+function copyLine(tenant: number, r: HashedRow, batch: string): string {
   const f = copyField;
-  const p = r.copy ?? {
-    agent: `${r.device}\t${f(r.browser)}\t${f(r.os)}`,
-    place: placeCopy(r),
-    visitor: `${f(r.visitor)}\t${r.visitorHash}\t${f(r.visitorReg)}`,
-  };
+  const p = r.copy;
   return (
     `${tenant}\t${r.day}\t${r.id}\t${r.type}\t${r.at}\t${r.domain}\t${f(r.path)}\t${f(r.referrer)}\t${p.agent}\t` +
     `${p.place}\t${p.visitor}\t${f(r.channel)}\t${r.objectType}\t${r.objectId}\t${f(r.keyword)}\t${f(r.results)}\t` +
