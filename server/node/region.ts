@@ -1,6 +1,5 @@
 import { isIPv4 } from 'node:net';
 import IP2RegionModule from 'ip2region';
-import { memo } from '../core/maps';
 import { UNKNOWN } from '../modules/statistics/events';
 
 type Region = { country: string; province: string };
@@ -22,6 +21,8 @@ const isIpv4Db = (x: any): x is Ipv4Db =>
  * IPv4 addresses (nearly all of them) are looked up here, in the library's own data, with the library's binary
  * search: its `search` builds a debug string at each step and splits the record again for every address, which made
  * it the costliest part of ingesting an event. A record is decoded once (cached by its position: a few thousand).
+ * Addresses are not kept here: the ingestion keeps those that come again, with their hashes (ingest.ts
+ * `addressesOf`); a second memo of the same addresses only doubled the work of the many that come once.
  * tests/api/stats-region.test.ts checks both give the same answer.
  */
 export function ip2regionLookup(module: unknown = IP2RegionModule) {
@@ -78,13 +79,5 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
       return unknown();
     }
   };
-  // The addresses looked up lately: a visitor's events come from its address again and again.
-  const seen = memo(SEEN_ADDRESSES, lookup);
-  return (address: string): Region => {
-    const region = seen(address);
-    return { country: region.country, province: region.province };
-  };
+  return lookup;
 }
-
-/** How many addresses' regions a lookup keeps. */
-const SEEN_ADDRESSES = 100_000;

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { entry, memo } from '../../server/core/maps';
+import { entry, memo, memoFromSecond } from '../../server/core/maps';
 
 test('entry makes a missing value once, in a Map and a WeakMap alike', () => {
   const map = new Map<string, number[]>();
@@ -28,4 +28,24 @@ test('memo computes a key once while kept, and lets every key go once it holds m
   expect(m('c').k).toBe('c');
   m('a');
   expect(computed).toEqual(['a', 'b', 'c', 'a']);
+});
+
+test('memoFromSecond keeps a key from its second time: keys met once take no room from those that come again', () => {
+  const computed: string[] = [];
+  const m = memoFromSecond(2, (k, kept) => {
+    computed.push(`${k}${kept ? '+' : ''}`);
+    return { k, kept };
+  });
+  expect(m('a').kept).toBe(false); // first time: made, not kept
+  const a = m('a');
+  expect(a.kept).toBe(true); // second: made and kept
+  expect(m('a')).toBe(a); // then served as kept
+  for (let i = 0; i < 1000; i++) m(`once-${i}`); // a thousand keys met once: none is kept
+  expect(m('a')).toBe(a); // so the max of two was never reached and a stays
+  m('b');
+  m('b');
+  m('c');
+  m('c'); // kept, the third: the kept ones go first
+  expect(m('a')).not.toBe(a);
+  expect(computed.filter((c) => !c.startsWith('once'))).toEqual(['a', 'a+', 'b', 'b+', 'c', 'c+', 'a+']);
 });

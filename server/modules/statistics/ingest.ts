@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { addDays, DEFAULT_TIME_ZONE, dayOf, isTimeZone } from '../../../common/period';
 import type { FieldErrors } from '../../core/errors';
-import { entry, memo } from '../../core/maps';
+import { entry, memo, memoFromSecond } from '../../core/maps';
 import { type Ran, Together } from '../../core/together';
 import { zodFieldErrors } from '../../core/validate';
 import { arrayParam } from '../../db/array-literal';
@@ -118,11 +118,7 @@ export async function ingest(
       row.addressHash = a.hash;
       row.addressReg = a.reg;
       row.copy = { agent: agent.copy, place: place.copy ?? placeCopy(row), visitor: v.copy };
-      if (place.copy === undefined && place !== NO_ADDRESS) {
-        if (place.again)
-          place.copy = row.copy.place; // its third event on takes the run as it is
-        else place.again = true;
-      }
+      if (place.kept && place.copy === undefined) place.copy = row.copy.place; // the next events take it as it is
     }
     rows.push(row);
   }
@@ -485,22 +481,22 @@ function placeCopy(
 interface AddressFacts {
   region: Region;
   hashed: Hashed | undefined;
-  /**
-   * `CopyParts.place`, kept once the address came back: where nearly every event has a new address, what the memo
-   * keeps is let go a hundred thousand at a time, and a string kept for each made the collector's work grow with it
-   * (a third more time an event on the bench's `spread` traffic).
-   */
+  /** `CopyParts.place`, made once for the events of an address the memo keeps. */
   copy: string | undefined;
-  again: boolean;
+  /** Kept by the memo (the address came before): its next events take these facts as they are. */
+  kept: boolean;
 }
 const NO_ADDRESS: AddressFacts = {
   region: { country: UNKNOWN, province: UNKNOWN },
   hashed: undefined,
   copy: undefined,
-  again: false,
+  kept: false,
 };
 const HASHED_ADDRESSES = 100_000;
-/** Per region lookup and hasher, the addresses met lately: one lookup an event for both its region and its hash. */
+/**
+ * Per region lookup and hasher, the addresses met lately, kept from their second event (`memoFromSecond`): one lookup
+ * an event for both its region and its hash.
+ */
 const addressMemos = new WeakMap<RegionLookup, WeakMap<object, (address: string) => AddressFacts>>();
 const NO_HASHER = {};
 
@@ -509,9 +505,9 @@ function addressesOf(region: RegionLookup, md5: ((text: string) => string) | und
     entry(addressMemos, region, () => new WeakMap()),
     md5 ?? NO_HASHER,
     () =>
-      memo(HASHED_ADDRESSES, (address: string): AddressFacts => {
+      memoFromSecond(HASHED_ADDRESSES, (address, kept): AddressFacts => {
         const place = storedPlace(region(address));
-        return { region: place, hashed: md5 && hashText(md5, address), copy: undefined, again: false };
+        return { region: place, hashed: md5 && hashText(md5, address), copy: undefined, kept };
       }),
   );
 }
