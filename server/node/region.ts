@@ -32,6 +32,7 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
   const IP2Region = ((module as { default?: unknown }).default ?? module) as typeof IP2RegionModule;
   let db: IP2RegionModule | undefined;
   let v4: Ipv4Db | null | undefined;
+  let blocksOf: Int32Array | undefined;
   const records = new Map<number, Region>();
   const unknown = (): Region => ({ country: UNKNOWN, province: UNKNOWN });
   const library = (address: string): Region => {
@@ -47,10 +48,14 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
       }
       if (!v4 || !isIPv4(address)) return library(address);
       const o = address.split('.');
-      const ip = +o[0] * 16777216 + +o[1] * 65536 + +o[2] * 256 + +o[3];
+      const prefix = +o[0] * 256 + +o[1];
+      const ip = prefix * 65536 + +o[2] * 256 + +o[3];
       const { data, firstIndexPtr } = v4;
-      let low = 0;
-      let high = v4.totalBlocks;
+      blocksOf ??= prefixBlocks(v4);
+      // The blocks that can hold the address, those its first 16 bits fall in (all of them where none does).
+      const first = blocksOf[prefix * 2];
+      let low = first < 0 ? 0 : first;
+      let high = first < 0 ? v4.totalBlocks : blocksOf[prefix * 2 + 1];
       let ptr = 0;
       while (low <= high) {
         const mid = (low + high) >> 1;
@@ -80,4 +85,21 @@ export function ip2regionLookup(module: unknown = IP2RegionModule) {
     }
   };
   return lookup;
+}
+
+/**
+ * Per 16-bit prefix of an IPv4 address, the first and the last of the database's blocks (sorted ranges) that overlap
+ * it (-1: none): a lookup searches those few, not the 700,000 or so (20 steps). Made once, in one pass over the blocks.
+ */
+function prefixBlocks({ data, firstIndexPtr, totalBlocks }: Ipv4Db): Int32Array {
+  const blocks = new Int32Array(65536 * 2).fill(-1);
+  for (let i = 0; i < totalBlocks; i++) {
+    const pos = firstIndexPtr + i * 12;
+    const last = data.readUInt32LE(pos + 4) >>> 16;
+    for (let p = data.readUInt32LE(pos) >>> 16; p <= last; p++) {
+      if (blocks[p * 2] < 0) blocks[p * 2] = i;
+      blocks[p * 2 + 1] = i;
+    }
+  }
+  return blocks;
 }
