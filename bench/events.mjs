@@ -12,9 +12,9 @@
 //
 //   npm run bench -- events
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
-//   BENCH_EVENTS_PG=200000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
+//   BENCH_EVENTS_PG=1000000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
 //   BENCH_PART=ingest|reports  BENCH_QUERIES=<regex on the reports' names>  BENCH_CHECKOUT (another checkout whose built server takes the events)
-//   BENCH_ROLLUP_EVERY_MS=2000  BENCH_VISITORS=spread|site
+//   BENCH_ROLLUP_EVERY_MS=2000  BENCH_VISITORS=site,spread (both, one after the other, by default)
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -24,7 +24,13 @@ import pg from 'pg';
 import { ensureBuilt, serverModules, startServer, stop } from './_server.mjs';
 import { cpuSeconds, loadLine } from './_timing.mjs';
 
-const EVENTS_PG = Number(process.env.BENCH_EVENTS_PG ?? 200_000);
+/**
+ * Events per part on PostgreSQL: a million, so that the sustained part lasts about 20 s on 2 cores (ten rollup runs and
+ * more). With 200,000 (the default until 2026-11-29) it lasted 3–5 s: the first seconds after the whole-day rollup
+ * before it, one rollup run and the last made most of it, and the same build gave 31,000–48,000 events/s from one run
+ * to the next on this machine.
+ */
+const EVENTS_PG = Number(process.env.BENCH_EVENTS_PG ?? 1_000_000);
 const EVENTS_PGLITE = Number(process.env.BENCH_EVENTS_PGLITE ?? 20_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -36,11 +42,15 @@ const BENCH_DB = 'zg_bench_events';
 const PASSWORD = 'bench-pass-1';
 const BATCH = 500;
 /**
- * Whose events the batches hold (`BENCH_VISITORS`): 'spread' (the default) gives each of the 50,000 visitors events on
- * all seven domains, each from a new address, so nearly every event is a visitor new to its domain and every run's
- * address sketches change; 'site' keeps each visitor on one domain with one address, agent and channel.
+ * Whose events the batches hold (`BENCH_VISITORS`, both by default, each on a server and database of its own): 'site'
+ * keeps each of the 50,000 visitors on one domain with one address, agent and channel, as on a site (its promotion
+ * domain brought it); 'spread' gives each visitor events on all seven domains, each from a new address, so nearly every
+ * event is a visitor new to its domain and every run's address sketches change (the worst case: a mobile network that
+ * hands out a new address a request).
  */
-const SITE_MIX = process.env.BENCH_VISITORS === 'site';
+const MIXES = (process.env.BENCH_VISITORS ?? 'site,spread').split(',');
+for (const m of MIXES)
+  if (m !== 'site' && m !== 'spread') throw new Error(`BENCH_VISITORS: site or spread, not ${m}`);
 /** The sustained part's rollup interval (the server's timer runs every ROLLUP_SECONDS, 60 by default). */
 const ROLLUP_EVERY_MS = Number(process.env.BENCH_ROLLUP_EVERY_MS ?? 2000);
 
@@ -49,7 +59,7 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const f = (x) => x.toFixed(1);
-console.log(`machine: ${loadLine()}; visitors: ${SITE_MIX ? 'site' : 'spread'}`);
+console.log(`machine: ${loadLine()}; visitors: ${MIXES.join(', ')}`);
 
 ensureBuilt();
 
@@ -60,7 +70,7 @@ const UAS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
 ];
-function batchBody(n, now) {
+function batchBody(n, now, mix) {
   const time = new Date(now - 60_000).toISOString();
   const events = [];
   for (let i = 0; i < n; i++) {
@@ -69,7 +79,7 @@ function batchBody(n, now) {
     const v = (k * 7919) % 50_000;
     // 'spread': a visitor's events spread over every domain, each from a new address; 'site': a visitor keeps its
     // domain, agent, address and channel, as on a site (its promotion domain brought it).
-    const w = SITE_MIX ? v : k;
+    const w = mix === 'site' ? v : k;
     const e = {
       id: `bench-${process.pid}-${k}`,
       type: t < 6 ? 'pageview' : t < 8 ? 'search' : 'play',
@@ -98,7 +108,7 @@ async function login(url) {
   return r.data.token;
 }
 
-async function ingestion(label, env, total) {
+async function ingestion(label, env, total, mix) {
   const dir = mkdtempSync(join(tmpdir(), 'zg-bench-events-'));
   const { child, url } = await startServer(
     dir,
@@ -151,11 +161,11 @@ async function ingestion(label, env, total) {
       if (r.code !== 20000) throw new Error(`ingestion failed: ${JSON.stringify(r).slice(0, 300)}`);
       return { ms: performance.now() - t0, accepted: r.data.accepted };
     };
-    await send(batchBody(BATCH, Date.now())); // warm-up: the day's partition, caches
+    await send(batchBody(BATCH, Date.now(), mix)); // warm-up: the day's partition, caches
     // Every batch's body made before the clock starts, as a load generator does: building the JSON is the site's
     // work, not the server's, and here it would take the same two cores.
     const bodies = Array.from({ length: Math.ceil(total / BATCH) }, () =>
-      Buffer.from(batchBody(BATCH, Date.now())),
+      Buffer.from(batchBody(BATCH, Date.now(), mix)),
     );
     agent.destroy(); // the warm-up's connection may have idled past the server's keep-alive timeout meanwhile
     /** Every body sent by CLIENTS clients at once: each batch's latency, and the events accepted. */
@@ -192,7 +202,7 @@ async function ingestion(label, env, total) {
     const rollupMs = await rollup();
     const cpu2 = cpuNow(child.pid, onPostgres);
     // The timer's ordinary case: today rolled up again after a few more events (their batches folded alone).
-    for (let i = 0; i < 4; i++) await send(batchBody(BATCH, Date.now()));
+    for (let i = 0; i < 4; i++) await send(batchBody(BATCH, Date.now(), mix));
     const againMs = await rollup();
     console.log(
       `${label}: ${accepted} events accepted in ${f(ingestMs / 1000)} s over HTTP (${CLIENTS} clients, batches of ${BATCH}): ` +
@@ -218,7 +228,7 @@ async function ingestion(label, env, total) {
     // reusing one the server is closing resets it. New ones.
     agent.destroy();
     const more = Array.from({ length: Math.ceil(total / BATCH) }, () =>
-      Buffer.from(batchBody(BATCH, Date.now())),
+      Buffer.from(batchBody(BATCH, Date.now(), mix)),
     );
     const runs = [];
     let sending = true;
@@ -498,8 +508,9 @@ async function freshPg() {
 
 try {
   if (ONLY !== 'pglite') {
-    const url = await freshPg();
-    if (PART !== 'reports') await ingestion('PostgreSQL', { DATABASE_URL: url }, EVENTS_PG);
+    if (PART !== 'reports')
+      for (const mix of MIXES)
+        await ingestion(`PostgreSQL, ${mix} traffic`, { DATABASE_URL: await freshPg() }, EVENTS_PG, mix);
     if (PART !== 'ingest') {
       const db = await openPostgres(await freshPg(), 4);
       try {
@@ -510,7 +521,8 @@ try {
     }
   }
   if (ONLY !== 'postgres') {
-    if (PART !== 'reports') await ingestion('PGlite', {}, EVENTS_PGLITE);
+    if (PART !== 'reports')
+      for (const mix of MIXES) await ingestion(`PGlite, ${mix} traffic`, {}, EVENTS_PGLITE, mix);
     if (PART !== 'ingest') {
       const db = await openPglite();
       try {
