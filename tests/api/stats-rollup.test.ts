@@ -651,6 +651,57 @@ describe('retention', () => {
   });
 });
 
+describe('retention of every tenant', () => {
+  test("a raw day goes only once past every tenant's retention, in each one's time zone, rolled up now or not", async () => {
+    await reset();
+    await database.db.execute(sql`delete from statistics_settings`);
+    const other = TENANT + 7; // not rolled up by the run below: no events of its own
+    await database.db.execute(
+      sql`insert into statistics_settings (tenant, data) values (${TENANT}, ${JSON.stringify({ rawRetentionDays: 3 })}::jsonb),
+        (${other}, ${JSON.stringify({ rawRetentionDays: 3 })}::jsonb)`,
+    );
+    await database.db.execute(
+      sql`insert into system_settings (tenant, data) values (${other}, ${JSON.stringify({ timeZone: 'America/Los_Angeles' })}::jsonb)`,
+    );
+    await ingest(
+      database.db,
+      TENANT,
+      [toEventAt('2026-05-29T04:00:00Z'), toEventAt('2026-05-30T03:00:00Z')],
+      { now: new Date('2026-05-30T04:00:00Z'), clientAddress: '1.1.1.1' },
+    );
+    // 06-02 04:00 UTC is still 06-01 in Los Angeles: its three days are 05-30 to 06-01, so only 05-29 goes.
+    const later = new Date('2026-06-02T04:00:00Z');
+    const r = await runRollup(database.db, { parallel: par(), now: later, defaultTenant: TENANT });
+    expect(r.droppedPartitions).toEqual(['stat_events_p20260529']);
+    // The other tenant keeps ten days once it says so (its site key: it may send events): 05-30 stays a week later.
+    await database.db.execute(
+      sql`update statistics_settings set data = ${JSON.stringify({ rawRetentionDays: 10 })}::jsonb where tenant = ${other}`,
+    );
+    await database.db.execute(sql`delete from system_settings where tenant = ${other}`);
+    const week = new Date('2026-06-06T04:00:00Z');
+    expect(
+      (await runRollup(database.db, { parallel: par(), now: week, defaultTenant: TENANT })).droppedPartitions,
+    ).toEqual([]);
+    // With its settings gone but a site key, it keeps the default (30 days).
+    await database.db.execute(sql`delete from statistics_settings where tenant = ${other}`);
+    await database.db.execute(
+      sql`insert into site_state (tenant, site_key) values (${other}, 'retention-test-key')`,
+    );
+    const month = new Date('2026-06-20T04:00:00Z');
+    expect(
+      (await runRollup(database.db, { parallel: par(), now: month, defaultTenant: TENANT }))
+        .droppedPartitions,
+    ).toEqual([]);
+    // Without either, only the default tenant's three days count.
+    await database.db.execute(sql`delete from site_state where tenant = ${other}`);
+    expect(
+      (await runRollup(database.db, { parallel: par(), now: month, defaultTenant: TENANT }))
+        .droppedPartitions,
+    ).toEqual(['stat_events_p20260530']);
+    await database.db.execute(sql`delete from statistics_settings`);
+  });
+});
+
 describe('touches', () => {
   test('attribution touches older than the kept raw days less the attribution window are pruned by the rollup', async () => {
     await reset();

@@ -48,6 +48,15 @@ export async function readSiteHead(db: Executor, key: string) {
   return { ...row, boundaries: (row.boundaries ?? []).map((b) => new Date(b as unknown as string)) };
 }
 
+/** Named query (the statistics' retention): the tenants that have a site key, so may send events. */
+export async function tenantsWithSiteKey(db: Executor): Promise<number[]> {
+  const rows = await db
+    .select({ tenant: siteState.tenant })
+    .from(siteState)
+    .where(sql`${siteState.siteKey} is not null`);
+  return rows.map((r) => Number(r.tenant));
+}
+
 /** The tenant's site key, or null while none was made. */
 export async function readSiteKey(db: Executor, tenant: number) {
   const [row] = await db

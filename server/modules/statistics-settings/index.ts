@@ -113,6 +113,12 @@ export async function readStatistics(db: Executor, tenant: number) {
   };
 }
 
+/** Named query (the statistics' retention): the tenants whose statistics settings were saved. */
+export async function tenantsWithStatistics(db: Executor): Promise<number[]> {
+  const rows = await db.select({ tenant: statisticsSettings.tenant }).from(statisticsSettings);
+  return rows.map((r) => Number(r.tenant));
+}
+
 /** Named query (platform usage): how many snippets each platform has (0 or 1). */
 export async function snippetsPerPlatform(db: Executor, tenant: number, keys: number[]) {
   const { snippets } = await readStatistics(db, tenant);

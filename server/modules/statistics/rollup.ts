@@ -3,7 +3,8 @@ import { addDays, dayOf } from '../../../common/period';
 import { analyzeStale } from '../../db/maintenance';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
-import { readStatistics } from '../statistics-settings';
+import { tenantsWithSiteKey } from '../site/state';
+import { readStatistics, tenantsWithStatistics } from '../statistics-settings';
 import { type FoldedRead, RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
 import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
@@ -298,11 +299,15 @@ export async function runRollup(
 
   await analyzeStale(db, ANALYZED_TABLES); // what the run wrote, for the reports' plans
 
-  // Retention: the longest of any tenant's settings (partitions hold every tenant's events of a day).
-  await settingsOf(opts.defaultTenant);
+  // Retention: the longest of any tenant's settings (partitions hold every tenant's events of a day), of every tenant
+  // that may hold events (a site key, saved statistics settings, the default, those rolled up now), not only of those
+  // this run rolled up; and a day goes only once it is past the retention in every such tenant's time zone.
+  const [keyed, configured] = await Promise.all([tenantsWithSiteKey(db), tenantsWithStatistics(db)]);
+  for (const tenant of new Set([opts.defaultTenant, ...keyed, ...configured])) await settingsOf(tenant);
   const keep = Math.max(...retention.values());
-  const tz = zones.get(opts.defaultTenant)!;
-  const cut = addDays(dayOf(opts.now, tz), -(keep - 1) - 1); // the newest day that may go
+  const cut = [...zones.values()] // the newest day that may go
+    .map((tz) => addDays(dayOf(opts.now, tz), -(keep - 1) - 1))
+    .reduce((a, b) => (b < a ? b : a));
   const old = (await rawPartitions(db)).filter((p) => p.day <= cut);
   for (const p of old) {
     const got = await db.transaction(async (tx) => {
