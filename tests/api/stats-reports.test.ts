@@ -238,6 +238,28 @@ describe('reports', () => {
     expect(d.totals).toMatchObject({ pageViews: 3, visitors: 2 });
   });
 
+  test('domain-hours: sorted by any figure (ties in hour order), or by hour either way', async () => {
+    const hours = async (q: Record<string, string>) =>
+      (await report(api, user, 'domain-hours', { from: D2, to: D2, domain: 'B.test', ...q })).body.data;
+    const busiest = await hours({ sort: 'pageViews', order: 'desc' });
+    expect(busiest.list.slice(0, 3).map((h: any) => [h.key, h.pageViews])).toEqual([
+      [`${D2} 11:00`, 2],
+      [`${D2} 12:00`, 1],
+      [`${D2} 00:00`, 0],
+    ]);
+    expect(busiest.series[0].date).toBe(`${D2} 00:00`); // the chart keeps the hours' order
+    const bounce = await hours({ sort: 'bounceRate', order: 'desc' });
+    expect(bounce.list.slice(0, 3).map((h: any) => [h.key, h.bounceRate])).toEqual([
+      [`${D2} 12:00`, 1],
+      [`${D2} 00:00`, 0],
+      [`${D2} 01:00`, 0],
+    ]);
+    expect((await hours({ sort: 'key', order: 'desc' })).list[0].key).toBe(`${D2} 23:00`);
+    expect((await hours({})).list[0].key).toBe(`${D2} 00:00`);
+    const bad = await report(api, user, 'domain-hours', { from: D2, to: D2, domain: 'B.test', sort: 'nope' });
+    expect(bad.body.code).toBe(40000);
+  });
+
   test('visits: paths, referrers, devices, regions and channels of one domain with their share', async () => {
     const path = await report(api, user, 'visits', { from: D1, to: D1, domain: 'a.test', dimension: 'path' });
     expect(path.body.data.list).toEqual([

@@ -109,6 +109,9 @@ const TEXT = {
     unseen: '本时段无人浏览',
     referrer: '来源',
     channel: '渠道',
+    device: '设备',
+    desktop: '电脑',
+    region: '地区',
     domainOf: `域名：${fx.www}`,
   },
   'en-US': {
@@ -121,6 +124,9 @@ const TEXT = {
     unseen: 'Not seen in this period',
     referrer: 'Referrer',
     channel: 'Channel',
+    device: 'Device',
+    desktop: 'Desktop',
+    region: 'Region',
     domainOf: `Domain: ${fx.www}`,
   },
 };
@@ -163,7 +169,17 @@ test('journey (zh-CN): events in, rollup, every report shows them; the gap keywo
   await p.getByRole('link', { name: fx.www, exact: true }).click();
   await p.waitForURL(`**/stats/domains/detail?domain=${fx.www}`);
   await expect.poll(() => p.getByRole('heading', { name: t.domainOf }).count()).toBe(1);
-  await expect.poll(() => p.locator('tbody tr').count()).toBeGreaterThan(0);
+  // every hour of the period, unpaged: their page views add up to the domain's twelve
+  const pageViews = () =>
+    p
+      .locator('tbody tr')
+      .evaluateAll((rows) =>
+        rows.reduce(
+          (sum, r) => sum + (Number.parseInt(r.querySelector('td')?.textContent ?? '', 10) || 0),
+          0,
+        ),
+      );
+  await expect.poll(pageViews).toBe(12);
 
   // domain visits: choose the mobile domain; its referrers and channels
   await visit(p, '/stats/domainsvisit');
@@ -175,6 +191,11 @@ test('journey (zh-CN): events in, rollup, every report shows them; the gap keywo
   await p.getByRole('tab', { name: t.channel }).click();
   await expect.poll(() => row(p, 'agent7').count()).toBe(1);
   expect((await row(p, 'agent7').getByRole('cell').allInnerTexts()).at(-1)?.split('\n')[0]).toBe('100.0%');
+  // devices by class, in the operator's words; the region from the address (ip2region)
+  await p.getByRole('tab', { name: t.device }).click();
+  await expect.poll(() => row(p, t.desktop).count()).toBe(1);
+  await p.getByRole('tab', { name: t.region }).click();
+  await expect.poll(() => row(p, '广东省').count()).toBe(1);
   await p.context().close();
 });
 

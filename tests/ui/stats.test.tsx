@@ -284,7 +284,7 @@ test('domains: per-domain figures; a row opens the domain hour by hour, and its 
   ]);
 });
 
-test('domain detail: one domain by hour, back to the list; without a domain it says so', async () => {
+test('domain detail: one domain by hour, sorted by any figure, back to the list; without a domain it says so', async () => {
   const seen = api({
     'admin/stats/reports/domain-hours': () => ({
       list: [
@@ -307,12 +307,55 @@ test('domain detail: one domain by hour, back to the list; without a domain it s
   expect(screen.getByRole('heading', { name: '域名：a.example.com' })).toBeTruthy();
   expect(screen.getByRole('link', { name: '全部域名' }).getAttribute('href')).toBe('/stats/domains');
   expect(calls(seen, 'admin/stats/reports/domain-hours')[0]).toMatchObject({ domain: 'a.example.com' });
-  // every hour comes at once: no pages, and no sorting the API would not do
+  // every hour comes at once (no pages), in hour order, and any figure sorts them: the busiest hour first
   expect(document.querySelector('.MuiTablePagination-root')).toBeNull();
-  expect(screen.queryAllByRole('button', { name: /浏览量/ })).toHaveLength(0);
+  expect(calls(seen, 'admin/stats/reports/domain-hours')[0]).toMatchObject({ sort: 'key', order: 'asc' });
+  fireEvent.click(screen.getByRole('button', { name: /浏览量/ }));
+  await waitFor(() =>
+    expect(calls(seen, 'admin/stats/reports/domain-hours').at(-1)).toMatchObject({
+      sort: 'pageViews',
+      order: 'desc',
+    }),
+  );
   cleanup();
   mount(<DomainHours />, '/stats/domains/detail');
   expect(await screen.findByText('没有选择域名。')).toBeTruthy();
+});
+
+test('domain visits: device classes, what was not known and no channel are words of the operator’s language', async () => {
+  const keys: Record<string, string[]> = {
+    device: ['mobile', 'desktop', 'unknown'],
+    region: ['广东省', 'unknown'],
+    channel: ['agent7', ''],
+  };
+  api({
+    'admin/stats/reports/visits': (q) => ({
+      list: (keys[q.dimension] ?? ['/']).map((key) => ({ key, pageViews: 1, visitors: 1, share: 0.5 })),
+      total: (keys[q.dimension] ?? ['/']).length,
+      totals: { pageViews: 2, visitors: 2, share: 1 },
+      series: [],
+    }),
+  });
+  mount(<DomainVisitDetail />, '/stats/domainsvisit/detail?domain=b.example.com', 'en-US');
+  await screen.findByText('/');
+  fireEvent.click(screen.getByRole('tab', { name: 'Device' }));
+  await screen.findByText('Mobile');
+  expect(screen.getByText('Desktop')).toBeTruthy();
+  expect(screen.getByText('(unknown)')).toBeTruthy();
+  expect(screen.queryByText('mobile')).toBeNull();
+  fireEvent.click(screen.getByRole('tab', { name: 'Region' }));
+  await screen.findByText('广东省');
+  expect(screen.getByText('(unknown)')).toBeTruthy();
+  fireEvent.click(screen.getByRole('tab', { name: 'Channel' }));
+  await screen.findByText('agent7');
+  expect(screen.getByText('(no channel)')).toBeTruthy();
+  cleanup();
+  mount(<DomainVisitDetail />, '/stats/domainsvisit/detail?domain=b.example.com');
+  await screen.findByText('/');
+  fireEvent.click(screen.getByRole('tab', { name: '设备' }));
+  await screen.findByText('手机');
+  expect(screen.getByText('电脑')).toBeTruthy();
+  expect(screen.getByText('（未知）')).toBeTruthy();
 });
 
 test('domain visits: pick a domain; its paths, referrers, devices, regions and channels with their share', async () => {

@@ -39,7 +39,14 @@ const stats = {
       channel: 'Channel',
       direct: '(direct)',
       unknown: '(unknown)',
+      noChannel: '(no channel)',
       actions: 'Actions',
+    },
+    devices: {
+      mobile: 'Mobile',
+      tablet: 'Tablet',
+      desktop: 'Desktop',
+      other: 'Other device',
     },
     tabs: {
       keywords: 'All keywords',

@@ -41,7 +41,14 @@ const stats: typeof en = {
       channel: '渠道',
       direct: '（直接访问）',
       unknown: '（未知）',
+      noChannel: '（无渠道）',
       actions: '操作',
+    },
+    devices: {
+      mobile: '手机',
+      tablet: '平板',
+      desktop: '电脑',
+      other: '其他设备',
     },
     tabs: {
       keywords: '全部关键词',

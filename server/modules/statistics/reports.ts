@@ -816,10 +816,20 @@ export const REPORTS = {
   },
 } satisfies Record<string, ReportDef>;
 
-/** The hour rows of one domain over a period (each day's 24 hours), the figures of the domains report per hour. */
+/**
+ * The hour rows of one domain over a period (each day's 24 hours), the figures of the domains report per hour, in
+ * hour order or by a figure (`sort`, `order`: nulls last, then hour order; the series stays in hour order).
+ */
 export async function domainHours(
   db: Executor,
-  q: { tenant: number; period: Period; domain: string; compare: boolean },
+  q: {
+    tenant: number;
+    period: Period;
+    domain: string;
+    compare: boolean;
+    sort?: string;
+    order?: 'asc' | 'desc';
+  },
 ) {
   const def = REPORTS.domains;
   const hours = async (period: Period) => {
@@ -873,6 +883,18 @@ export async function domainHours(
     });
     out.previousTotals = await totalsOfDomain(db, domainQuery, prev);
   }
+  const sign = q.order === 'desc' ? -1 : 1;
+  const sort = q.sort ?? 'key';
+  if (sort === 'key') {
+    if (sign < 0) out.list = [...out.list].reverse();
+  } else
+    out.list = [...out.list].sort((a, b) => {
+      const x = typeof a[sort] === 'number' ? (a[sort] as number) : null;
+      const y = typeof b[sort] === 'number' ? (b[sort] as number) : null;
+      const byHour = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+      if (x === null || y === null) return x === y ? byHour : x === null ? 1 : -1;
+      return sign * (x - y) || byHour;
+    });
   return out;
 }
 

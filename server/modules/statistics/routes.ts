@@ -337,6 +337,8 @@ const reportAnswers: Record<
       period: { from: q.from, to: q.to },
       domain: String(q.domain),
       compare: q.compare === 'true',
+      sort: q.sort,
+      order: q.order,
     }),
   visits: async (db, tenant, q, today) => {
     const base = baseOf(tenant, q, today, REPORTS.visits);

@@ -52,10 +52,10 @@ export function DomainHours() {
           <ReportList
             resource={DOMAIN_HOURS_RESOURCE}
             filter={{ domain }}
-            columns={[{ source: 'key', label: `${SECTION_MSG}.fields.hour` }]}
-            figures={domainFigures.map((f) => ({ ...f, sortable: false }))}
+            columns={[{ source: 'key', label: `${SECTION_MSG}.fields.hour`, sortable: true }]}
+            figures={domainFigures}
             paged={false}
-            // hour by hour in order (the API's domain-hours answers every hour of the period in this order)
+            // hour by hour in order at first; any figure sorts the hours (the busiest first)
             sort={{ field: 'key', order: 'ASC' }}
             filename={`domain-hours-${domain}`}
           />

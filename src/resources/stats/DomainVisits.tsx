@@ -27,6 +27,9 @@ export function DomainVisits() {
 }
 
 const DIMENSIONS = ['path', 'referrer', 'device', 'region', 'channel'] as const;
+/** The device classes the ingestion stores (CONTRACT.md), and its word for a device or region not known. */
+const DEVICE_CLASSES = ['mobile', 'tablet', 'desktop', 'other'] as const;
+const UNKNOWN_KEY = 'unknown';
 type Dimension = (typeof DIMENSIONS)[number];
 
 /** /stats/domainsvisit/detail?domain=…: its paths, referrers, devices, regions and channels, each a share. */
@@ -41,11 +44,20 @@ export function DomainVisitDetail() {
         <NoDomain back="/stats/domainsvisit" />
       </StatsPage>
     );
-  // An empty referrer is a direct visit; other empty keys were not known (no address database entry, no UA).
-  const keyText = (r: RaRecord) =>
-    r.key === '' || r.key === null || r.key === undefined
-      ? translate(`${SECTION_MSG}.fields.${tab === 'referrer' ? 'direct' : 'unknown'}`)
-      : String(r.key);
+  // An empty referrer is a direct visit, an empty channel none; a device class is named in the operator's language,
+  // and what was not known (no address database entry, no user agent) says so.
+  const keyText = (r: RaRecord) => {
+    const key = r.key === null || r.key === undefined ? '' : String(r.key);
+    if (key === '')
+      return translate(
+        `${SECTION_MSG}.fields.${tab === 'referrer' ? 'direct' : tab === 'channel' ? 'noChannel' : 'unknown'}`,
+      );
+    if (key === UNKNOWN_KEY && (tab === 'device' || tab === 'region'))
+      return translate(`${SECTION_MSG}.fields.unknown`);
+    if (tab === 'device' && (DEVICE_CLASSES as readonly string[]).includes(key))
+      return translate(`${SECTION_MSG}.devices.${key}`);
+    return key;
+  };
   return (
     <StatsPage>
       <DomainHead domain={domain} back="/stats/domainsvisit" />
