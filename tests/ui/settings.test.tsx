@@ -146,6 +146,25 @@ test('renaming a platform (nothing removed) saves without asking; other stored f
   await waitFor(() => expect(getSystemSettings()?.platformMap['1']).toBe('一号站'));
 });
 
+test("the operators' time zone: Asia/Shanghai until saved; another one chosen is saved with the rest", async () => {
+  await loadUser();
+  wrap(<BaseSettings />);
+  const zone = await screen.findByRole('combobox', { name: /运营时区/ });
+  expect((zone as HTMLInputElement).value).toBe('Asia/Shanghai');
+  fireEvent.change(zone, { target: { value: 'Europe/Ber' } });
+  fireEvent.click(await screen.findByRole('option', { name: 'Europe/Berlin' }));
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  await waitFor(() => expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(1));
+  expect(calls('POST', 'admin/sys/updateSetting')[0].body).toMatchObject({ timeZone: 'Europe/Berlin' });
+  // a zone saved earlier that this browser does not list is still shown as it is
+  cleanup();
+  settings = { ...settings, timeZone: 'Etc/GMT-14' };
+  wrap(<BaseSettings />);
+  expect(((await screen.findByRole('combobox', { name: /运营时区/ })) as HTMLInputElement).value).toBe(
+    'Etc/GMT-14',
+  );
+});
+
 test("platform rows: move and remove visible without hover; saved keys read-only, a new row's key typed", async () => {
   await loadUser();
   wrap(<BaseSettings />);

@@ -17,6 +17,7 @@ const setting = {
       siteName: 'Site name',
       logo: 'Logo',
       imgdomain: 'Image host',
+      timeZone: "Operators' time zone",
       contactEmail: 'Contact e-mail',
       contactPhone: 'Contact phone',
       contactTelegram: 'Telegram',
@@ -31,6 +32,8 @@ const setting = {
       switches: 'Switches',
       other: 'Other stored fields',
     },
+    timeZoneHint:
+      'Statistics and reports count days and hours in this zone; after a change new events are counted in it, days already rolled up stay as they are.',
     imgdomainHint: 'Where images are served from, e.g. https://img.example.com; empty: this server',
     phoneFormat: 'Digits, spaces, +, - and brackets only',
     imgdomainFormat: 'An http(s) address or a path starting with /',

@@ -1,12 +1,14 @@
 import { Alert, Box, Card, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
+  AutocompleteInput,
   BooleanInput,
   email,
   Loading,
   maxLength,
   ResourceContextProvider,
   regex,
+  required,
   SaveButton,
   SimpleForm,
   TextInput,
@@ -14,6 +16,7 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
+import { DEFAULT_TIME_ZONE } from '../../../../common/period';
 import { ApiFailure, request } from '../../../api/http';
 import {
   loadSystemSettings,
@@ -42,6 +45,7 @@ export const EDITED = [
   'contactQQ',
   'registrationOpen',
   'commentsOpen',
+  'timeZone',
 ] as const;
 const NOT_SHOWN = new Set<string>([...EDITED, 'tenant', 'version', 'platformMap']);
 
@@ -54,7 +58,16 @@ const DEFAULTS = {
   contactQQ: '',
   registrationOpen: true,
   commentsOpen: true,
+  timeZone: DEFAULT_TIME_ZONE,
 };
+
+/** The IANA time zones this browser knows, the saved one among them (a choice the list lacks is still shown). */
+function timeZoneChoices(saved: unknown) {
+  const zones = new Set<string>(Intl.supportedValuesOf?.('timeZone') ?? []);
+  zones.add(DEFAULT_TIME_ZONE);
+  if (typeof saved === 'string' && saved) zones.add(saved);
+  return [...zones].sort().map((id) => ({ id, name: id }));
+}
 
 const imgdomain = regex(/^(|\/\S*|https?:\/\/[^\s/]+\S*)$/i, `${BASE_MSG}.imgdomainFormat`);
 
@@ -200,6 +213,16 @@ export function BaseSettings() {
                 label={`${BASE_MSG}.fields.imgdomain`}
                 helperText={`${BASE_MSG}.imgdomainHint`}
                 validate={[maxLength(512), imgdomain]}
+                disabled={disabled}
+                fullWidth
+              />
+              <AutocompleteInput
+                source="timeZone"
+                label={`${BASE_MSG}.fields.timeZone`}
+                helperText={`${BASE_MSG}.timeZoneHint`}
+                choices={timeZoneChoices(settings.timeZone)}
+                validate={required()}
+                disableClearable
                 disabled={disabled}
                 fullWidth
               />
