@@ -136,6 +136,93 @@ test(
   FIRST_START,
 );
 
+/** Runs the built rollup command (`npm run rollup` once built): its exit code and output. */
+function rollupCommand(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['dist/server/rollup.js'], {
+      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test(
+  'the rollup command rolls up what the server stored on its data dir, says so, and finds nothing left the next time',
+  async () => {
+    const dir = freshDir();
+    const p = await port();
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        ADMIN_PASSWORD: 'rollup-pass-1',
+        DATA_DIR: dir,
+        PORT: p,
+        ROLLUP_SECONDS: '0', // no timer: only the command rolls up
+      },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((r) => child.on('exit', r));
+    const base = `http://127.0.0.1:${p}/app`;
+    const post = (path: string, headers: Record<string, string>, body?: unknown) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json());
+    try {
+      let up = false;
+      while (!up && child.exitCode === null) {
+        up = await fetch(`${base}/health`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+        if (!up) await new Promise((r) => setTimeout(r, 50));
+      }
+      const token = (await post('/admin/login', {}, { username: 'admin', password: 'rollup-pass-1' })).data
+        .token;
+      const key = (await post('/admin/setting/site-key/regenerate', { 'Admin-Token': token })).data.key;
+      const time = new Date(Date.now() - 60_000).toISOString();
+      const events = [1, 2].map((n) => ({
+        id: `rollup-cli-${n}`,
+        type: 'pageview',
+        time,
+        domain: 'cli.example.com',
+        path: '/',
+        visitor: `v${n}`,
+      }));
+      expect((await post('/site/events', { 'Site-Key': key }, { events })).data).toMatchObject({
+        accepted: 2,
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await exited; // PGlite's data dir is one process's at a time
+    }
+    const first = await rollupCommand({ DATA_DIR: dir });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^rollup: 1 day\(s\) recomputed, 0 raw partition\(s\) dropped, \d+ ms\n$/);
+    const again = await rollupCommand({ DATA_DIR: dir });
+    expect(again.stdout).toMatch(/^rollup: 0 day\(s\) recomputed/);
+    const bad = await rollupCommand({ DATABASE_URL: 'mysql://x' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/^rollup: .*DATABASE_URL/);
+  },
+  FIRST_START,
+);
+
 test('a DATA_DIR holding other files and no database stops the start with one line, the files untouched', async () => {
   const dir = freshDir();
   writeFileSync(join(dir, 'notes.txt'), 'mine');

@@ -221,6 +221,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         ['/stats/domainsvisit', 'stats-domainsvisit'],
         [`/stats/domainsvisit/detail?domain=${fx.m}`, 'stats-domainsvisit-detail'],
         [`/stats/domainsvisit/detail?domain=${fx.m}`, 'stats-domainsvisit-referrer', t.referrer],
+        [`/stats/domainsvisit/detail?domain=${fx.m}`, 'stats-domainsvisit-device', t.device],
       ];
       for (const [path, name, tab] of screens) {
         test(name, async () => {
