@@ -68,4 +68,12 @@ test('a daily and weekly rhythm: evenings busier than early mornings, every day 
   const series = (await report(api, admin, 'domains', MONTH)).body.data.series;
   expect(series).toHaveLength(30);
   for (const d of series) expect(d.pageViews).toBeGreaterThan(0);
+  // Weekends busier than weekdays (today, still under way, left out).
+  const mean = (weekend: boolean) => {
+    const days = series
+      .slice(0, -1)
+      .filter((d: any) => [0, 6].includes(new Date(`${d.date}T00:00:00Z`).getUTCDay()) === weekend);
+    return sum(days) / days.length;
+  };
+  expect(mean(true)).toBeGreaterThan(mean(false) * 1.15);
 });
