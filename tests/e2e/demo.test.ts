@@ -80,6 +80,13 @@ test('the demo logs in against the API running in the browser, and keeps its dat
   expect(list.code).toBe(20000);
   expect(list.data.total).toBeGreaterThan(1);
   await screenshot(page, 'demo-review-zh-CN-light');
+  // A month of sample events went through the same ingestion and rollup when the demo's database was made: the
+  // reports read them (the default period, the last seven days).
+  const keywords = await callApi(page, '/app/admin/stats/reports/keywords');
+  expect(keywords.code).toBe(20000);
+  expect(keywords.data.list.length).toBeGreaterThan(0);
+  const domains = await callApi(page, '/app/admin/stats/reports/domains');
+  expect(domains.data.totals.pageViews).toBeGreaterThan(0);
   await page.reload();
   await page.waitForURL((u) => u.pathname === '/movie/review');
   await expect
