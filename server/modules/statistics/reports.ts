@@ -525,17 +525,25 @@ async function keySums(
 
 /** Orders keys' sums as the SQL sort would: the figure (nulls last), then the key ascending. */
 function compareSums(def: ReportDef, q: ReportQuery): (a: Raw, b: Raw) => number {
-  const sign = q.order === 'desc' ? -1 : 1;
+  const value = def.sortValue[q.sort];
+  return compareBy(q.sort === 'key' ? null : (r) => value(r as Figures), q.order);
+}
+
+/**
+ * Orders rows by a value (`null`: by key) in `order`: nulls last, ties by key ascending; by key, ascending or
+ * descending.
+ */
+function compareBy(value: ((r: Raw) => number | null) | null, order: 'asc' | 'desc') {
+  const sign = order === 'desc' ? -1 : 1;
   const byKey = (a: Raw, b: Raw) => {
     const x = a.key as string | number;
     const y = b.key as string | number;
     return x < y ? -1 : x > y ? 1 : 0;
   };
-  if (q.sort === 'key') return (a, b) => sign * byKey(a, b);
-  const value = def.sortValue[q.sort];
-  return (a, b) => {
-    const x = value(a as Figures);
-    const y = value(b as Figures);
+  if (!value) return (a: Raw, b: Raw) => sign * byKey(a, b);
+  return (a: Raw, b: Raw) => {
+    const x = value(a);
+    const y = value(b);
     if (x === null || y === null) return x === y ? byKey(a, b) : x === null ? 1 : -1;
     return sign * (x - y) || byKey(a, b);
   };
@@ -883,18 +891,9 @@ export async function domainHours(
     });
     out.previousTotals = await totalsOfDomain(db, domainQuery, prev);
   }
-  const sign = q.order === 'desc' ? -1 : 1;
   const sort = q.sort ?? 'key';
-  if (sort === 'key') {
-    if (sign < 0) out.list = [...out.list].reverse();
-  } else
-    out.list = [...out.list].sort((a, b) => {
-      const x = typeof a[sort] === 'number' ? (a[sort] as number) : null;
-      const y = typeof b[sort] === 'number' ? (b[sort] as number) : null;
-      const byHour = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-      if (x === null || y === null) return x === y ? byHour : x === null ? 1 : -1;
-      return sign * (x - y) || byHour;
-    });
+  const figure = (r: Raw) => (typeof r[sort] === 'number' ? (r[sort] as number) : null);
+  out.list = [...out.list].sort(compareBy(sort === 'key' ? null : figure, q.order ?? 'asc'));
   return out;
 }
 
