@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,17 +11,21 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Runs the built server until it serves (then stops it) or exits; returns its output. */
-function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+type Output = { code: number | null; stdout: string; stderr: string };
+
+/** Runs a built script to its exit and returns its output; `watch` sees the output so far (to stop it). */
+function runScript(
+  script: string,
+  env: Record<string, string>,
+  watch?: (stdout: string, child: ChildProcess) => void,
+): Promise<Output> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/server/main.js'], {
-      env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', ADMIN_PASSWORD: '', ...env },
-    });
+    const child = spawn(process.execPath, [script], { env: { ...process.env, DATABASE_URL: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
       stdout += d;
-      if (stdout.includes('Zhanggui is serving')) child.kill('SIGTERM');
+      watch?.(stdout, child);
     });
     child.stderr.on('data', (d) => {
       stderr += d;
@@ -29,6 +33,19 @@ function run(env: Record<string, string>): Promise<{ code: number | null; stdout
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** Runs the built server until it serves (then stops it) or exits; returns its output. */
+const run = (env: Record<string, string>) =>
+  runScript('dist/server/main.js', { LOG_LEVEL: 'info', ADMIN_PASSWORD: '', ...env }, (stdout, child) => {
+    if (stdout.includes('Zhanggui is serving')) child.kill('SIGTERM');
+  });
+
+/** Starts the built server in the background, its output ignored (`env`: at least its data dir and port). */
+const startServer = (env: Record<string, string>) =>
+  spawn(process.execPath, ['dist/server/main.js'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    stdio: 'ignore',
+  });
 
 const freshDir = () => {
   const d = mkdtempSync(join(tmpdir(), 'zhanggui-start-'));
@@ -72,16 +89,10 @@ test(
   'once serving, GET / answers the built index.html (the first page)',
   async () => {
     const p = await port();
-    const child = spawn(process.execPath, ['dist/server/main.js'], {
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-        ADMIN_PASSWORD: 'start-pass-1',
-        DATA_DIR: freshDir(),
-        PORT: p,
-      },
-      stdio: 'ignore',
+    const child = startServer({
+      ADMIN_PASSWORD: 'start-pass-1',
+      DATA_DIR: freshDir(),
+      PORT: p,
     });
     try {
       let html = '';
@@ -105,16 +116,10 @@ test(
   'a first start killed while it creates the database leaves a data dir the next start recovers',
   async () => {
     const dir = freshDir();
-    const child = spawn(process.execPath, ['dist/server/main.js'], {
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-        ADMIN_PASSWORD: 'start-pass-1',
-        DATA_DIR: dir,
-        PORT: await port(),
-      },
-      stdio: 'ignore',
+    const child = startServer({
+      ADMIN_PASSWORD: 'start-pass-1',
+      DATA_DIR: dir,
+      PORT: await port(),
     });
     // initdb writes PG_VERSION early and the rest of the cluster after it: killed then, the old start left a data dir
     // with PG_VERSION and half a cluster, on which every later start failed.
@@ -137,41 +142,19 @@ test(
 );
 
 /** Runs the built rollup command (`npm run rollup` once built): its exit code and output. */
-function rollupCommand(
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/server/rollup.js'], {
-      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const rollupCommand = (env: Record<string, string>) =>
+  runScript('dist/server/rollup.js', { LOG_LEVEL: 'warn', ...env });
 
 test(
   'the rollup command rolls up what the server stored on its data dir, says so, and finds nothing left the next time',
   async () => {
     const dir = freshDir();
     const p = await port();
-    const child = spawn(process.execPath, ['dist/server/main.js'], {
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-        ADMIN_PASSWORD: 'rollup-pass-1',
-        DATA_DIR: dir,
-        PORT: p,
-        ROLLUP_SECONDS: '0', // no timer: only the command rolls up
-      },
-      stdio: 'ignore',
+    const child = startServer({
+      ADMIN_PASSWORD: 'rollup-pass-1',
+      DATA_DIR: dir,
+      PORT: p,
+      ROLLUP_SECONDS: '0', // no timer: only the command rolls up
     });
     const exited = new Promise((r) => child.on('exit', r));
     const base = `http://127.0.0.1:${p}/app`;
