@@ -8,7 +8,8 @@
 //  2. Report queries over 90 days of rollups synthesised for a site of ~100 M raw events (PGlite: ~10 M), written
 //     straight into the rollup tables (ingesting 100 M events here would take the shared machine for hours):
 //     (the domain sketches folded into their pre-merged blocks by the rollup's own code) p50/p95 of the domains report, of one domain's visits by path, and of the keywords report, in-process
-//     (app.request, no HTTP), each with its totals, previous period and daily series.
+//     (app.request, no HTTP), each with its totals, previous period and daily series; for the keywords also a page
+//     not read before (its keys' older days read then).
 //
 //   npm run bench -- events
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
@@ -437,10 +438,12 @@ async function reports(label, database, perDay, scale) {
     // same read again (the kept answer, report-cache.ts).
     const cold = [];
     const warm = [];
-    const read = async () => {
+    const read = async (page) => {
       const t = performance.now();
       const r = await app
-        .request(`/app/admin/stats/reports/${q}`, { headers: { 'Admin-Token': token } })
+        .request(`/app/admin/stats/reports/${q}${page ? `&page=${page}` : ''}`, {
+          headers: { 'Admin-Token': token },
+        })
         .then((x) => x.json());
       if (r.code !== 20000) throw new Error(`${name}: ${JSON.stringify(r).slice(0, 200)}`);
       return performance.now() - t;
@@ -456,6 +459,9 @@ async function reports(label, database, perDay, scale) {
       );
     // Then as an operator reads while the rollup timer runs: each rollup run is followed by the timer's warm-up
     // (warm-reads.ts), which reads again what operators read (these reports, remembered by their route).
+    // The keywords' pages hold keys not read before (5,000 keywords, 20 a page): their older days are read too.
+    const paged = name.startsWith('keywords');
+    const newPage = [];
     const warmedToday = [];
     const warmedLate = [];
     const warmUps = [];
@@ -469,6 +475,7 @@ async function reports(label, database, perDay, scale) {
       await rolled(today);
       const c = await read();
       const w = await read();
+      const np = paged ? await read(2 + i) : 0;
       await rolled(addDays(today, -1));
       const l = await read();
       await rolled(today);
@@ -480,6 +487,7 @@ async function reports(label, database, perDay, scale) {
       if (i >= 3) {
         cold.push(c);
         warm.push(w);
+        newPage.push(np);
         late.push(l);
         warmedToday.push(wt);
         warmedLate.push(wl);
@@ -489,7 +497,7 @@ async function reports(label, database, perDay, scale) {
     const p = (xs) => `p50 ${f(pct(xs, 50))} / p95 ${f(pct(xs, 95))} ms`;
     console.log(
       `${label}: report ${name}: computed (first read after a rollup of today) ${p(cold)}; kept (read again) ${p(warm)}; ` +
-        `after a rollup of yesterday ${p(late)}; warmed by the timer after a rollup of today ${p(warmedToday)}, ` +
+        `${paged ? `a page not read before ${p(newPage)}; ` : ''}after a rollup of yesterday ${p(late)}; warmed by the timer after a rollup of today ${p(warmedToday)}, ` +
         `of yesterday ${p(warmedLate)} (the warm-up of every report read so far after a rollup of today ${p(warmUps)})`,
     );
   }

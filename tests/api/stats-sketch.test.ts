@@ -261,6 +261,18 @@ test('a union estimates what merge() does, kept and estimated again with more sk
   );
 });
 
+/** Sketches framed as the reports' SQL sends a group's (`int4send(length(s)) || s`, concatenated). */
+const framed = (sketches: Uint8Array[]) => {
+  const out = new Uint8Array(sketches.reduce((n, s) => n + 4 + s.length, 0));
+  let o = 0;
+  for (const s of sketches) {
+    new DataView(out.buffer).setUint32(o, s.length);
+    out.set(s, o + 4);
+    o += 4 + s.length;
+  }
+  return out;
+};
+
 test('a union kept full (a third of its registers set or more) estimates what merge() does, whatever is added after', () => {
   // Registers drawn directly (hashing tens of thousands of values per case would be slow): `fill` of them set.
   const drawn = (seed: number, fill: number) => {
@@ -304,6 +316,11 @@ test('a union kept full (a third of its registers set or more) estimates what me
         if (kept.dense) expect(kept.dense).toEqual(merge(head));
         for (const s of stored.slice(cut)) union.add(s);
         expect(union.estimateWith(kept)).toBe(whole);
+        // The rest as one framed value (as the reports' SQL sends them) over the kept union: one full sketch alone
+        // over a full union is counted in one pass (`estimateFramedWith`), anything else added first.
+        expect(union.estimateFramedWith(framed(stored.slice(cut)), kept)).toBe(whole);
+        const last = stored[stored.length - 1];
+        expect(union.estimateFramedWith(framed([last]), kept)).toBe(estimate(merge([...head, last])));
         // Folded into a union (with a sparse sketch first, then after a full one), then estimated.
         for (const s of stored.slice(cut)) union.add(s);
         expect(union.addKept(kept).estimate()).toBe(whole);

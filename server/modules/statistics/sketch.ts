@@ -166,11 +166,45 @@ function estimateFromCounts(c: number[]): number {
   return Math.round(M ** 2 / (2 * Math.LN2) / z);
 }
 
+// Four histograms of 64 ranks, one for each of four neighbouring registers (`countRanks`); room after the last for
+// any byte, so that no count is lost off the end (a rank is at most MAX_RANK, 51).
+const LANES = new Int32Array(3 * 64 + 256);
+
+/**
+ * Counts the ranks of all 16,384 registers into `c` (`c[k]`: how many hold rank k): of `x` from `xo` on, or with `y`
+ * the higher of each register in `x` and `y` (their union's). Four histograms, one per neighbouring register, then
+ * added: in one, each increment waits for the one before when neighbouring registers share a rank, and counting a
+ * union of two full sketches took 115 µs against 20–30 (with the four 1 KB apart rather than 256 bytes, 77).
+ */
+function countRanks(c: number[], x: Uint8Array, xo = 0, y?: Uint8Array): number[] {
+  const h = LANES.fill(0);
+  if (y)
+    // The higher of two ranks without a branch (y + max(x − y, 0)): the branch is mispredicted as often as not where
+    // the two sketches differ, and took twice the time.
+    for (let i = 0; i < M; i += 4) {
+      let d = x[xo + i] - y[i];
+      h[y[i] + (d & ~(d >> 31))]++;
+      d = x[xo + i + 1] - y[i + 1];
+      h[64 + y[i + 1] + (d & ~(d >> 31))]++;
+      d = x[xo + i + 2] - y[i + 2];
+      h[128 + y[i + 2] + (d & ~(d >> 31))]++;
+      d = x[xo + i + 3] - y[i + 3];
+      h[192 + y[i + 3] + (d & ~(d >> 31))]++;
+    }
+  else
+    for (let i = 0; i < M; i += 4) {
+      h[x[xo + i]]++;
+      h[64 + x[xo + i + 1]]++;
+      h[128 + x[xo + i + 2]]++;
+      h[192 + x[xo + i + 3]]++;
+    }
+  for (let k = 0; k <= MAX_RANK; k++) c[k] = h[k] + h[64 + k] + h[128 + k] + h[192 + k];
+  return c;
+}
+
 /** The estimated number of distinct values behind the registers, rounded. */
 export function estimate(registers: Registers): number {
-  const c = new Array<number>(MAX_RANK + 1).fill(0);
-  for (let i = 0; i < M; i++) c[registers[i]]++;
-  return estimateFromCounts(c);
+  return estimateFromCounts(countRanks(new Array<number>(MAX_RANK + 1), registers));
 }
 
 const B64 = new Int8Array(128).fill(-1);
@@ -387,7 +421,7 @@ export class Union {
     }
     if (n * 3 >= M) {
       const dense = this.regs.slice();
-      for (let i = 0; i < M; i++) counts[dense[i]]++;
+      counts.set(countRanks(histogram, dense));
       this.regs.fill(0);
       this.n = 0;
       this.dense = false;
@@ -441,17 +475,11 @@ export class Union {
     if (!kept) return this.estimate();
     if (this.dense && kept.dense) {
       // Both full: one pass, register by register (a domain's days over a kept period).
-      const c = histogram.fill(0);
-      const regs = this.regs;
-      const d = kept.dense;
-      for (let i = 0; i < M; i++) {
-        const r = regs[i] > d[i] ? regs[i] : d[i];
-        c[r]++;
-        regs[i] = 0;
-      }
+      countRanks(histogram, this.regs, 0, kept.dense);
+      this.regs.fill(0);
       this.n = 0;
       this.dense = false;
-      return estimateFromCounts(c);
+      return estimateFromCounts(histogram);
     }
     if (this.dense) return this.addKept(kept).estimate();
     const c = histogram;
@@ -496,12 +524,29 @@ export class Union {
     return estimateFromCounts(c);
   }
 
+  /**
+   * `addFramed(v).estimateWith(kept)`, in one pass when the union is empty, `v` one full sketch and `kept` full (a busy
+   * domain's day over its kept older days): the higher of each register counted where they lie.
+   */
+  estimateFramedWith(v: unknown, kept: KeptSketch | undefined): number {
+    const b = v as Uint8Array | null | undefined;
+    if (kept?.dense && !this.dense && this.n === 0 && b?.length === M + 4) {
+      const n = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
+      // A plain view (the driver's value may be a Buffer): the count's loop then meets one kind of array.
+      if (n === M)
+        return estimateFromCounts(
+          countRanks(histogram, new Uint8Array(b.buffer, b.byteOffset + 4, M), 0, kept.dense),
+        );
+    }
+    return this.addFramed(v).estimateWith(kept);
+  }
+
   /** The estimate of everything added since the last estimate; the union is empty again after. */
   estimate(): number {
     const c = histogram.fill(0);
     const regs = this.regs;
     if (this.dense) {
-      for (let i = 0; i < M; i++) c[regs[i]]++;
+      countRanks(c, regs);
       regs.fill(0);
     } else {
       c[0] = M - this.n;
