@@ -129,7 +129,11 @@ const daysOf = (s: { params: unknown[] }) =>
           : [],
   );
 
-test("after a rollup of today the next read sums today's rows only, the totals, series and page's keys too; after one of yesterday, yesterday's too; after one of an older day, every day", async () => {
+/** Whether a statement sums every key's rows of the keywords (not the page's keys, not the total rows). */
+const summing = (s: { sql: string }) =>
+  s.sql.includes('from stat_keyword_daily') && s.sql.includes("keyword <> ''") && !s.sql.includes(' in (');
+
+test("after a rollup of today the next read sums today's rows only, the totals, series and page's keys too; after one of yesterday, yesterday's only; after one of an older day, every day but today; the next page none", async () => {
   const { db, seen } = watchedDb(api.database.db);
   const from = addDays(TODAY, -11);
   const yesterday = addDays(TODAY, -1);
@@ -162,16 +166,13 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
     const answer = await read();
     expect(answer.total).toBeGreaterThan(0);
     // The statements that sum every key's rows (not the page's keys, not the total rows): their first days.
-    const sums = seen.filter(
-      (s) =>
-        s.sql.includes('from stat_keyword_daily') &&
-        s.sql.includes("keyword <> ''") &&
-        !s.sql.includes(' in ('),
-    );
+    const sums = seen.filter(summing);
     const firstDays = sums.map((s) =>
       s.params.find((p) => typeof p === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(p)),
     );
-    expect(firstDays).toContain(TODAY);
+    // Today's sums are kept under today's stamp, yesterday's under its own and the older days': only the day rolled
+    // up is read again (and after an older day, yesterday's with the older days).
+    expect(firstDays.includes(TODAY)).toBe(daysBefore === 0);
     expect(firstDays.includes(yesterday)).toBe(daysBefore > 0);
     expect(firstDays.includes(from)).toBe(daysBefore === 5);
     // Nor the total rows (the totals row and the daily series) of yesterday and the older days.
@@ -186,6 +187,14 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
     expect(pageKeys.length).toBeGreaterThan(0);
     expect(pageKeys.some((s) => daysOf(s).includes(yesterday))).toBe(daysBefore > 0);
     expect(pageKeys.some((s) => daysOf(s).includes(from))).toBe(daysBefore === 5);
+    // The next page before the next rollup sums no rows: today's sums are kept under today's stamp too.
+    seen.length = 0;
+    const next = await runReport(db, REPORTS.keywords, {
+      ...query('searches', 'desc', from, 2, false),
+      today: TODAY,
+    });
+    expect(next.total).toBe(answer.total);
+    expect(seen.filter(summing)).toEqual([]);
   }
 });
 

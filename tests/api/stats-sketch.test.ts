@@ -321,6 +321,16 @@ test('a union kept full (a third of its registers set or more) estimates what me
         expect(union.estimateFramedWith(framed(stored.slice(cut)), kept)).toBe(whole);
         const last = stored[stored.length - 1];
         expect(union.estimateFramedWith(framed([last]), kept)).toBe(estimate(merge([...head, last])));
+        // Kept again with a framed value folded in (a late day over the older days'): the same union, kept; nothing
+        // folded in keeps the same sketch.
+        const again = union.keepFramedWith(framed([last]), kept);
+        const both = merge([...head, last]);
+        if (kept.dense) expect(again.dense).toEqual(both);
+        expect([...again.counts]).toEqual(
+          Array.from(again.counts, (_, k) => both.reduce((n, r) => n + (r === k ? 1 : 0), 0)),
+        );
+        expect(union.estimateWith(again)).toBe(estimate(both));
+        expect(union.keepFramedWith(null, kept)).toBe(kept);
         // Folded into a union (with a sparse sketch first, then after a full one), then estimated.
         for (const s of stored.slice(cut)) union.add(s);
         expect(union.addKept(kept).estimate()).toBe(whole);

@@ -201,7 +201,8 @@ async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Pe
 /**
  * A report's period in parts (`splitOf`): the older days, whose parts are kept under their stamp; the late days
  * (yesterday), whose rows are folded into the older days' parts and kept under both stamps; and the recent days
- * (today), read each time.
+ * (today), read each time but for every key's sums, kept under today's stamp (the next page, or another sort, read
+ * before the next rollup finds them).
  */
 interface Split {
   older: Period;
@@ -209,6 +210,7 @@ interface Split {
   late: Period | null;
   lateGen: string;
   recent: Period | null;
+  recentGen: string;
 }
 
 /**
@@ -227,12 +229,20 @@ async function splitOf(db: Executor, q: ReportQuery): Promise<Split | null> {
       ? { from: addDays(keptTo, 1), to: q.period.to < lateTo ? q.period.to : lateTo }
       : null;
   const recent = q.period.to > lateTo ? { from: q.today, to: q.period.to } : null;
-  const [row] = rowsOf<{ gen: string; late_gen: string }>(
+  const [row] = rowsOf<{ gen: string; late_gen: string; recent_gen: string }>(
     await db.execute(sql`select coalesce(max(day_gen) filter (where day <= ${keptTo}::date), 0)::text as gen,
-        coalesce(max(day_gen) filter (where day > ${keptTo}::date), 0)::text as late_gen
-      from stat_rolled_days where tenant = ${q.tenant} and day between ${older.from}::date and ${(late ?? older).to}::date`),
+        coalesce(max(day_gen) filter (where day > ${keptTo}::date and day <= ${lateTo}::date), 0)::text as late_gen,
+        coalesce(max(day_gen) filter (where day > ${lateTo}::date), 0)::text as recent_gen
+      from stat_rolled_days where tenant = ${q.tenant} and day between ${older.from}::date and ${q.period.to}::date`),
   );
-  return { older, gen: row?.gen ?? '0', late, lateGen: row?.late_gen ?? '0', recent };
+  return {
+    older,
+    gen: row?.gen ?? '0',
+    late,
+    lateGen: row?.late_gen ?? '0',
+    recent,
+    recentGen: row?.recent_gen ?? '0',
+  };
 }
 
 /** The newest `day_gen` over a period's days: its rows are as they were while it holds. */
@@ -260,11 +270,8 @@ function keepPart(def: ReportDef, row: Raw = {}, sketches: Raw = row, base?: Kep
   const sums: Figures = {};
   for (const c of Object.keys(def.sums)) sums[c] = (base?.sums[c] ?? 0) + num(row[c]);
   const unions: Record<string, KeptSketch> = {};
-  for (const c of Object.keys(def.sketches)) {
-    if (base) union.addKept(base.unions[c]);
-    union.addFramed(sketches[`sk_${c}`]);
-    unions[c] = union.keep();
-  }
+  for (const c of Object.keys(def.sketches))
+    unions[c] = union.keepFramedWith(sketches[`sk_${c}`], base?.unions[c]);
   return { sums, unions };
 }
 
@@ -517,8 +524,9 @@ export class KeySums {
 /** Kept sums per key of reports' older days, per database handle (`keySums`). */
 export const MAX_KEPT_KEY_SUMS = 8;
 const keptKeySums = keptPerDb<KeySums>(MAX_KEPT_KEY_SUMS);
-/** Kept sums per key of reports' late days (yesterday), apart (`keySums`). */
+/** Kept sums per key of reports' late days (yesterday), apart (`keySums`); and of their recent days (today). */
 const keptLateKeySums = keptPerDb<KeySums>(MAX_KEPT_KEY_SUMS);
+const keptRecentKeySums = keptPerDb<KeySums>(MAX_KEPT_KEY_SUMS);
 
 /**
  * Every key's sums over a period. One day's rows of a report whose keys have one row a day are its keys' sums, read
@@ -546,8 +554,9 @@ async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: P
 
 /**
  * Every key's sums over the period of a report with no filter, as the older days' (kept with a split, `splitOf`: read
- * once under its stamp) and the recent days' (read each time): after a rollup of today the keywords of 90 days are
- * two days of rows, not ninety. The same sums as one read of every day (integers, added exactly).
+ * once under its stamp), the late days' and the recent days' (each kept under its own stamp: after a rollup of today
+ * the keywords of 90 days are one day of rows, not ninety, and the next page before the next rollup none). The same
+ * sums as one read of every day (integers, added exactly).
  */
 async function keySums(
   db: Executor,
@@ -556,11 +565,12 @@ async function keySums(
   split: Split | null,
 ): Promise<KeySums[]> {
   if (!split) return [await sumsByKey(db, def, q, q.period)];
-  // The older days' sums kept, and the late days' kept apart: folded into the older days' map, a rollup of yesterday
-  // would copy every key of the period (a long tail of keywords over 90 days). The page adds the three key by key.
+  // The older days' sums kept, and the late and recent days' kept apart: folded into the older days', a rollup of
+  // yesterday or today would copy every key of the period (a long tail of keywords over 90 days). The page adds the
+  // three.
   const none = new KeySums([], []);
   const key = partKey('k', def, q, split);
-  const late = split.late;
+  const { late, recent } = split;
   return Promise.all([
     keptKeySums.orRead(db, key, () => sumsByKey(db, def, q, split.older)),
     late
@@ -568,7 +578,13 @@ async function keySums(
           sumsByKey(db, def, q, late),
         )
       : none,
-    split.recent ? sumsByKey(db, def, q, split.recent) : none,
+    recent
+      ? keptRecentKeySums.orRead(
+          db,
+          JSON.stringify(['k', def.table, q.tenant, q.scope.map(sqlKey), recent, split.recentGen]),
+          () => sumsByKey(db, def, q, recent),
+        )
+      : none,
   ]);
 }
 
@@ -773,7 +789,9 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     const prev = previousPeriod(q.period);
     // With a split, the previous period is all older days: kept whole under its own stamp.
     const prevSplit =
-      split && prevGen ? { older: prev, gen: await prevGen, late: null, lateGen: '0', recent: null } : null;
+      split && prevGen
+        ? { older: prev, gen: await prevGen, late: null, lateGen: '0', recent: null, recentGen: '0' }
+        : null;
     const [before, prevTotals] = await Promise.all([
       keyFigures(
         db,

@@ -202,6 +202,31 @@ function countRanks(c: number[], x: Uint8Array, xo = 0, y?: Uint8Array): number[
   return c;
 }
 
+/** Writes the higher of each register of `x` (from `xo` on) and `y` into `out`, and counts their ranks into `c`. */
+function maxInto(out: Uint8Array, c: number[], x: Uint8Array, xo: number, y: Uint8Array): number[] {
+  const h = LANES.fill(0);
+  for (let i = 0; i < M; i += 4) {
+    let d = x[xo + i] - y[i];
+    let r = y[i] + (d & ~(d >> 31));
+    out[i] = r;
+    h[r]++;
+    d = x[xo + i + 1] - y[i + 1];
+    r = y[i + 1] + (d & ~(d >> 31));
+    out[i + 1] = r;
+    h[64 + r]++;
+    d = x[xo + i + 2] - y[i + 2];
+    r = y[i + 2] + (d & ~(d >> 31));
+    out[i + 2] = r;
+    h[128 + r]++;
+    d = x[xo + i + 3] - y[i + 3];
+    r = y[i + 3] + (d & ~(d >> 31));
+    out[i + 3] = r;
+    h[192 + r]++;
+  }
+  for (let k = 0; k <= MAX_RANK; k++) c[k] = h[k] + h[64 + k] + h[128 + k] + h[192 + k];
+  return c;
+}
+
 /** The estimated number of distinct values behind the registers, rounded. */
 export function estimate(registers: Registers): number {
   return estimateFromCounts(countRanks(new Array<number>(MAX_RANK + 1), registers));
@@ -443,6 +468,30 @@ export class Union {
     this.n = 0;
     this.dense = false;
     return { indexes, ranks, counts, starts };
+  }
+
+  /**
+   * `addKept(base).addFramed(v).keep()` (the union empty before): with `v` holding nothing, `base` itself (kept
+   * sketches are never changed); with `v` one full sketch and `base` full (a busy domain's late day over its older
+   * days), in one pass.
+   */
+  keepFramedWith(v: unknown, base: KeptSketch | undefined): KeptSketch {
+    const b = v as Uint8Array | null | undefined;
+    if (base && !this.dense && this.n === 0) {
+      if (!b?.length) return base;
+      if (
+        base.dense &&
+        b.length === M + 4 &&
+        ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0 === M
+      ) {
+        const dense = new Uint8Array(M);
+        const counts = new Int32Array(MAX_RANK + 1);
+        counts.set(maxInto(dense, histogram, b, 4, base.dense));
+        return { indexes: NO_INDEXES, ranks: NO_RANKS, starts: NO_INDEXES, counts, dense };
+      }
+    }
+    if (base) this.addKept(base);
+    return this.addFramed(v).keep();
   }
 
   /** Folds in a kept sketch (`keep`). */
