@@ -182,14 +182,18 @@ const adoptRoute = createRoute({
   ),
 });
 
-/** The period of a report's query: from..to in the tenant's days (today by default), at most MAX_DAYS long. */
+/**
+ * The period of a report's query: from..to in the tenant's days (today by default), at most MAX_DAYS long; `timeZone`
+ * the tenant's when the caller has read it already.
+ */
 export async function periodOf(
   c: AppContext,
   q: { from?: string; to?: string },
   maxDays = MAX_DAYS,
+  timeZone?: string,
 ): Promise<Period> {
   const { db, clock } = c.get('deps');
-  const today = dayOf(clock.now(), await timeZoneOf(db, tenantOf(c)));
+  const today = dayOf(clock.now(), timeZone ?? (await timeZoneOf(db, tenantOf(c))));
   const from = q.from ?? q.to ?? today;
   const to = q.to ?? (q.from ? today : today);
   if (to < from) throw invalidField('to', 'stats.toBeforeFrom');
@@ -427,9 +431,9 @@ export function statsRoutes() {
       rejectUnknownQuery(c, reportQueries[name]);
       const { db, clock } = c.get('deps');
       const tenant = tenantOf(c);
-      const period = await periodOf(c, q, name === 'domain-hours' ? MAX_HOUR_DAYS : MAX_DAYS);
-      const now = clock.now();
       const timeZone = await timeZoneOf(db, tenant);
+      const period = await periodOf(c, q, name === 'domain-hours' ? MAX_HOUR_DAYS : MAX_DAYS, timeZone);
+      const now = clock.now();
       const data = await servedReports[name](db, {
         tenant,
         query: { ...q, ...period },
