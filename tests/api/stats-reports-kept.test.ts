@@ -187,6 +187,8 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
     expect(pageKeys.length).toBeGreaterThan(0);
     expect(pageKeys.some((s) => daysOf(s).includes(yesterday))).toBe(daysBefore > 0);
     expect(pageKeys.some((s) => daysOf(s).includes(from))).toBe(daysBefore === 5);
+    // Their rows of today too, kept under today's stamp: read again after a rollup of today only.
+    expect(pageKeys.some((s) => daysOf(s).includes(TODAY))).toBe(daysBefore === 0);
     // The next page before the next rollup sums no rows: today's sums are kept under today's stamp too.
     seen.length = 0;
     const next = await runReport(db, REPORTS.keywords, {
