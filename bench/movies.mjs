@@ -4,7 +4,9 @@
 // it, the same SQL statements the request ran (captured from Drizzle's logger, replayed on the driver), so the API's
 // own overhead shows (bench/_timing.mjs). The queries: the issue #3 list, then every filter the review and online
 // screens offer (src/resources/movie/MovieFilters.tsx), each with its view and the view's sort, on page 1 and on
-// page 50. Target on PostgreSQL at 1M: p95 ≤ 15 ms for each query, its total included.
+// page 50. Target on PostgreSQL at 1M: p95 ≤ 15 ms for each query, its total included. Then the statistics' list of
+// online movies not seen in a period (GET /app/admin/stats/reports/unseen) over 90 days of movie rollups seeded
+// beside them (a fiftieth of the movies seen a day), BENCH_UNSEEN_RUNS (10) times each.
 //
 //   npm run bench -- movies
 //   BENCH_DATABASE_URL=postgres://… (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses its own
@@ -14,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { benchDatabase, markSeeded } from './_pg.mjs';
@@ -28,6 +31,9 @@ const ONLY = process.env.BENCH_ONLY;
 const BENCH_DB = 'zg_bench_movies';
 const CACHE = 'bench/.cache';
 const ADMIN_PASSWORD = 'bench-admin-1';
+/** The 90 fixed days of the seeded movie views (fixed, so that reused data answers the same period). */
+const UNSEEN = { from: '2026-06-01', to: '2026-08-29' };
+const UNSEEN_RUNS = Number(process.env.BENCH_UNSEEN_RUNS ?? 10);
 
 const { load, close: closeModules } = await serverModules();
 const { loadConfig } = await load('/server/config.ts');
@@ -42,7 +48,7 @@ const { bulkSeedMovies, countDrift } = await load('/server/seed/bulk.ts');
  */
 function dataKey(movies) {
   const h = createHash('sha256');
-  h.update(`${SEED}/${movies}\n`);
+  h.update(`${SEED}/${movies}/views ${UNSEEN.from} ${UNSEEN.to}\n`);
   for (const f of readdirSync('server/seed').sort()) h.update(readFileSync(join('server/seed', f)));
   return h.digest('hex').slice(0, 12);
 }
@@ -98,6 +104,19 @@ async function seedInto(db, movies, label) {
   if (drift.length)
     throw new Error(`counts differ from the rows after the bulk load: ${JSON.stringify(drift)}`);
   console.log(`  ${label}: every kept count equals its count(*)`);
+  // The movies' views over UNSEEN's days as the rollup stores them: a fiftieth of the movies a day, spread by a step
+  // prime to their number (the same rows on every seed).
+  const t1 = performance.now();
+  const perDay = Math.max(1, Math.floor(movies / 50));
+  await db.execute(sql`insert into stat_object_daily (tenant, object_type, day, object_id, views, plays)
+    select ${config.defaultTenant}, 'movie', d::date,
+      1 + ((g::bigint * 7919 + (d::date - ${UNSEEN.from}::date) * 104729) % ${movies})::int, 1 + g % 50, g % 10
+    from generate_series(${UNSEEN.from}::date, ${UNSEEN.to}::date, '1 day') d, generate_series(1, ${perDay}) g
+    on conflict do nothing`);
+  await db.execute(sql`analyze stat_object_daily`);
+  console.log(
+    `  ${label}: ${perDay.toLocaleString('en')} movies seen a day over 90 days (${(perDay * 90).toLocaleString('en')} rollup rows) in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+  );
   return seconds;
 }
 
@@ -203,7 +222,7 @@ async function run(label, db, rawQuery) {
     console.log(`  ${what}: ${(performance.now() - t0).toFixed(1)} ms, total ${first?.total}`);
   }
 
-  return timeList({
+  const lists = await timeList({
     title: label,
     path: '/app/admin/movie/movies?',
     queries: queries(ids),
@@ -211,6 +230,24 @@ async function run(label, db, rawQuery) {
     capture,
     rawQuery,
   });
+  const period = `from=${UNSEEN.from}&to=${UNSEEN.to}`;
+  const unseen = [
+    ['online movies not seen in 90 days, newest first', `type=movie&${period}`],
+    ['the same, page 50', `type=movie&${period}&page=50`],
+    ['the same, oldest first', `type=movie&${period}&order=asc`],
+    ['the same, title "city"', `type=movie&${period}&q=city`],
+  ].filter(([name]) => !PICK || PICK.test(name));
+  if (unseen.length)
+    await timeList({
+      title: `${label}, not seen in a period`,
+      path: '/app/admin/stats/reports/unseen?',
+      queries: unseen,
+      call: (query) => api.call(`/app/admin/stats/reports/unseen?${query}`),
+      capture,
+      rawQuery,
+      runs: UNSEEN_RUNS,
+    });
+  return lists;
 }
 
 async function postgres() {
