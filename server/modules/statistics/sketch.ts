@@ -166,65 +166,68 @@ function estimateFromCounts(c: number[]): number {
   return Math.round(M ** 2 / (2 * Math.LN2) / z);
 }
 
-// Four histograms of 64 ranks, one for each of four neighbouring registers (`countRanks`); room after the last for
-// any byte, so that no count is lost off the end (a rank is at most MAX_RANK, 51).
+// Four histograms of 64 ranks, one for each of four neighbouring registers (`countRanks`, `maxInto`); room after the
+// last for any byte, so that no count is lost off the end (a rank is at most MAX_RANK, 51).
 const LANES = new Int32Array(3 * 64 + 256);
 
 /**
- * Counts the ranks of all 16,384 registers into `c` (`c[k]`: how many hold rank k): of `x` from `xo` on, or with `y`
- * the higher of each register in `x` and `y` (their union's). Four histograms, one per neighbouring register, then
- * added: in one, each increment waits for the one before when neighbouring registers share a rank, and counting a
- * union of two full sketches took 115 µs against 20–30 (with the four 1 KB apart rather than 256 bytes, 77).
+ * Counts the ranks of all 16,384 registers of `x` into `c` (`c[k]`: how many hold rank k). Four histograms, one per
+ * neighbouring register, then added: in one, each increment waits for the one before when neighbouring registers
+ * share a rank (counting a union of two full sketches took 115 µs, with four 20–40; with the four 1 KB apart rather
+ * than 256 bytes, 77).
  */
-function countRanks(c: number[], x: Uint8Array, xo = 0, y?: Uint8Array): number[] {
-  const h = LANES.fill(0);
-  if (y)
-    // The higher of two ranks without a branch (y + max(x − y, 0)): the branch is mispredicted as often as not where
-    // the two sketches differ, and took twice the time.
-    for (let i = 0; i < M; i += 4) {
-      let d = x[xo + i] - y[i];
-      h[y[i] + (d & ~(d >> 31))]++;
-      d = x[xo + i + 1] - y[i + 1];
-      h[64 + y[i + 1] + (d & ~(d >> 31))]++;
-      d = x[xo + i + 2] - y[i + 2];
-      h[128 + y[i + 2] + (d & ~(d >> 31))]++;
-      d = x[xo + i + 3] - y[i + 3];
-      h[192 + y[i + 3] + (d & ~(d >> 31))]++;
-    }
-  else
-    for (let i = 0; i < M; i += 4) {
-      h[x[xo + i]]++;
-      h[64 + x[xo + i + 1]]++;
-      h[128 + x[xo + i + 2]]++;
-      h[192 + x[xo + i + 3]]++;
-    }
-  for (let k = 0; k <= MAX_RANK; k++) c[k] = h[k] + h[64 + k] + h[128 + k] + h[192 + k];
-  return c;
-}
-
-/** Writes the higher of each register of `x` (from `xo` on) and `y` into `out`, and counts their ranks into `c`. */
-function maxInto(out: Uint8Array, c: number[], x: Uint8Array, xo: number, y: Uint8Array): number[] {
+function countRanks(c: number[], x: Uint8Array): number[] {
   const h = LANES.fill(0);
   for (let i = 0; i < M; i += 4) {
-    let d = x[xo + i] - y[i];
+    h[x[i]]++;
+    h[64 + x[i + 1]]++;
+    h[128 + x[i + 2]]++;
+    h[192 + x[i + 3]]++;
+  }
+  return addLanes(c, h);
+}
+
+/**
+ * Writes the higher of each register of `x` and `y` into `out` (which may be `x`), their union's, and counts its ranks
+ * into `c` as `countRanks` does. The higher of two ranks without a branch (y + max(x − y, 0)): the branch is
+ * mispredicted as often as not where the two sketches differ, and took twice the time.
+ */
+function maxInto(out: Uint8Array, c: number[], x: Uint8Array, y: Uint8Array): number[] {
+  const h = LANES.fill(0);
+  for (let i = 0; i < M; i += 4) {
+    let d = x[i] - y[i];
     let r = y[i] + (d & ~(d >> 31));
     out[i] = r;
     h[r]++;
-    d = x[xo + i + 1] - y[i + 1];
+    d = x[i + 1] - y[i + 1];
     r = y[i + 1] + (d & ~(d >> 31));
     out[i + 1] = r;
     h[64 + r]++;
-    d = x[xo + i + 2] - y[i + 2];
+    d = x[i + 2] - y[i + 2];
     r = y[i + 2] + (d & ~(d >> 31));
     out[i + 2] = r;
     h[128 + r]++;
-    d = x[xo + i + 3] - y[i + 3];
+    d = x[i + 3] - y[i + 3];
     r = y[i + 3] + (d & ~(d >> 31));
     out[i + 3] = r;
     h[192 + r]++;
   }
+  return addLanes(c, h);
+}
+
+const addLanes = (c: number[], h: Int32Array) => {
   for (let k = 0; k <= MAX_RANK; k++) c[k] = h[k] + h[64 + k] + h[128 + k] + h[192 + k];
   return c;
+};
+
+/**
+ * The registers of a framed value (`Union.addFramed`) that holds one full sketch and nothing else, as a plain view
+ * (the driver's value may be a Buffer: the loops then meet one kind of array); else null.
+ */
+function oneFullFrame(v: unknown): Uint8Array | null {
+  const b = v as Uint8Array | null | undefined;
+  if (b?.length !== M + 4 || ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0 !== M) return null;
+  return new Uint8Array(b.buffer, b.byteOffset + 4, M);
 }
 
 /** The estimated number of distinct values behind the registers, rounded. */
@@ -476,17 +479,13 @@ export class Union {
    * days), in one pass.
    */
   keepFramedWith(v: unknown, base: KeptSketch | undefined): KeptSketch {
-    const b = v as Uint8Array | null | undefined;
     if (base && !this.dense && this.n === 0) {
-      if (!b?.length) return base;
-      if (
-        base.dense &&
-        b.length === M + 4 &&
-        ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0 === M
-      ) {
+      if (!(v as Uint8Array | null | undefined)?.length) return base;
+      const full = base.dense && oneFullFrame(v);
+      if (full) {
         const dense = new Uint8Array(M);
         const counts = new Int32Array(MAX_RANK + 1);
-        counts.set(maxInto(dense, histogram, b, 4, base.dense));
+        counts.set(maxInto(dense, histogram, full, base.dense!));
         return { indexes: NO_INDEXES, ranks: NO_RANKS, starts: NO_INDEXES, counts, dense };
       }
     }
@@ -524,7 +523,7 @@ export class Union {
     if (!kept) return this.estimate();
     if (this.dense && kept.dense) {
       // Both full: one pass, register by register (a domain's days over a kept period).
-      countRanks(histogram, this.regs, 0, kept.dense);
+      maxInto(this.regs, histogram, this.regs, kept.dense);
       this.regs.fill(0);
       this.n = 0;
       this.dense = false;
@@ -578,14 +577,12 @@ export class Union {
    * domain's day over its kept older days): the higher of each register counted where they lie.
    */
   estimateFramedWith(v: unknown, kept: KeptSketch | undefined): number {
-    const b = v as Uint8Array | null | undefined;
-    if (kept?.dense && !this.dense && this.n === 0 && b?.length === M + 4) {
-      const n = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
-      // A plain view (the driver's value may be a Buffer): the count's loop then meets one kind of array.
-      if (n === M)
-        return estimateFromCounts(
-          countRanks(histogram, new Uint8Array(b.buffer, b.byteOffset + 4, M), 0, kept.dense),
-        );
+    const full = kept?.dense && !this.dense && this.n === 0 && oneFullFrame(v);
+    if (full) {
+      // Written into the union's registers (empty, and emptied again), counted as they are written.
+      maxInto(this.regs, histogram, full, kept!.dense!);
+      this.regs.fill(0);
+      return estimateFromCounts(histogram);
     }
     return this.addFramed(v).estimateWith(kept);
   }
