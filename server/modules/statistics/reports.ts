@@ -363,12 +363,7 @@ async function keyFigures(
   const withLate = split.late
     ? kept(keptKeyParts, JSON.stringify([olderKey, split.late, split.lateGen]))
     : older;
-  const recent = split.recent
-    ? kept(
-        keptRecentRows,
-        JSON.stringify(['r', def.table, q.tenant, q.scope.map(sqlKey), split.recent, split.recentGen]),
-      )
-    : new Map<string, Raw>();
+  const recent = split.recent ? kept(keptRecentRows, recentKey('r', def, q, split)) : new Map<string, Raw>();
   const missing = keys.filter((k) => !withLate.has(String(k)));
   const unread = missing.filter((k) => !older.has(String(k)));
   const fresh = split.recent ? keys.filter((k) => !recent.has(String(k))) : [];
@@ -394,6 +389,9 @@ const keptRecentRows = keptPerDb<Map<string, Raw>>(8);
 /** The key a kept part of `def` over a split's older days is kept under. */
 const partKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
   JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.older, split.gen]);
+/** The key a kept part of `def` over a split's recent days (today) is kept under: their stamp, not the older days'. */
+const recentKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
+  JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.recent, split.recentGen]);
 
 /** Kept totals of reports' older days (two a report, as `keptKeyParts`), per database handle. */
 const keptTotalParts = keptPerDb<KeptPart>(32);
@@ -596,11 +594,7 @@ async function keySums(
         )
       : none,
     recent
-      ? keptRecentKeySums.orRead(
-          db,
-          JSON.stringify(['k', def.table, q.tenant, q.scope.map(sqlKey), recent, split.recentGen]),
-          () => sumsByKey(db, def, q, recent),
-        )
+      ? keptRecentKeySums.orRead(db, recentKey('k', def, q, split), () => sumsByKey(db, def, q, recent))
       : none,
   ]);
 }
