@@ -712,9 +712,9 @@ export function agentStatRoutes() {
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
     const q = c.req.valid('query');
-    const period = await periodOf(c, q);
-    const now = clock.now();
     const timeZone = await timeZoneOf(db, tenant);
+    const period = await periodOf(c, q, undefined, timeZone);
+    const now = clock.now();
     const answer = await servedAllAgents(db, {
       tenant,
       query: period,
