@@ -82,6 +82,8 @@ export function createDataProvider(apiPaths: Record<string, string>): ResourceDa
     if (data?.totals) {
       const meta: ReportMeta & { totalExact?: boolean } = { totals: data.totals, series: data.series ?? [] };
       if (data.previousTotals) meta.previousTotals = data.previousTotals;
+      // A report list that caps its count (not seen in a period, before the last day seen) says so, as lists do.
+      if (data.totalExact === false) meta.totalExact = false;
       return { data: list, total: data.total ?? 0, meta };
     }
     // A list that caps its count on large filters says so (`totalExact: false`): the pagination shows "10,000+".

@@ -104,6 +104,18 @@ describe('createDataProvider', () => {
     });
   });
 
+  it('getList on a report with a capped total passes meta.totalExact = false beside its totals', async () => {
+    const report = { list: [{ key: '12', label: 'Movie 12' }], total: 10_000, totals: {}, series: [] };
+    stubFetch(envelope({ ...report, totalExact: false }), envelope({ ...report, totalExact: true }));
+    const params = {
+      pagination: { page: 1, perPage: 20 },
+      sort: { field: 'key', order: 'DESC' as const },
+      filter: { type: 'movie' },
+    };
+    expect((await dp.getList('stats', params)).meta).toEqual({ totals: {}, series: [], totalExact: false });
+    expect((await dp.getList('stats', params)).meta).toEqual({ totals: {}, series: [] });
+  });
+
   it('getList sends order=asc and trims slashes of the API path', async () => {
     const seen = stubFetch(envelope({ list: [], total: 0 }));
     await dp.getList('stats', {

@@ -5,6 +5,7 @@ import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import type { EventRow } from './events';
+import { SEEN_TYPES } from './schema';
 import { encode, M, toHex } from './sketch';
 
 /**
@@ -28,6 +29,8 @@ export const DAY_FIGURE_TABLES = [
   'stat_visit_daily',
   'stat_channel_daily',
 ];
+
+const SEEN = new Set<string>(SEEN_TYPES);
 
 /** Rows per FETCH: the memory of a read, not its cost. */
 const FETCH_ROWS = 20_000;
@@ -349,6 +352,8 @@ export class DayFold {
   private readonly hourCache = new Map<number, number>();
   /** The day's `stat_rolled_days.day_gen` once the transaction that wrote this fold committed (the runner sets it). */
   stamp: string | undefined;
+  /** The movies and tags with views whose rows were written since `takeViewed` (their last day: seen.ts). */
+  private viewed: { type: string; id: number }[] = [];
 
   private readonly touched = {
     keywords: new Touched<Keyword>(),
@@ -720,6 +725,13 @@ export class DayFold {
         where s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v and s.first_day > ${day}::date`);
   }
 
+  /** The movies and tags viewed, as written since the last call. */
+  takeViewed() {
+    const viewed = this.viewed;
+    this.viewed = [];
+    return viewed;
+  }
+
   /**
    * Stores the rows of every key folded into since the last write: inserted, or updated in place (a key's figures only
    * grow as events are folded). `whole` first deletes the day's rows (a fold read whole replaces the day).
@@ -749,6 +761,8 @@ export class DayFold {
     }
 
     const os = touched.objects.items;
+    for (const o of os)
+      if (o.id > 0 && o.n[0] > 0 && SEEN.has(o.type)) this.viewed.push({ type: o.type, id: o.id });
     if (os.length) {
       const col = (i: number) => arrayParam(os.map((o) => o.n[i]));
       await t.execute(sql`insert into stat_object_daily (tenant, day, object_type, object_id, views, plays, clicks,

@@ -11,6 +11,7 @@ import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
 import { folds, holdDay, releaseDay, takenBatches } from './kept-folds';
 import { markRolled } from './report-cache';
+import { keepSeen } from './seen';
 import { forgetOldReads } from './warm-reads';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
@@ -99,6 +100,8 @@ export async function rollupDay(
   // sums of the seven days before.
   await markRolled(tx, tenant, day);
   for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k), 'sums');
+  // Last: it locks out the movies' status changes until the day's transaction ends.
+  await keepSeen(tx, tenant, day, fold.takeViewed());
   return fold;
 }
 

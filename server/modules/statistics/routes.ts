@@ -10,6 +10,7 @@ import { invalidField, notFound } from '../../core/errors';
 import { translate } from '../../core/i18n';
 import { containsPattern, intQuery, rejectUnknownQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
+import { listTotalShape } from '../../core/totals';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { actresses } from '../actresses/schema';
@@ -22,6 +23,7 @@ import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
 import { runRollup } from './rollup';
 import { VISIT_DIMENSIONS } from './schema';
+import { unseenPage } from './seen';
 import { replayable } from './warm-reads';
 
 const TAG = 'statistics';
@@ -78,6 +80,7 @@ const ReportAnswer = z
   .object({
     list: z.array(Figures),
     total: z.number(),
+    totalExact: listTotalShape.totalExact.optional(),
     totals: z.record(z.string(), z.any()),
     previousTotals: z.record(z.string(), z.any()).optional(),
     series: z.array(Figures),
@@ -451,29 +454,23 @@ export function statsRoutes() {
     const tenant = tenantOf(c);
     const period = await periodOf(c, q);
     const { page, pageSize } = pageOf(q, []);
-    const order = q.order === 'asc' ? 'asc' : 'desc';
-    const seen = (type: string, idCol: string) =>
-      sql.raw(`not exists (select 1 from stat_object_daily s where s.tenant = ${Number(tenant)} and s.object_type = '${type}'
-        and s.object_id = ${idCol} and s.views > 0 and s.day between '${period.from}' and '${period.to}')`);
-    const search = q.q ? containsPattern(q.q) : undefined;
-    const rows = rowsOf<{ key: number; label: string; published_at: string | null; total: number }>(
-      await db.execute(
-        q.type === 'movie'
-          ? sql`select id as key, title as label, published_at, count(*) over () as total from movies m
-              where status = 'online' and ${seen('movie', 'm.id')}${search ? sql` and title ilike ${search}` : sql``}
-              order by published_at ${sql.raw(order)} nulls last, id ${sql.raw(order)} limit ${pageSize} offset ${(page - 1) * pageSize}`
-          : sql`select id as key, name as label, created_at as published_at, count(*) over () as total from movie_tags t
-              where ${seen('tag', 't.id')}${search ? sql` and name ilike ${search}` : sql``}
-              order by created_at ${sql.raw(order)}, id ${sql.raw(order)} limit ${pageSize} offset ${(page - 1) * pageSize}`,
-      ),
-    );
+    const { rows, total, totalExact } = await unseenPage(db, {
+      tenant,
+      type: q.type,
+      period,
+      q: q.q || undefined,
+      page,
+      pageSize,
+      order: q.order === 'asc' ? 'asc' : 'desc',
+    });
     return ok(c, {
       list: rows.map((r) => ({
         key: String(r.key),
         label: r.label,
         publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null,
       })),
-      total: rows.length ? Number(rows[0].total) : 0,
+      total,
+      totalExact,
       totals: {},
       series: [],
     });

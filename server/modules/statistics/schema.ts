@@ -142,7 +142,45 @@ export const statObjectDaily = pgTable(
     recharges: count('recharges'),
     rechargeAmount: numeric('recharge_amount', { precision: 16, scale: 2 }).default('0').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.objectType, t.day, t.objectId] })],
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.objectType, t.day, t.objectId] }),
+    // An object's own days (seen.ts: "not seen" over a period before the last day seen; migration 0125).
+    index('stat_object_daily_object_idx').on(t.tenant, t.objectType, t.objectId, t.day),
+  ],
+);
+
+/** The types whose "not seen in this period" list the stats section shows (seen.ts). */
+export const SEEN_TYPES = ['movie', 'tag'] as const;
+
+/**
+ * The last day an existing movie or tag had a view, per tenant: kept by the rollup (seen.ts), its rows deleted with
+ * the object (migration 0125's triggers).
+ */
+export const statObjectSeen = pgTable(
+  'stat_object_seen',
+  {
+    objectType: varchar('object_type', { length: 16 }).notNull(),
+    objectId: integer('object_id').notNull(),
+    tenant: integer('tenant').notNull(),
+    lastDay: day('last_day'),
+  },
+  // The key INCLUDEs last_day (migration 0125; Drizzle declares no INCLUDE): a page's walk tests it in the index.
+  (t) => [primaryKey({ columns: [t.objectType, t.objectId, t.tenant] })],
+);
+
+/**
+ * How many listed objects (online movies, every tag) were last seen on `day`: stat_object_seen counted, kept by the
+ * rollup and by the triggers on movies and tags (migration 0125), so a period's unseen count is a sum of few rows.
+ */
+export const statSeenDays = pgTable(
+  'stat_seen_days',
+  {
+    tenant: integer('tenant').notNull(),
+    objectType: varchar('object_type', { length: 16 }).notNull(),
+    day: day(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.objectType, t.day] })],
 );
 
 const domainFigures = {
