@@ -2,11 +2,14 @@
 // `N passed, N failed`. The PostgreSQL run of the API suite happens when TEST_DATABASE_URL (default the local
 // server) is reachable. `npm test -- ui api` runs only those projects, one after another, streaming their output.
 //
-// A full run uses both cores: the steps run in two lanes at once, each lane one step after another —
+// A full run uses both cores: the steps run in three lanes at once, each lane one step after another —
 //   lane 1: type-check, build, demo build, then end-to-end parts (the builds are what the end-to-end suite needs),
-//   lane 2: lint, ui, api (PGlite), api-pg, then end-to-end parts.
-// The end-to-end files are dealt in parts of about two minutes, the longest files first, from one queue: lane
-// 1 starts on them after the builds, lane 2 joins when its API suites end. Each part is a vitest run of its own with
+//   lane 2: lint, ui, api (PGlite), then end-to-end parts,
+//   lane 3: api-pg, then end-to-end parts.
+// Three, on two cores: the PostgreSQL suite and the end-to-end parts wait on their database, server and browser for
+// much of their time (two lanes left the cores idle for 46 % of a 20-minute run). The end-to-end files are dealt in
+// parts of about two minutes, the longest files first, from one queue: lane 1 starts on them after the builds, the
+// others join when their API suites end. Each part is a vitest run of its own with
 // its own server and database (tests/e2e/setup.ts), so two parts at once never share state.
 // Each step's output is printed in one piece when it ends (two vitest runs writing at once would interleave).
 // A failing type-check or lint stops the run, as before: nothing is tested on code that does not compile.
@@ -153,7 +156,11 @@ if (only.length) {
     })(),
     (async () => {
       await gate('lint (biome)', ['node_modules/@biomejs/biome/bin/biome', 'check', '.'], true);
-      for (const name of ['ui', 'api', 'api-pg']) await project(name, true);
+      for (const name of ['ui', 'api']) await project(name, true);
+      await e2e();
+    })(),
+    (async () => {
+      await project('api-pg', true);
       await e2e();
     })(),
   ]);
