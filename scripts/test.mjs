@@ -4,8 +4,9 @@
 //
 // A full run uses both cores: the steps run in three lanes at once, each lane one step after another —
 //   lane 1: type-check, build, demo build, then end-to-end parts (the builds are what the end-to-end suite needs),
-//   lane 2: lint, ui, api (PGlite), then end-to-end parts,
-//   lane 3: api-pg, then end-to-end parts.
+//   lane 2: lint, api (PGlite), then end-to-end parts,
+//   lane 3: ui, api-pg, then end-to-end parts.
+// The PGlite suite, the longest step, starts at once (after ui it was the last to end).
 // Three, on two cores: the PostgreSQL suite and the end-to-end parts wait on their database, server and browser for
 // much of their time (two lanes left the cores idle for 46 % of a 20-minute run). The end-to-end files are dealt in
 // parts of about two minutes, the longest files first, from one queue: lane 1 starts on them after the builds, the
@@ -156,11 +157,11 @@ if (only.length) {
     })(),
     (async () => {
       await gate('lint (biome)', ['node_modules/@biomejs/biome/bin/biome', 'check', '.'], true);
-      for (const name of ['ui', 'api']) await project(name, true);
+      await project('api', true);
       await e2e();
     })(),
     (async () => {
-      await project('api-pg', true);
+      for (const name of ['ui', 'api-pg']) await project(name, true);
       await e2e();
     })(),
   ]);
