@@ -64,6 +64,15 @@ describe('layers', () => {
     expect(bad).toEqual([]);
   });
 
+  it('nothing under server/core/ imports a module (the modules declare what core reads: registries, guards)', () => {
+    const bad = edges('server/core')
+      .filter(([, target]) => target.startsWith('server/modules/'))
+      .map(show);
+    expect(bad).toEqual([]);
+    // a control: the walker resolves server/core's relative imports (core/auth.ts imports core/context.ts)
+    expect(edges('server/core').map(show)).toContain('server/core/auth.ts -> server/core/context');
+  });
+
   it('the walker sees what it must (a control: the SPA does import common/ and the API does too)', () => {
     expect(edges('src').map(show)).toContain('src/resources/novel/ChapterInputs.tsx -> common/words');
     expect(edges('server').map(([, t]) => t)).toContain('common/codes');
