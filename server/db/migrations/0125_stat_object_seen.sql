@@ -25,9 +25,23 @@ CREATE TABLE "stat_seen_days" (
 -- A page over a period that ends before the last day seen asks, of each object last seen since the period began,
 -- whether it had a view in the period: one search of its own days (the key puts the day before the object).
 CREATE INDEX "stat_object_daily_object_idx" ON "stat_object_daily" ("tenant", "object_type", "object_id", "day");--> statement-breakpoint
--- Movies whose status moves in or out of 'online': their last days' counts, in every tenant. The sets are taken by
--- EXCEPT (hashed): an EXISTS over a join of the two transition tables is planned as a nested loop for its first row,
--- and an update of 10,000 movies without a status change then compared every pair (14 s).
+-- The triggers' one write: adds `deltas` to the counts of the last days of the objects `ids` of `kind`, in every
+-- tenant, under the lock shared with the rollup (held until the transaction ends), rows in key order.
+CREATE OR REPLACE FUNCTION zg_stat_seen_count(kind text, ids integer[], deltas integer[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock_shared(7270772013);
+  INSERT INTO stat_seen_days AS c (tenant, object_type, day, n)
+  SELECT s.tenant, kind, s.last_day, sum(m.n)::int
+  FROM unnest(ids, deltas) AS m(id, n) JOIN stat_object_seen s ON s.object_type = kind AND s.object_id = m.id
+  GROUP BY s.tenant, s.last_day HAVING sum(m.n) <> 0
+  ORDER BY s.tenant, s.last_day
+  ON CONFLICT (tenant, object_type, day) DO UPDATE SET n = c.n + excluded.n;
+END $$;
+--> statement-breakpoint
+-- Movies whose status moves in or out of 'online': their last days' counts. The sets are taken by EXCEPT (hashed):
+-- an EXISTS over a join of the two transition tables is planned as a nested loop for its first row, and an update of
+-- 10,000 movies without a status change then compared every pair (14 s).
 CREATE OR REPLACE FUNCTION zg_stat_seen_movie_status() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   went_on integer[];
@@ -38,35 +52,29 @@ BEGIN
   IF cardinality(went_on) = 0 AND cardinality(went_off) = 0 THEN
     RETURN NULL;
   END IF;
-  PERFORM pg_advisory_xact_lock_shared(7270772013);
-  INSERT INTO stat_seen_days AS c (tenant, object_type, day, n)
-  SELECT s.tenant, 'movie', s.last_day, sum(m.n)::int
-  FROM (SELECT unnest(went_on) AS id, 1 AS n UNION ALL SELECT unnest(went_off), -1) AS m
-    JOIN stat_object_seen s ON s.object_type = 'movie' AND s.object_id = m.id
-  GROUP BY s.tenant, s.last_day HAVING sum(m.n) <> 0
-  ORDER BY s.tenant, s.last_day
-  ON CONFLICT (tenant, object_type, day) DO UPDATE SET n = c.n + excluded.n;
+  PERFORM zg_stat_seen_count('movie', went_on || went_off,
+    array_fill(1, ARRAY[cardinality(went_on)]) || array_fill(-1, ARRAY[cardinality(went_off)]));
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER movies_seen_upd AFTER UPDATE ON movies REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION zg_stat_seen_movie_status();
 --> statement-breakpoint
--- Deleted movies and tags: their last days' counts (an online movie's, any tag's) and their rows go.
+-- Deleted objects `ids` of `kind`: the counts of the `listed` ones (an online movie, any tag) taken off, and their
+-- rows deleted; nothing at all (not even the lock) when none of them was ever seen.
+CREATE OR REPLACE FUNCTION zg_stat_seen_forget(kind text, ids integer[], listed integer[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM stat_object_seen s WHERE s.object_type = kind AND s.object_id = ANY (ids)) THEN
+    RETURN;
+  END IF;
+  PERFORM zg_stat_seen_count(kind, listed, array_fill(-1, ARRAY[cardinality(listed)]));
+  DELETE FROM stat_object_seen s WHERE s.object_type = kind AND s.object_id = ANY (ids);
+END $$;
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION zg_stat_seen_movie_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM stat_object_seen s WHERE s.object_type = 'movie' AND s.object_id IN (SELECT id FROM old_rows))
-  THEN
-    RETURN NULL;
-  END IF;
-  PERFORM pg_advisory_xact_lock_shared(7270772013);
-  INSERT INTO stat_seen_days AS c (tenant, object_type, day, n)
-  SELECT s.tenant, 'movie', s.last_day, -count(*)::int
-  FROM old_rows o JOIN stat_object_seen s ON s.object_type = 'movie' AND s.object_id = o.id
-  WHERE o.status = 'online'
-  GROUP BY s.tenant, s.last_day ORDER BY s.tenant, s.last_day
-  ON CONFLICT (tenant, object_type, day) DO UPDATE SET n = c.n + excluded.n;
-  DELETE FROM stat_object_seen s USING old_rows o WHERE s.object_type = 'movie' AND s.object_id = o.id;
+  PERFORM zg_stat_seen_forget('movie', ARRAY(SELECT id FROM old_rows), ARRAY(SELECT id FROM old_rows WHERE status = 'online'));
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -74,18 +82,10 @@ CREATE TRIGGER movies_seen_del AFTER DELETE ON movies REFERENCING OLD TABLE AS o
   FOR EACH STATEMENT EXECUTE FUNCTION zg_stat_seen_movie_delete();
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION zg_stat_seen_tag_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  ids integer[] := ARRAY(SELECT id FROM old_rows);
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM stat_object_seen s WHERE s.object_type = 'tag' AND s.object_id IN (SELECT id FROM old_rows))
-  THEN
-    RETURN NULL;
-  END IF;
-  PERFORM pg_advisory_xact_lock_shared(7270772013);
-  INSERT INTO stat_seen_days AS c (tenant, object_type, day, n)
-  SELECT s.tenant, 'tag', s.last_day, -count(*)::int
-  FROM old_rows o JOIN stat_object_seen s ON s.object_type = 'tag' AND s.object_id = o.id
-  GROUP BY s.tenant, s.last_day ORDER BY s.tenant, s.last_day
-  ON CONFLICT (tenant, object_type, day) DO UPDATE SET n = c.n + excluded.n;
-  DELETE FROM stat_object_seen s USING old_rows o WHERE s.object_type = 'tag' AND s.object_id = o.id;
+  PERFORM zg_stat_seen_forget('tag', ids, ids);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
