@@ -100,26 +100,88 @@ async function readWithinLimit(c: AppContext): Promise<{ bytes: ArrayBuffer; jso
 
 /** The body's value once checked, or NOT_JSON when its text does not parse. */
 function checkJsonBytes(c: AppContext, bytes: Uint8Array): unknown {
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    throw refuseBody(c, new ApiError(Code.INVALID, 'invalid.encoding'));
+  let parsed = jsonInPieces(bytes);
+  if (!parsed) {
+    let text: string;
+    try {
+      text = strictUtf8.decode(bytes);
+    } catch {
+      throw refuseBody(c, new ApiError(Code.INVALID, 'invalid.encoding'));
+    }
+    try {
+      parsed = { value: JSON.parse(text), escapes: text.includes('\\u'), pieces: 1 };
+    } catch {
+      return NOT_JSON; // not JSON: the route's validator answers 40000 itself
+    }
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return NOT_JSON; // not JSON: the route's validator answers 40000 itself
-  }
+  const { value, escapes } = parsed;
   try {
     // U+0000 and lone surrogates come only from `\u` escapes: raw, the first is not JSON and the second not UTF-8.
-    checkJsonValue(value, { strings: text.includes('\\u') });
+    checkJsonValue(value, { strings: escapes });
   } catch (err) {
     if (err instanceof ApiError) throw refuseBody(c, err);
     throw err;
   }
   return value;
+}
+
+/** The most bytes of a body decoded and parsed as one piece by `jsonInPieces`. */
+const PIECE_BYTES = 64 * 1024;
+/** A piece's decoder: a U+FEFF at a piece's start is a character of the body, not a byte order mark to drop. */
+const pieceUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const NAME_BYTE = /^[A-Za-z0-9_]$/;
+
+/**
+ * A body of one list under one name (`{"events":[{…},{…},…]}`, as a client's JSON.stringify writes it) past
+ * `pieceBytes`, decoded and parsed in pieces of at most that size cut between two items (`},{`), and the list put
+ * back together: the same value as the whole body's, and whether its text has a `\u` escape. Undefined for any other
+ * body, or when a piece does not decode or parse (then the whole body is decoded and parsed, for its own answer).
+ *
+ * Why: a string past 128 KB is a large object of the JavaScript heap, made on fresh pages, and a page fault costs
+ * about 10 µs on a virtual machine. The event ingestion's batch of 500 events (about 170 KB) cost 1.0 ms to decode
+ * whole on this machine, against 0.05 ms in 17 KB pieces: about 2 µs of the server's 20 an event.
+ *
+ * Never a different value: a cut that is not between two items of the list (inside a string, or between two items of
+ * a list deeper down) leaves the piece before it with a string, object or list unclosed, which does not parse (then
+ * the whole body is parsed: a site's strings hold no `},{`). Cuts fall on ASCII bytes, so the pieces decode strictly
+ * exactly when the whole body does.
+ */
+export function jsonInPieces(
+  bytes: Uint8Array,
+  pieceBytes = PIECE_BYTES,
+): { value: unknown; escapes: boolean; pieces: number } | undefined {
+  if (bytes.length <= pieceBytes || bytes[0] !== 0x7b || bytes[1] !== 0x22) return; // {"
+  let i = 2;
+  while (i < 66 && NAME_BYTE.test(String.fromCharCode(bytes[i]))) i++;
+  if (i === 2 || bytes[i] !== 0x22 || bytes[i + 1] !== 0x3a || bytes[i + 2] !== 0x5b) return; // ":[
+  const name = String.fromCharCode(...bytes.subarray(2, i));
+  let end = bytes.length;
+  while (end > i && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d)) end--;
+  if (bytes[end - 1] !== 0x7d || bytes[end - 2] !== 0x5d) return; // ]}
+  end -= 2;
+  const list: unknown[] = [];
+  let escapes = false;
+  let pieces = 0;
+  try {
+    for (let from = i + 3; from < end; ) {
+      // The last `},{` that keeps the piece within PIECE_BYTES; none: the rest is one piece.
+      let cut = end;
+      if (end - from > pieceBytes)
+        for (let k = from + pieceBytes - 1; k > from; k--)
+          if (bytes[k] === 0x7d && bytes[k + 1] === 0x2c && bytes[k + 2] === 0x7b) {
+            cut = k + 1;
+            break;
+          }
+      const text = pieceUtf8.decode(bytes.subarray(from, cut));
+      if (!escapes && text.includes('\\u')) escapes = true;
+      for (const item of JSON.parse(`[${text}]`) as unknown[]) list.push(item);
+      pieces++;
+      from = cut + 1; // past the comma
+    }
+  } catch {
+    return undefined;
+  }
+  return { value: { [name]: list }, escapes, pieces };
 }
 
 /** A promise whose work starts at the first `then`: nothing is read unless someone asks for the body. */
