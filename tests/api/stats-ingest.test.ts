@@ -135,6 +135,43 @@ describe('ingestion', () => {
     expect(notJson.body.code).toBe(40000);
   });
 
+  test('a batch past 64 KB (read in pieces, core/body.ts): kept but its bad events; bad UTF-8 or \\u0000 anywhere refuses it', async () => {
+    const key = (await keyOf()) as string;
+    const post = (raw: Uint8Array | string) =>
+      api.call('POST', '/app/site/events', {
+        raw: raw as BodyInit,
+        headers: { 'Site-Key': key, 'Content-Type': 'application/json', 'Accept-Language': 'en-US' },
+      });
+    const batch = Array.from({ length: 400 }, (_, i) => event({ path: `/long/${'p'.repeat(200)}/${i}` }));
+    batch[7] = { ...batch[7], path: 'no-slash' };
+    batch[390] = { ...batch[390], type: 'jump' };
+    const text = JSON.stringify({ events: batch });
+    expect(text.length).toBeGreaterThan(3 * 64 * 1024); // several pieces
+    const ok = await post(text);
+    expect(ok.body.data).toMatchObject({ accepted: 398, duplicates: 0 });
+    expect(ok.body.data.rejected.map((r: { index: number }) => r.index)).toEqual([7, 390]);
+    const stored = await api.query<{ n: number }>(
+      sql`select count(*)::int as n from stat_events where id = any(${sql.param(batch.map((e) => e.id))}::text[])`,
+    );
+    expect(stored[0].n).toBe(398);
+    // Invalid UTF-8 in the last piece, and a U+0000 escape there: refused whole, nothing stored.
+    const fresh = () =>
+      Array.from({ length: 400 }, (_, i) => event({ path: `/long/${'q'.repeat(200)}/${i}` }));
+    const bytes = new TextEncoder().encode(JSON.stringify({ events: fresh() }));
+    bytes[bytes.length - 20] = 0xff;
+    const badUtf8 = await post(bytes);
+    expect(badUtf8.body).toMatchObject({ code: 40000, msg: 'The request body is not valid UTF-8 text' });
+    const nul = fresh();
+    nul[399] = { ...nul[399], channel: 'a\u0000b' };
+    const badNul = await post(JSON.stringify({ events: nul }));
+    expect(badNul.body.code).toBe(40000);
+    expect(Object.keys(badNul.body.data.fields)).toEqual(['events.399.channel']);
+    const none = await api.query<{ n: number }>(
+      sql`select count(*)::int as n from stat_events where path like '/long/q%'`,
+    );
+    expect(none[0].n).toBe(0);
+  });
+
   test('a missing or wrong site key is 40100; an Admin-Token is no key', async () => {
     const none = await api.call('POST', '/app/site/events', { body: { events: [event()] } });
     expect(none.body.code).toBe(40100);
