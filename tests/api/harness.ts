@@ -1,7 +1,9 @@
 import { createHash, hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -13,7 +15,7 @@ import { memoryImageStorage } from '../../server/core/image-storage';
 import { type Logger, silentLogger } from '../../server/core/logger';
 import type { ServerModule } from '../../server/core/module';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
-import { openPglite, PGLITE_TYPES } from '../../server/db/pglite';
+import { PGLITE_TYPES } from '../../server/db/pglite';
 import * as schema from '../../server/db/schema';
 import type { Database } from '../../server/db/types';
 import { ensureFirstAdmin } from '../../server/modules/operators';
@@ -58,7 +60,7 @@ if (onPostgres && !clientProto[guarded]) {
 export async function freshDatabase(
   options: { migrated?: boolean } = {},
 ): Promise<Database & { url?: string }> {
-  if (process.env.TEST_DB !== 'postgres') return options.migrated ? migratedPglite() : openPglite();
+  if (process.env.TEST_DB !== 'postgres') return pgliteFromDump(options.migrated ?? false);
   const name = `zg_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
@@ -126,7 +128,9 @@ async function copyOfMigratedTemplate(admin: pg.Client, name: string) {
 /**
  * PGlite's initdb costs seconds per test file; loading a dump of an already migrated database costs well under one.
  * The dump is kept in the temp directory, keyed by the migrations' text, so a new migration makes a new one; it is
- * taken after a checkpoint, so a load replays no WAL.
+ * taken after a checkpoint, so a load replays no WAL. A file that wants a database with no migrations (to run them
+ * itself) loads a dump of one just made by initdb, kept the same way and keyed by PGlite's version: an initdb took
+ * 4-7 s of each such file, four of them in the suite.
  *
  * Each load still cost 1.5–2.5 s of CPU, in three places (measured 2026-11-29, a 44 MB dump): Node 20's
  * `Blob.arrayBuffer()`, which PGlite reads the dump with, copies it in small chunks (0.4–0.6 s: the worker now reads
@@ -135,7 +139,14 @@ async function copyOfMigratedTemplate(admin: pg.Client, name: string) {
  * `sharedBuffersMb`, 32 MB; the dump's database holds 11 MB); and untarring what it holds (below). A load now costs
  * 0.5–0.6 s of CPU, and the PGlite API suite took 356 s of CPU instead of 542 (438 s instead of 727 wall).
  */
-let dumpBytes: Promise<ArrayBuffer> | undefined;
+const dumps = new Map<string, Promise<ArrayBuffer>>();
+
+const PGLITE_VERSION: string = JSON.parse(
+  readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '../package.json'),
+    'utf8',
+  ),
+).version;
 
 /** A Blob that hands PGlite the dump's bytes as they are (Node 20's own `arrayBuffer()` copies them slowly). */
 class DumpBlob extends Blob {
@@ -147,26 +158,31 @@ class DumpBlob extends Blob {
   }
 }
 
-async function migratedPglite(): Promise<Database> {
+async function pgliteFromDump(migrated: boolean): Promise<Database> {
   // `-2`: the dump without templates (an older one, with them, may still be in the temp directory).
-  const file = join(tmpdir(), `zhanggui-test-pglite-${migrationsKey()}-2.tar`);
+  const key = migrated ? migrationsKey() : `initdb-${PGLITE_VERSION}`;
+  const file = join(tmpdir(), `zhanggui-test-pglite-${key}-2.tar`);
   const options = {
     ...PGLITE_TYPES,
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb(0)}MB`],
   };
   let client: PGlite | undefined;
   try {
-    dumpBytes ??= readFile(file).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-    client = await PGlite.create({ loadDataDir: new DumpBlob(await dumpBytes), ...options });
+    let bytes = dumps.get(file);
+    if (!bytes) {
+      bytes = readFile(file).then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+      dumps.set(file, bytes);
+    }
+    client = await PGlite.create({ loadDataDir: new DumpBlob(await bytes), ...options });
   } catch {
-    dumpBytes = undefined;
+    dumps.delete(file);
     client = undefined;
   }
   if (!client) {
     // As demo mode's snapshot (mocks/snapshot-build.ts): 1 MB WAL segments, not 16, and no template databases (no
     // test creates a database on PGlite): a 20 MB dump, not 44, and 0.1 s less to load.
     client = await PGlite.create({ ...options, initDbStartParams: ['--wal-segsize=1'] });
-    await migrate(drizzle(client, { schema }) as unknown as Database['db']);
+    if (migrated) await migrate(drizzle(client, { schema }) as unknown as Database['db']);
     await client.exec(
       "update pg_database set datistemplate = false where datname in ('template0', 'template1')",
     );
