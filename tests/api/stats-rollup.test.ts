@@ -31,6 +31,7 @@ import {
   merge,
 } from '../../server/modules/statistics/sketch';
 import { freshDatabase, onPostgres } from './harness';
+import { watchedDb } from './stats-helpers';
 
 /**
  * Issue #12: the rollup equals a recount from the raw events, for random event sets, also when a run stops halfway,
@@ -578,6 +579,57 @@ describe('large sketches', () => {
     }
     expect(rows.find((x) => x.domain === 'a.test')!.visitors.length).toBe(16_384);
     expect(rows.find((x) => x.domain === 'b.test')!.visitors.length % 3).toBe(0);
+  }, 120_000);
+});
+
+describe('sketches of a fold kept between runs', () => {
+  test('a dense sketch is sent again only when it changed, and the stored one follows it', async () => {
+    await reset();
+    // A handle of its own: the fold it keeps between runs is this test's.
+    const { db, seen } = watchedDb(database.db);
+    const day = DAYS[2]; // NOW's day: its fold is kept
+    let n = 0;
+    const send = async (from: number, to: number) => {
+      const events = Array.from({ length: to - from }, (_, i) => ({
+        ...toEvent({ ...sample(), day: 2, hour: 1 + (n++ % 10) }),
+        visitor: `big-${from + i}`,
+      }));
+      for (let i = 0; i < events.length; i += 500)
+        await ingest(database.db, TENANT, events.slice(i, i + 500), { now: NOW, clientAddress: '1.1.1.1' });
+    };
+    /** The run's characters of parameters of its statements writing stat_domain_daily (a dense sketch: 32,768). */
+    const sent = async () => {
+      const from = seen.length;
+      await runRollup(db, { parallel: par(), now: NOW, defaultTenant: TENANT });
+      return seen
+        .slice(from)
+        .filter((s) => /insert into stat_domain_daily/.test(s.sql))
+        .reduce((sum, s) => sum + s.params.reduce<number>((k, p) => k + String(p ?? '').length, 0), 0);
+    };
+    const stored = async () => {
+      const [row] = await q<{ visitors: Uint8Array; page_views: number }>(
+        sql`select visitors, page_views from stat_domain_daily where day = ${day}::date and domain = 'a.test'`,
+      );
+      return { visitors: Buffer.from(row.visitors), pageViews: Number(row.page_views) };
+    };
+    const sketchOf = (count: number) => {
+      const r = emptyRegisters();
+      for (let i = 0; i < count; i++) add(r, hash64(`big-${i}`));
+      return Buffer.from(encode(r));
+    };
+    await send(0, 8000);
+    expect(await sent()).toBeGreaterThan(2 * 32_768); // the domain's and the site's, dense
+    expect(keptFold(db, TENANT, day)).toBeDefined();
+    expect(await stored()).toEqual({ visitors: sketchOf(8000), pageViews: 8000 });
+    // The same visitors again: the counts move, the sketches do not, and are not sent.
+    await send(0, 8000);
+    expect(await sent()).toBeLessThan(2_000);
+    expect(await stored()).toEqual({ visitors: sketchOf(8000), pageViews: 16_000 });
+    // New visitors: the dense sketch changed, and is sent again.
+    await send(8000, 12_000);
+    expect(await sent()).toBeGreaterThan(2 * 32_768);
+    expect(await stored()).toEqual({ visitors: sketchOf(12_000), pageViews: 20_000 });
+    await expectRollupsMatch();
   }, 120_000);
 });
 

@@ -43,16 +43,33 @@ const FETCH_ROWS = 20_000;
 class Registers {
   private list: number[] = [];
   private dense: Uint8Array | undefined;
+  /**
+   * Whether the sketch may differ from the one last written (`changedSince`): a new sketch was never written; a dense
+   * one changes only when a register rises, which a visitor seen before never makes it do; a sparse one (a few KB at
+   * most) is taken as changed by any register added.
+   */
+  private changed = true;
 
   add(reg: number) {
     if (this.dense) {
       const i = reg >> 6;
       const r = reg & 63;
-      if (r > this.dense[i]) this.dense[i] = r;
+      if (r > this.dense[i]) {
+        this.dense[i] = r;
+        this.changed = true;
+      }
       return;
     }
     this.list.push(reg);
+    this.changed = true;
     if (this.list.length >= COMPACT_AT) this.compact();
+  }
+
+  /** Whether the sketch may have changed since the last call (true the first time); from now on, not. */
+  changedSince(): boolean {
+    const changed = this.changed;
+    this.changed = false;
+    return changed;
   }
 
   private compact() {
@@ -742,22 +759,25 @@ export class DayFold {
       for (const table of DAY_FIGURE_TABLES)
         await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
     const touched = this.touched;
+    const sk = sketchOf(opts.whole);
     await writeDomains(
       t,
       tenant,
       day,
       [...this.domains].filter(([, dom]) => dom.touched),
+      sk,
     );
 
     if (touched.keywords.items.length) {
       const ks = touched.keywords.items.map((k) => [k.key, k] as const);
       await t.execute(sql`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
-        select ${tenant}, ${day}::date, k, s, z, r, decode(h, 'hex')
+        select ${tenant}, ${day}::date, k, s, z, r, ${unhex('h')}
         from unnest(${arrayParam(ks.map(([k]) => k))}::text[], ${arrayParam(ks.map(([, v]) => v.searches))}::int[],
           ${arrayParam(ks.map(([, v]) => v.zero))}::int[], ${arrayParam(ks.map(([, v]) => v.results))}::bigint[],
-          ${arrayParam(ks.map(([, v]) => toHex(v.searchers.encode())))}::text[]) as u(k, s, z, r, h)
+          ${arrayParam(ks.map(([, v]) => sk(v.searchers)))}::text[]) as u(k, s, z, r, h)
         on conflict (tenant, day, keyword) do update set searches = excluded.searches,
-          zero_results = excluded.zero_results, results_sum = excluded.results_sum, searchers = excluded.searchers`);
+          zero_results = excluded.zero_results, results_sum = excluded.results_sum,
+          searchers = ${kept('stat_keyword_daily', 'searchers')}`);
     }
 
     const os = touched.objects.items;
@@ -767,15 +787,15 @@ export class DayFold {
       const col = (i: number) => arrayParam(os.map((o) => o.n[i]));
       await t.execute(sql`insert into stat_object_daily (tenant, day, object_type, object_id, views, plays, clicks,
           impressions, signups, recharges, recharge_amount, viewers, clickers)
-        select ${tenant}, ${day}::date, ot, oi, v, pl, c, i, s, r, a, decode(vh, 'hex'), decode(ch, 'hex')
+        select ${tenant}, ${day}::date, ot, oi, v, pl, c, i, s, r, a, ${unhex('vh')}, ${unhex('ch')}
         from unnest(${arrayParam(os.map((o) => o.type))}::text[], ${arrayParam(os.map((o) => o.id))}::int[],
           ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[], ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[],
-          ${arrayParam(os.map((o) => money(o.cents)))}::numeric[], ${arrayParam(os.map((o) => toHex(o.viewers.encode())))}::text[],
-          ${arrayParam(os.map((o) => toHex(o.clickers.encode())))}::text[]) as u(ot, oi, v, pl, c, i, s, r, a, vh, ch)
+          ${arrayParam(os.map((o) => money(o.cents)))}::numeric[], ${arrayParam(os.map((o) => sk(o.viewers)))}::text[],
+          ${arrayParam(os.map((o) => sk(o.clickers)))}::text[]) as u(ot, oi, v, pl, c, i, s, r, a, vh, ch)
         on conflict (tenant, object_type, day, object_id) do update set views = excluded.views, plays = excluded.plays,
           clicks = excluded.clicks, impressions = excluded.impressions, signups = excluded.signups,
-          recharges = excluded.recharges, recharge_amount = excluded.recharge_amount, viewers = excluded.viewers,
-          clickers = excluded.clickers`);
+          recharges = excluded.recharges, recharge_amount = excluded.recharge_amount,
+          viewers = ${kept('stat_object_daily', 'viewers')}, clickers = ${kept('stat_object_daily', 'clickers')}`);
     }
 
     const vs = [...this.domains]
@@ -784,26 +804,27 @@ export class DayFold {
     for (const dom of this.domains.values()) dom.touchedVisits.clear();
     if (vs.length)
       await t.execute(sql`insert into stat_visit_daily (tenant, day, domain, dimension, key, page_views, visitors)
-        select ${tenant}, ${day}::date, d, m, k, n, decode(h, 'hex')
+        select ${tenant}, ${day}::date, d, m, k, n, ${unhex('h')}
         from unnest(${arrayParam(vs.map((x) => x.domain))}::text[],
           ${arrayParam(vs.map((x) => VISIT_DIMENSIONS[x.v.dim]))}::text[],
           ${arrayParam(vs.map((x) => x.v.key))}::text[], ${arrayParam(vs.map((x) => x.v.pvs))}::int[],
-          ${arrayParam(vs.map((x) => toHex(x.v.visitors.encode())))}::text[]) as u(d, m, k, n, h)
+          ${arrayParam(vs.map((x) => sk(x.v.visitors)))}::text[]) as u(d, m, k, n, h)
         on conflict (tenant, domain, dimension, day, key) do update set page_views = excluded.page_views,
-          visitors = excluded.visitors`);
+          visitors = ${kept('stat_visit_daily', 'visitors')}`);
 
     if (touched.channels.items.length) {
       const cs = touched.channels.items.map((c) => [c.key, c] as const);
       const col = (i: number) => arrayParam(cs.map(([, c]) => c.n[i]));
       await t.execute(sql`insert into stat_channel_daily (tenant, day, channel, page_views, plays, ad_impressions, ad_clicks,
           signups, recharges, recharge_amount, visitors)
-        select ${tenant}, ${day}::date, c, pv, pl, ai, ac, s, r, a, decode(h, 'hex')
+        select ${tenant}, ${day}::date, c, pv, pl, ai, ac, s, r, a, ${unhex('h')}
         from unnest(${arrayParam(cs.map(([k]) => k))}::text[], ${col(0)}::int[], ${col(1)}::int[], ${col(2)}::int[],
           ${col(3)}::int[], ${col(4)}::int[], ${col(5)}::int[], ${arrayParam(cs.map(([, c]) => money(c.cents)))}::numeric[],
-          ${arrayParam(cs.map(([, c]) => toHex(c.visitors.encode())))}::text[]) as u(c, pv, pl, ai, ac, s, r, a, h)
+          ${arrayParam(cs.map(([, c]) => sk(c.visitors)))}::text[]) as u(c, pv, pl, ai, ac, s, r, a, h)
         on conflict (tenant, day, channel) do update set page_views = excluded.page_views, plays = excluded.plays,
           ad_impressions = excluded.ad_impressions, ad_clicks = excluded.ad_clicks, signups = excluded.signups,
-          recharges = excluded.recharges, recharge_amount = excluded.recharge_amount, visitors = excluded.visitors`);
+          recharges = excluded.recharges, recharge_amount = excluded.recharge_amount,
+          visitors = ${kept('stat_channel_daily', 'visitors')}`);
     }
     touched.keywords.clear();
     touched.objects.clear();
@@ -813,11 +834,34 @@ export class DayFold {
 }
 
 /**
+ * A sketch as a write sends it: its stored form in hex, or null when it has not changed since the last write (a fold
+ * kept between runs writes again every key folded into, most of whose sketches, 16 KB each once dense, stay the same
+ * as the visitors come again). `whole`: every sketch (the day's rows were deleted first).
+ */
+const sketchOf = (whole: boolean) => (r: Registers) => (r.changedSince() || whole ? toHex(r.encode()) : null);
+/** A sent sketch as stored: null (unchanged) as the empty sketch, which `kept` leaves as it was. */
+const unhex = (column: string) => sql.raw(`decode(coalesce(${column}, ''), 'hex')`);
+/**
+ * A sketch column's value on a conflict: the sketch sent, or the one stored when none was sent (empty). Sketches only
+ * grow, so an empty one sent for a key whose sketch truly is empty leaves the stored one, also empty.
+ */
+const kept = (table: string, column: string) =>
+  sql.raw(
+    `case when octet_length(excluded.${column}) = 0 then ${table}.${column} else excluded.${column} end`,
+  );
+
+/**
  * The domains' daily and hourly rows of `domains`: page views, visits (a visitor in the day or hour), bounces (one page
  * view in it), new visitors (first seen this day), and the visitors' and addresses' sketches. A row is written again
  * whole (an hour's visits never go back to none).
  */
-async function writeDomains(t: Executor, tenant: number, day: string, domains: [string, DomainDay][]) {
+async function writeDomains(
+  t: Executor,
+  tenant: number,
+  day: string,
+  domains: [string, DomainDay][],
+  regs: (r: Registers) => string | null,
+) {
   const daily = domains.filter(([, dom]) => dom.day.visits > 0);
   if (!daily.length) return;
   const hourly = daily.flatMap(([domain, dom]) =>
@@ -825,21 +869,20 @@ async function writeDomains(t: Executor, tenant: number, day: string, domains: [
       (x) => dom.hours.visits[x.hour] > 0,
     ),
   );
-  const regs = (r: Registers) => toHex(r.encode());
   const sum = (dom: DomainDay) => dom.pageViews.reduce((s, n) => s + n, 0);
   await t.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visits, bounced, new_visitors,
       visitors, addresses)
-    select ${tenant}, ${day}::date, d, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
+    select ${tenant}, ${day}::date, d, pv, v, b, n, ${unhex('vh')}, ${unhex('ah')}
     from unnest(${arrayParam(daily.map(([d]) => d))}::text[], ${arrayParam(daily.map(([, x]) => sum(x)))}::int[],
       ${arrayParam(daily.map(([, x]) => x.day.visits))}::int[], ${arrayParam(daily.map(([, x]) => x.day.bounced))}::int[],
       ${arrayParam(daily.map(([, x]) => x.day.fresh))}::int[], ${arrayParam(daily.map(([, x]) => regs(x.visitorRegs)))}::text[],
       ${arrayParam(daily.map(([, x]) => regs(x.addressRegs)))}::text[]) as u(d, pv, v, b, n, vh, ah)
     on conflict (tenant, day, domain) do update set page_views = excluded.page_views, visits = excluded.visits,
-      bounced = excluded.bounced, new_visitors = excluded.new_visitors, visitors = excluded.visitors,
-      addresses = excluded.addresses`);
+      bounced = excluded.bounced, new_visitors = excluded.new_visitors,
+      visitors = ${kept('stat_domain_daily', 'visitors')}, addresses = ${kept('stat_domain_daily', 'addresses')}`);
   await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visits, bounced,
       new_visitors, visitors, addresses)
-    select ${tenant}, ${day}::date, d, hr, pv, v, b, n, decode(vh, 'hex'), decode(ah, 'hex')
+    select ${tenant}, ${day}::date, d, hr, pv, v, b, n, ${unhex('vh')}, ${unhex('ah')}
     from unnest(${arrayParam(hourly.map((h) => h.domain))}::text[], ${arrayParam(hourly.map((h) => h.hour))}::smallint[],
       ${arrayParam(hourly.map((h) => h.dom.pageViews[h.hour]))}::int[],
       ${arrayParam(hourly.map((h) => h.dom.hours.visits[h.hour]))}::int[],
@@ -848,6 +891,6 @@ async function writeDomains(t: Executor, tenant: number, day: string, domains: [
       ${arrayParam(hourly.map((h) => regs(h.dom.hourVisitors[h.hour])))}::text[],
       ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, v, b, n, vh, ah)
     on conflict (tenant, domain, day, hour) do update set page_views = excluded.page_views, visits = excluded.visits,
-      bounced = excluded.bounced, new_visitors = excluded.new_visitors, visitors = excluded.visitors,
-      addresses = excluded.addresses`);
+      bounced = excluded.bounced, new_visitors = excluded.new_visitors,
+      visitors = ${kept('stat_domain_hourly', 'visitors')}, addresses = ${kept('stat_domain_hourly', 'addresses')}`);
 }
