@@ -94,7 +94,13 @@ async function project(name, buffered, files = []) {
     : name;
   const out = `dist/test-results/${files.length ? `${name}-${files[0].replace(/^.*\/|\.test\.ts$/g, '')}` : name}.json`;
   rmSync(out, { force: true });
-  const config = name === 'e2e' ? ['--config', 'tests/e2e/vitest.config.ts'] : ['--project', name];
+  // `ui` is two vitest projects: the files sharing one worker and the few run isolated (vitest.config.ts).
+  const config =
+    name === 'e2e'
+      ? ['--config', 'tests/e2e/vitest.config.ts']
+      : name === 'ui'
+        ? ['--project', 'ui', '--project', 'ui-isolated']
+        : ['--project', name];
   await run(
     label,
     [
