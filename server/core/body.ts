@@ -70,6 +70,34 @@ export function refuseBody(c: AppContext, err: ApiError): ApiError {
 /** No checked JSON value: the body is not JSON (by its type or its text). */
 const NOT_JSON = Symbol('not JSON');
 
+/**
+ * The bytes of a body of several chunks, joined to be decoded, in one buffer kept from body to body (the decoding is
+ * synchronous: never two at once): a new buffer past 128 KB is memory the system maps afresh and faults in page by
+ * page, 0.1–0.3 ms for the ingestion's 170 KB batch on this virtual machine, against a few µs to copy into one in use.
+ * The body's own bytes are joined into a buffer of their own only when a route asks for them.
+ */
+let scratch = new Uint8Array(0);
+const MAX_SCRATCH = 8 * 1024 * 1024;
+
+function joined(chunks: readonly Uint8Array[], size: number, into?: Uint8Array): Uint8Array {
+  const bytes = into ?? new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes.subarray(0, size);
+}
+
+/** The chunks as one run of bytes to decode: the one chunk itself, or a copy in `scratch` (valid until the next). */
+function decodable(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  if (size > MAX_SCRATCH) return joined(chunks, size);
+  if (scratch.length < size)
+    scratch = new Uint8Array(Math.min(MAX_SCRATCH, Math.max(size, 2 * scratch.length)));
+  return joined(chunks, size, scratch);
+}
+
 async function readWithinLimit(c: AppContext): Promise<{ bytes: ArrayBuffer; json: unknown }> {
   const { maxBytes, refuse } = c.get('bodyLimit');
   const length = c.req.header('content-length');
@@ -88,14 +116,17 @@ async function readWithinLimit(c: AppContext): Promise<{ bytes: ArrayBuffer; jso
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  const json = jsonType.test(c.req.header('content-type') ?? '') ? checkJsonBytes(c, bytes) : NOT_JSON;
-  return { bytes: bytes.buffer, json };
+  const json = jsonType.test(c.req.header('content-type') ?? '')
+    ? checkJsonBytes(c, decodable(chunks, size))
+    : NOT_JSON;
+  let bytes: ArrayBuffer | undefined;
+  return {
+    get bytes() {
+      bytes ??= joined(chunks, size).buffer as ArrayBuffer;
+      return bytes;
+    },
+    json,
+  };
 }
 
 /** The body's value once checked, or NOT_JSON when its text does not parse. */

@@ -172,6 +172,60 @@ describe('ingestion', () => {
     expect(none[0].n).toBe(0);
   });
 
+  test('a body in many chunks, characters split between them, is read as sent; a shorter one next reads only its own', async () => {
+    const key = (await keyOf()) as string;
+    /** The body sent as a stream of `size`-byte chunks (core/body.ts joins them to decode). */
+    const stream = (text: string, size: number) => {
+      const bytes = new TextEncoder().encode(text);
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          controller.enqueue(bytes.slice(at, at + size));
+          at += size;
+        },
+      });
+    };
+    const post = async (events: Record<string, unknown>[], size: number) => {
+      const res = await api.app.request('/app/site/events', {
+        method: 'POST',
+        headers: { 'Site-Key': key, 'Content-Type': 'application/json' },
+        body: stream(JSON.stringify({ events }), size),
+        // @ts-expect-error Node's fetch needs this for a stream body
+        duplex: 'half',
+      });
+      return res.json();
+    };
+    const long = Array.from({ length: 60 }, (_, i) =>
+      event({ type: 'search', keyword: `长关键词${'很'.repeat(40)}${i}`, results: 1 }),
+    );
+    expect((await post(long, 7)).data).toMatchObject({ accepted: 60, rejected: [] });
+    const short = [event({ type: 'search', keyword: '短', results: 1 })];
+    expect((await post(short, 5)).data).toMatchObject({ accepted: 1, rejected: [] });
+    const kept = await api.query<{ keyword: string }>(
+      sql`select keyword from stat_events where id = any(${sql.param([...long, ...short].map((e) => e.id))}::text[])
+        order by keyword`,
+    );
+    expect(kept.map((r) => r.keyword).sort()).toEqual([...long, ...short].map((e) => e.keyword).sort());
+    // A byte that is not UTF-8, in a later chunk: refused.
+    const bytes = new TextEncoder().encode(JSON.stringify({ events: [event()] }));
+    bytes[bytes.length - 10] = 0xff;
+    const bad = await api.app.request('/app/site/events', {
+      method: 'POST',
+      headers: { 'Site-Key': key, 'Content-Type': 'application/json' },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, 20));
+          controller.enqueue(bytes.slice(20));
+          controller.close();
+        },
+      }),
+      // @ts-expect-error Node's fetch needs this for a stream body
+      duplex: 'half',
+    });
+    expect((await bad.json()).code).toBe(40000);
+  });
+
   test('a missing or wrong site key is 40100; an Admin-Token is no key', async () => {
     const none = await api.call('POST', '/app/site/events', { body: { events: [event()] } });
     expect(none.body.code).toBe(40100);
