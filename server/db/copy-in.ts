@@ -2,12 +2,12 @@ import type { Executor } from './types';
 
 /**
  * A driver's way of running a simple query whose text holds one `COPY … FROM STDIN`, fed `data` (COPY's text format
- * as UTF-8: `CopyData`),
+ * as UTF-8, in chunks that follow one another: `CopyData`),
  * then the statements after it: one implicit transaction (a failing statement leaves nothing of the others). Resolves
  * with each statement's command tag ('COPY 500', 'INSERT 0 1'); rejects with the database's error (its `code`).
  * node-postgres has it (`openPostgres`); PGlite copies from its own virtual files only.
  */
-export type CopyIn = (text: string, data: Uint8Array) => Promise<string[]>;
+export type CopyIn = (text: string, data: readonly Uint8Array[]) => Promise<string[]>;
 
 const copiers = new WeakMap<object, CopyIn>();
 
@@ -32,29 +32,36 @@ export function copyField(v: string | number | null): string {
 
 const utf8 = new TextEncoder();
 
+/** A chunk of `CopyData`: a buffer of this size is taken from the memory in use (below, a larger one is not). */
+const CHUNK = 64 * 1024;
+
 /**
- * COPY's data built a line at a time straight into UTF-8 bytes. A batch's lines joined into one text, then encoded,
- * cost three times as much: a text over 128 KB is a large object of the JavaScript heap (fresh pages for each, and a
- * page fault costs about 10 µs on a virtual machine), and one character past U+00FF (a region's Chinese name) makes
- * the whole text two bytes a character, copied again when it is flattened.
+ * COPY's data built a line at a time straight into UTF-8 bytes, in chunks of `chunk` bytes (a line longer than that
+ * in a chunk of its own), each line whole in one chunk. A batch's lines joined into one text, then encoded, cost
+ * three times as much: a text over 128 KB is a large object of the JavaScript heap (fresh pages for each, and a page
+ * fault costs about 10 µs on a virtual machine), and one character past U+00FF (a region's Chinese name) makes the
+ * whole text two bytes a character, copied again when it is flattened. One buffer for a batch's lines (160 KB) was
+ * fresh memory too, as was joining a COPY's batches (about 1 MB): 0.1–0.3 ms each on this machine, against a few µs
+ * for buffers of 64 KB, which the allocator takes from memory in use. The driver sends the chunks one after another.
  */
 export class CopyData {
+  private readonly full: Uint8Array[] = [];
   private bytes: Uint8Array;
   private size = 0;
-  constructor(expected = 1 << 16) {
-    this.bytes = new Uint8Array(expected);
+  constructor(private readonly chunk = CHUNK) {
+    this.bytes = new Uint8Array(chunk);
   }
   add(line: string) {
-    const most = this.size + line.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
-    if (most > this.bytes.length) {
-      const more = new Uint8Array(Math.max(most, this.bytes.length * 2));
-      more.set(this.bytes.subarray(0, this.size));
-      this.bytes = more;
+    const most = line.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (this.size + most > this.bytes.length) {
+      if (this.size > 0) this.full.push(this.bytes.subarray(0, this.size));
+      this.bytes = new Uint8Array(Math.max(this.chunk, most));
+      this.size = 0;
     }
     this.size += utf8.encodeInto(line, this.bytes.subarray(this.size)).written;
   }
-  /** The lines added, as bytes (a view of the builder's: add no more while it is in use). */
-  get data(): Uint8Array {
-    return this.bytes.subarray(0, this.size);
+  /** The lines added, as chunks of bytes (views of the builder's: add no more while they are in use). */
+  get data(): Uint8Array[] {
+    return this.size > 0 ? [...this.full, this.bytes.subarray(0, this.size)] : [...this.full];
   }
 }

@@ -59,8 +59,8 @@ export function databaseOver(pool: pg.Pool): Database['db'] {
 
 /**
  * `COPY … FROM STDIN` on a client of the pool (copy-in.ts): node-postgres runs a query object that answers the
- * protocol's messages itself (`submit` and the `handle…` calls), as pg-copy-streams does. This one sends `data` whole
- * as one CopyData message right behind the query, without waiting for the server's CopyInResponse: the server reads
+ * protocol's messages itself (`submit` and the `handle…` calls), as pg-copy-streams does. This one sends `data`'s
+ * chunks as one CopyData message right behind the query, without waiting for the server's CopyInResponse: the server reads
  * it once it is in copy mode, and drops it unread when the COPY fails before (the protocol's rule for CopyData and
  * CopyDone outside copy mode). So the rows are on their way when `copy` returns to the event loop, however long what
  * runs next keeps it, and no round trip waits between the statement and its rows.
@@ -71,8 +71,10 @@ function copyIn(pool: pg.Pool): CopyIn {
     try {
       return await new Promise<string[]>((resolve, reject) => {
         client.query(
-          new CopyInQuery(text, Buffer.from(data.buffer, data.byteOffset, data.byteLength), (err, tags) =>
-            err ? reject(err) : resolve(tags),
+          new CopyInQuery(
+            text,
+            data.map((d) => Buffer.from(d.buffer, d.byteOffset, d.byteLength)),
+            (err, tags) => (err ? reject(err) : resolve(tags)),
           ),
         );
       });
@@ -93,7 +95,7 @@ class CopyInQuery {
   private readonly tags: string[] = [];
   constructor(
     readonly text: string,
-    private readonly data: Buffer,
+    private readonly data: readonly Buffer[],
     private callback?: (err: Error | undefined, tags: string[]) => void,
   ) {}
   private done(err?: Error) {
@@ -104,13 +106,15 @@ class CopyInQuery {
   submit(connection: Wire) {
     connection.query(this.text);
     if (!connection.stream.writable) return; // the connection is ending: its error reaches the query
-    // CopyData: its header ('d', then the length of the message with itself), then the rows as they are (not copied
-    // into the driver's buffer first).
+    // One CopyData: its header ('d', then the length of the message with itself), then the rows' chunks as they are
+    // (not copied into the driver's buffer first, nor joined).
+    let size = 0;
+    for (const chunk of this.data) size += chunk.length;
     const header = Buffer.allocUnsafe(5);
     header[0] = 0x64;
-    header.writeInt32BE(this.data.length + 4, 1);
+    header.writeInt32BE(size + 4, 1);
     connection.stream.write(header);
-    connection.stream.write(this.data);
+    for (const chunk of this.data) connection.stream.write(chunk);
     connection.endCopyFrom();
   }
   handleCopyInResponse() {}

@@ -85,7 +85,8 @@ test.skipIf(!onPostgres)(
     const { db, close } = await openPostgres(TEST_DATABASE_URL, 1);
     try {
       const copy = copierOf(db)!;
-      const rows = new TextEncoder().encode('1\tone\n2\ttwo\n');
+      // The rows in chunks that cut a line: COPY's data is one stream, its chunks sent one after another.
+      const rows = ['1\to', 'ne\n2\ttwo\n'].map((t) => new TextEncoder().encode(t));
       await db.execute(sql`create temp table if not exists copy_probe (n int, t text)`); // one connection: it stays
       for (let i = 0; i < 3; i++)
         await expect(copy('copy no_such_table_zg (n, t) from stdin', rows)).rejects.toMatchObject({
@@ -93,10 +94,9 @@ test.skipIf(!onPostgres)(
         });
       // A row the COPY cannot take fails it inside copy mode: the statements after it in the text do not run.
       await expect(
-        copy(
-          "copy copy_probe (n, t) from stdin; insert into copy_probe values (9, 'after')",
+        copy("copy copy_probe (n, t) from stdin; insert into copy_probe values (9, 'after')", [
           new TextEncoder().encode('x\ty\n'),
-        ),
+        ]),
       ).rejects.toMatchObject({ code: '22P02' });
       expect(rowsOf(await db.execute(sql`select 41 + 1 as n`))).toEqual([{ n: 42 }]);
       expect(

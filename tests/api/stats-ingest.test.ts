@@ -441,14 +441,23 @@ describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', ()
     expect(copyField('中文 "q"')).toBe('中文 "q"');
   });
 
-  test("COPY's data: the lines as UTF-8, whatever their characters, past the room it started with", () => {
+  test("COPY's data: the lines as UTF-8, whatever their characters, in chunks of the size asked or of a line", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 40 })), fc.nat(64), (lines, room) => {
-        const data = new CopyData(room);
+      fc.property(fc.array(fc.string({ unit: 'grapheme', maxLength: 40 })), fc.nat(64), (lines, size) => {
+        const data = new CopyData(size);
         for (const line of lines) data.add(line);
-        expect(new TextDecoder().decode(data.data)).toBe(lines.join(''));
+        // Each chunk decodes on its own (no character cut between two), and no chunk is larger than it must be.
+        expect(data.data.map((c) => new TextDecoder().decode(c)).join('')).toBe(lines.join(''));
+        const longest = Math.max(0, ...lines.map((l) => l.length * 3));
+        for (const chunk of data.data) expect(chunk.length).toBeLessThanOrEqual(Math.max(size, longest));
+        if (lines.join('').length > 0) expect(data.data.every((c) => c.length > 0)).toBe(true);
       }),
     );
+    // A batch's lines past a chunk: several chunks, none past it.
+    const data = new CopyData();
+    for (let i = 0; i < 1000; i++) data.add(`${'x'.repeat(200)}\n`);
+    expect(data.data.length).toBeGreaterThan(2);
+    expect(data.data.every((c) => c.length <= 64 * 1024)).toBe(true);
   });
 
   test.runIf(onPostgres)(
@@ -592,7 +601,7 @@ describe('COPY (PostgreSQL: the server stores a batch of one day with COPY)', ()
       const lines: number[] = []; // events per COPY
       let hold: Promise<void> | undefined; // the next COPY waits for it
       copyInWith(db, async (text, data) => {
-        lines.push(new TextDecoder().decode(data).split('\n').length - 1);
+        lines.push(new TextDecoder().decode(Buffer.concat(data)).split('\n').length - 1);
         const wait = hold;
         hold = undefined;
         await wait;

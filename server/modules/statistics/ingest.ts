@@ -316,7 +316,7 @@ const hashedHere = (rows: readonly EventRow[]): rows is readonly HashedRow[] =>
 /** A batch waiting for its COPY: its number (taken, `storingBatch`) and its lines as COPY's data. */
 interface Copying extends Stored {
   batch: string;
-  data: Uint8Array;
+  data: Uint8Array[];
 }
 
 /** The most events one COPY takes of the batches that waited. */
@@ -349,7 +349,7 @@ export const waitingForCopy = (db: Executor) => copiers.get(db)?.waiting ?? 0;
  */
 async function copyBatch(db: Executor, stored: Stored & { rows: readonly HashedRow[] }): Promise<Copied> {
   const batch = await takeBatch(db);
-  const data = new CopyData(stored.rows.length * 320);
+  const data = new CopyData();
   for (const r of stored.rows) data.add(copyLine(stored.tenant, r, batch));
   let copied: Copied;
   try {
@@ -372,7 +372,7 @@ async function copyBatch(db: Executor, stored: Stored & { rows: readonly HashedR
  */
 async function copyBatches(db: Executor, items: Copying[]): Promise<Ran<Copied>> {
   const { tenant, day } = items[0];
-  const data = items.length === 1 ? items[0].data : concatBytes(items.map((s) => s.data));
+  const data = items.flatMap((s) => s.data);
   const copied = await copyRows(
     db,
     tenant,
@@ -404,18 +404,6 @@ async function copyBatches(db: Executor, items: Copying[]): Promise<Ran<Copied>>
   return { results: items.map(() => copied) };
 }
 
-function concatBytes(parts: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const p of parts) size += p.byteLength;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
-
 /** The raw table's columns a COPY fills, in the order of `copyLine`'s fields. */
 const COPY_COLUMNS = `tenant, day, id, type, at, domain, path, referrer, device, browser, os, country, province, address,
   address_hash, address_reg, visitor, visitor_hash, visitor_reg, channel, object_type, object_id, keyword, results, amount,
@@ -434,7 +422,7 @@ async function copyRows(
   db: Executor,
   tenant: number,
   day: string,
-  data: Uint8Array,
+  data: readonly Uint8Array[],
   batches: string[],
 ): Promise<Copied> {
   const copy = copierOf(db);
