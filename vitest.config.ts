@@ -20,6 +20,11 @@ const UI_ISOLATED = [
   'tests/ui/stats.test.tsx',
 ];
 
+// Like the API budgets, the UI tests' only stops a hung test: vitest's 5 s failed a date picker's and a settings
+// screen's test in a clean clone's `npm test` (2026-11-29), the UI tests beside the type-check, the demo build and
+// the API suite on two cores. What a test waits for is still bounded by its own `findBy…`/`waitFor` timeouts.
+const UI_TIMEOUT = 30_000;
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -33,9 +38,13 @@ export default defineConfig({
           environment: 'node',
           isolate: false,
           setupFiles: ['tests/ui/setup.ts'],
+          testTimeout: UI_TIMEOUT,
         },
       },
-      { extends: true, test: { name: 'ui-isolated', include: UI_ISOLATED, environment: 'node' } },
+      {
+        extends: true,
+        test: { name: 'ui-isolated', include: UI_ISOLATED, environment: 'node', testTimeout: UI_TIMEOUT },
+      },
       {
         extends: true,
         test: {
