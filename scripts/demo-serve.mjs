@@ -43,9 +43,10 @@ const CACHE = 'node_modules/.cache/demo-brotli';
  * The brotli form of `body` at the highest quality, with a 16 MB window for the big files (the database snapshot
  * repeats catalog pages megabytes apart). Quality 11 takes some 30 s for PGlite's 15 MB of wasm and data, and saves
  * 0.56 MB of the first visit against quality 9: the result is kept by the content's hash, so only a build whose big
- * files changed pays it.
+ * files changed pays it. `fast`: quality 1, nothing kept (below).
  */
-function brotli(body) {
+function brotli(body, fast) {
+  if (fast) return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
   const big = body.length > 2_000_000;
   const key = createHash('sha256').update(body).digest('hex').slice(0, 32);
   const cached = join(CACHE, `${key}.q11${big ? 'w24' : ''}.br`);
@@ -66,16 +67,20 @@ function brotli(body) {
   return b;
 }
 
-/** Writes `<file>.br` and `<file>.gz` beside every compressible file over 1 KB. */
-export function precompress(dir) {
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every compressible file over 1 KB. `fast` (`npm test`'s demo build) at
+ * brotli quality 1 and gzip level 1: its end-to-end suite serves the build with `vite preview`, which never reads
+ * these files, and the highest levels took 71 s of CPU on a clean clone (nothing kept yet), 1 s so.
+ */
+export function precompress(dir, { fast = false } = {}) {
   let raw = 0;
   let br = 0;
   for (const path of [...files(dir)]) {
     if (!COMPRESSIBLE.has(extname(path)) || statSync(path).size < 1024) continue;
     const body = readFileSync(path);
-    const b = brotli(body);
+    const b = brotli(body, fast);
     writeFileSync(`${path}.br`, b);
-    writeFileSync(`${path}.gz`, gzipSync(body, { level: 9 }));
+    writeFileSync(`${path}.gz`, gzipSync(body, { level: fast ? 1 : 9 }));
     raw += body.length;
     br += b.length;
   }

@@ -1,5 +1,6 @@
 // `npm run demo`: a static build of the admin in demo mode (dist/demo) — the real API runs in the browser behind
-// msw on PGlite. `npm run demo -- --serve` also serves it on http://127.0.0.1:4173.
+// msw on PGlite. `npm run demo -- --serve` also serves it on http://127.0.0.1:4173. `--fast-compress` (`npm test`)
+// precompresses it at the lowest levels (scripts/demo-serve.mjs): not a build to serve or measure.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,7 +68,7 @@ execFileSync(process.execPath, [...vite, 'build', '--mode', 'demo', '--logLevel'
   env: { ...process.env, VITE_DEMO_SNAPSHOT: JSON.stringify(snapshot) },
 });
 copyFileSync(join(cache, 'demo-db.tar'), join('dist', 'demo', 'assets', tarName));
-const { raw, br } = precompress('dist/demo');
+const { raw, br } = precompress('dist/demo', { fast: process.argv.includes('--fast-compress') });
 process.stdout.write(
   `Demo built in dist/demo (${(raw / 1e6).toFixed(1)} MB, ${(br / 1e6).toFixed(1)} MB precompressed with brotli). ` +
     'Serve it over http://localhost or https (service workers need one).\n',
