@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { entry, memo, memoFromSecond } from '../../server/core/maps';
+import { entry, memo, memoFromSecond, metSlots } from '../../server/core/maps';
 
 test('entry makes a missing value once, in a Map and a WeakMap alike', () => {
   const map = new Map<string, number[]>();
@@ -48,4 +48,42 @@ test('memoFromSecond keeps a key from its second time: keys met once take no roo
   m('c'); // kept, the third: the kept ones go first
   expect(m('a')).not.toBe(a);
   expect(computed.filter((c) => !c.startsWith('once'))).toEqual(['a', 'a+', 'b', 'b+', 'c', 'c+', 'a+']);
+});
+
+test('memoFromSecond: two keys that share a slot and come in turn are both kept from their second time', () => {
+  const byFirst = new Map<number, string>();
+  let pair: [string, string] | undefined;
+  for (let i = 0; !pair; i++) {
+    const k = `1.${i % 200}.${(i >> 8) % 250}.${i % 251}`;
+    const [, first] = metSlots(k);
+    const other = byFirst.get(first);
+    if (other !== undefined && metSlots(other)[0] !== metSlots(k)[0]) pair = [other, k];
+    else byFirst.set(first, k);
+  }
+  const [a, b] = pair;
+  const computed: string[] = [];
+  const m = memoFromSecond(10, (k, kept) => {
+    computed.push(`${k}${kept ? '+' : ''}`);
+    return k;
+  });
+  for (let i = 0; i < 4; i++) {
+    m(a);
+    m(b);
+  }
+  expect(computed).toEqual([a, b, `${a}+`, `${b}+`]);
+});
+
+test('memoFromSecond keeps nearly every one of 50,000 addresses that come again', () => {
+  let kept = 0;
+  const m = memoFromSecond(100_000, (_k, k) => {
+    if (k) kept++;
+    return k;
+  });
+  const addresses = Array.from({ length: 50_000 }, (_, w) => `1.${w % 200}.${(w >> 8) % 250}.${w % 251}`);
+  for (let round = 0; round < 3; round++) for (const a of addresses) m(a);
+  // Kept at their second round, or (two of their slots taken by others) at their third: some 98 % at the second.
+  expect(kept).toBeGreaterThan(49_000);
+  const after = kept;
+  for (const a of addresses) m(a);
+  expect(kept).toBe(after); // the fourth round finds them all
 });
