@@ -176,6 +176,15 @@ describe('reports', () => {
     expect(t.body.data.list).toEqual([
       { key: String(tagX), label: 'tagx', views: 2, plays: 1, viewers: 2, playRate: 0.5 },
     ]);
+    // The tag of one movie has that movie's viewers, register for register (its only events are views and plays).
+    const sketches = await api.query<{ day: string; movie: string; tag: string }>(
+      sql`select m.day::text as day, encode(m.viewers, 'hex') as movie, encode(t.viewers, 'hex') as tag
+        from stat_object_daily m join stat_object_daily t on t.day = m.day and t.object_type = 'tag'
+          and t.object_id = ${tagX}
+        where m.object_type = 'movie' and m.object_id = ${movieA} order by m.day`,
+    );
+    expect(sketches.map((s) => s.day)).toEqual([D1, D2]);
+    for (const s of sketches) expect(s.tag).toBe(s.movie);
     const unseen = await report(api, user, 'unseen', { from: D1, to: D2, type: 'movie' });
     expect(unseen.body.data.list).toEqual([
       { key: String(movieOff), label: 'Gamma', publishedAt: '2026-05-03T00:00:00.000Z' },

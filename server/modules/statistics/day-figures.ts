@@ -385,8 +385,12 @@ export class DayFold {
    */
   private readonly touches = new Map<string, Map<string, number>>();
   private changedTouches = new Map<string, Set<string>>();
-  /** Movies viewed or played by the read in progress, for their tags (read once the movies are known). */
-  private movieEvents = new Map<number, { type: string; vreg: number }[]>();
+  /**
+   * Movies viewed or played since the last read began, for their tags (read once the movies are known): per movie,
+   * each event as one number, its register times two plus one for a play (`movieEvent`). Numbers, not an object an
+   * event: a minute of events folded ahead holds millions, which the garbage collector would otherwise go over.
+   */
+  private movieEvents = new Map<number, number[]>();
   private bound = new Map<string, string>();
 
   constructor(
@@ -439,7 +443,7 @@ export class DayFold {
       );
       for (const l of links)
         for (const e of this.movieEvents.get(Number(l.movie_id)) ?? [])
-          this.objectEvent('tag', Number(l.tag_id), e.type, e.vreg, null);
+          this.objectEvent('tag', Number(l.tag_id), e % 2 ? 'play' : 'pageview', Math.floor(e / 2), null);
       this.movieEvents = new Map();
     }
     opts.onFolded?.();
@@ -579,9 +583,10 @@ export class DayFold {
       const id = e.objectId;
       this.objectEvent(objectType, id, type, vreg, e.cents);
       if (objectType === 'movie' && (type === 'pageview' || type === 'play')) {
+        const event = vreg * 2 + (type === 'play' ? 1 : 0);
         const list = this.movieEvents.get(id);
-        if (list) list.push({ type, vreg });
-        else this.movieEvents.set(id, [{ type, vreg }]);
+        if (list) list.push(event);
+        else this.movieEvents.set(id, [event]);
       }
     }
     if (type === 'search' && e.keyword !== '') {
