@@ -9,15 +9,12 @@ import { defineConfig } from 'vitest/config';
 // another registry of modules passes it to `startApi` (never `vi.mock`, which would leak into the next file).
 // The API budgets only stop a hung test: a seed of the demo data took over 30 s beside the end-to-end suite.
 // The UI files share one worker (`isolate: false`: tests/ui/setup.ts says what each still gets afresh) except these:
-// two mock a module with `vi.mock` (the mock would stay for the next files), two read computed styles, and the stats
-// screens' test finds its table's '/' before the lazily loaded date pickers show their own '/' separators, which
-// they do at once when MUI X is already loaded (a race of that test, lost in a shared worker).
+// two mock a module with `vi.mock` (the mock would stay for the next files) and two read computed styles.
 const UI_ISOLATED = [
   'tests/ui/movies.test.tsx',
   'tests/ui/report-list.test.tsx',
   'tests/ui/settings.test.tsx',
   'tests/ui/shell-drawer.test.tsx',
-  'tests/ui/stats.test.tsx',
 ];
 
 // Like the API budgets, the UI tests' only stops a hung test: vitest's 5 s failed a date picker's and a settings

@@ -337,7 +337,7 @@ test('domain visits: device classes, what was not known and no channel are words
     }),
   });
   mount(<DomainVisitDetail />, '/stats/domainsvisit/detail?domain=b.example.com', 'en-US');
-  await screen.findByText('/');
+  await screen.findByRole('rowheader', { name: '/' });
   fireEvent.click(screen.getByRole('tab', { name: 'Device' }));
   await screen.findByText('Mobile');
   expect(screen.getByText('Desktop')).toBeTruthy();
@@ -351,7 +351,7 @@ test('domain visits: device classes, what was not known and no channel are words
   expect(screen.getByText('(no channel)')).toBeTruthy();
   cleanup();
   mount(<DomainVisitDetail />, '/stats/domainsvisit/detail?domain=b.example.com');
-  await screen.findByText('/');
+  await screen.findByRole('rowheader', { name: '/' });
   fireEvent.click(screen.getByRole('tab', { name: '设备' }));
   await screen.findByText('手机');
   expect(screen.getByText('电脑')).toBeTruthy();
