@@ -163,9 +163,14 @@ export const statObjectSeen = pgTable(
     objectId: integer('object_id').notNull(),
     tenant: integer('tenant').notNull(),
     lastDay: day('last_day'),
+    /** The number (sequence stat_seen_gen) of the write that last moved the row (migration 0126). */
+    gen: bigint('gen', { mode: 'number' }).notNull().default(0),
   },
-  // The key INCLUDEs last_day (migration 0125; Drizzle declares no INCLUDE): a page's walk tests it in the index.
-  (t) => [primaryKey({ columns: [t.objectType, t.objectId, t.tenant] })],
+  // The key INCLUDEs last_day (migration 0125; Drizzle declares no INCLUDE).
+  (t) => [
+    primaryKey({ columns: [t.objectType, t.objectId, t.tenant] }),
+    index('stat_object_seen_gen_idx').on(t.tenant, t.objectType, t.gen),
+  ],
 );
 
 /**

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Period } from '../../../common/period';
+import { entry } from '../../core/maps';
 import { containsAnyCase } from '../../core/shared';
 import { COUNT_CAP, cappedCount, type ListTotal, type PageRead, shortPageTotal } from '../../core/totals';
 import { arrayParam } from '../../db/array-literal';
@@ -21,7 +22,8 @@ import type { SEEN_TYPES } from './schema';
  * - an earlier period (yesterday once today has views, last month) has at least that many: beyond COUNT_CAP the total
  *   says so (`totalExact: false`), else it is counted, capped, like any list;
  * - a page walks the objects in their order (the movies' status index) and skips the seen ones by their last day,
- *   reading a period's daily rows only for an object last seen after the period began.
+ *   reading a period's daily rows only for an object last seen after the period ended. The movies' last days are
+ *   kept in memory (`movieLastDays`, migration 0126): the walk reads the index alone, without a probe a movie.
  */
 
 /** Both writers of the counts (the rollup exclusively, migration 0125's triggers shared) take this lock first. */
@@ -49,9 +51,10 @@ export async function keepSeen(
       else (select true from movie_tags g where g.id = oi) end as listed from u),
     old as (select s.object_type, s.object_id, s.last_day from stat_object_seen s
       join k on s.object_type = k.ot and s.object_id = k.oi and s.tenant = ${tenant}),
-    moved as (insert into stat_object_seen as s (object_type, object_id, tenant, last_day)
-      select ot, oi, ${tenant}, ${day}::date from k where listed is not null order by ot, oi
-      on conflict (object_type, object_id, tenant) do update set last_day = excluded.last_day
+    g as (select nextval('stat_seen_gen') as gen),
+    moved as (insert into stat_object_seen as s (object_type, object_id, tenant, last_day, gen)
+      select ot, oi, ${tenant}, ${day}::date, (select gen from g) from k where listed is not null order by ot, oi
+      on conflict (object_type, object_id, tenant) do update set last_day = excluded.last_day, gen = excluded.gen
         where s.last_day < excluded.last_day
       returning s.object_type, s.object_id)
     insert into stat_seen_days as c (tenant, object_type, day, n)
@@ -124,11 +127,13 @@ function keptTotal(endsLast: boolean, notSince: number, read: PageRead): ListTot
 /** A page of the listed objects without a view in the period, and its total. */
 export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows: UnseenRow[] } & ListTotal> {
   const { tenant, type, period, page, pageSize, order } = uq;
-  const [kept] = rowsOf<{ listed: number; since: number; last: string | null }>(
+  const [kept] = rowsOf<{ listed: number; since: number; last: string | null; gen: string }>(
     await db.execute(sql`select ${listedCount[type]}::bigint as listed,
       (select coalesce(sum(n), 0) from stat_seen_days
         where tenant = ${tenant} and object_type = ${type} and day >= ${period.from}::date)::bigint as since,
-      (select max(day) from stat_seen_days where tenant = ${tenant} and object_type = ${type} and n > 0)::text as last`),
+      (select max(day) from stat_seen_days where tenant = ${tenant} and object_type = ${type} and n > 0)::text as last,
+      (select coalesce(max(gen), 0) from stat_object_seen where tenant = ${tenant} and object_type = ${type})::text
+        as gen`),
   );
   // Whether no listed object was seen after the period: then "not seen since it began" is "not seen in it".
   const endsLast = kept.last === null || kept.last <= period.to;
@@ -143,11 +148,23 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
     : sql`not exists (${seenSince} and (select true from stat_object_daily d where d.tenant = ${tenant}
         and d.object_type = ${type} and d.object_id = ${list.id}
         and d.day between ${period.from}::date and ${period.to}::date and d.views > 0 limit 1))`;
+  const offset = (page - 1) * pageSize;
+  if (type === 'movie' && !uq.q) {
+    const days = await movieLastDays(db, tenant, Number(kept.gen));
+    if (days) {
+      const rows = await walkUnseenMovies(db, { tenant, period, offset, pageSize, order }, days);
+      const read = { offset, pageSize, rows: rows.length };
+      const where = sql`${list.listed} and ${unseen}`;
+      return {
+        rows,
+        ...(keptTotal(endsLast, notSince, read) ?? (await cappedCount(db, list.table, where, read))),
+      };
+    }
+  }
   const conditions = [list.listed, unseen, uq.q ? list.search(uq.q) : undefined].filter((c): c is SQL => !!c);
   const where = sql.join(conditions, sql` and `);
   const dir = order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
   const idDir = order === 'desc' ? sql`desc` : sql`asc`;
-  const offset = (page - 1) * pageSize;
   const rows = rowsOf<UnseenRow>(
     await db.execute(sql`${list.from} where ${where} order by ${list.sort} ${dir}, id ${idDir}
       limit ${pageSize} offset ${offset}`),
@@ -156,4 +173,139 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
   const total =
     (!uq.q && keptTotal(endsLast, notSince, read)) || (await cappedCount(db, list.table, where, read));
   return { rows, ...total };
+}
+
+/** Movies a walk reads from the status index at a time, at first (each read after it takes twice as many). */
+export const UNSEEN_WALK = { chunk: 2_000 };
+
+/** Past this movie id the last days are not kept in memory (4 bytes an id): the list walks with a probe a movie. */
+const MAX_KEPT_ID = 1 << 24;
+const DAY_MS = 86_400_000;
+/** A day as a number: days since 1970-01-01, plus one (0 is "never seen" in `LastDays`). */
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS + 1;
+
+/**
+ * A tenant's movies' last days with a view (`dayNumber`, 0 for none) by movie id, as of the write numbered `gen`
+ * (migration 0126): every row of stat_object_seen numbered up to it is in. A deleted movie's day may linger; the walk
+ * never meets its id again.
+ */
+interface LastDays {
+  days: Int32Array;
+  gen: number;
+  reading: Promise<void> | undefined;
+  /** An id past MAX_KEPT_ID was met: not kept. */
+  tooLarge: boolean;
+}
+const lastDays = new WeakMap<object, Map<number, LastDays>>();
+
+/**
+ * The tenant's movies' last days as of the write numbered at least `gen` (the largest the caller read): the rows moved
+ * since the kept copy's number are read (all of them the first time, some 20 MB of text at a million movies seen).
+ * Undefined when the ids are too large to keep.
+ */
+async function movieLastDays(db: Executor, tenant: number, gen: number): Promise<Int32Array | undefined> {
+  const kept = entry(
+    entry(lastDays, db, () => new Map<number, LastDays>()),
+    tenant,
+    () => ({
+      days: new Int32Array(1024),
+      gen: -1,
+      reading: undefined,
+      tooLarge: false,
+    }),
+  );
+  while (kept.gen < gen && !kept.tooLarge) {
+    if (!kept.reading)
+      kept.reading = readMoved(db, tenant, kept, gen).finally(() => {
+        kept.reading = undefined;
+      });
+    await kept.reading;
+  }
+  return kept.tooLarge ? undefined : kept.days;
+}
+
+/**
+ * Reads into `kept` the rows numbered past its number. Those up to `gen` are all committed by the time this reads
+ * (numbers are taken under the rollup's exclusive lock, after it: migration 0126), so the copy is then at least at
+ * `gen`, even when no row carries it (a rolled-back write's number, a deleted movie's row).
+ */
+async function readMoved(db: Executor, tenant: number, kept: LastDays, gen: number) {
+  const [r] = rowsOf<{ moved: string | null; gen: string | null }>(
+    await db.execute(sql`select string_agg(object_id || ':' || (last_day - date '1970-01-01' + 1), ',') as moved,
+      max(gen)::text as gen
+      from stat_object_seen where tenant = ${tenant} and object_type = 'movie' and gen > ${kept.gen}`),
+  );
+  let days = kept.days;
+  for (const pair of r.moved ? r.moved.split(',') : []) {
+    const at = pair.indexOf(':');
+    const id = Number(pair.slice(0, at));
+    if (id >= MAX_KEPT_ID) {
+      kept.tooLarge = true;
+      return;
+    }
+    if (id >= days.length) {
+      const grown = new Int32Array(Math.min(MAX_KEPT_ID, Math.max(id + 1, days.length * 2)));
+      grown.set(days);
+      days = grown;
+    }
+    days[id] = Number(pair.slice(at + 1));
+  }
+  kept.days = days;
+  kept.gen = Math.max(gen, Number(r.gen ?? -1));
+}
+
+/**
+ * A page of the online movies not seen in the period, walking the status index (ids only, in the list's order) and
+ * testing each movie's last day in memory: never seen or last seen before the period, not seen in it; last seen in
+ * it, seen; last seen after it, seen in it when one of its days in the period has views (read for those of a chunk at
+ * once). Then the page's movies are read by id.
+ */
+async function walkUnseenMovies(
+  db: Executor,
+  q: { tenant: number; period: Period; offset: number; pageSize: number; order: 'asc' | 'desc' },
+  days: Int32Array,
+): Promise<UnseenRow[]> {
+  const { tenant, period, offset, pageSize, order } = q;
+  const from = dayNumber(period.from);
+  const to = dayNumber(period.to);
+  const dir = order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
+  const idDir = order === 'desc' ? sql`desc` : sql`asc`;
+  const ids: number[] = [];
+  const met = new Set<number>();
+  let unseen = 0;
+  let walked = 0;
+  for (let chunk = UNSEEN_WALK.chunk; unseen < offset + pageSize; chunk *= 2) {
+    const walk = rowsOf<{ id: number }>(
+      await db.execute(sql`select id from movies where status = 'online' order by published_at ${dir}, id ${idDir}
+        limit ${chunk} offset ${walked}`),
+    ).map((r) => Number(r.id));
+    walked += walk.length;
+    const later = walk.filter((id) => (days[id] ?? 0) > to);
+    const seenIn = new Set(
+      later.length
+        ? rowsOf<{ id: number }>(
+            await db.execute(sql`select distinct object_id as id from stat_object_daily where tenant = ${tenant}
+              and object_type = 'movie' and object_id = any(${arrayParam(later)}::int[])
+              and day between ${period.from}::date and ${period.to}::date and views > 0`),
+          ).map((r) => Number(r.id))
+        : [],
+    );
+    for (const id of walk) {
+      if (met.has(id)) continue; // the movies moved between two reads: one met already
+      met.add(id);
+      const d = days[id] ?? 0;
+      if (d >= from && (d <= to || seenIn.has(id))) continue;
+      if (unseen >= offset && unseen < offset + pageSize) ids.push(id);
+      unseen++;
+    }
+    if (walk.length < chunk) break;
+  }
+  if (!ids.length) return [];
+  const byId = new Map(
+    rowsOf<UnseenRow>(
+      await db.execute(sql`select id as key, title as label, published_at from movies
+        where id = any(${arrayParam(ids)}::int[])`),
+    ).map((r) => [Number(r.key), r]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
