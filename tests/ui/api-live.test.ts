@@ -31,15 +31,24 @@ afterAll(async () => {
   await api?.close();
 });
 
+// Each test starts logged out, with no operator and no settings loaded: none leans on what an earlier one left.
 beforeEach(() => {
+  localStorage.clear();
+  clearUser();
   toasts = [];
   prompts = 0;
 });
 
+/** Logged in as the admin, the operator and the system settings loaded, as the app is after its login. */
+async function signedIn() {
+  await login('admin', ADMIN_PASSWORD);
+  await loadUser();
+  await loadSystemSettings();
+  toasts = [];
+}
+
 describe('client against the API', () => {
   it('logs in, loads the operator and the system settings', async () => {
-    localStorage.clear();
-    clearUser();
     await expect(login('admin', 'wrong')).rejects.toMatchObject({ code: 40100 });
     expect(toasts).toHaveLength(1);
     const { token, id } = await login('admin', ADMIN_PASSWORD);
@@ -52,6 +61,7 @@ describe('client against the API', () => {
   });
 
   it('saves system settings with the version and refreshes the store', async () => {
+    await signedIn();
     await saveSystemSettings({ tenant: 2, notice: '欢迎' });
     const version = getSystemSettings()?.version;
     expect(getSystemSettings()).toMatchObject({ notice: '欢迎' });
@@ -63,6 +73,7 @@ describe('client against the API', () => {
   });
 
   it('runs the operators resource through the dataProvider', async () => {
+    await signedIn();
     const { data: created } = await dp.create('operators', {
       data: { account: 'lisi', password: 'password123', nickname: 'Li', role: 'user' },
     });
@@ -89,6 +100,7 @@ describe('client against the API', () => {
   });
 
   it('sends a disabled operator to login (errCode 2001)', async () => {
+    await signedIn();
     const adminToken = localStorage.getItem('token')!;
     const { data: op } = await dp.create('operators', {
       data: { account: 'wang', password: 'password123', role: 'user' },
@@ -111,6 +123,7 @@ describe('client against the API', () => {
   });
 
   it('asks to confirm logout after the session was revoked, except for admin/info', async () => {
+    await signedIn();
     const token = localStorage.getItem('token')!;
     await logout();
     localStorage.setItem('token', token);
