@@ -149,17 +149,19 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
         and d.object_type = ${type} and d.object_id = ${list.id}
         and d.day between ${period.from}::date and ${period.to}::date and d.views > 0 limit 1))`;
   const offset = (page - 1) * pageSize;
-  if (type === 'movie' && !uq.q) {
-    const days = await movieLastDays(db, tenant, Number(kept.gen));
-    if (days) {
-      const rows = await walkUnseenMovies(db, { tenant, period, offset, pageSize, order }, days);
-      const read = { offset, pageSize, rows: rows.length };
-      const where = sql`${list.listed} and ${unseen}`;
-      return {
-        rows,
-        ...(keptTotal(endsLast, notSince, read) ?? (await cappedCount(db, list.table, where, read))),
-      };
-    }
+  const days = type === 'movie' ? await movieLastDays(db, tenant, Number(kept.gen)) : undefined;
+  if (days && uq.q) {
+    const found = await searchUnseenMovies(db, { tenant, period, offset, pageSize, order, q: uq.q }, days);
+    if (found) return found;
+  }
+  if (days && !uq.q) {
+    const rows = await walkUnseenMovies(db, { tenant, period, offset, pageSize, order }, days);
+    const read = { offset, pageSize, rows: rows.length };
+    const where = sql`${list.listed} and ${unseen}`;
+    return {
+      rows,
+      ...(keptTotal(endsLast, notSince, read) ?? (await cappedCount(db, list.table, where, read))),
+    };
   }
   const conditions = [list.listed, unseen, uq.q ? list.search(uq.q) : undefined].filter((c): c is SQL => !!c);
   const where = sql.join(conditions, sql` and `);
@@ -266,8 +268,6 @@ async function walkUnseenMovies(
   days: Int32Array,
 ): Promise<UnseenRow[]> {
   const { tenant, period, offset, pageSize, order } = q;
-  const from = dayNumber(period.from);
-  const to = dayNumber(period.to);
   const dir = order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
   const idDir = order === 'desc' ? sql`desc` : sql`asc`;
   const ids: number[] = [];
@@ -280,26 +280,21 @@ async function walkUnseenMovies(
         limit ${chunk} offset ${walked}`),
     ).map((r) => Number(r.id));
     walked += walk.length;
-    const later = walk.filter((id) => (days[id] ?? 0) > to);
-    const seenIn = new Set(
-      later.length
-        ? rowsOf<{ id: number }>(
-            await db.execute(sql`select distinct object_id as id from stat_object_daily where tenant = ${tenant}
-              and object_type = 'movie' and object_id = any(${arrayParam(later)}::int[])
-              and day between ${period.from}::date and ${period.to}::date and views > 0`),
-          ).map((r) => Number(r.id))
-        : [],
-    );
+    const isUnseen = await unseenAmong(db, tenant, period, walk, days);
     for (const id of walk) {
       if (met.has(id)) continue; // the movies moved between two reads: one met already
       met.add(id);
-      const d = days[id] ?? 0;
-      if (d >= from && (d <= to || seenIn.has(id))) continue;
+      if (!isUnseen(id)) continue;
       if (unseen >= offset && unseen < offset + pageSize) ids.push(id);
       unseen++;
     }
     if (walk.length < chunk) break;
   }
+  return moviesById(db, ids);
+}
+
+/** The movies `ids` as the list shows them, in that order. */
+async function moviesById(db: Executor, ids: number[]): Promise<UnseenRow[]> {
   if (!ids.length) return [];
   const byId = new Map(
     rowsOf<UnseenRow>(
@@ -308,4 +303,68 @@ async function walkUnseenMovies(
     ).map((r) => [Number(r.key), r]),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Which of the movies `ids` were not seen in the period, by their last days: never seen or last seen before it, not
+ * seen; last seen in it, seen; last seen after it, seen when one of its days in the period has views (read for them
+ * at once).
+ */
+async function unseenAmong(db: Executor, tenant: number, period: Period, ids: number[], days: Int32Array) {
+  const from = dayNumber(period.from);
+  const to = dayNumber(period.to);
+  const later = ids.filter((id) => (days[id] ?? 0) > to);
+  const seenIn = new Set(
+    later.length
+      ? rowsOf<{ id: number }>(
+          await db.execute(sql`select distinct object_id as id from stat_object_daily where tenant = ${tenant}
+            and object_type = 'movie' and object_id = any(${arrayParam(later)}::int[])
+            and day between ${period.from}::date and ${period.to}::date and views > 0`),
+        ).map((r) => Number(r.id))
+      : [],
+  );
+  return (id: number) => {
+    const d = days[id] ?? 0;
+    return !(d >= from && (d <= to || seenIn.has(id)));
+  };
+}
+
+/** The most title matches a search of the list sorts in memory; past it the list asks the database. */
+const MAX_SEARCHED = 100_000;
+
+/**
+ * A title search of the online movies not seen in the period: its matches (the grams' index, then the title) are read
+ * once with their order's key, those not seen kept by their last days, sorted and counted here: an exact total, and
+ * no probe a match. Undefined past MAX_SEARCHED matches.
+ */
+async function searchUnseenMovies(
+  db: Executor,
+  q: { tenant: number; period: Period; offset: number; pageSize: number; order: 'asc' | 'desc'; q: string },
+  days: Int32Array,
+): Promise<({ rows: UnseenRow[] } & ListTotal) | undefined> {
+  const { tenant, period, offset, pageSize, order } = q;
+  const matches = rowsOf<{ id: number; k: number | null }>(
+    await db.execute(sql`select id, extract(epoch from published_at)::float8 as k from movies
+      where status = 'online' and ${titleContains(q.q)} limit ${MAX_SEARCHED + 1}`),
+  ).map((m) => ({ id: Number(m.id), k: m.k === null ? null : Number(m.k) }));
+  if (matches.length > MAX_SEARCHED) return undefined;
+  const isUnseen = await unseenAmong(
+    db,
+    tenant,
+    period,
+    matches.map((m) => m.id),
+    days,
+  );
+  const sign = order === 'desc' ? -1 : 1;
+  // published_at then id, ascending or descending; no date after every date descending, before them ascending
+  const list = matches
+    .filter((m) => isUnseen(m.id))
+    .sort((a, b) =>
+      a.k === b.k ? sign * (a.id - b.id) : a.k === null ? -sign : b.k === null ? sign : sign * (a.k - b.k),
+    );
+  const rows = await moviesById(
+    db,
+    list.slice(offset, offset + pageSize).map((m) => m.id),
+  );
+  return { rows, total: list.length, totalExact: true };
 }
