@@ -155,7 +155,8 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
     if (found) return found;
   }
   if (days && !uq.q) {
-    const rows = await walkUnseenMovies(db, { tenant, period, offset, pageSize, order }, days);
+    const share = Number(kept.listed) / Math.max(1, notSince); // movies walked an unseen one, or more
+    const rows = await walkUnseenMovies(db, { tenant, period, offset, pageSize, order, share }, days);
     const read = { offset, pageSize, rows: rows.length };
     const where = sql`${list.listed} and ${unseen}`;
     return {
@@ -177,8 +178,12 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
   return { rows, ...total };
 }
 
-/** Movies a walk reads from the status index at a time, at first (each read after it takes twice as many). */
-export const UNSEEN_WALK = { chunk: 2_000 };
+/**
+ * Movies a walk reads from the status index at first: the page's end times the online movies an unseen one (the
+ * kept counts', about right, more when the period ends before the last day seen), a quarter more, within these
+ * bounds. Each read after it takes twice as many.
+ */
+export const UNSEEN_WALK = { least: 200, most: 20_000 };
 
 /** Past this movie id the last days are not kept in memory (4 bytes an id): the list walks with a probe a movie. */
 const MAX_KEPT_ID = 1 << 24;
@@ -264,17 +269,26 @@ async function readMoved(db: Executor, tenant: number, kept: LastDays, gen: numb
  */
 async function walkUnseenMovies(
   db: Executor,
-  q: { tenant: number; period: Period; offset: number; pageSize: number; order: 'asc' | 'desc' },
+  q: {
+    tenant: number;
+    period: Period;
+    offset: number;
+    pageSize: number;
+    order: 'asc' | 'desc';
+    share: number;
+  },
   days: Int32Array,
 ): Promise<UnseenRow[]> {
   const { tenant, period, offset, pageSize, order } = q;
+  const first = Math.ceil((offset + pageSize) * q.share * 1.25);
   const dir = order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
   const idDir = order === 'desc' ? sql`desc` : sql`asc`;
   const ids: number[] = [];
   const met = new Set<number>();
   let unseen = 0;
   let walked = 0;
-  for (let chunk = UNSEEN_WALK.chunk; unseen < offset + pageSize; chunk *= 2) {
+  const { least, most } = UNSEEN_WALK;
+  for (let chunk = Math.min(most, Math.max(least, first)); unseen < offset + pageSize; chunk *= 2) {
     const walk = rowsOf<{ id: number }>(
       await db.execute(sql`select id from movies where status = 'online' order by published_at ${dir}, id ${idDir}
         limit ${chunk} offset ${walked}`),
