@@ -237,6 +237,29 @@ describe('not seen in this period', () => {
     expect(searched.list.map((r) => r.key)).not.toContain(String(bulk[0]));
   }, 60_000);
 
+  test('movie ids too large to keep their last days in memory: the list asks the database, and is the same', async () => {
+    const big = 17_000_000; // past the ids whose last days are kept in memory (seen.ts MAX_KEPT_ID)
+    await api.query(sql`insert into movies (id, title, status, published_at)
+      values (${big}, 'Huge city', 'online', '2026-05-20'), (${big + 1}, 'Huge city too', 'online', '2026-05-21')`);
+    expect(
+      (await send([event({ time: at(TODAY), object: { type: 'movie', id: big } })])).body.data.accepted,
+    ).toBe(1);
+    await rollup(api, admin);
+    for (const q of [undefined, 'huge']) {
+      const got = await unseen({
+        type: 'movie',
+        from: TODAY,
+        to: TODAY,
+        pageSize: '100',
+        ...(q ? { q } : {}),
+      });
+      const keys = got.list.map((r) => r.key);
+      expect(keys).not.toContain(String(big));
+      expect(keys).toContain(String(big + 1));
+      if (q) expect(keys).toEqual(await antiJoin('movie', TODAY, TODAY, 'desc', q));
+    }
+  });
+
   test.runIf(onPostgres)(
     "a movie's status change waits for a rollup that holds the counts' lock; other changes do not",
     async () => {

@@ -243,19 +243,33 @@ async function readMoved(db: Executor, tenant: number, kept: LastDays, gen: numb
       from stat_object_seen where tenant = ${tenant} and object_type = 'movie' and gen > ${kept.gen}`),
   );
   let days = kept.days;
-  for (const pair of r.moved ? r.moved.split(',') : []) {
-    const at = pair.indexOf(':');
-    const id = Number(pair.slice(0, at));
-    if (id >= MAX_KEPT_ID) {
-      kept.tooLarge = true;
-      return;
+  // "id:day,id:day,…" read digit by digit: a million pairs split into strings took about a second.
+  const text = r.moved ?? '';
+  let id = 0;
+  let day = 0;
+  let inDay = false;
+  for (let i = 0; i <= text.length && text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 44;
+    if (c === 58)
+      inDay = true; // ':'
+    else if (c !== 44) {
+      if (inDay) day = day * 10 + c - 48;
+      else id = id * 10 + c - 48;
+    } else {
+      if (id >= MAX_KEPT_ID) {
+        kept.tooLarge = true;
+        return;
+      }
+      if (id >= days.length) {
+        const grown = new Int32Array(Math.min(MAX_KEPT_ID, Math.max(id + 1, days.length * 2)));
+        grown.set(days);
+        days = grown;
+      }
+      days[id] = day;
+      id = 0;
+      day = 0;
+      inDay = false;
     }
-    if (id >= days.length) {
-      const grown = new Int32Array(Math.min(MAX_KEPT_ID, Math.max(id + 1, days.length * 2)));
-      grown.set(days);
-      days = grown;
-    }
-    days[id] = Number(pair.slice(at + 1));
   }
   kept.days = days;
   kept.gen = Math.max(gen, Number(r.gen ?? -1));
