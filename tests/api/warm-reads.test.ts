@@ -261,3 +261,34 @@ test('a query read again within the minute is written once', async () => {
     api.clock.set(new Date(`${TODAY}T08:00:00Z`));
   }
 });
+
+test("an operator's unseen list is read again after a run: its movies' last days have followed the run", async () => {
+  const ids = (
+    await api.query<{ id: number }>(
+      sql`insert into movies (title, status, published_at)
+        values ('Warm film', 'online', '2026-05-01'), ('Warm film 2', 'online', '2026-05-02') returning id`,
+    )
+  ).map((r) => Number(r.id));
+  const unseen = `/app/admin/stats/reports/unseen?type=movie&from=${addDays(TODAY, -6)}&to=${TODAY}&pageSize=100`;
+  const keys = async () => ((await get(unseen)).list as { key: string }[]).map((r) => r.key);
+  expect(await keys()).toEqual(expect.arrayContaining(ids.map(String)));
+  const viewed = async (id: number) => {
+    const r = await send([event({ visitor: `wr-u${id}`, object: { type: 'movie', id } })]);
+    expect(r.body.data.accepted).toBe(1);
+    await rollup(api, admin);
+  };
+  const lastDaysReads = (from: number) =>
+    watched.seen.slice(from).filter((s) => s.sql.includes('string_agg(object_id'));
+  // Not warmed: the next read reads the moved last days itself.
+  await viewed(ids[0]);
+  let mark = watched.seen.length;
+  expect(await keys()).not.toContain(String(ids[0]));
+  expect(lastDaysReads(mark)).toHaveLength(1);
+  // Warmed: the run's warm-up read them.
+  await viewed(ids[1]);
+  const warm = await warmReads(watched.db, api.clock.now());
+  expect(warm.failed).toEqual([]);
+  mark = watched.seen.length;
+  expect(await keys()).not.toContain(String(ids[1]));
+  expect(lastDaysReads(mark)).toEqual([]);
+});

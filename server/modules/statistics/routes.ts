@@ -23,7 +23,7 @@ import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
 import { runRollup } from './rollup';
 import { VISIT_DIMENSIONS } from './schema';
-import { unseenPage } from './seen';
+import { type UnseenQuery, unseenPage } from './seen';
 import { replayable } from './warm-reads';
 
 const TAG = 'statistics';
@@ -379,6 +379,16 @@ const servedReports = Object.fromEntries(
   ]),
 ) as Record<PeriodReport, ReturnType<typeof replayable<PeriodQuery, ReportAnswer>>>;
 
+/**
+ * The "not seen in this period" list as its route serves it; the rollup timer's warm-up reads an operator's recent
+ * ones again after each run, so that the movies' last days (seen.ts) have followed the run before the next read.
+ */
+const servedUnseen = replayable(
+  'stats.unseen',
+  (db, tenant, { from, to, ...q }: Omit<UnseenQuery, 'tenant' | 'period'> & Period) =>
+    unseenPage(db, { tenant, period: { from, to }, ...q }),
+);
+
 /** The movies' or tags' report, each row labelled with its title or name. */
 async function objectsAnswer(
   db: Executor,
@@ -454,14 +464,20 @@ export function statsRoutes() {
     const tenant = tenantOf(c);
     const period = await periodOf(c, q);
     const { page, pageSize } = pageOf(q, []);
-    const { rows, total, totalExact } = await unseenPage(db, {
+    const now = c.get('deps').clock.now();
+    const timeZone = await timeZoneOf(db, tenant);
+    const { rows, total, totalExact } = await servedUnseen(db, {
       tenant,
-      type: q.type,
-      period,
-      q: q.q || undefined,
-      page,
-      pageSize,
-      order: q.order === 'asc' ? 'asc' : 'desc',
+      query: {
+        type: q.type,
+        ...period,
+        q: q.q || undefined,
+        page,
+        pageSize,
+        order: q.order === 'asc' ? 'asc' : 'desc',
+      },
+      at: { today: dayOf(now, timeZone), timeZone },
+      now,
     });
     return ok(c, {
       list: rows.map((r) => ({
