@@ -96,12 +96,17 @@ async function project(name, buffered, files = []) {
   const out = `dist/test-results/${files.length ? `${name}-${files[0].replace(/^.*\/|\.test\.ts$/g, '')}` : name}.json`;
   rmSync(out, { force: true });
   // `ui` is two vitest projects: the files sharing one worker and the few run isolated (vitest.config.ts).
+  // The PGlite suite in two workers: vitest's default on two cores is one (cores - 1), so the longest step (33:14 of a
+  // 43-minute run of 2026-11-29) ran its files one after another however idle the other core was. Measured alone:
+  // 353 s of CPU in one worker, 360 s in two (each imports the server once).
   const config =
     name === 'e2e'
       ? ['--config', 'tests/e2e/vitest.config.ts']
       : name === 'ui'
         ? ['--project', 'ui', '--project', 'ui-isolated']
-        : ['--project', name];
+        : name === 'api'
+          ? ['--project', name, '--maxWorkers=2']
+          : ['--project', name];
   await run(
     label,
     [
