@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { DEFAULT_TIME_ZONE, dayOf, daysIn } from '../common/period';
 import { type Config, loadConfig } from '../server/config';
 import type { ImageStorage } from '../server/core/image-storage';
 import { migrations, rowsOf } from '../server/db/migrate';
@@ -70,11 +71,15 @@ export async function dropRawEvents(db: Db) {
   for (const { name } of await rawPartitions(db)) await db.execute(sql`drop table ${sql.identifier(name)}`);
 }
 
-const DAY_MS = 86_400_000;
-
-/** Whole days from the seed's clock to `now` (0 when `now` is earlier): how far `shiftDates` moves the data. */
-export function daysSince(seededAt: string, now: Date): number {
-  return Math.max(0, Math.floor((now.getTime() - new Date(seededAt).getTime()) / DAY_MS));
+/**
+ * Days from the seed's day to today in the tenant's time zone (0 when today is earlier): how far `shiftDates` moves
+ * the data, so that its last day is today. Calendar days, not 24-hour periods: a snapshot seeded at 23:48 and opened
+ * at 00:25 moves a day, where 24-hour periods left today without its data (and its reports empty).
+ */
+export function daysSince(seededAt: string, now: Date, timeZone = DEFAULT_TIME_ZONE): number {
+  const seeded = dayOf(new Date(seededAt), timeZone);
+  const today = dayOf(now, timeZone);
+  return today > seeded ? daysIn(seeded, today) - 1 : 0;
 }
 
 /**

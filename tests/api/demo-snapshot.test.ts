@@ -27,12 +27,15 @@ test('a snapshot is used only when built from exactly the migrations the page ca
   expect(await snapshotFits(null)).toBe(false);
 });
 
-test('the dates move by the whole days since the seed ran, never backwards', () => {
-  const seededAt = '2026-11-20T08:00:00.000Z';
-  expect(daysSince(seededAt, new Date('2026-11-20T23:59:00Z'))).toBe(0);
-  expect(daysSince(seededAt, new Date('2026-11-23T07:59:59Z'))).toBe(2);
-  expect(daysSince(seededAt, new Date('2026-11-23T08:00:00Z'))).toBe(3);
+test("the dates move by the days from the seed's day to today in the tenant's time zone, never backwards", () => {
+  const seededAt = '2026-11-20T08:00:00.000Z'; // 16:00 on 11-20 in Asia/Shanghai
+  expect(daysSince(seededAt, new Date('2026-11-20T15:59:00Z'))).toBe(0); // 23:59 the same day
+  expect(daysSince(seededAt, new Date('2026-11-20T16:00:00Z'))).toBe(1); // 00:00 the next
+  expect(daysSince(seededAt, new Date('2026-11-23T07:59:59Z'))).toBe(3);
   expect(daysSince(seededAt, new Date('2026-11-01T00:00:00Z'))).toBe(0);
+  // seeded at 23:48 and opened at 00:25: a day (24-hour periods made it none, and today had no data)
+  expect(daysSince('2026-11-29T15:48:00Z', new Date('2026-11-29T16:25:00Z'))).toBe(1);
+  expect(daysSince('2026-11-29T15:48:00Z', new Date('2026-11-29T16:25:00Z'), 'UTC')).toBe(0);
 });
 
 let api: TestApi;

@@ -51,10 +51,11 @@ async function typeDay(n: number, day: string) {
         await field.getByRole('spinbutton').first().click();
         await p.keyboard.press('ControlOrMeta+A');
         await p.keyboard.press('Backspace');
-        await p.keyboard.type(digits);
+        // a key at a time, each given a moment: typed at once under load, the picker dropped the year and month
+        await p.keyboard.type(digits, { delay: 40 });
         return (await field.locator('input').inputValue()).replace(/\D/g, '');
       },
-      { interval: 500 },
+      { interval: 500, timeout: 30_000 },
     )
     .toBe(digits);
 }
