@@ -111,8 +111,10 @@ test('events through the code and the bound domain are credited; the stat shows 
   await row.getByRole('link', { name }).click();
   await p.waitForURL((u) => u.pathname === `/agents/stat/${agentId}`);
   await p.getByRole('button', { name: '结算一个周期' }).click();
-  await typeDay(0, yesterday);
+  // The end first: typed digit by digit after the start, it passes through days before its minimum (2026-11-2 on
+  // the way to 2026-11-29), and under load the picker then lost its year and month (see the closing note of #12).
   await typeDay(1, yesterday);
+  await typeDay(0, yesterday);
   await p.getByRole('dialog').getByRole('button', { name: '确认' }).click();
   const settled = p.getByRole('table', { name: '结算记录' });
   await expect.poll(() => settled.getByRole('cell', { name: `${yesterday} – ${yesterday}` }).count()).toBe(1);
