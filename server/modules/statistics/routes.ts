@@ -460,12 +460,12 @@ export function statsRoutes() {
   app.openapi(reportRoute('unseen'), async (c) => {
     const q = c.req.valid('query');
     rejectUnknownQuery(c, reportQueries.unseen);
-    const { db } = c.get('deps');
+    const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
-    const period = await periodOf(c, q);
-    const { page, pageSize } = pageOf(q, []);
-    const now = c.get('deps').clock.now();
     const timeZone = await timeZoneOf(db, tenant);
+    const period = await periodOf(c, q, MAX_DAYS, timeZone);
+    const { page, pageSize } = pageOf(q, []);
+    const now = clock.now();
     const { rows, total, totalExact } = await servedUnseen(db, {
       tenant,
       query: {

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Period } from '../../../common/period';
+import { daysIn, type Period } from '../../../common/period';
 import { entry } from '../../core/maps';
 import { containsAnyCase } from '../../core/shared';
 import { COUNT_CAP, cappedCount, type ListTotal, type PageRead, shortPageTotal } from '../../core/totals';
@@ -187,9 +187,8 @@ export const UNSEEN_WALK = { least: 200, most: 20_000 };
 
 /** Past this movie id the last days are not kept in memory (4 bytes an id): the list walks with a probe a movie. */
 const MAX_KEPT_ID = 1 << 24;
-const DAY_MS = 86_400_000;
 /** A day as a number: days since 1970-01-01, plus one (0 is "never seen" in `LastDays`). */
-const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS + 1;
+const dayNumber = (day: string) => daysIn('1970-01-01', day);
 
 /**
  * A tenant's movies' last days with a view (`dayNumber`, 0 for none) by movie id, as of the write numbered `gen`
