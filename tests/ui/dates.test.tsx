@@ -3,9 +3,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { AdminContext, ResourceContextProvider, SimpleForm, testDataProvider } from 'react-admin';
+import { useState } from 'react';
+import {
+  AdminContext,
+  ResourceContextProvider,
+  SimpleForm,
+  testDataProvider,
+  useTranslate,
+} from 'react-admin';
 import { afterEach, expect, test, vi } from 'vitest';
-import { DayInput, InstantInput } from '../../src/components/dates';
+import { DayInput, DayPicker, InstantInput } from '../../src/components/dates';
 import { createI18nProvider } from '../../src/i18n';
 
 /**
@@ -103,6 +110,158 @@ test('a half-typed date shows an error in the interface language, stays as typed
     expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeTruthy();
     expect((await box('day')).value).toBe(shown);
     expect(onSubmit).not.toHaveBeenCalled();
+    cleanup();
+  }
+}, 60_000);
+
+/**
+ * A period as the settlement dialog has it (AgentStat's SettleButton): two day pickers outside a form, the end's
+ * minimum being the start; each commits only a day within its bounds.
+ */
+function period(locale: 'zh-CN' | 'en-US') {
+  const commits: [string, string][] = [];
+  const MAX = '2026-11-30';
+  function Period() {
+    const translate = useTranslate();
+    const [from, setFrom] = useState<string | null>(null);
+    const [to, setTo] = useState<string | null>(null);
+    return (
+      <>
+        <DayPicker
+          label="Start"
+          value={from ?? ''}
+          max={MAX}
+          onCommit={(d) => {
+            commits.push(['from', d]);
+            setFrom(d);
+          }}
+          invalidText={translate('report.period.invalid', { min: '—', max: MAX })}
+        />
+        <DayPicker
+          label="End"
+          value={to ?? ''}
+          min={from ?? undefined}
+          max={MAX}
+          onCommit={(d) => {
+            commits.push(['to', d]);
+            setTo(d);
+          }}
+          invalidText={translate('report.period.invalid', { min: from ?? '—', max: MAX })}
+        />
+      </>
+    );
+  }
+  render(
+    <AdminContext dataProvider={testDataProvider()} i18nProvider={createI18nProvider(locale)}>
+      <Period />
+    </AdminContext>,
+  );
+  return commits;
+}
+
+/** The n-th picker's field and its value box (the hidden input: what the field shows, as one string). */
+async function picker(n: number) {
+  const root = await waitFor(
+    () => {
+      const r = document.querySelectorAll<HTMLElement>('.MuiPickersInputBase-root')[n];
+      if (!r) throw new Error(`no picker ${n} yet`);
+      return r;
+    },
+    { timeout: 15_000 },
+  );
+  return { root, box: root.querySelector('input') as HTMLInputElement };
+}
+
+/**
+ * Types digits into a picker's field from its first part, a key at a time and `delay` ms apart, as an operator (or
+ * playwright's `keyboard.type` with a delay) does: each key fills the focused part (the browser puts it in the part's
+ * text and fires `input`, which MUI's field reads). Between keys the page's timers run: a loaded machine's key arrives
+ * after them, and so does every key here, whatever the machine's load.
+ */
+async function typeDigits(n: number, digits: string, delay = 20) {
+  const { root } = await picker(n);
+  const first = root.querySelector<HTMLElement>('[role="spinbutton"]') as HTMLElement;
+  fireEvent.mouseDown(first);
+  first.focus();
+  fireEvent.click(first);
+  await act(() => new Promise((r) => setTimeout(r, 50))); // the picker selects the part focused
+  for (const key of digits) {
+    const part = document.activeElement as HTMLElement;
+    fireEvent.keyDown(part, { key });
+    part.textContent = key;
+    fireEvent.input(part);
+    fireEvent.keyUp(part, { key });
+    await act(() => new Promise((r) => setTimeout(r, delay)));
+  }
+}
+
+test('a day typed key by key through days out of bounds is kept whole and committed', async () => {
+  // Typed digit by digit after a start of 2026-11-05, the end passes through 2026-11-02 (zh-CN: the day's first digit)
+  // or 0002-11-29 (en-US: the year's), before its minimum; the field lost its other parts and kept "29" or "2026".
+  for (const [locale, start, end, shownStart, shownEnd] of [
+    ['zh-CN', '20261105', '20261129', '2026-11-05', '2026-11-29'],
+    ['en-US', '11052026', '11292026', '11/05/2026', '11/29/2026'],
+  ] as const) {
+    const commits = period(locale);
+    await typeDigits(0, start);
+    await waitFor(() => expect(commits).toContainEqual(['from', '2026-11-05']));
+    await typeDigits(1, end);
+    expect((await picker(1)).box.value).toBe(shownEnd);
+    expect((await picker(0)).box.value).toBe(shownStart);
+    expect(commits.filter(([which]) => which === 'to')).toEqual([['to', '2026-11-29']]);
+    expect(document.querySelector('.Mui-error')).toBeNull();
+    cleanup();
+  }
+}, 60_000);
+
+test('a day typed key by key out of bounds stays as typed, with the bounds in the interface language', async () => {
+  for (const [locale, start, end, shownEnd, again, shownAgain, message] of [
+    [
+      'zh-CN',
+      '20261105',
+      '20261102',
+      '2026-11-02',
+      '20261106',
+      '2026-11-06',
+      '请输入 2026-11-05 至 2026-11-30 之间的日期',
+    ],
+    [
+      'en-US',
+      '11052026',
+      '11022026',
+      '11/02/2026',
+      '11062026',
+      '11/06/2026',
+      'Enter a date between 2026-11-05 and 2026-11-30',
+    ],
+  ] as const) {
+    const commits = period(locale);
+    await typeDigits(0, start);
+    await waitFor(() => expect(commits).toContainEqual(['from', '2026-11-05']));
+    await typeDigits(1, end);
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect((await picker(1)).box.value).toBe(shownEnd);
+    expect(commits.filter(([which]) => which === 'to')).toEqual([]);
+    // typed again within the bounds, it is committed and the error goes (typed over a day, the parts in between
+    // may be committed too: in en-US 2026-11-06 once the day is typed, again once the year is)
+    await typeDigits(1, again);
+    await waitFor(() => expect(commits.at(-1)).toEqual(['to', '2026-11-06']));
+    expect((await picker(1)).box.value).toBe(shownAgain);
+    expect(screen.queryByText(message)).toBeNull();
+    cleanup();
+    // out of bounds again, then the start moved before it: the bounds now take it in and it is committed
+    const more = period(locale);
+    await typeDigits(0, start);
+    await waitFor(() => expect(more).toContainEqual(['from', '2026-11-05']));
+    await typeDigits(1, end);
+    expect(await screen.findByText(message)).toBeTruthy();
+    await typeDigits(0, locale === 'zh-CN' ? '20261101' : '11012026');
+    // (typed over, the start passes through days before the end, 0002-11-05 …: the end may be committed then)
+    await waitFor(() => expect(more.at(-1)).toEqual(['from', '2026-11-01']));
+    expect(more.filter(([which]) => which === 'to').at(-1)).toEqual(['to', '2026-11-02']);
+    expect((await picker(1)).box.value).toBe(shownEnd);
+    expect((await picker(0)).box.value).toBe(locale === 'zh-CN' ? '2026-11-01' : '11/01/2026');
+    expect(document.querySelector('.Mui-error')).toBeNull();
     cleanup();
   }
 }, 60_000);

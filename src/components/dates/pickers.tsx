@@ -5,7 +5,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { enUS, zhCN } from '@mui/x-date-pickers/locales';
 import dayjs, { type Dayjs } from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { FieldTitle, InputHelperText, useInput, useLocaleState, useResourceContext } from 'react-admin';
 import {
   DAY_FORMAT,
@@ -147,7 +147,15 @@ export function InstantPickerInput(props: InstantInputProps) {
   return <RaPicker kind="instant" {...props} />;
 }
 
-/** A day picker outside a form (the reports' period): commits only complete days within the bounds. */
+/**
+ * A day picker outside a form (the reports' period, the settlement's days): commits only complete days within the
+ * bounds. The picker is controlled, and MUI X's field takes a value it published and did not get back as refused: a
+ * complete day published over an empty value and not echoed back within a 0 ms timeout has its parts cleared, the
+ * part being typed keeps its pending digit. Typed digit by digit, 2026-11-29 passes through 2026-11-02; below the
+ * minimum it was not committed, the field was cleared and the next digit left just "29". So the picker is given back
+ * what its field last published (the draft, about the value it was typed over) and the committed day only when it
+ * changes; that day's Dayjs is made once per value (a new one each render is a new value: the field's parts reset).
+ */
 export function PlainDayPicker({
   label,
   value,
@@ -158,22 +166,38 @@ export function PlainDayPicker({
   invalidText,
 }: PlainDayPickerProps) {
   const l = useLocaleFormats();
-  // A bad entry is about the value it was typed over: another value (a preset) clears it.
-  const [badOver, setBadOver] = useState<string | null>(null);
-  const bad = badOver === value;
+  const committed = useMemo(() => parsed(value, true), [value]);
+  const minDate = useMemo(() => (min ? dayjs(min) : undefined), [min]);
+  const maxDate = useMemo(() => dayjs(max), [max]);
+  // What the field last published over the value it was typed over: another value (a preset, a commit) drops it.
+  const [draft, setDraft] = useState<{ over: string; day: Dayjs | null } | null>(null);
+  if (draft && draft.over !== value) setDraft(null);
+  const typed = draft?.over === value ? draft : null;
+  const within = (d: Dayjs | null) => {
+    const v = dayValue(d);
+    return v && v !== INVALID && v <= max && (!min || v >= min) ? v : null;
+  };
+  // A bad entry: a date that is not a day within the bounds, or a committed day emptied (part or whole).
+  const bad = !!typed && !within(typed.day) && (typed.day !== null || value !== '');
+  // Bounds that move (the end's minimum is the start) may take in a day typed outside them: it is committed then,
+  // rather than shown without an error and never committed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the bounds commits what was typed
+  useEffect(() => {
+    const v = typed && within(typed.day);
+    if (v && v !== value) onCommit(v);
+  }, [min, max]);
   return (
     <PickerProvider>
       <DatePicker
         label={label}
-        value={parsed(value, true)}
+        value={typed ? typed.day : committed}
         format={l.day}
-        minDate={min ? dayjs(min) : undefined}
-        maxDate={dayjs(max)}
+        minDate={minDate}
+        maxDate={maxDate}
         onChange={(next) => {
-          const v = dayValue(next);
-          const ok = !!v && v !== INVALID && v <= max && (!min || v >= min);
-          setBadOver(next && !ok ? value : null);
-          if (ok) onCommit(v);
+          setDraft({ over: value, day: next });
+          const v = within(next);
+          if (v) onCommit(v);
         }}
         slotProps={{
           calendarHeader: { format: l.header },
