@@ -133,7 +133,7 @@ const daysOf = (s: { params: unknown[] }) =>
 const summing = (s: { sql: string }) =>
   s.sql.includes('from stat_keyword_daily') && s.sql.includes("keyword <> ''") && !s.sql.includes(' in (');
 
-test("after a rollup of today the next read sums today's rows only, the totals, series and page's keys too; after one of yesterday, yesterday's only; after one of an older day, every day but today; the next page none", async () => {
+test("after a rollup of today the next read sums today's rows only, the totals, series and page's keys too (read only then); after one of yesterday, yesterday's only; after one of an older day, every day but today; the next page none", async () => {
   const { db, seen } = watchedDb(api.database.db);
   const from = addDays(TODAY, -11);
   const yesterday = addDays(TODAY, -1);
@@ -182,6 +182,8 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
     expect(totals.length).toBeGreaterThan(0);
     expect(totals.some((s) => daysOf(s).includes(yesterday))).toBe(daysBefore > 0);
     expect(totals.some((s) => daysOf(s).includes(from))).toBe(daysBefore === 5);
+    // Today's total rows are kept under today's stamp like its keys' rows: read again after a rollup of today only.
+    expect(totals.some((s) => daysOf(s).includes(TODAY))).toBe(daysBefore === 0);
     // Nor the page's keys over those days (their sums and sketches kept since the first read).
     const pageKeys = seen.filter((s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes(' in ('));
     expect(pageKeys.length).toBeGreaterThan(0);
