@@ -19,7 +19,9 @@ const UI_ISOLATED = [
 
 // Like the API budgets, the UI tests' only stops a hung test: vitest's 5 s failed a date picker's and a settings
 // screen's test in a clean clone's `npm test` (2026-11-29), the UI tests beside the type-check, the demo build and
-// the API suite on two cores. What a test waits for is still bounded by its own `findBy…`/`waitFor` timeouts.
+// the API suite on two cores. What a test waits for is still bounded by its own `findBy…`/`waitFor` timeouts. The
+// same budget for their hooks (vitest's is 10 s): a file's warm-up render (tests/ui/warm-up.tsx) missed those 10 s in
+// a full run beside other engineers' builds and tests (load average 23-28 on two cores, 2026-11-29).
 const UI_TIMEOUT = 30_000;
 
 export default defineConfig({
@@ -36,11 +38,18 @@ export default defineConfig({
           isolate: false,
           setupFiles: ['tests/ui/setup.ts'],
           testTimeout: UI_TIMEOUT,
+          hookTimeout: UI_TIMEOUT,
         },
       },
       {
         extends: true,
-        test: { name: 'ui-isolated', include: UI_ISOLATED, environment: 'node', testTimeout: UI_TIMEOUT },
+        test: {
+          name: 'ui-isolated',
+          include: UI_ISOLATED,
+          environment: 'node',
+          testTimeout: UI_TIMEOUT,
+          hookTimeout: UI_TIMEOUT,
+        },
       },
       {
         extends: true,
