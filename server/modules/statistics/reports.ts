@@ -39,6 +39,11 @@ export interface ReportDef {
    * the day and the key): then one day's sums per key are its rows, read without grouping.
    */
   rowPerKeyAndDay?: boolean;
+  /**
+   * Whether an index leads with the scope and the key before the day (migrations 0125, 0127): a page's keys over a
+   * range of days then read each key's days as one range, rather than searching the index for each day's keys.
+   */
+  keyDays?: boolean;
   /** Columns of the daily table holding each sketch's estimate for that row (null when not computed). */
   estimates?: Record<string, string>;
 }
@@ -96,10 +101,19 @@ const sketchSql = (def: ReportDef) =>
       .join(''),
   );
 
+/** The sketch columns of one row as stored (`sk_*`), for `framedSketches`. */
+const storedSketchSql = (def: ReportDef) =>
+  sql.raw(
+    Object.entries(def.sketches)
+      .map(([k, c]) => `, ${c} as "sk_${k}"`)
+      .join(''),
+  );
+
 /**
  * A period's days as a condition: a range, unless rows are looked up by key (a page's keys, the total row). Then each
  * day is listed, so that the index (the scope's columns, the day, the key) is searched for each day's keys: after a
  * range of days, PostgreSQL 15 reads every key of every day in it (twenty keywords over 88 days: 59 ms, listed 8).
+ * A table with an index led by the key (`keyDays`) reads a page's keys over a range.
  */
 function daysOf(period: Period, byKey: boolean): SQL {
   if (period.from === period.to) return sql`day = ${period.from}::date`;
@@ -145,21 +159,18 @@ async function blockSketches(
         sql`, `,
       )})`
     : sql``;
-  // One day's rows by key or the total row: one row a key (the table's key is the tenant, the day and the key), read as
-  // it is and framed here. Grouped, string_agg copied each full sketch twice on the server (a page of domains over a
+  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here. Grouped, string_agg copied each full sketch twice on the server (a page of domains over a
   // late day: 40 of 16 KB).
-  if (days.length === 1 && !blocks.length && (opts.byKey || opts.totalRow)) {
-    const rows = rowsOf<Raw>(
-      await db.execute(
-        sql`select ${opts.byKey ? sql`${sql.raw(def.key)} as key` : sql`1 as one`}${sql.raw(
-          Object.entries(def.sketches)
-            .map(([k, c]) => `, ${c} as "sk_${k}"`)
-            .join(''),
-        )} from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day = ${days[0]}`, opts.totalRow)}${inKeys}`,
+  if (def.rowPerKeyAndDay && days.length === 1 && !blocks.length && (opts.byKey || opts.totalRow)) {
+    return framedSketches(
+      def,
+      rowsOf<Raw>(
+        await db.execute(
+          sql`select ${opts.byKey ? sql`${sql.raw(def.key)} as key` : sql`1 as one`}${storedSketchSql(def)}
+            from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day = ${days[0]}`, opts.totalRow)}${inKeys}`,
+        ),
       ),
     );
-    for (const r of rows) for (const k of Object.keys(def.sketches)) r[`sk_${k}`] = framed(r[`sk_${k}`]);
-    return rows;
   }
   const parts: SQL[] = [];
   if (days.length)
@@ -193,6 +204,12 @@ function framed(v: unknown): Uint8Array | null {
   new DataView(out.buffer).setUint32(0, b.length);
   out.set(b, 4);
   return out;
+}
+
+/** Rows read with `storedSketchSql`, their sketches framed as `sketchSql` frames a group's (in place). */
+function framedSketches(def: ReportDef, rows: Raw[]): Raw[] {
+  for (const r of rows) for (const k of Object.keys(def.sketches)) r[`sk_${k}`] = framed(r[`sk_${k}`]);
+  return rows;
 }
 
 /** Rows restricted to the keys that pass `having` (the demand-gap view), as a condition. */
@@ -510,16 +527,18 @@ async function seriesDays(db: Executor, def: ReportDef, q: ReportQuery, period: 
 async function rowsFor(db: Executor, def: ReportDef, q: ReportQuery, period: Period, keys: unknown[]) {
   if (!keys.length) return new Map<string, Raw>();
   const blocks = blocksFor(def, q);
+  // One day of a table with a row per key and day: the rows as they are (their sketches framed here), not grouped.
+  const one = def.rowPerKeyAndDay && period.from === period.to ? rowSql(def) : null;
   const [rows, sketches] = await Promise.all([
     db
       .execute(
-        sql`select ${sql.raw(def.key)} as key, ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)}
-        where ${whereOf(def, q, daysOf(period, true), false)} and ${sql.raw(def.key)} in (${sql.join(
+        sql`select ${sql.raw(def.key)} as key, ${one ?? sumsSql(def)}${blocks ? sql`` : one ? storedSketchSql(def) : sketchSql(def)} from ${sql.raw(def.table)}
+        where ${whereOf(def, q, daysOf(period, !def.keyDays), false)} and ${sql.raw(def.key)} in (${sql.join(
           keys.map((k) => sql`${k}`),
           sql`, `,
-        )}) group by ${sql.raw(def.key)}`,
+        )})${one ? sql`` : sql` group by ${sql.raw(def.key)}`}`,
       )
-      .then((r) => rowsOf<Raw>(r)),
+      .then((r) => (one && !blocks ? framedSketches(def, rowsOf<Raw>(r)) : rowsOf<Raw>(r))),
     blocks ? blockSketches(db, def, q, period, { totalRow: false, byKey: true, keys }) : Promise.resolve([]),
   ]);
   return withSketches(rows, sketches);
@@ -874,6 +893,7 @@ export const REPORTS = {
   keywords: {
     table: 'stat_keyword_daily',
     rowPerKeyAndDay: true,
+    keyDays: true,
     key: 'keyword',
     totalKey: "''",
     sums: { searches: 'sum(searches)', zero: 'sum(zero_results)', rsum: 'sum(results_sum)' },
@@ -899,6 +919,7 @@ export const REPORTS = {
   objects: {
     table: 'stat_object_daily',
     rowPerKeyAndDay: true,
+    keyDays: true,
     key: 'object_id',
     totalKey: '0',
     sums: { views: 'sum(views)', plays: 'sum(plays)' },

@@ -116,7 +116,10 @@ export const statKeywordDaily = pgTable(
     resultsSum: bigint('results_sum', { mode: 'number' }).notNull().default(0),
     searchers: empty('searchers'),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.day, t.keyword] })],
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.day, t.keyword] }),
+    index('stat_keyword_daily_key_day_idx').on(t.tenant, t.keyword, t.day),
+  ],
 );
 
 /**
