@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
 import { COUNT_CAP } from '../../server/core/totals';
-import { SEEN_LOCK, UNSEEN_WALK } from '../../server/modules/statistics/seen';
+import { SEEN_LOCK, SEEN_SETS, UNSEEN_WALK } from '../../server/modules/statistics/seen';
 import { onPostgres, startApi, type TestApi } from './harness';
 import { event, report, rollup, siteSender } from './stats-helpers';
 
@@ -34,15 +34,19 @@ function random(seed: number) {
 }
 
 const WALK = { ...UNSEEN_WALK };
+const SETS = { ...SEEN_SETS };
 beforeAll(async () => {
   // The movies' walk reads a few at a time here (then twice as many each time): its pages cross many reads.
   Object.assign(UNSEEN_WALK, { least: 3, most: 3 });
+  // Periods of up to three days test movies last seen after them by the days' kept sets, longer ones by their days.
+  Object.assign(SEEN_SETS, { mostDays: 3 });
   api = await startApi();
   admin = await api.login();
   send = await siteSender(api, admin);
 });
 afterAll(async () => {
   Object.assign(UNSEEN_WALK, WALK);
+  Object.assign(SEEN_SETS, SETS);
   await api.close();
 });
 
