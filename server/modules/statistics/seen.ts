@@ -3,7 +3,14 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { daysIn, eachDay, type Period } from '../../../common/period';
 import { entry } from '../../core/maps';
 import { containsAnyCase } from '../../core/shared';
-import { COUNT_CAP, cappedCount, type ListTotal, type PageRead, shortPageTotal } from '../../core/totals';
+import {
+  COUNT_CAP,
+  cappedCount,
+  cappedOf,
+  type ListTotal,
+  type PageRead,
+  shortPageTotal,
+} from '../../core/totals';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
@@ -20,7 +27,7 @@ import type { SEEN_TYPES } from './schema';
  * - a period that ends on or after the last day any listed object was seen (today's, last week's, this month's) is
  *   exactly that: its total is a sum of a few rows, whatever the number of movies;
  * - an earlier period (yesterday once today has views, last month) has at least that many: beyond COUNT_CAP the total
- *   says so (`totalExact: false`), else it is counted, capped, like any list;
+ *   says so (`totalExact: false`), else it is counted, capped, like any list (the movies by their walk, in memory);
  * - a page walks the objects in their order (the movies' status index) and skips the seen ones by their last day,
  *   reading a period's daily rows only for an object last seen after the period ended. The movies' last days are
  *   kept in memory (`movieLastDays`, migration 0126): the walk reads the index alone, without a probe a movie.
@@ -156,12 +163,18 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
   }
   if (days && !uq.q) {
     const share = Number(kept.listed) / Math.max(1, notSince); // movies walked an unseen one, or more
-    const rows = await walkUnseenMovies(db, { tenant, period, offset, pageSize, order, share }, days);
-    const read = { offset, pageSize, rows: rows.length };
-    const where = sql`${list.listed} and ${unseen}`;
+    // A total the kept counts cannot give (an earlier period with few not seen since it began) is counted by the walk,
+    // in memory, up to the cap: in SQL each movie seen since would search its days.
+    const countTo = !endsLast && notSince <= COUNT_CAP ? COUNT_CAP + 1 : 0;
+    const walked = await walkUnseenMovies(
+      db,
+      { tenant, period, offset, pageSize, order, share, countTo },
+      days,
+    );
+    const read = { offset, pageSize, rows: walked.rows.length };
     return {
-      rows,
-      ...(keptTotal(endsLast, notSince, read) ?? (await cappedCount(db, list.table, where, read))),
+      rows: walked.rows,
+      ...(keptTotal(endsLast, notSince, read) ?? cappedOf(walked.unseen)),
     };
   }
   const conditions = [list.listed, unseen, uq.q ? list.search(uq.q) : undefined].filter((c): c is SQL => !!c);
@@ -289,9 +302,11 @@ async function walkUnseenMovies(
     pageSize: number;
     order: 'asc' | 'desc';
     share: number;
+    /** Walk on until this many unseen movies are met, or all of them (0: the page's end). */
+    countTo: number;
   },
   days: Int32Array,
-): Promise<UnseenRow[]> {
+): Promise<{ rows: UnseenRow[]; unseen: number }> {
   const { tenant, period, offset, pageSize, order } = q;
   const first = Math.ceil((offset + pageSize) * q.share * 1.25);
   const dir = order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
@@ -301,7 +316,8 @@ async function walkUnseenMovies(
   let unseen = 0;
   let walked = 0;
   const { least, most } = UNSEEN_WALK;
-  for (let chunk = Math.min(most, Math.max(least, first)); unseen < offset + pageSize; chunk *= 2) {
+  const until = Math.max(offset + pageSize, q.countTo);
+  for (let chunk = Math.min(most, Math.max(least, first)); unseen < until; chunk *= 2) {
     const walk = rowsOf<{ id: number }>(
       await db.execute(sql`select id from movies where status = 'online' order by published_at ${dir}, id ${idDir}
         limit ${chunk} offset ${walked}`),
@@ -314,10 +330,11 @@ async function walkUnseenMovies(
       if (!isUnseen(id)) continue;
       if (unseen >= offset && unseen < offset + pageSize) ids.push(id);
       unseen++;
+      if (unseen >= until) break;
     }
     if (walk.length < chunk) break;
   }
-  return moviesById(db, ids);
+  return { rows: await moviesById(db, ids), unseen };
 }
 
 /** The movies `ids` as the list shows them, in that order. */
