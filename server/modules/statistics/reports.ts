@@ -159,8 +159,8 @@ async function blockSketches(
         sql`, `,
       )})`
     : sql``;
-  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here. Grouped, string_agg copied each full sketch twice on the server (a page of domains over a
-  // late day: 40 of 16 KB).
+  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here.
+  // Grouped, string_agg copied each full sketch twice on the server (a page of domains over a late day: 40 of 16 KB).
   if (def.rowPerKeyAndDay && days.length === 1 && !blocks.length && (opts.byKey || opts.totalRow)) {
     return framedSketches(
       def,

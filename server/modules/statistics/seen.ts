@@ -392,8 +392,8 @@ interface SeenOn {
 const seenOnDays = new WeakMap<object, Map<string, SeenOn>>();
 
 /**
- * The sets of movies seen on each day of the period (a bitmap by id each), or undefined past `SEEN_SETS.mostDays` days or
- * MAX_KEPT_ID. A day's rows change only in a rollup of it, which moves its `day_gen` in the same transaction
+ * The sets of movies seen on each day of the period (a bitmap by id each), or undefined past `SEEN_SETS.mostDays`
+ * days or MAX_KEPT_ID. A day's rows change only in a rollup of it, which moves its `day_gen` in the same transaction
  * (`markRolled`): a set is kept under the number read before its rows, and read again once the number moves. A page of
  * a period that ends before the last day seen then tests its movies last seen after it here, not each one's days.
  */
