@@ -243,6 +243,18 @@ test('reads past the warm window are left, a failing one is reported and the res
   expect(left.map((r) => r.report)).toEqual(['agents.all', 'agents.all', 'agents.all', 'no.such.report']);
 });
 
+test('a read is remembered beside its answer, not after it', async () => {
+  await api.query(sql`delete from report_reads`);
+  watched.seen.length = 0;
+  // a period no other test reads (no answer kept for it)
+  await get(`${AGENTS}?from=${addDays(TODAY, -4)}&to=${addDays(TODAY, -1)}`);
+  const issued = watched.seen.map((s) => s.sql);
+  const remembered = issued.findIndex((q) => q.includes('insert into report_reads'));
+  expect(remembered).toBeGreaterThan(-1);
+  // The answer's statements were issued before and after it: the write did not wait for the answer to end.
+  expect(issued.slice(remembered + 1).some((q) => ROLLUPS.test(q))).toBe(true);
+});
+
 test('a query read again within the minute is written once', async () => {
   await api.query(sql`delete from report_reads`);
   const path = `${AGENTS}?from=${addDays(TODAY, -1)}&to=${TODAY}`;

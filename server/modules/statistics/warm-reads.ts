@@ -41,15 +41,18 @@ export function replayable<Q extends object, T>(report: string, answer: Answer<Q
     db: Executor,
     read: { tenant: number; query: Q; at: ReadAt; now: Date; remember?: boolean },
   ): Promise<T> => {
-    const out = await answer(db, read.tenant, read.query, read.at);
-    if (read.remember !== false)
-      await rememberRead(db, {
-        tenant: read.tenant,
-        report,
-        query: read.query as ReadQuery,
-        day: read.at.today,
-        now: read.now,
-      });
+    // Remembered beside the answer, not after it: its write (a commit) is not added to the read's time.
+    const [out] = await Promise.all([
+      answer(db, read.tenant, read.query, read.at),
+      read.remember !== false &&
+        rememberRead(db, {
+          tenant: read.tenant,
+          report,
+          query: read.query as ReadQuery,
+          day: read.at.today,
+          now: read.now,
+        }),
+    ]);
     return out;
   };
 }
