@@ -154,7 +154,13 @@ function LinkMoviesDialog({
                   ...params.slotProps.input,
                   endAdornment: (
                     <>
-                      {search.isFetching ? <CircularProgress color="inherit" size={18} /> : null}
+                      {search.isFetching ? (
+                        <CircularProgress
+                          color="inherit"
+                          size={18}
+                          aria-label={translate('ra.page.loading')}
+                        />
+                      ) : null}
                       {params.slotProps.input.endAdornment}
                     </>
                   ),
