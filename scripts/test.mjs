@@ -2,20 +2,18 @@
 // `N passed, N failed`. The PostgreSQL run of the API suite happens when TEST_DATABASE_URL (default the local
 // server) is reachable. `npm test -- ui api` runs only those projects, one after another, streaming their output.
 //
-// A full run starts every step at once but for what waits on another, so the cores never wait on one lane:
-//   the builds (the end-to-end suite needs them), then the end-to-end parts, two at a time, from one queue;
-//   lint, then type-check;   ui;   api (PGlite, two workers);   api-pg (PostgreSQL, three workers).
-// In the clean-clone run of 2026-11-29 (23:07) the steps ran in three lanes, one step after another in each: the
-// PostgreSQL suite, in one worker after the UI tests, ended last (14:27, at 18 minutes), and the end-to-end parts
-// began after the type-check. Now the builds come first (the end-to-end parts start a minute earlier) and the
-// PostgreSQL suite starts at once. The end-to-end files are dealt in parts of about two minutes, the longest files
-// first; each part is a vitest run of its own with its own server and database (tests/e2e/setup.ts), so two parts
-// at once never share state; three at once, on two cores, starved each other.
-// Not done: the steps that only need CPU time (type-check, lint, the API suites) at a lower priority, so that the
-// end-to-end parts run as if alone and those steps fill the idle time: tried at nice 10 beside other engineers' work
-// (load average 22-28), their workers got 20 s of CPU in 20 minutes and the run could not end.
+// A full run uses both cores: the steps run in three lanes at once, each lane one step after another —
+//   lane 1: type-check, build, demo build, then end-to-end parts (the builds are what the end-to-end suite needs),
+//   lane 2: lint, api (PGlite), then end-to-end parts,
+//   lane 3: ui, api-pg, then end-to-end parts.
+// The PGlite suite, the longest step, starts at once (after ui it was the last to end).
+// Three, on two cores: the PostgreSQL suite and the end-to-end parts wait on their database, server and browser for
+// much of their time (two lanes left the cores idle for 46 % of a 20-minute run). The end-to-end files are dealt in
+// parts of about two minutes, the longest files first, from one queue: lane 1 starts on them after the builds, the
+// others join when their API suites end, two parts at most at once (E2E_AT_ONCE). Each part is a vitest run of its
+// own with its own server and database (tests/e2e/setup.ts), so two parts at once never share state.
 // Each step's output is printed in one piece when it ends (two vitest runs writing at once would interleave).
-// A failing type-check, lint or build stops the run, as before: its other steps are ended.
+// A failing type-check or lint stops the run, as before: nothing is tested on code that does not compile.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
@@ -100,9 +98,7 @@ async function project(name, buffered, files = []) {
   // `ui` is two vitest projects: the files sharing one worker and the few run isolated (vitest.config.ts).
   // The PGlite suite in two workers: vitest's default on two cores is one (cores - 1), so the longest step (33:14 of a
   // 43-minute run of 2026-11-29) ran its files one after another however idle the other core was. Measured alone:
-  // 353 s of CPU in one worker, 360 s in two (each imports the server once). The PostgreSQL suite in three: its
-  // workers wait on the server too; alone, beside a benchmark, three took 4:13 (137 s of CPU, the server's apart;
-  // each file has a database of its own, tests/api/harness.ts).
+  // 353 s of CPU in one worker, 360 s in two (each imports the server once).
   const config =
     name === 'e2e'
       ? ['--config', 'tests/e2e/vitest.config.ts']
@@ -110,9 +106,7 @@ async function project(name, buffered, files = []) {
         ? ['--project', 'ui', '--project', 'ui-isolated']
         : name === 'api'
           ? ['--project', name, '--maxWorkers=2']
-          : name === 'api-pg'
-            ? ['--project', name, '--maxWorkers=3']
-            : ['--project', name];
+          : ['--project', name];
   await run(
     label,
     [
@@ -158,25 +152,46 @@ if (only.length) {
   }
 } else {
   const parts = e2eParts(readdirSync('tests/e2e').filter((f) => f.endsWith('.test.ts')));
-  /** Takes end-to-end parts from the queue until it is empty: E2E_AT_ONCE of these run at once. */
+  let markBuilt;
+  const built = new Promise((resolve) => {
+    markBuilt = resolve;
+  });
+  // At most two end-to-end parts at once: each drives a browser and a server, and three on two cores starved each
+  // other (parts of 2 minutes alone took 8-13 minutes in a clean-clone run of 2026-11-29).
+  let running = 0;
+  const freed = [];
+  /** Takes end-to-end parts from the queue until it is empty (every lane does, once the builds are there). */
   const e2e = async () => {
-    for (let files = parts.shift(); files; files = parts.shift()) await project('e2e', true, files);
+    await built;
+    for (;;) {
+      while (running >= E2E_AT_ONCE) await new Promise((resolve) => freed.push(resolve));
+      const files = parts.shift();
+      if (!files) return;
+      running += 1;
+      try {
+        await project('e2e', true, files);
+      } finally {
+        running -= 1;
+        freed.shift()?.();
+      }
+    }
   };
   await Promise.all([
     (async () => {
+      await gate('type-check (tsc)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], true);
       await builds(true);
-      await Promise.all(Array.from({ length: E2E_AT_ONCE }, e2e));
+      markBuilt();
+      await e2e();
     })(),
     (async () => {
       await gate('lint (biome)', ['node_modules/@biomejs/biome/bin/biome', 'check', '.'], true);
-      // In one thread: tsc 7's checkers in parallel took 56 s of CPU and 3.3 GB (58 s wall), one thread 27 s and
-      // 1.7 GB (38 s wall, the machine shared with a benchmark), the same diagnostics.
-      const tsc = ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.', '--singleThreaded'];
-      await gate('type-check (tsc)', tsc, true);
+      await project('api', true);
+      await e2e();
     })(),
-    project('ui', true),
-    project('api', true),
-    project('api-pg', true),
+    (async () => {
+      for (const name of ['ui', 'api-pg']) await project(name, true);
+      await e2e();
+    })(),
   ]);
 }
 printTimes();
