@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 // server once per file instead cost more than the tests themselves (3 s a file on this machine). A test that needs
 // another registry of modules passes it to `startApi` (never `vi.mock`, which would leak into the next file).
 // The API budgets only stop a hung test: a seed of the demo data took over 30 s beside the end-to-end suite, and the
-// kept reports' property tests (14-23 s a file alone, api-pg in three workers) over 120 s in a full run beside
+// kept reports' property tests (14-23 s a file alone) over 120 s in a full run beside
 // other engineers' builds and tests (load average 12-20 on two cores, 2026-11-29): 300 s now.
 // The UI files share one worker (`isolate: false`: tests/ui/setup.ts says what each still gets afresh) except these:
 // two mock a module with `vi.mock` (the mock would stay for the next files) and two read computed styles.
