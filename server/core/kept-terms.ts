@@ -32,11 +32,15 @@ export async function learnKeptTerm(
   return !!row?.ready;
 }
 
-/** Whether the transactions writing `table` now (but this connection's) end within `waitMs` (polled every 10 ms). */
+/**
+ * Whether the transactions writing `table` now (but this connection's) end within `waitMs` (polled every 10 ms). Of
+ * this database: pg_locks shows the server's, and a table's number (its oid) is the same in every database made
+ * from one template or by the same migrations.
+ */
 async function writersEnded(db: Db, table: string, waitMs: number): Promise<boolean> {
   const writers = sql`select virtualtransaction from pg_locks
     where locktype = 'relation' and relation = ${table}::regclass and mode = 'RowExclusiveLock' and granted
-      and pid <> pg_backend_pid()`;
+      and database = (select oid from pg_database where datname = current_database()) and pid <> pg_backend_pid()`;
   const [{ now }] = rowsOf<{ now: string[] | null }>(
     await db.execute(sql`select array_agg(virtualtransaction) as now from (${writers}) as w`),
   );

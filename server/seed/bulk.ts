@@ -289,6 +289,15 @@ export async function countDrift(db: Executor) {
         on r.dim = c.dim and r.key = c.key and r.status = c.status and r.sort = c.sort and r.week = c.week
       where coalesce(c.n, 0) <> coalesce(r.n, 0)
       union all
+      select concat_ws(' ', 'match', coalesce(c.term, r.term), coalesce(c.status, r.status), coalesce(c.id, r.id),
+          coalesce(c.at, r.at)),
+        coalesce(c.n, 0), coalesce(r.n, 0)
+      from (select term, status, id, published_at::text as at, n from movie_search_matches where n <> 0) c
+      full join (select t.term, m.status, m.id, m.published_at::text as at, 1 as n
+          from movie_search_listed t join movies m on strpos(lower(m.title), t.term) > 0) r
+        on r.term = c.term and r.status = c.status and r.id = c.id and coalesce(r.at, '') = coalesce(c.at, '')
+      where coalesce(c.n, 0) <> coalesce(r.n, 0)
+      union all
       select concat('item_count column ', c.id), c.item_count, (select count(*)::int from movies m where m.column_id = c.id)
       from movie_columns c where c.item_count <> (select count(*) from movies m where m.column_id = c.id)
       union all

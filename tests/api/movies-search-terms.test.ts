@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { learnMatches } from '../../server/modules/movie/matches';
 import type { MovieStatus } from '../../server/modules/movie/schema';
 import {
   COUNT_CAP,
@@ -12,7 +13,7 @@ import {
   termPageStart,
 } from '../../server/modules/movie/totals';
 import { countDrift } from '../../server/seed/bulk';
-import { onPostgres, startApi, type TestApi } from './harness';
+import { freshDatabase, onPostgres, startApi, type TestApi } from './harness';
 import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
 
 /**
@@ -114,6 +115,12 @@ describe('learning a long search', () => {
 
   test('every kind of write keeps the kept counts exact', async () => {
     expect(await learnTerm(api.database.db, 'Lost', { kept: 10, waitMs: 2_000 })).toBe(true);
+    // and the kept matches (migration 0129), of a term whose counts are kept and of one whose are not
+    expect(await learnMatches(api.database.db, 'CITY', { kept: 10, waitMs: 2_000 })).toBe(true);
+    expect(await learnMatches(api.database.db, 'town', { kept: 10, waitMs: 2_000 })).toBe(true);
+    expect(
+      await api.query(sql`select count(*)::int as n from movie_search_matches where term = 'city'`),
+    ).toEqual([{ n: await matches('city') }]);
     const made: number[] = [];
     for (const title of ['New City', 'Lost and Found', 'cityless'])
       made.push((await createMovie(api, admin, { title, columnId: fx.columns.series })).id);
@@ -141,8 +148,36 @@ describe('learning a long search', () => {
 
   test('the rebuild recomputes them', async () => {
     await api.query(sql`update movie_search_counts set n = n + 3 where term = 'city'`);
-    expect((await countDrift(api.database.db)).length).toBeGreaterThan(0);
+    await api.query(sql`delete from movie_search_matches where term = 'city' and id % 2 = 0`);
+    await api.query(
+      sql`insert into movie_search_matches (term, status, id, n) values ('town', 'online', -1, 1)`,
+    );
+    await api.query(sql`update movie_search_listed set ready = false`);
+    expect((await countDrift(api.database.db)).map((d) => d.what.split(' ')[0])).toEqual(
+      expect.arrayContaining(['match', 'term']),
+    );
     await api.query(sql`select zg_movie_counts_rebuild()`);
+    expect(await countDrift(api.database.db)).toEqual([]);
+    expect(await api.query(sql`select term, ready from movie_search_listed order by term`)).toEqual([
+      { term: 'city', ready: true },
+      { term: 'town', ready: true },
+    ]);
+  });
+
+  test('the least recently searched kept matches leave with their rows; learning them again changes nothing', async () => {
+    await api.query(sql`update movie_search_listed set used_on = date '2026-01-01' where term = 'town'`);
+    const learn = (t: string) => learnMatches(api.database.db, t, { kept: 2, waitMs: 2_000 });
+    expect(await learn('lost')).toBe(true);
+    const listed = async () =>
+      (await api.query<{ term: string }>(sql`select term from movie_search_listed order by term`)).map(
+        (r) => r.term,
+      );
+    expect(await listed()).toEqual(['city', 'lost']);
+    expect(await api.query(sql`select 1 from movie_search_matches where term = 'town'`)).toEqual([]);
+    const rows = () => api.query(sql`select * from movie_search_matches order by term, status, id`);
+    const before = await rows();
+    expect(await learn('Lost')).toBe(true);
+    expect(await rows()).toEqual(before);
     expect(await countDrift(api.database.db)).toEqual([]);
   });
 
@@ -342,4 +377,57 @@ describe('learning a long search', () => {
       }
     },
   );
+
+  test.runIf(onPostgres)(
+    "a learner of a term's matches waits for the writes in flight; each write before or after it is in them once",
+    async () => {
+      await api.query(sql`insert into movies (title, status) select 'Meadow Song ' || i, 'online'
+        from generate_series(1, 300) as i`);
+      await api.query(sql`insert into movies (title, status) values ('Meadow Draft', 'rejected')`);
+      const url = (api.database as { url?: string }).url;
+      const writer = new pg.Client({ connectionString: url });
+      await writer.connect();
+      try {
+        // Writes in flight before the term is registered: a new match, and a match moved out of online.
+        await writer.query('begin');
+        await writer.query(`insert into movies (title, status) values ('Meadow in flight', 'pending')`);
+        await writer.query(`update movies set status = 'offline' where title = 'Meadow Song 7'`);
+        const learning = learnMatches(api.database.db, 'meadow', { kept: 50, waitMs: 10_000 });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await api.query(sql`select ready from movie_search_listed where term = 'meadow'`)).toEqual([
+          { ready: false },
+        ]);
+        // Registered: a write now moves the matches itself (a title out of them, a publication along them; rows
+        // whose counts the writer in flight does not hold).
+        await api.query(sql`update movies set title = 'Field Draft' where title = 'Meadow Draft'`);
+        await api.query(sql`update movies set published_at = '2026-05-01' where title = 'Meadow Song 9'`);
+        await writer.query('commit');
+        expect(await learning).toBe(true);
+        expect(await countDrift(api.database.db)).toEqual([]);
+        expect(
+          await api.query(sql`select count(*)::int as n from movie_search_matches
+            where term = 'meadow' and status = 'online' and n = 1`),
+        ).toEqual([{ n: await matches('meadow', "status = 'online'") }]);
+      } finally {
+        await writer.end();
+      }
+    },
+  );
+
+  test.runIf(onPostgres)('a learner does not wait for the writers of another database', async () => {
+    // made from the same template: its movies table has the same number (oid) as this one's
+    const other = await freshDatabase({ migrated: true });
+    const writer = new pg.Client({ connectionString: (other as { url?: string }).url });
+    await writer.connect();
+    try {
+      await writer.query('begin');
+      await writer.query(`insert into movies (title, status) values ('Elsewhere', 'pending')`);
+      expect(await learnTerm(api.database.db, 'elsewhere', { kept: 500, waitMs: 200 })).toBe(true);
+      expect(await learnMatches(api.database.db, 'elsewhere', { kept: 50, waitMs: 200 })).toBe(true);
+      await writer.query('rollback');
+    } finally {
+      await writer.end();
+      await other.close();
+    }
+  });
 });

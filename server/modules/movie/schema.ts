@@ -225,6 +225,38 @@ export const movieSearchWeeks = pgTable(
   (t) => [primaryKey({ columns: [t.term, t.sort, t.status, t.week] })],
 );
 
+/**
+ * The title searches of three or more characters whose matches are kept (migration 0129), as movieSearchTerms: for
+ * the statistics' list of movies not seen in a period (statistics/seen.ts), learned when it is first searched there.
+ */
+export const movieSearchListed = pgTable(
+  'movie_search_listed',
+  {
+    term: text('term').primaryKey(),
+    head: text('head').notNull(),
+    ready: boolean('ready').notNull().default(false),
+    usedOn: date('used_on').notNull().default(sql`current_date`),
+  },
+  (t) => [index('movie_search_listed_head').on(t.head)],
+);
+
+/**
+ * The movies whose lowered title contains a listed term, by term, status, publication and id (migration 0129, kept
+ * by statement triggers on `movies` as counts: a movie matches where `n` is 1; `zg_movie_counts_rebuild()` recomputes
+ * them). The key's index treats no publication as one value (NULLS NOT DISTINCT, written in the migration).
+ */
+export const movieSearchMatches = pgTable(
+  'movie_search_matches',
+  {
+    term: text('term').notNull(),
+    status: varchar('status', { length: 16 }).$type<MovieStatus>().notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    id: integer('id').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [uniqueIndex('movie_search_matches_key').on(t.term, t.status, t.id, t.publishedAt)],
+);
+
 export const movieTagLinks = pgTable(
   'movie_tag_links',
   {

@@ -222,12 +222,21 @@ export async function learnTerm(db: Db, q: string, limits = { kept: TERMS_KEPT, 
 }
 
 /**
+ * The fewest movies any of the grams of `q` is kept for (movie_gram_counts), 0 when one is in no title: at most that
+ * many titles contain `q`.
+ */
+export function gramsBound(q: string): SQL {
+  const grams = sql`zg_query_grams(${q}::text)`;
+  return sql`(select case when count(*) = cardinality(${grams}) then coalesce(min(s), 0) else 0 end
+    from (select sum(n) as s from ${movieGramCounts} where gram = any(${grams}) group by gram) as g)`;
+}
+
+/**
  * A term's kept count over `statuses` (and a column), whether it is kept, and, when not, the fewest movies any of
  * its grams is kept for (0 when one is in no title): at most that many match.
  */
 async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
   const term = sql`lower(${q}::text)`;
-  const grams = sql`zg_query_grams(${q}::text)`;
   const inColumn =
     counter?.dim === 'column' ? sql` and ${movieSearchCounts.columnId} = ${counter.key}` : sql``;
   const [row] = rowsOf<{ known: boolean; n: number; bound: number }>(
@@ -235,10 +244,7 @@ async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[
         update ${movieSearchTerms} set used_on = current_date where term = ${term} and used_on < current_date
         returning 1
       )
-      select k.known, k.n, case when k.known then 0 else (
-          select case when count(*) = cardinality(${grams}) then coalesce(min(s), 0) else 0 end
-          from (select sum(n) as s from ${movieGramCounts} where gram = any(${grams}) group by gram) as g
-        ) end::int as bound
+      select k.known, k.n, case when k.known then 0 else ${gramsBound(q)} end::int as bound
       from (select exists (select 1 from ${movieSearchTerms} where term = ${term} and ready) as known,
         (select coalesce(sum(n), 0)::int from ${movieSearchCounts}
           where term = ${term} and ${inArray(movieSearchCounts.status, [...statuses])}${inColumn}) as n) as k`),

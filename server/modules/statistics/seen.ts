@@ -14,6 +14,7 @@ import {
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
+import { keptMatches } from '../movie/matches';
 import { titleContains } from '../movie/model';
 import { movies, movieTags } from '../movie/schema';
 import type { SEEN_TYPES } from './schema';
@@ -468,9 +469,10 @@ function bitsOf(text: string): Uint8Array | undefined {
 const MAX_SEARCHED = 100_000;
 
 /**
- * A title search of the online movies not seen in the period: its matches (the grams' index, then the title) are read
- * once with their order's key, those not seen kept by their last days, sorted and counted here: an exact total, and
- * no probe a match. Undefined past MAX_SEARCHED matches.
+ * A title search of the online movies not seen in the period: its matches (kept, movie/matches.ts, for a search of
+ * three or more characters with many; else the grams' index, then the table) are read once with their order's key,
+ * those not seen kept by their last days, sorted and counted here: an exact total, and no probe a match. Undefined
+ * past MAX_SEARCHED matches.
  */
 async function searchUnseenMovies(
   db: Executor,
@@ -478,10 +480,14 @@ async function searchUnseenMovies(
   days: Int32Array,
 ): Promise<({ rows: UnseenRow[] } & ListTotal) | undefined> {
   const { tenant, period, offset, pageSize, order } = q;
-  const matches = rowsOf<{ id: number; k: number | null }>(
-    await db.execute(sql`select id, extract(epoch from published_at)::float8 as k from movies
-      where status = 'online' and ${titleContains(q.q)} limit ${MAX_SEARCHED + 1}`),
-  ).map((m) => ({ id: Number(m.id), k: m.k === null ? null : Number(m.k) }));
+  // A transaction cannot learn a term: its registration must be seen by every writer at once.
+  const learn = 'rollback' in db ? undefined : db;
+  const matches =
+    (await keptMatches(db, q.q, 'online', MAX_SEARCHED, learn)) ??
+    rowsOf<{ id: number; k: number | null }>(
+      await db.execute(sql`select id, extract(epoch from published_at)::float8 as k from movies
+        where status = 'online' and ${titleContains(q.q)} limit ${MAX_SEARCHED + 1}`),
+    ).map((m) => ({ id: Number(m.id), published: m.k === null ? null : Number(m.k) }));
   if (matches.length > MAX_SEARCHED) return undefined;
   const isUnseen = await unseenAmong(
     db,
@@ -495,7 +501,13 @@ async function searchUnseenMovies(
   const list = matches
     .filter((m) => isUnseen(m.id))
     .sort((a, b) =>
-      a.k === b.k ? sign * (a.id - b.id) : a.k === null ? -sign : b.k === null ? sign : sign * (a.k - b.k),
+      a.published === b.published
+        ? sign * (a.id - b.id)
+        : a.published === null
+          ? -sign
+          : b.published === null
+            ? sign
+            : sign * (a.published - b.published),
     );
   const rows = await moviesById(
     db,

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { learnKeptTerm } from '../../core/kept-terms';
+import { rowsOf } from '../../db/migrate';
+import type { Db, Executor } from '../../db/types';
+import type { MovieStatus } from './schema';
+import { gramsBound, LEARN_FROM, LEARN_WAIT_MS } from './totals';
+
+/**
+ * The kept matches of a title search (migration 0129): the movies whose title contains a term, by status, with their
+ * publication, read as one range of an index instead of from the table (a page per match). For a list that needs
+ * every match of a search, not a page of them: the statistics' movies not seen in a period (statistics/seen.ts).
+ */
+
+/**
+ * The terms whose matches are kept at most (a new one sends the least recently searched away), and the fewest
+ * matches the grams' counts must allow for a term to be learned (fewer are cheap to read from the table; tests
+ * lower it).
+ */
+export const LISTING = { kept: 50, from: LEARN_FROM };
+
+/** A movie a search matched: its id and publication (epoch seconds; null when it has none). */
+export interface Match {
+  id: number;
+  published: number | null;
+}
+
+/**
+ * The movies of `status` whose title contains `q` (three or more characters), from the kept matches: learned now
+ * (`learn`, given a database, not a transaction) when they are not kept and the grams' counts allow from
+ * `LISTING.from` to `most` matches. Undefined otherwise, and when a learner gave up waiting
+ * for the writes in flight: the caller reads the matches from the table. Reading a term marks it searched today.
+ */
+export async function keptMatches(
+  db: Executor,
+  q: string,
+  status: MovieStatus,
+  most: number,
+  learn: Db | undefined,
+): Promise<Match[] | undefined> {
+  if ([...q].length < 3) return undefined;
+  const term = sql`lower(${q}::text)`;
+  const [first] = rowsOf<{ ready: boolean | null; bound: number }>(
+    await db.execute(sql`with touched as (
+        update movie_search_listed set used_on = current_date where term = ${term} and used_on < current_date
+        returning 1
+      )
+      select (select ready from movie_search_listed where term = ${term}) as ready,
+        case when exists (select 1 from movie_search_listed where term = ${term} and ready) then 0
+          else ${gramsBound(q)} end::int as bound`),
+  );
+  if (!first.ready) {
+    const bound = Number(first.bound);
+    if (!learn || bound < LISTING.from || bound > most) return undefined;
+    if (!(await learnMatches(learn, q))) return undefined;
+  }
+  return rowsOf<{ id: number; k: number | null }>(
+    await db.execute(sql`select id, extract(epoch from published_at)::float8 as k from movie_search_matches
+      where term = ${term} and status = ${status} and n > 0`),
+  ).map((m) => ({ id: Number(m.id), published: m.k === null ? null : Number(m.k) }));
+}
+
+/**
+ * Learns a search's matches (server/core/kept-terms.ts): registers the term (sending the least recently searched
+ * beyond `kept` away, with their matches), waits for the writes in flight, then adds to the kept matches the
+ * difference between the movies that match in one snapshot and what they hold in it, and marks the term ready.
+ * Answers whether it is ready.
+ */
+export async function learnMatches(
+  db: Db,
+  q: string,
+  limits = { kept: LISTING.kept, waitMs: LEARN_WAIT_MS },
+) {
+  const term = sql`lower(${q}::text)`;
+  // A full join needs an equality it can hash or merge: no publication compared as the earliest time.
+  const at = (t: string) => sql.raw(`coalesce(${t}.published_at, '-infinity'::timestamptz)`);
+  return learnKeptTerm(db, {
+    table: 'movies',
+    waitMs: limits.waitMs,
+    register: sql`with gone as (
+        delete from movie_search_listed where term in (
+          select term from movie_search_listed where term <> ${term} order by used_on desc, term offset ${limits.kept - 1}
+        ) returning term
+      ),
+      gone_matches as (delete from movie_search_matches m using gone where m.term = gone.term)
+      insert into movie_search_listed (term, head) values (${term}, substr(${term}, 1, 2)) on conflict do nothing`,
+    adjust: sql`with counted as (
+        select status, published_at, id, 1 as n from movies
+        where title_grams @> zg_query_grams(${term}) and strpos(lower(title), ${term}) > 0
+      ),
+      kept as (select status, published_at, id, n from movie_search_matches where term = ${term}),
+      added as (
+        insert into movie_search_matches as m (term, status, published_at, id, n)
+        select ${term}, coalesce(c.status, k.status), case when c.id is null then k.published_at else c.published_at end,
+          coalesce(c.id, k.id), coalesce(c.n, 0) - coalesce(k.n, 0)
+        from counted c full join kept k on k.id = c.id and k.status = c.status and ${at('k')} = ${at('c')}
+        where coalesce(c.n, 0) <> coalesce(k.n, 0) order by 2, 4, 3
+        on conflict (term, status, id, published_at) do update set n = m.n + excluded.n
+      )
+      update movie_search_listed set ready = true where term = ${term} returning ready`,
+  });
+}
