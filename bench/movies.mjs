@@ -243,6 +243,17 @@ async function run(label, db, rawQuery) {
     ['not seen in June and July (seen since)', `type=movie&from=${UNSEEN.from}&to=2026-07-31`],
     ['the same, page 50', `type=movie&from=${UNSEEN.from}&to=2026-07-31&page=50`],
   ].filter(([name]) => !PICK || PICK.test(name));
+  if (unseen.some(([name]) => name.includes('"city"'))) {
+    // A search's matches are learned when the list first searches it (migration 0129, movie/matches.ts): forgotten
+    // here, that first search timed as an operator's would be.
+    await rawQuery('delete from movie_search_listed');
+    await rawQuery('delete from movie_search_matches');
+    const t0 = performance.now();
+    const first = await api.call(`/app/admin/stats/reports/unseen?type=movie&${period}&q=city`);
+    console.log(
+      `  first unseen search of "city" (learns its matches): ${(performance.now() - t0).toFixed(1)} ms, total ${first?.total}`,
+    );
+  }
   if (unseen.length)
     await timeList({
       title: `${label}, not seen in a period`,

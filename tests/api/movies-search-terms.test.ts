@@ -142,6 +142,10 @@ describe('learning a long search', () => {
       where status = 'pending' and id % 3 = 1`);
     await api.query(sql`delete from movies where title like 'Velocity 2%'`);
     expect(await countDrift(api.database.db)).toEqual([]);
+    // a match moved away leaves no row behind
+    expect(await api.query(sql`select count(*)::int as n from movie_search_matches where n = 0`)).toEqual([
+      { n: 0 },
+    ]);
     await expectSearchTotals('city');
     await expectSearchTotals('lost');
   });

@@ -9,7 +9,8 @@
 -- 2. movie_search_matches: the movies whose lowered title contains the term (strpos: model.ts titleLike), by term,
 --    status, publication and id. Kept as counts (`n`), which statement triggers move by -1 for a row as it was and +1
 --    as it is, so a learner's count in its snapshot and the triggers' moves after it add up in any order; a movie is
---    listed where `n` is 1, and a row the triggers bring to 0 is deleted. A term's matches are one range of the key.
+--    listed where `n` is 1, and a row the triggers bring to 0 is deleted. A term's matches are one range of the key,
+--    in the list's order (the newest first, or backwards the oldest).
 CREATE TABLE "movie_search_listed" (
 	"term" text PRIMARY KEY NOT NULL,
 	"head" text NOT NULL,
@@ -26,15 +27,13 @@ CREATE TABLE "movie_search_matches" (
 	"n" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX "movie_search_matches_key" ON "movie_search_matches" ("term", "status", "id", "published_at")
-  INCLUDE ("n") NULLS NOT DISTINCT;
+CREATE UNIQUE INDEX "movie_search_matches_key"
+  ON "movie_search_matches" ("term", "status", "published_at" DESC NULLS LAST, "id" DESC) INCLUDE ("n") NULLS NOT DISTINCT;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION zg_movie_search_matches() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   written text;
-  gone_terms text[];
-  gone_statuses text[];
-  gone_ids integer[];
+  gone tid[];
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM movie_search_listed) THEN
     RETURN NULL;
@@ -61,16 +60,15 @@ BEGIN
       SELECT t.term, r.status, r.published_at, r.id, sum(r.sign)::int
       FROM r CROSS JOIN LATERAL unnest(r.title_grams) AS g(gram) JOIN movie_search_listed t ON t.head = g.gram
       WHERE strpos(lower(r.title), t.term) > 0
-      GROUP BY 1, 2, 3, 4 HAVING sum(r.sign) <> 0 ORDER BY 1, 2, 4, 3
-      ON CONFLICT (term, status, id, published_at) DO UPDATE SET n = m.n + excluded.n
-      RETURNING term, status, id, n
+      GROUP BY 1, 2, 3, 4 HAVING sum(r.sign) <> 0 ORDER BY 1, 2, 3 DESC NULLS LAST, 4 DESC
+      ON CONFLICT (term, status, published_at, id) DO UPDATE SET n = m.n + excluded.n
+      RETURNING ctid, n
     )
-    SELECT array_agg(term), array_agg(status), array_agg(id) FROM moved WHERE n = 0
-  $f$, written) INTO gone_terms, gone_statuses, gone_ids;
-  IF gone_terms IS NOT NULL THEN
-    DELETE FROM movie_search_matches m
-    USING unnest(gone_terms, gone_statuses, gone_ids) AS z(term, status, id)
-    WHERE m.term = z.term AND m.status = z.status AND m.id = z.id AND m.n = 0;
+    SELECT array_agg(ctid) FROM moved WHERE n = 0
+  $f$, written) INTO gone;
+  -- By their places, which this transaction's lock on them keeps until it ends.
+  IF gone IS NOT NULL THEN
+    DELETE FROM movie_search_matches WHERE ctid = ANY(gone) AND n = 0;
   END IF;
   RETURN NULL;
 END $$;

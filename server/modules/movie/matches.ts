@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { learnKeptTerm } from '../../core/kept-terms';
+import { idList } from '../../core/number-list';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import type { MovieStatus } from './schema';
@@ -18,45 +19,51 @@ import { gramsBound, LEARN_FROM, LEARN_WAIT_MS } from './totals';
  */
 export const LISTING = { kept: 50, from: LEARN_FROM };
 
-/** A movie a search matched: its id and publication (epoch seconds; null when it has none). */
-export interface Match {
-  id: number;
-  published: number | null;
+/** The order of a list of movies by publication, then id: the newest first (none last), or the oldest (none first). */
+export function matchOrder(order: 'asc' | 'desc'): SQL {
+  return order === 'desc'
+    ? sql`published_at desc nulls last, id desc`
+    : sql`published_at asc nulls first, id asc`;
 }
 
 /**
- * The movies of `status` whose title contains `q` (three or more characters), from the kept matches: learned now
- * (`learn`, given a database, not a transaction) when they are not kept and the grams' counts allow from
- * `LISTING.from` to `most` matches. Undefined otherwise, and when a learner gave up waiting
+ * The ids of the movies of `status` whose title contains `q` (three or more characters), in `order` (matchOrder),
+ * from the kept matches: learned now (`learn`, given a database, not a transaction) when they are not kept and the
+ * grams' counts allow from `LISTING.from` to `most` matches. Undefined otherwise, and when a learner gave up waiting
  * for the writes in flight: the caller reads the matches from the table. Reading a term marks it searched today.
  */
 export async function keptMatches(
   db: Executor,
-  q: string,
-  status: MovieStatus,
-  most: number,
+  search: { q: string; status: MovieStatus; order: 'asc' | 'desc'; most: number },
   learn: Db | undefined,
-): Promise<Match[] | undefined> {
+): Promise<number[] | undefined> {
+  const { q, status, order, most } = search;
   if ([...q].length < 3) return undefined;
   const term = sql`lower(${q}::text)`;
-  const [first] = rowsOf<{ ready: boolean | null; bound: number }>(
-    await db.execute(sql`with touched as (
-        update movie_search_listed set used_on = current_date where term = ${term} and used_on < current_date
-        returning 1
-      )
-      select (select ready from movie_search_listed where term = ${term}) as ready,
-        case when exists (select 1 from movie_search_listed where term = ${term} and ready) then 0
-          else ${gramsBound(q)} end::int as bound`),
-  );
-  if (!first.ready) {
-    const bound = Number(first.bound);
-    if (!learn || bound < LISTING.from || bound > most) return undefined;
-    if (!(await learnMatches(learn, q))) return undefined;
-  }
-  return rowsOf<{ id: number; k: number | null }>(
-    await db.execute(sql`select id, extract(epoch from published_at)::float8 as k from movie_search_matches
-      where term = ${term} and status = ${status} and n > 0`),
-  ).map((m) => ({ id: Number(m.id), published: m.k === null ? null : Number(m.k) }));
+  // No row when the term is not listed; its ids (one text) when it is ready. Read in the key's order (forwards or
+  // backwards), which the aggregate's own order then finds already sorted.
+  const read = async () =>
+    rowsOf<{ ready: boolean; ids: string | null }>(
+      await db.execute(sql`with touched as (
+          update movie_search_listed set used_on = current_date where term = ${term} and used_on < current_date
+          returning 1
+        )
+        select l.ready, case when l.ready then (
+            select string_agg(id::text, ',' order by ${matchOrder(order)}) from (
+              select id, published_at from movie_search_matches where term = ${term} and status = ${status} and n > 0
+              order by ${matchOrder(order)}
+            ) as m
+          ) end as ids
+        from movie_search_listed l where l.term = ${term}`),
+    )[0];
+  const first = await read();
+  if (first?.ready) return idList(first.ids);
+  if (!learn) return undefined;
+  const [{ bound }] = rowsOf<{ bound: number }>(await db.execute(sql`select ${gramsBound(q)}::int as bound`));
+  if (Number(bound) < LISTING.from || Number(bound) > most || !(await learnMatches(learn, q)))
+    return undefined;
+  const learned = await read();
+  return learned?.ready ? idList(learned.ids) : undefined;
 }
 
 /**
@@ -93,8 +100,8 @@ export async function learnMatches(
         select ${term}, coalesce(c.status, k.status), case when c.id is null then k.published_at else c.published_at end,
           coalesce(c.id, k.id), coalesce(c.n, 0) - coalesce(k.n, 0)
         from counted c full join kept k on k.id = c.id and k.status = c.status and ${at('k')} = ${at('c')}
-        where coalesce(c.n, 0) <> coalesce(k.n, 0) order by 2, 4, 3
-        on conflict (term, status, id, published_at) do update set n = m.n + excluded.n
+        where coalesce(c.n, 0) <> coalesce(k.n, 0) order by 2, 3 desc nulls last, 4 desc
+        on conflict (term, status, published_at, id) do update set n = m.n + excluded.n
       )
       update movie_search_listed set ready = true where term = ${term} returning ready`,
   });

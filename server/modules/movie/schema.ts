@@ -241,7 +241,7 @@ export const movieSearchListed = pgTable(
 );
 
 /**
- * The movies whose lowered title contains a listed term, by term, status, publication and id (migration 0129, kept
+ * The movies whose lowered title contains a listed term, by term, status, publication (newest first) and id (0129, kept
  * by statement triggers on `movies` as counts: a movie matches where `n` is 1; `zg_movie_counts_rebuild()` recomputes
  * them). The key's index treats no publication as one value (NULLS NOT DISTINCT, written in the migration).
  */
@@ -254,7 +254,14 @@ export const movieSearchMatches = pgTable(
     id: integer('id').notNull(),
     n: integer('n').notNull().default(0),
   },
-  (t) => [uniqueIndex('movie_search_matches_key').on(t.term, t.status, t.id, t.publishedAt)],
+  (t) => [
+    uniqueIndex('movie_search_matches_key').on(
+      t.term,
+      t.status,
+      t.publishedAt.desc().nullsLast(),
+      t.id.desc(),
+    ),
+  ],
 );
 
 export const movieTagLinks = pgTable(

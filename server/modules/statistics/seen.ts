@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { daysIn, eachDay, type Period } from '../../../common/period';
 import { entry } from '../../core/maps';
+import { eachNumbered, idList } from '../../core/number-list';
 import { containsAnyCase } from '../../core/shared';
 import {
   COUNT_CAP,
@@ -14,7 +15,7 @@ import {
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { keptMatches } from '../movie/matches';
+import { keptMatches, matchOrder } from '../movie/matches';
 import { titleContains } from '../movie/model';
 import { movies, movieTags } from '../movie/schema';
 import type { SEEN_TYPES } from './schema';
@@ -445,39 +446,13 @@ function bitsOf(text: string): Uint8Array | undefined {
   return bits;
 }
 
-/**
- * Reads "a,b,…" or "a:x,b:y,…" (whole numbers, as string_agg writes them) digit by digit, calling `each` for every
- * item (`x` 0 when it has none): a million items split into strings took about a second. Stops when `each` answers
- * false, and answers whether it read them all.
- */
-export function eachNumbered(text: string, each: (n: number, x: number) => boolean | undefined): boolean {
-  let n = 0;
-  let x = 0;
-  let second = false;
-  for (let i = 0; i <= text.length && text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 44;
-    if (c === 58)
-      second = true; // ':'
-    else if (c !== 44) {
-      if (second) x = x * 10 + c - 48;
-      else n = n * 10 + c - 48;
-    } else {
-      if (each(n, x) === false) return false;
-      n = 0;
-      x = 0;
-      second = false;
-    }
-  }
-  return true;
-}
-
 /** The most title matches a search of the list sorts in memory; past it the list asks the database. */
 const MAX_SEARCHED = 100_000;
 
 /**
  * A title search of the online movies not seen in the period: its matches (kept, movie/matches.ts, for a search of
- * three or more characters with many; else the grams' index, then the table) are read once with their order's key,
- * those not seen kept by their last days, sorted and counted here: an exact total, and no probe a match. Undefined
+ * three or more characters with many; else the grams' index, then the table) are read once, their ids in the list's
+ * order, those not seen kept by their last days and counted here: an exact total, and no probe a match. Undefined
  * past MAX_SEARCHED matches.
  */
 async function searchUnseenMovies(
@@ -489,35 +464,17 @@ async function searchUnseenMovies(
   // A transaction cannot learn a term: its registration must be seen by every writer at once.
   const learn = 'rollback' in db ? undefined : db;
   const matches =
-    (await keptMatches(db, q.q, 'online', MAX_SEARCHED, learn)) ??
-    rowsOf<{ id: number; k: number | null }>(
-      await db.execute(sql`select id, extract(epoch from published_at)::float8 as k from movies
-        where status = 'online' and ${titleContains(q.q)} limit ${MAX_SEARCHED + 1}`),
-    ).map((m) => ({ id: Number(m.id), published: m.k === null ? null : Number(m.k) }));
-  if (matches.length > MAX_SEARCHED) return undefined;
-  const isUnseen = await unseenAmong(
-    db,
-    tenant,
-    period,
-    matches.map((m) => m.id),
-    days,
-  );
-  const sign = order === 'desc' ? -1 : 1;
-  // published_at then id, ascending or descending; no date after every date descending, before them ascending
-  const list = matches
-    .filter((m) => isUnseen(m.id))
-    .sort((a, b) =>
-      a.published === b.published
-        ? sign * (a.id - b.id)
-        : a.published === null
-          ? -sign
-          : b.published === null
-            ? sign
-            : sign * (a.published - b.published),
+    (await keptMatches(db, { q: q.q, status: 'online', order, most: MAX_SEARCHED }, learn)) ??
+    idList(
+      rowsOf<{ ids: string | null }>(
+        await db.execute(sql`select string_agg(id::text, ',' order by ${matchOrder(order)}) as ids from (
+          select id, published_at from movies where status = 'online' and ${titleContains(q.q)}
+          limit ${MAX_SEARCHED + 1}) as m`),
+      )[0].ids,
     );
-  const rows = await moviesById(
-    db,
-    list.slice(offset, offset + pageSize).map((m) => m.id),
-  );
+  if (matches.length > MAX_SEARCHED) return undefined;
+  const isUnseen = await unseenAmong(db, tenant, period, matches, days);
+  const list = matches.filter(isUnseen);
+  const rows = await moviesById(db, list.slice(offset, offset + pageSize));
   return { rows, total: list.length, totalExact: true };
 }
