@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
 import { COUNT_CAP } from '../../server/core/totals';
 import { LISTING } from '../../server/modules/movie/matches';
-import { SEEN_LOCK, SEEN_SETS, UNSEEN_WALK } from '../../server/modules/statistics/seen';
+import { SEEN_LOCK, SEEN_SETS, UNSEEN_WALK, unseenPage } from '../../server/modules/statistics/seen';
 import { countDrift } from '../../server/seed/bulk';
 import { onPostgres, startApi, type TestApi } from './harness';
-import { event, report, rollup, siteSender } from './stats-helpers';
+import { event, report, rollup, siteSender, watchedDb } from './stats-helpers';
 
 /**
  * Issue #12: "not seen in this period" (GET /stats/reports/unseen) read from the last days the rollup keeps
@@ -294,6 +294,47 @@ describe('not seen in this period', () => {
       values (2, 'movie', ${TODAY}::date, ${id}, 1)`);
     await api.query(sql`select zg_stat_seen_rebuild()`);
     expect(await listed()).toEqual([]);
+  });
+
+  test('a period whose day sets would pass the memory bound searches its days, once that is known, not its sets again', async () => {
+    const [{ tenant }] = await api.query<{ tenant: number }>(
+      sql`select tenant from stat_object_seen limit 1`,
+    );
+    // ends before the last day seen: its movies last seen after it are tested against its days
+    const [from, to] = [DAYS[0], DAYS[2]];
+    const watched = watchedDb(api.database.db);
+    const read = async () => {
+      watched.seen.length = 0;
+      const got = await unseenPage(watched.db, {
+        tenant: Number(tenant),
+        type: 'movie',
+        period: { from, to },
+        page: 1,
+        pageSize: 100,
+        order: 'desc',
+      });
+      const sql = watched.seen.map((q) => q.sql);
+      return {
+        keys: got.rows.map((r) => String(r.key)),
+        sets: sql.some((q) => q.includes('string_agg(object_id::text')),
+        searched: sql.some((q) => q.includes('select distinct object_id')),
+      };
+    };
+    const bound = SEEN_SETS.keptBytes;
+    SEEN_SETS.keptBytes = 1; // a day's set alone is more
+    try {
+      const want = (await antiJoin('movie', from, to, 'desc')).slice(0, 100);
+      // the first read reads the sets (how large they are is not known yet), and keeps none (the walk's later reads
+      // search)
+      expect(await read()).toMatchObject({ keys: want, sets: true });
+      // from then on the period's days are searched
+      expect(await read()).toEqual({ keys: want, sets: false, searched: true });
+      SEEN_SETS.keptBytes = bound;
+      expect(await read()).toMatchObject({ keys: want, sets: true });
+      expect(await read()).toEqual({ keys: want, sets: false, searched: false });
+    } finally {
+      SEEN_SETS.keptBytes = bound;
+    }
   });
 
   test('movie ids too large to keep their last days in memory: the list asks the database, and is the same', async () => {

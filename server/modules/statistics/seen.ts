@@ -364,12 +364,14 @@ async function unseenAmong(db: Executor, tenant: number, period: Period, ids: nu
 }
 
 /**
- * Periods up to this many days ask the days' kept sets of movies seen (`moviesSeenOn`); longer ones search the days of
- * each movie last seen after them. The sets kept per database handle take at most KEPT_SEEN_BYTES (a bit an id: 125 KB
- * a day at a million movies), the least recently read let go first.
+ * Periods up to `mostDays` days ask the days' kept sets of movies seen (`moviesSeenOn`); longer ones search the days of
+ * each movie last seen after them. The sets kept per database handle take at most `keptBytes` (a bit an id: 125 KB a
+ * day at a million movies), the least recently read let go first; a period whose sets alone would take more (62 days
+ * past two million ids) searches too, rather than reading its sets again on every read.
  */
-export const SEEN_SETS = { mostDays: 62 };
-const KEPT_SEEN_BYTES = 16 << 20;
+export const SEEN_SETS = { mostDays: 62, keptBytes: 16 << 20 };
+/** The largest set read, in bytes, per database handle and tenant: what a day's set of a period will take. */
+const widestSet = new WeakMap<object, Map<number, number>>();
 
 /** The movies with views on a tenant's day, a bit an id, as of the day's `day_gen` (stat_rolled_days). */
 interface SeenOn {
@@ -386,7 +388,9 @@ const seenOnDays = new WeakMap<object, Map<string, SeenOn>>();
  */
 async function moviesSeenOn(db: Executor, tenant: number, period: Period): Promise<Uint8Array[] | undefined> {
   const days = eachDay(period.from, period.to);
-  if (days.length > SEEN_SETS.mostDays) return undefined;
+  const widest = entry(widestSet, db, () => new Map<number, number>());
+  if (days.length > SEEN_SETS.mostDays || days.length * (widest.get(tenant) ?? 0) > SEEN_SETS.keptBytes)
+    return undefined;
   const gens = new Map(
     rowsOf<{ day: string; gen: string }>(
       await db.execute(sql`select day::text as day, day_gen::text as gen from stat_rolled_days
@@ -410,6 +414,7 @@ async function moviesSeenOn(db: Executor, tenant: number, period: Period): Promi
       const bits = bitsOf(read.get(day) ?? '');
       if (!bits) return undefined;
       sets.set(day, { gen: genOf(day), bits });
+      widest.set(tenant, Math.max(widest.get(tenant) ?? 0, bits.length));
     }
   }
   // The period's sets are now the most recently read; older ones are let go past the bound (but none of these).
@@ -422,12 +427,12 @@ async function moviesSeenOn(db: Executor, tenant: number, period: Period): Promi
   for (const set of kept.values()) bytes += set.bits.length;
   const mine = new Set(days.map(keyOf));
   for (const [key, set] of kept) {
-    if (bytes <= KEPT_SEEN_BYTES) break;
+    if (bytes <= SEEN_SETS.keptBytes) break;
     if (mine.has(key)) continue;
     kept.delete(key);
     bytes -= set.bits.length;
   }
-  if (bytes > KEPT_SEEN_BYTES) for (const key of mine) kept.delete(key); // this period's alone are too many to keep
+  if (bytes > SEEN_SETS.keptBytes) for (const key of mine) kept.delete(key); // this period's alone are too many to keep
   return days.map((day) => (sets.get(day) as SeenOn).bits);
 }
 
