@@ -178,7 +178,7 @@ async function picker(n: number) {
  * text and fires `input`, which MUI's field reads). Between keys the page's timers run: a loaded machine's key arrives
  * after them, and so does every key here, whatever the machine's load.
  */
-async function typeDigits(n: number, digits: string, delay = 20) {
+async function typeDigits(n: number, digits: string, delay = 20, afterEach?: (typed: string) => void) {
   const { root } = await picker(n);
   const first = root.querySelector<HTMLElement>('[role="spinbutton"]') as HTMLElement;
   fireEvent.mouseDown(first);
@@ -192,6 +192,7 @@ async function typeDigits(n: number, digits: string, delay = 20) {
     fireEvent.input(part);
     fireEvent.keyUp(part, { key });
     await act(() => new Promise((r) => setTimeout(r, delay)));
+    afterEach?.(key);
   }
 }
 
@@ -212,6 +213,34 @@ test('a day typed key by key through days out of bounds is kept whole and commit
     expect(document.querySelector('.Mui-error')).toBeNull();
     cleanup();
   }
+}, 60_000);
+
+test('typing through a day out of bounds says nothing; a day left out of bounds is said once it stands, or at once when the field is left', async () => {
+  for (const [locale, start, end, message] of [
+    ['zh-CN', '20261105', '20261129', '请输入 2026-11-05 至 2026-11-30 之间的日期'],
+    ['en-US', '11052026', '11292026', 'Enter a date between 2026-11-05 and 2026-11-30'],
+  ] as const) {
+    const commits = period(locale);
+    await typeDigits(0, start);
+    await waitFor(() => expect(commits).toContainEqual(['from', '2026-11-05']));
+    // 2026-11-02 (zh-CN) or 0002-11-29 (en-US) on the way: no error flashes between the keys
+    const flashed: string[] = [];
+    await typeDigits(1, end, 20, (key) => {
+      if (screen.queryByText(message) || document.querySelector('.Mui-error')) flashed.push(key);
+    });
+    expect(flashed).toEqual([]);
+    expect(commits.filter(([which]) => which === 'to')).toEqual([['to', '2026-11-29']]);
+    cleanup();
+  }
+  // typed and left out of bounds, then the field left: said at once
+  const commits = period('en-US');
+  await typeDigits(0, '11052026');
+  await waitFor(() => expect(commits).toContainEqual(['from', '2026-11-05']));
+  await typeDigits(1, '11022026');
+  const { root } = await picker(1);
+  fireEvent.blur(root.querySelector('[role="spinbutton"]') as HTMLElement);
+  expect(screen.getByText('Enter a date between 2026-11-05 and 2026-11-30')).toBeTruthy();
+  cleanup();
 }, 60_000);
 
 test('a day typed key by key out of bounds stays as typed, with the bounds in the interface language', async () => {
@@ -239,7 +268,7 @@ test('a day typed key by key out of bounds stays as typed, with the bounds in th
     await typeDigits(0, start);
     await waitFor(() => expect(commits).toContainEqual(['from', '2026-11-05']));
     await typeDigits(1, end);
-    expect(await screen.findByText(message)).toBeTruthy();
+    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeTruthy();
     expect((await picker(1)).box.value).toBe(shownEnd);
     expect(commits.filter(([which]) => which === 'to')).toEqual([]);
     // typed again within the bounds, it is committed and the error goes (typed over a day, the parts in between
@@ -254,7 +283,7 @@ test('a day typed key by key out of bounds stays as typed, with the bounds in th
     await typeDigits(0, start);
     await waitFor(() => expect(more).toContainEqual(['from', '2026-11-05']));
     await typeDigits(1, end);
-    expect(await screen.findByText(message)).toBeTruthy();
+    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeTruthy();
     await typeDigits(0, locale === 'zh-CN' ? '20261101' : '11012026');
     // (typed over, the start passes through days before the end, 0002-11-05 …: the end may be committed then)
     await waitFor(() => expect(more.at(-1)).toEqual(['from', '2026-11-01']));

@@ -156,6 +156,9 @@ export function InstantPickerInput(props: InstantInputProps) {
  * what its field last published (the draft, about the value it was typed over) and the committed day only when it
  * changes; that day's Dayjs is made once per value (a new one each render is a new value: the field's parts reset).
  */
+/** How long a bad entry stands, the field still being typed in, before it is said (PlainDayPicker). */
+const SETTLE_MS = 600;
+
 export function PlainDayPicker({
   label,
   value,
@@ -179,6 +182,18 @@ export function PlainDayPicker({
   };
   // A bad entry: a date that is not a day within the bounds, or a committed day emptied (part or whole).
   const bad = !!typed && !within(typed.day) && (typed.day !== null || value !== '');
+  // Said at once when the field is left, but while it is typed in only once it has stood SETTLE_MS: typed digit by
+  // digit, 2026-11-29 passes through 2026-11-02, which a minimum of 2026-11-05 refuses for a keystroke.
+  const [focused, setFocused] = useState(false);
+  const [settled, setSettled] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each entry typed (a new draft) starts the wait again
+  useEffect(() => {
+    setSettled(false);
+    if (!bad || !focused) return;
+    const timer = setTimeout(() => setSettled(true), SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, bad, focused]);
+  const said = bad && (!focused || settled);
   // Bounds that move (the end's minimum is the start) may take in a day typed outside them: it is committed then,
   // rather than shown without an error and never committed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the bounds commits what was typed
@@ -204,8 +219,10 @@ export function PlainDayPicker({
           textField: {
             size: 'small',
             variant: 'filled',
-            error: bad || !!error,
-            helperText: bad ? invalidText : error,
+            onFocus: () => setFocused(true),
+            onBlur: () => setFocused(false),
+            error: said || !!error,
+            helperText: said ? invalidText : error,
           },
         }}
       />
