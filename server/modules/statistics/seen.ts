@@ -345,7 +345,7 @@ async function unseenAmong(db: Executor, tenant: number, period: Period, ids: nu
   const from = dayNumber(period.from);
   const to = dayNumber(period.to);
   const later = ids.filter((id) => (days[id] ?? 0) > to);
-  const bits = later.length ? await moviesSeenOn(db, tenant, period) : undefined;
+  const bits = later.length ? await moviesSeenOn(db, tenant, period, days.length) : undefined;
   const seenIn = new Set(
     !later.length
       ? []
@@ -364,12 +364,12 @@ async function unseenAmong(db: Executor, tenant: number, period: Period, ids: nu
 }
 
 /**
- * Periods up to `mostDays` days ask the days' kept sets of movies seen (`moviesSeenOn`); longer ones search the days of
- * each movie last seen after them. The sets kept per database handle take at most `keptBytes` (a bit an id: 125 KB a
- * day at a million movies), the least recently read let go first; a period whose sets alone would take more (62 days
- * past two million ids) searches too, rather than reading its sets again on every read.
+ * Periods up to `mostDays` days (three months) ask the days' kept sets of movies seen (`moviesSeenOn`); longer ones
+ * search the days of each movie last seen after them. The sets kept per database handle take at most `keptBytes` (a
+ * bit an id: 125 KB a day at a million movies), the least recently read let go first; a period whose sets alone would
+ * take more (92 days past 1.4 million ids) searches too, rather than reading its sets again on every read.
  */
-export const SEEN_SETS = { mostDays: 62, keptBytes: 16 << 20 };
+export const SEEN_SETS = { mostDays: 92, keptBytes: 16 << 20 };
 /** The largest set read, in bytes, per database handle and tenant: what a day's set of a period will take. */
 const widestSet = new WeakMap<object, Map<number, number>>();
 
@@ -382,15 +382,22 @@ const seenOnDays = new WeakMap<object, Map<string, SeenOn>>();
 
 /**
  * The sets of movies seen on each day of the period (a bitmap by id each), or undefined past `SEEN_SETS.mostDays`
- * days or MAX_KEPT_ID. A day's rows change only in a rollup of it, which moves its `day_gen` in the same transaction
+ * days, past MAX_KEPT_ID, or when they would take more than `SEEN_SETS.keptBytes` (`ids`: the movie ids the last days
+ * cover). A day's rows change only in a rollup of it, which moves its `day_gen` in the same transaction
  * (`markRolled`): a set is kept under the number read before its rows, and read again once the number moves. A page of
  * a period that ends before the last day seen then tests its movies last seen after it here, not each one's days.
  */
-async function moviesSeenOn(db: Executor, tenant: number, period: Period): Promise<Uint8Array[] | undefined> {
+async function moviesSeenOn(
+  db: Executor,
+  tenant: number,
+  period: Period,
+  ids: number,
+): Promise<Uint8Array[] | undefined> {
   const days = eachDay(period.from, period.to);
   const widest = entry(widestSet, db, () => new Map<number, number>());
-  if (days.length > SEEN_SETS.mostDays || days.length * (widest.get(tenant) ?? 0) > SEEN_SETS.keptBytes)
-    return undefined;
+  // A day's set takes a bit an id up to the largest seen: the last days' (`ids` long) or a set's read since.
+  const perDay = Math.max(widest.get(tenant) ?? 0, (ids >> 3) + 1);
+  if (days.length > SEEN_SETS.mostDays || days.length * perDay > SEEN_SETS.keptBytes) return undefined;
   const gens = new Map(
     rowsOf<{ day: string; gen: string }>(
       await db.execute(sql`select day::text as day, day_gen::text as gen from stat_rolled_days
