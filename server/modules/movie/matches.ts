@@ -3,8 +3,8 @@ import { learnKeptTerm } from '../../core/kept-terms';
 import { idList } from '../../core/number-list';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
-import type { MovieStatus } from './schema';
-import { gramsBound, LEARN_FROM, LEARN_WAIT_MS } from './totals';
+import { type MovieStatus, movieSearchListed, movieSearchMatches } from './schema';
+import { gramsBound, LEARN_FROM, LEARN_WAIT_MS, registerTerm } from './totals';
 
 /**
  * The kept matches of a title search (migration 0129): the movies whose title contains a term, by status, with their
@@ -83,13 +83,7 @@ export async function learnMatches(
   return learnKeptTerm(db, {
     table: 'movies',
     waitMs: limits.waitMs,
-    register: sql`with gone as (
-        delete from movie_search_listed where term in (
-          select term from movie_search_listed where term <> ${term} order by used_on desc, term offset ${limits.kept - 1}
-        ) returning term
-      ),
-      gone_matches as (delete from movie_search_matches m using gone where m.term = gone.term)
-      insert into movie_search_listed (term, head) values (${term}, substr(${term}, 1, 2)) on conflict do nothing`,
+    register: registerTerm(movieSearchListed, [movieSearchMatches], term, limits.kept),
     adjust: sql`with counted as (
         select status, published_at, id, 1 as n from movies
         where title_grams @> zg_query_grams(${term}) and strpos(lower(title), ${term}) > 0

@@ -1,4 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
 import { learnKeptTerm } from '../../core/kept-terms';
 import { cappedCount, keptSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
@@ -171,6 +172,24 @@ async function keptTerm(db: Db, q: string, statuses: readonly MovieStatus[], cou
 export const LEARN_WAIT_MS = 2_000;
 
 /**
+ * The registration of a kept title search (server/core/kept-terms.ts `register`) in `terms` (a table of term, head
+ * and used_on: movie_search_terms, movie_search_listed), with its first two characters as its head: the least recently
+ * searched beyond `kept` leave, their rows in `keptRows` with them.
+ */
+export function registerTerm(terms: PgTable, keptRows: readonly PgTable[], term: SQL, kept: number): SQL {
+  const gone = keptRows.map(
+    (rows, i) =>
+      sql`, gone_${sql.raw(String(i))} as (delete from ${rows} k using gone where k.term = gone.term)`,
+  );
+  return sql`with gone as (
+      delete from ${terms} where term in (
+        select term from ${terms} where term <> ${term} order by used_on desc, term offset ${kept - 1}
+      ) returning term
+    )${sql.join(gone, sql``)}
+    insert into ${terms} (term, head) values (${term}, substr(${term}, 1, 2)) on conflict do nothing`;
+}
+
+/**
  * Learns a search's counts and weeks (server/core/kept-terms.ts): registers the term (sending the least recently
  * searched beyond `kept` away), waits for the writes in flight, then counts its matches against the kept counts and
  * weeks in one snapshot and marks it ready. Answers whether it is ready.
@@ -181,14 +200,7 @@ export async function learnTerm(db: Db, q: string, limits = { kept: TERMS_KEPT, 
   return learnKeptTerm(db, {
     table: 'movies',
     waitMs: limits.waitMs,
-    register: sql`with gone as (
-        delete from movie_search_terms where term in (
-          select term from movie_search_terms where term <> ${term} order by used_on desc, term offset ${limits.kept - 1}
-        ) returning term
-      ),
-      gone_counts as (delete from movie_search_counts c using gone where c.term = gone.term),
-      gone_weeks as (delete from movie_search_weeks w using gone where w.term = gone.term)
-      insert into movie_search_terms (term, head) values (${term}, substr(${term}, 1, 2)) on conflict do nothing`,
+    register: registerTerm(movieSearchTerms, [movieSearchCounts, movieSearchWeeks], term, limits.kept),
     adjust: sql`with m as materialized (
         select status, coalesce(column_id, 0) as column_id, created_at, published_at from movies
         where title_grams @> zg_query_grams(${term}) and strpos(lower(title), ${term}) > 0
