@@ -3,8 +3,8 @@
 -- publication, 47–56 ms a page, since a GIN index cannot answer without the table. Its matches are now kept for the
 -- terms that list searches, learned on demand as 0120's term counts are (server/core/kept-terms.ts):
 --
--- 1. movie_search_listed: the lowered searches whose matches are kept (at most a few dozen: statistics.seen
---    LISTED_KEPT, the least recently used leave), with their first two characters (`head`, as 0120's); `ready` once
+-- 1. movie_search_listed: the lowered searches whose matches are kept (at most a few dozen: movie/matches.ts
+--    LISTING.kept, the least recently used leave), with their first two characters (`head`, as 0120's); `ready` once
 --    counted.
 -- 2. movie_search_matches: the movies whose lowered title contains the term (strpos: model.ts titleLike), by term,
 --    status, publication and id. Kept as counts (`n`), which statement triggers move by -1 for a row as it was and +1

@@ -147,6 +147,9 @@ export function InstantPickerInput(props: InstantInputProps) {
   return <RaPicker kind="instant" {...props} />;
 }
 
+/** How long a bad entry stands, the field still being typed in, before it is said (PlainDayPicker). */
+const SETTLE_MS = 600;
+
 /**
  * A day picker outside a form (the reports' period, the settlement's days): commits only complete days within the
  * bounds. The picker is controlled, and MUI X's field takes a value it published and did not get back as refused: a
@@ -156,9 +159,6 @@ export function InstantPickerInput(props: InstantInputProps) {
  * what its field last published (the draft, about the value it was typed over) and the committed day only when it
  * changes; that day's Dayjs is made once per value (a new one each render is a new value: the field's parts reset).
  */
-/** How long a bad entry stands, the field still being typed in, before it is said (PlainDayPicker). */
-const SETTLE_MS = 600;
-
 export function PlainDayPicker({
   label,
   value,
