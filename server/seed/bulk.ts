@@ -185,7 +185,7 @@ export async function bulkSeedMovies(
           await raw.copy('movie_actresses', ['movie_id', 'actress_id'], copyText(links.actresses));
         await raw.copy(
           'movie_plays',
-          ['id', 'movie_id', 'source_id', 'path', 'sort'],
+          ['id', 'movie_id', 'source_id', 'path', 'line'],
           copyText(links.plays.map((p) => [++playId, ...p])),
         );
         seeded += batch.length;

@@ -342,11 +342,12 @@ export function linkRowsOf(taxonomy: Taxonomy, items: SeededMovie[], ids: number
         )
       : [],
     plays: items.flatMap((m, i) =>
-      m.plays.map((p, sort): [number, number, string, number] => [
+      // Each seeded entry is a source line of one nameless episode (the main feature).
+      m.plays.map((p, line): [number, number, string, number] => [
         ids[i],
         taxonomy.sourceIds[p.source],
         p.path,
-        sort,
+        line,
       ]),
     ),
   };
@@ -418,7 +419,7 @@ export async function seedMovies(db: Db, options: SeedMoviesOptions = {}) {
         );
       if (links.plays.length)
         await tx.execute(
-          sql`insert into movie_plays (movie_id, source_id, path, sort) select * from unnest(${unnested(links.plays, ['integer', 'integer', 'text', 'integer'])})`,
+          sql`insert into movie_plays (movie_id, source_id, path, line) select * from unnest(${unnested(links.plays, ['integer', 'integer', 'text', 'integer'])})`,
         );
     });
     seeded += items.length;

@@ -27,12 +27,23 @@ export async function checkRefs(
     tagIds?: number[];
     actressIds?: number[];
     platforms?: number[];
-    plays?: { sourceId: number }[];
+    plays?: { sourceId: number; line?: number }[];
   },
 ) {
   if (body.columnId != null) await assertRefs(db, movieColumns, movieColumns.id, [body.columnId], 'columnId');
   if (body.tagIds) await assertRefs(db, movieTags, movieTags.id, body.tagIds, 'tagIds');
   if (body.actressIds) await assertRefs(db, actresses, actresses.id, body.actressIds, 'actressIds');
+  if (body.plays?.length) {
+    // A line is one source: its episodes play from the same CDN, as a MacCMS line is one player.
+    const sourceOfLine = new Map<number, number>();
+    body.plays.forEach((p, i) => {
+      const line = p.line ?? i;
+      const first = sourceOfLine.get(line);
+      if (first === undefined) sourceOfLine.set(line, p.sourceId);
+      else if (first !== p.sourceId)
+        throw invalidField(`plays.${i}.sourceId`, 'movie.lineSources', { line: line + 1 });
+    });
+  }
   if (body.plays?.length)
     await assertRefs(
       db,
@@ -51,7 +62,7 @@ export async function writeLinks(
   body: {
     tagIds?: number[];
     actressIds?: number[];
-    plays?: { sourceId: number; path: string; sort?: number }[];
+    plays?: { sourceId: number; line?: number; name?: string; path: string; sort?: number }[];
   },
 ) {
   if (body.tagIds) {
@@ -90,10 +101,16 @@ export async function writeLinks(
   if (body.plays) {
     await db.delete(moviePlays).where(eq(moviePlays.movieId, movieId));
     if (body.plays.length)
-      await db
-        .insert(moviePlays)
-        .values(
-          body.plays.map((p, i) => ({ movieId, sourceId: p.sourceId, path: p.path, sort: p.sort ?? i })),
-        );
+      await db.insert(moviePlays).values(
+        // Entries sent without a line are each a line of their own, in their order (the form before episodes).
+        body.plays.map((p, i) => ({
+          movieId,
+          sourceId: p.sourceId,
+          line: p.line ?? i,
+          name: p.name ?? '',
+          path: p.path,
+          sort: p.sort ?? (p.line === undefined ? 0 : i),
+        })),
+      );
   }
 }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { MAX_EPISODE_NAME, MAX_EPISODE_URL, MAX_EPISODES, MAX_LINES } from '../../../common/episodes';
 import { containsPattern, day, id, idArray, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { imageField } from '../images/paths';
@@ -11,13 +12,21 @@ export function playUrl(baseUrl: string, path: string) {
   return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
+/** A movie's episodes over all its lines: a long series on a few lines, bounded so one save stays one small write. */
+export const MAX_PLAYS = 5000;
+
 export const Play = z.object({
   id: z.number(),
   sourceId: z.number(),
   sourceName: z.string(),
   sourceType: z.string(),
   sourceEnabled: z.boolean(),
+  /** The source line (0-based, in the order the site lists its lines). */
+  line: z.number(),
+  /** The episode's name within its line ('' for the main feature, shown as 正片). */
+  name: z.string(),
   path: z.string(),
+  /** The episode's place within its line. */
   sort: z.number(),
   url: z.string(),
 });
@@ -67,15 +76,23 @@ export const movieFields = {
   free: z.boolean(),
   sortWeight: z.number().int().min(-1_000_000).max(1_000_000),
   recommended: z.boolean(),
+  /** Episodes, each on a line; a line's episodes share one source (checked in `checkRefs`). */
   plays: z
     .array(
       z.object({
         sourceId: id,
-        path: z.string().trim().min(1).max(1024),
-        sort: z.number().int().min(0).max(10_000).optional(),
+        line: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_LINES - 1)
+          .optional(),
+        name: z.string().trim().max(MAX_EPISODE_NAME).optional(),
+        path: z.string().trim().min(1).max(MAX_EPISODE_URL),
+        sort: z.number().int().min(0).max(MAX_EPISODES).optional(),
       }),
     )
-    .max(20),
+    .max(MAX_PLAYS),
 };
 
 export const movieSelect = {
@@ -144,13 +161,15 @@ export async function readMovie(db: Executor, movieId: number) {
         sourceType: videoSources.type,
         sourceEnabled: videoSources.enabled,
         baseUrl: videoSources.baseUrl,
+        line: moviePlays.line,
+        name: moviePlays.name,
         path: moviePlays.path,
         sort: moviePlays.sort,
       })
       .from(moviePlays)
       .innerJoin(videoSources, eq(videoSources.id, moviePlays.sourceId))
       .where(eq(moviePlays.movieId, movieId))
-      .orderBy(asc(moviePlays.sort), asc(moviePlays.id)),
+      .orderBy(asc(moviePlays.line), asc(moviePlays.sort), asc(moviePlays.id)),
   ]);
   return {
     ...movieToApi(row),

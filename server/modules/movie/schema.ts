@@ -297,7 +297,11 @@ export const movieActresses = pgTable(
   ],
 );
 
-/** Play entries: a source and a path on it; the URL is built from the source at read time. */
+/**
+ * Episodes: a movie's source lines (`line`, in order), each a list of named episodes (`sort` within the line); every
+ * episode of a line is on the line's source. A path is relative to the source's base URL, or a whole URL; the URL is
+ * built at read time. A nameless episode is the main feature (正片).
+ */
 export const moviePlays = pgTable(
   'movie_plays',
   {
@@ -308,8 +312,13 @@ export const moviePlays = pgTable(
     sourceId: integer('source_id')
       .notNull()
       .references(() => videoSources.id),
+    line: integer('line').notNull().default(0),
+    name: varchar('name', { length: 64 }).notNull().default(''),
     path: varchar('path', { length: 1024 }).notNull(),
     sort: integer('sort').notNull().default(0),
   },
-  (t) => [index('movie_plays_movie').on(t.movieId, t.sort), index('movie_plays_source').on(t.sourceId)],
+  (t) => [
+    index('movie_plays_movie').on(t.movieId, t.line, t.sort),
+    index('movie_plays_source').on(t.sourceId),
+  ],
 );
