@@ -1,5 +1,5 @@
 import type { SectionDecl } from '../routes/types';
-import actress from './actress';
+import actress from './actresses';
 import ad from './ad';
 import agents from './agents';
 import comment from './comment';
@@ -7,7 +7,7 @@ import domain from './domain';
 import movie from './movie';
 import novel from './novel';
 import setting from './setting';
-import stats from './stats';
+import stats from './statistics';
 import users from './users';
 
 /** Every section of the admin. Registering a new one is one line here; menu, routes, titles and guard follow. */

@@ -88,8 +88,8 @@ describe('import cycles', () => {
 
   it('the graph reads the real imports (a control: the actress section before #10 had its cycle)', () => {
     const graph = importGraph(resolve(root, 'src'));
-    const index = resolve(root, 'src/resources/actress/index.ts');
-    expect(graph.get(index)).toContain(resolve(root, 'src/resources/actress/names.ts'));
-    expect(graph.get(index)).toContain(resolve(root, 'src/resources/actress/ActressList.tsx'));
+    const index = resolve(root, 'src/resources/actresses/index.ts');
+    expect(graph.get(index)).toContain(resolve(root, 'src/resources/actresses/names.ts'));
+    expect(graph.get(index)).toContain(resolve(root, 'src/resources/actresses/ActressList.tsx'));
   });
 });

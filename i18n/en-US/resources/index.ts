@@ -1,4 +1,4 @@
-import actress from './actress';
+import actress from './actresses';
 import ad from './ad';
 import agents from './agents';
 import comment from './comment';
@@ -6,7 +6,7 @@ import domain from './domain';
 import movie from './movie';
 import novel from './novel';
 import setting from './setting';
-import stats from './stats';
+import stats from './statistics';
 import users from './users';
 
 /**
