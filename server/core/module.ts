@@ -28,6 +28,35 @@ export interface SitePart {
   ) => Promise<unknown>;
 }
 
+/**
+ * A tenant's settings and its platforms (key → name), as the public site answer reads them once for every part. The
+ * settings module declares it; the site module asks the declarations for it, so neither imports the other.
+ */
+export type TenantSettings = (
+  db: Executor,
+  tenant: number,
+) => Promise<{ settings: Record<string, unknown>; platforms: Map<number, string> }>;
+
+/** What a member's ban changed in another module: kept with the ban so that its undo puts back exactly that. */
+export interface BanEffects {
+  comments: { id: number; status: string }[];
+  guestbook: { id: number; status: string }[];
+  blacklist: { module: string; entry: string }[];
+}
+
+/**
+ * What banning a member does beyond the member's row (the comments module: hide what they posted, blacklist their
+ * address) and its exact undo. Declared by that module and called by the members module in the ban's transaction,
+ * so the members module does not import the one whose rows point at members.
+ */
+export interface MemberBan {
+  ban: (
+    tx: Executor,
+    at: { tenant: number; userId: number; address: string | undefined; now: Date },
+  ) => Promise<BanEffects>;
+  undo: (tx: Executor, at: { tenant: number; effects: BanEffects; now: Date }) => Promise<number>;
+}
+
 /** What a module's seeder gets (server/seed: demo mode, `SEED=n`, tests): deterministic by `seed`. */
 export interface SeedContext {
   seed: number;
@@ -54,6 +83,10 @@ export interface ServerModule {
   platformUsage?: PlatformUsage;
   /** Its part of the public site answer. */
   site?: SitePart;
+  /** The settings module: a tenant's settings and platforms, for the public site answer. */
+  tenantSettings?: TenantSettings;
+  /** The comments module: what a member's ban hides and blacklists, and its undo. */
+  memberBan?: MemberBan;
   /** Its sample data: run by the seed generator after the sections it has always seeded, in the list's order. */
   seed?: (db: Db, at: SeedContext) => Promise<void>;
 }
