@@ -73,8 +73,13 @@ export interface SeedContext {
  * declarations, so a new section edits no other module.
  */
 export interface ServerModule {
-  /** The folder's name: its API path segment (README "Naming"). */
+  /** The folder's name (or the file's, for a one-file module): checked by `discoverModules`. */
   name: string;
+  /**
+   * Where it stands among the modules: the app mounts, the registries list and the seed generator runs them in this
+   * order (a section's seed data may need another's: comments after members). Required of a discovered module.
+   */
+  order?: number;
   /** Sub-apps by the prefix under `/app` they are mounted at. A factory gets every module (for registries). */
   mount: Record<string, (modules: readonly ServerModule[]) => Module>;
   /** The operators module: how a session token becomes an operator (core/auth.ts guards use it). */
@@ -92,3 +97,28 @@ export interface ServerModule {
 }
 
 export const defineModule = (m: ServerModule): ServerModule => m;
+
+/**
+ * The modules found by `import.meta.glob` (path → its exports), in their `order`: each default-exports its
+ * declaration, named like its folder (or its file) so that one name stands for the module everywhere.
+ * `server/modules/index.ts` passes every `modules/<name>/index.ts` and `modules/<name>.ts`; a test passes its own.
+ */
+export function discoverModules(found: Record<string, { default?: ServerModule }>): ServerModule[] {
+  const list = Object.entries(found).map(([path, exports]) => {
+    const m = exports.default;
+    const folder = path.replace(/\/index\.ts$|\.ts$/, '').replace(/^.*\//, '');
+    if (!m || typeof m.name !== 'string')
+      throw new Error(`${path}: no module declaration as its default export`);
+    if (m.name !== folder)
+      throw new Error(`${path}: the module is named "${m.name}", its folder "${folder}"`);
+    if (typeof m.order !== 'number') throw new Error(`${path}: the module "${m.name}" has no order`);
+    return m;
+  });
+  const orders = new Map<number, string>();
+  for (const m of list) {
+    const other = orders.get(m.order!);
+    if (other) throw new Error(`The modules "${other}" and "${m.name}" have the same order ${m.order}`);
+    orders.set(m.order!, m.name);
+  }
+  return list.sort((a, b) => a.order! - b.order!);
+}

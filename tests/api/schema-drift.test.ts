@@ -2,7 +2,7 @@ import { getTableName, is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { migrate, rowsOf } from '../../server/db/migrate';
-import * as schema from '../../server/db/schema';
+import { schema } from '../../server/db/schema';
 import type { Database } from '../../server/db/types';
 import { freshDatabase } from './harness';
 

@@ -20,6 +20,7 @@ import { seedComments } from './seed';
  */
 export default defineModule({
   name: 'comment',
+  order: 150,
   mount: {
     '/admin/comment/comments': commentRoutes,
     '/admin/comment/guestbook': guestbookRoutes,

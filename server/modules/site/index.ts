@@ -7,6 +7,7 @@ import { siteKeyRoutes, siteRoutes } from './routes';
  */
 export default defineModule({
   name: 'site',
+  order: 130,
   mount: {
     '/site': (modules) => {
       const tenantSettings = modules.find((m) => m.tenantSettings)?.tenantSettings;

@@ -185,6 +185,7 @@ function settingRoutes() {
  */
 export default defineModule({
   name: 'sys',
+  order: 30,
   mount: {
     '/admin/sys': settingRoutes,
     '/admin/setting/platform-usage': (modules) =>
