@@ -188,6 +188,8 @@ export const movieSearchTerms = pgTable(
   {
     term: text('term').primaryKey(),
     head: text('head').notNull(),
+    /** Set once the term's counts are learned (movie/totals.ts registerTerm). */
+    ready: boolean('ready').notNull().default(false),
     usedOn: date('used_on').notNull().default(sql`current_date`),
   },
   (t) => [index('movie_search_terms_head').on(t.head)],
