@@ -8,7 +8,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { memoryImageStorage } from '../server/core/image-storage';
 import { migrate } from '../server/db/migrate';
 import { PGLITE_TYPES } from '../server/db/pglite';
-import * as schema from '../server/db/schema';
+import { schema } from '../server/db/schema';
 import type { Db } from '../server/db/types';
 import { demoConfig, dropRawEvents, migrationsHash, seedDemo } from './snapshot';
 

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { Code, type Envelope } from '../common/codes';
-import { type BodyLimit, bodyGuard } from './core/body';
-import type { AppDeps, AppEnv } from './core/context';
+import { bodyGuard } from './core/body';
+import type { AppDeps, AppEnv, BodyLimit } from './core/context';
 import { isDatabaseUnavailable } from './core/db-errors';
 import { errorEnvelope } from './core/envelope';
 import { ApiError } from './core/errors';

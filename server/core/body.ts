@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { Code } from '../../common/codes';
-import type { AppContext, AppEnv } from './context';
+import type { AppContext, AppEnv, BodyLimit } from './context';
 import { ApiError } from './errors';
 import { checkJsonValue } from './input-guard';
 
@@ -18,10 +18,6 @@ import { checkJsonValue } from './input-guard';
  * A JSON body is also decoded strictly: invalid UTF-8 is refused with 40000 rather than stored as U+FFFD, and the
  * parsed value passes `checkJsonValue` (no U+0000, no lone surrogate, no hostile nesting).
  */
-export interface BodyLimit {
-  maxBytes: number;
-  refuse: () => ApiError;
-}
 
 const jsonType = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });

@@ -2,7 +2,6 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { Db } from '../db/types';
-import type { BodyLimit } from './body';
 import type { Clock } from './clock';
 import type { ApiError } from './errors';
 import type { Locale } from './i18n';
@@ -44,6 +43,15 @@ export interface AppDeps {
  * `core/auth.ts` ask the context instead of importing a module.
  */
 export type Authenticate = (c: Context<AppEnv>, token: string | undefined) => Promise<SessionOperator>;
+
+/**
+ * A request body's size limit and the error that refuses it (core/body.ts enforces it). Declared here, beside the
+ * request's variables that carry it, so that the context's types depend on nothing that depends on them.
+ */
+export interface BodyLimit {
+  maxBytes: number;
+  refuse: () => ApiError;
+}
 
 export interface AppEnv {
   Variables: {

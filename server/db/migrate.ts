@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from './types';
 
 /**
- * The SQL migrations drizzle-kit generated, bundled as text, so the same migrator runs in Node, in tests
- * and in the browser (demo mode) without a filesystem.
+ * The SQL migrations (hand-written since 0007: docs/migrations.md), bundled as text, so the same migrator runs in
+ * Node, in tests and in the browser (demo mode) without a filesystem. tests/api/schema-drift.test.ts holds them
+ * against the modules' Drizzle declarations.
  */
 const files = import.meta.glob('./migrations/*.sql', {
   query: '?raw',

@@ -1,7 +1,7 @@
 import { PGlite, type PGliteOptions, types } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { byteaFromText, byteaToText } from './bytea';
-import * as schema from './schema';
+import { schema } from './schema';
 import type { Database } from './types';
 
 /** How PGlite reads and writes values where its own way is slow: bytea in one pass (bytea.ts). */

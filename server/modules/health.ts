@@ -22,4 +22,4 @@ function healthRoutes() {
 }
 
 /** Liveness (API /app/health). */
-export default defineModule({ name: 'health', mount: { '/health': healthRoutes } });
+export default defineModule({ name: 'health', order: 10, mount: { '/health': healthRoutes } });

@@ -1,43 +1,11 @@
-import type { ServerModule } from '../core/module';
-import actresses from './actresses';
-import ad from './ad';
-import agents from './agents';
-import comment from './comment';
-import domain from './domain';
-import health from './health';
-import images from './images';
-import movie from './movie';
-import notices from './notices';
-import novel from './novel';
-import operators from './operators';
-import promotionApps from './promotion-apps';
-import site from './site';
-import statistics from './statistics';
-import statisticsSettings from './statistics-settings';
-import sys from './sys';
-import users from './users';
+import { discoverModules, type ServerModule } from '../core/module';
 
 /**
- * Every server module, the only list of them: app.ts mounts each one's sub-apps under /app and the registries
- * (platform usage, the session resolver…) are read from these declarations. A new module adds one line here (and
- * its tables to db/schema.ts).
+ * Every server module, found rather than listed: each folder `server/modules/<name>/` whose `index.ts`
+ * default-exports its declaration (and the one-file `health.ts`), in the declarations' `order`. app.ts mounts each
+ * one's sub-apps under /app and the registries (platform usage, the session resolver, the site answer…) are read
+ * from them. A new module is its folder; nothing here changes.
  */
-export const modules: readonly ServerModule[] = [
-  health,
-  operators,
-  sys,
-  movie,
-  images,
-  actresses,
-  novel,
-  notices,
-  promotionApps,
-  statisticsSettings,
-  statistics,
-  ad,
-  site,
-  users,
-  comment,
-  domain,
-  agents,
-];
+export const modules: readonly ServerModule[] = discoverModules(
+  import.meta.glob<{ default?: ServerModule }>(['./*/index.ts', './*.ts', '!./index.ts'], { eager: true }),
+);

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../core/logger';
 import { type CopyIn, copyInWith } from '../db/copy-in';
 import { type RowStream, streamRowsWith } from '../db/each-row';
-import * as schema from '../db/schema';
+import { schema } from '../db/schema';
 import type { Database } from '../db/types';
 
 /**

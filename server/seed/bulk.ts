@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { rowsOf } from '../db/migrate';
-import * as schema from '../db/schema';
+import { schema } from '../db/schema';
 import type { Db, Executor } from '../db/types';
 import {
   generateMovies,

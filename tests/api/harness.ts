@@ -16,7 +16,7 @@ import { type Logger, silentLogger } from '../../server/core/logger';
 import type { ServerModule } from '../../server/core/module';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
 import { PGLITE_TYPES } from '../../server/db/pglite';
-import * as schema from '../../server/db/schema';
+import { schema } from '../../server/db/schema';
 import type { Database } from '../../server/db/types';
 import { ensureFirstAdmin } from '../../server/modules/operators';
 import { sharedBuffersMb } from '../../server/node/data-dir';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app';
 import { silentLogger } from '../../server/core/logger';
-import * as schema from '../../server/db/schema';
+import { schema } from '../../server/db/schema';
 import type { Db } from '../../server/db/types';
 import { etagMatches, freshness, SITE_MAX_AGE } from '../../server/modules/site/routes';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';

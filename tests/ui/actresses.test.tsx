@@ -16,8 +16,8 @@ import { afterEach, beforeEach, expect, onTestFinished, test, vi } from 'vitest'
 import { clearUser } from '../../src/api/session';
 import { csvCell, ExportCsvButton, toCsv } from '../../src/components/ExportCsvButton';
 import { createI18nProvider } from '../../src/i18n';
-import { ActressPicker } from '../../src/resources/actress/ActressPicker';
-import { DeleteActressButton } from '../../src/resources/actress/DeleteActressButton';
+import { ActressPicker } from '../../src/resources/actresses/ActressPicker';
+import { DeleteActressButton } from '../../src/resources/actresses/DeleteActressButton';
 import { ScreenCss, screenTheme, warmUpScreens } from './warm-up';
 
 /** The whole "table" the fake server searches: the picker must never load it, only ask the server. */

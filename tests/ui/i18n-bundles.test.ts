@@ -1,6 +1,8 @@
 import englishMessages from 'ra-language-english';
 import { describe, expect, it } from 'vitest';
 import en from '../../i18n/en-US';
+import serverEn from '../../i18n/server/en-US';
+import serverZh from '../../i18n/server/zh-CN';
 import zh from '../../i18n/zh-CN';
 
 type Tree = { [key: string]: string | Tree };
@@ -72,5 +74,27 @@ describe('message bundles', () => {
       )
       .map(([key]) => key);
     expect(differ).toEqual([]);
+  });
+});
+
+/** The API's envelope messages: zh-CN's list types the keys, en-US is found by file name, so this holds them equal. */
+describe("the API's message bundles", () => {
+  const braces = (s: string) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort().join();
+
+  it('have the same keys in zh-CN and en-US', () => {
+    expect(Object.keys(serverEn).sort()).toEqual(Object.keys(serverZh).sort());
+    expect(Object.keys(serverZh).length).toBeGreaterThan(100);
+  });
+
+  it('keep the same placeholders, and no value is empty', () => {
+    const zhMessages = serverZh as Record<string, string>;
+    const enMessages = serverEn as Record<string, string>;
+    const differ = Object.keys(zhMessages).filter(
+      (k) => braces(zhMessages[k]) !== braces(enMessages[k] ?? ''),
+    );
+    expect(differ).toEqual([]);
+    expect(Object.keys(zhMessages).filter((k) => !zhMessages[k].trim() || !enMessages[k]?.trim())).toEqual(
+      [],
+    );
   });
 });

@@ -1,29 +1,13 @@
-import actress from './actress';
-import ad from './ad';
-import agents from './agents';
-import comment from './comment';
-import domain from './domain';
-import movie from './movie';
-import novel from './novel';
-import setting from './setting';
-import stats from './stats';
-import users from './users';
+import { mergeMessages } from '../../discover';
 
 /**
  * Every section's resource messages in react-admin's shape: resources.<resource>.{name, fields, filters, action,
- * notifications, page}. One file per section (the resource name is the screen's path); a section adds its file
- * and one line here, and the same in zh-CN, whose types demand every key.
+ * notifications, page}. One file per section beside this one, found rather than listed (named like the section's
+ * folder under src/resources); zh-CN has the same files, each typed against its en-US twin.
  */
-const resources = {
-  ...movie,
-  ...actress,
-  ...novel,
-  ...ad,
-  ...comment,
-  ...stats,
-  ...domain,
-  ...setting,
-  ...users,
-  ...agents,
-};
+const resources = mergeMessages<Record<string, Record<string, unknown>>>(
+  import.meta.glob<{ default: Record<string, Record<string, unknown>> }>(['./*.ts', '!./index.ts'], {
+    eager: true,
+  }),
+);
 export default resources;

@@ -1,26 +1,8 @@
+import { mergeMessages } from '../../discover';
 import type en from '../../en-US/resources';
-import actress from './actress';
-import ad from './ad';
-import agents from './agents';
-import comment from './comment';
-import domain from './domain';
-import movie from './movie';
-import novel from './novel';
-import setting from './setting';
-import stats from './stats';
-import users from './users';
 
-/** 各版块的资源文案，每个版块一个文件（结构同 en-US）。 */
-const resources: typeof en = {
-  ...movie,
-  ...actress,
-  ...novel,
-  ...ad,
-  ...comment,
-  ...stats,
-  ...domain,
-  ...setting,
-  ...users,
-  ...agents,
-};
+/** 各版块的资源文案：本目录下每个版块一个文件（与 en-US 同名、同结构），自动收集，无需在此登记。 */
+const resources: typeof en = mergeMessages<typeof en>(
+  import.meta.glob<{ default: typeof en }>(['./*.ts', '!./index.ts'], { eager: true }),
+);
 export default resources;

@@ -6,4 +6,4 @@ import { actressRoutes } from './routes';
  * (`movie_actresses`, declared by the movie module). Every operator reads, creates, edits, shows/hides and links;
  * deleting is admin-only and, with linked movies, needs `force` (the links go in the same transaction).
  */
-export default defineModule({ name: 'actresses', mount: { '/admin/actresses': actressRoutes } });
+export default defineModule({ name: 'actresses', order: 60, mount: { '/admin/actresses': actressRoutes } });

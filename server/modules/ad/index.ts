@@ -12,6 +12,7 @@ import { siteAdsRoutes } from './site';
  */
 export default defineModule({
   name: 'ad',
+  order: 120,
   mount: {
     '/admin/ad/ads': adRoutes,
     '/admin/ad/advertisers': advertiserRoutes,

@@ -11,6 +11,7 @@ import { agentStatRoutes } from './stat';
  */
 export default defineModule({
   name: 'agents',
+  order: 170,
   // The stat first: `/admin/agents/stat` is not an agent id.
   mount: { '/admin/agents/stat': agentStatRoutes, '/admin/agents': agentRoutes },
   seed: (db, at) => seedAgents(db, { tenant: at.config.defaultTenant, now: at.now, by: at.reviewer }),

@@ -1,4 +1,6 @@
 import { defineModule } from '../../core/module';
+import { blacklistAddress, unblacklist } from './filter';
+import { hideAllOf, restoreHidden } from './moderation';
 import {
   commentRoutes,
   filterRoutes,
@@ -18,12 +20,25 @@ import { seedComments } from './seed';
  */
 export default defineModule({
   name: 'comment',
+  order: 150,
   mount: {
     '/admin/comment/comments': commentRoutes,
     '/admin/comment/guestbook': guestbookRoutes,
     '/admin/comment/filters': filterRoutes,
     '/site/comments': siteCommentRoutes,
     '/site/guestbook': siteGuestbookRoutes,
+  },
+  // A member's ban hides what they posted and blacklists their address; its undo puts both back.
+  memberBan: {
+    ban: async (tx, { tenant, userId, address, now }) => ({
+      ...(await hideAllOf(tx, userId, now)),
+      blacklist: address ? await blacklistAddress(tx, tenant, address, now) : [],
+    }),
+    undo: async (tx, { tenant, effects, now }) => {
+      const restored = await restoreHidden(tx, effects, now);
+      await unblacklist(tx, tenant, effects.blacklist, now);
+      return restored;
+    },
   },
   // After the members they are written by.
   seed: (db, at) => seedComments(db, { seed: at.seed, tenant: at.config.defaultTenant, now: at.now }),

@@ -1,7 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { MiddlewareHandler } from 'hono';
-import { cors } from 'hono/cors';
 import {
   COMMENT_TARGETS,
   cleanBlacklistEntry,
@@ -27,7 +25,7 @@ import { listGetRoutes } from '../../core/resource';
 import { reviewRoutes } from '../../core/review';
 import { id, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
-import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
+import { siteKeyGate, siteTenantOf } from '../site/routes';
 import { compiledOf, readFilter, readFilters, toSimplified, writeFilter } from './filter';
 import {
   Comment,
@@ -355,24 +353,11 @@ const PostAnswer = z
   .object({ id: z.number(), status: z.enum(REVIEW_STATUSES), content: z.string() })
   .openapi('SitePostAnswer');
 
-const siteCors = cors({
-  origin: '*',
-  allowMethods: ['POST', 'OPTIONS'],
-  allowHeaders: [SITE_KEY_HEADER, 'Content-Type', 'Accept-Language'],
-  maxAge: 86_400,
-});
-
 async function postFilter(c: AppContext, module: FilterModule) {
   const tenant = siteTenantOf(c);
   const f = await readFilter(c.get('deps').db, tenant, module);
   return { tenant, filter: compiledOf(tenant, f) };
 }
-
-/** As the events ingestion: a CORS preflight is answered 204; any other request, an OPTIONS included, needs the key. */
-export const siteKeyGate: MiddlewareHandler<AppEnv> = (c, next) => {
-  if (c.req.method !== 'OPTIONS') return siteCors(c, () => requireSiteKey(c, next) as Promise<void>);
-  return c.req.header('access-control-request-method') ? siteCors(c, next) : requireSiteKey(c, next);
-};
 
 /** `POST /app/site/comments` and `/app/site/guestbook`: the site's backend posts through the filter (Site-Key). */
 function sitePostRoutes(module: FilterModule) {

@@ -14,6 +14,7 @@ import { settingRoutes } from './setting-routes';
  */
 export default defineModule({
   name: 'domain',
+  order: 160,
   mount: {
     '/admin/domain/domains': domainRoutes,
     '/admin/domain/pools': poolRoutes,

@@ -148,7 +148,7 @@ function uploadRoutes() {
  * Images (API /app/admin/upload; the image host /img is mounted by app.ts, outside /app): upload and the cipher
  * the admin decrypts with.
  */
-export default defineModule({ name: 'images', mount: { '/admin/upload': uploadRoutes } });
+export default defineModule({ name: 'images', order: 50, mount: { '/admin/upload': uploadRoutes } });
 
 /**
  * The image host: `GET /img/<path>` answers the stored (encrypted) bytes as they are, not an envelope, cached

@@ -13,6 +13,7 @@ import { tagRoutes } from './tag-routes';
  */
 export default defineModule({
   name: 'movie',
+  order: 40,
   mount: {
     '/admin/movie/movies': movieRoutes,
     '/admin/movie/columns': columnRoutes,

@@ -2,8 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../core/context';
 import { invalidField } from '../../core/errors';
 import { assertRefs } from '../../core/shared';
+import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { actresses } from '../actresses/schema';
 import { readSettings } from '../sys';
 import { movieActresses, movieColumns, moviePlays, movieTagLinks, movieTags, videoSources } from './schema';
 
@@ -16,6 +16,23 @@ async function checkPlatforms(c: AppContext, db: Executor, platforms: number[] |
   const known = new Set((settings.platforms as { key: number }[]).map((p) => Number(p.key)));
   const i = platforms.findIndex((k) => !known.has(k));
   if (i >= 0) throw invalidField(`platforms.${i}`, 'field.notFound');
+}
+
+/**
+ * The actresses exist (40000 on `actressIds` otherwise). Read by the table's name: the actresses module builds on
+ * this one (her movies), so this module does not import its declarations.
+ */
+async function assertActresses(db: Executor, ids: number[]) {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return;
+  const list = sql.join(
+    unique.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from actresses where id in (${list})`),
+  );
+  if (Number(row?.n) !== unique.length) throw invalidField('actressIds', 'field.notFound');
 }
 
 /** The ids a create or an update body references exist (40000 naming the field otherwise). */
@@ -32,7 +49,7 @@ export async function checkRefs(
 ) {
   if (body.columnId != null) await assertRefs(db, movieColumns, movieColumns.id, [body.columnId], 'columnId');
   if (body.tagIds) await assertRefs(db, movieTags, movieTags.id, body.tagIds, 'tagIds');
-  if (body.actressIds) await assertRefs(db, actresses, actresses.id, body.actressIds, 'actressIds');
+  if (body.actressIds) await assertActresses(db, body.actressIds);
   if (body.plays?.length) {
     // A line is one source: its episodes play from the same CDN, as a MacCMS line is one player.
     const sourceOfLine = new Map<number, number>();

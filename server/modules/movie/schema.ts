@@ -14,7 +14,6 @@ import {
 } from 'drizzle-orm/pg-core';
 import { REVIEW_STATUSES, type ReviewStatus } from '../../../common/review';
 import { columnTreeTable } from '../../core/column-table';
-import { actresses } from '../actresses/schema';
 
 /** The review workflow's statuses (common/review.ts). */
 export const MOVIE_STATUSES = REVIEW_STATUSES;
@@ -189,6 +188,8 @@ export const movieSearchTerms = pgTable(
   {
     term: text('term').primaryKey(),
     head: text('head').notNull(),
+    /** Set once the term's counts are learned (movie/totals.ts registerTerm). */
+    ready: boolean('ready').notNull().default(false),
     usedOn: date('used_on').notNull().default(sql`current_date`),
   },
   (t) => [index('movie_search_terms_head').on(t.head)],
@@ -280,6 +281,8 @@ export const movieTagLinks = pgTable(
 /**
  * The actresses of a movie. Deleting a movie takes its links with it; an actress with links cannot be deleted
  * (no cascade): the actresses module unlinks her movies in the same transaction, bumping their versions.
+ * `actress_id` references `actresses(id)` in the database (the migration's foreign key); it is not declared here
+ * because the actresses module builds on this one (her movies) and this module must not import it back.
  */
 export const movieActresses = pgTable(
   'movie_actresses',
@@ -287,9 +290,7 @@ export const movieActresses = pgTable(
     movieId: integer('movie_id')
       .notNull()
       .references(() => movies.id, { onDelete: 'cascade' }),
-    actressId: integer('actress_id')
-      .notNull()
-      .references(() => actresses.id),
+    actressId: integer('actress_id').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.movieId, t.actressId] }),

@@ -6,6 +6,7 @@ import { noticeRoutes } from './routes';
 /** Notices (SPEC.md §2 /setting/notices, API /app/admin/setting/notices): marquee and pop-up notices of the content site. */
 export default defineModule({
   name: 'notices',
+  order: 80,
   mount: { '/admin/setting/notices': noticeRoutes },
   platformUsage: { field: 'notices', count: noticesPerPlatform },
   site: {

@@ -13,6 +13,7 @@ import { novelColumns, novels } from './schema';
  */
 export default defineModule({
   name: 'novel',
+  order: 70,
   mount: {
     '/admin/novel/novels': () => novelRoutes().route('/', importRoutes()).route('/', chapterOrderRoutes()),
     '/admin/novel/chapters': chapterRoutes,

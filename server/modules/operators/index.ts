@@ -10,6 +10,7 @@ import { resolveSession } from './sessions';
  */
 export default defineModule({
   name: 'operators',
+  order: 20,
   mount: { '/admin': authRoutes, '/admin/operators': operatorRoutes },
   authenticate: (c, token) => {
     const { db, clock, config } = c.get('deps');

@@ -5,6 +5,7 @@ import { appsForPlatform, appsPerPlatform, promotionRoutes } from './routes';
 /** Promotion apps (SPEC.md §2 /setting/promotionapp, API /app/admin/setting/promotion-apps): the browsers and apps the content site promotes. */
 export default defineModule({
   name: 'promotion-apps',
+  order: 90,
   mount: { '/admin/setting/promotion-apps': promotionRoutes },
   platformUsage: { field: 'apps', count: appsPerPlatform },
   site: {

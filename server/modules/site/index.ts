@@ -7,8 +7,16 @@ import { siteKeyRoutes, siteRoutes } from './routes';
  */
 export default defineModule({
   name: 'site',
+  order: 130,
   mount: {
-    '/site': (modules) => siteRoutes(modules.flatMap((m) => (m.site ? [m.site] : []))),
+    '/site': (modules) => {
+      const tenantSettings = modules.find((m) => m.tenantSettings)?.tenantSettings;
+      if (!tenantSettings) throw new Error('No module declares tenantSettings (the settings module, sys)');
+      return siteRoutes(
+        modules.flatMap((m) => (m.site ? [m.site] : [])),
+        tenantSettings,
+      );
+    },
     '/admin/setting/site-key': siteKeyRoutes,
   },
 });

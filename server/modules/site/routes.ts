@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { Code } from '../../../common/codes';
@@ -6,11 +7,9 @@ import { asAdmin, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
-import type { SitePart } from '../../core/module';
+import type { SitePart, TenantSettings } from '../../core/module';
 import { intQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
-import { platformsOf } from '../sys/platforms';
-import { readSettings } from '../sys/settings';
 import { readSiteHead, readSiteKey, regenerateSiteKey } from './state';
 
 type SiteHead = NonNullable<Awaited<ReturnType<typeof readSiteHead>>>;
@@ -134,8 +133,24 @@ export function freshness(head: SiteHead, platform: number, locale: string, now:
   return { etag, cacheControl: `public, max-age=${maxAge}` };
 }
 
+const sitePostCors = cors({
+  origin: '*',
+  allowMethods: ['POST', 'OPTIONS'],
+  allowHeaders: [SITE_KEY_HEADER, 'Content-Type', 'Accept-Language'],
+  maxAge: 86_400,
+});
+
+/**
+ * The gate of the site's backend posts (members, comments, guestbook): as the events ingestion, a CORS preflight is
+ * answered 204; any other request, an OPTIONS included, needs the key.
+ */
+export const siteKeyGate: MiddlewareHandler<AppEnv> = (c, next) => {
+  if (c.req.method !== 'OPTIONS') return sitePostCors(c, () => requireSiteKey(c, next) as Promise<void>);
+  return c.req.header('access-control-request-method') ? sitePostCors(c, next) : requireSiteKey(c, next);
+};
+
 /** The public site API (issue #5), mounted at /app/site: the parts of the modules that join (ServerModule.site). */
-export function siteRoutes(parts: readonly SitePart[]) {
+export function siteRoutes(parts: readonly SitePart[], tenantSettings: TenantSettings) {
   const app = new OpenAPIHono<AppEnv>();
   app.openAPIRegistry.registerComponent('securitySchemes', 'SiteKey', {
     type: 'apiKey',
@@ -174,7 +189,7 @@ export function siteRoutes(parts: readonly SitePart[]) {
       return c.body(null, 304) as any;
     }
     const tenant = head.tenant;
-    const [settings, platforms] = await Promise.all([readSettings(db, tenant), platformsOf(db, tenant)]);
+    const { settings, platforms } = await tenantSettings(db, tenant);
     const name = platforms.get(platform);
     if (name === undefined) {
       c.header('Cache-Control', 'no-store');

@@ -181,6 +181,7 @@ function statisticsSettingsRoutes() {
  */
 export default defineModule({
   name: 'statistics-settings',
+  order: 100,
   mount: { '/admin/setting/statistics': statisticsSettingsRoutes },
   platformUsage: { field: 'snippets', count: snippetsPerPlatform },
   site: {

@@ -9,6 +9,7 @@ import { seedEvents } from './seed';
  */
 export default defineModule({
   name: 'statistics',
+  order: 110,
   mount: { [EVENTS_MOUNT]: ingestRoutes, '/admin/stats': statsRoutes },
   // A month of sample events through the ingestion, then the rollup (after the movies they view).
   seed: async (db, at) => {

@@ -12,6 +12,7 @@ import { defineModule } from '../../core/module';
 import { imageField } from '../images/paths';
 import { bumpSiteVersion } from '../site/state';
 import { platformUsageRoutes } from './platform-usage';
+import { platformsOf } from './platforms';
 import { systemSettings } from './schema';
 import { readSettings } from './settings';
 
@@ -199,10 +200,15 @@ function settingRoutes() {
  */
 export default defineModule({
   name: 'sys',
+  order: 30,
   mount: {
     '/admin/sys': settingRoutes,
     '/admin/setting/platform-usage': (modules) =>
       platformUsageRoutes(modules.flatMap((m) => (m.platformUsage ? [m.platformUsage] : []))),
+  },
+  tenantSettings: async (db, tenant) => {
+    const [settings, platforms] = await Promise.all([readSettings(db, tenant), platformsOf(db, tenant)]);
+    return { settings: settings as Record<string, unknown>, platforms };
   },
   site: {
     field: 'site',

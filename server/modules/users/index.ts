@@ -9,6 +9,7 @@ import { seedUsers } from './seed';
  */
 export default defineModule({
   name: 'users',
+  order: 140,
   mount: { '/admin/users': userRoutes, '/site/users': siteSignupRoutes },
   seed: (db, at) => seedUsers(db, { seed: at.seed, tenant: at.config.defaultTenant, now: at.now }),
 });

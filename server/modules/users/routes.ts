@@ -8,14 +8,12 @@ import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
+import type { MemberBan, ServerModule } from '../../core/module';
 import { listGetRoutes } from '../../core/resource';
 import { duplicate, transaction } from '../../core/shared';
 import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
-import { blacklistAddress, unblacklist } from '../comment/filter';
-import { hideAllOf, restoreHidden } from '../comment/moderation';
-import { siteKeyGate } from '../comment/routes';
-import { siteTenantOf } from '../site/routes';
+import { siteKeyGate, siteTenantOf } from '../site/routes';
 import { ListQuery, readUserList, SiteUser, type UserRow, userToApi } from './list';
 import { type BanChanges, siteUserBans, siteUsers } from './schema';
 
@@ -175,7 +173,14 @@ export function siteSignupRoutes() {
   return app;
 }
 
-export function userRoutes() {
+/** Without a module that declares what a ban does elsewhere (a test's own set of modules), it changes nothing else. */
+const NO_BAN_EFFECTS: MemberBan = {
+  ban: async () => ({ comments: [], guestbook: [], blacklist: [] }),
+  undo: async () => 0,
+};
+
+export function userRoutes(modules: readonly ServerModule[]) {
+  const memberBan = modules.find((m) => m.memberBan)?.memberBan ?? NO_BAN_EFFECTS;
   const app = listGetRoutes({
     tag: 'site users',
     schema: SiteUser,
@@ -257,10 +262,9 @@ export function userRoutes() {
       const user = await lockUser(tx, c, id);
       if (body.version !== undefined && body.version !== user.version) throw conflict();
       if (user.status === 'banned') throw new ApiError(Code.CONFLICT, 'users.alreadyBanned');
-      const hidden = await hideAllOf(tx, id, now);
       const address = cleanBlacklistEntry(user.lastLoginAddress || user.signupAddress);
-      const blacklist = address ? await blacklistAddress(tx, tenant, address, now) : [];
-      const changes: BanChanges = { status: user.status, ...hidden, blacklist };
+      const effects = await memberBan.ban(tx, { tenant, userId: id, address, now });
+      const changes: BanChanges = { status: user.status, ...effects };
       const [updated] = await tx
         .update(siteUsers)
         .set({ status: 'banned', version: sql`${siteUsers.version} + 1`, updatedAt: now })
@@ -275,9 +279,9 @@ export function userRoutes() {
       });
       return {
         user: userToApi(updated, now),
-        hiddenComments: hidden.comments.length,
-        hiddenGuestbook: hidden.guestbook.length,
-        blacklisted: [...new Set(blacklist.map((b) => b.entry))],
+        hiddenComments: effects.comments.length,
+        hiddenGuestbook: effects.guestbook.length,
+        blacklisted: [...new Set(effects.blacklist.map((b) => b.entry))],
       };
     });
     return ok(c, answer);
@@ -298,8 +302,7 @@ export function userRoutes() {
         .for('update');
       if (!ban || user.status !== 'banned') throw new ApiError(Code.CONFLICT, 'users.notBanned');
       const changes = ban.changes;
-      const restored = await restoreHidden(tx, changes, now);
-      await unblacklist(tx, tenantOf(c), changes.blacklist, now);
+      const restored = await memberBan.undo(tx, { tenant: tenantOf(c), effects: changes, now });
       const [updated] = await tx
         .update(siteUsers)
         .set({ status: changes.status, version: sql`${siteUsers.version} + 1`, updatedAt: now })

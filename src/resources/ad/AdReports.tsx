@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { type RaRecord, useGetOne, useTranslate } from 'react-admin';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { type ReportColumn, ReportList } from '../../components/ReportList';
-import { ReportTabs, StatsPage } from '../stats/shared';
+import { ReportTabs, StatsPage } from '../statistics/shared';
 import {
   AD_RESOURCE,
   ADVERTISER_DAILY_RESOURCE,

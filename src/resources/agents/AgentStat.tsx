@@ -29,7 +29,7 @@ import { useOperatorName } from '../../components/OperatorName';
 import { type ReportColumn, ReportList } from '../../components/ReportList';
 import { useReportCalendar } from '../../components/ReportPeriod';
 import { formatFigure, type ReportFigure } from '../../components/reportFigures';
-import { StatsPage } from '../stats/shared';
+import { StatsPage } from '../statistics/shared';
 import {
   AGENT_RESOURCE,
   agentStatPath,

@@ -5,7 +5,7 @@ import { EditPage } from '../../components/EditPage';
 import { useOperatorName } from '../../components/OperatorName';
 import { ReviewToolbar } from '../../components/ReviewToolbar';
 import { ImageInput } from '../../images/ImageInput';
-import { ActressPicker } from '../actress/ActressPicker';
+import { ActressPicker } from '../actresses/ActressPicker';
 import { MovieInputs } from './MovieInputs';
 import { editPathOf, MOVIE_MSG, MOVIE_QUEUE, MOVIE_REVIEW, type MovieView, SECTION_MSG } from './names';
 import { StatusChip } from './shared';

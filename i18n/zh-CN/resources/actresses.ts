@@ -1,9 +1,9 @@
-import type en from '../../en-US/resources/actress';
+import type en from '../../en-US/resources/actresses';
 
 /** 女优版块的资源文案。 */
 const actress: typeof en = {
   actress: {
-    /** The section's menu labels (its declaration in src/resources/actress/index.ts). */
+    /** The section's menu labels (its declaration in src/resources/actresses/index.ts). */
     menu: {
       section: '女优管理',
       list: '女优列表',

@@ -1,7 +1,7 @@
 /** Messages of the actress section (react-admin shape: resources.<resource>.{name, fields, …}). */
 const actress = {
   actress: {
-    /** The section's menu labels (its declaration in src/resources/actress/index.ts). */
+    /** The section's menu labels (its declaration in src/resources/actresses/index.ts). */
     menu: {
       section: 'Actresses',
       list: 'Actress list',

@@ -1,4 +1,4 @@
-import type en from '../../en-US/resources/stats';
+import type en from '../../en-US/resources/statistics';
 
 /** 数据统计版块的文案（issue #12）。 */
 const stats: typeof en = {
