@@ -2,8 +2,10 @@
  * Comments and the guestbook (issue #14): targets, kinds, filter limits, and the filter's rules that the API runs
  * on every post and the rule trial shows: how a text is normalised before words are matched, the word automaton,
  * and address blacklist entries (single addresses, IPv4 and IPv6 CIDR ranges). Pure: the traditional → simplified
- * table is passed in (the server gives it opencc-js's), so this file imports nothing.
+ * table is passed in (the server gives it opencc-js's); look-alike folding is common/fold.ts.
  */
+
+import { foldChar } from './fold';
 
 /** What a comment is about. */
 export const COMMENT_TARGETS = ['movie', 'novel', 'chapter', 'actress'] as const;
@@ -44,14 +46,6 @@ const ignored = (ch: string) => {
   return IGNORED_CLASS.test(ch) || (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef);
 };
 
-/** Full-width ASCII (U+FF01–FF5E) and the ideographic space to their half-width forms. */
-function halfWidth(ch: string): string {
-  const code = ch.codePointAt(0)!;
-  if (code >= 0xff01 && code <= 0xff5e) return String.fromCodePoint(code - 0xfee0);
-  if (code === 0x3000) return ' ';
-  return ch;
-}
-
 const identity: VariantMap = (c) => c;
 /** Each character's normalised form ('' when ignored), per variant map: a text repeats its characters. */
 const charCache = new WeakMap<VariantMap, Map<string, string>>();
@@ -66,7 +60,8 @@ export interface Normalised {
 }
 
 /**
- * The text words are matched in: full-width → half-width, lower case, traditional → simplified (`variant`), and
+ * The text words are matched in: folded (common/fold.ts: compatibility forms, case, invisible characters and
+ * combining marks, look-alike letters), traditional → simplified (`variant`), and
  * every punctuation mark, symbol and space left out, with where each kept character came from (to mask the
  * original).
  */
@@ -85,8 +80,8 @@ export function normalise(text: string, variant: VariantMap = identity): Normali
     i += ch.length;
     let mapped = cache.get(ch);
     if (mapped === undefined) {
-      const half = halfWidth(ch);
-      mapped = ignored(half) ? '' : variant(half.toLowerCase());
+      mapped = '';
+      for (const c of foldChar(ch)) if (!ignored(c)) mapped += variant(c);
       if (cache.size < 65_536) cache.set(ch, mapped);
     }
     if (!mapped) continue;

@@ -234,3 +234,38 @@ export function allowListed(hostOrIp: string, list: readonly string[]): boolean 
   }
   return false;
 }
+
+const EAST_ASIAN_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
+
+/** The scripts of a label's letters (digits, hyphens and marks belong to none). */
+function scriptsOf(label: string): Set<string> {
+  const found = new Set<string>();
+  for (const ch of label) {
+    if (!/\p{L}/u.test(ch)) continue;
+    if (/\p{Script=Latin}/u.test(ch)) found.add(/[a-z]/i.test(ch) ? 'ascii' : 'latin');
+    else if (EAST_ASIAN_SCRIPT.test(ch)) found.add('cjk');
+    else if (/\p{Script=Cyrillic}/u.test(ch)) found.add('cyrillic');
+    else if (/\p{Script=Greek}/u.test(ch)) found.add('greek');
+    else found.add('other');
+  }
+  return found;
+}
+
+/**
+ * Should this hostname (in Unicode) be shown in punycode with a warning? When a label mixes Latin with another
+ * alphabet (`pаypal`, Cyrillic а), or is written wholly in another alphabet with letters that all look Latin
+ * (`аррӏе`: Cyrillic, folded by `fold` to `apple`): the spoofing shapes of UTS #39. Chinese, Japanese and Korean,
+ * with or without Latin letters and digits (`中文.cn`, `京东shop.com`), are shown as they are.
+ */
+export function confusableHostname(unicodeHost: string, fold: (s: string) => string): boolean {
+  for (const label of unicodeHost.split('.')) {
+    if (/^[\x00-\x7f]*$/.test(label)) continue;
+    const s = scriptsOf(label);
+    const latin = s.has('ascii') || s.has('latin');
+    const others = [...s].filter((x) => x !== 'ascii' && x !== 'latin' && x !== 'cjk');
+    if (others.length > 1 || (latin && others.length)) return true;
+    if (others.length === 1 && !s.has('cjk') && /^[a-z0-9-]+$/.test(fold(label))) return true;
+  }
+  return false;
+}

@@ -145,6 +145,15 @@ export async function guarded<T>(run: () => Promise<T>): Promise<T> {
 export const duplicate = (field: string) =>
   new ValidationError({ [field]: { key: 'field.taken' } }, Code.CONFLICT);
 
+/**
+ * An account that folds (common/fold.ts) to an existing one's key: 40900 on `account`, naming the existing account,
+ * or `field.taken` when it is that very account.
+ */
+export const lookalike = (field: string, existing: string, typed: string) =>
+  existing === typed
+    ? duplicate(field)
+    : new ValidationError({ [field]: { key: 'field.lookalike', params: { existing } } }, Code.CONFLICT);
+
 export const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null);
 
 /** `count(*)` as a number, whichever driver answers. */

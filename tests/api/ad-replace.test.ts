@@ -114,7 +114,11 @@ describe('preview and apply', () => {
 
   test('bad patterns and bad input are 40000 naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ mode: 'pattern', find: '(a+)+$', replace: 'x', filter: {} }, 'find'],
+      [{ mode: 'pattern', find: '(o)\\1', replace: 'x', filter: {} }, 'find'],
+      [{ mode: 'pattern', find: 'old(?=\\.)', replace: 'x', filter: {} }, 'find'],
+      [{ mode: 'pattern', find: '(?<=//)old', replace: 'x', filter: {} }, 'find'],
+      [{ mode: 'pattern', find: '', replace: 'x'.repeat(1024), filter: {} }, 'find'],
+      [{ mode: 'pattern', find: 'o*', replace: 'x'.repeat(1024), filter: {} }, 'find'],
       [{ mode: 'pattern', find: '([a-z', replace: 'x', filter: {} }, 'find'],
       [{ mode: 'pattern', find: 'x'.repeat(201), replace: 'x', filter: {} }, 'find'],
       [{ mode: 'text', find: '', replace: 'x', filter: {} }, 'find'],
@@ -133,8 +137,32 @@ describe('preview and apply', () => {
       expect(r.body.code, JSON.stringify(body)).toBe(40000);
       expect(Object.keys(r.body.data.fields).join(' '), JSON.stringify(body)).toContain(field);
     }
-    const zh = await post(REPLACE, { mode: 'pattern', find: '(a+)+$', replace: 'x', filter: {} });
-    expect(zh.body.msg).toContain('嵌套重复');
+    const zh = await post(REPLACE, { mode: 'pattern', find: '(o)\\1', replace: 'x', filter: {} });
+    expect(zh.body.data.fields.find).toContain('反向引用');
+    const big = await post(REPLACE, { mode: 'pattern', find: 'o*', replace: 'x'.repeat(1024), filter: {} });
+    expect(big.body.data.fields.find).toContain('过长');
+  });
+
+  test('issue #48: patterns run in linear time (RE2): a*a*a*a*a*a*a*a*b on long links answers with the right result', async () => {
+    // A backtracking engine takes seconds on 30 a's and minutes on 990; RE2 answers at once. The link with 30 a's
+    // keeps this test bounded on an engine that backtracks (it then fails instead of hanging).
+    const short = `https://x.example.com/${'a'.repeat(30)}/?b`;
+    const long = `https://x.example.com/${'a'.repeat(990)}/?b`;
+    const s = await createAd(api, admin, material(fx, { title: 's', landingUrl: short }));
+    const find = 'a*a*a*a*a*a*a*a*b';
+    const first = await post(`${REPLACE}/preview`, { mode: 'pattern', find, replace: 'c', ids: [s.id] });
+    expect(first.body.data.rows.map((x: any) => x.after)).toEqual([short.replace(/\?b$/, '?c')]);
+    const l = await createAd(api, admin, material(fx, { title: 'l', landingUrl: long }));
+    const r = await post(`${REPLACE}/preview`, { mode: 'pattern', find, replace: 'c', ids: [l.id] });
+    expect(r.body.data.rows.map((x: any) => x.after)).toEqual([long.replace(/\?b$/, '?c')]);
+    // Named groups and JavaScript's replacement syntax still work
+    const named = await post(`${REPLACE}/preview`, {
+      mode: 'pattern',
+      find: '//(?<host>old)\\.',
+      replace: '//$<host>-$$-$&',
+      ids: [a.id],
+    });
+    expect(named.body.data.rows[0].after).toBe('https://old-$-//old.example.com/a?u=1');
   });
 
   test('a filter scopes the replacement; other ids are 40400', async () => {

@@ -83,3 +83,20 @@ describe('domain forms refuse names of the inside', () => {
     expect(imported.body.data).toMatchObject({ saved: 1, invalid: 1 });
   });
 });
+
+describe('look-alike international names', () => {
+  test('shown in punycode with the lookalike flag; Chinese names in Unicode', async () => {
+    const add = (hostname: string) => api.call('POST', `${D}/domains`, { token: user, body: { hostname } });
+    const fake = (await add('xn--80ak6aa92e.com')).body.data;
+    expect(fake).toMatchObject({
+      hostname: 'xn--80ak6aa92e.com',
+      unicode: 'xn--80ak6aa92e.com',
+      lookalike: true,
+    });
+    const mixed = (await add('pаypal.com')).body.data; // Cyrillic а
+    expect(mixed).toMatchObject({ lookalike: true });
+    expect(mixed.unicode).toBe(mixed.hostname);
+    const zh = (await add('中文.cn')).body.data;
+    expect(zh).toMatchObject({ hostname: 'xn--fiq228c.cn', unicode: '中文.cn', lookalike: false });
+  });
+});

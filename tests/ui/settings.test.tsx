@@ -185,6 +185,25 @@ test("platform rows: move and remove visible without hover; saved keys read-only
   expect(keys()[3].value).toBe('5');
 });
 
+test('issue #48: the internal hosts allowed are edited one a line, checked, and saved as a list', async () => {
+  await loadUser();
+  settings = { ...settings, outboundAllow: ['10.0.0.0/8'] };
+  wrap(<BaseSettings />);
+  const box = await screen.findByRole('textbox', { name: '允许访问的内部主机' });
+  expect((box as HTMLTextAreaElement).value).toBe('10.0.0.0/8');
+  fireEvent.change(box, { target: { value: '10.0.0.0/8\n  *.svc.cluster.local \n\n10.0.0.0/99' } });
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  expect(await screen.findByText('“10.0.0.0/99”不是主机名、IP 地址或 CIDR 网段')).toBeTruthy();
+  expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(0);
+  fireEvent.change(box, { target: { value: '10.0.0.0/8\n  *.svc.cluster.local \n\n' } });
+  await waitFor(() => expect(screen.queryByText(/不是主机名/)).toBeNull());
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  await waitFor(() => expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(1));
+  expect(calls('POST', 'admin/sys/updateSetting')[0].body).toMatchObject({
+    outboundAllow: ['10.0.0.0/8', '*.svc.cluster.local'],
+  });
+});
+
 test('a user sees the base settings read-only: no save, no site key, disabled inputs', async () => {
   role = 'user';
   await loadUser();

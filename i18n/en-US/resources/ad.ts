@@ -61,7 +61,7 @@ const ad = {
       pattern: {
         tooLong: 'Empty or longer than 200 characters',
         syntax: 'Not a valid regular expression',
-        unsafe: 'Back-references and nested repetition are not allowed (they can be very slow)',
+        unsupported: 'Back-references (\\1) and lookaround ((?=…), (?<=…)) are not supported',
       },
       preview: 'Preview',
       apply: 'Replace',

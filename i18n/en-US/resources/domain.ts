@@ -37,6 +37,7 @@ const domain = {
   },
   'domain/store': {
     name: 'Domain |||| Domains',
+    lookalike: 'This international name mixes scripts or uses letters that imitate Latin ones (a possible look-alike), so it is shown in punycode',
     fields: {
       id: 'ID',
       unicode: 'Domain',

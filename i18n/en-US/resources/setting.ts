@@ -24,6 +24,7 @@ const setting = {
       contactQQ: 'QQ',
       registrationOpen: 'Visitors may register',
       commentsOpen: 'Comments are open',
+      outboundAllow: 'Internal hosts allowed',
     },
     sections: {
       site: 'Site',
@@ -31,9 +32,13 @@ const setting = {
       contact: 'Contact details',
       switches: 'Switches',
       other: 'Other stored fields',
+      security: 'Security',
     },
     timeZoneHint:
       'Statistics and reports count days and hours in this zone; after a change new events are counted in it, days already rolled up stay as they are.',
+    outboundAllowHint:
+      'Server-side requests (domain health checks, collection) never reach the inside network (localhost, private IPs, cloud metadata…). List here, one a line, the internal hosts they may reach: a hostname (*.example.com for its subdomains), an IP address or a CIDR range such as 10.0.0.0/8.',
+    outboundAllowFormat: '“%{line}” is not a hostname, an IP address or a CIDR range',
     imgdomainHint: 'Where images are served from, e.g. https://img.example.com; empty: this server',
     phoneFormat: 'Digits, spaces, +, - and brackets only',
     imgdomainFormat: 'An http(s) address or a path starting with /',

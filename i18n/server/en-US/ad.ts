@@ -21,8 +21,9 @@ const ad: Record<keyof typeof zh, string> = {
   'ad.alreadyRolledBack': 'This change set has been rolled back already',
   'ad.pattern.tooLong': 'The pattern is empty or longer than 200 characters',
   'ad.pattern.syntax': 'Not a valid regular expression',
-  'ad.pattern.unsafe':
-    'The pattern has a back-reference or nested repetition and could be very slow; rewrite it',
-  'ad.pattern.slow': 'The pattern took too long; rewrite it',
+  'ad.pattern.unsupported':
+    'Back-references (\\1) and lookaround ((?=…), (?<=…)) are not supported; rewrite the pattern',
+  'ad.pattern.result':
+    'A replaced link would be too long (over 16,384 characters); does the pattern match the empty string?',
 };
 export default ad;

@@ -17,6 +17,6 @@ export default {
   'ad.alreadyRolledBack': '该变更已回滚',
   'ad.pattern.tooLong': '表达式为空或超过 200 个字符',
   'ad.pattern.syntax': '不是合法的正则表达式',
-  'ad.pattern.unsafe': '表达式含有反向引用或嵌套重复，可能极慢，请改写',
-  'ad.pattern.slow': '表达式执行超时，请改写',
+  'ad.pattern.unsupported': '不支持反向引用（\\1）和前后断言（(?=…)、(?<=…)），请改写表达式',
+  'ad.pattern.result': '替换后的链接过长（超过 16384 个字符），请检查表达式是否匹配了空字符串',
 } as const;

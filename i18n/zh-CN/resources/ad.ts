@@ -59,7 +59,7 @@ const ad: typeof en = {
       pattern: {
         tooLong: '为空或超过 200 个字符',
         syntax: '不是合法的正则表达式',
-        unsafe: '不允许反向引用和嵌套重复（可能极慢）',
+        unsupported: '不支持反向引用（\\1）和前后断言（(?=…)、(?<=…)）',
       },
       preview: '预览',
       apply: '替换',

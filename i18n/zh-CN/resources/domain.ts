@@ -38,6 +38,7 @@ const domain: typeof en = {
   },
   'domain/store': {
     name: '域名',
+    lookalike: '这个国际化域名混用了不同文字，或其字母冒充拉丁字母（可能是仿冒域名），因此以 punycode 显示',
     fields: {
       id: 'ID',
       unicode: '域名',

@@ -26,6 +26,7 @@ const setting: typeof en = {
       contactQQ: 'QQ',
       registrationOpen: '开放注册',
       commentsOpen: '开放评论',
+      outboundAllow: '允许访问的内部主机',
     },
     sections: {
       site: '站点',
@@ -33,8 +34,12 @@ const setting: typeof en = {
       contact: '联系方式',
       switches: '开关',
       other: '其他已保存字段',
+      security: '安全',
     },
     timeZoneHint: '统计报表按这个时区划分日期和时段；更改后新事件按新时区计入，已汇总的日期不变。',
+    outboundAllowHint:
+      '服务器对外请求（域名健康检测、采集）不会访问内部网络（localhost、内网 IP、云元数据地址等）。确需访问的内部主机在此逐行列出：主机名（*.example.com 表示其子域名）、IP 地址或 CIDR 网段（如 10.0.0.0/8）。',
+    outboundAllowFormat: '“%{line}”不是主机名、IP 地址或 CIDR 网段',
     imgdomainHint: '图片从哪里加载，例如 https://img.example.com；留空表示本服务器',
     phoneFormat: '只能用数字、空格、+、- 和括号',
     imgdomainFormat: '应为 http(s) 地址或以 / 开头的路径',

@@ -15,8 +15,6 @@ import { type AdFilter, adFilters, adWhere, touchAds } from './routes';
 import { adChangeRows, adChangeSets, ads } from './schema';
 
 const tags = ['ad link replacement'];
-/** A pattern replacement over every matched link may take this long at most (then 40000 on `find`). */
-export const PATTERN_BUDGET_MS = 250;
 
 const ReplaceBody = z
   .object({
@@ -74,7 +72,7 @@ function checkFind(body: Replace) {
 
 /**
  * The rows a replacement touches (the ads whose link changes), in id order, and each one's new link. `lock` locks
- * them (apply); a pattern that runs longer than the budget is 40000 on `find`.
+ * them (apply); a link the replacement would grow past MAX_RESULT is 40000 on `find`.
  */
 async function matches(db: Executor, c: AppContext, body: Replace, lock: boolean) {
   const tenant = tenantOf(c);
@@ -101,12 +99,16 @@ async function matches(db: Executor, c: AppContext, body: Replace, lock: boolean
       .where(and(eq(ads.tenant, tenant), inArray(ads.id, body.ids)));
     if (Number(found[0].n) !== new Set(body.ids).size) throw notFound();
   }
-  const started = Date.now();
   const out: { id: number; title: string; before: string; after: string; version: number; valid: boolean }[] =
     [];
   for (const r of rows) {
-    const after = replaceLink(r.before, body.find, body.replace, body.mode);
-    if (Date.now() - started > PATTERN_BUDGET_MS) throw invalidField('find', 'ad.pattern.slow');
+    let after: string;
+    try {
+      after = replaceLink(r.before, body.find, body.replace, body.mode);
+    } catch (err) {
+      if (err instanceof RangeError) throw invalidField('find', 'ad.pattern.result');
+      throw err;
+    }
     if (after !== r.before) out.push({ ...r, after, valid: isLandingUrl(after) });
   }
   return out;

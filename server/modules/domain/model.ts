@@ -11,7 +11,8 @@ import {
   MAX_WEIGHT,
   normalizeHostname,
 } from '../../../common/domain';
-import { allowListed } from '../../../common/hosts';
+import { foldForMatch } from '../../../common/fold';
+import { allowListed, confusableHostname } from '../../../common/hosts';
 import type { AppContext } from '../../core/context';
 import { invalidField } from '../../core/errors';
 import { day, id, iso } from '../../core/shared';
@@ -24,8 +25,23 @@ export type DomainRow = typeof domains.$inferSelect;
 /** The actor name of the health checker's changes. */
 export const HEALTH_ACTOR = 'health-checker';
 
-/** An ASCII hostname shown in Unicode (punycode labels decoded; one that does not decode stays as it is). */
+/** Does this ASCII hostname decode to a look-alike spelling (mixed scripts, or Cyrillic/Greek that reads as Latin)? */
+export function lookalikeHost(host: string): boolean {
+  if (!host.includes('xn--')) return false;
+  try {
+    return confusableHostname(punycode.toUnicode(host), foldForMatch);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An ASCII hostname shown in Unicode (punycode labels decoded; one that does not decode stays as it is), except a
+ * look-alike one (`xn--80ak6aa92e.com`, which reads "аррӏе.com" in Cyrillic): that one stays in punycode, so nobody
+ * mistakes it for the name it imitates.
+ */
 export function toUnicode(host: string): string {
+  if (lookalikeHost(host)) return host;
   try {
     return punycode.toUnicode(host);
   } catch {
@@ -97,7 +113,12 @@ export const Domain = z
   .object({
     id: z.number(),
     hostname: z.string().openapi({ description: 'ASCII (punycode)' }),
-    unicode: z.string().openapi({ description: 'The hostname as people read it' }),
+    unicode: z
+      .string()
+      .openapi({ description: 'The hostname as people read it (punycode when it is a look-alike spelling)' }),
+    lookalike: z
+      .boolean()
+      .openapi({ description: 'Mixed scripts or letters that imitate Latin ones: shown with a warning' }),
     registrable: z.string(),
     role: z.enum(DOMAIN_ROLES),
     poolId: z.number().nullable(),
@@ -123,6 +144,7 @@ export const domainToApi = (r: DomainRow): z.infer<typeof Domain> => ({
   id: r.id,
   hostname: r.hostname,
   unicode: toUnicode(r.hostname),
+  lookalike: lookalikeHost(r.hostname),
   registrable: r.registrable,
   role: r.role,
   poolId: r.poolId,

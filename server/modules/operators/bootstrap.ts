@@ -18,7 +18,7 @@ export async function ensureFirstAdmin(
   const passwordHash = await hashPassword(password, config.passwordIterations);
   const created = await db
     .insert(operators)
-    .values({ account: 'admin', passwordHash, nickname: '管理员', role: 'admin' })
+    .values({ account: 'admin', accountKey: 'admin', passwordHash, nickname: '管理员', role: 'admin' })
     .onConflictDoNothing()
     .returning({ id: operators.id });
   if (!created.length) return null; // another instance got there first

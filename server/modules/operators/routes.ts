@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { foldForMatch } from '../../../common/fold';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import {
@@ -17,7 +18,7 @@ import {
 import { hashPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, notFound } from '../../core/errors';
-import { duplicate, rejectUnknownQuery } from '../../core/shared';
+import { duplicate, lookalike, rejectUnknownQuery } from '../../core/shared';
 import { listTotalShape } from '../../core/totals';
 import { account, avatar, newPassword, nickname, Operator, operatorColumns, ROLES } from './model';
 import { operators } from './schema';
@@ -265,11 +266,18 @@ export function operatorRoutes() {
     const { db, config, clock } = c.get('deps');
     const body = c.req.valid('json');
     const passwordHash = await hashPassword(body.password, config.passwordIterations);
+    const accountKey = foldForMatch(body.account);
+    const [same] = await db
+      .select({ account: operators.account })
+      .from(operators)
+      .where(and(eq(operators.accountKey, accountKey), isNull(operators.deletedAt)));
+    if (same) throw lookalike('account', same.account, body.account);
     try {
       const [row] = await db
         .insert(operators)
         .values({
           account: body.account,
+          accountKey,
           passwordHash,
           nickname: body.nickname || body.account,
           avatar: body.avatar,

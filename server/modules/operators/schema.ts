@@ -18,6 +18,8 @@ export const operators = pgTable(
   {
     id: serial('id').primaryKey(),
     account: varchar('account', { length: 32 }).notNull(),
+    /** The account folded (common/fold.ts): unique among live operators, `Admin` beside `admin` refused (0140). */
+    accountKey: text('account_key'),
     passwordHash: text('password_hash').notNull(),
     nickname: varchar('nickname', { length: 64 }).notNull().default(''),
     avatar: text('avatar').notNull().default(''),
@@ -29,7 +31,10 @@ export const operators = pgTable(
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('operators_account_live').on(t.account).where(sql`${t.deletedAt} is null`)],
+  (t) => [
+    uniqueIndex('operators_account_live').on(t.account).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('operators_account_key_live').on(t.accountKey).where(sql`${t.deletedAt} is null`),
+  ],
 );
 
 /** A login. The token is returned once; only its SHA-256 is kept. */

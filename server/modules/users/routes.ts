@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { cleanBlacklistEntry, parseAddress } from '../../../common/comment';
+import { foldForMatch } from '../../../common/fold';
 import { MAX_VIP_DAYS, USER_GROUPS } from '../../../common/users';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
@@ -10,7 +11,7 @@ import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
 import type { MemberBan, ServerModule } from '../../core/module';
 import { listGetRoutes } from '../../core/resource';
-import { duplicate, transaction } from '../../core/shared';
+import { duplicate, lookalike, transaction } from '../../core/shared';
 import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
 import { siteKeyGate, siteTenantOf } from '../site/routes';
@@ -143,11 +144,18 @@ export function siteSignupRoutes() {
               .where(and(eq(siteUsers.id, body.inviter), eq(siteUsers.tenant, tenant)));
             if (!i) throw invalidField('inviter', 'field.notFound');
           }
+          const accountKey = foldForMatch(body.account);
+          const [same] = await tx
+            .select({ account: siteUsers.account })
+            .from(siteUsers)
+            .where(and(eq(siteUsers.tenant, tenant), eq(siteUsers.accountKey, accountKey)));
+          if (same) throw lookalike('account', same.account, body.account);
           const [r] = await tx
             .insert(siteUsers)
             .values({
               tenant,
               account: body.account,
+              accountKey,
               nickname: body.nickname ?? '',
               phone: body.phone ?? '',
               email: body.email ?? '',

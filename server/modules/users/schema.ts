@@ -7,6 +7,7 @@ import {
   primaryKey,
   serial,
   smallint,
+  text,
   timestamp,
   uniqueIndex,
   varchar,
@@ -26,6 +27,8 @@ export const siteUsers = pgTable(
     id: serial('id').primaryKey(),
     tenant: integer('tenant').notNull(),
     account: varchar('account', { length: 64 }).notNull(),
+    /** The account folded (common/fold.ts): unique per tenant, so look-alike accounts cannot both exist (0140). */
+    accountKey: text('account_key'),
     nickname: varchar('nickname', { length: 64 }).notNull().default(''),
     phone: varchar('phone', { length: 32 }).notNull().default(''),
     email: varchar('email', { length: 128 }).notNull().default(''),
@@ -46,6 +49,7 @@ export const siteUsers = pgTable(
   },
   (t) => [
     uniqueIndex('site_users_account').on(t.tenant, t.account),
+    uniqueIndex('site_users_account_key').on(t.tenant, t.accountKey),
     index('site_users_tenant_id').on(t.tenant, t.id),
     index('site_users_status').on(t.tenant, t.status, t.id),
     index('site_users_group').on(t.tenant, t.group, t.id),

@@ -1,3 +1,4 @@
+import { foldForMatch } from '../../../common/fold';
 import { USER_GROUPS, type UserGroup, type UserStatus } from '../../../common/users';
 import type { Db } from '../../db/types';
 import { rng } from '../../seed/random';
@@ -50,5 +51,5 @@ export async function seedUsers(db: Db, at: { seed: number; tenant: number; now:
       updatedAt: signupAt,
     };
   });
-  await db.insert(siteUsers).values(rows);
+  await db.insert(siteUsers).values(rows.map((u) => ({ ...u, accountKey: foldForMatch(u.account) })));
 }

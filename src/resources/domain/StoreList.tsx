@@ -27,6 +27,7 @@ import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listPart
 import { SECTION_MSG, STORE_MSG } from './names';
 import {
   dueWithin,
+  LookalikeWarning,
   type Pool,
   poolChoices,
   roleChoices,
@@ -297,6 +298,7 @@ export function StoreList() {
             <Stack>
               <Typography variant="body2" component="span" sx={{ fontWeight: 500 }}>
                 {r.unicode}
+                {r.lookalike && <LookalikeWarning />}
               </Typography>
               {r.unicode !== r.hostname && (
                 <Typography variant="caption" component="span" color="text.secondary">

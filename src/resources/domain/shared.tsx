@@ -1,9 +1,10 @@
-import { Chip } from '@mui/material';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import { Chip, Tooltip } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { DOMAIN_ROLES, DOMAIN_STATUSES, type DomainStatus } from '../../../common/domain';
 import { request } from '../../api/http';
-import { POOL_API, SECTION_MSG } from './names';
+import { POOL_API, SECTION_MSG, STORE_MSG } from './names';
 
 export const statusChoices = DOMAIN_STATUSES.map((id) => ({ id, name: `${SECTION_MSG}.status.${id}` }));
 export const roleChoices = DOMAIN_ROLES.map((id) => ({ id, name: `${SECTION_MSG}.role.${id}` }));
@@ -61,4 +62,21 @@ export const poolChoices = (pools: Pool[] | null) => (pools ?? []).map((p) => ({
 export function dueWithin(day: string | null | undefined, days: number, today = new Date()) {
   if (!day) return false;
   return Date.parse(`${day}T00:00:00Z`) - today.getTime() <= days * 86_400_000;
+}
+
+/** Beside a hostname kept in punycode because it decodes to a look-alike spelling (the API's `lookalike`). */
+export function LookalikeWarning() {
+  const translate = useTranslate();
+  const title = translate(`${STORE_MSG}.lookalike`);
+  return (
+    <Tooltip title={title}>
+      <WarningAmberIcon
+        role="img"
+        aria-label={title}
+        color="warning"
+        fontSize="small"
+        sx={{ ml: 0.5, verticalAlign: 'text-bottom' }}
+      />
+    </Tooltip>
+  );
 }

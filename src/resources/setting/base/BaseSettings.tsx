@@ -16,6 +16,7 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
+import { parseAllowEntry } from '../../../../common/hosts';
 import { DEFAULT_TIME_ZONE } from '../../../../common/period';
 import { ApiFailure, request } from '../../../api/http';
 import {
@@ -46,6 +47,7 @@ export const EDITED = [
   'registrationOpen',
   'commentsOpen',
   'timeZone',
+  'outboundAllow',
 ] as const;
 const NOT_SHOWN = new Set<string>([...EDITED, 'tenant', 'version', 'platformMap']);
 
@@ -59,6 +61,20 @@ const DEFAULTS = {
   registrationOpen: true,
   commentsOpen: true,
   timeZone: DEFAULT_TIME_ZONE,
+  outboundAllow: [] as string[],
+};
+
+/** The allow-list is edited one entry a line; what is saved is the trimmed, non-blank lines. */
+const allowLines = (v: unknown) => (Array.isArray(v) ? v.join('\n') : typeof v === 'string' ? v : '');
+export const allowEntries = (v: unknown) =>
+  allowLines(v)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+/** Names the first line that is neither a hostname nor an IP/CIDR (the API refuses it too). */
+const allowList = (v: unknown) => {
+  const bad = allowEntries(v).find((l) => parseAllowEntry(l) === null);
+  return bad ? { message: `${BASE_MSG}.outboundAllowFormat`, args: { line: bad } } : undefined;
 };
 
 /** The IANA time zones this browser knows, the saved one among them (a choice the list lacks is still shown). */
@@ -156,6 +172,7 @@ export function BaseSettings() {
   const onSubmit = async (values: Record<string, unknown>) => {
     const patch: Record<string, unknown> = { version: settings.version ?? 0 };
     for (const k of EDITED) patch[k] = values[k];
+    patch.outboundAllow = allowEntries(values.outboundAllow);
     patch.platforms = ((values.platforms as Platform[]) ?? []).map((p) => ({
       key: Number(p.key),
       name: String(p.name ?? '').trim(),
@@ -268,6 +285,19 @@ export function BaseSettings() {
                 source="commentsOpen"
                 label={`${BASE_MSG}.fields.commentsOpen`}
                 disabled={disabled}
+              />
+            </FormSection>
+            <FormSection title={`${BASE_MSG}.sections.security`} hint={`${BASE_MSG}.outboundAllowHint`}>
+              <TextInput
+                source="outboundAllow"
+                label={`${BASE_MSG}.fields.outboundAllow`}
+                format={allowLines}
+                parse={(s: string) => s.split('\n')}
+                validate={allowList}
+                disabled={disabled}
+                multiline
+                minRows={3}
+                fullWidth
               />
             </FormSection>
             <OtherFields settings={settings} />
