@@ -28,6 +28,11 @@ async function main() {
         ? `rollup: ${r.days.length} day(s) recomputed, ${r.droppedPartitions.length} raw partition(s) dropped, ${ms} ms\n`
         : 'rollup: another runner holds the lock; nothing done\n',
     );
+    for (const d of r.stuck)
+      process.stderr.write(
+        `rollup: tenant ${d.tenant} day ${d.day} stuck (attempt ${d.attempts}): ${d.error}\n`,
+      );
+    if (r.stuck.length) process.exitCode = 2;
   } finally {
     await database.close();
   }

@@ -48,6 +48,18 @@ export function startRollupTimer(
           { days: r.days.length, deferred: r.deferred.length, droppedPartitions: r.droppedPartitions.length },
           'statistics rollup',
         );
+      if (r.stuck.length)
+        opts.logger.error(
+          {
+            stuck: r.stuck.map((d) => ({
+              tenant: d.tenant,
+              day: d.day,
+              attempts: d.attempts,
+              error: d.error,
+            })),
+          },
+          'statistics days stuck: their rollup fails in a way retrying will not fix',
+        );
       // The reports operators read lately, read again so that their next read finds its answer kept.
       const warm = await warmReads(db, clock.now());
       if (warm.failed.length) opts.logger.warn({ failed: warm.failed }, 'report reads not warmed');

@@ -21,6 +21,7 @@ import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
 import { boolQuery, intQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
+import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
 import { RETURN_DAYS } from '../statistics/attribution';
@@ -277,10 +278,7 @@ export async function allAgentsStat(
           await db.execute(sql`select day::text as day, sum(page_views) as pv, sum(signups) as signups,
               sum(payers) as payers, sum(recharge_amount) as amount
             from stat_attributed_daily where tenant = ${tenant} and ${inPeriod}
-              and channel in (${sql.join(
-                others.map((c) => sql`${c}`),
-                sql`, `,
-              )})
+              and channel = any(${arrayParam(others)}::text[])
             group by day`),
         ).map((r) => [String(r.day), r]),
       )

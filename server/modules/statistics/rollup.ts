@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { addDays, dayOf } from '../../../common/period';
+import { isPassing, rootMessage } from '../../core/db-errors';
 import { analyzeStale } from '../../db/maintenance';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
@@ -115,6 +116,39 @@ export interface RollupResult {
    */
   deferred: { tenant: number; day: string }[];
   droppedPartitions: string[];
+  /**
+   * Days whose rollup failed in this run for a reason a retry will not fix (`isPassing`), recorded in
+   * `stat_stuck_days`; the run went on with the other days.
+   */
+  stuck: StuckDay[];
+}
+
+export interface StuckDay {
+  tenant: number;
+  day: string;
+  error: string;
+  failedAt: string;
+  attempts: number;
+}
+
+/**
+ * How long the timer leaves a stuck day before trying it again: a minute after its first failure, doubling with each
+ * attempt up to an hour (each attempt may read the whole day again). An admin's "roll up now" tries it at once.
+ */
+export const stuckBackoffMs = (attempts: number) => Math.min(2 ** Math.max(attempts - 1, 0), 60) * 60_000;
+
+/** A tenant's stuck days, oldest first. */
+export async function stuckDays(db: Executor, tenant: number): Promise<StuckDay[]> {
+  return rowsOf<{ day: string; error: string; failed_at: string | Date; attempts: number }>(
+    await db.execute(sql`select day::text as day, error, failed_at, attempts from stat_stuck_days
+      where tenant = ${tenant} order by day`),
+  ).map((r) => ({
+    tenant,
+    day: r.day,
+    error: r.error,
+    failedAt: new Date(r.failed_at).toISOString(),
+    attempts: Number(r.attempts),
+  }));
 }
 
 /**
@@ -192,7 +226,7 @@ export async function runRollup(
   db: Db,
   opts: { now: Date; defaultTenant: number; stopAfter?: number; pace?: RollupPace; parallel?: boolean },
 ): Promise<RollupResult> {
-  const result: RollupResult = { ran: true, days: [], deferred: [], droppedPartitions: [] };
+  const result: RollupResult = { ran: true, days: [], deferred: [], droppedPartitions: [], stuck: [] };
   const start = performance.now();
   const clock = () => opts.now.getTime() + (performance.now() - start); // the run's own time, from `now`
   // Each tenant's time zone and statistics settings, read once per run.
@@ -223,6 +257,17 @@ export async function runRollup(
   // the next run (under a steady stream every pass finds some, and a pass over a day costs what the keys it touches
   // do, however few events came: five passes back to back did the work of one many times over).
   const rolled = new Set<string>();
+  // Stuck days (a failure no retry fixes): the timer (`pace`) tries one again only after its backoff, and a day that
+  // fails in this run is not tried again in it; either way the other days go on.
+  const failed = new Set<string>();
+  const stuckUntil = new Map(
+    rowsOf<{ tenant: number; day: string; failed_at: string | Date; attempts: number }>(
+      await db.execute(sql`select tenant, day::text as day, failed_at, attempts from stat_stuck_days`),
+    ).map((r) => [
+      `${Number(r.tenant)}|${r.day}`,
+      new Date(r.failed_at).getTime() + stuckBackoffMs(Number(r.attempts)),
+    ]),
+  );
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const marked = rowsOf<{ tenant: number; day: string; whole: boolean }>(
       await db.execute(
@@ -231,6 +276,8 @@ export async function runRollup(
     ).map((d) => ({ tenant: Number(d.tenant), day: d.day, whole: d.whole === true }));
     const dirty = marked
       .filter((d) => d.whole || !rolled.has(`${d.tenant}|${d.day}`))
+      .filter((d) => !failed.has(`${d.tenant}|${d.day}`))
+      .filter((d) => !opts.pace || (stuckUntil.get(`${d.tenant}|${d.day}`) ?? 0) <= clock())
       .filter((d) => !opts.pace || opts.pace.due(d.tenant, d.day, clock()));
     result.deferred = marked.filter((d) => !dirty.includes(d)).map(({ tenant, day }) => ({ tenant, day }));
     if (!dirty.length) break;
@@ -245,6 +292,7 @@ export async function runRollup(
       folds.delete(db, key);
       holdDay(db, key);
       let got: false | true | { fold: DayFold; gen: string } = false;
+      let failure: unknown;
       try {
         got = await db.transaction(async (tx) => {
           if (!(await tryLock(tx))) return false;
@@ -280,8 +328,14 @@ export async function runRollup(
           const [{ gen }] = rowsOf<{ gen: string }>(
             await tx.execute(sql`select txid_current()::text as gen`),
           );
+          await tx.execute(sql`delete from stat_stuck_days where tenant = ${tenant} and day = ${day}::date`);
           return { fold, gen };
         });
+      } catch (err) {
+        // A lost connection, a serialization failure or a lock given up ends the run as before (the next run rolls
+        // the day again); anything else would fail on every run and hold the queue: the day is set aside.
+        if (isPassing(err)) throw err;
+        failure = err;
       } finally {
         // Kept for the next run while the day still takes events as a rule (today and yesterday, in its time zone),
         // with the batches stored meanwhile folded in.
@@ -292,6 +346,24 @@ export async function runRollup(
           folds.set(db, key, got.fold);
         }
         releaseDay(db, key);
+      }
+      if (failure !== undefined) {
+        failed.add(key);
+        const [row] = rowsOf<{ failed_at: string | Date; attempts: number }>(
+          await db.execute(sql`insert into stat_stuck_days (tenant, day, error, failed_at, attempts)
+            values (${tenant}, ${day}::date, ${rootMessage(failure)}, ${new Date(clock()).toISOString()}::timestamptz, 1)
+            on conflict (tenant, day) do update set error = excluded.error, failed_at = excluded.failed_at,
+              attempts = stat_stuck_days.attempts + 1
+            returning failed_at, attempts`),
+        );
+        result.stuck.push({
+          tenant,
+          day,
+          error: rootMessage(failure),
+          failedAt: new Date(row.failed_at).toISOString(),
+          attempts: Number(row.attempts),
+        });
+        continue;
       }
       if (!got) return { ...result, ran: false };
       opts.pace?.rolled(tenant, day, clock(), performance.now() - began);
@@ -311,7 +383,14 @@ export async function runRollup(
   const cut = [...zones.values()] // the newest day that may go
     .map((tz) => addDays(dayOf(opts.now, tz), -(keep - 1) - 1))
     .reduce((a, b) => (b < a ? b : a));
-  const old = (await rawPartitions(db)).filter((p) => p.day <= cut);
+  // A day still waiting for its rollup (marked, or stuck: a stuck day stays marked) keeps its raw events whatever its
+  // age: they are all its statistics will ever be made of.
+  const waiting = new Set(
+    rowsOf<{ day: string }>(
+      await db.execute(sql`select distinct day::text as day from (${MARKED_DAYS}) m`),
+    ).map((r) => r.day),
+  );
+  const old = (await rawPartitions(db)).filter((p) => p.day <= cut && !waiting.has(p.day));
   for (const p of old) {
     const got = await db.transaction(async (tx) => {
       if (!(await tryLock(tx))) return false;
