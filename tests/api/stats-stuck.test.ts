@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isDatabaseUnavailable, isPassing, rootMessage } from '../../server/core/db-errors';
-import { RollupPace, rawPartitions, runRollup } from '../../server/modules/statistics/rollup';
+import {
+  RollupPace,
+  RollupStuck,
+  rawPartitions,
+  runRollup,
+  type StuckDay,
+} from '../../server/modules/statistics/rollup';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 import { event, siteSender } from './stats-helpers';
 
@@ -38,7 +44,9 @@ beforeAll(async () => {
   ]);
   expect(r.body.data.accepted).toBe(2);
   // A failure no retry fixes, on one day only: a constraint the day's rows break.
-  await api.query(sql.raw(`alter table stat_domain_daily add constraint zg_test_stuck check (day <> '${BAD}')`));
+  await api.query(
+    sql.raw(`alter table stat_domain_daily add constraint zg_test_stuck check (day <> '${BAD}')`),
+  );
 });
 afterAll(() => api?.close());
 
@@ -59,7 +67,12 @@ describe('a stuck day', () => {
     expect(zh.body.msg).not.toContain('数据库暂时不可用');
     expect(zh.body.data).toMatchObject({ ran: true, days: 1 });
     expect(zh.body.data.stuck).toEqual([
-      { day: BAD, error: expect.stringContaining('zg_test_stuck'), failedAt: expect.any(String), attempts: 1 },
+      {
+        day: BAD,
+        error: expect.stringContaining('zg_test_stuck'),
+        failedAt: expect.any(String),
+        attempts: 1,
+      },
     ]);
     expect(await siteViews(GOOD)).toEqual([1]);
     expect(await siteViews(BAD)).toEqual([]);
@@ -74,7 +87,12 @@ describe('a stuck day', () => {
 
     const list = await api.call('GET', '/app/admin/stats/stuck', { token: admin });
     expect(list.body.data.list).toEqual([
-      { day: BAD, error: expect.stringContaining('zg_test_stuck'), failedAt: expect.any(String), attempts: 2 },
+      {
+        day: BAD,
+        error: expect.stringContaining('zg_test_stuck'),
+        failedAt: expect.any(String),
+        attempts: 2,
+      },
     ]);
     expect((await api.call('GET', '/app/admin/stats/stuck', { token: user })).body.code).toBe(40300);
     expect((await api.call('POST', '/app/admin/stats/rollup', { token: user })).body.code).toBe(40300);
@@ -90,9 +108,16 @@ describe('a stuck day', () => {
     expect(r.days.map((d) => d.day)).toEqual([GOOD]);
     expect(r.stuck).toEqual([]);
     expect(r.deferred.map((d) => d.day)).toEqual([BAD]);
+    // Once its backoff is over it is tried again, fails again: the run says so (not as "database unavailable").
     const later = new Date(Date.parse(failed) + 3 * 60_000);
-    const again = await runRollup(api.database.db, { now: later, defaultTenant: 2, pace: new RollupPace() });
-    expect(again.stuck.map((d) => [d.day, d.attempts])).toEqual([[BAD, 3]]);
+    const again = await runRollup(api.database.db, {
+      now: later,
+      defaultTenant: 2,
+      pace: new RollupPace(),
+    }).catch((err) => err);
+    expect(again).toBeInstanceOf(RollupStuck);
+    expect(again.message).toContain('zg_test_stuck');
+    expect(again.result.stuck.map((d: StuckDay) => [d.day, d.attempts])).toEqual([[BAD, 3]]);
   });
 
   test('keeps its raw events past the retention until it rolls up; then they go', async () => {
@@ -118,7 +143,8 @@ describe('a stuck day', () => {
 describe('which failures pass', () => {
   const withState = (code: string) => Object.assign(new Error('x'), { code });
   test('a lost connection, a serialization failure, a deadlock and a lock wait pass; the rest do not', () => {
-    for (const code of ['57P01', '08006', '40001', '40P01', '55P03']) expect(isPassing(withState(code))).toBe(true);
+    for (const code of ['57P01', '08006', '40001', '40P01', '55P03'])
+      expect(isPassing(withState(code))).toBe(true);
     for (const code of ['23514', '42703', '54000', '08P01']) expect(isPassing(withState(code))).toBe(false);
     // A bind message the server refuses is not "database unavailable": sent again, it is refused again.
     expect(isDatabaseUnavailable(withState('08P01'))).toBe(false);

@@ -123,6 +123,17 @@ export interface RollupResult {
   stuck: StuckDay[];
 }
 
+/**
+ * The rollup's answer when a day got stuck in it: every other day was rolled up and the retention applied (`result`),
+ * but the caller must hear of it as a failure, one that is not "database unavailable, retry".
+ */
+export class RollupStuck extends Error {
+  constructor(readonly result: RollupResult) {
+    super(`statistics days stuck: ${result.stuck.map((d) => `${d.tenant}/${d.day}: ${d.error}`).join('; ')}`);
+    this.name = 'RollupStuck';
+  }
+}
+
 export interface StuckDay {
   tenant: number;
   day: string;
@@ -221,6 +232,8 @@ const MAX_PASSES = 5;
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway). `parallel` (PostgreSQL only:
  * PGlite has one connection) rolls each day's three parts at once on three connections (see `rollupDay`).
+ * A day that fails for a reason retrying will not fix is recorded in `stat_stuck_days` and the run goes on with the
+ * others; the run then rejects with `RollupStuck` (its result inside). Any other failure rejects the run at once.
  */
 export async function runRollup(
   db: Db,
@@ -283,7 +296,7 @@ export async function runRollup(
     if (!dirty.length) break;
     await analyzeStale(db, [...new Set(dirty.map((d) => partitionName(d.day))), ...ANALYZED_TABLES]);
     for (const { tenant, day } of dirty) {
-      if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return result;
+      if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return done(result);
       const { timeZone, attributionDays } = await settingsOf(Number(tenant));
       const began = performance.now();
       // The day's fold this runner kept: taken out while the day is rolled (a failed transaction leaves it changed).
@@ -365,7 +378,7 @@ export async function runRollup(
         });
         continue;
       }
-      if (!got) return { ...result, ran: false };
+      if (!got) return done({ ...result, ran: false });
       opts.pace?.rolled(tenant, day, clock(), performance.now() - began);
       result.days.push({ tenant, day });
       rolled.add(key);
@@ -399,7 +412,7 @@ export async function runRollup(
       await tx.execute(sql.raw(`drop table if exists ${p.name}`));
       return true;
     });
-    if (!got) return { ...result, ran: false };
+    if (!got) return done({ ...result, ran: false });
     result.droppedPartitions.push(p.name);
   }
 
@@ -422,8 +435,14 @@ export async function runRollup(
       );
       return true;
     });
-    if (!got) return { ...result, ran: false };
+    if (!got) return done({ ...result, ran: false });
   }
+  return done(result);
+}
+
+/** The run's result, or `RollupStuck` carrying it when a day got stuck in the run. */
+function done(result: RollupResult): RollupResult {
+  if (result.stuck.length) throw new RollupStuck(result);
   return result;
 }
 

@@ -22,7 +22,7 @@ import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf, siteVersionOf } from '..
 import { EventInput, MAX_BATCH } from './events';
 import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
-import { runRollup, stuckDays } from './rollup';
+import { RollupStuck, runRollup, stuckDays } from './rollup';
 import { VISIT_DIMENSIONS } from './schema';
 import { type UnseenQuery, unseenPage } from './seen';
 import { replayable } from './warm-reads';
@@ -457,6 +457,9 @@ export function statsRoutes() {
       now: clock.now(),
       defaultTenant: config.defaultTenant,
       parallel: Boolean(config.databaseUrl),
+    }).catch((err) => {
+      if (err instanceof RollupStuck) return err.result;
+      throw err;
     });
     const answer = { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length };
     // The tenant's own stuck days only: another tenant's error is not this admin's to read.
