@@ -10,7 +10,7 @@ import { type FoldedRead, RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
 import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
-import { folds, holdDay, releaseDay, takenBatches } from './kept-folds';
+import { folds, holdDay, keepFold, releaseDay, takenBatches } from './kept-folds';
 import { markRolled } from './report-cache';
 import { keepSeen } from './seen';
 import { forgetOldReads } from './warm-reads';
@@ -353,10 +353,10 @@ export async function runRollup(
         // Kept for the next run while the day still takes events as a rule (today and yesterday, in its time zone),
         // with the batches stored meanwhile folded in.
         if (got === true) {
-          if (kept) folds.set(db, key, kept); // untouched; its stamp tells the next run whether it still serves
+          if (kept) keepFold(db, key, kept); // untouched; its stamp tells the next run whether it still serves
         } else if (got && day >= addDays(dayOf(opts.now, timeZone), -1)) {
           got.fold.stamp = got.gen;
-          folds.set(db, key, got.fold);
+          keepFold(db, key, got.fold);
         }
         releaseDay(db, key);
       }
