@@ -54,7 +54,7 @@ export function StuckDays() {
       severity="error"
       sx={{ m: 2, mb: 0, '& .MuiAlert-message': { width: '100%', overflow: 'auto' } }}
       action={
-        <Button color="inherit" size="small" onClick={retry} disabled={busy}>
+        <Button color="inherit" size="small" onClick={retry} disabled={busy} sx={{ whiteSpace: 'nowrap' }}>
           {translate(`${STATISTICS_MSG}.stuck.retry`)}
         </Button>
       }
@@ -67,7 +67,9 @@ export function StuckDays() {
             <TableCell>{translate(`${STATISTICS_MSG}.stuck.day`)}</TableCell>
             <TableCell>{translate(`${STATISTICS_MSG}.stuck.error`)}</TableCell>
             <TableCell>{translate(`${STATISTICS_MSG}.stuck.failedAt`)}</TableCell>
-            <TableCell align="right">{translate(`${STATISTICS_MSG}.stuck.attempts`)}</TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              {translate(`${STATISTICS_MSG}.stuck.attempts`)}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
