@@ -7,6 +7,11 @@ export const Code = {
   NOT_FOUND: 40400,
   CONFLICT: 40900,
   TOO_MANY: 42900,
+  /**
+   * Statistics days whose rollup failed for a reason retrying will not fix (not "database unavailable"): the other
+   * days were rolled up; the stuck ones are listed with their error on the statistics settings screen.
+   */
+  ROLLUP_STUCK: 42200,
   SERVER: 50000,
   /** The database cannot be reached right now (restarting, down): nothing was done; retry later. HTTP 503. */
   UNAVAILABLE: 50300,

@@ -28,12 +28,32 @@ const UNAVAILABLE_MESSAGES = [
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   const state = sqlStateOf(err);
-  // class 08: connection exception
-  if (state && (state.startsWith('08') || UNAVAILABLE_SQLSTATES.has(state))) return true;
+  // class 08: connection exception, but for a protocol violation: the server refused what this process sent (a bind
+  // message past 65,535 parameters), which the same statement sent again is refused for again.
+  if (state && ((state.startsWith('08') && state !== '08P01') || UNAVAILABLE_SQLSTATES.has(state)))
+    return true;
   for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++) {
     if (typeof e.code === 'string' && UNAVAILABLE_NODE_CODES.has(e.code)) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(e.message))) return true;
     if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
   }
   return false;
+}
+
+/**
+ * Errors that the same work done again may well not meet: the database unreachable (above), a serialization failure,
+ * a deadlock, a lock wait given up (`lock_timeout`). Anything else (a bug, a constraint, a statement the server
+ * refuses) fails the same way on every retry, and whoever retries in a loop must stop and say so.
+ */
+const PASSING_SQLSTATES = new Set(['40001', '40P01', '55P03']);
+export const isPassing = (err: unknown): boolean =>
+  isDatabaseUnavailable(err) || PASSING_SQLSTATES.has(sqlStateOf(err) ?? '');
+
+/** The innermost message of an error wrapped in `cause` (Drizzle puts the whole statement in its own), bounded. */
+export function rootMessage(err: unknown, max = 500): string {
+  let message = '';
+  for (let e: any = err, i = 0; e && i < 5; e = e.cause, i++)
+    if (typeof e.message === 'string' && e.message) message = e.message;
+  if (!message) message = String(err);
+  return message.length > max ? `${message.slice(0, max - 1)}…` : message;
 }

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config';
 import { migrate } from '../db/migrate';
-import { runRollup } from '../modules/statistics';
+import { RollupStuck, runRollup } from '../modules/statistics';
 import { openDataDir } from './data-dir';
 import { openPostgres } from './postgres';
 
@@ -21,6 +21,9 @@ async function main() {
       now: new Date(),
       defaultTenant: config.defaultTenant,
       parallel: database.driver === 'postgres',
+    }).catch((err) => {
+      if (err instanceof RollupStuck) return err.result; // the other days were rolled up: said below
+      throw err;
     });
     const ms = Math.round(performance.now() - t0);
     process.stdout.write(
@@ -28,6 +31,11 @@ async function main() {
         ? `rollup: ${r.days.length} day(s) recomputed, ${r.droppedPartitions.length} raw partition(s) dropped, ${ms} ms\n`
         : 'rollup: another runner holds the lock; nothing done\n',
     );
+    for (const d of r.stuck)
+      process.stderr.write(
+        `rollup: tenant ${d.tenant} day ${d.day} stuck (attempt ${d.attempts}): ${d.error}\n`,
+      );
+    if (r.stuck.length) process.exitCode = 2;
   } finally {
     await database.close();
   }

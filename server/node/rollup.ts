@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { analyzeStale, VACUUM_EVERY_MS, vacuumWithoutAutovacuum } from '../db/maintenance';
 import type { Db } from '../db/types';
-import { RollupPace, runRollup, warmReads } from '../modules/statistics';
+import { RollupPace, RollupStuck, runRollup, warmReads } from '../modules/statistics';
 
 /**
  * The statistics rollup on an in-process timer: every `seconds` (after the previous run has ended, so runs never
@@ -42,11 +42,26 @@ export function startRollupTimer(
         defaultTenant: opts.defaultTenant,
         pace,
         parallel: opts.parallel,
+      }).catch((err) => {
+        if (err instanceof RollupStuck) return err.result; // logged below; the warm-up and maintenance still run
+        throw err;
       });
       if (r.days.length || r.droppedPartitions.length)
         opts.logger.info(
           { days: r.days.length, deferred: r.deferred.length, droppedPartitions: r.droppedPartitions.length },
           'statistics rollup',
+        );
+      if (r.stuck.length)
+        opts.logger.error(
+          {
+            stuck: r.stuck.map((d) => ({
+              tenant: d.tenant,
+              day: d.day,
+              attempts: d.attempts,
+              error: d.error,
+            })),
+          },
+          'statistics days stuck: their rollup fails in a way retrying will not fix',
         );
       // The reports operators read lately, read again so that their next read finds its answer kept.
       const warm = await warmReads(db, clock.now());

@@ -258,6 +258,49 @@ test('statistics snippets are shown to a user as text: no script element is crea
   expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
 });
 
+test('stuck statistics days: an admin sees each with its error and retries them; a user is not asked', async () => {
+  let stuck = [
+    {
+      day: '2026-05-30',
+      error: 'check constraint "x" is violated',
+      failedAt: '2026-06-01T08:00:00Z',
+      attempts: 3,
+    },
+  ];
+  routes['GET admin/setting/statistics'] = () => ({
+    tenant: 2,
+    version: 1,
+    events: { pageView: true, play: true, search: true, adImpression: true, adClick: true, tagClick: true },
+    sampleRate: 100,
+    rawRetentionDays: 30,
+    attributionDays: 30,
+    snippets: [],
+  });
+  routes['GET admin/stats/stuck'] = () => ({ list: stuck });
+  routes['POST admin/stats/rollup'] = () => {
+    stuck = [];
+    return { ran: true, days: 1, droppedPartitions: 0 };
+  };
+  await loadUser();
+  wrap(<StatisticsSettings />);
+  expect(await screen.findByText('1 天的统计汇总失败')).toBeTruthy();
+  expect(screen.getByText('2026-05-30')).toBeTruthy();
+  expect(screen.getByText('check constraint "x" is violated')).toBeTruthy();
+  fireEvent.click(screen.getByRole('button', { name: '立即重试' }));
+  await waitFor(() => expect(screen.queryByText('1 天的统计汇总失败')).toBeNull());
+  expect(calls('POST', 'admin/stats/rollup')).toHaveLength(1);
+  expect(calls('GET', 'admin/stats/stuck')).toHaveLength(2);
+
+  cleanup();
+  role = 'user';
+  clearUser();
+  await loadUser();
+  seen.length = 0;
+  wrap(<StatisticsSettings />);
+  await screen.findByText('你可以查看这些设置；只有管理员可以修改。');
+  expect(calls('GET', 'admin/stats/stuck')).toHaveLength(0);
+});
+
 test('promotion apps: typing a new position saves the whole order at once', async () => {
   await loadUser();
   routes['POST admin/setting/promotion-apps/reorder'] = () => ({ changed: 3 });

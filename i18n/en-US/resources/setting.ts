@@ -179,6 +179,17 @@ const setting = {
     noSnippet: 'No snippet',
     readOnly: 'You can read these settings; only an admin can change them.',
     saved: 'Statistics settings saved',
+    stuck: {
+      title:
+        'The statistics of %{smart_count} day could not be rolled up |||| The statistics of %{smart_count} days could not be rolled up',
+      hint: 'Rolling these days up fails, and retrying on its own will not fix it; the other days roll up as usual. Their raw events are kept until they roll up. Fix the cause, then choose Retry now.',
+      day: 'Day',
+      error: 'Error',
+      failedAt: 'Last failed',
+      attempts: 'Attempts',
+      retry: 'Retry now',
+      recovered: 'Statistics rolled up',
+    },
   },
   'setting/operators': {
     name: 'Operator |||| Operators',

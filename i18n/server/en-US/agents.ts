@@ -15,5 +15,8 @@ const en: Record<keyof typeof zh, string> = {
   'agent.settleOverlap': 'Overlaps the settled period {from} to {to}',
   'agent.settlePending':
     'The statistics of these days are still being rolled up: {days}; try again in a minute',
+  'agent.settleNoStatistics':
+    'No statistics were rolled up for any day of this period; the first day with statistics is {first}',
+  'agent.settleNoStatisticsYet': 'No statistics have been rolled up yet; there is nothing to settle',
 };
 export default en;

@@ -12,4 +12,6 @@ export default {
   'agent.settleOpenDay': '只能结算已经结束的日期（今天是 {today}）',
   'agent.settleOverlap': '与已结算的 {from} 至 {to} 重叠',
   'agent.settlePending': '这些日期的统计还在汇总中：{days}，请一分钟后再试',
+  'agent.settleNoStatistics': '该时段没有任何已汇总的统计数据，最早有统计数据的日期是 {first}',
+  'agent.settleNoStatisticsYet': '还没有任何已汇总的统计数据，无可结算',
 };

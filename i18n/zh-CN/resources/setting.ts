@@ -171,6 +171,16 @@ const setting: typeof en = {
     noSnippet: '无统计代码',
     readOnly: '你可以查看这些设置；只有管理员可以修改。',
     saved: '统计设置已保存',
+    stuck: {
+      title: '%{smart_count} 天的统计汇总失败',
+      hint: '这些日期的汇总出错，且自动重试无法解决；其余日期照常汇总。原始事件会一直保留到汇总成功。排除原因后点击“立即重试”。',
+      day: '日期',
+      error: '错误',
+      failedAt: '最近失败时间',
+      attempts: '尝试次数',
+      retry: '立即重试',
+      recovered: '统计已汇总',
+    },
   },
   'setting/operators': {
     name: '运营账号 |||| 运营账号',

@@ -21,6 +21,7 @@ import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
 import { boolQuery, intQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
+import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
 import { RETURN_DAYS } from '../statistics/attribution';
@@ -277,10 +278,7 @@ export async function allAgentsStat(
           await db.execute(sql`select day::text as day, sum(page_views) as pv, sum(signups) as signups,
               sum(payers) as payers, sum(recharge_amount) as amount
             from stat_attributed_daily where tenant = ${tenant} and ${inPeriod}
-              and channel in (${sql.join(
-                others.map((c) => sql`${c}`),
-                sql`, `,
-              )})
+              and channel = any(${arrayParam(others)}::text[])
             group by day`),
         ).map((r) => [String(r.day), r]),
       )
@@ -593,7 +591,7 @@ function sortRows<T extends object>(list: T[], sort: string, order: 'asc' | 'des
 
 /**
  * Settles `from..to` for a locked agent, in the caller's transaction: refused (40900) when it overlaps a settled period
- * or a day of it waits for its rollup; otherwise every day is frozen as it stands (a day without figures as zeros).
+ * or a day of it waits for its rollup, and (40000 on `from`) when no day of it was ever rolled up; otherwise every day is frozen as it stands (a day without figures as zeros).
  */
 export async function settlePeriod(
   tx: Tx,
@@ -628,6 +626,17 @@ export async function settlePeriod(
   );
   if (pending.length)
     throw new ApiError(Code.CONFLICT, 'agent.settlePending', { days: pending.map((p) => p.day).join(', ') });
+  // A period no rollup has reached (before the site's first events, or with none at all) would be frozen as zeros, and
+  // the events of those days could then never count: refused, naming the first day that has statistics.
+  const [reach] = rowsOf<{ inside: boolean; first: string | null }>(
+    await tx.execute(sql`select exists (select 1 from stat_rolled_days where tenant = ${tenant} and day_gen <> 0
+        and day between ${body.from}::date and ${body.to}::date) as inside,
+      (select min(day)::text from stat_rolled_days where tenant = ${tenant} and day_gen <> 0) as first`),
+  );
+  if (!(reach.inside === true || (reach.inside as unknown) === 't'))
+    throw reach.first
+      ? invalidField('from', 'agent.settleNoStatistics', { first: reach.first })
+      : invalidField('from', 'agent.settleNoStatisticsYet');
   const days = rowsOf<Record<string, unknown>>(
     await tx.execute(sql`select day::text as day, signups, payers, recharges, recharge_amount from stat_attributed_daily
       where tenant = ${tenant} and channel = ${agent.channel} and day between ${body.from}::date and ${body.to}::date`),

@@ -56,7 +56,7 @@ export async function rollupAttribution(
   const d = sql`${day}::date`;
   // The events that can add returns: the day's, or those of the batches folded alone.
   const fresh = batches?.length
-    ? sql`select * from (${ev}) e where e.batch between ${Math.min(...batches)} and ${Math.max(...batches)}
+    ? sql`select * from (${ev}) e where e.batch between ${batches.reduce((a, b) => (b < a ? b : a))} and ${batches.reduce((a, b) => (b > a ? b : a))}
         and e.batch = any(${sql.param(batches)}::bigint[])`
     : ev;
   const conv = sql`select y.id, y.type, y.at, y.visitor_hash, y.address_hash, y.amount,

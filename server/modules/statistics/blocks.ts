@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { emptyRegisters, encode, estimate, mergeInto, sameBytes } from './sketch';
@@ -40,37 +41,62 @@ export function cover(from: string, to: string): { level: number; start: string 
 const bytes = (v: unknown) => (v ? new Uint8Array(v as Uint8Array) : undefined);
 
 /**
+ * Domains folded at once by `foldDomainDay`: each holds two 16 KB register arrays while folded, and writes up to
+ * MAX_LEVEL rows of six parameters, so a chunk stays far below PostgreSQL's 65,535 bind parameters and its memory
+ * does not grow with the number of domains a day has.
+ */
+export const FOLD_DOMAINS = 250;
+
+type DomainSketches = { domain: string; visitors: Uint8Array; addresses: Uint8Array };
+
+/**
  * After a day of `stat_domain_daily` is recomputed (in the same transaction): stores each row's estimates and folds
- * its sketches into the blocks of every level that hold the day.
+ * its sketches into the blocks of every level that hold the day, `FOLD_DOMAINS` domains at a time.
  */
 export async function foldDomainDay(tx: Executor, tenant: number, day: string) {
-  const rows = rowsOf<{ domain: string; visitors: Uint8Array; addresses: Uint8Array }>(
-    await tx.execute(
-      sql`select domain, visitors, addresses from stat_domain_daily where tenant = ${tenant} and day = ${day}::date`,
-    ),
-  );
-  if (!rows.length) return;
+  const levels = Array.from({ length: MAX_LEVEL }, (_, i) => ({
+    level: i + 1,
+    start: blockStart(day, i + 1),
+  }));
+  for (let after: string | null = null; ; ) {
+    const rows: DomainSketches[] = rowsOf<DomainSketches>(
+      await tx.execute(
+        sql`select domain, visitors, addresses from stat_domain_daily where tenant = ${tenant} and day = ${day}::date
+          ${after === null ? sql`` : sql`and domain > ${after}`} order by domain limit ${FOLD_DOMAINS}`,
+      ),
+    );
+    if (!rows.length) return;
+    after = String(rows[rows.length - 1].domain);
+    await foldDomains(tx, tenant, day, levels, rows);
+    if (rows.length < FOLD_DOMAINS) return;
+  }
+}
+
+async function foldDomains(
+  tx: Executor,
+  tenant: number,
+  day: string,
+  levels: { level: number; start: string }[],
+  rows: DomainSketches[],
+) {
   const days = rows.map((r) => ({
     domain: String(r.domain),
     visitors: mergeInto(emptyRegisters(), bytes(r.visitors)),
     addresses: mergeInto(emptyRegisters(), bytes(r.addresses)),
   }));
+  const domains = arrayParam(days.map((r) => r.domain));
   await tx.execute(sql`update stat_domain_daily d set visitors_n = x.v, addresses_n = x.a
-    from unnest(${sql.param(days.map((r) => r.domain))}::text[], ${sql.param(days.map((r) => estimate(r.visitors)))}::int[],
-      ${sql.param(days.map((r) => estimate(r.addresses)))}::int[]) as x(domain, v, a)
+    from unnest(${domains}::text[], ${arrayParam(days.map((r) => estimate(r.visitors)))}::int[],
+      ${arrayParam(days.map((r) => estimate(r.addresses)))}::int[]) as x(domain, v, a)
     where d.tenant = ${tenant} and d.day = ${day}::date and d.domain = x.domain`);
-  // Every level's block at once: one read, one write.
-  const levels = Array.from({ length: MAX_LEVEL }, (_, i) => ({
-    level: i + 1,
-    start: blockStart(day, i + 1),
-  }));
+  // Every level's block of these domains at once: one read, one write.
   const old = new Map(
     rowsOf<{ level: number; domain: string; visitors: Uint8Array; addresses: Uint8Array }>(
       await tx.execute(sql`select level, domain, visitors, addresses from stat_domain_blocks
         where tenant = ${tenant} and (level, start) in (${sql.join(
           levels.map((l) => sql`(${l.level}, ${l.start}::date)`),
           sql`, `,
-        )}) for update`),
+        )}) and domain = any(${domains}::text[]) for update`),
     ).map((r) => [`${r.level}|${r.domain}`, r]),
   );
   const values = levels.flatMap(({ level, start }) =>

@@ -461,7 +461,7 @@ export class DayFold {
     const tz = this.timeZone.replace(/'/g, "''");
     const dayText = day.replace(/'/g, "''");
     const which = batches
-      ? `batch between ${Math.min(...batches)} and ${Math.max(...batches)} and batch = any('{${batches.join(',')}}'::bigint[])`
+      ? `batch between ${batches.reduce((a, b) => (b < a ? b : a))} and ${batches.reduce((a, b) => (b > a ? b : a))} and batch = any('{${batches.join(',')}}'::bigint[])`
       : exceptQueued
         ? `(batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${Number(tenant)}
           and q.day = '${dayText}'::date and q.batch = stat_events.batch))`

@@ -17,5 +17,5 @@ export default defineModule({
   },
 });
 
-export { RollupPace, runRollup } from './rollup';
+export { RollupPace, RollupStuck, runRollup } from './rollup';
 export { warmReads } from './warm-reads';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { addDays, dayOf } from '../../../common/period';
+import { isPassing, rootMessage } from '../../core/db-errors';
 import { analyzeStale } from '../../db/maintenance';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
@@ -9,7 +10,7 @@ import { type FoldedRead, RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
 import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
 import { partitionName, timeZoneOf } from './ingest';
-import { folds, holdDay, releaseDay, takenBatches } from './kept-folds';
+import { folds, holdDay, keepFold, releaseDay, takenBatches } from './kept-folds';
 import { markRolled } from './report-cache';
 import { keepSeen } from './seen';
 import { forgetOldReads } from './warm-reads';
@@ -115,6 +116,50 @@ export interface RollupResult {
    */
   deferred: { tenant: number; day: string }[];
   droppedPartitions: string[];
+  /**
+   * Days whose rollup failed in this run for a reason a retry will not fix (`isPassing`), recorded in
+   * `stat_stuck_days`; the run went on with the other days.
+   */
+  stuck: StuckDay[];
+}
+
+/**
+ * The rollup's answer when a day got stuck in it: every other day was rolled up and the retention applied (`result`),
+ * but the caller must hear of it as a failure, one that is not "database unavailable, retry".
+ */
+export class RollupStuck extends Error {
+  constructor(readonly result: RollupResult) {
+    super(`statistics days stuck: ${result.stuck.map((d) => `${d.tenant}/${d.day}: ${d.error}`).join('; ')}`);
+    this.name = 'RollupStuck';
+  }
+}
+
+export interface StuckDay {
+  tenant: number;
+  day: string;
+  error: string;
+  failedAt: string;
+  attempts: number;
+}
+
+/**
+ * How long the timer leaves a stuck day before trying it again: a minute after its first failure, doubling with each
+ * attempt up to an hour (each attempt may read the whole day again). An admin's "roll up now" tries it at once.
+ */
+export const stuckBackoffMs = (attempts: number) => Math.min(2 ** Math.max(attempts - 1, 0), 60) * 60_000;
+
+/** A tenant's stuck days, oldest first. */
+export async function stuckDays(db: Executor, tenant: number): Promise<StuckDay[]> {
+  return rowsOf<{ day: string; error: string; failed_at: string | Date; attempts: number }>(
+    await db.execute(sql`select day::text as day, error, failed_at, attempts from stat_stuck_days
+      where tenant = ${tenant} order by day`),
+  ).map((r) => ({
+    tenant,
+    day: r.day,
+    error: r.error,
+    failedAt: new Date(r.failed_at).toISOString(),
+    attempts: Number(r.attempts),
+  }));
 }
 
 /**
@@ -187,12 +232,14 @@ const MAX_PASSES = 5;
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway). `parallel` (PostgreSQL only:
  * PGlite has one connection) rolls each day's three parts at once on three connections (see `rollupDay`).
+ * A day that fails for a reason retrying will not fix is recorded in `stat_stuck_days` and the run goes on with the
+ * others; the run then rejects with `RollupStuck` (its result inside). Any other failure rejects the run at once.
  */
 export async function runRollup(
   db: Db,
   opts: { now: Date; defaultTenant: number; stopAfter?: number; pace?: RollupPace; parallel?: boolean },
 ): Promise<RollupResult> {
-  const result: RollupResult = { ran: true, days: [], deferred: [], droppedPartitions: [] };
+  const result: RollupResult = { ran: true, days: [], deferred: [], droppedPartitions: [], stuck: [] };
   const start = performance.now();
   const clock = () => opts.now.getTime() + (performance.now() - start); // the run's own time, from `now`
   // Each tenant's time zone and statistics settings, read once per run.
@@ -223,6 +270,17 @@ export async function runRollup(
   // the next run (under a steady stream every pass finds some, and a pass over a day costs what the keys it touches
   // do, however few events came: five passes back to back did the work of one many times over).
   const rolled = new Set<string>();
+  // Stuck days (a failure no retry fixes): the timer (`pace`) tries one again only after its backoff, and a day that
+  // fails in this run is not tried again in it; either way the other days go on.
+  const failed = new Set<string>();
+  const stuckUntil = new Map(
+    rowsOf<{ tenant: number; day: string; failed_at: string | Date; attempts: number }>(
+      await db.execute(sql`select tenant, day::text as day, failed_at, attempts from stat_stuck_days`),
+    ).map((r) => [
+      `${Number(r.tenant)}|${r.day}`,
+      new Date(r.failed_at).getTime() + stuckBackoffMs(Number(r.attempts)),
+    ]),
+  );
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const marked = rowsOf<{ tenant: number; day: string; whole: boolean }>(
       await db.execute(
@@ -231,12 +289,14 @@ export async function runRollup(
     ).map((d) => ({ tenant: Number(d.tenant), day: d.day, whole: d.whole === true }));
     const dirty = marked
       .filter((d) => d.whole || !rolled.has(`${d.tenant}|${d.day}`))
+      .filter((d) => !failed.has(`${d.tenant}|${d.day}`))
+      .filter((d) => !opts.pace || (stuckUntil.get(`${d.tenant}|${d.day}`) ?? 0) <= clock())
       .filter((d) => !opts.pace || opts.pace.due(d.tenant, d.day, clock()));
     result.deferred = marked.filter((d) => !dirty.includes(d)).map(({ tenant, day }) => ({ tenant, day }));
     if (!dirty.length) break;
     await analyzeStale(db, [...new Set(dirty.map((d) => partitionName(d.day))), ...ANALYZED_TABLES]);
     for (const { tenant, day } of dirty) {
-      if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return result;
+      if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return done(result);
       const { timeZone, attributionDays } = await settingsOf(Number(tenant));
       const began = performance.now();
       // The day's fold this runner kept: taken out while the day is rolled (a failed transaction leaves it changed).
@@ -245,6 +305,7 @@ export async function runRollup(
       folds.delete(db, key);
       holdDay(db, key);
       let got: false | true | { fold: DayFold; gen: string } = false;
+      let failure: unknown;
       try {
         got = await db.transaction(async (tx) => {
           if (!(await tryLock(tx))) return false;
@@ -280,20 +341,44 @@ export async function runRollup(
           const [{ gen }] = rowsOf<{ gen: string }>(
             await tx.execute(sql`select txid_current()::text as gen`),
           );
+          await tx.execute(sql`delete from stat_stuck_days where tenant = ${tenant} and day = ${day}::date`);
           return { fold, gen };
         });
+      } catch (err) {
+        // A lost connection, a serialization failure or a lock given up ends the run as before (the next run rolls
+        // the day again); anything else would fail on every run and hold the queue: the day is set aside.
+        if (isPassing(err)) throw err;
+        failure = err;
       } finally {
         // Kept for the next run while the day still takes events as a rule (today and yesterday, in its time zone),
         // with the batches stored meanwhile folded in.
         if (got === true) {
-          if (kept) folds.set(db, key, kept); // untouched; its stamp tells the next run whether it still serves
+          if (kept) keepFold(db, key, kept); // untouched; its stamp tells the next run whether it still serves
         } else if (got && day >= addDays(dayOf(opts.now, timeZone), -1)) {
           got.fold.stamp = got.gen;
-          folds.set(db, key, got.fold);
+          keepFold(db, key, got.fold);
         }
         releaseDay(db, key);
       }
-      if (!got) return { ...result, ran: false };
+      if (failure !== undefined) {
+        failed.add(key);
+        const [row] = rowsOf<{ failed_at: string | Date; attempts: number }>(
+          await db.execute(sql`insert into stat_stuck_days (tenant, day, error, failed_at, attempts)
+            values (${tenant}, ${day}::date, ${rootMessage(failure)}, ${new Date(clock()).toISOString()}::timestamptz, 1)
+            on conflict (tenant, day) do update set error = excluded.error, failed_at = excluded.failed_at,
+              attempts = stat_stuck_days.attempts + 1
+            returning failed_at, attempts`),
+        );
+        result.stuck.push({
+          tenant,
+          day,
+          error: rootMessage(failure),
+          failedAt: new Date(row.failed_at).toISOString(),
+          attempts: Number(row.attempts),
+        });
+        continue;
+      }
+      if (!got) return done({ ...result, ran: false });
       opts.pace?.rolled(tenant, day, clock(), performance.now() - began);
       result.days.push({ tenant, day });
       rolled.add(key);
@@ -311,7 +396,14 @@ export async function runRollup(
   const cut = [...zones.values()] // the newest day that may go
     .map((tz) => addDays(dayOf(opts.now, tz), -(keep - 1) - 1))
     .reduce((a, b) => (b < a ? b : a));
-  const old = (await rawPartitions(db)).filter((p) => p.day <= cut);
+  // A day still waiting for its rollup (marked, or stuck: a stuck day stays marked) keeps its raw events whatever its
+  // age: they are all its statistics will ever be made of.
+  const waiting = new Set(
+    rowsOf<{ day: string }>(
+      await db.execute(sql`select distinct day::text as day from (${MARKED_DAYS}) m`),
+    ).map((r) => r.day),
+  );
+  const old = (await rawPartitions(db)).filter((p) => p.day <= cut && !waiting.has(p.day));
   for (const p of old) {
     const got = await db.transaction(async (tx) => {
       if (!(await tryLock(tx))) return false;
@@ -320,7 +412,7 @@ export async function runRollup(
       await tx.execute(sql.raw(`drop table if exists ${p.name}`));
       return true;
     });
-    if (!got) return { ...result, ran: false };
+    if (!got) return done({ ...result, ran: false });
     result.droppedPartitions.push(p.name);
   }
 
@@ -343,8 +435,14 @@ export async function runRollup(
       );
       return true;
     });
-    if (!got) return { ...result, ran: false };
+    if (!got) return done({ ...result, ran: false });
   }
+  return done(result);
+}
+
+/** The run's result, or `RollupStuck` carrying it when a day got stuck in the run. */
+function done(result: RollupResult): RollupResult {
+  if (result.stuck.length) throw new RollupStuck(result);
   return result;
 }
 

@@ -1,12 +1,13 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, sql } from 'drizzle-orm';
 import { cors } from 'hono/cors';
+import { Code } from '../../../common/codes';
 import { PAGE_SIZES } from '../../../common/paging';
 import { dayOf, daysIn, isDay, type Period } from '../../../common/period';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { invalidField, notFound } from '../../core/errors';
+import { ApiError, invalidField, notFound } from '../../core/errors';
 import { translate } from '../../core/i18n';
 import { containsPattern, intQuery, rejectUnknownQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
@@ -21,7 +22,7 @@ import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf, siteVersionOf } from '..
 import { EventInput, MAX_BATCH } from './events';
 import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
-import { runRollup } from './rollup';
+import { RollupStuck, runRollup, stuckDays } from './rollup';
 import { VISIT_DIMENSIONS } from './schema';
 import { type UnseenQuery, unseenPage } from './seen';
 import { replayable } from './warm-reads';
@@ -159,6 +160,28 @@ const rollupRoute = createRoute({
       .object({ ran: z.boolean(), days: z.number(), droppedPartitions: z.number() })
       .openapi('StatRollupAnswer'),
   ),
+});
+
+const StuckDay = z
+  .object({
+    day: z.string(),
+    error: z
+      .string()
+      .openapi({ description: 'The database or server error, as it was raised (not translated)' }),
+    failedAt: z.string().openapi({ description: 'When the last attempt failed (ISO 8601)' }),
+    attempts: z.number(),
+  })
+  .openapi('StatStuckDay');
+
+const stuckRoute = createRoute({
+  method: 'get',
+  path: '/stuck',
+  tags: [TAG],
+  security,
+  summary:
+    'Days whose rollup failed for a reason retrying will not fix (admin); the rollup goes on with the others. POST /rollup tries them again',
+  middleware: asAdmin,
+  responses: jsonResponse(z.object({ list: z.array(StuckDay) })),
 });
 
 const AdoptBody = z
@@ -434,8 +457,27 @@ export function statsRoutes() {
       now: clock.now(),
       defaultTenant: config.defaultTenant,
       parallel: Boolean(config.databaseUrl),
+    }).catch((err) => {
+      if (err instanceof RollupStuck) return err.result;
+      throw err;
     });
-    return ok(c, { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length });
+    const answer = { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length };
+    // The tenant's own stuck days only: another tenant's error is not this admin's to read.
+    const stuck = r.stuck.filter((d) => d.tenant === tenantOf(c));
+    if (stuck.length)
+      throw new ApiError(
+        Code.ROLLUP_STUCK,
+        'stats.rollupStuck',
+        { days: stuck.map((d) => d.day).join(', '), error: stuck[0].error },
+        { ...answer, stuck: stuck.map(({ tenant: _, ...d }) => d) },
+      );
+    return ok(c, answer);
+  });
+
+  app.openapi(stuckRoute, async (c) => {
+    const { db } = c.get('deps');
+    const list = (await stuckDays(db, tenantOf(c))).map(({ tenant: _, ...d }) => d);
+    return ok(c, { list });
   });
 
   for (const name of PERIOD_REPORTS)

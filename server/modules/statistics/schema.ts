@@ -252,6 +252,22 @@ export const statRolledDays = pgTable(
 );
 
 /**
+ * Days whose rollup failed for a reason a retry will not fix (migration 0130): the runner goes on with the other days,
+ * retries these at a slower pace, and the statistics settings screen lists them for an admin to retry.
+ */
+export const statStuckDays = pgTable(
+  'stat_stuck_days',
+  {
+    tenant: integer('tenant').notNull(),
+    day: day(),
+    error: text('error').notNull(),
+    failedAt: timestamp('failed_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.tenant, t.day] })],
+);
+
+/**
  * Report queries operators made recently, read again by the rollup timer after each run so that their next read finds
  * the answer kept (migration 0123, report-cache.ts `warmReads`): the validated query as canonical JSON, and its day.
  */

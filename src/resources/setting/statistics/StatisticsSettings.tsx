@@ -20,6 +20,7 @@ import { useSystemSettings } from '../../../api/system';
 import { ConflictAlert } from '../../../components/ConflictAlert';
 import { STATISTICS_MSG } from '../names';
 import { FormSection, useIsAdmin } from '../shared';
+import { StuckDays } from './StuckDays';
 
 export const STAT_EVENTS = ['pageView', 'play', 'search', 'adImpression', 'adClick', 'tagClick'] as const;
 
@@ -127,6 +128,7 @@ export function StatisticsSettings() {
   return (
     <Card sx={{ mt: 1 }}>
       <ConflictAlert show={conflict} onReload={reload} />
+      {admin && <StuckDays />}
       {!admin && (
         <Alert severity="info" sx={{ m: 2, mb: 0 }}>
           {translate(`${STATISTICS_MSG}.readOnly`)}
