@@ -40,8 +40,8 @@ export function onlyFilters(query: object, filters: readonly string[]): boolean 
   );
 }
 
-/** A sum of kept counts (`n` of the rows of `table` that `where` picks; 0 when none): an exact total in a few rows. */
-export async function keptSum(
+/** A sum of stored counters (`n` of the rows of `table` that `where` picks; 0 when none): an exact total in a few rows. */
+export async function counterSum(
   db: Executor,
   table: PgTable,
   n: PgColumn,

@@ -1,8 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
-import { learnKeptTerm } from '../../core/kept-terms';
-import { cappedCount, keptSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
+import { learnTermCounts } from '../../core/term-counts';
+import { cappedCount, counterSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import {
@@ -111,7 +111,7 @@ function searchInView(query: Record<string, unknown>) {
  * counter of the list's other filters is one (gramCounted); summed over every column otherwise.
  */
 async function gramCount(db: Executor, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
-  return keptSum(
+  return counterSum(
     db,
     movieGramCounts,
     movieGramCounts.n,
@@ -157,12 +157,12 @@ export async function termTotal(
   statuses: readonly MovieStatus[],
   counter?: Counter,
 ): Promise<number | undefined> {
-  const term = await keptTerm(db, q, statuses, counter);
+  const term = await termCounts(db, q, statuses, counter);
   return term.known ? term.n : undefined;
 }
 
-/** readTerm, after learning the term when it is not kept and learnPays. */
-async function keptTerm(db: Db, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
+/** readTerm, after learning the term when it has no counters yet and learnPays. */
+async function termCounts(db: Db, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
   const first = await readTerm(db, q, statuses, counter);
   if (first.known || !learnPays(first.bound)) return first;
   return (await learnTerm(db, q)) ? readTerm(db, q, statuses, counter) : first;
@@ -172,32 +172,32 @@ async function keptTerm(db: Db, q: string, statuses: readonly MovieStatus[], cou
 export const LEARN_WAIT_MS = 2_000;
 
 /**
- * The registration of a kept title search (server/core/kept-terms.ts `register`) in `terms` (a table of term, head
+ * The registration of a kept title search (server/core/term-counts.ts `register`) in `terms` (a table of term, head
  * and used_on: movie_search_terms, movie_search_listed), with its first two characters as its head: the least recently
- * searched beyond `kept` leave, their rows in `keptRows` with them.
+ * searched beyond `maxTerms` leave, their rows in `termRows` with them.
  */
-export function registerTerm(terms: PgTable, keptRows: readonly PgTable[], term: SQL, kept: number): SQL {
-  const gone = keptRows.map(
+export function registerTerm(terms: PgTable, termRows: readonly PgTable[], term: SQL, maxTerms: number): SQL {
+  const gone = termRows.map(
     (rows, i) =>
       sql`, gone_${sql.raw(String(i))} as (delete from ${rows} k using gone where k.term = gone.term)`,
   );
   return sql`with gone as (
       delete from ${terms} where term in (
-        select term from ${terms} where term <> ${term} order by used_on desc, term offset ${kept - 1}
+        select term from ${terms} where term <> ${term} order by used_on desc, term offset ${maxTerms - 1}
       ) returning term
     )${sql.join(gone, sql``)}
     insert into ${terms} (term, head) values (${term}, substr(${term}, 1, 2)) on conflict do nothing`;
 }
 
 /**
- * Learns a search's counts and weeks (server/core/kept-terms.ts): registers the term (sending the least recently
+ * Learns a search's counts and weeks (server/core/term-counts.ts): registers the term (sending the least recently
  * searched beyond `kept` away), waits for the writes in flight, then counts its matches against the kept counts and
  * weeks in one snapshot and marks it ready. Answers whether it is ready.
  */
 export async function learnTerm(db: Db, q: string, limits = { kept: TERMS_KEPT, waitMs: LEARN_WAIT_MS }) {
   const term = sql`lower(${q}::text)`;
   const week = (at: SQL) => sql`date_trunc('week', ${at} at time zone 'UTC')::date`;
-  return learnKeptTerm(db, {
+  return learnTermCounts(db, {
     table: 'movies',
     waitMs: limits.waitMs,
     register: registerTerm(movieSearchTerms, [movieSearchCounts, movieSearchWeeks], term, limits.kept),
@@ -293,7 +293,7 @@ export async function termPageStart(
         group by 1 having sum(${movieSearchWeeks.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
     );
   let weeks = await read();
-  if (!weeks.length && [...q].length <= 2 && (await keptTerm(db, q, statuses)).known) weeks = await read();
+  if (!weeks.length && [...q].length <= 2 && (await termCounts(db, q, statuses)).known) weeks = await read();
   return weekStart(weeks, total, descending, page);
 }
 
@@ -395,7 +395,7 @@ export async function rowsWithoutSearch(db: Executor, { statuses, query }: Total
 
 /** A counter's total over the statuses. */
 async function counted(db: Executor, counter: Counter, statuses: readonly MovieStatus[]) {
-  return keptSum(
+  return counterSum(
     db,
     movieCounts,
     movieCounts.n,

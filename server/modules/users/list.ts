@@ -12,7 +12,7 @@ import {
 import { listQuery } from '../../core/crud';
 import { invalidField } from '../../core/errors';
 import { dateQuery, iso, rangeEnd, rangeStart } from '../../core/shared';
-import { COUNT_CAP, cappedCount, cappedOf, keptSum, onlyFilters, shortPageTotal } from '../../core/totals';
+import { COUNT_CAP, cappedCount, cappedOf, counterSum, onlyFilters, shortPageTotal } from '../../core/totals';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import { siteUserCounts, siteUsers } from './schema';
@@ -93,7 +93,7 @@ async function total(
   if (short) return short;
   if (onlyFilters(q, ['status']))
     return {
-      total: await keptSum(
+      total: await counterSum(
         db,
         siteUserCounts,
         siteUserCounts.n,
