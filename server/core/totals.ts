@@ -97,7 +97,7 @@ export async function cappedCount(
  * them in the same statement. A search whose index gathers its matches (a content search by the bigrams) so pays
  * for them once, not once to count and once more for the page. Beyond the cap `ids` is undefined: the caller reads
  * its page otherwise (walking its sort index). `sort` is NOT NULL; ties break on `id`. Several `where`s are read
- * as the union of their rows, one after another until the cap (the comments' id buckets, migration 0108).
+ * as the union of their rows, one after another until the cap (the comments' id buckets).
  */
 export async function cappedCountWithPage(
   db: Executor,

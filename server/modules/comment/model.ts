@@ -154,14 +154,14 @@ export async function targetExists(db: Executor, type: CommentTarget, id: number
 }
 
 /**
- * How a content search is tested: `{ bucket }` narrows by the bigram index of one id bucket (migration 0108) and
+ * How a content search is tested: `{ bucket }` narrows by the bigram index of one id bucket and
  * rechecks what the grams cannot tell (shared.ts gramsContain: one or two characters need no recheck); `walk` only
  * tests the content, for a page read by walking a sort index, or beside a filter with its own index (a member, an
  * address, a target, a thread, ids: a few hundred comments at most to test).
  */
 type SearchBy = { bucket: number } | 'walk';
 
-/** Ids per bucket of the content index: `id >> BUCKET_BITS` (migration 0108). */
+/** Ids per bucket of the content index: `id >> BUCKET_BITS`. */
 const BUCKET_BITS = 17;
 
 const bucketGrams = (bucket: number) => ({
@@ -287,13 +287,13 @@ const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
  * One page of comments and its total. Without a content search: the page in one statement (its ids by the sort
  * index, then their rows), then the total (server/core/totals.ts; a short page is its own). With one, the capped
  * total first (cappedCountWithPage), by the bigrams of one id bucket after another, newest first, until the cap
- * (migration 0108: only the buckets needed are gathered, not every match of the table); up to COUNT_CAP matches it
+ * (only the buckets needed are gathered, not every match of the table); up to COUNT_CAP matches it
  * also sorts the page's ids from those it gathered; beyond it the page is read by walking the sort index and testing
  * each comment's content, which
  * finds the newest of so many matches after a few hundred rows (the grams would gather every match, 100,000 for
  * "ending" at a million, and sort them). Beside a member, an address, a target, a thread or ids the search only
  * tests their comments, as a filter without a search. A search alone or within a status whose total is kept
- * (terms.ts, migration 0121) reads it there, and one that turns out to match over the cap is learned then.
+ * (terms.ts) reads it there, and one that turns out to match over the cap is learned then.
  */
 export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
   const where = commentWhere(tenant, q);

@@ -5,7 +5,7 @@ import { rowsOf } from '../../db/migrate';
 import type { Db } from '../../db/types';
 
 /**
- * The kept totals of the comments list's content searches (migration 0121): a search that matches more than the
+ * The kept totals of the comments list's content searches: a search that matches more than the
  * count cap is learned, per tenant, and from then on its total, alone or within a status, is a few kept rows.
  */
 

@@ -7,7 +7,7 @@ import { type MovieStatus, movieSearchListed, movieSearchMatches } from './schem
 import { gramsBound, LEARN_FROM, LEARN_WAIT_MS, registerTerm } from './totals';
 
 /**
- * The kept matches of a title search (migration 0129): the movies whose title contains a term, by status, with their
+ * The kept matches of a title search: the movies whose title contains a term, by status, with their
  * publication, read as one range of an index instead of from the table (a page per match). For a list that needs
  * every match of a search, not a page of them: the statistics' movies not seen in a period (statistics/seen.ts).
  */
