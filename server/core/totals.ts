@@ -8,7 +8,7 @@ import type { Executor } from '../db/types';
 export { COUNT_CAP };
 
 /**
- * The total of a list page at any size (README "Totals at scale"), shared by every list: a list whose filter a kept
+ * The total of a list page at any size (docs/sections.md "Totals at scale"), shared by every list: a list whose filter a kept
  * count answers for reads it there (the module's own counters); otherwise a short page is its own total, and
  * anything else counts at most COUNT_CAP + 1 matching rows: exact up to COUNT_CAP, `totalExact: false` beyond
  * ("10,000+" on the screen).

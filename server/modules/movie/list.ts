@@ -25,7 +25,7 @@ import {
 
 /**
  * The movie list (`GET /app/admin/movie/movies`): its query (sorts, and the filters of common/movie.ts), the filter
- * it makes, and how a page and its total are read at a million rows (README "Totals at scale").
+ * it makes, and how a page and its total are read at a million rows (docs/sections.md "Totals at scale").
  */
 
 export const sorts = {

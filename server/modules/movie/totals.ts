@@ -18,7 +18,7 @@ import {
 } from './schema';
 
 /**
- * Totals of the movie list at a million rows (README "Totals at scale"). A `count(*)` over a large filter is nearly
+ * Totals of the movie list at a million rows (docs/sections.md "Totals at scale"). A `count(*)` over a large filter is nearly
  * the whole cost of a list (BENCHMARKS.md), so:
  * - a list filtered by view or status and at most one of column, tag, platform, free and recommended reads its exact
  *   total from the counters the triggers keep (`movie_counts`): a few rows, whatever the size;

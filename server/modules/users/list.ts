@@ -18,7 +18,7 @@ import type { Db, Executor } from '../../db/types';
 import { siteUserCounts, siteUsers } from './schema';
 
 /**
- * The members list (`GET /app/admin/users`) at a million rows, as the movie list (README "Totals at scale"): each
+ * The members list (`GET /app/admin/users`) at a million rows, as the movie list (docs/sections.md "Totals at scale"): each
  * sort and allow-listed filter has an index led by the tenant; the page's ids are read first, then
  * their rows; the total comes from the kept per-status counts when the filter is at most a status, from a short
  * page, or from a count capped at COUNT_CAP + 1 rows ("10,000+", server/core/totals.ts).
