@@ -1,7 +1,7 @@
 // How `npm test` deals the end-to-end files between its two lanes (scripts/test.mjs).
 
 /**
- * Seconds each end-to-end file took in a full run (2026-11-26): only to deal the parts evenly. A new file counts
+ * Seconds each end-to-end file took in a full run: only to deal the parts evenly. A new file counts
  * 30 s until it is measured; a wrong figure costs balance, never a test.
  */
 export const E2E_SECONDS = {

@@ -96,9 +96,9 @@ async function project(name, buffered, files = []) {
   const out = `dist/test-results/${files.length ? `${name}-${files[0].replace(/^.*\/|\.test\.ts$/g, '')}` : name}.json`;
   rmSync(out, { force: true });
   // `ui` is two vitest projects: the files sharing one worker and the few run isolated (vitest.config.ts).
-  // The PGlite suite in two workers: vitest's default on two cores is one (cores - 1), so the longest step (33:14 of a
-  // 43-minute run of 2026-11-29) ran its files one after another however idle the other core was. Measured alone:
-  // 353 s of CPU in one worker, 360 s in two (each imports the server once).
+  // The PGlite suite in two workers: vitest's default on two cores is one (cores - 1), so the longest step ran its files
+  // one after another however idle the other core was; two workers cost about the same CPU (each imports the server
+  // once).
   const config =
     name === 'e2e'
       ? ['--config', 'tests/e2e/vitest.config.ts']
@@ -157,7 +157,7 @@ if (only.length) {
     markBuilt = resolve;
   });
   // At most two end-to-end parts at once: each drives a browser and a server, and three on two cores starved each
-  // other (parts of 2 minutes alone took 8-13 minutes in a clean-clone run of 2026-11-29).
+  // other (each part took several times as long as alone).
   let running = 0;
   const freed = [];
   /** Takes end-to-end parts from the queue until it is empty (every lane does, once the builds are there). */

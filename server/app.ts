@@ -69,7 +69,7 @@ export function createApp(deps: AppDeps, modules: readonly ServerModule[] = allM
       title: 'Zhanggui API',
       version: '1',
       description:
-        'Every answer is HTTP 200 with the envelope {code, msg, data}; code 20000 is success. See the README for the codes.',
+        'Every answer is HTTP 200 with the envelope {code, msg, data}; code 20000 is success. The codes are listed in docs/api.md.',
     },
     servers: [{ url: '/' }],
   });

@@ -69,7 +69,7 @@ const NOT_JSON = Symbol('not JSON');
 /**
  * The bytes of a body of several chunks, joined to be decoded, in one buffer kept from body to body (the decoding is
  * synchronous: never two at once): a new buffer past 128 KB is memory the system maps afresh and faults in page by
- * page, 0.1–0.3 ms for the ingestion's 170 KB batch on this virtual machine, against a few µs to copy into one in use.
+ * page, where copying into a buffer already in use is nearly free.
  * The body's own bytes are joined into a buffer of their own only when a route asks for them.
  */
 let scratch = new Uint8Array(0);
@@ -164,9 +164,9 @@ const NAME_BYTE = /^[A-Za-z0-9_]$/;
  * back together: the same value as the whole body's, and whether its text has a `\u` escape. Undefined for any other
  * body, or when a piece does not decode or parse (then the whole body is decoded and parsed, for its own answer).
  *
- * Why: a string past 128 KB is a large object of the JavaScript heap, made on fresh pages, and a page fault costs
- * about 10 µs on a virtual machine. The event ingestion's batch of 500 events (about 170 KB) cost 1.0 ms to decode
- * whole on this machine, against 0.05 ms in 17 KB pieces: about 2 µs of the server's 20 an event.
+ * Why: a string past 128 KB is a large object of the JavaScript heap, made on fresh pages, each faulted in: the
+ * event ingestion's batch of 500 events (about 170 KB) decoded whole cost many times what it costs in pieces of a
+ * few KB, a visible share of the server's work per event.
  *
  * Never a different value: a cut that is not between two items of the list (inside a string, or between two items of
  * a list deeper down) leaves the piece before it with a string, object or list unclosed, which does not parse (then

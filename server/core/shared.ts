@@ -80,14 +80,14 @@ export const gramsAreExact = (q: string) => {
 };
 
 /**
- * "`column` contains `q`" (any case) served by a bigram index on `zg_title_grams(column)` (migration 0001): the
+ * "`column` contains `q`" (any case) served by a bigram index on `zg_title_grams(column)`: the
  * grams narrow by index and LIKE or ILIKE rechecks (containsAnyCase). The column's table needs that expression index
- * (ads: migration 0080). The recheck stays when the grams are the whole test (gramsAreExact): where the planner walks
- * an index in the list's order instead (a common gram), each row's grams would be computed again (60 µs for a URL:
- * 35 ms for a page of "42" over 10,000 materials), and PostgreSQL tests a filter's cheaper condition first, so LIKE
- * drops the other rows before the grams are computed (0.6 ms).
+ * (the ads' titles and landing URLs). The recheck stays when the grams are the whole test (gramsAreExact): where the planner walks
+ * an index in the list's order instead (a common gram), each row's grams would be computed again (costly for a long
+ * URL), and PostgreSQL tests a filter's cheaper condition first, so LIKE drops the other rows before the grams are
+ * computed.
  *
- * `grams` names another index (comments: their grams by id bucket, migration 0108), read by bitmap: there the grams
+ * `grams` names another index (comments: their grams by id bucket), read by bitmap: there the grams
  * alone decide one or two characters, and a recheck of thousands of matches would only cost.
  */
 export const gramsContain = (

@@ -13,8 +13,8 @@ interface Waiting<T, R> {
  * when it throws, every item of that run is refused with its error, and the next run still starts.
  *
  * The event ingestion stores the batches of one day this way: one COPY at a time per day takes the batches that arrived
- * meanwhile, rather than one COPY per batch on every connection at once (PostgreSQL took 10–11 µs of CPU an event for
- * eight COPYs at a time against 6 for one, their locks and commits shared).
+ * meanwhile, rather than one COPY per batch on every connection at once, whose locks and commits contend
+ * (`npm run bench -- events` measures both).
  *
  * A run may answer with work to do after it (`Ran.afterwards`): that work runs once the key's next run has started,
  * and its items are answered when it is done (the ingestion folds a stored batch while the next COPY is on its way).

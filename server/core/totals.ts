@@ -8,7 +8,7 @@ import type { Executor } from '../db/types';
 export { COUNT_CAP };
 
 /**
- * The total of a list page at any size (README "Totals at scale"), shared by every list: a list whose filter a kept
+ * The total of a list page at any size (docs/sections.md "Totals at scale"), shared by every list: a list whose filter a kept
  * count answers for reads it there (the module's own counters); otherwise a short page is its own total, and
  * anything else counts at most COUNT_CAP + 1 matching rows: exact up to COUNT_CAP, `totalExact: false` beyond
  * ("10,000+" on the screen).
@@ -40,8 +40,8 @@ export function onlyFilters(query: object, filters: readonly string[]): boolean 
   );
 }
 
-/** A sum of kept counts (`n` of the rows of `table` that `where` picks; 0 when none): an exact total in a few rows. */
-export async function keptSum(
+/** A sum of stored counters (`n` of the rows of `table` that `where` picks; 0 when none): an exact total in a few rows. */
+export async function counterSum(
   db: Executor,
   table: PgTable,
   n: PgColumn,
@@ -97,7 +97,7 @@ export async function cappedCount(
  * them in the same statement. A search whose index gathers its matches (a content search by the bigrams) so pays
  * for them once, not once to count and once more for the page. Beyond the cap `ids` is undefined: the caller reads
  * its page otherwise (walking its sort index). `sort` is NOT NULL; ties break on `id`. Several `where`s are read
- * as the union of their rows, one after another until the cap (the comments' id buckets, migration 0108).
+ * as the union of their rows, one after another until the cap (the comments' id buckets).
  */
 export async function cappedCountWithPage(
   db: Executor,

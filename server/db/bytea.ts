@@ -1,7 +1,7 @@
 /**
  * bytea as PostgreSQL's text protocol carries it (`\x` and two hex digits a byte), for PGlite, whose own parser reads
- * each byte with `substring` and `parseInt` and whose serializer maps every byte to a string: 20 ms of a 35 ms report
- * on PGlite went to decoding the domains' 16 KB sketches. These walk the text once with lookup tables (Node and the
+ * each byte with `substring` and `parseInt` and whose serializer maps every byte to a string: decoding the domains'
+ * 16 KB sketches that way was most of a report's time on PGlite. These walk the text once with lookup tables (Node and the
  * browser alike: demo mode runs the same database).
  */
 

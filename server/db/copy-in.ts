@@ -38,11 +38,11 @@ const CHUNK = 64 * 1024;
 /**
  * COPY's data built a line at a time straight into UTF-8 bytes, in chunks of `chunk` bytes (a line longer than that
  * in a chunk of its own), each line whole in one chunk. A batch's lines joined into one text, then encoded, cost
- * three times as much: a text over 128 KB is a large object of the JavaScript heap (fresh pages for each, and a page
- * fault costs about 10 µs on a virtual machine), and one character past U+00FF (a region's Chinese name) makes the
+ * three times as much: a text over 128 KB is a large object of the JavaScript heap (fresh pages for each, each page
+ * faulted in), and one character past U+00FF (a region's Chinese name) makes the
  * whole text two bytes a character, copied again when it is flattened. One buffer for a batch's lines (160 KB) was
- * fresh memory too, as was joining a COPY's batches (about 1 MB): 0.1–0.3 ms each on this machine, against a few µs
- * for buffers of 64 KB, which the allocator takes from memory in use. The driver sends the chunks one after another.
+ * fresh memory too, as was joining a COPY's batches (about 1 MB), where buffers of 64 KB come from
+ * memory the allocator already has in use. The driver sends the chunks one after another.
  */
 export class CopyData {
   private readonly full: Uint8Array[] = [];

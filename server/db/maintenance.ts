@@ -13,7 +13,7 @@ const ident = (t: string) => `"${t.replace(/"/g, '""')}"`;
  * Analyses the tables whose planner statistics are missing or stale: never analysed, or grown by more than a fifth
  * (and 8 pages) since; `tables` names them, or every ordinary table of the schema when left out. Autovacuum may be
  * off or behind on PostgreSQL and PGlite has none, and a statement planned on a never-analysed table estimates one
- * row (a day's rollup planned that way once took 291 s instead of 7). Sizes are read from the files
+ * row (a day's rollup planned that way took many times as long). Sizes are read from the files
  * (`pg_relation_size`), which both databases keep current, not from the cumulative statistics, which PGlite reports
  * late. Growth by a fifth analyses a table that grows all day a few times a day; each samples 9,000 rows, whatever
  * the table's size. Returns the tables analysed.
@@ -33,8 +33,8 @@ export async function analyzeStale(db: Db, tables?: string[]): Promise<string[]>
   ).map((r) => r.name);
   if (stale.length)
     await db.transaction(async (tx) => {
-      // 9,000 rows rather than the default 30,000: plans need sizes and rough distinct counts, and analysing a day of
-      // 200,000 events took 0.5 s at the default.
+      // 9,000 rows rather than the default 30,000: plans need sizes and rough distinct counts, and the default's
+      // sample makes analysing a day of events several times as long.
       await tx.execute(sql`set local default_statistics_target = 30`);
       for (const t of stale) await tx.execute(sql.raw(`analyze ${ident(t)}`));
     });
@@ -57,10 +57,9 @@ export async function autovacuumRuns(db: Db): Promise<boolean> {
 /**
  * Vacuums every ordinary table of the schema (partitions included), one statement each (VACUUM runs outside a
  * transaction). Without it, which PGlite never does, the visibility map is never set, so an index-only scan reads the
- * table for every entry it walks (the lists' deep pages and status walks: a count of 50,000 ids read 40,563 buffers
- * instead of 139, 44 ms instead of 25), and dead rows wait for page pruning. A vacuum skips the pages marked all
- * visible, so one of a table nobody wrote since is a look at its map; 100,000 rows just rewritten take 21 ms on
- * PGlite. Returns the tables vacuumed.
+ * table for every entry it walks (the lists' deep pages and status walks read
+ * the table instead of the index alone), and dead rows wait for page pruning. A vacuum skips the pages marked all
+ * visible, so one of a table nobody wrote since is a look at its map. Returns the tables vacuumed.
  */
 export async function vacuumAll(db: Db): Promise<string[]> {
   const tables = rowsOf<{ name: string }>(

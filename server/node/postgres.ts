@@ -43,8 +43,7 @@ export async function openPostgres(url: string, max = 10, logger?: Logger): Prom
  * What every connection of the server sets first. Just-in-time compilation off: PostgreSQL compiles a statement whose
  * estimated cost passes `jit_above_cost` (on by default where LLVM is installed, as in Debian's packages), and the
  * rollup's and reports' statements pass it while running in milliseconds to seconds: the rollup's objects statement
- * spent 1.5–1.7 of its 2.4–2.9 s compiling (inlining and optimisation, its cost being over 500,000) for a day of
- * 200,000 events, and ran in 0.8–0.9 s without; 1.8–2.0 s of the database's CPU per rollup, on every run. A SET
+ * spent most of its time compiling (inlining and optimisation) rather than running, on every run. A SET
  * rather than a startup option, which connection poolers such as PgBouncer refuse.
  */
 export const SESSION_SETTINGS = 'set jit = off';

@@ -26,7 +26,7 @@ import {
  */
 
 const TABLES = ['movies', 'movie_tag_links', 'movie_actresses', 'movie_plays'];
-/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes (migrations 0003, 0004, 0112, 0120, 0122). */
+/** The trigger functions whose counts `zg_movie_counts_rebuild()` recomputes. */
 const REBUILT_COUNTS = [
   'zg_movie_column_counts',
   'zg_movie_tag_counts',

@@ -36,8 +36,8 @@ export type Preloadable<P extends object = object> = ComponentType<P> & { preloa
 /**
  * A lazily loaded component that renders at once when its code was loaded ahead (`preload()`): `React.lazy` alone
  * suspends the first render even of a module already loaded (its promise settles a microtask later), so the nearest
- * Suspense fallback shows, and React holds a fallback at least 300 ms before revealing what replaces it (Suspense
- * throttling). After the login that was 250 ms of an empty page between the login page and the admin.
+ * Suspense fallback shows, and React holds a fallback for a while before revealing what replaces it (Suspense
+ * throttling): after the login that showed an empty page between the login page and the admin.
  */
 export function preloadable<P extends object>(load: () => Promise<ComponentType<P>>): Preloadable<P> {
   let loaded: ComponentType<P> | undefined;

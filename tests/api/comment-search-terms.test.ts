@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { COUNT_CAP } from '../../common/paging';
 import { containsPattern } from '../../server/core/shared';
-import { keptTermTotal, learnTerm } from '../../server/modules/comment/terms';
+import { learnTerm, termCounterTotal } from '../../server/modules/comment/terms';
 import { onPostgres, startApi, type TestApi } from './harness';
 
 /**
@@ -131,7 +131,7 @@ describe('learning a content search', () => {
     expect(await learnTerm(api.database.db, T, 'What', matchesOf('what'), limits)).toBe(false);
     expect(await terms()).toContainEqual({ term: 'what', ready: false, common: true });
     expect(await kept('what')).toEqual({});
-    expect(await keptTermTotal(api.database.db, T, 'what')).toBe('common');
+    expect(await termCounterTotal(api.database.db, T, 'what')).toBe('common');
     // The list counts it as before ("10,000+" would need more; here its capped count is exact), learning nothing.
     const r = await list('q=what&pageSize=10');
     expect(r.totalExact).toBe(true);
@@ -196,7 +196,7 @@ describe('learning a content search', () => {
           }),
         ).toBe(false);
         expect(await terms()).toContainEqual({ term: 'slow', ready: false, common: false });
-        expect(await keptTermTotal(api.database.db, T, 'slow')).toBeUndefined();
+        expect(await termCounterTotal(api.database.db, T, 'slow')).toBeUndefined();
         await writer.query('commit');
         expect(
           await learnTerm(api.database.db, T, 'slow', matchesOf('slow'), {

@@ -14,7 +14,7 @@ import { startApi, type TestApi } from './harness';
 import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
 
 /**
- * Issue #3, totals at scale (README "Totals at scale"): the counters a list total is read from stay equal to
+ * Issue #3, totals at scale (docs/sections.md "Totals at scale"): the counters a list total is read from stay equal to
  * count(*) through every kind of write, the API's totals are exact where it says so, and a capped total says so.
  */
 let api: TestApi;

@@ -15,7 +15,7 @@
 --    publication: a deep page of the search starts its status walks at the week that holds its first row (list.ts
 --    mergedPage) instead of walking every movie before it (page 50 of "city" in the review queue: 130,000 index
 --    entries tested, or its 15,819 candidates read from the table, 30–40 ms).
--- 3. The API learns a term (movie/totals.ts learnTerm, server/core/kept-terms.ts) without holding writers back: it
+-- 3. The API learns a term (movie/totals.ts learnTerm, server/core/term-counts.ts) without holding writers back: it
 --    registers the term (not `ready`; from then on each write counts it), waits for the writes in flight, then counts
 --    the matches in one snapshot and adds what the kept counts lack against the same snapshot. It learns a search of
 --    three or more characters whose grams' kept counts allow enough matches that counting them costs (termTotal),

@@ -13,7 +13,7 @@
 --    is kept. An update counts only when it changes a content or a status.
 --
 -- Comments are written by the site's visitors all day, so a term is learned without locking them out
--- (comment/terms.ts, server/core/kept-terms.ts, as the movies' terms are): the term is registered first (from then on every writer counts it), the transactions in
+-- (comment/terms.ts, server/core/term-counts.ts, as the movies' terms are): the term is registered first (from then on every writer counts it), the transactions in
 -- flight at that moment are waited for, then one statement counts the matches in its snapshot and adds to each kept
 -- count the difference between that and what the count held in the same snapshot: writes committed before it are in
 -- both (once), writes after it only in the count. The same statement marks the term ready; repeating it changes

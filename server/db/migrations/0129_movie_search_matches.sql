@@ -1,7 +1,7 @@
 -- The statistics' "not seen in this period" list searched by title (issue #12): at a million movies, "city" read its
 -- 15,819 candidates from the grams' index and then from the table (14,008 table pages) for their status and
 -- publication, 47–56 ms a page, since a GIN index cannot answer without the table. Its matches are now kept for the
--- terms that list searches, learned on demand as 0120's term counts are (server/core/kept-terms.ts):
+-- terms that list searches, learned on demand as 0120's term counts are (server/core/term-counts.ts):
 --
 -- 1. movie_search_listed: the lowered searches whose matches are kept (at most a few dozen: movie/matches.ts
 --    LISTING.kept, the least recently used leave), with their first two characters (`head`, as 0120's); `ready` once

@@ -67,7 +67,7 @@ export function cleanNames(values: string[] | undefined, drop?: string) {
 }
 
 /**
- * Name or alias contains `q` (any case): the grams narrow by the GIN index over `search_grams` (migration 0006),
+ * Name or alias contains `q` (any case): the grams narrow by the GIN index over `search_grams`,
  * then each name is rechecked with LIKE, so a match never straddles two names.
  */
 export function nameContains(q: string): SQL {

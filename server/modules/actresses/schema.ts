@@ -17,7 +17,7 @@ import type { Region } from '../../../common/actresses';
  * 0006: each name's characters and bigrams, lower-cased, never across two names) and GIN-indexed, so a
  * two-character Chinese or a Latin search over names and aliases is index-served. `tags` are free-text labels
  * (GIN-indexed for the tag filter). `movie_count` is the number of linked movies, kept by statement triggers on
- * `movie_actresses` (migration 0006), so links written by any route, a cascade or a seed keep it exact.
+ * `movie_actresses`, so links written by any route, a cascade or a seed keep it exact.
  */
 export const actresses = pgTable(
   'actresses',

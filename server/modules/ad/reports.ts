@@ -93,8 +93,8 @@ const keptMonthly = keptPerDb<Record<string, unknown>[]>(MAX_KEPT_SUMS);
 
 /**
  * The monthly-priced materials booked in the period (fallbacks earn nothing), each with its group key and its first
- * and last day booked in the tenant's time zone, computed by SQL (in JavaScript, Intl took 40 ms a read for 2,500
- * materials). With `q.version` (the materials as they are, `adsVersion`) every such material is read once and kept
+ * and last day booked in the tenant's time zone, computed by SQL (Intl in JavaScript
+ * costs a date conversion per material on every read). With `q.version` (the materials as they are, `adsVersion`) every such material is read once and kept
  * while that version holds; the period is then picked here.
  */
 async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string, unknown>[]> {
@@ -132,8 +132,8 @@ export async function adsVersion(db: Executor, tenant: number): Promise<string> 
  * unique clickers and revenue those of the booked (non-fallback) ones. Revenue follows each material's pricing
  * model: CPM per thousand impressions, CPC per click, CPA per attributed signup or recharge; a monthly price is
  * spread over the days of each month it is booked (start to end, in the tenant's time zone), whatever its traffic.
- * The fallbacks are one hashed join, not a subquery per row: with the subquery, PostgreSQL's estimate (≈ 700,000 at
- * 90 days of 1,000 materials) passed jit_above_cost and compiling took 2.3 s of a 3 s read (545 ms without).
+ * The fallbacks are one hashed join, not a subquery per row: with the subquery, PostgreSQL's row estimate
+ * passes jit_above_cost at a few months of a thousand materials, and compiling then costs more than the read.
  */
 export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
   const scope = q.scope ? sql` and ${q.scope}` : sql``;
@@ -142,8 +142,8 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
   // clickers' sketches concatenated), then priced once: a material's price and pricing are the same every day, so
   // revenue is the same exact numeric sum, without numeric arithmetic on each of 90 days × 1,000 materials. By day,
   // each row is priced. CPM revenue is the group's sum of impressions × price divided by 1,000 once (exact in numeric,
-  // as dividing each row is): a division per material row, computed for every row of `ads` the join reads, took
-  // 12 ms of a 25 ms read of today's sums on PGlite.
+  // as dividing each row is): a division per material row is computed for every row of `ads` the join reads, which
+  // was about half of a read of today's sums on PGlite.
   const perMaterial = q.group !== 'day';
   const o = perMaterial
     ? sql`(select object_id, sum(impressions) as impressions, sum(clicks) as clicks,
@@ -261,8 +261,8 @@ function clickersOf(s: Sums): number {
 
 /**
  * What an ads report depends on besides the rollups, as one text: `figures;names`, the tenant's counters in
- * `ad_report_stamps` (migration 0116, kept by triggers). The figures part moves with what the sums are computed from
- * (a material's or position's `report_version`, migration 0113: position, advertiser, pricing, price, booking,
+ * `ad_report_stamps` (kept by triggers). The figures part moves with what the sums are computed from
+ * (a material's or position's `report_version`: position, advertiser, pricing, price, booking,
  * fallback; a created or deleted row): the kept period sums and monthly lists depend on it alone (`figuresPart`). The
  * names part moves with any write to the materials, positions and advertisers: a whole answer, which shows their
  * names, depends on both. A tenant nothing was written for yet has no row: `0;0`.
@@ -285,7 +285,7 @@ export type GroupSums = Map<string, Sums> & { keptTotal?: KeptSketch };
 
 /**
  * `groupSums` over a period, the days before yesterday read once and kept: a day's object rows change only when the
- * rollup recomputes that day itself (`stat_rolled_days.day_gen`, migration 0110), so while no day of them is
+ * rollup recomputes that day itself (`stat_rolled_days.day_gen`), so while no day of them is
  * recomputed and nothing they are computed from changes (`figuresPart` of `adsStamp`), their sums and the union of their
  * clickers' sketches per group stay as they were (with their union over every group, for the totals row). The late
  * days up to yesterday (`LATE_DAYS`: late events for them are common) are kept apart under their own stamp, and

@@ -227,7 +227,7 @@ export type AdFilter = { [K in keyof typeof adFilters]?: z.infer<NonNullable<(ty
 
 /** The list's filters as conditions (the list, and "every ad matching a filter" of the batch replacement). */
 export const adWhere = (q: AdFilter, now: Date) => [
-  // The bigram indexes of migration 0080 narrow, ILIKE rechecks.
+  // The bigram indexes narrow, ILIKE rechecks.
   q.q ? gramsContain(ads.title, q.q) : undefined,
   q.url ? gramsContain(ads.landingUrl, q.url) : undefined,
   q.positionId !== undefined ? eq(ads.positionId, q.positionId) : undefined,

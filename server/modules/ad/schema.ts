@@ -57,7 +57,7 @@ export const adPositions = pgTable(
       .default('weighted'),
     fallbackAdId: integer('fallback_ad_id'),
     enabled: boolean('enabled').notNull().default(true),
-    /** Moves only when `fallback_ad_id` does (a trigger, migration 0113): what the reports' kept sums depend on. */
+    /** Moves only when `fallback_ad_id` does (a trigger): what the reports' kept sums depend on. */
     reportVersion: integer('report_version').notNull().default(1),
     ...stamps(),
   },
@@ -90,7 +90,7 @@ export const ads = pgTable(
     price: numeric('price', { precision: 12, scale: 2 }).notNull().default('0'),
     enabled: boolean('enabled').notNull().default(true),
     /**
-     * Moves only when the position, advertiser, pricing, price, start or end does (a trigger, migration 0113): what
+     * Moves only when the position, advertiser, pricing, price, start or end does (a trigger): what
      * the reports' kept sums depend on (`adsStamp`), where `version` moves with every edit.
      */
     reportVersion: integer('report_version').notNull().default(1),
@@ -103,7 +103,7 @@ export const ads = pgTable(
     index('ads_tenant_end').on(t.tenant, t.endAt),
     index('ads_tenant_position_end').on(t.tenant, t.positionId, t.endAt),
     index('ads_platforms').using('gin', t.platforms),
-    // "title contains" and "landing URL contains" (migration 0080)
+    // "title contains" and "landing URL contains"
     index('ads_title_grams').using('gin', sql`zg_title_grams(${t.title})`),
     index('ads_landing_grams').using('gin', sql`zg_title_grams(${t.landingUrl})`),
   ],
@@ -156,7 +156,7 @@ export const adSiteState = pgTable('ad_site_state', {
 });
 
 /**
- * What the ads reports' kept answers depend on besides the rollups, per tenant (migration 0116, statement triggers
+ * What the ads reports' kept answers depend on besides the rollups, per tenant (statement triggers
  * on the three tables): `names` moves with every write to the materials, positions and advertisers; `figures` when
  * one is created or deleted, or a material's or position's `reportVersion` moves (what the sums are computed from).
  */

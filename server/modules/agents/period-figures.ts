@@ -10,8 +10,8 @@ import { keptPerDb, LATE_DAYS } from '../statistics/report-cache';
 import { type KeptSketch, SketchArena, Union } from '../statistics/sketch';
 
 /**
- * Each channel's figures over a period for the all-agents stat, read over aligned blocks of days (migration 0072,
- * attributed-blocks.ts): the period, its matured part (quality) and each settled period within it are covered by
+ * Each channel's figures over a period for the all-agents stat, read over aligned blocks of days
+ * (attributed-blocks.ts): the period, its matured part (quality) and each settled period within it are covered by
  * their largest aligned blocks (`cover`), about 2·log2(days) pieces each, level 0 being the daily rows. Sums add up
  * and sketches merge (register-wise maximum) the same over blocks as over days, so the figures are the ones every
  * day's rows give.
@@ -19,7 +19,7 @@ import { type KeptSketch, SketchArena, Union } from '../statistics/sketch';
  * With `keep` (the stat's route), what a period's older days give is kept between reads, since the rollup that runs
  * every minute rewrites only the last days. A rollup of day d rewrites d's sketches, and the sums of d and of the
  * `RETURN_DAYS` days before it (their idle and retained counts); it marks the days whose sums it rewrote (`gen` of
- * `stat_rolled_days`) and the day whose sketches it rewrote (`day_gen`, migration 0110). So:
+ * `stat_rolled_days`) and the day whose sketches it rewrote (`day_gen`). So:
  * - the sums of the days before the period's last `RETURN_DAYS + 1` are kept with the newest `gen` over them;
  * - the union of the sketches of the days before its last day, channel by channel, with the newest `day_gen`;
  * - each a day earlier still (`LATE_DAYS`: late events for yesterday are common, and would start the reading over);
@@ -89,9 +89,9 @@ const addTo = (a: number[], b: number[]) => {
   return a;
 };
 
-// Sketches as the base64 text PostgreSQL keeps beside them (migration 0115), read row by row into one buffer
-// (`eachRow`, `SketchArena`): node-postgres reads every value as text, and encoding the sketches on each read cost the
-// database about 15 ms per stat; one value framing every piece came slower still (PostgreSQL's base64 of a large
+// Sketches as the base64 text PostgreSQL keeps beside them, read row by row into one buffer
+// (`eachRow`, `SketchArena`): node-postgres reads every value as text, and encoding the sketches on each read made the
+// database do the work again for every stat; one value framing every piece came slower still (PostgreSQL's base64 of a large
 // value, node-postgres's parsing of one large message).
 const B64 = sql.raw('visitors64 as visitors, addresses64 as addresses');
 

@@ -88,7 +88,7 @@ export const agentSettledDays = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenant, t.agentId, t.day] }),
-    // The all-agents stat's period, whatever the history (migration 0117).
+    // The all-agents stat's period, whatever the history.
     index('agent_settled_days_tenant_day').on(t.tenant, t.day),
   ],
 );

@@ -16,14 +16,14 @@ import {
   rangeEnd,
   rangeStart,
 } from '../../core/shared';
-import { COUNT_CAP, cappedCount, cappedCountWithPage, keptSum, onlyFilters } from '../../core/totals';
+import { COUNT_CAP, cappedCount, cappedCountWithPage, counterSum, onlyFilters } from '../../core/totals';
 import type { Db, Executor } from '../../db/types';
 import { actresses } from '../actresses/schema';
 import { movies } from '../movie/schema';
 import { novelChapters, novels } from '../novel/schema';
 import { siteUsers } from '../users/schema';
 import { commentCounts, comments, guestbook } from './schema';
-import { keptTermTotal, learnTerm } from './terms';
+import { learnTerm, termCounterTotal } from './terms';
 
 /** Beyond COUNT_CAP matches a comments or guestbook total reads "10,000+" (a content search counts no further). */
 export { COUNT_CAP } from '../../core/totals';
@@ -154,14 +154,14 @@ export async function targetExists(db: Executor, type: CommentTarget, id: number
 }
 
 /**
- * How a content search is tested: `{ bucket }` narrows by the bigram index of one id bucket (migration 0108) and
+ * How a content search is tested: `{ bucket }` narrows by the bigram index of one id bucket and
  * rechecks what the grams cannot tell (shared.ts gramsContain: one or two characters need no recheck); `walk` only
  * tests the content, for a page read by walking a sort index, or beside a filter with its own index (a member, an
  * address, a target, a thread, ids: a few hundred comments at most to test).
  */
 type SearchBy = { bucket: number } | 'walk';
 
-/** Ids per bucket of the content index: `id >> BUCKET_BITS` (migration 0108). */
+/** Ids per bucket of the content index: `id >> BUCKET_BITS`. */
 const BUCKET_BITS = 17;
 
 const bucketGrams = (bucket: number) => ({
@@ -287,13 +287,13 @@ const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
  * One page of comments and its total. Without a content search: the page in one statement (its ids by the sort
  * index, then their rows), then the total (server/core/totals.ts; a short page is its own). With one, the capped
  * total first (cappedCountWithPage), by the bigrams of one id bucket after another, newest first, until the cap
- * (migration 0108: only the buckets needed are gathered, not every match of the table); up to COUNT_CAP matches it
+ * (only the buckets needed are gathered, not every match of the table); up to COUNT_CAP matches it
  * also sorts the page's ids from those it gathered; beyond it the page is read by walking the sort index and testing
  * each comment's content, which
  * finds the newest of so many matches after a few hundred rows (the grams would gather every match, 100,000 for
  * "ending" at a million, and sort them). Beside a member, an address, a target, a thread or ids the search only
  * tests their comments, as a filter without a search. A search alone or within a status whose total is kept
- * (terms.ts, migration 0121) reads it there, and one that turns out to match over the cap is learned then.
+ * (terms.ts) reads it there, and one that turns out to match over the cap is learned then.
  */
 export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
   const where = commentWhere(tenant, q);
@@ -303,17 +303,17 @@ export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
   const order = orderOf(sort, q.order, comments.id);
   // A search counts bucket by bucket, newest first (one branch each), up to the cap.
   const searched = q.q && !narrowed(q);
-  // A search alone or within a status may have its total kept (terms.ts), learned when it matches over the cap.
+  // A search alone or within a status may have a counter of its total (terms.ts), learned when it matches over the cap.
   const keepable = !!searched && onlyFilters(q, ['status', 'q']);
-  const kept = keepable && q.q ? await keptTermTotal(db, tenant, q.q, q.status) : undefined;
-  let keptTotal = typeof kept === 'number' ? { total: kept, totalExact: true } : undefined;
+  const counted = keepable && q.q ? await termCounterTotal(db, tenant, q.q, q.status) : undefined;
+  let counterTotal = typeof counted === 'number' ? { total: counted, totalExact: true } : undefined;
   const [last] = searched
     ? await db.select({ id: sql<number | null>`max(${comments.id})` }).from(comments)
     : [];
   const buckets = Array.from({ length: (Number(last?.id ?? 0) >> BUCKET_BITS) + 1 }, (_, i) => i).reverse();
   // Over the cap the page walks the sort index (below): nothing to gather.
   const search =
-    searched && !(keptTotal && keptTotal.total > COUNT_CAP)
+    searched && !(counterTotal && counterTotal.total > COUNT_CAP)
       ? await cappedCountWithPage(db, {
           table: comments,
           where: buckets.map((bucket) => commentWhere(tenant, q, { bucket })),
@@ -324,7 +324,7 @@ export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
           pageSize,
         })
       : undefined;
-  if (keepable && q.q && kept === undefined && search && !search.totalExact) {
+  if (keepable && q.q && counted === undefined && search && !search.totalExact) {
     const text = q.q;
     const matches = sql.join(
       buckets.map(
@@ -335,8 +335,8 @@ export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
       sql` union all `,
     );
     if (await learnTerm(db, tenant, text, matches)) {
-      const learned = await keptTermTotal(db, tenant, text, q.status);
-      if (typeof learned === 'number') keptTotal = { total: learned, totalExact: true };
+      const learned = await termCounterTotal(db, tenant, text, q.status);
+      if (typeof learned === 'number') counterTotal = { total: learned, totalExact: true };
     }
   }
   // The page's ids (given, or a subquery) then their rows: skipping 19,980 comments for page 1000 walks the sort
@@ -357,7 +357,7 @@ export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
           .where(inArray(comments.id, pageIds))
           .orderBy(...order);
   const totals =
-    keptTotal ??
+    counterTotal ??
     (search
       ? { total: search.total, totalExact: search.totalExact }
       : ((await countsTotal(db, tenant, q)) ??
@@ -365,10 +365,10 @@ export async function readComments(db: Db, tenant: number, q: CommentQueryT) {
   return { list: rows.map(commentToApi), ...totals };
 }
 
-/** The exact total from the kept counts (migration 0111), when the list's filters are among those they count. */
+/** The exact total from the stored counters, when the list's filters are among those they count. */
 async function countsTotal(db: Executor, tenant: number, q: CommentQueryT) {
   if (!onlyFilters(q, ['status', 'targetType', 'topLevel', 'reported'])) return undefined;
-  const total = await keptSum(
+  const total = await counterSum(
     db,
     commentCounts,
     commentCounts.n,

@@ -3,8 +3,8 @@ import type { Executor } from '../../db/types';
 import { comments, guestbook } from './schema';
 
 /**
- * Named queries the members module runs when it bans a member and undoes the ban (README: no section reaches into
- * another's tables): hide what they posted, and put back exactly what a ban hid.
+ * What a member's ban does to their posts, and its undo: hide what they posted, and put back exactly what a ban hid.
+ * The members module calls them through this module's `memberBan` declaration (index.ts), in the ban's transaction.
  */
 
 type Changed = { id: number; status: string };

@@ -53,7 +53,7 @@ export const comments = pgTable(
   },
   (t) => [
     index('comments_tenant_created').on(t.tenant, t.createdAt, t.id),
-    // The content search by id bucket (migration 0108).
+    // The content search by id bucket.
     index('comments_content_buckets').using('gin', sql`zg_bucket_grams(${t.content}, ${t.id})`),
     index('comments_status').on(t.tenant, t.status, t.createdAt, t.id),
     index('comments_user').on(t.userId, t.createdAt),
@@ -70,7 +70,7 @@ export const comments = pgTable(
 
 /**
  * How many comments each tenant has per status, target type, top level (no parent) and reported (reports > 0), kept
- * by statement triggers (migration 0111): the list's exact total with no filter or any of those four.
+ * by statement triggers: the list's exact total with no filter or any of those four.
  */
 export const commentCounts = pgTable(
   'comment_counts',
@@ -86,7 +86,7 @@ export const commentCounts = pgTable(
 );
 
 /**
- * The content searches whose totals are kept, per tenant (migration 0121, comment/terms.ts): the lowered search,
+ * The content searches whose totals are kept, per tenant (comment/terms.ts): the lowered search,
  * whether it is counted yet (`ready`), whether it matched too many to count (`common`), the day last searched.
  */
 export const commentSearchTerms = pgTable(
@@ -101,7 +101,7 @@ export const commentSearchTerms = pgTable(
   (t) => [primaryKey({ columns: [t.tenant, t.term] })],
 );
 
-/** Comments per tenant, kept search term and status whose content contains the term in any case (migration 0121). */
+/** Comments per tenant, kept search term and status whose content contains the term in any case. */
 export const commentSearchCounts = pgTable(
   'comment_search_counts',
   {

@@ -1,11 +1,11 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { ReviewStatus } from '../../../common/review';
-import { learnKeptTerm } from '../../core/kept-terms';
+import { learnTermCounts } from '../../core/term-counts';
 import { rowsOf } from '../../db/migrate';
 import type { Db } from '../../db/types';
 
 /**
- * The kept totals of the comments list's content searches (migration 0121): a search that matches more than the
+ * The kept totals of the comments list's content searches: a search that matches more than the
  * count cap is learned, per tenant, and from then on its total, alone or within a status, is a few kept rows.
  */
 
@@ -23,7 +23,7 @@ const termOf = (q: string) => sql`lower(${q}::text)`;
  * `common` when it matched too many to learn; undefined when it is not kept (or not counted yet). Marks the term
  * searched today (once a day).
  */
-export async function keptTermTotal(
+export async function termCounterTotal(
   db: Db,
   tenant: number,
   q: string,
@@ -44,7 +44,7 @@ export async function keptTermTotal(
 }
 
 /**
- * Learns a search's counts without holding writers back (server/core/kept-terms.ts): registers the term (sending the
+ * Learns a search's counts without holding writers back (server/core/term-counts.ts): registers the term (sending the
  * least recently searched beyond COMMENT_TERMS_KEPT away), waits for the writes in flight, then counts the matches
  * (`matches`: SELECT status FROM comments … for the term, as the list searches) against the kept counts in one
  * snapshot and marks the term ready, or `common` over COMMENT_LEARN_UP_TO matches (then nothing is kept for it).
@@ -58,7 +58,7 @@ export async function learnTerm(
   limits = { kept: COMMENT_TERMS_KEPT, upTo: COMMENT_LEARN_UP_TO, waitMs: LEARN_WAIT_MS },
 ): Promise<boolean> {
   const term = termOf(q);
-  return learnKeptTerm(db, {
+  return learnTermCounts(db, {
     table: 'comments',
     waitMs: limits.waitMs,
     register: sql`with gone as (

@@ -59,10 +59,10 @@ export const domains = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // Every index is paid 10,000 times by an import (0.56–0.68 s with these, against a 2 s target): one per filter of the
-  // store list (migration 0105), none for what only the history or a pool screen reads.
+  // store list, none for what only the history or a pool screen reads.
   (t) => [
     uniqueIndex('domains_tenant_hostname').on(t.tenant, t.hostname),
-    // prefix search (`like 'x%'`) under a non-C collation needs the pattern operator class (migration 0090)
+    // prefix search (`like 'x%'`) under a non-C collation needs the pattern operator class
     index('domains_tenant_hostname_prefix').on(t.tenant, t.hostname.op('varchar_pattern_ops')),
     index('domains_tenant_registrable_prefix').on(t.tenant, t.registrable.op('varchar_pattern_ops')),
     index('domains_tenant_status').on(t.tenant, t.status, t.id),

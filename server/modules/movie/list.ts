@@ -25,7 +25,7 @@ import {
 
 /**
  * The movie list (`GET /app/admin/movie/movies`): its query (sorts, and the filters of common/movie.ts), the filter
- * it makes, and how a page and its total are read at a million rows (README "Totals at scale").
+ * it makes, and how a page and its total are read at a million rows (docs/sections.md "Totals at scale").
  */
 
 export const sorts = {
@@ -43,11 +43,11 @@ export const sorts = {
   duration: movies.duration,
 } as const;
 
-/** Sorts an index of migration 0004 serves in both directions (and `id`, the primary key). */
+/** Sorts a sort index of the movies serves in both directions (and `id`, the primary key). */
 const SORT_INDEXED = new Set<keyof typeof sorts>(['id', 'publishedAt', 'createdAt', 'views']);
 
 /**
- * Sorts with an index led by the status (`movies_status_created`, `movies_status_published`, migration 0004). A page of
+ * Sorts with an index led by the status (`movies_status_created`, `movies_status_published`). A page of
  * a view of several statuses and no other filter merges one walk of that index per status, each at most
  * offset + page size long, instead of walking the sort index and skipping the other statuses' movies: page 1000 of
  * the review queue (pending and rejected, 30 % of the movies) read 66,000 index entries for 20,000.
@@ -92,7 +92,7 @@ function listWhere(q: Query): SQL | undefined {
   if (q.ids) where.push(inArray(movies.id, q.ids));
   if (q.q) where.push(titleContains(q.q));
   if (q.columnId !== undefined) where.push(eq(movies.columnId, q.columnId));
-  // The kept tag ids (migration 0100): a walk of a screen's sort index tests them in the index.
+  // The kept tag ids: a walk of a screen's sort index tests them in the index.
   if (q.tagId !== undefined) where.push(sql`${movies.tagIds} @> array[${q.tagId}::integer]`);
   if (q.platform !== undefined) where.push(sql`${movies.platforms} @> array[${q.platform}::integer]`);
   for (const [from, to, col, field] of [
@@ -131,7 +131,7 @@ export async function readMovieList(db: Db, q: Query) {
     : [undefined, 0];
   const shortSearchTotal = q.q && !countFirst ? listTotal(db, totalQuery, where) : undefined;
   shortSearchTotal?.catch(() => {}); // awaited below; not an unhandled rejection if the page query fails first
-  // As the sort indexes of migration 0004 are declared: (col DESC NULLS LAST, id DESC), read either way.
+  // As the movies' sort indexes are declared: (col DESC NULLS LAST, id DESC), read either way.
   const descending = q.order === 'desc';
   const order = descending
     ? [sql`${sortCol} desc nulls last`, desc(movies.id)]
@@ -241,7 +241,7 @@ function weekBound(sortCol: (typeof sorts)[keyof typeof sorts], week: string, de
 
 /**
  * One page of ids in the list's order over `statuses`: each status's walk of its index, merged (STATUS_LED). With a
- * title search, each walk tests the title the index carries (migration 0112), the same test as titleContains: a
+ * title search, each walk tests the title the index carries, the same test as titleContains: a
  * movie's grams hold a one- or two-character search exactly when its lowercased title contains it. From a week
  * (termPageStart), each walk starts at that week's end (descending) or start (ascending), `offset` counted from there.
  */

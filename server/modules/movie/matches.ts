@@ -1,13 +1,13 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { learnKeptTerm } from '../../core/kept-terms';
 import { idList } from '../../core/number-list';
+import { learnTermCounts } from '../../core/term-counts';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import { type MovieStatus, movieSearchListed, movieSearchMatches } from './schema';
 import { gramsBound, LEARN_FROM, LEARN_WAIT_MS, registerTerm } from './totals';
 
 /**
- * The kept matches of a title search (migration 0129): the movies whose title contains a term, by status, with their
+ * The kept matches of a title search: the movies whose title contains a term, by status, with their
  * publication, read as one range of an index instead of from the table (a page per match). For a list that needs
  * every match of a search, not a page of them: the statistics' movies not seen in a period (statistics/seen.ts).
  */
@@ -67,7 +67,7 @@ export async function keptMatches(
 }
 
 /**
- * Learns a search's matches (server/core/kept-terms.ts): registers the term (sending the least recently searched
+ * Learns a search's matches (server/core/term-counts.ts): registers the term (sending the least recently searched
  * beyond `kept` away, with their matches), waits for the writes in flight, then adds to the kept matches the
  * difference between the movies that match in one snapshot and what they hold in it, and marks the term ready.
  * Answers whether it is ready.
@@ -80,7 +80,7 @@ export async function learnMatches(
   const term = sql`lower(${q}::text)`;
   // A full join needs an equality it can hash or merge: no publication compared as the earliest time.
   const at = (t: string) => sql.raw(`coalesce(${t}.published_at, '-infinity'::timestamptz)`);
-  return learnKeptTerm(db, {
+  return learnTermCounts(db, {
     table: 'movies',
     waitMs: limits.waitMs,
     register: registerTerm(movieSearchListed, [movieSearchMatches], term, limits.kept),

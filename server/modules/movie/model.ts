@@ -124,7 +124,7 @@ export const movieSelect = {
 
 type Row = Record<string, any>;
 
-/** A movie row as the API answers it (its tag ids from the kept `tag_ids`, migration 0100). */
+/** A movie row as the API answers it (its tag ids from the kept `tag_ids`). */
 export function movieToApi(r: Row) {
   return {
     ...r,
@@ -202,7 +202,7 @@ export async function touchMovies(db: Executor, ids: number[], now: Date) {
 }
 
 /**
- * Two-character Chinese (or any) title search, index-served: see migration 0001. For one or two characters the
+ * Two-character Chinese (or any) title search, index-served (`zg_title_grams`). For one or two characters the
  * grams are the whole test (the title has that character or bigram exactly when it contains the string), so the
  * planner estimates it from the grams' statistics alone; longer strings are rechecked with LIKE.
  */

@@ -28,7 +28,7 @@ const stamps = {
 
 /**
  * Columns (categories) form a tree (core/column-table.ts, routes in core/column-tree.ts). `item_count` is every movie in the column, whatever its
- * status; statement triggers on `movies` keep it (migration 0003), so bulk seeds and raw SQL keep it right too.
+ * status; statement triggers on `movies` keep it, so bulk seeds and raw SQL keep it right too.
  */
 export const movieColumns = columnTreeTable('movie_columns');
 
@@ -64,7 +64,7 @@ export const videoSources = pgTable(
 
 /**
  * The content item. `title_grams` is generated from the title by `zg_title_grams` (its characters and character
- * bigrams, lower-cased; migration 0001) and GIN-indexed, so a 1- or 2-character Chinese search is index-served.
+ * bigrams, lower-cased) and GIN-indexed, so a 1- or 2-character Chinese search is index-served.
  */
 export const movies = pgTable(
   'movies',
@@ -76,7 +76,7 @@ export const movies = pgTable(
     cover: varchar('cover', { length: 512 }).notNull().default(''),
     columnId: integer('column_id').references(() => movieColumns.id),
     platforms: integer('platforms').array().notNull().default(sql`'{}'::integer[]`),
-    /** The movie's tag ids, sorted: kept from movie_tag_links by its triggers (migration 0100); never written here. */
+    /** The movie's tag ids, sorted: kept from movie_tag_links by its triggers; never written here. */
     tagIds: integer('tag_ids').array().notNull().default(sql`'{}'::integer[]`),
     duration: integer('duration').notNull().default(0),
     releaseDate: date('release_date', { mode: 'string' }),
@@ -94,10 +94,10 @@ export const movies = pgTable(
     ...stamps,
   },
   // Sort indexes as the list orders, `col DESC NULLS LAST, id DESC`, read backwards for ascending; `status` last so
-  // that a view or a deep page is an index-only scan (migration 0004). The two screens' sort indexes also INCLUDE
+  // that a view or a deep page is an index-only scan. The two screens' sort indexes also INCLUDE
   // column_id, platforms, recommended, free, views and tag_ids, so a filtered walk tests them in the index (migrations
   // 0070 and 0100; Drizzle declares no INCLUDE). The status-led ones carry the lowered title as their last key and
-  // INCLUDE the title, so a title search's walk of a status tests it in the index (migrations 0112, 0119).
+  // INCLUDE the title, so a title search's walk of a status tests it in the index.
   (t) => [
     index('movies_published').on(t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_created').on(t.createdAt.desc().nullsLast(), t.id.desc(), t.status),
@@ -130,7 +130,7 @@ export const MOVIE_COUNT_DIMS = ['all', 'column', 'tag', 'platform', 'free', 're
 /**
  * Movies per status, overall (`dim` 'all', `key` 0) and per column, tag and platform (`key` = the column or tag id,
  * or the platform key): the exact totals of the lists, kept by statement triggers on `movies` and
- * `movie_tag_links` (migration 0004); `zg_movie_counts_rebuild()` recomputes them.
+ * `movie_tag_links`; `zg_movie_counts_rebuild()` recomputes them.
  */
 export const movieCounts = pgTable(
   'movie_counts',
@@ -146,7 +146,7 @@ export const movieCounts = pgTable(
 /**
  * Movies per counter of movie_counts (`dim`, `key`), status and week (UTC, from Monday) of their creation (`sort`
  * 'created') or publication ('published'): where a deep page of a view, alone or with one counted filter, starts
- * (migration 0122, kept by a statement trigger on `movies`).
+ * (kept by a statement trigger on `movies`).
  */
 export const movieCountWeeks = pgTable(
   'movie_count_weeks',
@@ -164,7 +164,7 @@ export const movieCountWeeks = pgTable(
 /**
  * Movies per gram of their title (`title_grams`: each character and each pair), status and column (0 for none): the
  * exact total of a title search of one or two characters, which is one gram, in a view or status and at most a
- * column (migrations 0112 and 0118, kept by statement triggers on `movies`; `zg_movie_counts_rebuild()` recomputes
+ * column (kept by statement triggers on `movies`; `zg_movie_counts_rebuild()` recomputes
  * them).
  */
 export const movieGramCounts = pgTable(
@@ -179,7 +179,7 @@ export const movieGramCounts = pgTable(
 );
 
 /**
- * The title searches of three or more characters whose totals are kept (migration 0120): each lowered search, its
+ * The title searches of three or more characters whose totals are kept: each lowered search, its
  * first two characters (a title holds it only when its grams hold them) and the day it was last searched. Learned
  * when first searched (movie/totals.ts termTotal), the least recently searched leave.
  */
@@ -212,7 +212,7 @@ export const movieSearchCounts = pgTable(
 
 /**
  * Movies per kept search term, status and week (UTC, from Monday) of their creation (`sort` 'created') or
- * publication ('published'): where a deep page of the search starts (migration 0120, kept with movie_search_counts).
+ * publication ('published'): where a deep page of the search starts (kept with movie_search_counts).
  */
 export const movieSearchWeeks = pgTable(
   'movie_search_weeks',
@@ -227,7 +227,7 @@ export const movieSearchWeeks = pgTable(
 );
 
 /**
- * The title searches of three or more characters whose matches are kept (migration 0129), as movieSearchTerms: for
+ * The title searches of three or more characters whose matches are kept, as movieSearchTerms: for
  * the statistics' list of movies not seen in a period (statistics/seen.ts), learned when it is first searched there.
  */
 export const movieSearchListed = pgTable(

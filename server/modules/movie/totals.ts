@@ -1,8 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { MOVIE_COUNTED_FILTERS } from '../../../common/movie';
-import { learnKeptTerm } from '../../core/kept-terms';
-import { cappedCount, keptSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
+import { learnTermCounts } from '../../core/term-counts';
+import { cappedCount, counterSum, type ListTotal, PAGING_PARAMS, shortPageTotal } from '../../core/totals';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import {
@@ -18,13 +18,13 @@ import {
 } from './schema';
 
 /**
- * Totals of the movie list at a million rows (README "Totals at scale"). A `count(*)` over a large filter is nearly
+ * Totals of the movie list at a million rows (docs/sections.md "Totals at scale"). A `count(*)` over a large filter is nearly
  * the whole cost of a list (BENCHMARKS.md), so:
  * - a list filtered by view or status and at most one of column, tag, platform, free and recommended reads its exact
- *   total from the counters the triggers keep (`movie_counts`, migrations 0004 and 0114): a few rows, whatever the size;
+ *   total from the counters the triggers keep (`movie_counts`): a few rows, whatever the size;
  * - so does a title search of one or two characters in a view or status, alone or within a column
- *   (`movie_gram_counts`, migrations 0112 and 0118: such a search is one gram of the titles), and one of three or
- *   more characters whose count is kept (`movie_search_counts`, migration 0120: learned when first searched, when
+ *   (`movie_gram_counts`: such a search is one gram of the titles), and one of three or
+ *   more characters whose count is kept (`movie_search_counts`: learned when first searched, when
  *   counting its matches would cost; termTotal);
  * - any other filter counts at most COUNT_CAP + 1 matching rows (server/core/totals.ts): under the cap the total is
  *   exact, over it the answer is `total: COUNT_CAP, totalExact: false` ("10,000+" on the screen);
@@ -111,7 +111,7 @@ function searchInView(query: Record<string, unknown>) {
  * counter of the list's other filters is one (gramCounted); summed over every column otherwise.
  */
 async function gramCount(db: Executor, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
-  return keptSum(
+  return counterSum(
     db,
     movieGramCounts,
     movieGramCounts.n,
@@ -133,7 +133,7 @@ export function termCounted(query: Record<string, unknown>) {
 }
 
 /**
- * A search term is learned (its counts kept, migration 0120) when the kept counts of its grams allow at least this
+ * A search term is learned (its counts kept) when the kept counts of its grams allow at least this
  * many matches: counting them through the table (a page each) would cost more than a few milliseconds.
  */
 export const LEARN_FROM = 2_000;
@@ -157,12 +157,12 @@ export async function termTotal(
   statuses: readonly MovieStatus[],
   counter?: Counter,
 ): Promise<number | undefined> {
-  const term = await keptTerm(db, q, statuses, counter);
+  const term = await termCounts(db, q, statuses, counter);
   return term.known ? term.n : undefined;
 }
 
-/** readTerm, after learning the term when it is not kept and learnPays. */
-async function keptTerm(db: Db, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
+/** readTerm, after learning the term when it has no counters yet and learnPays. */
+async function termCounts(db: Db, q: string, statuses: readonly MovieStatus[], counter?: Counter) {
   const first = await readTerm(db, q, statuses, counter);
   if (first.known || !learnPays(first.bound)) return first;
   return (await learnTerm(db, q)) ? readTerm(db, q, statuses, counter) : first;
@@ -172,32 +172,32 @@ async function keptTerm(db: Db, q: string, statuses: readonly MovieStatus[], cou
 export const LEARN_WAIT_MS = 2_000;
 
 /**
- * The registration of a kept title search (server/core/kept-terms.ts `register`) in `terms` (a table of term, head
+ * The registration of a kept title search (server/core/term-counts.ts `register`) in `terms` (a table of term, head
  * and used_on: movie_search_terms, movie_search_listed), with its first two characters as its head: the least recently
- * searched beyond `kept` leave, their rows in `keptRows` with them.
+ * searched beyond `maxTerms` leave, their rows in `termRows` with them.
  */
-export function registerTerm(terms: PgTable, keptRows: readonly PgTable[], term: SQL, kept: number): SQL {
-  const gone = keptRows.map(
+export function registerTerm(terms: PgTable, termRows: readonly PgTable[], term: SQL, maxTerms: number): SQL {
+  const gone = termRows.map(
     (rows, i) =>
       sql`, gone_${sql.raw(String(i))} as (delete from ${rows} k using gone where k.term = gone.term)`,
   );
   return sql`with gone as (
       delete from ${terms} where term in (
-        select term from ${terms} where term <> ${term} order by used_on desc, term offset ${kept - 1}
+        select term from ${terms} where term <> ${term} order by used_on desc, term offset ${maxTerms - 1}
       ) returning term
     )${sql.join(gone, sql``)}
     insert into ${terms} (term, head) values (${term}, substr(${term}, 1, 2)) on conflict do nothing`;
 }
 
 /**
- * Learns a search's counts and weeks (server/core/kept-terms.ts): registers the term (sending the least recently
+ * Learns a search's counts and weeks (server/core/term-counts.ts): registers the term (sending the least recently
  * searched beyond `kept` away), waits for the writes in flight, then counts its matches against the kept counts and
  * weeks in one snapshot and marks it ready. Answers whether it is ready.
  */
 export async function learnTerm(db: Db, q: string, limits = { kept: TERMS_KEPT, waitMs: LEARN_WAIT_MS }) {
   const term = sql`lower(${q}::text)`;
   const week = (at: SQL) => sql`date_trunc('week', ${at} at time zone 'UTC')::date`;
-  return learnKeptTerm(db, {
+  return learnTermCounts(db, {
     table: 'movies',
     waitMs: limits.waitMs,
     register: registerTerm(movieSearchTerms, [movieSearchCounts, movieSearchWeeks], term, limits.kept),
@@ -265,8 +265,8 @@ async function readTerm(db: Executor, q: string, statuses: readonly MovieStatus[
 }
 
 /**
- * Where page `offset` of a kept term's matches over `statuses`, in `sort` order, starts (migration 0120
- * movie_search_weeks): the week (a date, UTC Monday) that holds its first row, and how many matches come before that
+ * Where page `offset` of a kept term's matches over `statuses`, in `sort` order, starts
+ * (movie_search_weeks): the week (a date, UTC Monday) that holds its first row, and how many matches come before that
  * week. `total` is the matches over `statuses` (its kept count): those without the date (unpublished) are the rest,
  * last when descending, first when ascending. Undefined when no whole week comes before the page, when the page
  * reaches the undated, and when the term is not kept (no weeks). A search of one or two characters, whose total is
@@ -293,7 +293,7 @@ export async function termPageStart(
         group by 1 having sum(${movieSearchWeeks.n}) > 0 order by 1 ${descending ? sql`desc` : sql`asc`}`),
     );
   let weeks = await read();
-  if (!weeks.length && [...q].length <= 2 && (await keptTerm(db, q, statuses)).known) weeks = await read();
+  if (!weeks.length && [...q].length <= 2 && (await termCounts(db, q, statuses)).known) weeks = await read();
   return weekStart(weeks, total, descending, page);
 }
 
@@ -323,7 +323,7 @@ export function weekStart(
 
 /**
  * Where page `offset` of a view or status, alone or with the one filter a counter holds (`counter`, counterOf), in
- * `sort` order, starts (migration 0122 movie_count_weeks; weekStart): page 1000 of a view walks from the week that
+ * `sort` order, starts (movie_count_weeks; weekStart): page 1000 of a view walks from the week that
  * holds its first row instead of 20,000 entries, page 50 of a tag in the review queue instead of 35,000.
  */
 export async function viewPageStart(
@@ -355,8 +355,8 @@ export const WALK_FROM = 1_000;
  * Whether walking the sort index finds a long title search's page sooner than reading every match through the GIN
  * index and sorting: the walk tests about (offset + page size) × rows ÷ matches movies (the matches spread evenly
  * over the `rows` the other filters leave), the bitmap reads the matches; each costs about a table page a movie. So
- * a first page of a common word walks, and page 50 of a word that matches one movie in sixty does not (it walked
- * 64,000 movies, 640 ms, where the bitmap reads 4,700). `matches` is a capped count: at the cap, at least that.
+ * a first page of a common word walks, and page 50 of a word that matches one movie in sixty does not (it would walk
+ * about sixty index entries for each page row the bitmap reads). `matches` is a capped count: at the cap, at least that.
  */
 export function walkPays(page: { offset: number; pageSize: number }, matches: number, rows: number) {
   if (matches <= WALK_FROM) return false;
@@ -367,8 +367,8 @@ export function walkPays(page: { offset: number; pageSize: number }, matches: nu
  * Whether a title search alone (searchAlone) finds its page sooner by walking each status's index, testing the title
  * there (index-only, list.ts mergedPage), than by reading every match through the GIN index and sorting. A status's
  * walk tests about (offset + page size) × rows ÷ matches index entries, at most all of its movies; the bitmap reads a
- * table page per match, which costs about as much as testing WALK_PER_MATCH index entries (measured at a million
- * movies: page 50 of "视频" in the review queue walks 16,000 entries in 9.5 ms, the bitmap read 126 ms).
+ * table page per match, which costs about as much as testing WALK_PER_MATCH index entries (`npm run bench -- movies`
+ * measures both).
  */
 export function statusWalkPays(
   page: { offset: number; pageSize: number },
@@ -395,7 +395,7 @@ export async function rowsWithoutSearch(db: Executor, { statuses, query }: Total
 
 /** A counter's total over the statuses. */
 async function counted(db: Executor, counter: Counter, statuses: readonly MovieStatus[]) {
-  return keptSum(
+  return counterSum(
     db,
     movieCounts,
     movieCounts.n,
@@ -410,8 +410,8 @@ async function counted(db: Executor, counter: Counter, statuses: readonly MovieS
 /**
  * Runs a page query, walking the sort index when told to. The planner estimates a title search of three or more
  * characters as the product of its bigrams' frequencies (as if "ci", "it" and "ty" were independent), thousands of
- * times too few for a common word, and then reads every match through the GIN index and sorts them (50–70 ms for
- * 16,000 matches at a million movies). When the capped count has shown more than WALK_FROM matches (at least one
+ * times too few for a common word, and then reads every match through the GIN index and sorts them (every match
+ * read and sorted for one page). When the capped count has shown more than WALK_FROM matches (at least one
  * movie in a thousand), the first pages are found sooner by reading the sort index in order and testing each
  * movie, so sequential and bitmap scans and sorts are switched off for the query of the page's ids (set_config
  * local to its own read transaction). Only for sorts that have an index (`walkSortIndex` is false otherwise).
@@ -424,8 +424,8 @@ export async function readPlanned<T>(
 ): Promise<T> {
   if (!plan.walkSortIndex && !plan.serial) return run(db);
   return db.transaction(async (tx) => {
-    // Local to this transaction. No parallel workers either (starting them costs more than the walk: page 50 of "视频"
-    // in the review queue, status by status, 15 ms with two workers, 5.9 ms without) nor JIT (the switched-off plans'
+    // Local to this transaction. No parallel workers either (starting them costs more than the walk they would
+    // share) nor JIT (the switched-off plans'
     // inflated costs would trigger it).
     await tx.execute(
       plan.walkSortIndex

@@ -7,7 +7,7 @@ import { novelChapters, novels } from './schema';
 /**
  * The chapter-numbering rules every chapter write follows, in its transaction:
  * - lock the novel first (`lockNovel`), so writers of one novel's chapters take turns and the counts the triggers
- *   keep (migration 0007) and the numbers stay consistent;
+ *   keep and the numbers stay consistent;
  * - numbers are 1…n without gaps; a write that changes them goes through negative numbers (`applyNumbers`,
  *   `compact`), so the unique (novel_id, number) index never sees two chapters on one number mid-statement.
  */

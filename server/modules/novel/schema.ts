@@ -18,10 +18,10 @@ const stamps = {
 export const novelColumns = columnTreeTable('novel_columns');
 
 /**
- * A novel. `search_grams` holds the characters and bigrams of the title and of the author (`zg_title_grams` of
- * migration 0001, each on its own, never across the two) under a GIN index, so a one- or two-character Chinese
+ * A novel. `search_grams` holds the characters and bigrams of the title and of the author (`zg_title_grams`,
+ * each on its own, never across the two) under a GIN index, so a one- or two-character Chinese
  * search of titles and authors is index-served. `tags` are free labels (GIN-indexed for the tag filter).
- * `chapter_count` and `word_count` are kept by statement triggers on `novel_chapters` (migration 0007), in the
+ * `chapter_count` and `word_count` are kept by statement triggers on `novel_chapters`, in the
  * transaction of the change, whichever route (or seed, or cascade) wrote the chapters.
  */
 export const novels = pgTable(

@@ -12,14 +12,14 @@ import {
 import { listQuery } from '../../core/crud';
 import { invalidField } from '../../core/errors';
 import { dateQuery, iso, rangeEnd, rangeStart } from '../../core/shared';
-import { COUNT_CAP, cappedCount, cappedOf, keptSum, onlyFilters, shortPageTotal } from '../../core/totals';
+import { COUNT_CAP, cappedCount, cappedOf, counterSum, onlyFilters, shortPageTotal } from '../../core/totals';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
 import { siteUserCounts, siteUsers } from './schema';
 
 /**
- * The members list (`GET /app/admin/users`) at a million rows, as the movie list (README "Totals at scale"): each
- * sort and allow-listed filter has an index led by the tenant (migration 0040); the page's ids are read first, then
+ * The members list (`GET /app/admin/users`) at a million rows, as the movie list (docs/sections.md "Totals at scale"): each
+ * sort and allow-listed filter has an index led by the tenant; the page's ids are read first, then
  * their rows; the total comes from the kept per-status counts when the filter is at most a status, from a short
  * page, or from a count capped at COUNT_CAP + 1 rows ("10,000+", server/core/totals.ts).
  */
@@ -59,7 +59,7 @@ const searchBranches = (q: string) => {
   ];
 };
 
-/** A member with a VIP level: the predicate of the partial index over expiries (migration 0106). */
+/** A member with a VIP level: the predicate of the partial index over expiries. */
 const PAID = sql`${siteUsers.vipLevel} > 0`;
 /** An active VIP's expiry: none (for life), or after `now`; two ranges of that index, counted apart. */
 const activeBranches = (now: Date) => [isNull(siteUsers.vipExpiresAt), gt(siteUsers.vipExpiresAt, now)];
@@ -93,7 +93,7 @@ async function total(
   if (short) return short;
   if (onlyFilters(q, ['status']))
     return {
-      total: await keptSum(
+      total: await counterSum(
         db,
         siteUserCounts,
         siteUserCounts.n,
@@ -114,7 +114,7 @@ async function total(
 
 /**
  * The capped count of a search: the ids matching each prefix (account, phone, email), each read from its own index
- * alone (an index-only scan: the indexes end with the id, migration 0085), united, at most COUNT_CAP + 1. One
+ * alone (an index-only scan: the indexes end with the id), united, at most COUNT_CAP + 1. One
  * `OR` of the three was a bitmap scan that read each match's row to count it: 10,000 table pages for a phone
  * prefix that a tenth of the members share.
  */
@@ -129,7 +129,7 @@ async function searchCount(db: Executor, tenant: number, q: UserListQuery, now: 
 /**
  * The capped count of the members any of `branches` matches, each branch read alone from an index that ends with
  * the id (no table read): a search's three prefixes, or an active VIP's two ranges of the expiry index (for life,
- * or until later), which one `OR` read as a scan of the table (22 ms for 10,001 of 147,500 active at 1M members).
+ * or until later), which one `OR` read as a scan of the table.
  */
 async function unionCount(db: Executor, branches: (SQL | undefined)[]) {
   const parts = branches.map(

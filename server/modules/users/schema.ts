@@ -18,7 +18,7 @@ import type { UserGroup, UserStatus } from '../../../common/users';
  * The content site's registered members (issue #14; operators are `operators`). `channel` is the code of the agent
  * whose link brought them (the agents section credits signups by it), `inviter` the member who invited them. VIP is
  * a level with an expiry, read against the clock (common/users.ts `vipStateAt`), never swept. Indexes serve the
- * list's sorts and its allow-listed filters at a million rows (migration 0040); `site_user_counts` keeps the
+ * list's sorts and its allow-listed filters at a million rows; `site_user_counts` keeps the
  * number of members per status, so an unfiltered or status-filtered list has its exact total without `count(*)`.
  */
 export const siteUsers = pgTable(
@@ -66,7 +66,7 @@ export const siteUsers = pgTable(
   ],
 );
 
-/** Members per tenant and status, kept by the triggers of migration 0040 in the writing transaction. */
+/** Members per tenant and status, kept by statement triggers in the writing transaction. */
 export const siteUserCounts = pgTable(
   'site_user_counts',
   {

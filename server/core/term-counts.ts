@@ -5,8 +5,8 @@ import { rowsOf } from '../db/migrate';
 import type { Db } from '../db/types';
 
 /**
- * Learning the kept counts of a search term without holding writers back (README "Totals at scale"; the movies'
- * title searches, migration 0120, and the comments' content searches, 0121). A list keeps per-term counts that
+ * Learning the stored counters of a search term without holding writers back (docs/sections.md "Totals at scale":
+ * the movies' title searches and the comments' content searches). A list keeps per-term counts that
  * statement triggers move on every write, for every registered term; a term becomes usable once counted:
  *
  * 1. `register` (the caller's statement, committed on its own) adds the term, not ready: from then on each write
@@ -15,14 +15,14 @@ import type { Db } from '../db/types';
  *    was there): the transactions holding its ROW EXCLUSIVE lock (every INSERT, UPDATE and DELETE takes it and holds
  *    it to the end), at most `waitMs`. A writer that takes the lock later runs its trigger later, and sees the term.
  *    Other transactions, however long (a rollup, an idle session), are not waited for.
- * 3. `adjust` (the caller's statement) counts the matches in its snapshot and adds to each kept count the difference
+ * 3. `adjust` (the caller's statement) counts the matches in its snapshot and adds to each stored counter the difference
  *    between that and what the count holds in the same snapshot, then marks the term ready, answering a row with
- *    `ready`. A write committed before its snapshot is in both (counted once); one after it, only in the kept count.
+ *    `ready`. A write committed before its snapshot is in both (counted once); one after it, only in the counter.
  *    Repeating it changes nothing, so a learner that gave up waiting leaves the term for the next one to finish.
  *
  * PGlite runs one transaction at a time: nothing is ever in flight there.
  */
-export async function learnKeptTerm(
+export async function learnTermCounts(
   db: Db,
   steps: { table: string; register: SQL; adjust: SQL; waitMs: number },
 ): Promise<boolean> {
