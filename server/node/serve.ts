@@ -1,4 +1,5 @@
-import { hash } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve as listen } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -55,6 +56,14 @@ export async function serve({ database, config, logger, where, applied, phases, 
       {},
       'IMAGE_KEY and IMAGE_IV are not set: images are encrypted with the public development key. Set both.',
     );
+  if (!config.siteSecretKey) {
+    config.siteSecretKey = siteSecretKeyIn(resolve(config.dataDir));
+    if (config.databaseUrl)
+      logger.warn(
+        {},
+        'SITE_SECRET_KEY is not set: the site server secrets are sealed with a key kept in DATA_DIR. Several instances must share one: set SITE_SECRET_KEY on each.',
+      );
+  }
   const imagesDir = join(resolve(config.dataDir), 'images');
   const images = fileImageStorage(imagesDir);
   if (config.seed !== undefined) {
@@ -128,4 +137,21 @@ export async function serve({ database, config, logger, where, applied, phases, 
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/**
+ * The key the site's server secrets are sealed with when SITE_SECRET_KEY is not set: made once, kept beside the
+ * database (readable by the server's user only). Losing it means making a new secret, as rotating does.
+ */
+function siteSecretKeyIn(dir: string): string {
+  const file = join(dir, 'site-secret.key');
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/i.test(text)) return text;
+    throw new Error(`${file} does not hold 64 hex digits: remove it (then make a new site server secret)`);
+  }
+  mkdirSync(dir, { recursive: true });
+  const made = randomBytes(32).toString('hex');
+  writeFileSync(file, `${made}\n`, { mode: 0o600, flag: 'wx' });
+  return made;
 }
