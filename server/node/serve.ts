@@ -17,6 +17,7 @@ import { fileImageStorage } from './image-storage';
 import { ip2regionLookup } from './region';
 import { startRollupTimer } from './rollup';
 import { createRoot } from './root';
+import { SERVE_OPTIONS } from './shed';
 
 /** What main.ts hands over once the database is open and migrated. */
 export interface Started {
@@ -109,21 +110,24 @@ export async function serve({ database, config, logger, where, applied, phases, 
   phases.app = since(t0);
 
   t0 = performance.now();
-  const server = listen({ fetch: root.fetch, port: config.port, hostname: config.host }, (info) => {
-    phases.listen = since(t0);
-    logger.info(
-      {
-        url: `http://${config.host}:${info.port}`,
-        database: database.driver,
-        where,
-        migrations: applied,
-        images: imagesDir,
-        startMs: Math.round(performance.now()),
-        phases,
-      },
-      'Zhanggui is serving',
-    );
-  });
+  const server = listen(
+    { fetch: root.fetch, port: config.port, hostname: config.host, ...SERVE_OPTIONS },
+    (info) => {
+      phases.listen = since(t0);
+      logger.info(
+        {
+          url: `http://${config.host}:${info.port}`,
+          database: database.driver,
+          where,
+          migrations: applied,
+          images: imagesDir,
+          startMs: Math.round(performance.now()),
+          phases,
+        },
+        'Zhanggui is serving',
+      );
+    },
+  );
   server.on('error', (err: NodeJS.ErrnoException) =>
     die(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`),
   );

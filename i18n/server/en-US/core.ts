@@ -15,6 +15,7 @@ const en: Record<keyof typeof zh, string> = {
   'field.taken': 'Already used by another record: choose another',
   forbidden: 'Your role may not do this',
   server: 'Internal server error (request {requestId})',
+  busy: 'The server is busy: try again shortly',
   unavailable: 'Database unavailable, please retry',
   badCredentials: 'Wrong user name or password',
   tooMany: 'Too many attempts; try again in {minutes} minutes',
