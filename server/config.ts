@@ -26,6 +26,7 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must have at least 8 characters').optional(),
   IMAGE_KEY: hex([16, 24, 32]).optional(),
   IMAGE_IV: hex([16]).optional(),
+  SITE_SECRET_KEY: hex([32]).optional(),
   IMAGE_MAX_BYTES: int(1024, 100 * 1024 * 1024).default(5 * 1024 * 1024),
   SESSION_IDLE_HOURS: int(1, 24 * 365).default(24 * 7),
   PASSWORD_ITERATIONS: int(1000, 10_000_000).default(310_000),
@@ -52,6 +53,11 @@ export type Config = {
   imageIv?: string;
   /** Largest image an operator may upload (the upload route's own body limit follows it). */
   imageMaxBytes: number;
+  /**
+   * The key (64 hex digits) the site's server secrets are encrypted with in the database. The Node server keeps one
+   * in DATA_DIR/site-secret.key when it is not set; several instances must share it (set it on each).
+   */
+  siteSecretKey?: string;
   sessionIdleMs: number;
   passwordIterations: number;
   /** How many reverse proxies in front are trusted to append to X-Forwarded-For (0: none, use the socket). */
@@ -68,7 +74,7 @@ export type Config = {
 export class ConfigError extends Error {}
 
 /** Variables whose value must never appear in a message. */
-const SECRETS = new Set(['ADMIN_PASSWORD', 'IMAGE_KEY', 'IMAGE_IV', 'DATABASE_URL']);
+const SECRETS = new Set(['ADMIN_PASSWORD', 'IMAGE_KEY', 'IMAGE_IV', 'DATABASE_URL', 'SITE_SECRET_KEY']);
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const picked: Record<string, string> = {};
@@ -100,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     imageKey: e.IMAGE_KEY,
     imageIv: e.IMAGE_IV,
     imageMaxBytes: e.IMAGE_MAX_BYTES,
+    siteSecretKey: e.SITE_SECRET_KEY,
     sessionIdleMs: e.SESSION_IDLE_HOURS * 3600_000,
     passwordIterations: e.PASSWORD_ITERATIONS,
     trustProxy: e.TRUST_PROXY,

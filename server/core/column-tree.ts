@@ -286,12 +286,13 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
     const { db, clock } = c.get('deps');
     const { id: columnId } = c.req.valid('param');
     const { to } = c.req.valid('json');
-    if (to === columnId) throw invalidField('to', 'column.sameTarget');
+    if (to === columnId) throw invalidField('to', 'column.sameTarget', undefined, 'label.targetColumn');
     try {
       const changed = await transaction(db, async (tx) => {
         const [col] = await tx.select({ id: table.id }).from(table).where(eq(table.id, columnId));
         if (!col) throw notFound();
-        await assertRefs(tx, table, table.id, [to], 'to');
+        if (!(await tx.select({ id: table.id }).from(table).where(eq(table.id, to))).length)
+          throw invalidField('to', 'field.notFound', undefined, 'label.targetColumn');
         const rows = await tx
           .update(items)
           .set({ columnId: to, version: sql`${items.version} + 1`, updatedAt: clock.now() } as any)

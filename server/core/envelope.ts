@@ -19,9 +19,12 @@ export function errorEnvelope(c: AppContext, err: ApiError): Envelope {
     for (const [field, { key, params }] of Object.entries(err.fields))
       fields[field] = fieldMessage(locale, field, key, params);
     data = { fields };
-    const first = Object.entries(fields)[0];
-    if (first)
-      msg = translate(locale, 'invalid.field', { field: fieldLabel(locale, first[0]), message: first[1] });
+    const first = Object.entries(err.fields)[0];
+    if (first) {
+      const [path, { label }] = first;
+      const name = label ? translate(locale, label) : fieldLabel(locale, path);
+      msg = translate(locale, 'invalid.field', { field: name, message: fields[path] });
+    }
   }
   const body: Envelope = { code: err.code, msg, data };
   if (err.errCode !== undefined) body.errCode = err.errCode;

@@ -17,8 +17,11 @@ export class ApiError extends Error {
   }
 }
 
-/** `fields` maps a field path to a message key (translated on the way out). */
-export type FieldErrors = Record<string, { key: MessageKey; params?: Params }>;
+/**
+ * `fields` maps a field path to a message key (translated on the way out). `label` names the field where its key
+ * means something else than elsewhere (a column move's `to` is the target column, a period's `to` its end date).
+ */
+export type FieldErrors = Record<string, { key: MessageKey; params?: Params; label?: MessageKey }>;
 
 /** Bad fields: 40000 by default; a value another record already holds is 40900 (a conflict) with the same shape. */
 export class ValidationError extends ApiError {
@@ -33,7 +36,7 @@ export class ValidationError extends ApiError {
 export const notFound = () => new ApiError(Code.NOT_FOUND, 'notFound');
 export const forbidden = () => new ApiError(Code.FORBIDDEN, 'forbidden');
 export const conflict = () => new ApiError(Code.CONFLICT, 'conflict');
-export const invalidField = (field: string, key: MessageKey, params?: Params) =>
-  new ValidationError({ [field]: { key, params } });
+export const invalidField = (field: string, key: MessageKey, params?: Params, label?: MessageKey) =>
+  new ValidationError({ [field]: { key, params, label } });
 export const accountDisabled = () =>
   new ApiError(Code.FORBIDDEN, 'accountDisabled', {}, null, ERR_SESSION_INVALID);

@@ -7,6 +7,7 @@ type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
 import type { App } from '../app';
 import type { Logger } from '../core/logger';
+import { DEFAULT_SHED, type ShedLimits, shedPublicLoad } from './shed';
 import { spaHandler } from './static';
 
 const policy: SecureHeadersOptions = {
@@ -39,8 +40,10 @@ const pageHeaders = secureHeaders(policy);
 const imageHeaders = secureHeaders({ ...policy, crossOriginResourcePolicy: 'cross-origin' });
 
 /** The Node server's one app: compression, request log, security headers, the API, the image host, the SPA. */
-export function createRoot(api: App, clientRoot: string, logger: Logger) {
+export function createRoot(api: App, clientRoot: string, logger: Logger, shed: ShedLimits = DEFAULT_SHED) {
   const root = new Hono<{ Variables: SecureHeadersVariables }>();
+  // Before anything reads a body: a public request beyond the bounds is answered at once (shed.ts).
+  root.use('/app/site/*', shedPublicLoad(shed));
   // The content site's event beacons answer a few dozen bytes many times a second: gzip would cost more than it saves
   // (and Hono's size threshold cannot see a JSON answer's length). Everything else is compressed.
   const compressing = compress();

@@ -1,4 +1,5 @@
-import { hash } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve as listen } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -16,6 +17,7 @@ import { fileImageStorage } from './image-storage';
 import { ip2regionLookup } from './region';
 import { startRollupTimer } from './rollup';
 import { createRoot } from './root';
+import { SERVE_OPTIONS } from './shed';
 
 /** What main.ts hands over once the database is open and migrated. */
 export interface Started {
@@ -55,6 +57,14 @@ export async function serve({ database, config, logger, where, applied, phases, 
       {},
       'IMAGE_KEY and IMAGE_IV are not set: images are encrypted with the public development key. Set both.',
     );
+  if (!config.siteSecretKey) {
+    config.siteSecretKey = siteSecretKeyIn(resolve(config.dataDir));
+    if (config.databaseUrl)
+      logger.warn(
+        {},
+        'SITE_SECRET_KEY is not set: the site server secrets are sealed with a key kept in DATA_DIR. Several instances must share one: set SITE_SECRET_KEY on each.',
+      );
+  }
   const imagesDir = join(resolve(config.dataDir), 'images');
   const images = fileImageStorage(imagesDir);
   if (config.seed !== undefined) {
@@ -100,21 +110,24 @@ export async function serve({ database, config, logger, where, applied, phases, 
   phases.app = since(t0);
 
   t0 = performance.now();
-  const server = listen({ fetch: root.fetch, port: config.port, hostname: config.host }, (info) => {
-    phases.listen = since(t0);
-    logger.info(
-      {
-        url: `http://${config.host}:${info.port}`,
-        database: database.driver,
-        where,
-        migrations: applied,
-        images: imagesDir,
-        startMs: Math.round(performance.now()),
-        phases,
-      },
-      'Zhanggui is serving',
-    );
-  });
+  const server = listen(
+    { fetch: root.fetch, port: config.port, hostname: config.host, ...SERVE_OPTIONS },
+    (info) => {
+      phases.listen = since(t0);
+      logger.info(
+        {
+          url: `http://${config.host}:${info.port}`,
+          database: database.driver,
+          where,
+          migrations: applied,
+          images: imagesDir,
+          startMs: Math.round(performance.now()),
+          phases,
+        },
+        'Zhanggui is serving',
+      );
+    },
+  );
   server.on('error', (err: NodeJS.ErrnoException) =>
     die(`cannot listen on ${config.host}:${config.port}: ${err.code ?? err.message}`),
   );
@@ -128,4 +141,21 @@ export async function serve({ database, config, logger, where, applied, phases, 
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/**
+ * The key the site's server secrets are sealed with when SITE_SECRET_KEY is not set: made once, kept beside the
+ * database (readable by the server's user only). Losing it means making a new secret, as rotating does.
+ */
+function siteSecretKeyIn(dir: string): string {
+  const file = join(dir, 'site-secret.key');
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/i.test(text)) return text;
+    throw new Error(`${file} does not hold 64 hex digits: remove it (then make a new site server secret)`);
+  }
+  mkdirSync(dir, { recursive: true });
+  const made = randomBytes(32).toString('hex');
+  writeFileSync(file, `${made}\n`, { mode: 0o600, flag: 'wx' });
+  return made;
 }

@@ -11,6 +11,7 @@ import {
 import { foldForMatch } from '../../common/fold';
 import { toSimplified } from '../../server/modules/comment/filter';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
+import { siteDoor } from './site-door';
 
 /** Issue #14: the filter — normalisation against bypasses, outcomes, addresses, the post endpoint, trial = apply. */
 
@@ -133,7 +134,6 @@ describe('the site API and the settings', () => {
   let api: TestApi;
   let admin: string;
   let user: string;
-  let key: string;
   let movieId: number;
   const FILTERS = '/app/admin/comment/filters';
 
@@ -143,8 +143,10 @@ describe('the site API and the settings', () => {
     );
     return row.id;
   };
+  let door: Awaited<ReturnType<typeof siteDoor>>;
+  /** A post on a member's behalf: signed by the site's server. */
   const post = (body: Record<string, unknown>, path = '/app/site/comments', headers = {}) =>
-    api.call('POST', path, { body, headers: { 'Site-Key': key, ...headers } });
+    door.signed(path, body, headers);
   const comment = (over: Record<string, unknown> = {}) => ({
     targetType: 'movie',
     targetId: movieId,
@@ -167,7 +169,7 @@ describe('the site API and the settings', () => {
     admin = await api.login();
     await api.createOperator(admin, { account: 'reader' });
     user = await api.login('reader', USER_PASSWORD);
-    key = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: admin })).body.data.key;
+    door = await siteDoor(api, admin);
     const [m] = await api.query<{ id: number }>(
       sql`insert into movies (title, status) values ('测试影片', 'online') returning id`,
     );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
+import { signedHeaders } from './site-door';
 
 /**
  * DESIGN.md §7: the server enforces roles. Every route in the OpenAPI document that is not listed here as open to
@@ -169,6 +170,15 @@ const SITE_ROUTES = new Set([
   'GET /app/site/ads',
 ]);
 
+/**
+ * The doors of the site routes (DESIGN.md decision 11): signed by the site's server only, either door (the browser key
+ * for anonymous traffic and guests, the signature for the rest), or the browser key (reads).
+ */
+const SIGNED_ONLY = new Set(['POST /app/site/users']);
+const EITHER = new Set(['POST /app/site/events', 'POST /app/site/comments', 'POST /app/site/guestbook']);
+/** Site routes whose valid body below speaks for a member: sent signed. */
+const SENT_SIGNED = new Set(['POST /app/site/users', 'POST /app/site/comments']);
+
 /** A valid body for a site route that takes one (the events ingestion). */
 const siteBody = (method: string, path: string) =>
   path === '/app/site/users'
@@ -182,7 +192,7 @@ const siteBody = (method: string, path: string) =>
           content: 'hi',
         }
       : path === '/app/site/guestbook'
-        ? { guestName: 'roles', address: '198.51.100.1', content: 'hi' }
+        ? { guestName: 'roles', content: 'hi' }
         : method === 'POST' && path === '/app/site/events'
           ? {
               events: [
@@ -227,6 +237,7 @@ let userId: number;
 let victimId: number;
 let routes: { method: string; path: string; op: any }[];
 let siteKey: string;
+let siteSecret: string;
 let siteMovieId: number;
 let siteUserId: number;
 
@@ -259,6 +270,8 @@ beforeAll(async () => {
   expect([notice.body.data.id, app.body.data.id]).toEqual([1, 1]);
   siteKey = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: admin })).body.data
     .key;
+  siteSecret = (await api.call('POST', '/app/admin/setting/site-key/secret', { token: admin })).body.data
+    .secret;
   const doc = (await api.call('GET', '/app/openapi.json')).body;
   routes = [];
   for (const [path, item] of Object.entries<any>(doc.paths))
@@ -423,7 +436,14 @@ describe('role enforcement', () => {
     });
     const before = await snapshot();
     for (const { method, path, op } of routes.filter((r) => SITE_ROUTES.has(`${r.method} ${r.path}`))) {
-      expect(op.security, path).toEqual([{ SiteKey: [] }]);
+      const route = `${method} ${path}`;
+      expect(op.security, path).toEqual(
+        SIGNED_ONLY.has(route)
+          ? [{ SiteKey: [], SiteSignature: [] }]
+          : EITHER.has(route)
+            ? [{ SiteKey: [] }, { SiteKey: [], SiteSignature: [] }]
+            : [{ SiteKey: [] }],
+      );
       const url =
         path === '/app/site/domains/resolve' ? `${path}?pool=roles-pool&visitor=v1` : `${path}?platform=2`;
       // An operator's token, even an admin's, is not a site key.
@@ -432,9 +452,15 @@ describe('role enforcement', () => {
         expect(r.body.code, `${method} ${url}`).toBe(40100);
         expect(r.body.data).toBeNull();
       }
+      const text = JSON.stringify(siteBody(method, path));
       const ok = await api.call(method, url, {
-        headers: { 'Site-Key': siteKey },
-        body: siteBody(method, path),
+        headers: {
+          'Site-Key': siteKey,
+          ...(SENT_SIGNED.has(route)
+            ? { 'Content-Type': 'application/json', ...signedHeaders(siteSecret, text, api.clock.now()) }
+            : {}),
+        },
+        ...(SENT_SIGNED.has(route) ? { raw: text } : { body: siteBody(method, path) }),
       });
       expect(ok.body.code, `${method} ${url}`).toBe(20000);
     }

@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../server/db/types';
 import type { TestApi } from './harness';
+import { siteDoor } from './site-door';
 
 let n = 0;
 /** A valid event (a page view at the harness clock's time), fields overridable. */
@@ -20,12 +21,14 @@ export function event(over: Record<string, unknown> = {}): Record<string, unknow
   };
 }
 
-/** Makes a site key and returns a sender of batches to POST /app/site/events. */
+/**
+ * Makes a site key and server secret and returns a sender of batches to POST /app/site/events, signed by the site's
+ * server (the events of `event()` carry `ip`, which only it may send).
+ */
 export async function siteSender(api: TestApi, adminToken: string) {
-  const key = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: adminToken })).body
-    .data.key as string;
+  const door = await siteDoor(api, adminToken);
   return (events: unknown[], headers: Record<string, string> = {}) =>
-    api.call('POST', '/app/site/events', { body: { events }, headers: { 'Site-Key': key, ...headers } });
+    door.signed('/app/site/events', { events }, headers);
 }
 
 export async function rollup(api: TestApi, adminToken: string) {

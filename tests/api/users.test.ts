@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
+import { siteDoor } from './site-door';
 
 /** Issue #14: the site's members — list, filters, masks, totals, batches, VIP read at the clock, ban and its undo. */
 let api: TestApi;
@@ -265,10 +266,9 @@ describe('ban and its undo', () => {
 
 describe('signups from the site', () => {
   test('the site records a member with their agent code and inviter; bad input and a taken account are refused', async () => {
-    const key = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: admin })).body.data
-      .key;
-    const signup = (body: Record<string, unknown>, headers: Record<string, string> = { 'Site-Key': key }) =>
-      api.call('POST', '/app/site/users', { body, headers });
+    const door = await siteDoor(api, admin);
+    const signup = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      door.signed('/app/site/users', body, headers);
     const first = await signup({ account: 'newbie', address: '198.51.100.20', channel: 'A1001' });
     expect(first.body.data).toMatchObject({ account: 'newbie' });
     const invited = await signup({ account: 'friend', address: '2001:db8::20', inviter: first.body.data.id });
@@ -284,7 +284,12 @@ describe('signups from the site', () => {
     expect((await signup({ account: 'x1', address: 'nowhere' })).body.code).toBe(40000);
     const badInviter = await signup({ account: 'x2', address: '198.51.100.20', inviter: 999999 });
     expect(Object.keys(badInviter.body.data.fields)).toEqual(['inviter']);
-    expect((await signup({ account: 'x3', address: '198.51.100.20' }, {})).body.code).toBe(40100);
+    expect((await signup({ account: 'x3', address: '198.51.100.20' }, { 'Site-Key': '' })).body.code).toBe(
+      40100,
+    );
+    // The browser key alone cannot register a member.
+    const browser = await door.browser('/app/site/users', { account: 'x5', address: '198.51.100.20' });
+    expect(browser.body.code).toBe(40300);
     expect(
       (await api.call('POST', '/app/site/users', { token: admin, body: { account: 'x4' } })).body.code,
     ).toBe(40100);

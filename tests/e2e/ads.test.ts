@@ -1,6 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, baseURL, expectAccessible, LOOKS, launch, look, screenshot, session, visit } from './browser';
+import {
+  api,
+  baseURL,
+  expectAccessible,
+  LOOKS,
+  launch,
+  look,
+  screenshot,
+  sendEvents,
+  session,
+  visit,
+} from './browser';
 
 /**
  * Issue #13's journey: an admin creates an advertiser, a position and a material with an uploaded image, replaces
@@ -122,12 +133,7 @@ test('journey: advertiser, position, material with an image; replace a link and 
     const read = await site.json();
     if (read.code === 40100) continue;
     expect(read.data.positions.find((x: any) => x.key === fx.key).ads[0].id).toBe(adId);
-    const res = await fetch(new URL('/app/site/events', baseURL()), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'Site-Key': k },
-      body: JSON.stringify({ events }),
-    });
-    body = await res.json();
+    body = await sendEvents(events);
     if (body.code !== 40100) break;
   }
   expect(body.data.accepted).toBe(30);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -395,23 +396,39 @@ export async function isDatePicker(p: Page, name: string) {
   return (await p.locator(`.MuiPickersInputBase-root:has(input[name="${name}"])`).count()) > 0;
 }
 
+let siteSecret: string | undefined;
+
 /**
- * Sends events to the public ingestion with the tenant's site key, as the content site does. The settings journey
- * (another file on the same server and tenant) makes new site keys: a key is made here only when there is none, and
- * the current key is read again when it was replaced in between. Resolves with the ingestion's answer.
+ * A POST to the public site API as the site's server sends it: the tenant's site key and a signature with its server
+ * secret (HMAC-SHA256 over `<timestamp>.<body>`, docs/security.md). The settings journey (another file on the same
+ * server and tenant) makes new site keys, and other files new secrets (each is shown once): a key is made here only
+ * when there is none, a secret when this file has none, and both are taken again when the answer is 40100.
  */
-export async function sendEvents(events: unknown[]) {
+export async function signedPost(path: string, payload: unknown) {
   let body: any;
+  const text = JSON.stringify(payload);
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = (await api('/app/admin/setting/site-key')).key;
     const key = current ?? (await api('/app/admin/setting/site-key/regenerate', { json: {} })).key;
-    const res = await fetch(new URL('/app/site/events', baseURL()), {
+    siteSecret ??= (await api('/app/admin/setting/site-key/secret', { json: {} })).secret as string;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', siteSecret).update(`${timestamp}.${text}`).digest('hex');
+    const res = await fetch(new URL(path, baseURL()), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'Site-Key': key },
-      body: JSON.stringify({ events }),
+      headers: {
+        'content-type': 'application/json',
+        'Site-Key': key,
+        'Site-Timestamp': timestamp,
+        'Site-Signature': `v1=${signature}`,
+      },
+      body: text,
     });
     body = await res.json();
     if (body.code !== 40100) break;
+    siteSecret = undefined;
   }
   return body;
 }
+
+/** Sends events to the public ingestion as the site's server does (signed: they may hold signups and `ip`). */
+export const sendEvents = (events: unknown[]) => signedPost('/app/site/events', { events });

@@ -2,13 +2,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   api,
-  baseURL,
   expectAccessible,
   launch,
   login,
   look,
   newContext,
   screenshot,
+  signedPost,
   visit,
 } from './browser';
 
@@ -23,25 +23,17 @@ let browser: Browser;
 let p: Page;
 const stamp = Date.now().toString(36);
 const account = `e2e${stamp}`;
-let key: string;
 let memberId: number;
 
-/** A site API call with the tenant's key (read, never regenerated: other files use it). */
+/** A site API call on a member's behalf: signed by the site's server (browser.ts signedPost). */
 async function site(path: string, body: unknown) {
-  const res = await fetch(new URL(path, baseURL()), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'Site-Key': key },
-    body: JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; msg: string; data: any };
+  const env = (await signedPost(path, body)) as { code: number; msg: string; data: any };
   expect(env.code, `${path}: ${env.msg}`).toBe(20000);
   return env.data;
 }
 
 beforeAll(async () => {
   browser = await launch();
-  const current = (await api('/app/admin/setting/site-key')).key;
-  key = current ?? (await api('/app/admin/setting/site-key/regenerate', { json: {} })).key;
   memberId = (await site('/app/site/users', { account, address: '203.0.113.77', channel: 'A1001' })).id;
   const movie = await api('/app/admin/movie/movies', { json: { title: `E2E 评论影片 ${stamp}` } });
   const top = await site('/app/site/comments', {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { api, baseURL, expectAccessible, launch, screenshot, session, settled, visit } from './browser';
+import { api, expectAccessible, launch, screenshot, sendEvents, session, settled, visit } from './browser';
 
 /**
  * Issue #12's journey: the content site sends events through the public ingestion with the site key, the rollup
@@ -76,20 +76,7 @@ beforeAll(async () => {
     ...Array.from({ length: 3 }, () => ev({ type: 'search', keyword: fx.gap, results: 0 })),
     ...Array.from({ length: 2 }, () => ev({ type: 'search', keyword: fx.gap2, results: 0 })),
   ];
-  // The settings journey (another file on the same server and tenant) makes new site keys while this runs: never
-  // make one here unless there is none, and read the current key again if it was replaced in between.
-  let body: any;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = (await api('/app/admin/setting/site-key')).key;
-    const key = current ?? (await api('/app/admin/setting/site-key/regenerate', { json: {} })).key;
-    const res = await fetch(new URL('/app/site/events', baseURL()), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'Site-Key': key },
-      body: JSON.stringify({ events }),
-    });
-    body = await res.json();
-    if (body.code !== 40100) break;
-  }
+  const body = await sendEvents(events);
   expect(body.data).toMatchObject({ accepted: events.length, duplicates: 0, rejected: [] });
   await api('/app/admin/stats/rollup', { json: {} });
 });

@@ -22,6 +22,7 @@ import { apiPaths } from '../../src/routes/build';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
 import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
 import { okData } from '../api/movies-helpers';
+import { siteDoor } from '../api/site-door';
 
 vi.setConfig({ testTimeout: 60_000 });
 configure({ asyncUtilTimeout: 10_000 });
@@ -51,9 +52,9 @@ beforeAll(async () => {
     okData(api.call('POST', '/app/admin/agents', { token, body }));
   await create({ name: '星河联盟', channel: 'xinghe', model: 'share', rate: 30 });
   farm = (await create({ name: '刷量工作室', channel: 'farm', model: 'signup', rate: 2 })).id;
-  const key = (await okData(api.call('POST', '/app/admin/setting/site-key/regenerate', { token }))).key;
-  const send = (events: unknown[]) =>
-    api.call('POST', '/app/site/events', { body: { events }, headers: { 'Site-Key': key } });
+  // Signups and recharges come signed by the site's server.
+  const door = await siteDoor(api, token);
+  const send = (events: unknown[]) => door.signed('/app/site/events', { events });
   const sent = await send([
     event({ visitor: 'p1', channel: 'xinghe' }),
     event({ visitor: 'p1', type: 'signup', time: '2026-06-01T07:10:00Z' }),

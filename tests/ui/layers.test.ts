@@ -19,8 +19,10 @@ const ALLOWED: Record<string, string> = {};
  */
 const COMMON_PACKAGES: Record<string, string> = {
   'common/rich-text.ts -> sanitize-html': 'the notices sanitizer (issue #11)',
-  'common/ad.ts -> re2js': "linear-time operators' patterns, checked in the form and run by the API (issue #48)",
-  'common/fold.ts -> confusables': 'the look-alike letters table of the fold both sides match with (issue #48)',
+  'common/ad.ts -> re2js':
+    "linear-time operators' patterns, checked in the form and run by the API (issue #48)",
+  'common/fold.ts -> confusables':
+    'the look-alike letters table of the fold both sides match with (issue #48)',
 };
 
 function sourceFiles(dir: string): string[] {

@@ -204,6 +204,26 @@ test('issue #48: the internal hosts allowed are edited one a line, checked, and 
   });
 });
 
+test("the site server's secret: made on confirm, shown once, never read back; rotating asks first", async () => {
+  routes['POST admin/setting/site-key/secret'] = () => ({
+    secret: 'ss_once_only_secret',
+    secretUpdatedAt: '2026-06-01T08:00:00.000Z',
+  });
+  await loadUser();
+  wrap(<BaseSettings />);
+  expect(await screen.findByText('尚未生成：在生成之前，充值、注册和会员发帖都会被拒绝。')).toBeTruthy();
+  fireEvent.click(screen.getByRole('button', { name: '生成服务器密钥' }));
+  fireEvent.click(await screen.findByRole('button', { name: '确认' }));
+  expect((await screen.findByTestId('site-secret')).textContent).toBe('ss_once_only_secret');
+  expect(calls('POST', 'admin/setting/site-key/secret')).toHaveLength(1);
+  // Closed: gone for good, only when it was made is said; the next one asks before the old one stops.
+  fireEvent.click(screen.getByRole('button', { name: /close|关闭/i }));
+  await waitFor(() => expect(screen.queryByTestId('site-secret')).toBeNull());
+  expect(screen.getByTestId('site-secret-state').textContent).toMatch(/^当前密钥生成于/);
+  fireEvent.click(screen.getByRole('button', { name: '更换服务器密钥' }));
+  expect(await screen.findByText(/当前服务器密钥将立即失效/)).toBeTruthy();
+});
+
 test('a user sees the base settings read-only: no save, no site key, disabled inputs', async () => {
   role = 'user';
   await loadUser();

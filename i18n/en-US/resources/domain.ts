@@ -37,7 +37,8 @@ const domain = {
   },
   'domain/store': {
     name: 'Domain |||| Domains',
-    lookalike: 'This international name mixes scripts or uses letters that imitate Latin ones (a possible look-alike), so it is shown in punycode',
+    lookalike:
+      'This international name mixes scripts or uses letters that imitate Latin ones (a possible look-alike), so it is shown in punycode',
     fields: {
       id: 'ID',
       unicode: 'Domain',

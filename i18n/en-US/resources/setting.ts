@@ -63,6 +63,20 @@ const setting = {
       confirmCreate: 'Make a site key for the public site API?',
       regenerated: 'A new site key is in force',
     },
+    siteSecret: {
+      title: 'Site server secret',
+      hint: "The site key is the browser key (public, in the site's pages): it may send only anonymous traffic (page views, plays, searches, ad impressions and clicks) and guest posts. Recharges, signups and posts on a member's behalf must be signed by the site's server with this secret (HMAC-SHA256, see docs/security.md). Never put it in a page or an app.",
+      none: 'None yet: recharges, signups and members’ posts are refused until one is made.',
+      madeAt: 'The current secret was made %{at}; it is never shown again.',
+      once: "This is the new server secret, shown only this once: copy it into the site server's configuration now. Once closed it cannot be seen again.",
+      copy: 'Copy the server secret',
+      copied: 'Server secret copied',
+      create: 'Make a server secret',
+      rotate: 'Make a new server secret',
+      confirmCreate: "Make a signing secret for the site's server? It is shown only once.",
+      confirmRotate:
+        "The current server secret stops working at once: recharges, signups and members' posts are refused until the site's server has the new one. Continue?",
+    },
     usage: {
       title: 'Remove platforms still in use?',
       intro: 'These platforms are still used:',

@@ -13,9 +13,11 @@ const en: Record<keyof typeof zh, string> = {
   'notFound.route': 'No such endpoint: {method} {path}',
   conflict: 'Someone else changed this record; reload and try again',
   'field.taken': 'Already used by another record: choose another',
-  'field.lookalike': 'This account looks like the existing account {existing} (it differs only in case, width, invisible characters or look-alike letters): choose another',
+  'field.lookalike':
+    'This account looks like the existing account {existing} (it differs only in case, width, invisible characters or look-alike letters): choose another',
   forbidden: 'Your role may not do this',
   server: 'Internal server error (request {requestId})',
+  busy: 'The server is busy: try again shortly',
   unavailable: 'Database unavailable, please retry',
   badCredentials: 'Wrong user name or password',
   tooMany: 'Too many attempts; try again in {minutes} minutes',

@@ -11,9 +11,11 @@ export default {
   'notFound.route': '接口不存在：{method} {path}',
   conflict: '数据已被他人修改，请刷新后重试',
   'field.taken': '已被其他记录使用，请换一个',
-  'field.lookalike': '账号与已有账号 {existing} 看起来相同（只差大小写、全角半角、不可见字符或形近字母），请换一个',
+  'field.lookalike':
+    '账号与已有账号 {existing} 看起来相同（只差大小写、全角半角、不可见字符或形近字母），请换一个',
   forbidden: '当前角色无权执行此操作',
   server: '服务器内部错误（请求号 {requestId}）',
+  busy: '服务器繁忙，请稍后重试',
   unavailable: '数据库暂时不可用，请稍后重试',
   badCredentials: '用户名或密码错误',
   tooMany: '尝试次数过多，请 {minutes} 分钟后再试',

@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, inArray } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
 import {
   COMMENT_TARGETS,
   cleanBlacklistEntry,
@@ -20,12 +21,12 @@ import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { conflict, invalidField, notFound } from '../../core/errors';
+import { conflict, type FieldErrors, invalidField, notFound, ValidationError } from '../../core/errors';
 import { listGetRoutes } from '../../core/resource';
 import { reviewRoutes } from '../../core/review';
 import { id, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
-import { siteKeyGate, siteTenantOf } from '../site/routes';
+import { eitherSecurity, isSigned, optionalSignature, siteKeyGate, siteTenantOf } from '../site/routes';
 import { compiledOf, readFilter, readFilters, toSimplified, writeFilter } from './filter';
 import {
   Comment,
@@ -324,11 +325,14 @@ const address = z
   .max(45)
   .refine((a) => !!parseAddress(a), { params: { key: 'comment.badAddress' } });
 const author = {
-  /** The member posting (the site's backend names them); none for a guest. */
+  /** The member posting (the site's server names them, signed); none for a guest. */
   userId: id.optional(),
   guestName: z.string().trim().max(32).optional(),
-  /** The address the member posted from, as the site saw it. */
-  address,
+  /**
+   * The address the member posted from, as the site's server saw it (signed requests only); without it, and always
+   * for the browser key, the connection's (or the trusted proxy's).
+   */
+  address: address.optional(),
   content: z.string().trim().min(1).max(MAX_CONTENT),
 };
 const CommentPost = z
@@ -359,26 +363,51 @@ async function postFilter(c: AppContext, module: FilterModule) {
   return { tenant, filter: compiledOf(tenant, f) };
 }
 
-/** `POST /app/site/comments` and `/app/site/guestbook`: the site's backend posts through the filter (Site-Key). */
+/**
+ * Who is posting, from where: a signed request (the site's server) may name the member and the address it saw; the
+ * browser key posts as a guest from its connection's address, and naming a member or an address refuses the post
+ * (40300) rather than letting anyone speak for a member or step around the blacklist and the intervals.
+ */
+function authorOf(c: AppContext, body: { userId?: number; address?: string }) {
+  if (!isSigned(c)) {
+    const fields: FieldErrors = {};
+    if (body.userId !== undefined) fields.userId = { key: 'site.serverOnlyField' };
+    if (body.address !== undefined) fields.address = { key: 'site.serverOnlyField' };
+    if (Object.keys(fields).length) throw new ValidationError(fields, Code.FORBIDDEN);
+  }
+  return { userId: body.userId, address: body.address ?? c.get('deps').clientAddress(c) };
+}
+
+/**
+ * `POST /app/site/comments` and `/app/site/guestbook`: posts through the filter, a guest's with the browser key, a
+ * member's signed by the site's server.
+ */
 function sitePostRoutes(module: FilterModule) {
   const app = new OpenAPIHono<AppEnv>();
   app.use('*', siteKeyGate);
-  const description =
-    'The filter decides: a switched-off member, a blacklisted address (single or CIDR), a post sooner than the interval of its member or address (42900), a block word (40000 on content) are refused; hold words and review-first store it pending; mask words are masked. Answers the stored status and content.';
+  app.use('*', optionalSignature);
+  const description = [
+    "Two doors: with the browser key alone a guest's post, from the connection's address (`userId` or `address` is",
+    "40300); signed by the site's server (Site-Timestamp, Site-Signature), a member's post, with the address the site's",
+    "server saw (or the connection's). The filter decides: a switched-off member, a blacklisted address (single or CIDR),",
+    'a post sooner than the interval of its member or address (42900), a block word (40000 on content) are refused; hold',
+    'words and review-first store it pending; mask words are masked. Answers the stored status and content.',
+  ].join(' ');
   if (module === 'comment')
     app.openapi(
       createRoute({
         method: 'post',
         path: '/',
         tags: ['site (public)'],
-        security: [{ SiteKey: [] }],
+        security: eitherSecurity,
         summary: "A member's (or a guest's) comment on a movie, novel, chapter or actress, or a reply",
         description,
         request: { body: jsonBody(CommentPost) },
         responses: jsonResponse(PostAnswer),
       }),
       async (c) => {
-        const body = c.req.valid('json');
+        const { userId, address, ...post } = c.req.valid('json');
+        const body = { ...post, ...authorOf(c, { userId, address }) };
         const { db, clock } = c.get('deps');
         const { tenant, filter } = await postFilter(c, 'comment');
         const now = clock.now();
@@ -428,14 +457,15 @@ function sitePostRoutes(module: FilterModule) {
         method: 'post',
         path: '/',
         tags: ['site (public)'],
-        security: [{ SiteKey: [] }],
+        security: eitherSecurity,
         summary: 'A guestbook message, or a report that a movie does not play (kind broken, with movieId)',
         description,
         request: { body: jsonBody(GuestbookPost) },
         responses: jsonResponse(PostAnswer),
       }),
       async (c) => {
-        const body = c.req.valid('json');
+        const { userId, address, ...post } = c.req.valid('json');
+        const body = { ...post, ...authorOf(c, { userId, address }) };
         const { db, clock } = c.get('deps');
         const { tenant, filter } = await postFilter(c, 'guestbook');
         const now = clock.now();

@@ -4,13 +4,22 @@ import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { Code } from '../../../common/codes';
 import { asAdmin, security } from '../../core/auth';
-import type { AppEnv } from '../../core/context';
+import type { AppContext, AppEnv } from '../../core/context';
 import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
 import type { SitePart, TenantSettings } from '../../core/module';
 import { intQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
-import { readSiteHead, readSiteKey, regenerateSiteKey } from './state';
+import {
+  firstSighting,
+  openSecret,
+  REPLAY_WINDOW_S,
+  SIGNATURE_HEADER,
+  sameHex,
+  signatureOf,
+  TIMESTAMP_HEADER,
+} from './secret';
+import { readSiteHead, readSiteKey, regenerateSiteKey, rotateSiteSecret } from './state';
 
 type SiteHead = NonNullable<Awaited<ReturnType<typeof readSiteHead>>>;
 /** The site row a request's key named (set by `requireSiteKey`, read by the handler). */
@@ -20,6 +29,13 @@ const heads = new WeakMap<Request, SiteHead>();
 export const SITE_MAX_AGE = 60;
 export const SITE_KEY_HEADER = 'Site-Key';
 const siteSecurity = [{ SiteKey: [] }];
+/** A route the site's server signs (SiteKey names the tenant, SiteSignature proves the secret). */
+export const signedSecurity: Record<string, string[]>[] = [{ SiteKey: [], SiteSignature: [] }];
+/** A route both doors use: the browser key for anonymous traffic, the signature for the rest. */
+export const eitherSecurity: Record<string, string[]>[] = [
+  { SiteKey: [] },
+  { SiteKey: [], SiteSignature: [] },
+];
 
 /** The public answer: the tenant, the platform, and every module's part (ServerModule.site) by its field. */
 const configRoute = (parts: readonly SitePart[]) => {
@@ -67,7 +83,21 @@ const configRoute = (parts: readonly SitePart[]) => {
   });
 };
 
-const SiteKey = z.object({ key: z.string().nullable(), updatedAt: z.string().nullable() }).openapi('SiteKey');
+const SiteKey = z
+  .object({
+    key: z.string().nullable(),
+    updatedAt: z.string().nullable(),
+    secretUpdatedAt: z.string().nullable().openapi({
+      description: "When the site's server secret was made (null: none yet); the secret is never answered",
+    }),
+  })
+  .openapi('SiteKey');
+const SiteSecret = z
+  .object({
+    secret: z.string().openapi({ description: 'The new secret: answered this once, never again' }),
+    secretUpdatedAt: z.string(),
+  })
+  .openapi('SiteSecret');
 
 const keyRoutes = {
   get: createRoute({
@@ -88,6 +118,16 @@ const keyRoutes = {
     middleware: asAdmin,
     responses: jsonResponse(SiteKey),
   }),
+  rotateSecret: createRoute({
+    method: 'post',
+    path: '/secret',
+    tags: ['site (public)'],
+    security,
+    summary:
+      "Make a new server secret for the site's server (admin): answered once, stored encrypted, never shown again; the old one stops working at once",
+    middleware: asAdmin,
+    responses: jsonResponse(SiteSecret),
+  }),
 };
 
 /** The site key names the tenant; a missing or unknown one is 40100 (and never cached). */
@@ -99,6 +139,62 @@ export const requireSiteKey = createMiddleware<AppEnv>(async (c, next) => {
     throw new ApiError(Code.BAD_CREDENTIALS, 'site.badKey');
   }
   heads.set(c.req.raw, head);
+  await next();
+});
+
+/** The requests whose signature was verified (`verifySignature`). */
+const signed = new WeakSet<Request>();
+/** Whether the site's server signed this request (the signature was checked: a bad one never gets this far). */
+export const isSigned = (c: { req: { raw: Request } }) => signed.has(c.req.raw);
+/** Whether the request carries a signature at all (then it must be a good one). */
+export const claimsSignature = (c: AppContext) =>
+  c.req.header(SIGNATURE_HEADER) !== undefined || c.req.header(TIMESTAMP_HEADER) !== undefined;
+
+const SIGNATURE_RE = /^v1=([0-9a-f]{64})$/;
+
+/**
+ * Checks the site server's signature (after `requireSiteKey`): the timestamp within REPLAY_WINDOW_S of the server's
+ * clock, HMAC-SHA256 with the tenant's secret over `<timestamp>.<raw body>` compared in constant time, and the
+ * signature never accepted before (in the database, so every instance agrees). The body is read here, within the
+ * route's body limit; the route's validator then gets the same value. Each refusal is 40100 saying why.
+ */
+export async function verifySignature(c: AppContext) {
+  const { db, clock, config } = c.get('deps');
+  const refuse = (key: 'site.badTimestamp' | 'site.badSignature' | 'site.noSecret' | 'site.replayed') => {
+    c.header('Cache-Control', 'no-store');
+    return new ApiError(Code.BAD_CREDENTIALS, key, { window: REPLAY_WINDOW_S });
+  };
+  const timestamp = c.req.header(TIMESTAMP_HEADER)?.trim() ?? '';
+  const now = clock.now();
+  if (
+    !/^\d{1,12}$/.test(timestamp) ||
+    Math.abs(Number(timestamp) * 1000 - now.getTime()) > REPLAY_WINDOW_S * 1000
+  )
+    throw refuse('site.badTimestamp');
+  const given = SIGNATURE_RE.exec(c.req.header(SIGNATURE_HEADER)?.trim().toLowerCase() ?? '')?.[1];
+  if (!given) throw refuse('site.badSignature');
+  const head = heads.get(c.req.raw)!;
+  const secret = head.secretCipher ? await openSecret(config.siteSecretKey, head.secretCipher) : undefined;
+  if (!secret) throw refuse('site.noSecret');
+  const body = c.req.raw.body ? new Uint8Array(await c.req.arrayBuffer()) : new Uint8Array(0);
+  if (!sameHex(await signatureOf(secret, timestamp, body), given)) throw refuse('site.badSignature');
+  if (!(await firstSighting(db, head.tenant, given, now))) throw refuse('site.replayed');
+  signed.add(c.req.raw);
+}
+
+/** Only the site's server may call this route: a request without a good signature is refused. */
+export const requireSignature = createMiddleware<AppEnv>(async (c, next) => {
+  if (!claimsSignature(c)) {
+    c.header('Cache-Control', 'no-store');
+    throw new ApiError(Code.FORBIDDEN, 'site.signatureRequired', { path: c.req.path });
+  }
+  await verifySignature(c);
+  await next();
+});
+
+/** Both doors: a request that carries a signature must carry a good one; one without is the browser's. */
+export const optionalSignature = createMiddleware<AppEnv>(async (c, next) => {
+  if (claimsSignature(c)) await verifySignature(c);
   await next();
 });
 
@@ -119,7 +215,12 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  * what the site shows bumps it), the last notice boundary crossed (a notice starting or ending changes the answer
  * without a write), the platform and the locale of `msg`. A cache may keep the answer until the next boundary.
  */
-export function freshness(head: SiteHead, platform: number, locale: string, now: Date) {
+export function freshness(
+  head: Pick<SiteHead, 'tenant' | 'siteVersion' | 'boundaries'>,
+  platform: number,
+  locale: string,
+  now: Date,
+) {
   const t = now.getTime();
   let passed = 0;
   let next = Number.POSITIVE_INFINITY;
@@ -156,8 +257,23 @@ export function siteRoutes(parts: readonly SitePart[], tenantSettings: TenantSet
     type: 'apiKey',
     in: 'header',
     name: SITE_KEY_HEADER,
-    description:
-      "A tenant's site key (Settings → Base settings, admins): names the tenant; not an operator session",
+    description: [
+      "The tenant's browser key (Settings → Base settings, admins): names the tenant; public by design (it is in the",
+      "site's pages, CORS is open). Alone it may read the site API and send anonymous traffic events (page views, plays,",
+      "searches, ad impressions and clicks, tag clicks) and guest posts; never money, signups or a member's identity.",
+    ].join(' '),
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'SiteSignature', {
+    type: 'apiKey',
+    in: 'header',
+    name: SIGNATURE_HEADER,
+    description: [
+      "The site's server signs what moves money, registers members or speaks for a member, beside its Site-Key:",
+      `\`${TIMESTAMP_HEADER}: <unix seconds>\` and \`${SIGNATURE_HEADER}: v1=<hex>\`, the hex being HMAC-SHA256 with the`,
+      "tenant's server secret (Settings → Base settings, shown once when made) over the bytes `<timestamp>.<raw body>`.",
+      `The timestamp must be within ${REPLAY_WINDOW_S} s of the server's clock and a signature is accepted once`,
+      '(40100 otherwise). Never send the secret itself, and never from a browser.',
+    ].join(' '),
   });
 
   const siteCors = cors({
@@ -215,7 +331,14 @@ export function siteKeyRoutes() {
   app.openapi(keyRoutes.get, async (c) => ok(c, await readSiteKey(c.get('deps').db, tenantOf(c))));
   app.openapi(keyRoutes.regenerate, async (c) => {
     const { db, clock } = c.get('deps');
-    return ok(c, await regenerateSiteKey(db, tenantOf(c), clock.now()));
+    const tenant = tenantOf(c);
+    const made = await regenerateSiteKey(db, tenant, clock.now());
+    return ok(c, { ...made, secretUpdatedAt: (await readSiteKey(db, tenant)).secretUpdatedAt });
+  });
+  app.openapi(keyRoutes.rotateSecret, async (c) => {
+    const { db, clock, config } = c.get('deps');
+    c.header('Cache-Control', 'no-store');
+    return ok(c, await rotateSiteSecret(db, tenantOf(c), clock.now(), config.siteSecretKey));
   });
 
   return app;

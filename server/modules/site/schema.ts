@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { integer, pgTable, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
 
 /**
  * What the public site API needs per tenant, in one small row: the site key that names the tenant, and what its
@@ -20,6 +29,23 @@ export const siteState = pgTable(
       .notNull()
       .default(sql`'{}'::timestamptz[]`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The site's server secret, encrypted with the server's key (secret.ts); null until one is made. */
+    secretCipher: text('secret_cipher'),
+    secretUpdatedAt: timestamp('secret_updated_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('site_state_site_key').on(t.siteKey)],
+);
+
+/** Signatures accepted inside the replay window, so that a signed request is accepted once by every instance. */
+export const siteSignatures = pgTable(
+  'site_signatures',
+  {
+    tenant: integer('tenant').notNull(),
+    signature: varchar('signature', { length: 64 }).notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'site_signatures_pkey', columns: [t.tenant, t.signature] }),
+    index('site_signatures_seen_at').on(t.seenAt),
+  ],
 );

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { newToken } from '../../core/crypto';
 import type { Executor } from '../../db/types';
 import { siteState } from './schema';
+import { newSecret, sealSecret } from './secret';
 
 /** More future boundaries than this are not kept (the earliest are): a write later recomputes them anyway. */
 export const MAX_BOUNDARIES = 500;
@@ -41,6 +42,7 @@ export async function readSiteHead(db: Executor, key: string) {
       tenant: siteState.tenant,
       siteVersion: siteState.siteVersion,
       boundaries: siteState.boundaries,
+      secretCipher: siteState.secretCipher,
     })
     .from(siteState)
     .where(eq(siteState.siteKey, key));
@@ -57,13 +59,40 @@ export async function tenantsWithSiteKey(db: Executor): Promise<number[]> {
   return rows.map((r) => Number(r.tenant));
 }
 
-/** The tenant's site key, or null while none was made. */
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/** The tenant's site key (null while none was made) and when its server secret was made (never the secret). */
 export async function readSiteKey(db: Executor, tenant: number) {
   const [row] = await db
-    .select({ key: siteState.siteKey, updatedAt: siteState.keyUpdatedAt })
+    .select({
+      key: siteState.siteKey,
+      updatedAt: siteState.keyUpdatedAt,
+      secretUpdatedAt: siteState.secretUpdatedAt,
+    })
     .from(siteState)
     .where(eq(siteState.tenant, tenant));
-  return { key: row?.key ?? null, updatedAt: row?.updatedAt ? new Date(row.updatedAt).toISOString() : null };
+  return {
+    key: row?.key ?? null,
+    updatedAt: iso(row?.updatedAt),
+    secretUpdatedAt: iso(row?.secretUpdatedAt),
+  };
+}
+
+/**
+ * A new server secret for the tenant, answered this once and stored sealed with the server's key: the old one stops
+ * working at once (no overlap: a secret is rotated because it may have leaked).
+ */
+export async function rotateSiteSecret(db: Executor, tenant: number, now: Date, keyHex: string | undefined) {
+  const secret = newSecret();
+  const sealed = await sealSecret(keyHex, secret);
+  await db
+    .insert(siteState)
+    .values({ tenant, secretCipher: sealed, secretUpdatedAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: siteState.tenant,
+      set: { secretCipher: sealed, secretUpdatedAt: now, updatedAt: now },
+    });
+  return { secret, secretUpdatedAt: now.toISOString() };
 }
 
 /** A new site key for the tenant (the old one stops working at once). */

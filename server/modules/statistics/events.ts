@@ -27,6 +27,20 @@ export const SETTING_OF: Partial<Record<EventType, StatEvent>> = {
   ad_click: 'adClick',
   tag_click: 'tagClick',
 };
+/**
+ * What the browser key may send (DESIGN.md decision 11): anonymous traffic. Signups and recharges move money or name a
+ * member and come signed from the site's server, as do the fields only it may set: the visitor's address (a browser's
+ * is its connection's) and an amount.
+ */
+export const BROWSER_TYPES: ReadonlySet<string> = new Set<EventType>([
+  'pageview',
+  'play',
+  'search',
+  'ad_impression',
+  'ad_click',
+  'tag_click',
+]);
+export const SERVER_FIELDS = ['ip', 'amount'] as const;
 export const OBJECT_TYPES = ['movie', 'novel', 'chapter', 'actress', 'tag', 'ad', 'position'] as const;
 export const MAX_BATCH = 500;
 

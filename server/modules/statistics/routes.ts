@@ -7,8 +7,8 @@ import { dayOf, daysIn, isDay, type Period } from '../../../common/period';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, invalidField, notFound } from '../../core/errors';
-import { translate } from '../../core/i18n';
+import { ApiError, type FieldErrors, invalidField, notFound, ValidationError } from '../../core/errors';
+import { fieldMessage } from '../../core/i18n';
 import { containsPattern, intQuery, rejectUnknownQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { listTotalShape } from '../../core/totals';
@@ -18,8 +18,16 @@ import { actresses } from '../actresses/schema';
 import { lockMovies, touchMovies } from '../movie/model';
 import { movies, movieTagLinks, movieTags } from '../movie/schema';
 import { novels } from '../novel/schema';
-import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf, siteVersionOf } from '../site/routes';
-import { EventInput, MAX_BATCH } from './events';
+import {
+  eitherSecurity,
+  isSigned,
+  optionalSignature,
+  requireSiteKey,
+  SITE_KEY_HEADER,
+  siteTenantOf,
+  siteVersionOf,
+} from '../site/routes';
+import { BROWSER_TYPES, EventInput, MAX_BATCH, SERVER_FIELDS } from './events';
 import { ingest, timeZoneOf } from './ingest';
 import { domainHours, domainPageViews, earliestDay, REPORTS, type ReportDef, runReport } from './reports';
 import { RollupStuck, runRollup, stuckDays } from './rollup';
@@ -45,9 +53,13 @@ const ingestRoute = createRoute({
   method: 'post',
   path: '/',
   tags: ['site (public)'],
-  security: [{ SiteKey: [] }],
-  summary: "The content site's events, in batches of 1 to 500 (public: the tenant's Site-Key)",
+  security: eitherSecurity,
+  summary: "The content site's events, in batches of 1 to 500 (browser key: anonymous traffic; signed: all)",
   description: [
+    'Two doors (DESIGN.md decision 11). With the browser key alone (Site-Key, CORS open) a batch may hold only',
+    'anonymous traffic: pageview, play, search, ad_impression, ad_click, tag_click, without `ip` or `amount` (the',
+    "address is the connection's); anything else refuses the whole batch with 40300 naming the event and its type.",
+    "`signup` and `recharge` events, and `ip`, come from the site's server, signed (Site-Timestamp, Site-Signature).",
     'Each event is checked on its own: a bad one is reported in `rejected` by its index and field, the others are',
     'kept. An event id already stored (a retried batch) counts in `duplicates`, once. Bots (isbot), visitors outside',
     'the sampling rate and event types switched off in the statistics settings count in `dropped`. The body is',
@@ -257,6 +269,23 @@ async function labels(db: Executor, table: 'movies' | 'movie_tags', ids: number[
 export const EVENTS_MOUNT = '/site/events';
 export const SITE_EVENTS_PATH = `/app${EVENTS_MOUNT}`;
 
+/**
+ * The browser key's limits: events that move money or name a member (signup, recharge) and the fields only the site's
+ * server may set (`ip`, `amount`) refuse the whole batch (40300, nothing stored), naming each event and what it held.
+ */
+function refuseServerEvents(events: unknown[]) {
+  const fields: FieldErrors = {};
+  events.forEach((e, i) => {
+    if (!e || typeof e !== 'object' || Array.isArray(e)) return; // checked, and reported, with the others
+    const { type } = e as Record<string, unknown>;
+    if (typeof type === 'string' && !BROWSER_TYPES.has(type) && EventInput.shape.type.safeParse(type).success)
+      fields[`events.${i}.type`] = { key: 'site.serverOnlyEvent', params: { type } };
+    for (const f of SERVER_FIELDS)
+      if (Object.hasOwn(e, f)) fields[`events.${i}.${f}`] = { key: 'site.serverOnlyField' };
+  });
+  if (Object.keys(fields).length) throw new ValidationError(fields, Code.FORBIDDEN);
+}
+
 /** The public ingestion, mounted at /app/site/events (beside the site API, with the same key). */
 export function ingestRoutes() {
   const app = new OpenAPIHono<AppEnv>();
@@ -272,6 +301,7 @@ export function ingestRoutes() {
     if (c.req.method !== 'OPTIONS') return ingestCors(c, () => requireSiteKey(c, next) as Promise<void>);
     return c.req.header('access-control-request-method') ? ingestCors(c, next) : requireSiteKey(c, next);
   });
+  app.use('*', optionalSignature);
 
   app.post('/', async (c, next) => {
     // Each event is checked on its own below; the body itself must be {events: [...]} of 1..500.
@@ -287,6 +317,7 @@ export function ingestRoutes() {
     if (events.length > MAX_BATCH) throw invalidField('events', 'field.tooLong', { max: MAX_BATCH });
     const unknown = Object.keys(body).find((k) => k !== 'events');
     if (unknown) throw invalidField(unknown, 'field.unknown');
+    if (!isSigned(c)) refuseServerEvents(events);
     const { db, clock, clientAddress, region, md5 } = c.get('deps');
     const outcome = await ingest(db, siteTenantOf(c), events, {
       now: clock.now(),
@@ -302,7 +333,7 @@ export function ingestRoutes() {
       rejected: outcome.rejected.map(({ index, fields }) => ({
         index,
         fields: Object.fromEntries(
-          Object.entries(fields).map(([f, { key, params }]) => [f, translate(locale, key, params)]),
+          Object.entries(fields).map(([f, { key, params }]) => [f, fieldMessage(locale, f, key, params)]),
         ),
       })),
     });

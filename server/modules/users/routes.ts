@@ -14,7 +14,7 @@ import { listGetRoutes } from '../../core/resource';
 import { duplicate, lookalike, transaction } from '../../core/shared';
 import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
-import { siteKeyGate, siteTenantOf } from '../site/routes';
+import { requireSignature, signedSecurity, siteKeyGate, siteTenantOf } from '../site/routes';
 import { ListQuery, readUserList, SiteUser, type UserRow, userToApi } from './list';
 import { type BanChanges, siteUserBans, siteUsers } from './schema';
 
@@ -99,7 +99,7 @@ const Signup = z
       .regex(/^\+?\d{5,20}$/)
       .optional(),
     email: z.string().trim().email().max(128).optional(),
-    /** The address the member signed up from, as the site saw it. */
+    /** The address the member signed up from, as the site's server saw it (a signed field: that server is trusted). */
     address: z
       .string()
       .trim()
@@ -114,19 +114,22 @@ const Signup = z
   .openapi('SiteSignup');
 
 /**
- * `POST /app/site/users`: the site's backend records a signup (Site-Key), with the agent's channel code and the
+ * `POST /app/site/users`: the site's server records a signup (signed: Site-Key and Site-Signature), with the agent's channel code and the
  * inviter; answers the member's id, which the site then names in its posts. A taken account is 40900.
  */
 export function siteSignupRoutes() {
   const app = new OpenAPIHono<AppEnv>();
   app.use('*', siteKeyGate);
+  app.use('*', requireSignature);
   app.openapi(
     createRoute({
       method: 'post',
       path: '/',
       tags: ['site (public)'],
-      security: [{ SiteKey: [] }],
+      security: signedSecurity,
       summary: 'A signup on the site: the member, their agent code and inviter (a taken account is 40900)',
+      description:
+        "Signed by the site's server only (Site-Timestamp, Site-Signature beside Site-Key): the browser key alone is 40300.",
       request: { body: jsonBody(Signup) },
       responses: jsonResponse(z.object({ id: z.number(), account: z.string() }).openapi('SiteSignupAnswer')),
     }),

@@ -16,15 +16,18 @@ import { useEffect, useId, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { request } from '../../../api/http';
 import { BASE_MSG } from '../names';
+import { SiteSecretPanel } from './SiteSecretPanel';
 
 interface SiteKey {
   key: string | null;
   updatedAt: string | null;
+  secretUpdatedAt?: string | null;
 }
 
 /**
- * The tenant's site key for the public site API (admins only: the route refuses others). Regenerating asks first,
- * because the content site stops getting answers until it is given the new key.
+ * The tenant's site key for the public site API (admins only: the route refuses others), and beside it the site
+ * server's secret. Regenerating asks first, because the content site stops getting answers until it is given the
+ * new key.
  */
 export function SiteKeyPanel() {
   const translate = useTranslate();
@@ -38,7 +41,7 @@ export function SiteKeyPanel() {
     let live = true;
     request<SiteKey>('admin/setting/site-key', { quiet: true })
       .then((k) => live && setState(k))
-      .catch(() => live && setState({ key: null, updatedAt: null }));
+      .catch(() => live && setState({ key: null, updatedAt: null, secretUpdatedAt: null }));
     return () => {
       live = false;
     };
@@ -105,6 +108,12 @@ export function SiteKeyPanel() {
       <Button sx={{ mt: 1 }} variant="outlined" onClick={() => setAsking(true)} disabled={state === null}>
         {translate(state?.key ? `${BASE_MSG}.siteKey.regenerate` : `${BASE_MSG}.siteKey.create`)}
       </Button>
+      {state?.key ? (
+        <SiteSecretPanel
+          secretUpdatedAt={state.secretUpdatedAt ?? null}
+          onMade={(at) => setState((s) => (s ? { ...s, secretUpdatedAt: at } : s))}
+        />
+      ) : null}
       <Dialog
         open={asking}
         onClose={() => setAsking(false)}
