@@ -338,11 +338,20 @@ function ReportView(props: ViewProps) {
 
   const sortBy = (field: string) =>
     setSort({ field, order: sort.field === field && sort.order === 'DESC' ? 'ASC' : 'DESC' });
-  const header = (source: string, label: string, sortable: boolean, align: 'left' | 'right', help?: string) => {
+  const header = (
+    source: string,
+    label: string,
+    sortable: boolean,
+    align: 'left' | 'right',
+    help?: string,
+  ) => {
     const active = sort.field === source;
     const text = help ? (
       <Tooltip title={translate(help)} describeChild>
-        <Box component="span" sx={{ textDecoration: 'underline dotted', textUnderlineOffset: 3, cursor: 'help' }}>
+        <Box
+          component="span"
+          sx={{ textDecoration: 'underline dotted', textUnderlineOffset: 3, cursor: 'help' }}
+        >
           {translate(label)}
         </Box>
       </Tooltip>

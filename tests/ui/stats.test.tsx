@@ -239,9 +239,9 @@ test.each([
     '播放率',
   ]);
   // each figure says what it counts (issue #52: 观看人数 above 浏览量 read as a fault)
-  expect(screen.getByTitle('播放过的不同访客数（按访客去重，只看页面未播放的不计；估算，误差约 1%）').textContent).toBe(
-    '播放人数',
-  );
+  expect(
+    screen.getByTitle('播放过的不同访客数（按访客去重，只看页面未播放的不计；估算，误差约 1%）').textContent,
+  ).toBe('播放人数');
   expect(screen.getByTitle('播放量 ÷ 浏览量').textContent).toBe('播放率');
   fireEvent.click(screen.getByRole('tab', { name: '本时段无人浏览' }));
   expect(await screen.findByText('冷门')).toBeTruthy();
