@@ -17,6 +17,7 @@ import {
   TableHead,
   TableRow,
   TextField,
+  Tooltip,
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
@@ -33,7 +34,7 @@ import { useLocation } from 'react-router-dom';
 import { MAX_FIND, patternProblem } from '../../../common/ad';
 import { ApiFailure, request } from '../../api/http';
 import { useUser } from '../../api/session';
-import { hasPermission } from '../../auth/permission';
+import { hasPermission, READ_ONLY_REASON, ReadOnlyBanner, useReadOnly } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListPagination } from '../../layout/listParts';
 import {
@@ -306,6 +307,8 @@ export function EditBatch() {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  // the preview and the replacement are admin-only on the API (the route's editRoles): others read the history
+  const readOnly = useReadOnly();
   const problem = mode === 'pattern' && find ? patternProblem(find) : null;
   const body = { mode, find, replace, ...(ids ? { ids } : { filter }) };
 
@@ -344,6 +347,7 @@ export function EditBatch() {
           <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
             {translate(`${BATCH_MSG}.heading`)}
           </Typography>
+          {readOnly && <ReadOnlyBanner />}
           <Scope ids={ids} filter={filter} />
           <RadioGroup
             row
@@ -389,19 +393,26 @@ export function EditBatch() {
               sx={{ minWidth: 320, flex: 1 }}
             />
           </Box>
-          <Box sx={{ display: 'flex', gap: 1 }}>
-            <Button variant="outlined" onClick={runPreview} disabled={!find || !!problem || busy}>
-              {translate(`${BATCH_MSG}.preview`)}
-            </Button>
-            <Button
-              variant="contained"
-              startIcon={<FindReplaceIcon />}
-              onClick={() => setConfirming(true)}
-              disabled={!preview || preview.count === 0 || preview.invalid > 0 || busy}
-            >
-              {translate(`${BATCH_MSG}.apply`)}
-            </Button>
-          </Box>
+          <Tooltip title={readOnly ? translate(READ_ONLY_REASON) : ''} describeChild>
+            {/* a disabled button gets no hover: the tooltip sits on its box */}
+            <Box sx={{ display: 'flex', gap: 1, width: 'fit-content' }} data-testid="batch-actions">
+              <Button
+                variant="outlined"
+                onClick={runPreview}
+                disabled={readOnly || !find || !!problem || busy}
+              >
+                {translate(`${BATCH_MSG}.preview`)}
+              </Button>
+              <Button
+                variant="contained"
+                startIcon={<FindReplaceIcon />}
+                onClick={() => setConfirming(true)}
+                disabled={readOnly || !preview || preview.count === 0 || preview.invalid > 0 || busy}
+              >
+                {translate(`${BATCH_MSG}.apply`)}
+              </Button>
+            </Box>
+          </Tooltip>
           {preview && (
             <Box sx={{ mt: 2 }}>
               <Alert severity={preview.invalid ? 'error' : preview.count ? 'info' : 'warning'} sx={{ mb: 1 }}>
