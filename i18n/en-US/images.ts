@@ -3,6 +3,7 @@ const images = {
   image: {
     loading: 'Loading image',
     unavailable: 'Image unavailable',
+    none: 'No image',
   },
   input: {
     choose: 'Choose an image',

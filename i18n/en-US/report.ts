@@ -14,6 +14,7 @@ const report = {
     to: 'To',
     invalid: 'Enter a date between %{min} and %{max}',
     order: 'The start must not be after the end',
+    kept: 'A date is not applied yet: the report still shows %{from} – %{to}',
     timeZone: 'Days in the time zone %{timeZone}',
     compare: 'Compare with the previous period',
     previous: 'previous period %{from} – %{to}',

@@ -64,6 +64,7 @@ const shell = {
     exported: '%{count} row(s) exported',
     timeHeader: '%{label} (%{zone})',
     readOnly: 'You can read this page; only an admin can change it.',
+    readOnlyAction: 'Only an admin can do this',
     density: {
       label: 'Density',
       compact: 'Compact rows',

@@ -5,6 +5,7 @@ const images: typeof en = {
   image: {
     loading: '图片加载中',
     unavailable: '图片无法显示',
+    none: '暂无图片',
   },
   input: {
     choose: '选择图片',

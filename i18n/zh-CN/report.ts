@@ -16,6 +16,7 @@ const report: typeof en = {
     to: '结束日期',
     invalid: '请输入 %{min} 至 %{max} 之间的日期',
     order: '开始日期不能晚于结束日期',
+    kept: '有日期未生效，报表仍为 %{from} 至 %{to}',
     timeZone: '按时区 %{timeZone} 划分日期',
     compare: '与上一周期对比',
     previous: '上一周期 %{from} 至 %{to}',

@@ -66,6 +66,7 @@ const shell: typeof en = {
     exported: '已导出 %{count} 行',
     timeHeader: '%{label}（%{zone}）',
     readOnly: '你可以查看此页面；只有管理员可以修改。',
+    readOnlyAction: '只有管理员可以执行此操作',
     density: {
       label: '行距',
       compact: '紧凑行',

@@ -1,5 +1,5 @@
 import { Alert } from '@mui/material';
-import type { ReactNode } from 'react';
+import { createContext, type ReactNode, useContext } from 'react';
 import { useTranslate } from 'react-admin';
 import { useUser } from '../api/session';
 
@@ -36,3 +36,19 @@ export function ReadOnlyBanner({ message = 'shell.list.readOnly' }: { message?: 
     </Alert>
   );
 }
+
+/**
+ * The roles that may change what the current screen shows (the route's `editRoles`, matching the API's admin-only
+ * writes); absent when every role that may open the screen may also save it.
+ */
+export const EditRolesContext = createContext<readonly string[] | undefined>(undefined);
+
+/** Whether the operator may only read the current screen: its route lets them in but not save. */
+export function useReadOnly(): boolean {
+  const roles = useContext(EditRolesContext);
+  const role = useUser()?.role;
+  return !!roles && roles.length > 0 && !roles.includes('*') && !(role && roles.includes(role));
+}
+
+/** Why a control is disabled on a read-only screen (its tooltip), in the interface's language. */
+export const READ_ONLY_REASON = 'shell.list.readOnlyAction';

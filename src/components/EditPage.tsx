@@ -1,4 +1,4 @@
-import { Card } from '@mui/material';
+import { Box, Card } from '@mui/material';
 import { createContext, type ReactElement, type ReactNode, useContext } from 'react';
 import {
   Edit,
@@ -7,6 +7,7 @@ import {
   SimpleForm,
   type SimpleFormProps,
 } from 'react-admin';
+import { ReadOnlyBanner, useReadOnly } from '../auth/permission';
 import { ConflictAlert, useConflict } from './ConflictAlert';
 import { EditToolbar } from './EditToolbar';
 
@@ -55,11 +56,21 @@ export function EditPage({
   ...edit
 }: EditPageProps) {
   const { conflict, setConflict, onError } = useConflict();
+  // A role the route lets in but the API would refuse the save to reads the page: no save, every input disabled (a
+  // disabled fieldset reaches inputs a screen adds itself), and the reason at the top.
+  const readOnly = useReadOnly();
   const body = (
     <>
+      {readOnly && <ReadOnlyBanner />}
       <ConflictAlert show={conflict} onReload={() => setConflict(false)} />
-      <SimpleForm toolbar={toolbar} {...form}>
-        {children}
+      <SimpleForm toolbar={readOnly ? false : toolbar} {...form}>
+        {readOnly ? (
+          <Box component="fieldset" disabled sx={{ border: 0, p: 0, m: 0, minWidth: 0, width: '100%' }}>
+            {children}
+          </Box>
+        ) : (
+          children
+        )}
       </SimpleForm>
     </>
   );

@@ -17,6 +17,7 @@ import {
   TableHead,
   TableRow,
   TableSortLabel,
+  Tooltip,
   Typography,
 } from '@mui/material';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
@@ -337,8 +338,26 @@ function ReportView(props: ViewProps) {
 
   const sortBy = (field: string) =>
     setSort({ field, order: sort.field === field && sort.order === 'DESC' ? 'ASC' : 'DESC' });
-  const header = (source: string, label: string, sortable: boolean, align: 'left' | 'right') => {
+  const header = (
+    source: string,
+    label: string,
+    sortable: boolean,
+    align: 'left' | 'right',
+    help?: string,
+  ) => {
     const active = sort.field === source;
+    const text = help ? (
+      <Tooltip title={translate(help)} describeChild>
+        <Box
+          component="span"
+          sx={{ textDecoration: 'underline dotted', textUnderlineOffset: 3, cursor: 'help' }}
+        >
+          {translate(label)}
+        </Box>
+      </Tooltip>
+    ) : (
+      translate(label)
+    );
     return (
       <TableCell
         key={source}
@@ -352,10 +371,10 @@ function ReportView(props: ViewProps) {
             direction={active ? (sort.order.toLowerCase() as 'asc' | 'desc') : 'desc'}
             onClick={() => sortBy(source)}
           >
-            {translate(label)}
+            {text}
           </TableSortLabel>
         ) : (
-          translate(label)
+          text
         )}
       </TableCell>
     );
@@ -392,7 +411,7 @@ function ReportView(props: ViewProps) {
           <TableHead>
             <TableRow>
               {columns.map((c) => header(c.source, c.label, !!c.sortable, 'left'))}
-              {figures.map((f) => header(f.source, f.label, f.sortable !== false, 'right'))}
+              {figures.map((f) => header(f.source, f.label, f.sortable !== false, 'right', f.help))}
               {props.actions && (
                 <TableCell align="right" sx={{ fontWeight: 600 }}>
                   {translate(props.actions.label)}

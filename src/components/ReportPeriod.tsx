@@ -94,17 +94,26 @@ export function PeriodBar({
 }) {
   const translate = useTranslate();
   const id = useId();
-  const [orderError, setOrderError] = useState<string | undefined>();
   const { period, preset, compare } = state;
+  // The two boxes edit one period. A day typed in one box while the other shows an entry it refused (or that would
+  // put the start after the end) is held, not read with the other box's old day: the report keeps the last period both
+  // boxes agreed on, says so, and reads the held day with the other box's once that one is put right.
+  const [held, setHeld] = useState<Partial<Period>>({});
+  const [refused, setRefused] = useState<{ from: boolean; to: boolean }>({ from: false, to: false });
+  const [orderError, setOrderError] = useState<'from' | 'to' | undefined>();
   const previous = previousPeriod(period);
-  const setRange = (next: Period) => {
-    if (next.from > next.to) {
-      setOrderError(translate('report.period.order'));
+  const commit = (which: 'from' | 'to', day: string) => {
+    const next = { from: held.from ?? period.from, to: held.to ?? period.to, [which]: day };
+    if (refused[which === 'from' ? 'to' : 'from'] || next.from > next.to) {
+      setHeld({ ...held, [which]: day });
+      setOrderError(next.from > next.to ? which : undefined);
       return;
     }
+    setHeld({});
     setOrderError(undefined);
     state.setRange(next);
   };
+  const isHeld = held.from !== undefined || held.to !== undefined;
   return (
     <Box
       component="section"
@@ -122,6 +131,7 @@ export function PeriodBar({
         onChange={(_, value: PeriodPreset | 'custom' | null) => {
           if (value && value !== 'custom') {
             setOrderError(undefined);
+            setHeld({});
             state.setPreset(value);
           }
         }}
@@ -141,17 +151,25 @@ export function PeriodBar({
           value={period.from}
           min={meta.earliest ?? undefined}
           max={meta.today}
-          onCommit={(from) => setRange({ from, to: period.to })}
-          error={orderError}
+          onCommit={(from) => commit('from', from)}
+          onRefused={(r) => setRefused((was) => (was.from === r ? was : { ...was, from: r }))}
+          error={orderError === 'from' ? translate('report.period.order') : undefined}
         />
         <DateBox
           label={translate('report.period.to')}
           value={period.to}
           min={meta.earliest ?? undefined}
           max={meta.today}
-          onCommit={(to) => setRange({ from: period.from, to })}
+          onCommit={(to) => commit('to', to)}
+          onRefused={(r) => setRefused((was) => (was.to === r ? was : { ...was, to: r }))}
+          error={orderError === 'to' ? translate('report.period.order') : undefined}
         />
       </Box>
+      {isHeld && (
+        <Typography variant="caption" color="error" role="status" sx={{ alignSelf: 'center' }}>
+          {translate('report.period.kept', period)}
+        </Typography>
+      )}
       {comparable && (
         <Box sx={{ display: 'flex', flexDirection: 'column' }}>
           <FormControlLabel

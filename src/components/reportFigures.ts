@@ -21,6 +21,8 @@ export interface ReportFigure {
   chart?: boolean;
   /** The API cannot sort by it. */
   sortable?: boolean;
+  /** i18n key of what the figure counts, shown on its header (two counts of people read alike otherwise). */
+  help?: string;
 }
 
 /** How a figure reads in `locale`. */

@@ -97,7 +97,8 @@ export function SecureImage({ src, alt, width, height, sx }: SecureImageProps) {
   }, [url, seen]);
 
   const current = shown?.url === url ? shown : null;
-  const status = !url ? 'failed' : (current?.status ?? 'loading');
+  // No image at all (a novel without a cover) is an empty frame, not the broken-image sign of one that failed.
+  const status = !url ? 'empty' : (current?.status ?? 'loading');
   // An unsized image takes its natural size; its skeleton and placeholder need one meanwhile.
   const size = { width: width ?? 'auto', height: height ?? 'auto' };
   const boxSize = { width: width ?? 120, height: height ?? 80 };
@@ -135,6 +136,16 @@ export function SecureImage({ src, alt, width, height, sx }: SecureImageProps) {
       >
         <ImageNotSupportedOutlined fontSize="small" aria-hidden />
       </Box>
+    );
+  } else if (status === 'empty') {
+    content = (
+      <Box
+        component="span"
+        role="img"
+        aria-label={translate('images.image.none')}
+        title={translate('images.image.none')}
+        sx={{ ...boxSize, display: 'block', bgcolor: 'action.hover', borderRadius: 1 }}
+      />
     );
   } else {
     content = (

@@ -1,6 +1,6 @@
 import DensityMediumIcon from '@mui/icons-material/DensityMedium';
 import DensitySmallIcon from '@mui/icons-material/DensitySmall';
-import { Box, Chip, Tooltip } from '@mui/material';
+import { Box, Chip, TablePagination, type TablePaginationProps, Tooltip } from '@mui/material';
 import { useLayoutEffect, useRef } from 'react';
 import {
   Button,
@@ -42,6 +42,31 @@ export function ListPagination() {
           });
   // PaginationProps does not declare it, but react-admin passes the rest to MUI's TablePagination, last.
   return <Pagination rowsPerPageOptions={PAGE_SIZES} {...({ labelDisplayedRows } as object)} />;
+}
+
+/**
+ * MUI's TablePagination for a table outside react-admin's lists, in the interface's language (on its own it says
+ * "1–3 of 3" and "Rows per page" whatever the locale).
+ */
+export function LocalTablePagination(props: Omit<TablePaginationProps, 'component'>) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const n = (x: number) => x.toLocaleString(locale);
+  return (
+    <TablePagination
+      component="div"
+      labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
+      labelDisplayedRows={({ from, to, count }) =>
+        translate('ra.navigation.page_range_info', {
+          offsetBegin: n(from),
+          offsetEnd: n(to),
+          total: n(count),
+        })
+      }
+      getItemAriaLabel={(type) => translate(`ra.navigation.${type}`)}
+      {...props}
+    />
+  );
 }
 
 /** Compact rows show times to the minute (the seconds are in the export). */

@@ -1,5 +1,6 @@
 import { type ComponentType, useEffect } from 'react';
 import { loadUser, useUser } from '../api/session';
+import { EditRolesContext } from '../auth/permission';
 import { ProgressBar } from '../layout/ProgressBar';
 import { Forbidden } from '../pages/ExceptionPage';
 import { canAccess } from './guard';
@@ -11,21 +12,31 @@ import type { Roles } from './types';
  * says so, rather than pretending it is gone; the title follows, `usePageTitle`). The server enforces the same
  * rule; this only keeps the UI honest.
  */
-export function Guarded({ roles, component: Screen }: { roles: Roles; component: ComponentType }) {
+export function Guarded({
+  roles,
+  editRoles,
+  component: Screen,
+}: {
+  roles: Roles;
+  editRoles?: Roles;
+  component: ComponentType;
+}) {
   const user = useUser();
   useEffect(() => {
     if (!user) loadUser().catch(() => {});
   }, [user]);
   if (!user) return <ProgressBar />;
   return canAccess(roles, user.role) ? (
-    <LeavingScreen>
-      <Screen />
-    </LeavingScreen>
+    <EditRolesContext.Provider value={editRoles}>
+      <LeavingScreen>
+        <Screen />
+      </LeavingScreen>
+    </EditRolesContext.Provider>
   ) : (
     <Forbidden />
   );
 }
 
-export const guard = (roles: Roles, component: ComponentType) => () => (
-  <Guarded roles={roles} component={component} />
+export const guard = (roles: Roles, component: ComponentType, editRoles?: Roles) => () => (
+  <Guarded roles={roles} editRoles={editRoles} component={component} />
 );

@@ -65,7 +65,7 @@ export function resourceElements(sections: readonly SectionDecl[]) {
             {subs
               .filter((sub) => sub !== create)
               .map((sub) => {
-                const Screen = guard(sub.roles ?? roles, sub.component);
+                const Screen = guard(sub.roles ?? roles, sub.component, sub.editRoles);
                 return <Route key={sub.path} path={sub.path} element={<Screen />} />;
               })}
           </Resource>
@@ -82,7 +82,7 @@ function SectionRedirect({ section }: { section: SectionDecl }) {
 
 function screenElement(section: SectionDecl, sc: ScreenDecl) {
   const roles: Roles = sc.roles ?? section.roles ?? ['*'];
-  const Screen = guard(roles, sc.component!);
+  const Screen = guard(roles, sc.component!, sc.editRoles);
   return sc.resourceName ? (
     <ResourceContextProvider value={sc.resourceName}>
       <Screen />

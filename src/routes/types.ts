@@ -21,6 +21,8 @@ export interface SubScreen {
   /** A component, or `lazy(() => import('./ThingEdit'))` to load it with its route (a progress bar shows meanwhile). */
   component: ComponentType;
   roles?: Roles;
+  /** Roles that may save on it, as the API's write rule says (`['admin']`): others see it read-only. */
+  editRoles?: Roles;
 }
 
 /** One screen of a section: a route, a menu entry (unless hidden), a page title. */
@@ -31,6 +33,8 @@ export interface ScreenDecl {
   locale: string;
   icon?: Icon;
   roles?: Roles;
+  /** Roles that may save on it, as the API's write rule says (`['admin']`): others see it read-only. */
+  editRoles?: Roles;
   hideInMenu?: boolean;
   /** Full path of the menu entry to highlight while this screen shows (hidden screens). */
   activeMenu?: string;

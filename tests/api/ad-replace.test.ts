@@ -187,6 +187,37 @@ describe('preview and apply', () => {
   });
 });
 
+describe('scope', () => {
+  test('a change set records the ads it ran over: the ids, or the filter with its advertiser and position names', async () => {
+    const [{ adv, pos }] = await api.query<{ adv: string; pos: string }>(
+      sql`select (select name from ad_advertisers where id = ${fx.advertiserId}) as adv,
+        (select name from ad_positions where id = ${fx.positionId}) as pos`,
+    );
+    const byFilter = await post(REPLACE, {
+      mode: 'text',
+      find: 'old.',
+      replace: 'new.',
+      filter: { advertiserId: String(fx.advertiserId), positionId: String(fx.positionId) },
+    });
+    expect(byFilter.body.data.changeSet.scope).toEqual({
+      filter: { advertiserId: fx.advertiserId, positionId: fx.positionId },
+      names: { advertiserId: adv, positionId: pos },
+    });
+    await post(REPLACE, { mode: 'text', find: 'keep.', replace: 'kept.', ids: [c.id, c.id] });
+    // the advertiser renamed since: the history keeps the name the change set ran over
+    await api.query(sql`update ad_advertisers set name = ${`${adv}-renamed`} where id = ${fx.advertiserId}`);
+    const list = await api.call('GET', CHANGES, { token: user });
+    expect(list.body.data.list.map((x: any) => x.scope)).toEqual([
+      { ids: [c.id] },
+      {
+        filter: { advertiserId: fx.advertiserId, positionId: fx.positionId },
+        names: { advertiserId: adv, positionId: pos },
+      },
+    ]);
+    await api.query(sql`update ad_advertisers set name = ${adv} where id = ${fx.advertiserId}`);
+  });
+});
+
 describe('rollback', () => {
   test('restores every link in one step, once', async () => {
     const cs = (await post(REPLACE, { mode: 'text', find: 'old.', replace: 'new.', filter: {} })).body.data

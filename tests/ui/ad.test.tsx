@@ -209,11 +209,53 @@ describe('batch replacement', () => {
     expect(await screen.findByRole('button', { name: '回滚' })).toBeTruthy();
   });
 
-  test('a filter scope names each filter by its label and its value in words', async () => {
-    api({ 'admin/ad/changes': () => ({ list: [], total: 0 }) });
-    mount(<EditBatch />, '/ad/editBatch', { filter: { state: 'live', url: 'old', positionId: 3 } });
-    expect(await screen.findByText('状态: 投放中')).toBeTruthy();
-    expect(screen.getByText('落地链接包含: old')).toBeTruthy();
-    expect(screen.getByText('广告位: 3')).toBeTruthy();
+  test('a filter scope names each filter by its label and its value in words, advertiser and position by name', async () => {
+    api({
+      'admin/ad/changes': () => ({
+        list: [
+          {
+            id: 9,
+            operatorName: 'admin',
+            mode: 'text',
+            find: 'a',
+            replace: 'b',
+            count: 2,
+            createdAt: '2026-11-20T02:00:00Z',
+            rolledBackAt: null,
+            rolledBackBy: null,
+            scope: { filter: { advertiserId: 5, state: 'paused' }, names: { advertiserId: '旧名广告主' } },
+          },
+          {
+            id: 8,
+            operatorName: 'admin',
+            mode: 'text',
+            find: 'c',
+            replace: 'd',
+            count: 3,
+            createdAt: '2026-11-19T02:00:00Z',
+            rolledBackAt: null,
+            rolledBackBy: null,
+            scope: { ids: [1, 2, 3] },
+          },
+        ],
+        total: 2,
+      }),
+      'admin/ad/positions/3': () => ({ id: 3, name: '首页横幅' }),
+      'admin/ad/advertisers/4': () => ({ id: 4, name: '星辰游戏' }),
+    });
+    mount(<EditBatch />, '/ad/editBatch', {
+      filter: { state: 'live', url: 'old', positionId: 3, advertiserId: 4 },
+    });
+    const chips = () => [...document.querySelectorAll('.MuiChip-label')].map((c) => c.textContent);
+    await waitFor(() => expect(chips()).toContain('广告主: 星辰游戏'));
+    expect(chips()).toEqual(
+      expect.arrayContaining(['状态: 投放中', '落地链接包含: old', '广告位: 首页横幅']),
+    );
+    // the history says which ads each change set ran over, by the names saved with it
+    const [first, second] = await screen.findAllByTestId('change-set');
+    const chipsOf = (row: HTMLElement) =>
+      [...row.querySelectorAll('.MuiChip-label')].map((c) => c.textContent);
+    expect(chipsOf(first)).toEqual(expect.arrayContaining(['广告主: 旧名广告主', '状态: 已暂停']));
+    expect(chipsOf(second)).toContain('选中的 3 个素材');
   });
 });

@@ -6,6 +6,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { useState } from 'react';
 import {
   AdminContext,
+  memoryStore,
   ResourceContextProvider,
   SimpleForm,
   testDataProvider,
@@ -13,6 +14,7 @@ import {
 } from 'react-admin';
 import { afterEach, expect, test, vi } from 'vitest';
 import { DayInput, DayPicker, InstantInput } from '../../src/components/dates';
+import { PeriodBar, useReportPeriod } from '../../src/components/ReportPeriod';
 import { createI18nProvider } from '../../src/i18n';
 
 /**
@@ -309,3 +311,78 @@ test('no screen uses a native date input or react-admin’s (they follow the bro
   );
   expect(offenders).toEqual([]);
 });
+
+/** The period bar as the reports use it, reading the stored period it edits (issue #52). */
+function bar(locale: 'zh-CN' | 'en-US') {
+  const meta = { timeZone: 'Asia/Shanghai', today: '2026-12-06', earliest: '2026-11-07' };
+  function Bar() {
+    const state = useReportPeriod(meta.today);
+    return (
+      <>
+        <PeriodBar state={state} meta={meta} />
+        <output data-testid="read">{`${state.period.from}..${state.period.to}`}</output>
+      </>
+    );
+  }
+  render(
+    <AdminContext
+      dataProvider={testDataProvider()}
+      i18nProvider={createI18nProvider(locale)}
+      store={memoryStore()}
+    >
+      <Bar />
+    </AdminContext>,
+  );
+  return () => screen.getByTestId('read').textContent;
+}
+
+test('a start refused where it is typed holds the end typed next: the report never reads a period nobody chose', async () => {
+  for (const [locale, from, to, fixed, refusedText, kept] of [
+    [
+      'zh-CN',
+      '20261101',
+      '20261130',
+      '20261107',
+      '请输入 2026-11-07 至 2026-12-06 之间的日期',
+      '有日期未生效，报表仍为 2026-11-30 至 2026-12-06',
+    ],
+    [
+      'en-US',
+      '11012026',
+      '11302026',
+      '11072026',
+      'Enter a date between 2026-11-07 and 2026-12-06',
+      'A date is not applied yet: the report still shows 2026-11-30 – 2026-12-06',
+    ],
+  ] as const) {
+    const read = bar(locale);
+    expect(read()).toBe('2026-11-30..2026-12-06'); // 近 7 天
+    await typeDigits(0, from);
+    expect(await screen.findByText(refusedText, {}, { timeout: 5000 })).toBeTruthy();
+    await typeDigits(1, to);
+    // the start is refused: the end is held, the report keeps its period and says so; never 11-30 alone
+    await act(() => new Promise((r) => setTimeout(r, 700)));
+    expect(read()).toBe('2026-11-30..2026-12-06');
+    expect(screen.getByText(kept)).toBeTruthy();
+    expect(screen.getByText(refusedText)).toBeTruthy();
+    // the start put right: the report reads it with the end that was held, as both boxes show
+    await typeDigits(0, fixed);
+    await waitFor(() => expect(read()).toBe('2026-11-07..2026-11-30'));
+    expect((await picker(0)).box.value).toBe(locale === 'zh-CN' ? '2026-11-07' : '11/07/2026');
+    expect((await picker(1)).box.value).toBe(locale === 'zh-CN' ? '2026-11-30' : '11/30/2026');
+    expect(screen.queryByText(kept)).toBeNull();
+    expect(document.querySelector('.Mui-error')).toBeNull();
+    cleanup();
+  }
+}, 60_000);
+
+test('an end typed before the start is refused where it is typed and held until the start moves before it', async () => {
+  const read = bar('zh-CN');
+  await typeDigits(1, '20261120');
+  expect(await screen.findByText('开始日期不能晚于结束日期')).toBeTruthy();
+  expect(read()).toBe('2026-11-30..2026-12-06');
+  await typeDigits(0, '20261110');
+  await waitFor(() => expect(read()).toBe('2026-11-10..2026-11-20'));
+  expect((await picker(1)).box.value).toBe('2026-11-20');
+  expect(screen.queryByText('开始日期不能晚于结束日期')).toBeNull();
+}, 60_000);

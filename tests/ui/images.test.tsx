@@ -333,11 +333,16 @@ describe('SecureImage', () => {
     expect(calls).toHaveLength(1);
   });
 
-  test('no src: a placeholder, and nothing fetched', async () => {
+  test('no src: an empty frame (not the broken-image sign), and nothing fetched', async () => {
     const calls = stubNet({});
     wrap(<SecureImage src="" alt="无图" />);
     act(() => FakeObserver.intersect());
-    expect(state()).toBe('failed');
+    expect(state()).toBe('empty');
+    // issue #52: a novel without a cover showed 图片无法显示 with the broken-image icon
+    expect(document.querySelector('[data-image-state] svg')).toBeNull();
+    expect(document.querySelector('[data-image-state] [role="img"]')?.getAttribute('title')).toMatch(
+      /^(暂无图片|No image)$/,
+    );
     await new Promise((r) => setTimeout(r, 20));
     expect(calls).toEqual([]);
   });

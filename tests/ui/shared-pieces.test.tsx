@@ -248,3 +248,22 @@ describe('the column tree screens (components outside the factory)', () => {
     expect(confirm.disabled).toBe(true);
   }, 20_000);
 });
+
+test('a table paged outside react-admin’s lists counts in the interface’s language (issue #52: "1–3 of 3")', async () => {
+  const { LocalTablePagination } = await import('../../src/layout/listParts');
+  render(
+    <AdminContext dataProvider={testDataProvider()} i18nProvider={createI18nProvider('zh-CN')}>
+      <LocalTablePagination
+        count={3}
+        page={0}
+        rowsPerPage={20}
+        rowsPerPageOptions={[20, 50]}
+        onPageChange={() => undefined}
+      />
+    </AdminContext>,
+  );
+  expect(screen.getByText('第 1-3 条，共 3 条')).toBeTruthy();
+  expect(screen.getByText('每页行数：')).toBeTruthy();
+  expect(screen.getByRole('button', { name: '转到下一页' })).toBeTruthy();
+  expect(screen.queryByText(/of 3/)).toBeNull();
+});

@@ -235,11 +235,20 @@ test.each([
     column,
     '浏览量',
     '播放量',
-    '观看人数',
+    '播放人数',
     '播放率',
   ]);
+  // each figure says what it counts (issue #52: 观看人数 above 浏览量 read as a fault)
+  expect(
+    screen.getByTitle('播放过的不同访客数（按访客去重，只看页面未播放的不计；估算，误差约 1%）').textContent,
+  ).toBe('播放人数');
+  expect(screen.getByTitle('播放量 ÷ 浏览量').textContent).toBe('播放率');
   fireEvent.click(screen.getByRole('tab', { name: '本时段无人浏览' }));
   expect(await screen.findByText('冷门')).toBeTruthy();
+  // a tag never goes online: no such column for tags
+  expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(
+    type === 'movie' ? [column, '上线时间'] : [column],
+  );
   expect(calls(seen, 'admin/stats/reports/unseen').at(-1)).toMatchObject({
     type,
     from: '2026-11-17',
@@ -247,6 +256,19 @@ test.each([
   });
   expect(calls(seen, 'admin/stats/reports/unseen').at(-1)?.compare).toBeUndefined();
   expect(screen.queryByRole('switch')).toBeNull();
+});
+
+test.each([
+  ['movies', MovieStats, '本时段所有上线视频都有人浏览'],
+  ['tags', TagStats, '本时段所有标签都有人浏览'],
+] as const)('%s: nothing unseen says so of its own kind', async (report, Screen, text) => {
+  api({
+    [`admin/stats/reports/${report}`]: () => ({ list: [], total: 0, totals: {}, series: [] }),
+    'admin/stats/reports/unseen': () => ({ list: [], total: 0 }),
+  });
+  mount(<Screen />);
+  fireEvent.click(await screen.findByRole('tab', { name: '本时段无人浏览' }));
+  expect(await screen.findByText(text)).toBeTruthy();
 });
 
 test('domains: per-domain figures; a row opens the domain hour by hour, and its visits', async () => {

@@ -48,6 +48,7 @@ const ad = {
     batch: {
       heading: 'Find and replace in landing links',
       scope: 'Applies to:',
+      scopeColumn: 'Scope',
       selected: '%{count} selected materials',
       every: 'every material',
       mode: 'How to find',

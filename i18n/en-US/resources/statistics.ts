@@ -21,7 +21,7 @@ const stats = {
       tag: 'Tag',
       views: 'Views',
       plays: 'Plays',
-      viewers: 'Unique viewers',
+      viewers: 'Viewers who played',
       playRate: 'Play rate',
       publishedAt: 'Online since',
       domain: 'Domain',
@@ -41,6 +41,13 @@ const stats = {
       unknown: '(unknown)',
       noChannel: '(no channel)',
       actions: 'Actions',
+    },
+    figureHelp: {
+      views: 'Times the page was opened (a visitor opening it twice counts twice)',
+      plays: 'Times playback started (a visitor playing twice counts twice)',
+      viewers:
+        'Distinct visitors who played (each counted once; those who only saw the page are not; estimated, within about 1 %)',
+      playRate: 'Plays ÷ views',
     },
     devices: {
       mobile: 'Mobile',
@@ -80,7 +87,8 @@ const stats = {
     unseen: {
       movieHint: 'Online movies nobody viewed in this period.',
       tagHint: 'Tags whose pages nobody viewed in this period.',
-      empty: 'Everything online was seen in this period',
+      movieEmpty: 'Every online movie was seen in this period',
+      tagEmpty: 'Every tag was seen in this period',
     },
     domains: {
       pickHint: 'Choose a domain to see its paths, referrers, devices, regions and channels.',

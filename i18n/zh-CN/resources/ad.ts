@@ -49,6 +49,7 @@ const ad: typeof en = {
     batch: {
       heading: '批量查找替换落地链接',
       scope: '范围：',
+      scopeColumn: '范围',
       selected: '选中的 %{count} 个素材',
       every: '全部素材',
       mode: '查找方式',

@@ -23,7 +23,7 @@ const stats: typeof en = {
       tag: '标签',
       views: '浏览量',
       plays: '播放量',
-      viewers: '观看人数',
+      viewers: '播放人数',
       playRate: '播放率',
       publishedAt: '上线时间',
       domain: '域名',
@@ -43,6 +43,12 @@ const stats: typeof en = {
       unknown: '（未知）',
       noChannel: '（无渠道）',
       actions: '操作',
+    },
+    figureHelp: {
+      views: '打开详情页的次数（同一访客多次打开计多次）',
+      plays: '开始播放的次数（同一访客多次播放计多次）',
+      viewers: '播放过的不同访客数（按访客去重，只看页面未播放的不计；估算，误差约 1%）',
+      playRate: '播放量 ÷ 浏览量',
     },
     devices: {
       mobile: '手机',
@@ -82,7 +88,8 @@ const stats: typeof en = {
     unseen: {
       movieHint: '本时段内没有人浏览过的已上线视频。',
       tagHint: '本时段内没有人浏览过的标签。',
-      empty: '本时段所有上线内容都有人浏览',
+      movieEmpty: '本时段所有上线视频都有人浏览',
+      tagEmpty: '本时段所有标签都有人浏览',
     },
     domains: {
       pickHint: '选择一个域名，查看它的页面路径、来源、设备、地区和渠道。',

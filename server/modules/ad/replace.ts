@@ -12,7 +12,7 @@ import { iso, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import type { Executor } from '../../db/types';
 import { type AdFilter, adFilters, adWhere, touchAds } from './routes';
-import { adChangeRows, adChangeSets, ads } from './schema';
+import { type AdChangeScope, adAdvertisers, adChangeRows, adChangeSets, adPositions, ads } from './schema';
 
 const tags = ['ad link replacement'];
 
@@ -57,6 +57,18 @@ const ChangeSet = z
     createdAt: z.string(),
     rolledBackAt: z.string().nullable(),
     rolledBackBy: z.string().nullable(),
+    scope: z
+      .union([
+        z.object({ ids: z.array(z.number()) }),
+        z.object({
+          filter: z.record(z.string(), z.union([z.string(), z.number()])),
+          names: z.object({ advertiserId: z.string().optional(), positionId: z.string().optional() }),
+        }),
+      ])
+      .nullable()
+      .openapi({
+        description: 'The selected ads, or the list filter with its advertiser and position names then',
+      }),
   })
   .openapi('AdChangeSet');
 
@@ -197,7 +209,32 @@ const changeSetToApi = (r: typeof adChangeSets.$inferSelect) => ({
   createdAt: iso(r.createdAt) as string,
   rolledBackAt: iso(r.rolledBackAt),
   rolledBackBy: r.rolledBackBy,
+  scope: r.scope ?? null,
 });
+
+/** The scope saved with a change set: the filter's advertiser and position by their names at the time. */
+async function scopeOf(tx: Executor, tenant: number, body: Replace): Promise<AdChangeScope> {
+  if (body.ids) return { ids: [...new Set(body.ids)] };
+  const filter = Object.fromEntries(
+    Object.entries(body.filter ?? {}).filter(([, v]) => v !== undefined && v !== ''),
+  ) as Record<string, string | number>;
+  const names: { advertiserId?: string; positionId?: string } = {};
+  if (filter.advertiserId !== undefined) {
+    const [a] = await tx
+      .select({ name: adAdvertisers.name })
+      .from(adAdvertisers)
+      .where(and(eq(adAdvertisers.tenant, tenant), eq(adAdvertisers.id, Number(filter.advertiserId))));
+    if (a) names.advertiserId = a.name;
+  }
+  if (filter.positionId !== undefined) {
+    const [p] = await tx
+      .select({ name: adPositions.name })
+      .from(adPositions)
+      .where(and(eq(adPositions.tenant, tenant), eq(adPositions.id, Number(filter.positionId))));
+    if (p) names.positionId = p.name;
+  }
+  return { filter, names };
+}
 
 const idsText = (ids: number[]) => ids.slice(0, 20).join(', ') + (ids.length > 20 ? '…' : '');
 
@@ -254,6 +291,7 @@ export function replaceRoutes() {
           replace: body.replace,
           count: rows.length,
           createdAt: now,
+          scope: await scopeOf(tx, tenant, body),
         })
         .returning();
       await tx.insert(adChangeRows).values(

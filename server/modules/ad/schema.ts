@@ -4,6 +4,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -20,6 +21,14 @@ const stamps = () => ({
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The ads a replacement was run over: the selected ids, or the list's filter (`{}`: every ad) with the names of the
+ * advertiser and position it named, as they were then.
+ */
+export type AdChangeScope =
+  | { ids: number[] }
+  | { filter: Record<string, string | number>; names: { advertiserId?: string; positionId?: string } };
 
 /** Who buys ads: a name (unique per tenant), a contact, whether they are active, notes. */
 export const adAdvertisers = pgTable(
@@ -124,6 +133,8 @@ export const adChangeSets = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     rolledBackAt: timestamp('rolled_back_at', { withTimezone: true }),
     rolledBackBy: varchar('rolled_back_by', { length: 64 }),
+    /** The ads it was run over (migration 0161); null on older sets. */
+    scope: jsonb('scope').$type<AdChangeScope>(),
   },
   (t) => [index('ad_change_sets_tenant').on(t.tenant, t.id)],
 );

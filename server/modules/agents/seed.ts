@@ -7,6 +7,9 @@ import { runRollup } from '../statistics/rollup';
 import { agents } from './schema';
 import { settlePeriod } from './stat';
 
+/** The channels of the sample agents that promote through a channel domain: the domains seed binds only these. */
+export const SEED_DOMAIN_CHANNELS = Array.from({ length: 4 }, (_, i) => `ag${1000 + i}`);
+
 /**
  * Sample agents: the channel codes the statistics and domains seeds use (so their traffic shows), each commission
  * model, a sub-agent, a disabled one; the first agent's first half of the sample month is settled.
@@ -19,9 +22,9 @@ export async function seedAgents(db: Db, opts: { tenant: number; now: Date; by: 
     { name: '星河联盟', channel: 'agent07', model: 'payer', rate: '15.00', contact: 'Telegram @xinghe' },
     { name: 'KOL 李', channel: 'kol-li', model: 'share', rate: '40.00', contact: '' },
     { name: 'KOL 王', channel: 'kol-wang', model: 'share', rate: '35.00', contact: '', enabled: false },
-    ...Array.from({ length: 4 }, (_, i) => ({
+    ...SEED_DOMAIN_CHANNELS.map((channel, i) => ({
       name: `域名渠道 ${i + 1}`,
-      channel: `ag${1000 + i}`,
+      channel,
       model: 'signup',
       rate: '1.00',
       contact: '',

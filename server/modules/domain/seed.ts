@@ -1,6 +1,7 @@
 import type { DomainRole, DomainStatus } from '../../../common/domain';
 import type { Db } from '../../db/types';
 import { rng } from '../../seed/random';
+import { SEED_DOMAIN_CHANNELS } from '../agents/seed';
 import { checkHostname, HEALTH_ACTOR } from './model';
 import { domainHistory, domainPools, domainSettings, domains } from './schema';
 
@@ -66,7 +67,11 @@ export async function seedDomains(
       registrar: r.pick(REGISTRARS),
       expiresOn: day(r.int(-20, 400)),
       certExpiresOn: r.next() < 0.8 ? day(r.int(-5, 90)) : null,
-      channel: role === 'channel' && status === 'active' ? `ag${1000 + (i % 12)}` : null,
+      // bound only to channels a sample agent has (ag1006 had none: its promotion link led nowhere)
+      channel:
+        role === 'channel' && status === 'active'
+          ? SEED_DOMAIN_CHANNELS[i % SEED_DOMAIN_CHANNELS.length]
+          : null,
       retireReason: status === 'retired' ? '被墙' : '',
       retiredAt,
       createdAt: new Date(at.now.getTime() - r.int(30, 120) * 86_400_000),

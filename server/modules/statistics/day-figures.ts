@@ -654,7 +654,9 @@ export class DayFold {
     const c = OBJECT_COUNTS[kind];
     if (c !== undefined) f.n[c]++;
     if (kind === 'recharge' && amount !== null) f.cents += amount;
-    f.viewers.add(vreg);
+    // The movies' and tags' viewers are the visitors who played: counting every event (a page view, an ad on the
+    // page) made them outnumber the views, and an operator reads 观看人数 as people who watched.
+    if (kind === 'play') f.viewers.add(vreg);
     if (kind === 'ad_click') f.clickers.add(vreg);
     this.touched.objects.add(f);
   }

@@ -124,8 +124,9 @@ type ReportName = keyof typeof reportQueries;
 const summaries: Record<ReportName, string> = {
   keywords:
     'Hot keywords: searches, unique searchers, average results, zero-result searches (zeroOnly: demand gap)',
-  movies: 'Movies: views, plays, unique viewers, play rate (key = movie id, label = title)',
-  tags: "Tags: views and plays of the tag's movies and pages, unique viewers, play rate",
+  movies:
+    'Movies: views, plays, viewers (distinct visitors who played), play rate (key = movie id, label = title)',
+  tags: "Tags: views and plays of the tag's movies and pages, viewers (distinct visitors who played), play rate",
   unseen: 'Online movies, or tags, with no view in the period',
   domains: 'Domains: page views, unique visitors, addresses, new visitors, bounce rate',
   'domain-hours': "One domain's figures hour by hour (at most 31 days)",

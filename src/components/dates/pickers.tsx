@@ -167,6 +167,7 @@ export function PlainDayPicker({
   onCommit,
   error,
   invalidText,
+  onRefused,
 }: PlainDayPickerProps) {
   const l = useLocaleFormats();
   const committed = useMemo(() => parsed(value, true), [value]);
@@ -194,6 +195,8 @@ export function PlainDayPicker({
     return () => clearTimeout(timer);
   }, [typed, bad, focused]);
   const said = bad && (!focused || settled);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: told on a change of state, whoever the listener is
+  useEffect(() => onRefused?.(bad), [bad]);
   // Bounds that move (the end's minimum is the start) may take in a day typed outside them: it is committed then,
   // rather than shown without an error and never committed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the bounds commits what was typed

@@ -28,4 +28,6 @@ export interface PlainDayPickerProps {
   error?: string;
   /** What to say when a typed day is incomplete or out of bounds. */
   invalidText: string;
+  /** Told whenever the field starts or stops showing an entry it refused (the period bar holds the other field). */
+  onRefused?: (refused: boolean) => void;
 }

@@ -15,7 +15,6 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Typography,
@@ -35,6 +34,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { ListAnswer, ResourceDataProvider } from '../../api/dataProvider';
 import { request } from '../../api/http';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LocalTablePagination } from '../../layout/listParts';
 import { editPathOf, MOVIE_RESOURCE, type MovieStatus } from '../movie/names';
 import { StatusChip } from '../movie/shared';
 import { ACTRESS_API, ACTRESS_MOVIES_MSG, ACTRESS_MSG } from './names';
@@ -292,8 +292,7 @@ export function ActressMovies() {
             </TableBody>
           </Table>
           {total > PAGE_SIZES[0] && (
-            <TablePagination
-              component="div"
+            <LocalTablePagination
               count={total}
               page={page}
               rowsPerPage={pageSize}

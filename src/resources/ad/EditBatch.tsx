@@ -17,18 +17,36 @@ import {
   TableHead,
   TableRow,
   TextField,
+  Tooltip,
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { ListBase, useListContext, useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
+import {
+  ListBase,
+  useGetOne,
+  useListContext,
+  useLocaleState,
+  useNotify,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { MAX_FIND, patternProblem } from '../../../common/ad';
 import { ApiFailure, request } from '../../api/http';
 import { useUser } from '../../api/session';
-import { hasPermission } from '../../auth/permission';
+import { hasPermission, READ_ONLY_REASON, ReadOnlyBanner, useReadOnly } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListPagination } from '../../layout/listParts';
-import { AD_MSG, BATCH_MSG, CHANGES_API, CHANGES_RESOURCE, REPLACE_API, SECTION_MSG } from './names';
+import {
+  AD_MSG,
+  ADVERTISER_RESOURCE,
+  BATCH_MSG,
+  CHANGES_API,
+  CHANGES_RESOURCE,
+  POSITION_RESOURCE,
+  REPLACE_API,
+  SECTION_MSG,
+} from './names';
 
 interface PreviewRow {
   id: number;
@@ -62,31 +80,77 @@ const WORDS: Record<string, string> = { state: 'states', type: 'types', pricing:
 const filterValue = (k: string, v: string, translate: (key: string) => string) =>
   WORDS[k] ? translate(`${SECTION_MSG}.${WORDS[k]}.${v}`) : v;
 
+/** The list filters that name a record by id, and the resource whose record names it. */
+const NAMED: Record<string, string> = { advertiserId: ADVERTISER_RESOURCE, positionId: POSITION_RESOURCE };
+
+/** A filter's record by its name: the one saved with a change set, else read now (the id while it loads). */
+function NamedValue({ filterKey, id, name }: { filterKey: string; id: string; name?: string }) {
+  const { data } = useGetOne(NAMED[filterKey], { id }, { enabled: name === undefined });
+  return <>{name ?? data?.name ?? id}</>;
+}
+
+/** The chips of a scope: the selected ads, or each filter of the list (its advertiser and position by name). */
+function ScopeChips({
+  ids,
+  filter,
+  names = {},
+}: {
+  ids?: number[];
+  filter: Record<string, string | number>;
+  names?: Record<string, string | undefined>;
+}) {
+  const translate = useTranslate();
+  const entries = Object.entries(filter);
+  if (ids)
+    return (
+      <Chip size="small" color="primary" label={translate(`${BATCH_MSG}.selected`, { count: ids.length })} />
+    );
+  if (!entries.length) return <Chip size="small" label={translate(`${BATCH_MSG}.every`)} />;
+  return (
+    <>
+      {entries.map(([k, v]) => (
+        <Chip
+          key={k}
+          size="small"
+          label={
+            <>
+              {translate(filterLabel(k))}:{' '}
+              {NAMED[k] ? (
+                <NamedValue filterKey={k} id={String(v)} name={names[k]} />
+              ) : (
+                filterValue(k, String(v), translate)
+              )}
+            </>
+          }
+        />
+      ))}
+    </>
+  );
+}
+
 /** Which ads: the selected ones, or every one matching the list's filter. */
 function Scope({ ids, filter }: { ids?: number[]; filter: Record<string, string> }) {
   const translate = useTranslate();
-  const entries = Object.entries(filter);
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 2 }}>
       <Typography variant="body2">{translate(`${BATCH_MSG}.scope`)}</Typography>
-      {ids ? (
-        <Chip
-          size="small"
-          color="primary"
-          label={translate(`${BATCH_MSG}.selected`, { count: ids.length })}
-        />
-      ) : entries.length ? (
-        entries.map(([k, v]) => (
-          <Chip
-            key={k}
-            size="small"
-            label={`${translate(filterLabel(k))}: ${filterValue(k, v, translate)}`}
-          />
-        ))
-      ) : (
-        <Chip size="small" label={translate(`${BATCH_MSG}.every`)} />
-      )}
+      <ScopeChips ids={ids} filter={filter} />
     </Box>
+  );
+}
+
+type SavedScope =
+  | { ids: number[] }
+  | { filter: Record<string, string | number>; names: Record<string, string | undefined> }
+  | null;
+
+/** A change set's scope as saved (older sets have none). */
+function SavedScopeChips({ scope }: { scope: SavedScope }) {
+  if (!scope) return <>—</>;
+  return 'ids' in scope ? (
+    <ScopeChips ids={scope.ids} filter={{}} />
+  ) : (
+    <ScopeChips filter={scope.filter} names={scope.names} />
   );
 }
 
@@ -160,6 +224,7 @@ function History() {
                 <TableCell>{translate(`${BATCH_MSG}.when`)}</TableCell>
                 <TableCell>{translate(`${BATCH_MSG}.who`)}</TableCell>
                 <TableCell>{translate(`${BATCH_MSG}.what`)}</TableCell>
+                <TableCell>{translate(`${BATCH_MSG}.scopeColumn`)}</TableCell>
                 <TableCell align="right">{translate(`${BATCH_MSG}.count`)}</TableCell>
                 <TableCell />
               </TableRow>
@@ -177,6 +242,11 @@ function History() {
                       sx={{ mr: 1 }}
                     />
                     <code>{r.find}</code> → <code>{r.replace}</code>
+                  </TableCell>
+                  <TableCell>
+                    <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
+                      <SavedScopeChips scope={r.scope ?? null} />
+                    </Box>
                   </TableCell>
                   <TableCell align="right">{r.count}</TableCell>
                   <TableCell align="right">
@@ -237,6 +307,8 @@ export function EditBatch() {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  // the preview and the replacement are admin-only on the API (the route's editRoles): others read the history
+  const readOnly = useReadOnly();
   const problem = mode === 'pattern' && find ? patternProblem(find) : null;
   const body = { mode, find, replace, ...(ids ? { ids } : { filter }) };
 
@@ -275,6 +347,7 @@ export function EditBatch() {
           <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
             {translate(`${BATCH_MSG}.heading`)}
           </Typography>
+          {readOnly && <ReadOnlyBanner />}
           <Scope ids={ids} filter={filter} />
           <RadioGroup
             row
@@ -320,19 +393,26 @@ export function EditBatch() {
               sx={{ minWidth: 320, flex: 1 }}
             />
           </Box>
-          <Box sx={{ display: 'flex', gap: 1 }}>
-            <Button variant="outlined" onClick={runPreview} disabled={!find || !!problem || busy}>
-              {translate(`${BATCH_MSG}.preview`)}
-            </Button>
-            <Button
-              variant="contained"
-              startIcon={<FindReplaceIcon />}
-              onClick={() => setConfirming(true)}
-              disabled={!preview || preview.count === 0 || preview.invalid > 0 || busy}
-            >
-              {translate(`${BATCH_MSG}.apply`)}
-            </Button>
-          </Box>
+          <Tooltip title={readOnly ? translate(READ_ONLY_REASON) : ''} describeChild>
+            {/* a disabled button gets no hover: the tooltip sits on its box */}
+            <Box sx={{ display: 'flex', gap: 1, width: 'fit-content' }} data-testid="batch-actions">
+              <Button
+                variant="outlined"
+                onClick={runPreview}
+                disabled={readOnly || !find || !!problem || busy}
+              >
+                {translate(`${BATCH_MSG}.preview`)}
+              </Button>
+              <Button
+                variant="contained"
+                startIcon={<FindReplaceIcon />}
+                onClick={() => setConfirming(true)}
+                disabled={readOnly || !preview || preview.count === 0 || preview.invalid > 0 || busy}
+              >
+                {translate(`${BATCH_MSG}.apply`)}
+              </Button>
+            </Box>
+          </Tooltip>
           {preview && (
             <Box sx={{ mt: 2 }}>
               <Alert severity={preview.invalid ? 'error' : preview.count ? 'info' : 'warning'} sx={{ mb: 1 }}>

@@ -65,6 +65,8 @@ const ad: SectionDecl = {
     },
     {
       path: 'edit/:id?',
+      // the API's writes here are admin-only (asAdmin): other roles read the page
+      editRoles: ['admin'],
       locale: `${SECTION_MSG}.menu.edit`,
       hideInMenu: true,
       activeMenu: '/ad/list',
@@ -73,6 +75,8 @@ const ad: SectionDecl = {
     },
     {
       path: 'editBatch',
+      // the API's writes here are admin-only (asAdmin): other roles read the page
+      editRoles: ['admin'],
       locale: `${SECTION_MSG}.menu.editBatch`,
       hideInMenu: true,
       activeMenu: '/ad/list',
@@ -134,6 +138,8 @@ const ad: SectionDecl = {
     },
     {
       path: 'adplaceedit/:id?',
+      // the API's writes here are admin-only (asAdmin): other roles read the page
+      editRoles: ['admin'],
       locale: `${SECTION_MSG}.menu.adplaceedit`,
       hideInMenu: true,
       activeMenu: '/ad/adplacelist',

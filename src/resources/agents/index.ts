@@ -41,6 +41,8 @@ const agents: SectionDecl = {
     },
     {
       path: 'edit/:id?',
+      // the API's writes here are admin-only (asAdmin): other roles read the page
+      editRoles: ['admin'],
       locale: `${SECTION_MSG}.menu.edit`,
       hideInMenu: true,
       activeMenu: '/agents/list',

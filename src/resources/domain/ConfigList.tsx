@@ -12,7 +12,6 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Typography,
@@ -23,6 +22,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { PAGE_SIZES } from '../../../common/paging';
 import { request } from '../../api/http';
 import { visuallyHidden } from '../../components/ReportPeriod';
+import { LocalTablePagination } from '../../layout/listParts';
 import { CONFIG_API, CONFIG_MSG } from './names';
 import { StatusChip } from './shared';
 
@@ -145,8 +145,7 @@ export function ConfigList() {
           </Table>
         )}
         {data && data.total > 0 && (
-          <TablePagination
-            component="div"
+          <LocalTablePagination
             count={data.total}
             page={page - 1}
             rowsPerPage={pageSize}
@@ -156,7 +155,6 @@ export function ConfigList() {
               setPageSize(Number(e.target.value));
               setPage(1);
             }}
-            labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
           />
         )}
       </CardContent>

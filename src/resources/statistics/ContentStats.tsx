@@ -5,11 +5,12 @@ import { ReportList } from '../../components/ReportList';
 import { MOVIES_RESOURCE, SECTION_MSG, TAGS_RESOURCE, UNSEEN_RESOURCE } from './names';
 import { figure, ReportTabs, StatsPage } from './shared';
 
+const help = (source: string) => `${SECTION_MSG}.figureHelp.${source}`;
 const figures = [
-  figure('views'),
-  figure('plays'),
-  figure('viewers'),
-  figure('playRate', { format: 'percent', chart: false }),
+  figure('views', { help: help('views') }),
+  figure('plays', { help: help('plays') }),
+  figure('viewers', { help: help('viewers') }),
+  figure('playRate', { format: 'percent', chart: false, help: help('playRate') }),
 ];
 
 /** A date and time in the UI's locale, the same text on the screen and in the CSV. */
@@ -59,14 +60,19 @@ function ContentStats({ kind }: { kind: 'movie' | 'tag' }) {
               key="unseen"
               resource={UNSEEN_RESOURCE}
               filter={{ type: kind }}
+              // A tag is never put online: only movies have the time they went online.
               columns={[
                 { ...name, render: (r) => r.label ?? r.key },
-                {
-                  source: 'publishedAt',
-                  label: `${SECTION_MSG}.fields.publishedAt`,
-                  render: (r) => dateTime(r.publishedAt),
-                  text: (r) => dateTime(r.publishedAt),
-                },
+                ...(kind === 'movie'
+                  ? [
+                      {
+                        source: 'publishedAt',
+                        label: `${SECTION_MSG}.fields.publishedAt`,
+                        render: (r: RaRecord) => dateTime(r.publishedAt),
+                        text: (r: RaRecord) => dateTime(r.publishedAt),
+                      },
+                    ]
+                  : []),
               ]}
               figures={[]}
               comparable={false}
@@ -74,7 +80,10 @@ function ContentStats({ kind }: { kind: 'movie' | 'tag' }) {
               // The API lists them newest online first; `key` is its only sort (no figures here).
               sort={{ field: 'key', order: 'DESC' }}
               filename={`${kind}-unseen`}
-              empty={{ title: `${SECTION_MSG}.unseen.empty`, hint: `${SECTION_MSG}.unseen.${kind}Hint` }}
+              empty={{
+                title: `${SECTION_MSG}.unseen.${kind}Empty`,
+                hint: `${SECTION_MSG}.unseen.${kind}Hint`,
+              }}
             />
           </>
         )}
