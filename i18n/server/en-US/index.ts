@@ -13,6 +13,7 @@ import notices from './notices';
 import novel from './novel';
 import operators from './operators';
 import promotionApps from './promotion-apps';
+import provide from './provide';
 import review from './review';
 import site from './site';
 import statistics from './statistics';
@@ -33,6 +34,7 @@ const en: Record<keyof typeof zh, string> = {
   ...novel,
   ...operators,
   ...promotionApps,
+  ...provide,
   ...site,
   ...statistics,
   ...domain,
