@@ -26,6 +26,8 @@ const setting: typeof en = {
       contactQQ: 'QQ',
       registrationOpen: '开放注册',
       commentsOpen: '开放评论',
+      provideOpen: '向 MacCMS 采集开放影片资源',
+      provideKey: '接口密钥',
     },
     sections: {
       site: '站点',
@@ -33,7 +35,14 @@ const setting: typeof en = {
       contact: '联系方式',
       switches: '开关',
       other: '其他已保存字段',
+      provide: '资源接口（MacCMS）',
     },
+    provideHint:
+      '其他 MacCMS 站点可以像采集资源站一样采集本站的上线影片（ac=list、ac=detail，JSON 或 XML）。',
+    provideKeyHint: '可选：设置后采集方须带上 key=…。只能用字母、数字、- 和 _。',
+    provideKeyFormat: '只能用字母、数字、- 和 _',
+    provideUrl: '在对方 MacCMS 的采集接口中填写这个地址：',
+    provideClosed: '未开放：该地址回答“未找到”。',
     timeZoneHint: '统计报表按这个时区划分日期和时段；更改后新事件按新时区计入，已汇总的日期不变。',
     imgdomainHint: '图片从哪里加载，例如 https://img.example.com；留空表示本服务器',
     phoneFormat: '只能用数字、空格、+、- 和括号',

@@ -30,6 +30,7 @@ import { ImageInput } from '../../../images/ImageInput';
 import { BASE_MSG } from '../names';
 import { FormSection, useIsAdmin } from '../shared';
 import { PlatformsInput } from './PlatformsInput';
+import { ProvideInputs } from './ProvideInputs';
 import { type PlatformUsage, RemovePlatformsDialog } from './RemovePlatformsDialog';
 import { SiteKeyPanel } from './SiteKeyPanel';
 
@@ -46,6 +47,8 @@ export const EDITED = [
   'registrationOpen',
   'commentsOpen',
   'timeZone',
+  'provideOpen',
+  'provideKey',
 ] as const;
 const NOT_SHOWN = new Set<string>([...EDITED, 'tenant', 'version', 'platformMap']);
 
@@ -59,6 +62,8 @@ const DEFAULTS = {
   registrationOpen: true,
   commentsOpen: true,
   timeZone: DEFAULT_TIME_ZONE,
+  provideOpen: false,
+  provideKey: '',
 };
 
 /** The IANA time zones this browser knows, the saved one among them (a choice the list lacks is still shown). */
@@ -155,7 +160,7 @@ export function BaseSettings() {
 
   const onSubmit = async (values: Record<string, unknown>) => {
     const patch: Record<string, unknown> = { version: settings.version ?? 0 };
-    for (const k of EDITED) patch[k] = values[k];
+    for (const k of EDITED) if (values[k] !== undefined) patch[k] = values[k];
     patch.platforms = ((values.platforms as Platform[]) ?? []).map((p) => ({
       key: Number(p.key),
       name: String(p.name ?? '').trim(),
@@ -270,6 +275,7 @@ export function BaseSettings() {
                 disabled={disabled}
               />
             </FormSection>
+            <ProvideInputs disabled={disabled} admin={admin} />
             <OtherFields settings={settings} />
           </SimpleForm>
         </Card>
