@@ -138,12 +138,16 @@ export function parsePlayLines(from: string, url: string): ParsedEpisodes<PlayLi
   return { value: lines, problems };
 }
 
-/** One line's episodes in MacCMS's notation. Separators inside a name would break the reading, so they go. */
+/**
+ * One line's episodes in MacCMS's notation. Separators inside a name would break the reading, so they go; inside a
+ * URL they are percent-encoded (`#` → `%23`, `$` → `%24`, white space), which a player reads as the same address.
+ */
 export function formatEpisodeList(episodes: readonly Episode[]): string {
   return episodes
     .map((e) => {
       const name = e.name.replace(/[$#\r\n]+/g, ' ').trim();
-      return name ? `${name}${NAME_SEPARATOR}${e.url}` : e.url;
+      const url = e.url.replace(/[$#\s]/g, (ch) => encodeURIComponent(ch));
+      return name ? `${name}${NAME_SEPARATOR}${url}` : url;
     })
     .join(EPISODE_SEPARATOR);
 }

@@ -89,3 +89,12 @@ test('answers are compressed, but not the event beacons: a few bytes each, many 
   expect(beacon.headers.get('content-encoding')).toBeNull();
   expect((await beacon.json()).code).toBeTypeOf('number');
 });
+
+test('MacCMS’s provide path reaches the API, not the pages’ fallback (closed by default: a JSON 404)', async () => {
+  for (const path of ['/api.php/provide/vod/?ac=list', '/api.php/provide/vod?ac=detail&at=xml']) {
+    const res = await root.request(path);
+    expect(res.status, path).toBe(404);
+    expect(res.headers.get('content-type'), path).toContain('application/json');
+    expect((await res.json()).code, path).toBe(0);
+  }
+});

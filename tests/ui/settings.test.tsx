@@ -235,6 +235,42 @@ test('a user sees the base settings read-only: no save, no site key, disabled in
   expect(calls('GET', 'admin/setting/site-key')).toHaveLength(0);
 });
 
+test('the MacCMS resource API: closed until switched on; the URL to give follows the key; both are saved', async () => {
+  await loadUser();
+  wrap(<BaseSettings />);
+  expect(await screen.findByText('未开放：该地址回答“未找到”。')).toBeTruthy();
+  expect(screen.queryByTestId('provide-url')).toBeNull();
+  fireEvent.click(screen.getByLabelText('向 MacCMS 采集开放影片资源'));
+  const url = await screen.findByTestId('provide-url');
+  expect(url.textContent).toBe(`${window.location.origin}/api.php/provide/vod/`);
+  fireEvent.change(screen.getByRole('textbox', { name: /接口密钥/ }), { target: { value: 'bad key' } });
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  expect(await screen.findByText('只能用字母、数字、- 和 _')).toBeTruthy();
+  fireEvent.change(screen.getByRole('textbox', { name: /接口密钥/ }), { target: { value: 'k-1' } });
+  await waitFor(() =>
+    expect(screen.getByTestId('provide-url').textContent).toBe(
+      `${window.location.origin}/api.php/provide/vod/?key=k-1`,
+    ),
+  );
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  await waitFor(() => expect(calls('POST', 'admin/sys/updateSetting')).toHaveLength(1));
+  expect(calls('POST', 'admin/sys/updateSetting')[0].body).toMatchObject({
+    provideOpen: true,
+    provideKey: 'k-1',
+  });
+});
+
+test('a user sees whether the resource API is open, never its key', async () => {
+  role = 'user';
+  settings = { ...settings, provideOpen: true };
+  await loadUser();
+  wrap(<BaseSettings />);
+  expect((await screen.findByTestId('provide-url')).textContent).toBe(
+    `${window.location.origin}/api.php/provide/vod/`,
+  );
+  expect(screen.queryByRole('textbox', { name: /接口密钥/ })).toBeNull();
+});
+
 test('the pop-up preview shows sanitized HTML: nothing runs, no javascript: link, http(s) links open apart', () => {
   wrap(
     <PopupPreview

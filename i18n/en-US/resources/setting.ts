@@ -25,6 +25,8 @@ const setting = {
       registrationOpen: 'Visitors may register',
       commentsOpen: 'Comments are open',
       outboundAllow: 'Internal hosts allowed',
+      provideOpen: 'Serve the catalogue to MacCMS collectors',
+      provideKey: 'API key',
     },
     sections: {
       site: 'Site',
@@ -33,7 +35,14 @@ const setting = {
       switches: 'Switches',
       other: 'Other stored fields',
       security: 'Security',
+      provide: 'Resource API (MacCMS)',
     },
+    provideHint:
+      'Another MacCMS site can collect the online movies from this server, as from any resource site (ac=list, ac=detail, JSON or XML).',
+    provideKeyHint: 'Optional: collectors must then send it as key=…. Letters, digits, - and _ only.',
+    provideKeyFormat: 'Letters, digits, - and _ only',
+    provideUrl: 'The address to enter as the collection API on the other MacCMS site:',
+    provideClosed: 'Closed: the address answers “not found”.',
     timeZoneHint:
       'Statistics and reports count days and hours in this zone; after a change new events are counted in it, days already rolled up stay as they are.',
     outboundAllowHint:

@@ -12,6 +12,7 @@ import notices from './notices';
 import novel from './novel';
 import operators from './operators';
 import promotionApps from './promotion-apps';
+import provide from './provide';
 import review from './review';
 import site from './site';
 import statistics from './statistics';
@@ -37,6 +38,7 @@ const zh = {
   ...novel,
   ...operators,
   ...promotionApps,
+  ...provide,
   ...site,
   ...statistics,
   ...domain,

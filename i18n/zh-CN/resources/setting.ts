@@ -27,6 +27,8 @@ const setting: typeof en = {
       registrationOpen: '开放注册',
       commentsOpen: '开放评论',
       outboundAllow: '允许访问的内部主机',
+      provideOpen: '向 MacCMS 采集开放影片资源',
+      provideKey: '接口密钥',
     },
     sections: {
       site: '站点',
@@ -35,7 +37,14 @@ const setting: typeof en = {
       switches: '开关',
       other: '其他已保存字段',
       security: '安全',
+      provide: '资源接口（MacCMS）',
     },
+    provideHint:
+      '其他 MacCMS 站点可以像采集资源站一样采集本站的上线影片（ac=list、ac=detail，JSON 或 XML）。',
+    provideKeyHint: '可选：设置后采集方须带上 key=…。只能用字母、数字、- 和 _。',
+    provideKeyFormat: '只能用字母、数字、- 和 _',
+    provideUrl: '在对方 MacCMS 的采集接口中填写这个地址：',
+    provideClosed: '未开放：该地址回答“未找到”。',
     timeZoneHint: '统计报表按这个时区划分日期和时段；更改后新事件按新时区计入，已汇总的日期不变。',
     outboundAllowHint:
       '服务器对外请求（域名健康检测、采集）不会访问内部网络（localhost、内网 IP、云元数据地址等）。确需访问的内部主机在此逐行列出：主机名（*.example.com 表示其子域名）、IP 地址或 CIDR 网段（如 10.0.0.0/8）。',

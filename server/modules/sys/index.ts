@@ -57,6 +57,20 @@ export const baseFields = {
   commentsOpen: z.boolean(),
 };
 
+/** MacCMS's provide API (`/api.php/provide/vod/`, server/modules/provide): off until an admin opens it. */
+const provideFields = {
+  provideOpen: z.boolean(),
+  /** The key a collecting site must send (`?key=`); '' serves anyone who knows the URL. */
+  provideKey: z
+    .string()
+    .trim()
+    .max(64)
+    .refine((v) => /^[A-Za-z0-9_-]*$/.test(v), { params: { key: 'field.invalid' } }),
+};
+
+/** Fields an operator without the admin role never reads: the provide API's key opens the catalogue to other sites. */
+const ADMIN_ONLY = new Set(['provideKey']);
+
 /** Known fields are checked; any other field is kept as sent (SPEC.md §3: copied into the store as received). */
 const SettingsPatch = z
   .object({
@@ -88,6 +102,7 @@ const SettingsPatch = z
       )
       .max(MAX_OUTBOUND_ALLOW)
       .optional(),
+    ...z.object(provideFields).partial().shape,
   })
   .catchall(z.unknown())
   .openapi('SettingsPatch');
@@ -149,6 +164,11 @@ function settingRoutes() {
         Object.fromEntries(Object.entries(settings).filter(([k]) => visible.has(k))) as typeof settings,
       );
     }
+    if (c.get('operator').role !== 'admin')
+      return ok(
+        c,
+        Object.fromEntries(Object.entries(settings).filter(([k]) => !ADMIN_ONLY.has(k))) as typeof settings,
+      );
     return ok(c, settings);
   });
 

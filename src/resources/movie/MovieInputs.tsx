@@ -1,22 +1,19 @@
 import { Box, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import {
-  ArrayInput,
   BooleanInput,
   CheckboxGroupInput,
   maxLength,
   maxValue,
   minValue,
   NumberInput,
-  ReferenceInput,
   required,
-  SelectInput,
-  SimpleFormIterator,
   TextInput,
   useTranslate,
 } from 'react-admin';
 import { isFutureDay } from '../../../common/dates';
 import { DayInput } from '../../components/dates';
+import { EpisodeLinesInput } from './EpisodeLinesInput';
 import { SECTION_MSG } from './names';
 import { ColumnInput, TagsInput, usePlatformChoices } from './shared';
 
@@ -51,29 +48,7 @@ export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?
       </Section>
       <Section title="media">
         {cover}
-        <ArrayInput source="plays">
-          <SimpleFormIterator inline disableReordering={false}>
-            <ReferenceInput
-              source="sourceId"
-              reference="movie/sources"
-              perPage={100}
-              sort={{ field: 'priority', order: 'DESC' }}
-            >
-              <SelectInput
-                optionText="name"
-                label={`${SECTION_MSG}.play.sourceId`}
-                validate={required()}
-                sx={{ minWidth: 160 }}
-              />
-            </ReferenceInput>
-            <TextInput
-              source="path"
-              label={`${SECTION_MSG}.play.path`}
-              validate={[required(), maxLength(1024)]}
-              sx={{ minWidth: 320 }}
-            />
-          </SimpleFormIterator>
-        </ArrayInput>
+        <EpisodeLinesInput />
       </Section>
       <Section title="publish">
         <CheckboxGroupInput source="platforms" choices={platforms} />

@@ -1,4 +1,4 @@
-import { Alert, Box, Chip, Stack, Typography } from '@mui/material';
+import { Alert, Box, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import { SECTION_MSG } from './names';
@@ -6,6 +6,8 @@ import { SECTION_MSG } from './names';
 interface Play {
   id: number;
   url: string;
+  line?: number;
+  name?: string;
   sourceName: string;
   sourceType: string;
   sourceEnabled: boolean;
@@ -44,15 +46,34 @@ export async function attachStream(
   return () => player.destroy();
 }
 
-/** The movie's play entries, one chosen at a time, previewed in the page (issue #3: review edit). */
+/** The plays grouped by line (in line then episode order, as the API answers them). */
+function byLine(plays: Play[]): Play[][] {
+  const lines: Play[][] = [];
+  let last: number | undefined;
+  plays.forEach((p, i) => {
+    const line = p.line ?? i;
+    if (line !== last || !lines.length) lines.push([]);
+    last = line;
+    lines[lines.length - 1].push(p);
+  });
+  return lines;
+}
+
+/**
+ * The movie's episodes previewed in the page (issue #3: review edit; issue #49: a line and an episode chosen, the
+ * first of each by default). A nameless episode is the main feature.
+ */
 export function VideoPreview() {
   const record = useRecordContext();
   const translate = useTranslate();
-  const plays: Play[] = record?.plays ?? [];
-  const [index, setIndex] = useState(0);
+  const lines = byLine(record?.plays ?? []);
+  const [lineIndex, setLine] = useState(0);
+  const [episodeIndex, setEpisode] = useState(0);
   const [error, setError] = useState<'failed' | 'unsupported' | null>(null);
   const video = useRef<HTMLVideoElement>(null);
-  const play = plays[Math.min(index, plays.length - 1)];
+  const episodes = lines[Math.min(lineIndex, lines.length - 1)] ?? [];
+  const play = episodes[Math.min(episodeIndex, episodes.length - 1)];
+  const episodeName = (p: Play) => p.name || translate(`${SECTION_MSG}.episodes.mainFeature`);
 
   useEffect(() => {
     const el = video.current;
@@ -81,20 +102,50 @@ export function VideoPreview() {
         <Typography color="text.secondary">{translate(`${SECTION_MSG}.preview.none`)}</Typography>
       ) : (
         <>
-          {plays.length > 1 && (
-            <Stack direction="row" spacing={1} sx={{ mb: 1, flexWrap: 'wrap' }} role="group">
-              {plays.map((p, i) => (
+          {lines.length > 1 && (
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{ mb: 1, flexWrap: 'wrap' }}
+              role="group"
+              aria-label={translate(`${SECTION_MSG}.previewLine`)}
+            >
+              {lines.map((l, i) => (
                 <Chip
-                  key={p.id}
+                  key={l[0].id}
                   size="small"
                   clickable
-                  color={i === index ? 'primary' : 'default'}
-                  aria-pressed={i === index}
-                  label={`${translate(`${SECTION_MSG}.preview.entry`, { n: i + 1 })} · ${p.sourceName}`}
-                  onClick={() => setIndex(i)}
+                  color={i === lineIndex ? 'primary' : 'default'}
+                  aria-pressed={i === lineIndex}
+                  label={`${translate(`${SECTION_MSG}.episodes.line`, { n: i + 1 })} · ${l[0].sourceName}`}
+                  onClick={() => {
+                    setLine(i);
+                    setEpisode(0);
+                  }}
                 />
               ))}
             </Stack>
+          )}
+          {episodes.length > 1 && (
+            <TextField
+              select
+              size="small"
+              label={translate(`${SECTION_MSG}.previewEpisode`)}
+              value={Math.min(episodeIndex, episodes.length - 1)}
+              onChange={(e) => setEpisode(Number(e.target.value))}
+              sx={{ mb: 1, minWidth: 200 }}
+            >
+              {episodes.map((p, i) => (
+                <MenuItem key={p.id} value={i}>
+                  {`${i + 1}. ${episodeName(p)}`}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+          {episodes.length === 1 && (
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              {episodeName(play)}
+            </Typography>
           )}
           <video
             ref={video}

@@ -31,6 +31,7 @@ import { ImageInput } from '../../../images/ImageInput';
 import { BASE_MSG } from '../names';
 import { FormSection, useIsAdmin } from '../shared';
 import { PlatformsInput } from './PlatformsInput';
+import { ProvideInputs } from './ProvideInputs';
 import { type PlatformUsage, RemovePlatformsDialog } from './RemovePlatformsDialog';
 import { SiteKeyPanel } from './SiteKeyPanel';
 
@@ -48,6 +49,8 @@ export const EDITED = [
   'commentsOpen',
   'timeZone',
   'outboundAllow',
+  'provideOpen',
+  'provideKey',
 ] as const;
 const NOT_SHOWN = new Set<string>([...EDITED, 'tenant', 'version', 'platformMap']);
 
@@ -62,6 +65,8 @@ const DEFAULTS = {
   commentsOpen: true,
   timeZone: DEFAULT_TIME_ZONE,
   outboundAllow: [] as string[],
+  provideOpen: false,
+  provideKey: '',
 };
 
 /** The allow-list is edited one entry a line; what is saved is the trimmed, non-blank lines. */
@@ -171,7 +176,7 @@ export function BaseSettings() {
 
   const onSubmit = async (values: Record<string, unknown>) => {
     const patch: Record<string, unknown> = { version: settings.version ?? 0 };
-    for (const k of EDITED) patch[k] = values[k];
+    for (const k of EDITED) if (values[k] !== undefined) patch[k] = values[k];
     patch.outboundAllow = allowEntries(values.outboundAllow);
     patch.platforms = ((values.platforms as Platform[]) ?? []).map((p) => ({
       key: Number(p.key),
@@ -300,6 +305,7 @@ export function BaseSettings() {
                 fullWidth
               />
             </FormSection>
+            <ProvideInputs disabled={disabled} admin={admin} />
             <OtherFields settings={settings} />
           </SimpleForm>
         </Card>

@@ -1,0 +1,154 @@
+import { formatEpisodeList, LINE_SEPARATOR, type PlayLine } from '../../../common/episodes';
+import type { ProvideQuery } from './params';
+import type { Column, ProvidedMovie, ProvidedPage } from './read';
+
+/**
+ * MacCMS's provide answers (application/api/controller/Provide.php): JSON with `code` 1, `msg`, `page`,
+ * `pagecount`, `limit` (a string, as MacCMS's configured page size is), `total`, `list[]` and, for `ac=list`,
+ * `class[]`; or the XML of `at=xml` (`<rss version="5.1">`). What a list item carries depends on `ac`: `list` the
+ * short form (its `vod_play_from` joined by commas, as MacCMS lists it), `videolist`/`detail` every field with
+ * `vod_play_url`.
+ */
+
+export interface FormatContext {
+  /** Where a stored cover path is served from: imgdomain, or this server's image host. */
+  imageHost: string;
+  timeZone: string;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in the tenant's time zone, as MacCMS writes `vod_time`. */
+export function vodTime(isoTime: string, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(isoTime))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+function picOf(cover: string, host: string): string {
+  if (!cover || /^(?:https?:)?\/\//i.test(cover)) return cover;
+  return `${host.replace(/\/+$/, '')}/${cover.replace(/^\/+/, '')}`;
+}
+
+const pageCount = (total: number, size: number) => Math.ceil(total / size);
+const detailed = (q: ProvideQuery) => q.ac !== 'list';
+
+function item(m: ProvidedMovie, q: ProvideQuery, ctx: FormatContext) {
+  const codes = m.lines.map((l) => l.code);
+  const short = {
+    vod_id: m.id,
+    vod_name: m.title,
+    type_id: m.columnId ?? 0,
+    type_name: m.columnName ?? '',
+    vod_en: '',
+    vod_time: vodTime(m.updatedAt, ctx.timeZone),
+    vod_remarks: remarksOf(m.lines),
+    vod_play_from: codes.join(detailed(q) ? LINE_SEPARATOR : ','),
+  };
+  if (!detailed(q)) return short;
+  return {
+    ...short,
+    vod_pic: picOf(m.cover, ctx.imageHost),
+    vod_actor: m.actors.join(','),
+    vod_director: '',
+    vod_area: '',
+    vod_lang: '',
+    vod_year: m.releaseDate?.slice(0, 4) ?? '',
+    vod_content: m.description,
+    vod_play_server: m.lines.map(() => 'no').join(LINE_SEPARATOR),
+    vod_play_note: m.lines.map(() => '').join(LINE_SEPARATOR),
+    vod_play_url: m.lines.map((l) => formatEpisodeList(l.episodes)).join(LINE_SEPARATOR),
+  };
+}
+
+/** A series' note: its last episode's name on its longest line (第12集); nothing for a single feature. */
+function remarksOf(lines: readonly PlayLine[]): string {
+  const longest = lines.reduce<PlayLine | undefined>(
+    (a, l) => (!a || l.episodes.length > a.episodes.length ? l : a),
+    undefined,
+  );
+  if (!longest || longest.episodes.length < 2) return '';
+  return longest.episodes[longest.episodes.length - 1].name.replace(/[$#\r\n]+/g, ' ').trim();
+}
+
+export function provideJson(page: ProvidedPage, q: ProvideQuery, columns: Column[], ctx: FormatContext) {
+  return {
+    code: 1,
+    msg: '数据列表',
+    page: q.pg,
+    pagecount: pageCount(page.total, q.pageSize),
+    limit: String(q.pageSize),
+    total: page.total,
+    list: page.list.map((m) => item(m, q, ctx)),
+    ...(detailed(q)
+      ? {}
+      : { class: columns.map((c) => ({ type_id: c.id, type_pid: c.parentId ?? 0, type_name: c.name })) }),
+  };
+}
+
+/** XML 1.0 cannot carry most control characters at all, escaped or not: they go. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
+const xmlChars = (s: string) => s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
+const text = (s: string | number) =>
+  xmlChars(String(s)).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** A CDATA section holds anything but its own end: `]]>` is split across two sections. */
+const cdata = (s: string) => `<![CDATA[${xmlChars(s).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+
+export function provideXml(
+  page: ProvidedPage,
+  q: ProvideQuery,
+  columns: Column[],
+  ctx: FormatContext,
+): string {
+  const out: string[] = ['<?xml version="1.0" encoding="utf-8"?><rss version="5.1">'];
+  out.push(
+    `<list page="${q.pg}" pagecount="${pageCount(page.total, q.pageSize)}" pagesize="${q.pageSize}" recordcount="${page.total}">`,
+  );
+  for (const m of page.list) {
+    out.push(
+      '<video>',
+      `<last>${text(vodTime(m.updatedAt, ctx.timeZone))}</last>`,
+      `<id>${m.id}</id>`,
+      `<tid>${m.columnId ?? 0}</tid>`,
+      `<name>${cdata(m.title)}</name>`,
+      `<type>${text(m.columnName ?? '')}</type>`,
+    );
+    if (detailed(q)) {
+      out.push(
+        `<pic>${text(picOf(m.cover, ctx.imageHost))}</pic>`,
+        '<lang></lang>',
+        '<area></area>',
+        `<year>${text(m.releaseDate?.slice(0, 4) ?? '')}</year>`,
+        '<state></state>',
+        `<note>${cdata(remarksOf(m.lines))}</note>`,
+        `<actor>${cdata(m.actors.join(','))}</actor>`,
+        '<director><![CDATA[]]></director>',
+        '<dl>',
+        ...m.lines.map((l) => `<dd flag="${text(l.code)}">${cdata(formatEpisodeList(l.episodes))}</dd>`),
+        '</dl>',
+        `<des>${cdata(m.description)}</des>`,
+      );
+    } else {
+      out.push(
+        `<dt>${text(m.lines.map((l) => l.code).join(','))}</dt>`,
+        `<note>${cdata(remarksOf(m.lines))}</note>`,
+      );
+    }
+    out.push('</video>');
+  }
+  out.push('</list>');
+  if (!detailed(q))
+    out.push('<class>', ...columns.map((c) => `<ty id="${c.id}">${text(c.name)}</ty>`), '</class>');
+  out.push('</rss>');
+  return out.join('');
+}
