@@ -3,6 +3,7 @@
 export * from '../modules/actresses/schema';
 export * from '../modules/ad/schema';
 export * from '../modules/agents/schema';
+export * from '../modules/collect/schema';
 export * from '../modules/comment/schema';
 export * from '../modules/domain/schema';
 export * from '../modules/movie/schema';

@@ -2,6 +2,7 @@ import type { ServerModule } from '../core/module';
 import actresses from './actresses';
 import ad from './ad';
 import agents from './agents';
+import collect from './collect';
 import comment from './comment';
 import domain from './domain';
 import health from './health';
@@ -40,4 +41,5 @@ export const modules: readonly ServerModule[] = [
   comment,
   domain,
   agents,
+  collect,
 ];

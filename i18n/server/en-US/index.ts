@@ -2,6 +2,7 @@ import type zh from '../zh-CN';
 import actresses from './actresses';
 import ad from './ad';
 import agents from './agents';
+import collect from './collect';
 import columnTree from './column-tree';
 import comment from './comment';
 import core from './core';
@@ -35,6 +36,7 @@ const en: Record<keyof typeof zh, string> = {
   ...promotionApps,
   ...site,
   ...statistics,
+  ...collect,
   ...domain,
   ...users,
   ...agents,
