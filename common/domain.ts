@@ -4,6 +4,8 @@
  * Node and browsers both have; the public suffix (which part is the registrable domain) is the API's job (tldts).
  */
 
+import { internalHostname } from './hosts';
+
 export const DOMAIN_ROLES = ['main', 'landing', 'channel', 'backup'] as const;
 export type DomainRole = (typeof DOMAIN_ROLES)[number];
 
@@ -35,7 +37,7 @@ export const MAX_WEIGHT = 1000;
 export const CHANNEL_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Why a line is not a hostname (message keys `domain.host.<reason>` on both sides). */
-export type HostError = 'empty' | 'wildcard' | 'ip' | 'tooLong' | 'label' | 'invalid' | 'single';
+export type HostError = 'empty' | 'wildcard' | 'ip' | 'tooLong' | 'label' | 'invalid' | 'single' | 'internal';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 const LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -43,9 +45,10 @@ const LABEL = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 /**
  * A pasted line → its ASCII hostname, or why not. Accepts a bare name or a URL (its host is taken), upper case and a
  * trailing dot; refuses wildcards, IP literals, names without a dot, labels over 63 characters or with other
- * characters than letters, digits and inner hyphens, and names over 253 characters.
+ * characters than letters, digits and inner hyphens, names over 253 characters, and names of the inside
+ * (`internal`: common/hosts.ts; the API lets the admin's allow-list through, hence the host beside that error).
  */
-export function normalizeHostname(line: string): { host: string } | { error: HostError } {
+export function normalizeHostname(line: string): { host: string } | { error: HostError; host?: string } {
   let s = line.trim();
   if (!s) return { error: 'empty' };
   if (s.includes('*')) return { error: 'wildcard' };
@@ -76,6 +79,8 @@ export function normalizeHostname(line: string): { host: string } | { error: Hos
     if (!label || label.length > MAX_LABEL || !LABEL.test(label)) return { error: 'label' };
   }
   if (/^\d+$/.test(labels[labels.length - 1])) return { error: 'invalid' };
+  // The health checker would call into the server's own network (foo.localhost, a.127.0.0.1.nip.io…).
+  if (internalHostname(host)) return { error: 'internal', host };
   return { host };
 }
 
@@ -103,7 +108,7 @@ export function parsePaste(text: string): { lines: PasteLine[]; hosts: string[] 
     if (!input || input.startsWith('#')) continue;
     const r = normalizeHostname(input);
     if ('error' in r) {
-      lines.push({ line: i + 1, input, error: r.error });
+      lines.push({ line: i + 1, input, host: r.host, error: r.error });
       continue;
     }
     const first = seen.get(r.host);

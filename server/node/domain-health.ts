@@ -1,48 +1,60 @@
-import { lookup } from 'node:dns/promises';
-import { request } from 'node:http';
 import type { Logger } from '../core/logger';
 import type { Db } from '../db/types';
 import { claimHealthPass, type Probe, runHealthCheck } from '../modules/domain';
+import { createGuardedFetch, OutboundRefused, type OutboundResolver } from './outbound';
 
-/** How a hostname becomes an address (DNS by default; tests map names to 127.0.0.1). */
+/** How a hostname becomes an address (DNS by default; tests map names to addresses of their choosing). */
 export type Resolver = (hostname: string) => Promise<string>;
 
-const dnsResolve: Resolver = async (hostname) => (await lookup(hostname)).address;
+/** A probe reads at most this much of an answer: it only wants the status. */
+const PROBE_MAX_BYTES = 64 * 1024;
+
+/** What the checker records for each way the guard refused (`refused: internal address` is the SSRF case). */
+const REFUSAL: Record<OutboundRefused['reason'], (e: OutboundRefused) => string> = {
+  address: () => 'refused: internal address',
+  scheme: () => 'refused: scheme',
+  redirects: () => 'refused: too many redirects',
+  size: () => 'refused: answer too large',
+  timeout: () => 'timeout',
+  dns: (e) => `dns: ${e.message.split(': ').pop()}`,
+  network: (e) => `connect: ${e.message}`,
+};
 
 /**
- * The health probe: resolve the hostname, then `GET /` on its address with the hostname as `Host`, within the
- * timeout. Up is any HTTP answer below 500; down is a DNS failure, a refused or reset connection, a timeout or a 5xx.
+ * The health probe: `GET http://hostname/` through the outbound guard (server/node/outbound.ts), so a stored name
+ * that DNS points inside is refused, not visited. Redirects are not followed: any HTTP answer below 500 is up; down
+ * is a DNS failure, a refused or reset connection, a timeout, a 5xx or a refusal of the guard.
  */
 export function nodeProbe(options: { resolve?: Resolver; port?: number } = {}): Probe {
-  const resolve = options.resolve ?? dnsResolve;
+  const single = options.resolve;
+  const resolve: OutboundResolver | undefined = single
+    ? async (h) => {
+        const address = await single(h);
+        return [{ address, family: address.includes(':') ? 6 : 4 }];
+      }
+    : undefined;
+  const fetch = createGuardedFetch({ resolve });
   const port = options.port ?? 80;
-  return async (hostname, timeoutMs) => {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    let address: string;
+  return async (hostname, timeoutMs, allowHosts = []) => {
     try {
-      address = await Promise.race([
-        resolve(hostname),
-        new Promise<never>((_, reject) =>
-          deadline.addEventListener('abort', () => reject(new Error('dns timeout')), { once: true }),
-        ),
-      ]);
+      const res = await fetch(`http://${hostname}:${port}/`, {
+        timeoutMs,
+        maxBytes: PROBE_MAX_BYTES,
+        maxRedirects: 0,
+        allowHosts,
+        method: 'GET',
+      }).catch((err) => {
+        // A redirect is an answer: the host is up.
+        if (err instanceof OutboundRefused && err.reason === 'redirects') return { status: 302 };
+        // More body than a probe reads is an answer too.
+        if (err instanceof OutboundRefused && err.reason === 'size') return { status: 200 };
+        throw err;
+      });
+      return res.status < 500 ? { ok: true } : { ok: false, error: `http ${res.status}` };
     } catch (err) {
-      return { ok: false, error: `dns: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+      if (err instanceof OutboundRefused) return { ok: false, error: REFUSAL[err.reason](err) };
+      return { ok: false, error: (err as Error).message || 'error' };
     }
-    return new Promise((done) => {
-      const req = request(
-        { host: address, port, path: '/', method: 'GET', headers: { Host: hostname }, signal: deadline },
-        (res) => {
-          res.resume();
-          const status = res.statusCode ?? 0;
-          done(status < 500 ? { ok: true } : { ok: false, error: `http ${status}` });
-        },
-      );
-      req.on('error', (err: NodeJS.ErrnoException) =>
-        done({ ok: false, error: deadline.aborted ? 'timeout' : `connect: ${err.code ?? err.message}` }),
-      );
-      req.end();
-    });
   };
 }
 

@@ -16,6 +16,7 @@ let server: Server;
 let port: number;
 let silentPort: number;
 let silent: Server;
+let hits = 0;
 
 const D = '/app/admin/domain';
 const call = (method: string, path: string, body?: unknown) =>
@@ -29,6 +30,7 @@ beforeAll(async () => {
   admin = await api.login();
   server = createServer((req, res) => {
     const host = (req.headers.host ?? '').split(':')[0];
+    hits++;
     res.statusCode = host.startsWith('down') ? 503 : 200;
     res.end('ok');
   });
@@ -39,6 +41,11 @@ beforeAll(async () => {
   await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
   silentPort = (silent.address() as AddressInfo).port;
+  // The test servers are on the loopback address, which the outbound guard refuses unless an admin allows it.
+  await api.call('POST', '/app/admin/sys/updateSetting', {
+    token: admin,
+    body: { outboundAllow: ['127.0.0.1'] },
+  });
 });
 afterAll(async () => {
   server.closeAllConnections();
@@ -62,11 +69,29 @@ const resolver = async (h: string) => {
 describe('the probe', () => {
   test('up below 500; a 5xx, an unknown name and a silent server are down with the reason', async () => {
     const probe = nodeProbe({ resolve: resolver, port });
-    expect(await probe('up.example.com', 15_000)).toEqual({ ok: true });
-    expect(await probe('down.example.com', 15_000)).toEqual({ ok: false, error: 'http 503' });
-    expect(await probe('nxdomain.example.com', 15_000)).toEqual({ ok: false, error: 'dns: ENOTFOUND' });
+    const allow = ['127.0.0.1'];
+    expect(await probe('up.example.com', 15_000, allow)).toEqual({ ok: true });
+    expect(await probe('down.example.com', 15_000, allow)).toEqual({ ok: false, error: 'http 503' });
+    expect(await probe('nxdomain.example.com', 15_000, allow)).toEqual({
+      ok: false,
+      error: 'dns: ENOTFOUND',
+    });
     const slow = nodeProbe({ resolve: resolver, port: silentPort });
-    expect(await slow('up.example.com', 300)).toEqual({ ok: false, error: 'timeout' });
+    expect(await slow('up.example.com', 300, allow)).toEqual({ ok: false, error: 'timeout' });
+  });
+
+  test('issue #48: a name DNS points at the inside is refused, never visited', async () => {
+    const before = hits;
+    const probe = nodeProbe({ resolve: resolver, port });
+    expect(await probe('intranet.example.com', 15_000)).toEqual({
+      ok: false,
+      error: 'refused: internal address',
+    });
+    expect(await nodeProbe({ port })('foo.localhost', 15_000)).toEqual({
+      ok: false,
+      error: 'refused: internal address',
+    });
+    expect(hits).toBe(before);
   });
 });
 
@@ -192,6 +217,39 @@ describe('a pass', () => {
       probe: nodeProbe({ resolve: resolver, port }),
     });
     expect(again.expired).toBe(0);
+  });
+
+  test('issue #48: without the allow-list a pass records "refused: internal address" and reaches nothing', async () => {
+    await switchOn(5, false);
+    await call('POST', '/domains/import', {
+      text: 'intranet.example.com',
+      status: 'active',
+      role: 'landing',
+    });
+    await api.call('POST', '/app/admin/sys/updateSetting', { token: admin, body: { outboundAllow: [] } });
+    const before = hits;
+    await runHealthCheck(api.database.db, {
+      tenant: tenant(),
+      now: () => api.clock.now(),
+      probe: nodeProbe({ resolve: resolver, port }),
+    });
+    expect(await byHost('intranet.example.com')).toMatchObject({
+      checkOk: false,
+      checkError: 'refused: internal address',
+    });
+    expect(hits).toBe(before);
+    // Allowed again by the admin: reached
+    await api.call('POST', '/app/admin/sys/updateSetting', {
+      token: admin,
+      body: { outboundAllow: ['127.0.0.1'] },
+    });
+    await runHealthCheck(api.database.db, {
+      tenant: tenant(),
+      now: () => api.clock.now(),
+      probe: nodeProbe({ resolve: resolver, port }),
+    });
+    expect(await byHost('intranet.example.com')).toMatchObject({ checkOk: true, checkError: '' });
+    expect(hits).toBeGreaterThan(before);
   });
 
   test('a pass is claimed once per interval, and only when the checker is on', async () => {

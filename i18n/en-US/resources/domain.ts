@@ -30,6 +30,8 @@ const domain = {
       invalid: 'Not a valid hostname',
       single: 'A hostname needs at least two labels (like example.com)',
       suffix: 'This is a public suffix, not a registrable domain',
+      internal:
+        'This names a host inside the network (localhost, *.internal, a private IP…) and cannot be a promotion domain; an admin can allow it under “Internal hosts allowed”',
       exists: 'Already in the store',
     },
   },

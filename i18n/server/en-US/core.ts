@@ -24,6 +24,8 @@ const en: Record<keyof typeof zh, string> = {
   accountDisabled: 'This account has been disabled or deleted',
   'field.required': 'Required',
   'field.invalid': 'Invalid format',
+  'field.outboundAllow':
+    'Each line is a hostname (*. for its subdomains), an IP address or a CIDR range such as 10.0.0.0/8',
   'field.tooLong': 'At most {max} characters',
   'field.tooShort': 'At least {min} characters',
   'field.type': 'Should be {expected}',

@@ -10,6 +10,8 @@ const domain: Record<keyof typeof zh, string> = {
   'domain.host.invalid': 'Not a valid hostname',
   'domain.host.single': 'A hostname needs at least two labels (like example.com)',
   'domain.host.suffix': 'This is a public suffix, not a registrable domain',
+  'domain.host.internal':
+    'This names a host inside the network (localhost, *.internal, a private IP…) and cannot be a promotion domain; an admin can allow it under “Internal hosts allowed”',
   'domain.channel': 'A channel code holds letters, digits, underscores and hyphens only',
   'domain.import.tooMany': 'At most {max} lines per import',
   'domain.import.problems':

@@ -22,6 +22,7 @@ export default {
   accountDisabled: '账号已被停用或删除',
   'field.required': '必填',
   'field.invalid': '格式不正确',
+  'field.outboundAllow': '每一行应为主机名（可用 *. 表示其子域名）、IP 地址或 CIDR 网段，如 10.0.0.0/8',
   'field.tooLong': '最多 {max} 个字符',
   'field.tooShort': '至少 {min} 个字符',
   'field.type': '类型应为 {expected}',

@@ -8,6 +8,8 @@ const domain = {
   'domain.host.invalid': '不是有效的域名',
   'domain.host.single': '域名至少要有两段（如 example.com）',
   'domain.host.suffix': '这是公共后缀，不是可注册的域名',
+  'domain.host.internal':
+    '这是内部网络的主机名或地址（如 localhost、*.internal、内网 IP），不能作为推广域名；确需检测请由管理员加入“允许访问的内部主机”',
   'domain.channel': '渠道号只能含字母、数字、下划线和连字符',
   'domain.import.tooMany': '一次最多导入 {max} 行',
   'domain.import.problems': '有 {count} 行有问题，未导入任何域名；请修正或选择跳过问题行',

@@ -31,6 +31,8 @@ const domain: typeof en = {
       invalid: '不是有效的域名',
       single: '域名至少要有两段（如 example.com）',
       suffix: '这是公共后缀，不是可注册的域名',
+      internal:
+        '这是内部网络的主机名或地址（如 localhost、*.internal、内网 IP），不能作为推广域名；确需检测请由管理员加入“允许访问的内部主机”',
       exists: '域名库中已有此域名',
     },
   },

@@ -9,6 +9,7 @@ import {
   MAX_WEIGHT,
   parsePaste,
 } from '../../../common/domain';
+import { allowListed, internalHostname } from '../../../common/hosts';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { ownBodyLimit } from '../../core/body';
 import type { AppContext, AppEnv } from '../../core/context';
@@ -21,6 +22,7 @@ import { boolQuery, containsPattern, id, intQuery, transaction } from '../../cor
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Tx } from '../../db/types';
+import { outboundAllowList } from '../sys/settings';
 import {
   type Actor,
   actorOf,
@@ -197,13 +199,16 @@ async function importReport(tx: Tx, tenant: number, text: string, locale: AppCon
     throw invalidField('text', 'domain.import.tooMany', { max: MAX_IMPORT_LINES });
   const good: { host: string; registrable: string; line: number; input: string }[] = [];
   const problems: { line: number; input: string; error: string; firstLine?: number }[] = [];
+  const allow = await outboundAllowList(tx, tenant);
   for (const l of lines) {
+    // A name of the inside the admin allowed (outbound allow-list) is imported like any other.
+    if (l.error === 'internal' && l.host && allowListed(l.host, allow)) l.error = undefined;
     if (l.error) {
       problems.push({ line: l.line, input: l.input, error: l.error, firstLine: l.firstLine });
       continue;
     }
     // Already normalised by parsePaste: only the public suffix list is left to ask.
-    const registrable = registrableOf(l.host!);
+    const registrable = registrableOf(l.host!) ?? (l.host && internalHostname(l.host) ? l.host : null);
     if (!registrable) problems.push({ line: l.line, input: l.input, error: 'suffix' });
     else good.push({ host: l.host!, registrable, line: l.line, input: l.input });
   }
@@ -400,7 +405,9 @@ export function domainRoutes() {
       if (body.status !== undefined && (!current || body.status !== current.status))
         Object.assign(values, statusValues(body.status, now, body.retireReason));
       if (!current) {
-        values.registrable = (checkHostname(body.hostname) as { registrable: string }).registrable;
+        const checked = checkHostname(body.hostname, await outboundAllowList(tx, tenant));
+        if ('error' in checked) throw invalidField('hostname', `domain.host.${checked.error}`);
+        values.registrable = checked.registrable;
         return values;
       }
       const history = editHistory(current as DomainRow, values, String(body.retireReason ?? ''));

@@ -2,14 +2,22 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { transaction } from '../../core/shared';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Tx } from '../../db/types';
+import { outboundAllowList } from '../sys/settings';
 import { swapDomains } from './config-routes';
 import { type Actor, bumpResolveVersion, dayOf, HEALTH_ACTOR, readSettings, recordHistory } from './model';
 import { type domainSettings, domains } from './schema';
 
 /** What a probe found: reachable (an HTTP answer below 500) or why not. */
 export type ProbeResult = { ok: true } | { ok: false; error: string };
-/** Resolves and fetches one hostname within `timeoutMs` (Node: server/node/domain-probe.ts; tests inject theirs). */
-export type Probe = (hostname: string, timeoutMs: number) => Promise<ProbeResult>;
+/**
+ * Resolves and fetches one hostname within `timeoutMs`, refusing internal addresses other than `allowHosts` (the
+ * admin's allow-list of the system settings). Node: server/node/domain-health.ts through the outbound guard.
+ */
+export type Probe = (
+  hostname: string,
+  timeoutMs: number,
+  allowHosts?: readonly string[],
+) => Promise<ProbeResult>;
 
 const CHECKER: Actor = { id: null, name: HEALTH_ACTOR };
 
@@ -34,6 +42,7 @@ export async function runHealthCheck(
   opts: { tenant: number; now: () => Date; probe: Probe; concurrency?: number },
 ): Promise<CheckOutcome> {
   const settings = await readSettings(db, opts.tenant);
+  const allowHosts = await outboundAllowList(db, opts.tenant);
   const expiry = await expireDomains(db, opts.tenant, settings, opts.now());
   const active = await db
     .select({ id: domains.id, hostname: domains.hostname })
@@ -53,7 +62,7 @@ export async function runHealthCheck(
       const d = active[next++];
       let result: ProbeResult;
       try {
-        result = await opts.probe(d.hostname, settings.checkTimeoutMs);
+        result = await opts.probe(d.hostname, settings.checkTimeoutMs, allowHosts);
       } catch (err) {
         result = { ok: false, error: (err as Error).message || 'error' };
       }

@@ -11,6 +11,7 @@ import {
   MAX_WEIGHT,
   normalizeHostname,
 } from '../../../common/domain';
+import { allowListed } from '../../../common/hosts';
 import type { AppContext } from '../../core/context';
 import { invalidField } from '../../core/errors';
 import { day, id, iso } from '../../core/shared';
@@ -35,22 +36,35 @@ export function toUnicode(host: string): string {
 /** The registrable domain of a normalised hostname (null: it is a public suffix). */
 export const registrableOf = (host: string) => getDomain(host, { allowPrivateDomains: false });
 
-/** A line → `{host, registrable}` or why not: the shared rules (common/domain.ts), then the public suffix list. */
+/**
+ * A line → `{host, registrable}` or why not: the shared rules (common/domain.ts), then the public suffix list. A
+ * name of the inside passes only when `allow` (the admin's outbound allow-list) names it.
+ */
 export function checkHostname(
   line: string,
+  allow: readonly string[] = [],
 ): { host: string; registrable: string } | { error: HostError | 'suffix' } {
   const r = normalizeHostname(line);
-  if ('error' in r) return r;
+  if ('error' in r) {
+    if (r.error === 'internal' && r.host && allowListed(r.host, allow))
+      return { host: r.host, registrable: registrableOf(r.host) ?? r.host };
+    return { error: r.error };
+  }
   const registrable = registrableOf(r.host);
   if (!registrable) return { error: 'suffix' };
   return { host: r.host, registrable };
 }
 
-/** A zod field for one hostname, normalised to ASCII (its message says why a line is refused). */
+/**
+ * A zod field for one hostname, normalised to ASCII (its message says why a line is refused). A name of the inside
+ * passes here: whether the admin's allow-list names it is a database read, done by the route (`checkHostname`).
+ */
 export const hostnameField = z
   .string()
   .max(300)
   .transform((s, ctx) => {
+    const n = normalizeHostname(s);
+    if ('error' in n && n.error === 'internal' && n.host) return n.host;
     const r = checkHostname(s);
     if ('error' in r) {
       ctx.addIssue({ code: 'custom', params: { key: `domain.host.${r.error}` } });

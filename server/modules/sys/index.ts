@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { parseAllowEntry } from '../../../common/hosts';
 import { isTimeZone } from '../../../common/period';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
@@ -19,6 +20,9 @@ export { readSettings };
 const tenant = z.number().int().min(1).max(1_000_000);
 
 const Platform = z.object({ key: z.number().int().min(0).max(9999), name: z.string().trim().min(1).max(32) });
+
+/** The most entries the outbound allow-list holds (each is checked on every server-side fetch). */
+const MAX_OUTBOUND_ALLOW = 100;
 
 /** '' or an uploaded image path or an http(s) URL (the site logo). */
 const imageRef = imageField();
@@ -72,6 +76,17 @@ const SettingsPatch = z
       .refine(isTimeZone, { params: { key: 'field.timeZone' } })
       .optional(),
     ...z.object(baseFields).partial().shape,
+    /** Internal hosts server-side fetches may reach (outbound guard): hostnames, `*.` subdomains, IPs, CIDRs. */
+    outboundAllow: z
+      .array(
+        z
+          .string()
+          .trim()
+          .max(300)
+          .refine((v) => parseAllowEntry(v) !== null, { params: { key: 'field.outboundAllow' } }),
+      )
+      .max(MAX_OUTBOUND_ALLOW)
+      .optional(),
   })
   .catchall(z.unknown())
   .openapi('SettingsPatch');
