@@ -42,8 +42,6 @@ export interface AppDeps {
    * sites with it. Without it (demo mode) collection says it needs the server.
    */
   outbound?: OutboundFetch;
-  /** Hosts an admin allowed despite a private address (the guard refuses them otherwise). */
-  outboundAllowHosts?: readonly string[];
 }
 
 /**

@@ -11,6 +11,7 @@ import { crudResource } from '../../core/resource';
 import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '../../core/shared';
 import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
+import { outboundAllowList } from '../sys/settings';
 import { executeRun, MAX_RUN_PAGES, RunFailure, rememberTypes, testSource } from './run';
 import {
   COLLECT_FORMATS,
@@ -137,7 +138,8 @@ export const sourceRoutes = () => {
       const { db, outbound } = c.get('deps');
       const source = await mustSource(c, c.req.valid('param').id);
       try {
-        const r = await testSource(outbound, source);
+        const tenant = c.get('deps').config.defaultTenant;
+        const r = await testSource(outbound, await outboundAllowList(db, tenant), source);
         await rememberTypes(db, source.id, r.classes);
         return ok(c, { ok: true, ...r, error: '' });
       } catch (err) {
@@ -475,9 +477,15 @@ export const runRoutes = () => {
         return run.id;
       });
       // The run goes on after the answer (the screen polls it); it writes every outcome onto its row.
-      void executeRun({ db: deps.db, outbound: deps.outbound, now: () => deps.clock.now() }, runId).catch(
-        (err) => deps.logger.error({ err: (err as Error).message, runId }, 'collect run failed'),
-      );
+      void executeRun(
+        {
+          db: deps.db,
+          outbound: deps.outbound,
+          now: () => deps.clock.now(),
+          tenant: deps.config.defaultTenant,
+        },
+        runId,
+      ).catch((err) => deps.logger.error({ err: (err as Error).message, runId }, 'collect run failed'));
       return ok(c, await readRun(c, runId));
     },
   );

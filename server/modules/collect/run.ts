@@ -6,6 +6,7 @@ import { transaction } from '../../core/shared';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor, Tx } from '../../db/types';
+import { outboundAllowList } from '../sys/settings';
 import {
   cleanCover,
   cleanTitle,
@@ -92,6 +93,8 @@ export interface RunDeps {
   db: Db;
   outbound?: OutboundFetch;
   now: () => Date;
+  /** Whose allow-list of internal hosts the guard is given (sys setting outboundAllow). */
+  tenant: number;
 }
 
 type Source = typeof collectSources.$inferSelect;
@@ -110,6 +113,7 @@ export function pageUrl(
 /** Fetches and reads one answer; every way it can go wrong is a RunFailure with a readable key. */
 export async function fetchPage(
   outbound: OutboundFetch | undefined,
+  allowHosts: readonly string[],
   source: Pick<Source, 'url' | 'format'>,
   query: Record<string, string | number>,
 ): Promise<RemotePage> {
@@ -120,6 +124,7 @@ export async function fetchPage(
       timeoutMs: PAGE_TIMEOUT_MS,
       maxBytes: MAX_PAGE_BYTES,
       maxRedirects: 3,
+      allowHosts,
       headers: { Accept: source.format === 'xml' ? 'application/xml, text/xml' : 'application/json' },
     });
   } catch (err) {
@@ -152,9 +157,10 @@ export async function fetchPage(
 /** `ac=list`: the site's types and its total, for the source's test button and the bindings. */
 export async function testSource(
   outbound: OutboundFetch | undefined,
+  allowHosts: readonly string[],
   source: Pick<Source, 'url' | 'format'>,
 ) {
-  const page = await fetchPage(outbound, source, { ac: 'list' });
+  const page = await fetchPage(outbound, allowHosts, source, { ac: 'list' });
   return { total: page.total, pageCount: page.pageCount, classes: page.classes };
 }
 
@@ -285,7 +291,13 @@ interface Planned {
  * each: add, update (the fields not edited by hand since the last collection), or skip. `lock` reads the matched
  * movies FOR UPDATE (a real run, in its transaction); a dry run reads them plainly.
  */
-async function plan(db: Executor, sourceId: number, ready: Ready[], lock: boolean): Promise<Planned> {
+async function plan(
+  db: Executor,
+  sourceId: number,
+  ready: Ready[],
+  lock: boolean,
+  dryAdds?: Set<string>,
+): Promise<Planned> {
   const out: Planned = { adds: [], updates: [], entries: [] };
   if (!ready.length) return out;
   const known = new Map<number, { movieId: number; hashes: Record<string, string> }>();
@@ -315,8 +327,12 @@ async function plan(db: Executor, sourceId: number, ready: Ready[], lock: boolea
   const seenKeys = new Set<string>();
   const keep: Ready[] = [];
   for (const r of ready) {
+    // A dry run wrote nothing for its earlier pages: an item it would have matched there is said as a duplicate.
+    const fresh = !known.has(r.remoteId);
     const dupe =
-      seenIds.has(r.remoteId) || (!known.has(r.remoteId) && seenKeys.has(`${r.key}\u0000${r.year}`));
+      seenIds.has(r.remoteId) ||
+      (fresh && seenKeys.has(`${r.key}\u0000${r.year}`)) ||
+      (fresh && !!dryAdds?.has(r.key));
     seenIds.add(r.remoteId);
     seenKeys.add(`${r.key}\u0000${r.year}`);
     if (dupe) {
@@ -593,11 +609,13 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   };
   try {
     if (!source) return await finish('failed', 'collect.fail.internal', 'source deleted');
+    const allowHosts = await outboundAllowList(db, deps.tenant);
+    const dryAdds = new Set<string>();
     const first = run.kind === 'pages' ? (params.pageFrom ?? 1) : 1;
     let last = run.kind === 'pages' ? (params.pageTo ?? first) : first + MAX_RUN_PAGES - 1;
     for (let page = first; page <= last; page++) {
       if (await cancelled(db, runId)) return await finish('cancelled');
-      const answer = await fetchPage(deps.outbound, source, queryOf(run.kind, params, page));
+      const answer = await fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page));
       if (page === first) {
         if (run.kind !== 'pages' && answer.pageCount > MAX_RUN_PAGES)
           throw new RunFailure('collect.fail.tooManyPages', String(answer.pageCount));
@@ -618,8 +636,10 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
       }
       if (await cancelled(db, runId)) return await finish('cancelled');
       let planned: Planned;
-      if (run.dryRun) planned = await plan(db, source.id, ready, false);
-      else
+      if (run.dryRun) {
+        planned = await plan(db, source.id, ready, false, dryAdds);
+        for (const a of planned.adds) dryAdds.add(a.key);
+      } else
         planned = await transaction(db, async (tx) => {
           if (!run.dryRun)
             await rememberTypes(
