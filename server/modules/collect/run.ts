@@ -596,7 +596,7 @@ function queryOf(kind: RunKind, params: RunParams, page: number): Record<string,
 export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   const { db } = deps;
   const [run] = await db.select().from(collectRuns).where(eq(collectRuns.id, runId));
-  if (!run || run.status !== 'running') return;
+  if (run?.status !== 'running') return;
   const [source] = await db.select().from(collectSources).where(eq(collectSources.id, run.sourceId));
   const params = (typeof run.params === 'string' ? JSON.parse(run.params) : run.params) as RunParams;
   const log: LogEntry[] = [];
