@@ -7,6 +7,7 @@ import type { ApiError } from './errors';
 import type { Locale } from './i18n';
 import type { ImageStorage } from './image-storage';
 import type { Logger } from './logger';
+import type { OutboundFetch } from './outbound';
 
 /** The operator behind the request's session (set by `requireSession`). */
 export interface SessionOperator {
@@ -35,6 +36,11 @@ export interface AppDeps {
    * (demo mode, the tests' default), SQL does (`zg_hash64`, `zg_hll_reg`), with the same result.
    */
   md5?: (text: string) => string;
+  /**
+   * Fetches from the internet through the outbound guard (Node: server/node/outbound.ts): collection reads resource
+   * sites with it. Without it (demo mode) collection says it needs the server.
+   */
+  outbound?: OutboundFetch;
 }
 
 /**

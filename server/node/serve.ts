@@ -12,8 +12,10 @@ import type { Database } from '../db/types';
 import { imageCipher } from '../modules/images/cipher';
 import { ensureFirstAdmin } from '../modules/operators';
 import { seed } from '../seed';
+import { startCollectTimer } from './collect-timer';
 import { startDomainHealthTimer } from './domain-health';
 import { fileImageStorage } from './image-storage';
+import { guardedFetch } from './outbound';
 import { ip2regionLookup } from './region';
 import { startRollupTimer } from './rollup';
 import { createRoot } from './root';
@@ -98,6 +100,7 @@ export async function serve({ database, config, logger, where, applied, phases, 
     images,
     region: ip2regionLookup(),
     md5: (text) => hash('md5', text),
+    outbound: guardedFetch,
   });
   const stopRollup = startRollupTimer(database.db, {
     seconds: config.rollupSeconds,
@@ -106,6 +109,7 @@ export async function serve({ database, config, logger, where, applied, phases, 
     logger,
   });
   const stopDomainHealth = startDomainHealthTimer(database.db, { tenant: config.defaultTenant, logger });
+  const stopCollect = startCollectTimer(database.db, { tenant: config.defaultTenant, logger });
   const root = createRoot(api, clientRoot, logger);
   phases.app = since(t0);
 
@@ -135,6 +139,7 @@ export async function serve({ database, config, logger, where, applied, phases, 
   const stop = async () => {
     stopRollup();
     stopDomainHealth();
+    stopCollect();
     server.close();
     await database.close().catch(() => {});
     process.exit(0);

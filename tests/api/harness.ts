@@ -14,6 +14,7 @@ import { manualClock } from '../../server/core/clock';
 import { memoryImageStorage } from '../../server/core/image-storage';
 import { type Logger, silentLogger } from '../../server/core/logger';
 import type { ServerModule } from '../../server/core/module';
+import type { OutboundFetch } from '../../server/core/outbound';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
 import { PGLITE_TYPES } from '../../server/db/pglite';
 import { schema } from '../../server/db/schema';
@@ -238,6 +239,8 @@ export async function startApi(
     modules?: readonly ServerModule[];
     /** The handle the app is given instead of the database's own (e.g. `watchedDb`'s, to see its statements). */
     wrapDb?: (db: Database['db']) => Database['db'];
+    /** The outbound guard the app fetches through (collection); none by default, as in demo mode. */
+    outbound?: OutboundFetch;
   } = {},
 ): Promise<TestApi> {
   const database = await freshDatabase({ migrated: true });
@@ -256,6 +259,7 @@ export async function startApi(
       clientAddress: () => address,
       images,
       md5: (text) => hash('md5', text), // as the Node server (stats-hash.test.ts holds it to SQL's hashing)
+      outbound: options.outbound,
     },
     options.modules,
   );

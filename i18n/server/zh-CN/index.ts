@@ -1,6 +1,7 @@
 import actresses from './actresses';
 import ad from './ad';
 import agents from './agents';
+import collect from './collect';
 import columnTree from './column-tree';
 import comment from './comment';
 import core from './core';
@@ -41,6 +42,7 @@ const zh = {
   ...provide,
   ...site,
   ...statistics,
+  ...collect,
   ...domain,
   ...users,
   ...agents,

@@ -1,0 +1,24 @@
+import { defineModule } from '../../core/module';
+import { runRoutes, sourceRoutes } from './routes';
+
+const collectRoutes = () => {
+  const app = sourceRoutes();
+  app.route('/', runRoutes());
+  return app;
+};
+
+/**
+ * Collection (采集, issue #49): resource sites speaking MacCMS's provide API, their types bound to our columns, runs
+ * (by hours, pages, keyword or ids; dry or real) into the review queue, and a schedule the Node server runs
+ * (server/node/collect-timer.ts) with a claim in the database. Videos only: the provide API's art and actor lists
+ * are not collected.
+ */
+export default defineModule({
+  name: 'collect',
+  order: 180,
+  mount: {
+    '/admin/collect': collectRoutes,
+  },
+});
+
+export { claimDueSource, executeRun, runScheduled } from './run';

@@ -1,0 +1,537 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { Code } from '../../../common/codes';
+import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import type { AppContext, AppEnv } from '../../core/context';
+import { idParam, type ListParams, listPage, listQuery } from '../../core/crud';
+import { jsonBody, jsonResponse, ok } from '../../core/envelope';
+import { ApiError, invalidField, notFound } from '../../core/errors';
+import { type MessageKey, translate } from '../../core/i18n';
+import { crudResource } from '../../core/resource';
+import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '../../core/shared';
+import { listTotalShape } from '../../core/totals';
+import { movieColumns } from '../movie/schema';
+import { outboundAllowList } from '../sys/settings';
+import { executeRun, MAX_RUN_PAGES, RunFailure, rememberTypes, testSource } from './run';
+import {
+  COLLECT_FORMATS,
+  collectBindings,
+  collectRuns,
+  collectSources,
+  IMAGE_MODES,
+  RUN_KINDS,
+  RUN_STATUSES,
+} from './schema';
+
+const Source = z
+  .object({
+    id: z.number(),
+    name: z.string(),
+    url: z.string(),
+    format: z.enum(COLLECT_FORMATS),
+    trusted: z.boolean(),
+    imageMode: z.enum(IMAGE_MODES),
+    scheduleMinutes: z.number(),
+    scheduleHours: z.number(),
+    enabled: z.boolean(),
+    nextRunAt: z.string().nullable(),
+    failCount: z.number(),
+    lastError: z.string(),
+    lastRunAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    version: z.number(),
+  })
+  .openapi('CollectSource');
+
+const fields = {
+  name: z.string().trim().min(1).max(64),
+  /** The provide API's base: an http(s) URL without credentials (the outbound guard checks the address itself). */
+  url: z
+    .string()
+    .trim()
+    .min(1)
+    .max(512)
+    .refine((v) => /^https?:\/\/[^\s/?#@]+[^\s]*$/i.test(v), { params: { key: 'collect.url' } }),
+  format: z.enum(COLLECT_FORMATS),
+  trusted: z.boolean(),
+  imageMode: z.enum(IMAGE_MODES),
+  scheduleMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60),
+  scheduleHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30),
+  enabled: z.boolean(),
+};
+
+/** Sources: every operator reads them; adding, editing, trusting and deleting one is the admin's. */
+export const sourceRoutes = () => {
+  const app = crudResource({
+    path: '/sources',
+    tag: 'collect sources',
+    table: collectSources,
+    schema: Source,
+    sorts: { id: collectSources.id, name: collectSources.name, createdAt: collectSources.createdAt },
+    defaultSort: 'id',
+    filters: {},
+    fields,
+    create: z.object({
+      ...fields,
+      format: fields.format.optional().default('json'),
+      trusted: fields.trusted.optional().default(false),
+      imageMode: fields.imageMode.optional().default('remote'),
+      scheduleMinutes: fields.scheduleMinutes.optional().default(0),
+      scheduleHours: fields.scheduleHours.optional().default(24),
+      enabled: fields.enabled.optional().default(true),
+    }),
+    toApi: (r) => ({
+      ...r,
+      nextRunAt: iso(r.nextRunAt),
+      lastRunAt: iso(r.lastRunAt),
+      claimedUntil: undefined,
+      createdAt: iso(r.createdAt),
+      updatedAt: iso(r.updatedAt),
+    }),
+    read: asAnyOperator,
+    write: asAdmin,
+    security,
+    unique: 'name',
+    // A changed schedule starts counting from now.
+    beforeSave: async (_tx, body, { c }) => {
+      if (body.scheduleMinutes !== undefined) return { ...body, nextRunAt: c.get('deps').clock.now() };
+    },
+    summaries: {
+      create: 'Add a resource site (admin): its provide API base URL, format, trust, schedule',
+      update: 'Edit a resource site (admin)',
+      remove:
+        'Delete a resource site (admin) with its bindings, runs and item records; collected movies stay',
+    },
+  });
+
+  const Class = z.object({ typeId: z.number(), typeName: z.string() });
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/sources/{id}/test',
+      tags: ['collect sources'],
+      security,
+      summary:
+        "Read the site's ac=list (admin): its types and total, or the readable reason it failed; the types are listed for binding",
+      middleware: asAdmin,
+      request: { params: idParam },
+      responses: jsonResponse(
+        z.object({
+          ok: z.boolean(),
+          total: z.number(),
+          pageCount: z.number(),
+          classes: z.array(Class),
+          error: z.string(),
+        }),
+      ),
+    }),
+    async (c) => {
+      const { db, outbound } = c.get('deps');
+      const source = await mustSource(c, c.req.valid('param').id);
+      try {
+        const tenant = c.get('deps').config.defaultTenant;
+        const r = await testSource(outbound, await outboundAllowList(db, tenant), source);
+        await rememberTypes(db, source.id, r.classes);
+        return ok(c, { ok: true, ...r, error: '' });
+      } catch (err) {
+        if (!(err instanceof RunFailure)) throw err;
+        return ok(c, {
+          ok: false,
+          total: 0,
+          pageCount: 0,
+          classes: [],
+          error: failText(c, err.key, err.detail),
+        });
+      }
+    },
+  );
+
+  const Binding = z
+    .object({
+      remoteTypeId: z.number(),
+      remoteTypeName: z.string(),
+      columnId: z.number().nullable(),
+      columnName: z.string().nullable(),
+      skipped: z.boolean(),
+      bound: z.boolean(),
+    })
+    .openapi('CollectBinding');
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sources/{id}/bindings',
+      tags: ['collect sources'],
+      security,
+      summary:
+        "The site's types (from its test and its runs) and what each is bound to; unbound ones listed first",
+      middleware: asAnyOperator,
+      request: { params: idParam },
+      responses: jsonResponse(z.object({ list: z.array(Binding), unbound: z.number() })),
+    }),
+    async (c) => {
+      const source = await mustSource(c, c.req.valid('param').id);
+      const list = await readBindings(c, source.id);
+      return ok(c, { list, unbound: list.filter((b) => !b.bound).length });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/sources/{id}/bindings',
+      tags: ['collect sources'],
+      security,
+      summary:
+        'Bind remote types to columns or mark them skipped (admin); types not sent are left as they are',
+      middleware: asAdmin,
+      request: {
+        params: idParam,
+        body: jsonBody(
+          z.object({
+            bindings: z
+              .array(
+                z.object({
+                  remoteTypeId: z.number().int().min(0).max(2_147_483_647),
+                  remoteTypeName: z.string().trim().max(64).optional(),
+                  columnId: id.nullable(),
+                  skipped: z.boolean(),
+                }),
+              )
+              .max(500),
+          }),
+        ),
+      },
+      responses: jsonResponse(z.object({ list: z.array(Binding), unbound: z.number() })),
+    }),
+    async (c) => {
+      const { db } = c.get('deps');
+      const source = await mustSource(c, c.req.valid('param').id);
+      const { bindings } = c.req.valid('json');
+      const columns = [...new Set(bindings.flatMap((b) => (b.columnId === null ? [] : [b.columnId])))];
+      bindings.forEach((b, i) => {
+        if (b.skipped && b.columnId !== null)
+          throw invalidField(`bindings.${i}.columnId`, 'collect.skippedBound');
+      });
+      await transaction(db, async (tx) => {
+        if (columns.length) await assertRefs(tx, movieColumns, movieColumns.id, columns, 'bindings');
+        for (const b of bindings)
+          await tx
+            .insert(collectBindings)
+            .values({
+              sourceId: source.id,
+              remoteTypeId: b.remoteTypeId,
+              remoteTypeName: b.remoteTypeName ?? '',
+              columnId: b.columnId,
+              skipped: b.skipped,
+            })
+            .onConflictDoUpdate({
+              target: [collectBindings.sourceId, collectBindings.remoteTypeId],
+              set: {
+                columnId: b.columnId,
+                skipped: b.skipped,
+                ...(b.remoteTypeName ? { remoteTypeName: b.remoteTypeName } : {}),
+              },
+            });
+      });
+      const list = await readBindings(c, source.id);
+      return ok(c, { list, unbound: list.filter((x) => !x.bound).length });
+    },
+  );
+  return app;
+};
+
+async function mustSource(c: AppContext, sourceId: number) {
+  const [source] = await c
+    .get('deps')
+    .db.select()
+    .from(collectSources)
+    .where(eq(collectSources.id, sourceId));
+  if (!source) throw notFound();
+  return source;
+}
+
+async function readBindings(c: AppContext, sourceId: number) {
+  const rows = await c
+    .get('deps')
+    .db.select({
+      remoteTypeId: collectBindings.remoteTypeId,
+      remoteTypeName: collectBindings.remoteTypeName,
+      columnId: collectBindings.columnId,
+      columnName: movieColumns.name,
+      skipped: collectBindings.skipped,
+    })
+    .from(collectBindings)
+    .leftJoin(movieColumns, eq(movieColumns.id, collectBindings.columnId))
+    .where(eq(collectBindings.sourceId, sourceId))
+    .orderBy(asc(collectBindings.remoteTypeId));
+  return rows
+    .map((r) => ({ ...r, columnName: r.columnName ?? null, bound: r.skipped || r.columnId !== null }))
+    .sort((a, b) => Number(a.bound) - Number(b.bound));
+}
+
+function failText(c: AppContext, key: string, detail: string) {
+  const locale = c.get('locale');
+  const reason = key === 'collect.fail.refused' && detail ? `collect.refused.${detail}` : '';
+  const known = reason && translate(locale, reason as MessageKey) !== reason;
+  return translate(locale, key as MessageKey, {
+    detail: known ? translate(locale, reason as MessageKey) : detail,
+  });
+}
+
+// --- runs ------------------------------------------------------------------------------------------------------
+
+const Run = z
+  .object({
+    id: z.number(),
+    sourceId: z.number(),
+    sourceName: z.string(),
+    kind: z.enum(RUN_KINDS),
+    params: z.record(z.string(), z.unknown()),
+    dryRun: z.boolean(),
+    status: z.enum(RUN_STATUSES),
+    startedBy: z.number().nullable(),
+    startedByName: z.string(),
+    pagesDone: z.number(),
+    pageCount: z.number(),
+    added: z.number(),
+    updated: z.number(),
+    skipped: z.number(),
+    failed: z.number(),
+    error: z.string(),
+    errorText: z.string(),
+    cancelRequested: z.boolean(),
+    startedAt: z.string(),
+    finishedAt: z.string().nullable(),
+    durationMs: z.number(),
+    log: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .openapi('CollectRun');
+
+function runToApi(
+  c: AppContext,
+  r: typeof collectRuns.$inferSelect & { sourceName: string | null },
+  withLog: boolean,
+) {
+  const end = r.finishedAt ? new Date(r.finishedAt).getTime() : c.get('deps').clock.now().getTime();
+  const { log, errorDetail, ...rest } = r;
+  const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+  return {
+    ...rest,
+    params: parse(r.params) as Record<string, unknown>,
+    sourceName: r.sourceName ?? '',
+    errorText: r.error ? failText(c, r.error, errorDetail) : '',
+    startedAt: iso(r.startedAt) as string,
+    finishedAt: iso(r.finishedAt),
+    durationMs: Math.max(0, end - new Date(r.startedAt).getTime()),
+    ...(withLog ? { log: parse(log) as Record<string, unknown>[] } : {}),
+  };
+}
+
+const runSorts = { id: collectRuns.id, startedAt: collectRuns.startedAt } as const;
+const RunQuery = listQuery(['id', 'startedAt'], {
+  sourceId: intQuery().optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+});
+
+const StartRun = z
+  .object({
+    sourceId: id,
+    kind: z.enum(RUN_KINDS),
+    dryRun: z.boolean().optional().default(false),
+    hours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .optional(),
+    pageFrom: z.number().int().min(1).max(1_000_000).optional(),
+    pageTo: z.number().int().min(1).max(1_000_000).optional(),
+    keyword: z.string().trim().min(1).max(64).optional(),
+    ids: z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(200).optional(),
+  })
+  .openapi('CollectRunStart');
+
+/** Runs: any operator may start, watch and cancel one (what it writes waits in the review queue). */
+export const runRoutes = () => {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/runs',
+      tags: ['collect runs'],
+      security,
+      summary: 'Runs, newest first: counts, status, who started them (empty for the schedule), duration',
+      middleware: asAnyOperator,
+      request: { query: RunQuery },
+      responses: jsonResponse(z.object({ list: z.array(Run), ...listTotalShape })),
+    }),
+    async (c) => {
+      rejectUnknownQuery(c, RunQuery);
+      const q = c.req.valid('query') as z.infer<typeof RunQuery> & ListParams;
+      const page = await listPage<typeof collectRuns.$inferSelect>(c.get('deps').db, {
+        table: collectRuns,
+        where: and(
+          q.sourceId ? eq(collectRuns.sourceId, q.sourceId) : undefined,
+          q.status ? eq(collectRuns.status, q.status) : undefined,
+        ),
+        orderBy: runSorts[(q.sort as keyof typeof runSorts) ?? 'id'],
+        query: { ...q, order: c.req.query('order') ? q.order : 'desc' },
+      });
+      const names = await sourceNames(
+        c,
+        page.list.map((r) => r.sourceId),
+      );
+      return ok(c, {
+        list: page.list.map((r) => runToApi(c, { ...r, sourceName: names.get(r.sourceId) ?? '' }, false)),
+        total: page.total,
+        totalExact: page.totalExact,
+      });
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/runs/{id}',
+      tags: ['collect runs'],
+      security,
+      summary:
+        'One run with its per-item log (remote id, name, outcome, reason, locked fields): the screen polls it',
+      middleware: asAnyOperator,
+      request: { params: idParam },
+      responses: jsonResponse(Run),
+    }),
+    async (c) => ok(c, await readRun(c, c.req.valid('param').id)),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/runs',
+      tags: ['collect runs'],
+      security,
+      summary:
+        'Start a run: by hours (h), a page range, a keyword (wd) or ids; dryRun reports without writing. Answers the run at once; poll it',
+      middleware: asAnyOperator,
+      request: { body: jsonBody(StartRun) },
+      responses: jsonResponse(Run),
+    }),
+    async (c) => {
+      const deps = c.get('deps');
+      const body = c.req.valid('json');
+      const params: Record<string, unknown> = {};
+      if (body.kind === 'hours') params.hours = body.hours ?? 24;
+      if (body.kind === 'pages') {
+        if (body.pageFrom === undefined) throw invalidField('pageFrom', 'field.required');
+        const to = body.pageTo ?? body.pageFrom;
+        if (to < body.pageFrom) throw invalidField('pageTo', 'collect.pageOrder');
+        if (to - body.pageFrom + 1 > MAX_RUN_PAGES)
+          throw invalidField('pageTo', 'collect.pageSpan', { max: MAX_RUN_PAGES });
+        params.pageFrom = body.pageFrom;
+        params.pageTo = to;
+      }
+      if (body.kind === 'keyword') {
+        if (!body.keyword) throw invalidField('keyword', 'field.required');
+        params.keyword = body.keyword;
+      }
+      if (body.kind === 'ids') {
+        if (!body.ids) throw invalidField('ids', 'field.required');
+        params.ids = [...new Set(body.ids)];
+      }
+      if (!deps.outbound) throw new ApiError(Code.INVALID, 'collect.fail.noOutbound', { detail: '' });
+      const operator = c.get('operator');
+      const runId = await transaction(deps.db, async (tx) => {
+        const [source] = await tx
+          .select()
+          .from(collectSources)
+          .where(eq(collectSources.id, body.sourceId))
+          .for('update');
+        if (!source) throw invalidField('sourceId', 'field.notFound');
+        if (!source.enabled) throw invalidField('sourceId', 'collect.disabled');
+        const [busy] = await tx
+          .select({ id: collectRuns.id })
+          .from(collectRuns)
+          .where(and(eq(collectRuns.sourceId, source.id), eq(collectRuns.status, 'running')));
+        if (busy) throw new ApiError(Code.CONFLICT, 'collect.busy', { id: busy.id });
+        const [run] = await tx
+          .insert(collectRuns)
+          .values({
+            sourceId: source.id,
+            kind: body.kind,
+            params,
+            dryRun: body.dryRun,
+            startedBy: operator.id,
+            startedByName: operator.nickname || operator.account,
+            startedAt: deps.clock.now(),
+          })
+          .returning({ id: collectRuns.id });
+        return run.id;
+      });
+      // The run goes on after the answer (the screen polls it); it writes every outcome onto its row.
+      void executeRun(
+        {
+          db: deps.db,
+          outbound: deps.outbound,
+          now: () => deps.clock.now(),
+          tenant: deps.config.defaultTenant,
+        },
+        runId,
+      ).catch((err) => deps.logger.error({ err: (err as Error).message, runId }, 'collect run failed'));
+      return ok(c, await readRun(c, runId));
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/runs/{id}/cancel',
+      tags: ['collect runs'],
+      security,
+      summary: 'Cancel a running run: it stops between pages and before a page is written',
+      middleware: asAnyOperator,
+      request: { params: idParam },
+      responses: jsonResponse(Run),
+    }),
+    async (c) => {
+      const runId = c.req.valid('param').id;
+      const rows = await c
+        .get('deps')
+        .db.update(collectRuns)
+        .set({ cancelRequested: true })
+        .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+        .returning({ id: collectRuns.id });
+      if (!rows.length) {
+        await readRun(c, runId); // 40400 when there is none
+        throw new ApiError(Code.CONFLICT, 'collect.notRunning');
+      }
+      return ok(c, await readRun(c, runId));
+    },
+  );
+  return app;
+};
+
+async function sourceNames(c: AppContext, ids: number[]) {
+  if (!ids.length) return new Map<number, string>();
+  const rows = await c
+    .get('deps')
+    .db.select({ id: collectSources.id, name: collectSources.name })
+    .from(collectSources)
+    .where(inArray(collectSources.id, [...new Set(ids)]));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+async function readRun(c: AppContext, runId: number) {
+  const [r] = await c.get('deps').db.select().from(collectRuns).where(eq(collectRuns.id, runId));
+  if (!r) throw notFound();
+  const names = await sourceNames(c, [r.sourceId]);
+  return runToApi(c, { ...r, sourceName: names.get(r.sourceId) ?? '' }, true);
+}

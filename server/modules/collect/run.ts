@@ -1,0 +1,741 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { parsePlayLines } from '../../../common/episodes';
+import type { OutboundFetch } from '../../core/outbound';
+import { refusalOf } from '../../core/outbound';
+import { transaction } from '../../core/shared';
+import { arrayParam } from '../../db/array-literal';
+import { rowsOf } from '../../db/migrate';
+import type { Db, Executor, Tx } from '../../db/types';
+import { outboundAllowList } from '../sys/settings';
+import {
+  cleanCover,
+  cleanTitle,
+  MAX_REMOTE_ID,
+  MAX_TITLE,
+  plainDescription,
+  ReadFailure,
+  type RemoteItem,
+  type RemotePage,
+  readAnswer,
+  titleKey,
+} from './reader';
+import { collectBindings, collectRuns, collectSources, type RUN_KINDS } from './schema';
+
+/**
+ * A collection run: pages are fetched one at a time through the outbound guard (no transaction is open while the
+ * network is waited on), each page's items are checked, matched and then written in one transaction with array
+ * parameters (`unnest`), and the run row carries the progress the screen polls. A dry run does the same reading and
+ * matching and writes nothing but its run row.
+ */
+
+/** One page's answer at most: a page of 20–100 items with long episode lists is well under it. */
+export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+export const PAGE_TIMEOUT_MS = 20_000;
+/** Pages one run reads at most: a wider range is several runs (a `pagecount` beyond it fails a run by hours). */
+export const MAX_RUN_PAGES = 1000;
+/** Per-item log entries kept on a run (the counts still count every item). */
+export const MAX_LOG = 1000;
+
+export type RunKind = (typeof RUN_KINDS)[number];
+export interface RunParams {
+  hours?: number;
+  pageFrom?: number;
+  pageTo?: number;
+  keyword?: string;
+  ids?: number[];
+}
+
+/** Why an item was skipped or failed: keys the SPA translates (resources.collect.reason.*). */
+export type ItemReason =
+  | 'badId'
+  | 'noTitle'
+  | 'titleTooLong'
+  | 'typeNotBound'
+  | 'typeSkipped'
+  | 'noEpisodes'
+  | 'duplicate'
+  | 'unchanged';
+
+export interface LogEntry {
+  remoteId: number | null;
+  name: string;
+  outcome: 'added' | 'updated' | 'skipped' | 'failed';
+  reason?: ItemReason;
+  /** Fields an operator edited by hand since the last collection: left as they are. */
+  locked?: string[];
+  /** Episode pieces left out, e.g. "badUrl: javascript:…". */
+  problems?: string[];
+  movieId?: number;
+}
+
+/** Run failures: message keys (collect.fail.*) translated when the run is read. */
+export type FailKey =
+  | 'collect.fail.refused'
+  | 'collect.fail.http'
+  | 'collect.fail.notJson'
+  | 'collect.fail.notXml'
+  | 'collect.fail.shape'
+  | 'collect.fail.remoteError'
+  | 'collect.fail.tooManyPages'
+  | 'collect.fail.noOutbound'
+  | 'collect.fail.internal';
+
+class RunFailure extends Error {
+  constructor(
+    readonly key: FailKey,
+    readonly detail = '',
+  ) {
+    super(key);
+  }
+}
+
+export interface RunDeps {
+  db: Db;
+  outbound?: OutboundFetch;
+  now: () => Date;
+  /** Whose allow-list of internal hosts the guard is given (sys setting outboundAllow). */
+  tenant: number;
+}
+
+type Source = typeof collectSources.$inferSelect;
+
+/** The provide API's URL for one request: the source's base with `ac`, the run's filters, and `at=xml` for XML. */
+export function pageUrl(
+  source: Pick<Source, 'url' | 'format'>,
+  query: Record<string, string | number>,
+): string {
+  const url = new URL(source.url);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
+  if (source.format === 'xml') url.searchParams.set('at', 'xml');
+  return url.toString();
+}
+
+/** Fetches and reads one answer; every way it can go wrong is a RunFailure with a readable key. */
+export async function fetchPage(
+  outbound: OutboundFetch | undefined,
+  allowHosts: readonly string[],
+  source: Pick<Source, 'url' | 'format'>,
+  query: Record<string, string | number>,
+): Promise<RemotePage> {
+  if (!outbound) throw new RunFailure('collect.fail.noOutbound');
+  let answer: Awaited<ReturnType<OutboundFetch>>;
+  try {
+    answer = await outbound(pageUrl(source, query), {
+      timeoutMs: PAGE_TIMEOUT_MS,
+      maxBytes: MAX_PAGE_BYTES,
+      maxRedirects: 3,
+      allowHosts,
+      headers: { Accept: source.format === 'xml' ? 'application/xml, text/xml' : 'application/json' },
+    });
+  } catch (err) {
+    const reason = refusalOf(err);
+    throw new RunFailure(
+      'collect.fail.refused',
+      reason ?? String((err as Error).message ?? err).slice(0, 200),
+    );
+  }
+  if (answer.status < 200 || answer.status > 299)
+    throw new RunFailure('collect.fail.http', String(answer.status));
+  let body: string;
+  try {
+    body = new TextDecoder('utf-8', { fatal: true }).decode(answer.body);
+  } catch {
+    throw new RunFailure(
+      source.format === 'xml' ? 'collect.fail.notXml' : 'collect.fail.notJson',
+      'not UTF-8',
+    );
+  }
+  try {
+    return readAnswer(body.replace(/^\uFEFF/, ''), source.format);
+  } catch (err) {
+    if (err instanceof ReadFailure)
+      throw new RunFailure(`collect.fail.${err.reason}`, err.detail.slice(0, 200));
+    throw err;
+  }
+}
+
+/** `ac=list`: the site's types and its total, for the source's test button and the bindings. */
+export async function testSource(
+  outbound: OutboundFetch | undefined,
+  allowHosts: readonly string[],
+  source: Pick<Source, 'url' | 'format'>,
+) {
+  const page = await fetchPage(outbound, allowHosts, source, { ac: 'list' });
+  return { total: page.total, pageCount: page.pageCount, classes: page.classes };
+}
+
+export { RunFailure };
+
+// --- one page's items -----------------------------------------------------------------------------------------
+
+const FIELDS = ['title', 'description', 'cover', 'columnId', 'plays'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** A field's value as a short hash: what collect_items keeps to tell an operator's edit from the last collection. */
+export function fieldHash(value: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 13);
+  }
+  return `${(h1 >>> 0).toString(36)}${(h2 >>> 0).toString(36)}${value.length.toString(36)}`;
+}
+
+interface Play {
+  code: string;
+  name: string;
+  path: string;
+}
+const playsText = (plays: readonly Play[]) => plays.map((p) => `${p.code}\t${p.name}\t${p.path}`).join('\n');
+
+interface Ready {
+  remoteId: number;
+  title: string;
+  key: string;
+  year: string;
+  values: { title: string; description: string; cover: string; columnId: number | null };
+  plays: Play[];
+  /** play lines: [code, name, path, line, sort] */
+  lines: { code: string; line: number; sort: number; name: string; path: string }[];
+  problems: string[];
+  typeId: number;
+  typeName: string;
+}
+
+type Checked = { ok: true; item: Ready } | { ok: false; entry: LogEntry };
+
+/** Checks one remote item against the bindings: ready to match, or skipped/failed with its reason. */
+function checkItem(
+  raw: RemoteItem,
+  bindings: Map<number, { columnId: number | null; skipped: boolean }>,
+): Checked {
+  const name = cleanTitle(raw.title).slice(0, 80);
+  const remoteId =
+    Number.isNaN(raw.remoteId) || raw.remoteId < 1 || raw.remoteId > MAX_REMOTE_ID ? null : raw.remoteId;
+  const fail = (reason: ItemReason, outcome: LogEntry['outcome'] = 'failed'): Checked => ({
+    ok: false,
+    entry: { remoteId, name, outcome, reason },
+  });
+  if (remoteId === null) return fail('badId');
+  const title = cleanTitle(raw.title);
+  if (!title) return fail('noTitle');
+  if ([...title].length > MAX_TITLE) return fail('titleTooLong');
+  const binding = Number.isNaN(raw.typeId) ? undefined : bindings.get(raw.typeId);
+  if (binding?.skipped) return fail('typeSkipped', 'skipped');
+  if (!binding || binding.columnId === null) return fail('typeNotBound', 'skipped');
+  const parsed = parsePlayLines(raw.playFrom, raw.playUrl);
+  const problems = parsed.problems.slice(0, 10).map((p) => `${p.reason}: ${p.text}`);
+  const lines: Ready['lines'] = [];
+  let lineNo = 0;
+  for (const l of parsed.value) {
+    // A line becomes our video source of that code; a code the source form could not hold is left out, said.
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(l.code)) {
+      if (problems.length < 10) problems.push(`badCode: ${l.code.slice(0, 40)}`);
+      continue;
+    }
+    l.episodes.forEach((e, sort) => {
+      lines.push({ code: l.code, line: lineNo, sort, name: e.name, path: e.url });
+    });
+    lineNo++;
+  }
+  if (!lines.length)
+    return { ok: false, entry: { remoteId, name, outcome: 'failed', reason: 'noEpisodes', problems } };
+  return {
+    ok: true,
+    item: {
+      remoteId,
+      title,
+      key: titleKey(title),
+      year: /^\d{4}$/.test(raw.year.trim()) ? raw.year.trim() : '',
+      values: {
+        title,
+        description: plainDescription(raw.description),
+        cover: cleanCover(raw.cover),
+        columnId: binding.columnId,
+      },
+      plays: lines.map((l) => ({ code: l.code, name: l.name, path: l.path })),
+      lines,
+      problems,
+      typeId: raw.typeId,
+      typeName: raw.typeName,
+    },
+  };
+}
+
+interface Current {
+  id: number;
+  title: string;
+  description: string;
+  cover: string;
+  columnId: number | null;
+  year: string;
+  plays: Play[];
+}
+
+const valueText = (
+  f: Field,
+  v: { title: string; description: string; cover: string; columnId: number | null },
+  plays: Play[],
+) => (f === 'plays' ? playsText(plays) : f === 'columnId' ? String(v.columnId ?? '') : v[f]);
+
+interface Planned {
+  adds: Ready[];
+  updates: { item: Ready; current: Current; set: Field[]; locked: Field[]; hashes: Record<string, string> }[];
+  entries: LogEntry[];
+}
+
+/**
+ * Matches a page's ready items with what we have (collect_items of this source first, then title + year) and plans
+ * each: add, update (the fields not edited by hand since the last collection), or skip. `lock` reads the matched
+ * movies FOR UPDATE (a real run, in its transaction); a dry run reads them plainly.
+ */
+async function plan(
+  db: Executor,
+  sourceId: number,
+  ready: Ready[],
+  lock: boolean,
+  dryAdds?: Set<string>,
+): Promise<Planned> {
+  const out: Planned = { adds: [], updates: [], entries: [] };
+  if (!ready.length) return out;
+  const known = new Map<number, { movieId: number; hashes: Record<string, string> }>();
+  for (const r of rowsOf<{ remote_id: number; movie_id: number; hashes: Record<string, string> | string }>(
+    await db.execute(sql`
+      select remote_id, movie_id, hashes from collect_items
+      where source_id = ${sourceId} and remote_id = any(${arrayParam(ready.map((r) => r.remoteId))}::integer[])`),
+  ))
+    known.set(Number(r.remote_id), {
+      movieId: Number(r.movie_id),
+      hashes: typeof r.hashes === 'string' ? JSON.parse(r.hashes) : r.hashes,
+    });
+  const byTitle = new Map<string, { id: number; year: string }[]>();
+  const unknownKeys = [...new Set(ready.filter((r) => !known.has(r.remoteId)).map((r) => r.key))];
+  if (unknownKeys.length)
+    for (const r of rowsOf<{ id: number; k: string; y: string | null }>(
+      await db.execute(sql`
+        select id, lower(btrim(title)) as k, extract(year from release_date)::int::text as y from movies
+        where lower(btrim(title)) = any(${arrayParam(unknownKeys)}::text[]) order by id`),
+    )) {
+      const list = byTitle.get(r.k) ?? [];
+      list.push({ id: Number(r.id), year: r.y ?? '' });
+      byTitle.set(r.k, list);
+    }
+  const matched = new Map<Ready, { movieId: number; hashes: Record<string, string> | null }>();
+  const seenIds = new Set<number>();
+  const seenKeys = new Set<string>();
+  const keep: Ready[] = [];
+  for (const r of ready) {
+    // A dry run wrote nothing for its earlier pages: an item it would have matched there is said as a duplicate.
+    const fresh = !known.has(r.remoteId);
+    const dupe =
+      seenIds.has(r.remoteId) ||
+      (fresh && seenKeys.has(`${r.key}\u0000${r.year}`)) ||
+      (fresh && !!dryAdds?.has(r.key));
+    seenIds.add(r.remoteId);
+    seenKeys.add(`${r.key}\u0000${r.year}`);
+    if (dupe) {
+      out.entries.push({
+        remoteId: r.remoteId,
+        name: r.title.slice(0, 80),
+        outcome: 'skipped',
+        reason: 'duplicate',
+      });
+      continue;
+    }
+    keep.push(r);
+    const k = known.get(r.remoteId);
+    if (k) {
+      matched.set(r, k);
+      continue;
+    }
+    // Same title, and the same year when both sides know it.
+    const m = byTitle.get(r.key)?.find((c) => !r.year || !c.year || c.year === r.year);
+    if (m) matched.set(r, { movieId: m.id, hashes: null });
+  }
+  const ids = [...new Set([...matched.values()].map((m) => m.movieId))];
+  const current = new Map<number, Current>();
+  if (ids.length) {
+    for (const r of rowsOf<Record<string, any>>(
+      await db.execute(sql`
+        select id, title, description, cover, column_id from movies
+        where id = any(${arrayParam(ids)}::integer[]) order by id ${lock ? sql`for update` : sql``}`),
+    ))
+      current.set(Number(r.id), {
+        id: Number(r.id),
+        title: r.title,
+        description: r.description,
+        cover: r.cover,
+        columnId: r.column_id === null ? null : Number(r.column_id),
+        year: '',
+        plays: [],
+      });
+    for (const r of rowsOf<Record<string, any>>(
+      await db.execute(sql`
+        select p.movie_id, s.code, p.name, p.path from movie_plays p join video_sources s on s.id = p.source_id
+        where p.movie_id = any(${arrayParam(ids)}::integer[]) order by p.movie_id, p.line, p.sort, p.id`),
+    ))
+      current.get(Number(r.movie_id))?.plays.push({ code: r.code, name: r.name, path: r.path });
+  }
+  for (const r of keep) {
+    const m = matched.get(r);
+    const cur = m && current.get(m.movieId);
+    if (!m || !cur) {
+      out.adds.push(r);
+      out.entries.push({
+        remoteId: r.remoteId,
+        name: r.title.slice(0, 80),
+        outcome: 'added',
+        problems: nonEmpty(r.problems),
+      });
+      continue;
+    }
+    const set: Field[] = [];
+    const locked: Field[] = [];
+    const hashes: Record<string, string> = {};
+    for (const f of FIELDS) {
+      const now = valueText(f, cur, cur.plays);
+      const next = valueText(f, r.values, r.plays);
+      const last = m.hashes?.[f];
+      // Never collected before (a title match): only what is empty on our side is filled in.
+      const untouched = m.hashes ? last === fieldHash(now) : now === '';
+      if (!untouched) {
+        locked.push(f);
+        if (last) hashes[f] = last;
+        continue;
+      }
+      hashes[f] = fieldHash(next);
+      if (now !== next) set.push(f);
+    }
+    if (!set.length) {
+      out.entries.push({
+        remoteId: r.remoteId,
+        name: r.title.slice(0, 80),
+        outcome: 'skipped',
+        reason: 'unchanged',
+        movieId: cur.id,
+        locked: nonEmpty(locked),
+      });
+      out.updates.push({ item: r, current: cur, set, locked, hashes });
+      continue;
+    }
+    out.updates.push({ item: r, current: cur, set, locked, hashes });
+    out.entries.push({
+      remoteId: r.remoteId,
+      name: r.title.slice(0, 80),
+      outcome: 'updated',
+      movieId: cur.id,
+      locked: nonEmpty(locked),
+      problems: nonEmpty(r.problems),
+    });
+  }
+  return out;
+}
+
+const nonEmpty = <T>(a: T[]) => (a.length ? a : undefined);
+
+/** Writes a planned page in one transaction: sources for new line codes, new movies, updates, plays, items. */
+async function writePage(tx: Tx, source: Source, p: Planned, now: Date) {
+  const codes = [
+    ...new Set(
+      [
+        ...p.adds.flatMap((a) => a.lines),
+        ...p.updates.filter((u) => u.set.includes('plays')).flatMap((u) => u.item.lines),
+      ].map((l) => l.code),
+    ),
+  ];
+  const sourceIds = new Map<string, number>();
+  if (codes.length) {
+    // A remote line's code is our video source's code: made with an empty base URL (its episodes are full URLs)
+    // when none exists, so the operator sees it under video sources and can set it.
+    await tx.execute(sql`
+      insert into video_sources (name, code, base_url)
+      select c, c, '' from unnest(${arrayParam(codes)}::text[]) as c
+      on conflict (code) do nothing`);
+    for (const r of rowsOf<{ id: number; code: string }>(
+      await tx.execute(
+        sql`select id, code from video_sources where code = any(${arrayParam(codes)}::text[])`,
+      ),
+    ))
+      sourceIds.set(r.code, Number(r.id));
+  }
+  const plays: {
+    movieId: number;
+    line: number;
+    sort: number;
+    name: string;
+    path: string;
+    sourceId: number;
+  }[] = [];
+  const itemRows: { remoteId: number; movieId: number; hashes: string }[] = [];
+  if (p.adds.length) {
+    const ids = rowsOf<{ id: number }>(
+      await tx.execute(
+        sql`select nextval('movies_id_seq')::int as id from generate_series(1, ${p.adds.length})`,
+      ),
+    ).map((r) => Number(r.id));
+    const status = source.trusted ? 'online' : 'pending';
+    await tx.execute(sql`
+      insert into movies (id, title, description, cover, column_id, status, published_at, created_at, updated_at)
+      select u.id, u.title, u.description, u.cover, u.column_id, ${status}, ${source.trusted ? now : null}::timestamptz, ${now}, ${now}
+      from unnest(${arrayParam(ids)}::integer[], ${arrayParam(p.adds.map((a) => a.values.title))}::text[],
+        ${arrayParam(p.adds.map((a) => a.values.description))}::text[], ${arrayParam(p.adds.map((a) => a.values.cover))}::text[],
+        ${arrayParam(p.adds.map((a) => a.values.columnId))}::integer[]) as u(id, title, description, cover, column_id)`);
+    p.adds.forEach((a, i) => {
+      const movieId = ids[i];
+      for (const l of a.lines)
+        plays.push({
+          movieId,
+          line: l.line,
+          sort: l.sort,
+          name: l.name,
+          path: l.path,
+          sourceId: sourceIds.get(l.code) as number,
+        });
+      itemRows.push({
+        remoteId: a.remoteId,
+        movieId,
+        hashes: JSON.stringify(
+          Object.fromEntries(FIELDS.map((f) => [f, fieldHash(valueText(f, a.values, a.plays))])),
+        ),
+      });
+    });
+    const entryOf = new Map(p.entries.filter((e) => e.outcome === 'added').map((e) => [e.remoteId, e]));
+    p.adds.forEach((a, i) => {
+      const e = entryOf.get(a.remoteId);
+      if (e) e.movieId = ids[i];
+    });
+  }
+  const changed = p.updates.filter((u) => u.set.length);
+  if (changed.length) {
+    const pick = <K extends 'title' | 'description' | 'cover' | 'columnId'>(
+      u: (typeof changed)[number],
+      f: K,
+    ) => (u.set.includes(f) ? u.item.values[f] : u.current[f]);
+    await tx.execute(sql`
+      update movies m set title = u.title, description = u.description, cover = u.cover, column_id = u.column_id,
+        version = m.version + 1, updated_at = ${now}
+      from unnest(${arrayParam(changed.map((u) => u.current.id))}::integer[],
+        ${arrayParam(changed.map((u) => pick(u, 'title')))}::text[], ${arrayParam(changed.map((u) => pick(u, 'description')))}::text[],
+        ${arrayParam(changed.map((u) => pick(u, 'cover')))}::text[], ${arrayParam(changed.map((u) => pick(u, 'columnId')))}::integer[])
+        as u(id, title, description, cover, column_id)
+      where m.id = u.id`);
+    const replaced = changed.filter((u) => u.set.includes('plays'));
+    if (replaced.length) {
+      await tx.execute(
+        sql`delete from movie_plays where movie_id = any(${arrayParam(replaced.map((u) => u.current.id))}::integer[])`,
+      );
+      for (const u of replaced)
+        for (const l of u.item.lines)
+          plays.push({
+            movieId: u.current.id,
+            line: l.line,
+            sort: l.sort,
+            name: l.name,
+            path: l.path,
+            sourceId: sourceIds.get(l.code) as number,
+          });
+    }
+  }
+  for (const u of p.updates)
+    itemRows.push({ remoteId: u.item.remoteId, movieId: u.current.id, hashes: JSON.stringify(u.hashes) });
+  if (plays.length)
+    await tx.execute(sql`
+      insert into movie_plays (movie_id, source_id, line, sort, name, path)
+      select * from unnest(${arrayParam(plays.map((x) => x.movieId))}::integer[], ${arrayParam(plays.map((x) => x.sourceId))}::integer[],
+        ${arrayParam(plays.map((x) => x.line))}::integer[], ${arrayParam(plays.map((x) => x.sort))}::integer[],
+        ${arrayParam(plays.map((x) => x.name))}::text[], ${arrayParam(plays.map((x) => x.path))}::text[])`);
+  if (itemRows.length)
+    await tx.execute(sql`
+      insert into collect_items (source_id, remote_id, movie_id, hashes, collected_at)
+      select ${source.id}, u.r, u.m, u.h::jsonb, ${now}
+      from unnest(${arrayParam(itemRows.map((x) => x.remoteId))}::integer[], ${arrayParam(itemRows.map((x) => x.movieId))}::integer[],
+        ${arrayParam(itemRows.map((x) => x.hashes))}::text[]) as u(r, m, h)
+      on conflict (source_id, remote_id) do update set movie_id = excluded.movie_id, hashes = excluded.hashes,
+        collected_at = excluded.collected_at`);
+}
+
+// --- the run ---------------------------------------------------------------------------------------------------
+
+async function loadBindings(db: Executor, sourceId: number) {
+  const rows = await db.select().from(collectBindings).where(eq(collectBindings.sourceId, sourceId));
+  return new Map(rows.map((b) => [b.remoteTypeId, { columnId: b.columnId, skipped: b.skipped }]));
+}
+
+/** Remote types seen for the first time are listed as unbound (never silently dropped). */
+export async function rememberTypes(
+  db: Executor,
+  sourceId: number,
+  types: { typeId: number; typeName: string }[],
+) {
+  const seen = new Map<number, string>();
+  for (const t of types)
+    if (!Number.isNaN(t.typeId) && t.typeId <= MAX_REMOTE_ID && !seen.has(t.typeId))
+      seen.set(t.typeId, t.typeName.slice(0, 64));
+  if (!seen.size) return;
+  await db.execute(sql`
+    insert into collect_bindings (source_id, remote_type_id, remote_type_name)
+    select ${sourceId}, u.id, u.name from unnest(${arrayParam([...seen.keys()])}::integer[], ${arrayParam([...seen.values()])}::text[]) as u(id, name)
+    on conflict (source_id, remote_type_id) do update set remote_type_name = case when excluded.remote_type_name <> ''
+      then excluded.remote_type_name else collect_bindings.remote_type_name end`);
+}
+
+function queryOf(kind: RunKind, params: RunParams, page: number): Record<string, string | number> {
+  const q: Record<string, string | number> = { ac: 'videolist', pg: page };
+  if (kind === 'hours') q.h = params.hours ?? 24;
+  if (kind === 'keyword') q.wd = params.keyword ?? '';
+  if (kind === 'ids') q.ids = (params.ids ?? []).join(',');
+  return q;
+}
+
+/**
+ * Runs a run row to its end: done, failed (with its reason) or cancelled. Never throws: whatever happens is on the
+ * run row (an unexpected error as `collect.fail.internal`, logged by the caller's logger if it wants).
+ */
+export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
+  const { db } = deps;
+  const [run] = await db.select().from(collectRuns).where(eq(collectRuns.id, runId));
+  if (run?.status !== 'running') return;
+  const [source] = await db.select().from(collectSources).where(eq(collectSources.id, run.sourceId));
+  const params = (typeof run.params === 'string' ? JSON.parse(run.params) : run.params) as RunParams;
+  const log: LogEntry[] = [];
+  const totals = { added: 0, updated: 0, skipped: 0, failed: 0 };
+  const finish = async (status: 'done' | 'failed' | 'cancelled', error = '', detail = '') => {
+    await db
+      .update(collectRuns)
+      .set({ status, error, errorDetail: detail.slice(0, 256), finishedAt: deps.now() })
+      .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')));
+  };
+  try {
+    if (!source) return await finish('failed', 'collect.fail.internal', 'source deleted');
+    const allowHosts = await outboundAllowList(db, deps.tenant);
+    const dryAdds = new Set<string>();
+    const first = run.kind === 'pages' ? (params.pageFrom ?? 1) : 1;
+    let last = run.kind === 'pages' ? (params.pageTo ?? first) : first + MAX_RUN_PAGES - 1;
+    for (let page = first; page <= last; page++) {
+      if (await cancelled(db, runId)) return await finish('cancelled');
+      const answer = await fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page));
+      if (page === first) {
+        if (run.kind !== 'pages' && answer.pageCount > MAX_RUN_PAGES)
+          throw new RunFailure('collect.fail.tooManyPages', String(answer.pageCount));
+        if (run.kind !== 'pages') last = Math.max(first, Math.min(last, answer.pageCount));
+        else last = Math.min(last, Math.max(first, answer.pageCount));
+        await db
+          .update(collectRuns)
+          .set({ pageCount: last - first + 1 })
+          .where(eq(collectRuns.id, runId));
+      }
+      const bindings = await loadBindings(db, source.id);
+      const ready: Ready[] = [];
+      const entries: LogEntry[] = [];
+      for (const raw of answer.items) {
+        const c = checkItem(raw, bindings);
+        if (c.ok) ready.push(c.item);
+        else entries.push(c.entry);
+      }
+      if (await cancelled(db, runId)) return await finish('cancelled');
+      let planned: Planned;
+      if (run.dryRun) {
+        planned = await plan(db, source.id, ready, false, dryAdds);
+        for (const a of planned.adds) dryAdds.add(a.key);
+      } else
+        planned = await transaction(db, async (tx) => {
+          if (!run.dryRun)
+            await rememberTypes(
+              tx,
+              source.id,
+              answer.items.map((i) => ({ typeId: i.typeId, typeName: i.typeName })),
+            );
+          const p = await plan(tx, source.id, ready, true);
+          await writePage(tx, source, p, deps.now());
+          return p;
+        });
+      entries.push(...planned.entries);
+      for (const e of entries) totals[e.outcome]++;
+      const room = MAX_LOG - log.length;
+      if (room > 0) log.push(...entries.slice(0, room));
+      await db
+        .update(collectRuns)
+        .set({ pagesDone: page - first + 1, ...totals, log: sql`${JSON.stringify(log)}::jsonb` })
+        .where(eq(collectRuns.id, runId));
+      if (!answer.items.length) break;
+    }
+    await finish('done');
+  } catch (err) {
+    if (err instanceof RunFailure) await finish('failed', err.key, err.detail);
+    else
+      await finish('failed', 'collect.fail.internal', String((err as Error)?.message ?? err).slice(0, 200));
+  }
+}
+
+async function cancelled(db: Db, runId: number) {
+  const [r] = await db
+    .select({ c: collectRuns.cancelRequested })
+    .from(collectRuns)
+    .where(eq(collectRuns.id, runId));
+  return !r || r.c;
+}
+
+// --- the schedule ----------------------------------------------------------------------------------------------
+
+/** How long a scheduled run's claim holds: a run still going after it can be claimed again by another instance. */
+export const CLAIM_MINUTES = 30;
+
+/**
+ * Claims the next due source of the schedule, atomically (`for update skip locked` and a `claimed_until`), so that
+ * of several instances on one database one runs it. Answers the source, or null when none is due.
+ */
+export async function claimDueSource(db: Db, now: Date): Promise<Source | null> {
+  const rows = rowsOf<{ id: number }>(
+    await db.execute(sql`
+      update collect_sources set claimed_until = ${now}::timestamptz + make_interval(mins => ${CLAIM_MINUTES})
+      where id = (
+        select id from collect_sources
+        where enabled and schedule_minutes > 0 and coalesce(next_run_at, '-infinity') <= ${now}
+          and coalesce(claimed_until, '-infinity') <= ${now}
+        order by next_run_at nulls first, id limit 1 for update skip locked)
+      returning id`),
+  );
+  if (!rows.length) return null;
+  const [source] = await db
+    .select()
+    .from(collectSources)
+    .where(eq(collectSources.id, Number(rows[0].id)));
+  return source ?? null;
+}
+
+/**
+ * A claimed source's scheduled run: collects the last `scheduleHours` hours, then sets the next time: the interval
+ * after a success, a back-off after a failure (1, 2, 4… minutes, never beyond the interval), and frees the claim.
+ */
+export async function runScheduled(deps: RunDeps, source: Source): Promise<number> {
+  const [run] = await deps.db
+    .insert(collectRuns)
+    .values({
+      sourceId: source.id,
+      kind: 'hours',
+      params: { hours: source.scheduleHours },
+      startedByName: '',
+      startedAt: deps.now(),
+    })
+    .returning({ id: collectRuns.id });
+  await executeRun(deps, run.id);
+  const [done] = await deps.db.select().from(collectRuns).where(eq(collectRuns.id, run.id));
+  const ok = done?.status === 'done';
+  const failCount = ok ? 0 : source.failCount + 1;
+  const waitMinutes = ok
+    ? source.scheduleMinutes
+    : Math.min(source.scheduleMinutes, 2 ** Math.min(failCount - 1, 16));
+  await deps.db
+    .update(collectSources)
+    .set({
+      failCount,
+      lastError: ok ? '' : (done?.error ?? ''),
+      lastRunAt: deps.now(),
+      nextRunAt: new Date(deps.now().getTime() + waitMinutes * 60_000),
+      claimedUntil: null,
+    })
+    .where(eq(collectSources.id, source.id));
+  return run.id;
+}
