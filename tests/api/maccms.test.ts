@@ -454,6 +454,17 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect(only.tables.map((t) => t.table)).toEqual(['mac_user']);
     expect((await q(d, sql`select count(*)::int as n from site_users`))[0].n).toBe(3);
     expect((await q(d, sql`select count(*)::int as n from movies`))[0].n).toBe(0);
+
+    // The site settings of maccms.php land in the tenant's settings, beside what was there.
+    await d.db.execute(sql`insert into system_settings (tenant, data) values (2, '{"imgdomain":"https://img.example"}')`);
+    const conf = await run(d, { only: ['config'], settings: { siteName: '我的影院', siteKeywords: '电影' } });
+    expect(conf.tables).toEqual([]);
+    expect(conf.settings).toEqual({ siteName: '我的影院', siteKeywords: '电影' });
+    expect((await q(d, sql`select data from system_settings where tenant = 2`))[0].data).toEqual({
+      imgdomain: 'https://img.example',
+      siteName: '我的影院',
+      siteKeywords: '电影',
+    });
   });
 
   it("a member's MacCMS password verifies once, then is gone", async () => {
