@@ -434,6 +434,26 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect(await snapshot(killed)).toEqual(await snapshot(clean));
   });
 
+  it('a row the database refuses is counted failed with its reason; its batch and the run go on', async () => {
+    const d = await fresh();
+    await d.db.execute(sql`create function maccms_test_refuse() returns trigger language plpgsql as $$
+      begin if new.title = '空集' then raise exception 'refused for the test'; end if; return new; end $$`);
+    await d.db.execute(
+      sql`create trigger maccms_test_refuse before insert on movies for each row execute function maccms_test_refuse()`,
+    );
+    const r = await run(d, { only: ['type', 'vod', 'comment'] });
+    expect(table(r, 'mac_vod')).toMatchObject({ read: 8, created: 6, failed: 1, skipped: 1 });
+    expect(table(r, 'mac_vod').lines.find((l) => l.id === 2)).toMatchObject({
+      outcome: 'failed',
+      reason: 'error',
+      detail: expect.stringContaining('refused for the test'),
+    });
+    expect(table(r, 'mac_comment').created).toBe(3); // the article's comment waits for its article (not in --only)
+    await d.db.execute(sql`drop trigger maccms_test_refuse on movies`);
+    const again = await run(d, { only: ['vod'] });
+    expect(table(again, 'mac_vod')).toMatchObject({ created: 1, unchanged: 6, failed: 0 });
+  });
+
   it('--dry-run writes nothing but reports what it would do; --only moves only the tables named', async () => {
     const d = await fresh();
     const r = await run(d, { dryRun: true });
@@ -456,7 +476,9 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect((await q(d, sql`select count(*)::int as n from movies`))[0].n).toBe(0);
 
     // The site settings of maccms.php land in the tenant's settings, beside what was there.
-    await d.db.execute(sql`insert into system_settings (tenant, data) values (2, '{"imgdomain":"https://img.example"}')`);
+    await d.db.execute(
+      sql`insert into system_settings (tenant, data) values (2, '{"imgdomain":"https://img.example"}')`,
+    );
     const conf = await run(d, { only: ['config'], settings: { siteName: '我的影院', siteKeywords: '电影' } });
     expect(conf.tables).toEqual([]);
     expect(conf.settings).toEqual({ siteName: '我的影院', siteKeywords: '电影' });

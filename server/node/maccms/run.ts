@@ -52,6 +52,12 @@ export interface MoveOptions {
 }
 
 class DryRunDone extends Error {}
+/** What `beforeCommit` threw: the run stops as if killed (tests), never retried row by row. */
+class Stopped extends Error {
+  constructor(readonly cause: unknown) {
+    super('stopped');
+  }
+}
 
 export async function moveMaccms(o: MoveOptions): Promise<MoveReport> {
   const prefix = checkIdent(o.prefix ?? 'mac_', 'prefix');
@@ -258,72 +264,107 @@ async function moveKind(
     if (!rows.length) break;
     after = Number(rows[rows.length - 1][kind.pk]);
     t.read += rows.length;
-    const counts = await inTx(db, async (tx) => {
-      const c = {
-        created: 0,
-        updated: 0,
-        unchanged: 0,
-        skipped: 0,
-        lines: [] as Parameters<typeof addLine>[1][],
-      };
-      const mids = rows.map((r) => Number(r[kind.pk]));
-      const own = await mapped(tx, ctx.tenant, kind.kind, kind.target, mids);
-      // New rows get their ids before they are prepared, so a reply can name a parent of its own batch.
-      const fresh = mids.filter((m) => !own.has(m));
-      const freshIds = await takeIds(tx, kind.target, fresh.length);
-      const ids = new Map<number, number>([...own].map(([m, v]) => [m, v.ourId]));
-      fresh.forEach((m, i) => {
-        ids.set(m, freshIds[i]);
-      });
-      ctx.refs = new Map();
-      for (const [refKind, ref] of Object.entries(kind.refs?.(rows) ?? {})) {
-        const found = await mapped(tx, ctx.tenant, refKind, ref.table, [...new Set(ref.ids)]);
-        ctx.refs.set(refKind, new Map([...found].map(([m, v]) => [m, v.ourId])));
-      }
-      const self = ctx.refs.get(kind.kind);
-      const skippedHere = new Set<number>();
-      const news: { value: unknown; ourId: number; mid: number; digest: string }[] = [];
-      const changed: typeof news = [];
-      for (const row of rows) {
-        const mid = Number(row[kind.pk]);
-        if (self) {
-          // Earlier rows of this batch (already prepared) are parents a reply may name; a skipped one is not.
-          for (const n of news) self.set(n.mid, n.ourId);
-          for (const n of changed) self.set(n.mid, n.ourId);
-          for (const s of skippedHere) self.delete(s);
+    const write = (rows: SourceRow[]) =>
+      inTx(db, async (tx) => {
+        const c = {
+          created: 0,
+          updated: 0,
+          unchanged: 0,
+          skipped: 0,
+          lines: [] as Parameters<typeof addLine>[1][],
+        };
+        const mids = rows.map((r) => Number(r[kind.pk]));
+        const own = await mapped(tx, ctx.tenant, kind.kind, kind.target, mids);
+        // New rows get their ids before they are prepared, so a reply can name a parent of its own batch.
+        const fresh = mids.filter((m) => !own.has(m));
+        const freshIds = await takeIds(tx, kind.target, fresh.length);
+        const ids = new Map<number, number>([...own].map(([m, v]) => [m, v.ourId]));
+        fresh.forEach((m, i) => {
+          ids.set(m, freshIds[i]);
+        });
+        ctx.refs = new Map();
+        for (const [refKind, ref] of Object.entries(kind.refs?.(rows) ?? {})) {
+          const found = await mapped(tx, ctx.tenant, refKind, ref.table, [...new Set(ref.ids)]);
+          ctx.refs.set(refKind, new Map([...found].map(([m, v]) => [m, v.ourId])));
         }
-        const p = kind.prepare(row, ctx);
-        c.lines.push(...p.lines);
-        if (!p.value) {
+        const self = ctx.refs.get(kind.kind);
+        const skippedHere = new Set<number>();
+        const news: { value: unknown; ourId: number; mid: number; digest: string }[] = [];
+        const changed: typeof news = [];
+        for (const row of rows) {
+          const mid = Number(row[kind.pk]);
+          if (self) {
+            // Earlier rows of this batch (already prepared) are parents a reply may name; a skipped one is not.
+            for (const n of news) self.set(n.mid, n.ourId);
+            for (const n of changed) self.set(n.mid, n.ourId);
+            for (const s of skippedHere) self.delete(s);
+          }
+          const p = kind.prepare(row, ctx);
+          c.lines.push(...p.lines);
+          if (!p.value) {
+            c.skipped++;
+            skippedHere.add(mid);
+            c.lines.push({ id: mid, outcome: 'skipped', reason: p.skip ?? 'error', detail: p.skipDetail });
+            continue;
+          }
+          const digest = digestOf(p.value);
+          const had = own.get(mid);
+          const ourId = ids.get(mid) as number;
+          if (had?.digest === digest) c.unchanged++;
+          else (had ? changed : news).push({ value: p.value, ourId, mid, digest });
+        }
+        const refused = (await kind.conflicts?.(tx, [...news, ...changed], ctx)) ?? new Map<number, string>();
+        for (const [mid, reason] of refused) {
           c.skipped++;
-          skippedHere.add(mid);
-          c.lines.push({ id: mid, outcome: 'skipped', reason: p.skip ?? 'error', detail: p.skipDetail });
-          continue;
+          c.lines.push({ id: mid, outcome: 'skipped', reason });
         }
-        const digest = digestOf(p.value);
-        const had = own.get(mid);
-        const ourId = ids.get(mid) as number;
-        if (had?.digest === digest) c.unchanged++;
-        else (had ? changed : news).push({ value: p.value, ourId, mid, digest });
+        if (refused.size) {
+          const keep = (x: { mid: number }) => !refused.has(x.mid);
+          news.splice(0, news.length, ...news.filter(keep));
+          changed.splice(0, changed.length, ...changed.filter(keep));
+        }
+        if (news.length) await kind.insert(tx, news, ctx);
+        if (changed.length) await kind.update(tx, changed, ctx);
+        await remember(tx, ctx.tenant, kind.kind, [...news, ...changed]);
+        c.created = news.length;
+        c.updated = changed.length;
+        try {
+          await o.beforeCommit?.(kind.kind, batchNo);
+        } catch (e) {
+          throw new Stopped(e);
+        }
+        return c;
+      });
+    let counts: Awaited<ReturnType<typeof write>>;
+    try {
+      counts = await write(rows);
+    } catch (e) {
+      if (e instanceof Stopped) throw e.cause;
+      if (rows.length === 1) throw e;
+      // One row the database refuses must not stop the move nor take its batch with it: the batch is written again
+      // a row at a time, and each row that still fails is counted and named with the database's reason.
+      counts = { created: 0, updated: 0, unchanged: 0, skipped: 0, lines: [] };
+      for (const row of rows) {
+        try {
+          const one = await write([row]);
+          counts.created += one.created;
+          counts.updated += one.updated;
+          counts.unchanged += one.unchanged;
+          counts.skipped += one.skipped;
+          counts.lines.push(...one.lines);
+        } catch (err) {
+          if (err instanceof Stopped) throw err.cause;
+          t.failed++;
+          const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+          counts.lines.push({
+            id: Number(row[kind.pk]),
+            outcome: 'failed',
+            reason: 'error',
+            detail: cause.slice(0, 300),
+          });
+        }
       }
-      const refused = (await kind.conflicts?.(tx, [...news, ...changed], ctx)) ?? new Map<number, string>();
-      for (const [mid, reason] of refused) {
-        c.skipped++;
-        c.lines.push({ id: mid, outcome: 'skipped', reason });
-      }
-      if (refused.size) {
-        const keep = (x: { mid: number }) => !refused.has(x.mid);
-        news.splice(0, news.length, ...news.filter(keep));
-        changed.splice(0, changed.length, ...changed.filter(keep));
-      }
-      if (news.length) await kind.insert(tx, news, ctx);
-      if (changed.length) await kind.update(tx, changed, ctx);
-      await remember(tx, ctx.tenant, kind.kind, [...news, ...changed]);
-      c.created = news.length;
-      c.updated = changed.length;
-      await o.beforeCommit?.(kind.kind, batchNo);
-      return c;
-    });
+    }
     t.created += counts.created;
     t.updated += counts.updated;
     t.unchanged += counts.unchanged;
