@@ -43,6 +43,8 @@ export const siteUsers = pgTable(
     lastLoginAddress: varchar('last_login_address', { length: 45 }).notNull().default(''),
     channel: varchar('channel', { length: 32 }).notNull().default(''),
     inviter: integer('inviter'),
+    /** A MacCMS password hash kept from the MacCMS move until verified once (users/legacy-password.ts, 0155). */
+    legacyPassword: varchar('legacy_password', { length: 255 }),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
