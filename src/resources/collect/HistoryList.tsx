@@ -1,0 +1,112 @@
+import HistoryIcon from '@mui/icons-material/History';
+import { Alert, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { FunctionField, List, TextField, useRecordContext, useTranslate } from 'react-admin';
+import { request } from '../../api/http';
+import { ListEmpty } from '../../components/ListEmpty';
+import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { RUN_MSG, runApi, SECTION_MSG } from './names';
+import { type Run, RunStatusChip, seconds } from './shared';
+
+const f = (name: string) => `${RUN_MSG}.fields.${name}`;
+
+interface LogEntry {
+  remoteId: number | null;
+  name: string;
+  outcome: string;
+  reason?: string;
+  locked?: string[];
+  problems?: string[];
+}
+
+/** A run's per-item log (read when its row opens): remote id, name, what happened and why, locked fields. */
+function RunLog() {
+  const record = useRecordContext<Run>();
+  const translate = useTranslate();
+  const [log, setLog] = useState<LogEntry[] | null>(null);
+  const [error, setError] = useState('');
+  const id = record?.id;
+  useEffect(() => {
+    if (!id) return;
+    let live = true;
+    request<Run>(runApi(id), { quiet: true })
+      .then((r) => live && setLog((r.log ?? []) as unknown as LogEntry[]))
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  if (error) return <Alert severity="error">{error}</Alert>;
+  if (!log) return null;
+  if (log.length === 0) return <Typography variant="body2">{translate(`${RUN_MSG}.noLog`)}</Typography>;
+  return (
+    <Table size="small" data-testid="run-log">
+      <TableHead>
+        <TableRow>
+          <TableCell>{translate(f('remoteId'))}</TableCell>
+          <TableCell>{translate(f('itemName'))}</TableCell>
+          <TableCell>{translate(f('outcome'))}</TableCell>
+          <TableCell>{translate(f('reason'))}</TableCell>
+          <TableCell>{translate(f('locked'))}</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {log.map((e, i) => (
+          // entries have no id of their own; a run's log never reorders
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          <TableRow key={i}>
+            <TableCell>{e.remoteId ?? '—'}</TableCell>
+            <TableCell>{e.name}</TableCell>
+            <TableCell>{translate(`${SECTION_MSG}.outcome.${e.outcome}`)}</TableCell>
+            <TableCell>
+              {[e.reason ? translate(`${SECTION_MSG}.reason.${e.reason}`) : '', ...(e.problems ?? [])]
+                .filter(Boolean)
+                .join('; ')}
+            </TableCell>
+            <TableCell>{(e.locked ?? []).join(', ')}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** `/collect/history`: the runs, newest first; a row opens its per-item log. */
+export function HistoryList() {
+  const translate = useTranslate();
+  return (
+    <List
+      sort={{ field: 'id', order: 'DESC' }}
+      pagination={<ListPagination />}
+      empty={<ListEmpty icon={HistoryIcon} messages={RUN_MSG} />}
+      exporter={false}
+    >
+      <Datagrid bulkActionButtons={false} expand={<RunLog />} rowClick="expand">
+        <TextField source="id" label={f('id')} />
+        <TextField source="sourceName" label={f('sourceName')} sortable={false} />
+        <FunctionField
+          label={f('kind')}
+          render={(r: Run) =>
+            `${translate(`${SECTION_MSG}.kind.${r.kind}`)}${r.dryRun ? ` · ${translate(`${SECTION_MSG}.dryRun`)}` : ''}`
+          }
+        />
+        <TextField source="startedByName" label={f('startedByName')} sortable={false} />
+        <LocaleDateField source="startedAt" label={f('startedAt')} />
+        <FunctionField label={f('duration')} render={(r: Run) => seconds(r.durationMs)} />
+        <FunctionField
+          label={f('counts')}
+          render={(r: Run) =>
+            translate(`${SECTION_MSG}.counts`, {
+              added: r.added,
+              updated: r.updated,
+              skipped: r.skipped,
+              failed: r.failed,
+            })
+          }
+        />
+        <FunctionField label={f('status')} render={(r: Run) => <RunStatusChip status={r.status} />} />
+        <TextField source="errorText" label={f('errorText')} sortable={false} />
+      </Datagrid>
+    </List>
+  );
+}

@@ -1,0 +1,59 @@
+import { Chip } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { request } from '../../api/http';
+import { SECTION_MSG, SOURCE_API } from './names';
+
+export interface Run {
+  id: number;
+  sourceId: number;
+  sourceName: string;
+  kind: string;
+  dryRun: boolean;
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  startedByName: string;
+  pagesDone: number;
+  pageCount: number;
+  added: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  errorText: string;
+  cancelRequested: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number;
+  log?: Record<string, unknown>[];
+}
+
+export interface SourceOption {
+  id: number;
+  name: string;
+}
+
+/** The sources to pick from (a few dozen at most: one page of 100). */
+export function useSources(): SourceOption[] {
+  const [sources, setSources] = useState<SourceOption[]>([]);
+  useEffect(() => {
+    let live = true;
+    request<{ list: SourceOption[] }>(SOURCE_API, { query: { page: 1, pageSize: 100 } })
+      .then((r) => live && setSources(r.list))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return sources;
+}
+
+const statusColor = { running: 'info', done: 'success', failed: 'error', cancelled: 'warning' } as const;
+
+export function RunStatusChip({ status }: { status: Run['status'] }) {
+  const translate = useTranslate();
+  return (
+    <Chip size="small" color={statusColor[status]} label={translate(`${SECTION_MSG}.status.${status}`)} />
+  );
+}
+
+/** A duration in seconds, one decimal under a minute. */
+export const seconds = (ms: number) => (ms < 60_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
