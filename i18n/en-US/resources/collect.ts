@@ -55,6 +55,16 @@ const collect = {
     },
     page: { edit: 'Source %{name}', create: 'New source' },
   },
+  'collect/bind': {
+    source: 'Source',
+    remoteType: 'Remote type',
+    column: 'Our column',
+    notBound: 'Not bound',
+    skip: 'Skip (do not collect)',
+    unbound: '%{count} remote type(s) not bound yet: their items are skipped',
+    noTypes: 'No remote type known yet: run “Test” on the source first.',
+    saved: 'Bindings saved',
+  },
   'collect/task': {
     fields: { sourceId: 'Source', kind: 'Collect by', dryRun: 'Dry run (report only, write nothing)' },
     value: {

@@ -56,6 +56,16 @@ const collect: typeof en = {
     },
     page: { edit: '资源站 %{name}', create: '新增资源站' },
   },
+  'collect/bind': {
+    source: '资源站',
+    remoteType: '远端分类',
+    column: '本站栏目',
+    notBound: '未绑定',
+    skip: '跳过（不采集）',
+    unbound: '%{count} 个远端分类尚未绑定：其内容会被跳过',
+    noTypes: '还不知道远端分类：请先在资源站上点“测试”。',
+    saved: '绑定已保存',
+  },
   'collect/task': {
     fields: { sourceId: '资源站', kind: '采集方式', dryRun: '试运行（只报告，不写入）' },
     value: { hours: '小时数', pages: '页码（如 1-5）', keyword: '关键词', ids: '远端 ID（逗号分隔）' },

@@ -134,7 +134,16 @@ export function SourceEdit() {
   const { id } = useParams();
   const translate = useTranslate();
   return id ? (
-    <EditPage key={id} id={id} title={<EditTitle />} after={<TestButton />}>
+    <EditPage
+      key={id}
+      id={id}
+      title={<EditTitle />}
+      after={
+        <Permission roles={['admin']}>
+          <TestButton />
+        </Permission>
+      }
+    >
       <Inputs />
     </EditPage>
   ) : (

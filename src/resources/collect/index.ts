@@ -1,3 +1,4 @@
+import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import CloudDownloadIcon from '@mui/icons-material/CloudDownload';
 import HistoryIcon from '@mui/icons-material/History';
 import PlayCircleIcon from '@mui/icons-material/PlayCircle';
@@ -38,6 +39,12 @@ const collect: SectionDecl = {
       activeMenu: '/collect/source',
       component: lazyScreen(() => import('./SourceEdit'), 'SourceEdit'),
       resourceName: SOURCE_RESOURCE,
+    },
+    {
+      path: 'bind',
+      locale: `${SECTION_MSG}.menu.bind`,
+      icon: AccountTreeIcon,
+      component: lazyScreen(() => import('./Bind'), 'Bind'),
     },
     {
       path: 'task',

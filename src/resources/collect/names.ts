@@ -24,3 +24,5 @@ export const sourceEditPath = (id?: number | string) =>
 export const testApi = (id: number | string) => `${SOURCE_API}/${id}/test`;
 export const runApi = (id: number | string) => `${RUN_API}/${id}`;
 export const cancelApi = (id: number | string) => `${RUN_API}/${id}/cancel`;
+export const BIND_MSG = 'resources.collect/bind';
+export const bindingsApi = (id: number | string) => `${SOURCE_API}/${id}/bindings`;
