@@ -34,8 +34,14 @@ configure({ asyncUtilTimeout: 10_000 });
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/collect', name));
 
 /** The resource site: its type list, and its two recorded pages. */
+let release: () => void = () => undefined;
 const site: OutboundFetch = async (url) => {
   const q = new URL(url).searchParams;
+  // the slow site's pages wait until the test lets them go, so that a run is still running when it is cancelled
+  if (url.includes('slow.example.com') && q.get('ac') !== 'list')
+    await new Promise<void>((r) => {
+      release = r;
+    });
   const name = q.get('ac') === 'list' ? 'list.json' : q.get('pg') === '2' ? 'page2.json' : 'page1.json';
   return {
     status: 200,
@@ -63,6 +69,12 @@ beforeAll(async () => {
       }),
     )
   ).id;
+  await okData(
+    api.call('POST', '/app/admin/collect/sources', {
+      token,
+      body: { name: '慢资源站', url: 'https://slow.example.com/api.php/provide/vod/' },
+    }),
+  );
   movieCol = (await okData(api.call('POST', '/app/admin/movie/columns', { token, body: { name: '电影' } })))
     .id;
   localStorage.clear();
@@ -204,4 +216,29 @@ test('a dry run starts, its progress and counts show, and the history opens its 
   const log = await screen.findByTestId('run-log');
   expect(log.textContent).toContain('流浪地球');
   expect(log.textContent).toMatch(/新增|跳过/);
+});
+
+test('a run refused names its field; a running run is cancelled after confirming', async () => {
+  mount(<Task />, '/collect/task');
+  await pick('资源站', '慢资源站');
+  await pick('采集方式', '页码范围');
+  fireEvent.click(screen.getByRole('button', { name: '开始采集' }));
+  // the API's field error shows under the value input, which turns invalid
+  await waitFor(() => expect(screen.getByLabelText(/页码/).getAttribute('aria-invalid')).toBe('true'));
+  expect(screen.getByText('必填')).toBeTruthy();
+  expect(screen.queryByTestId('run-progress')).toBeNull();
+
+  fireEvent.change(screen.getByLabelText(/页码/), { target: { value: '1' } });
+  fireEvent.click(screen.getByRole('button', { name: '开始采集' }));
+  const progress = await screen.findByTestId('run-progress');
+  expect(within(progress).getByText('进行中')).toBeTruthy();
+  fireEvent.click(within(progress).getByRole('button', { name: '取消任务' }));
+  const dialog = await screen.findByRole('dialog');
+  expect(dialog.textContent).toContain('停止此任务？');
+  fireEvent.click(within(dialog).getByRole('button', { name: /确认|确定|取消任务/ }));
+  await waitFor(() =>
+    expect(within(progress).getByRole('button', { name: '取消任务' })).toHaveProperty('disabled', true),
+  );
+  release();
+  await waitFor(() => expect(within(progress).getByText('已取消')).toBeTruthy());
 });
