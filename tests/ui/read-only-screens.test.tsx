@@ -88,6 +88,7 @@ test('the routes whose saves are admin-only on the API declare it', () => {
     '/ad/edit/:id?',
     '/ad/editBatch',
     '/agents/edit/:id?',
+    '/collect/sourceEdit/:id?',
   ]);
 });
 
