@@ -105,7 +105,15 @@ export function HistoryList() {
           }
         />
         <FunctionField label={f('status')} render={(r: Run) => <RunStatusChip status={r.status} />} />
-        <TextField source="errorText" label={f('errorText')} sortable={false} />
+        {/* a failure reason can be long: one line, cut, whole in its tooltip, so the list never scrolls sideways */}
+        <FunctionField
+          label={f('errorText')}
+          render={(r: Run) => (
+            <Typography variant="body2" noWrap title={r.errorText} sx={{ maxWidth: 220 }}>
+              {r.errorText}
+            </Typography>
+          )}
+        />
       </Datagrid>
     </List>
   );
