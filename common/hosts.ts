@@ -260,7 +260,7 @@ function scriptsOf(label: string): Set<string> {
  */
 export function confusableHostname(unicodeHost: string, fold: (s: string) => string): boolean {
   for (const label of unicodeHost.split('.')) {
-    if (/^[\x00-\x7f]*$/.test(label)) continue;
+    if (/^\p{ASCII}*$/u.test(label)) continue;
     const s = scriptsOf(label);
     const latin = s.has('ascii') || s.has('latin');
     const others = [...s].filter((x) => x !== 'ascii' && x !== 'latin' && x !== 'cjk');

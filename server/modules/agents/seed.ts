@@ -2,13 +2,11 @@ import { eq } from 'drizzle-orm';
 import type { AgentModel } from '../../../common/agents';
 import { addDays, dayOf } from '../../../common/period';
 import type { Db } from '../../db/types';
+import { SEED_DOMAIN_CHANNELS } from '../../seed/channels';
 import { timeZoneOf } from '../statistics/ingest';
 import { runRollup } from '../statistics/rollup';
 import { agents } from './schema';
 import { settlePeriod } from './stat';
-
-/** The channels of the sample agents that promote through a channel domain: the domains seed binds only these. */
-export const SEED_DOMAIN_CHANNELS = Array.from({ length: 4 }, (_, i) => `ag${1000 + i}`);
 
 /**
  * Sample agents: the channel codes the statistics and domains seeds use (so their traffic shows), each commission

@@ -1,7 +1,7 @@
 import type { DomainRole, DomainStatus } from '../../../common/domain';
 import type { Db } from '../../db/types';
+import { SEED_DOMAIN_CHANNELS } from '../../seed/channels';
 import { rng } from '../../seed/random';
-import { SEED_DOMAIN_CHANNELS } from '../agents/seed';
 import { checkHostname, HEALTH_ACTOR } from './model';
 import { domainHistory, domainPools, domainSettings, domains } from './schema';
 
