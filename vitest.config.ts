@@ -49,6 +49,7 @@ export default defineConfig({
           name: 'ui-isolated',
           include: UI_ISOLATED,
           environment: 'node',
+          setupFiles: ['tests/ui/waits.ts'],
           testTimeout: UI_TIMEOUT,
           hookTimeout: UI_TIMEOUT,
         },

@@ -169,6 +169,30 @@ describe('the browser key', () => {
     expect((await door.browser('/app/site/guestbook', { content: '你好' })).body.code).toBe(20000);
     expect((await door.browser('/app/site/guestbook', { content: '又来了' })).body.code).toBe(42900);
   });
+
+  test("another database's filter at the same version is not this one's", async () => {
+    // The compiled rules are kept per version; versions are counted per database, and test files (as two apps in one
+    // process) each bring their own. Two fresh databases whose guestbook filters both stand at their second version:
+    // only the first blacklists the address.
+    const apis = [await startApi(), await startApi()];
+    try {
+      const codes: number[] = [];
+      for (const [i, other] of apis.entries()) {
+        const token = await other.login();
+        const list = (await other.call('GET', '/app/admin/comment/filters', { token })).body.data.list;
+        const { module: _, version, updatedAt: __, ...rules } = list.find((f: any) => f.module === 'guestbook');
+        const blacklist = i === 0 ? ['192.0.2.0/24'] : [];
+        const body = { ...rules, loginRequired: false, addressInterval: 0, blacklist, version };
+        expect((await other.call('PUT', '/app/admin/comment/filters/guestbook', { token, body })).body.code).toBe(20000);
+        other.setAddress('192.0.2.77');
+        const theirs = await siteDoor(other, token);
+        codes.push((await theirs.browser('/app/site/guestbook', { content: '你好' })).body.code);
+      }
+      expect(codes).toEqual([40300, 20000]);
+    } finally {
+      for (const other of apis) await other.close();
+    }
+  });
 });
 
 describe("the site's server", () => {

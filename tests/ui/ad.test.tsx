@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore } from 'react-admin';
 import { MemoryRouter } from 'react-router-dom';
@@ -16,7 +16,6 @@ import { flattenRoutes, matchRoute, menuFor, sectionRedirect } from '../../src/r
 import { envelope, queryOf, type SeenRequest, stubFetch } from './api-fetch-stub';
 
 vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

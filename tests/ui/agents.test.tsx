@@ -4,7 +4,7 @@
  * the rollup runs, and the stat shows each agent's figures, its commission and its quality flags; one agent's page
  * shows its days and its settlements.
  */
-import { cleanup, configure, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
@@ -25,7 +25,6 @@ import { okData } from '../api/movies-helpers';
 import { siteDoor } from '../api/site-door';
 
 vi.setConfig({ testTimeout: 60_000 });
-configure({ asyncUtilTimeout: 10_000 });
 
 let api: TestApi;
 let token: string;

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, memoryStore } from 'react-admin';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
@@ -19,8 +19,6 @@ beforeEach(() => {
 });
 // jsdom renders of whole reports are slow on a shared machine: time is not what these tests measure.
 vi.setConfig({ testTimeout: 30_000 });
-// Waiting for a screen is not what they measure either: a loaded machine may take seconds to render a report.
-configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

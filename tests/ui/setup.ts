@@ -13,6 +13,7 @@
 import { configure, getConfig } from '@testing-library/dom';
 import { cleanup } from '@testing-library/react';
 import { afterAll, vi } from 'vitest';
+import { WAIT_MS } from './waits';
 
 type Initial = {
   rtl: ReturnType<typeof getConfig>;
@@ -23,7 +24,7 @@ type Initial = {
 const key = Symbol.for('zg.uiInitialState');
 const store = globalThis as unknown as Record<symbol, Initial | undefined>;
 const attributes = (e: Element) => [...e.attributes].map((a): [string, string] => [a.name, a.value]);
-store[key] ??= { rtl: { ...getConfig() } };
+store[key] ??= { rtl: { ...getConfig(), asyncUtilTimeout: WAIT_MS } };
 const initial = store[key];
 if (globalThis.document && initial.html === undefined) {
   initial.href = location.href;

@@ -4,7 +4,7 @@
  * public ingestion with the site key, the rollup runs (admin route), and each screen shows what was sent; the
  * demand-gap action adopts a keyword, and a later search for it that finds content leaves the gap.
  */
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore } from 'react-admin';
 import { MemoryRouter } from 'react-router-dom';
@@ -23,8 +23,6 @@ import { createMovie, makeFixture, okData } from '../api/movies-helpers';
 import { siteDoor } from '../api/site-door';
 
 vi.setConfig({ testTimeout: 60_000 });
-// Waiting for a screen is not what they measure either: a loaded machine may take seconds to render a report.
-configure({ asyncUtilTimeout: 10_000 });
 
 let api: TestApi;
 let token: string;

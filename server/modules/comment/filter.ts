@@ -105,16 +105,22 @@ export async function writeFilter(
   return { ...row, updatedAt: new Date(row.updatedAt).toISOString() };
 }
 
-const compiled = new Map<string, CompiledFilter>();
+/**
+ * Compiled rules per database handle: a version number is only unique within one database, and test files that share
+ * a module graph each bring their own database with the same tenants and versions.
+ */
+const compiled = new WeakMap<object, Map<string, CompiledFilter>>();
 
 /** The compiled rules of a stored filter, built once per version. */
-export function compiledOf(tenant: number, f: StoredFilter): CompiledFilter {
+export function compiledOf(db: object, tenant: number, f: StoredFilter): CompiledFilter {
+  let byKey = compiled.get(db);
+  if (!byKey) compiled.set(db, (byKey = new Map()));
   const key = `${tenant}:${f.module}:${f.version}`;
-  let c = compiled.get(key);
+  let c = byKey.get(key);
   if (!c) {
     c = compileFilter(f, toSimplified);
-    for (const k of compiled.keys()) if (k.startsWith(`${tenant}:${f.module}:`)) compiled.delete(k);
-    compiled.set(key, c);
+    for (const k of byKey.keys()) if (k.startsWith(`${tenant}:${f.module}:`)) byKey.delete(k);
+    byKey.set(key, c);
   }
   return c;
 }

@@ -308,7 +308,7 @@ export function filterRoutes() {
       const answer = await transaction(db, async (tx) => {
         const f = await readFilter(tx, tenant, module, true);
         if (f.version !== c.req.valid('json').version) throw conflict();
-        return applyRules(tx, tenant, module, compiledOf(tenant, f), clock.now());
+        return applyRules(tx, tenant, module, compiledOf(db, tenant, f), clock.now());
       });
       return ok(c, answer);
     },
@@ -360,7 +360,7 @@ const PostAnswer = z
 async function postFilter(c: AppContext, module: FilterModule) {
   const tenant = siteTenantOf(c);
   const f = await readFilter(c.get('deps').db, tenant, module);
-  return { tenant, filter: compiledOf(tenant, f) };
+  return { tenant, filter: compiledOf(c.get('deps').db, tenant, f) };
 }
 
 /**
