@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, migrations, rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import { freshDatabase, startApi, type TestApi } from './harness';
+import { siteDoor } from './site-door';
 
 /**
  * Issue #48: look-alike accounts. Members (per tenant) and operators are unique under the fold of common/fold.ts;
@@ -18,13 +19,10 @@ afterAll(() => api.close());
 
 describe('members', () => {
   test('Alice01, alice01, alice\\u200b01 and ＡＤＭＩＮ-likes: the second spelling is refused on account', async () => {
-    const key = (await api.call('POST', '/app/admin/setting/site-key/regenerate', { token: admin })).body.data
-      .key;
+    // A signup is the site's server's (signed): the browser key alone is refused (site-door.test.ts).
+    const door = await siteDoor(api, admin);
     const signup = (account: string, locale = 'zh-CN') =>
-      api.call('POST', '/app/site/users', {
-        body: { account, address: '198.51.100.20' },
-        headers: { 'Site-Key': key, 'Accept-Language': locale },
-      });
+      door.signed('/app/site/users', { account, address: '198.51.100.20' }, { 'Accept-Language': locale });
     expect((await signup('Alice01')).body.code).toBe(20000);
     for (const account of ['alice01', 'alice\u200b01', 'ＡＬＩＣＥ01', 'аlice01', 'Alice\u034F01']) {
       const r = await signup(account);

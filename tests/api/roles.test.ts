@@ -91,6 +91,15 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   'GET /app/admin/stats/reports/domains',
   'GET /app/admin/stats/reports/domain-hours',
   'GET /app/admin/stats/reports/visits',
+  // Collection (issue #49): every operator reads the resource sites and their bindings, starts and cancels runs and
+  // reads them (filling the site is operators' daily work); adding, changing, binding and testing a site are admins'.
+  'GET /app/admin/collect/sources',
+  'GET /app/admin/collect/sources/{id}',
+  'GET /app/admin/collect/sources/{id}/bindings',
+  'GET /app/admin/collect/runs',
+  'GET /app/admin/collect/runs/{id}',
+  'POST /app/admin/collect/runs',
+  'POST /app/admin/collect/runs/{id}/cancel',
   // Comments (issue #14): operators read, review and reply, and try filter rules; deleting, saving and applying
   // the filter are admins'. Members: operators read and run the batches but VIP extension; banning is admins'.
   'GET /app/admin/comment/comments',
