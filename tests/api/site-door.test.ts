@@ -180,10 +180,17 @@ describe('the browser key', () => {
       for (const [i, other] of apis.entries()) {
         const token = await other.login();
         const list = (await other.call('GET', '/app/admin/comment/filters', { token })).body.data.list;
-        const { module: _, version, updatedAt: __, ...rules } = list.find((f: any) => f.module === 'guestbook');
+        const {
+          module: _,
+          version,
+          updatedAt: __,
+          ...rules
+        } = list.find((f: any) => f.module === 'guestbook');
         const blacklist = i === 0 ? ['192.0.2.0/24'] : [];
         const body = { ...rules, loginRequired: false, addressInterval: 0, blacklist, version };
-        expect((await other.call('PUT', '/app/admin/comment/filters/guestbook', { token, body })).body.code).toBe(20000);
+        expect(
+          (await other.call('PUT', '/app/admin/comment/filters/guestbook', { token, body })).body.code,
+        ).toBe(20000);
         other.setAddress('192.0.2.77');
         const theirs = await siteDoor(other, token);
         codes.push((await theirs.browser('/app/site/guestbook', { content: '你好' })).body.code);

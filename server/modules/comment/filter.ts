@@ -114,7 +114,10 @@ const compiled = new WeakMap<object, Map<string, CompiledFilter>>();
 /** The compiled rules of a stored filter, built once per version. */
 export function compiledOf(db: object, tenant: number, f: StoredFilter): CompiledFilter {
   let byKey = compiled.get(db);
-  if (!byKey) compiled.set(db, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    compiled.set(db, byKey);
+  }
   const key = `${tenant}:${f.module}:${f.version}`;
   let c = byKey.get(key);
   if (!c) {
