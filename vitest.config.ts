@@ -7,9 +7,8 @@ import { defineConfig } from 'vitest/config';
 // own database, and the server keeps no module-level state that is not keyed by its database; importing the whole
 // server once per file instead cost more than the tests themselves (3 s a file on this machine). A test that needs
 // another registry of modules passes it to `startApi` (never `vi.mock`, which would leak into the next file).
-// The API budgets only stop a hung test: a seed of the demo data took over 30 s beside the end-to-end suite, and the
-// kept reports' property tests (14-23 s a file alone) over 120 s in a full run beside
-// other engineers' builds and tests (load average 12-20 on two cores, 2026-11-29): 300 s now.
+// The API budgets only stop a hung test: on two busy cores a seed of the demo data takes over 30 s beside the
+// end-to-end suite, and the kept reports' property tests (14-23 s a file alone) over 120 s in a full run.
 // The UI files share one worker (`isolate: false`: tests/ui/setup.ts says what each still gets afresh) except these:
 // two mock a module with `vi.mock` (the mock would stay for the next files) and two read computed styles.
 const UI_ISOLATED = [
@@ -19,11 +18,10 @@ const UI_ISOLATED = [
   'tests/ui/shell-drawer.test.tsx',
 ];
 
-// Like the API budgets, the UI tests' only stops a hung test: vitest's 5 s failed a date picker's and a settings
-// screen's test in a clean clone's `npm test` (2026-11-29), the UI tests beside the type-check, the demo build and
-// the API suite on two cores. What a test waits for is still bounded by its own `findBy…`/`waitFor` timeouts. The
-// same budget for their hooks (vitest's is 10 s): a file's warm-up render (tests/ui/warm-up.tsx) missed those 10 s in
-// a full run beside other engineers' builds and tests (load average 23-28 on two cores, 2026-11-29).
+// Like the API budgets, the UI tests' only stops a hung test: vitest's 5 s is too short for a date picker's or a
+// settings screen's test beside the type-check, the demo build and the API suite on two cores. What a test waits for
+// is still bounded by its `findBy…`/`waitFor` timeouts (tests/ui/waits.ts). The same budget for their hooks (vitest's
+// is 10 s): a file's warm-up render (tests/ui/warm-up.tsx) can take longer than that on a loaded machine.
 const UI_TIMEOUT = 30_000;
 
 export default defineConfig({

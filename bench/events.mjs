@@ -233,7 +233,7 @@ async function ingestion(label, env, total, mix) {
     // queued since the last into the day it keeps), then one last run for what is left. The rate counts until that
     // run has ended: every event accepted and rolled up. Once per interval: the server's timer (60 s by default: a run
     // or none in the part, and the last), and every 2 s, a stress of the runs' own cost (each writes the rows of every
-    // key folded into since the last: at 2 s, 12 µs an event more on this machine, 2026-11-29).
+    // key folded into since the last: at 2 s, about 12 µs an event more).
     for (const every of ROLLUP_EVERY_MS) {
       // The clients' kept-alive connections idled through the rollups before, past the server's keep-alive timeout
       // (5 s): reusing one the server is closing resets it. New ones.

@@ -223,7 +223,7 @@ test('statistics snippets are shown as text and never run in the admin', async (
   const p = await session(browser, { locale: 'en-US' });
   await p.goto('/setting/statistics');
   // The admin's snippet is the value of its text box. `getByText` reads a box's text, which is only the value it was
-  // mounted with: in a full run under load (2026-11-29) the box showed the snippet and `getByText` found none.
+  // mounted with: under load the box can show the snippet while `getByText` finds none.
   await expect
     .poll(() =>
       p.evaluate(() =>

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // The end-to-end suite: the built app served by the real Node server (tests/e2e/setup.ts), driven in Debian's
 // headless Chromium through playwright-core. Files run one after another by default: run two at once
 // (E2E_WORKERS=2) and the settings journey's new site key races the files that read it, and the actress journey's
-// avatar upload misses its wait (seen in the full run of 2026-11-23); E2E_WORKERS=2 is for trying that again.
+// avatar upload misses its wait; E2E_WORKERS=2 is for trying that again.
 export default defineConfig({
   test: {
     name: 'e2e',
