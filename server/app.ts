@@ -12,8 +12,6 @@ import type { ServerModule } from './core/module';
 import { sqlStateOf } from './core/sql-state';
 import { throwValidation } from './core/validate';
 import { modules as allModules } from './modules';
-import { imageHost } from './modules/images';
-import { provideApi } from './modules/provide';
 
 /**
  * The API: one Hono app, web-standard Request/Response only, so it runs in Node (`npm start`), in-process in
@@ -62,9 +60,8 @@ export function createApp(deps: AppDeps, modules: readonly ServerModule[] = allM
 
   for (const m of modules)
     for (const [prefix, subApp] of Object.entries(m.mount)) app.route(`/app${prefix}`, subApp(modules));
-  app.route('/img', imageHost());
-  // MacCMS's provide API at MacCMS's own path: collecting sites are pointed at a site root, not at /app.
-  app.route('/api.php/provide', provideApi());
+  for (const m of modules)
+    for (const [path, subApp] of Object.entries(m.rootMount ?? {})) app.route(path, subApp());
 
   app.doc31('/app/openapi.json', {
     openapi: '3.1.0',

@@ -1,7 +1,8 @@
 import type { z } from '@hono/zod-openapi';
 import type { Config } from '../config';
 import type { Db, Executor } from '../db/types';
-import type { Authenticate, Module } from './context';
+import type { Hono } from 'hono';
+import type { AppEnv, Authenticate, Module } from './context';
 
 /**
  * Counts how much of a module's data carries each platform key (the settings screen asks before a platform is
@@ -82,6 +83,12 @@ export interface ServerModule {
   order?: number;
   /** Sub-apps by the prefix under `/app` they are mounted at. A factory gets every module (for registries). */
   mount: Record<string, (modules: readonly ServerModule[]) => Module>;
+  /**
+   * Sub-apps at a path of the server's root, beside `/app`: paths other programs know and that are no part of the
+   * envelope API or its document (the image host at `/img`, MacCMS's provide API at `/api.php/provide`). The `/app`
+   * guards (body limit, input guard, no-store) do not run for them.
+   */
+  rootMount?: Record<string, () => Hono<AppEnv>>;
   /** The operators module: how a session token becomes an operator (core/auth.ts guards use it). */
   authenticate?: Authenticate;
   /** Its part of the platform usage counts. */

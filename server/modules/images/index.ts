@@ -145,10 +145,15 @@ function uploadRoutes() {
 }
 
 /**
- * Images (API /app/admin/upload; the image host /img is mounted by app.ts, outside /app): upload and the cipher
- * the admin decrypts with.
+ * Images: upload and the cipher the admin decrypts with under /app/admin/upload; the image host at /img, outside
+ * /app.
  */
-export default defineModule({ name: 'images', order: 50, mount: { '/admin/upload': uploadRoutes } });
+export default defineModule({
+  name: 'images',
+  order: 50,
+  mount: { '/admin/upload': uploadRoutes },
+  rootMount: { '/img': () => imageHost() },
+});
 
 /**
  * The image host: `GET /img/<path>` answers the stored (encrypted) bytes as they are, not an envelope, cached

@@ -66,8 +66,10 @@ function sameKey(given: string, wanted: string): boolean {
   return diff === 0;
 }
 
-/**
- * Declared for discovery: it mounts nothing under /app, since collectors reach it at MacCMS's own path, which app.ts
- * mounts beside /app.
- */
-export default defineModule({ name: 'provide', order: 45, mount: {} });
+/** Mounted at MacCMS's own path beside /app: collecting sites are pointed at a site's root, not at /app. */
+export default defineModule({
+  name: 'provide',
+  order: 45,
+  mount: {},
+  rootMount: { '/api.php/provide': () => provideApi() },
+});
