@@ -5,6 +5,7 @@
 export interface OutboundOptions {
   timeoutMs: number;
   maxBytes: number;
+  /** Internal hosts an admin allowed: hostnames (`*.corp.example` for its subdomains) or IPs/CIDRs. */
   allowHosts?: readonly string[];
   maxRedirects?: number;
   headers?: Record<string, string>;
@@ -15,6 +16,7 @@ export interface OutboundAnswer {
   status: number;
   headers: Headers;
   body: Uint8Array;
+  /** The final URL after redirects. */
   url: string;
   ms: number;
 }

@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { allowListed, internalHostname, parseIP, refusedAddressBytes } from '../../common/hosts';
+import type { OutboundAnswer, OutboundOptions, OutboundReason } from '../core/outbound';
 
 /**
  * The one door out (issue #48): every server-side fetch (domain health checks, collection) goes through
@@ -12,28 +13,11 @@ import { allowListed, internalHostname, parseIP, refusedAddressBytes } from '../
  * through. Redirects are followed by hand, each hop checked again.
  */
 
-export interface OutboundOptions {
-  timeoutMs: number;
-  maxBytes: number;
-  /** Internal hosts an admin allowed: hostnames (`*.corp.example` for its subdomains) or IPs/CIDRs. */
-  allowHosts?: readonly string[];
-  maxRedirects?: number;
-  headers?: Record<string, string>;
-  method?: 'GET' | 'HEAD';
-}
-
-export interface OutboundAnswer {
-  status: number;
-  headers: Headers;
-  body: Uint8Array;
-  /** The final URL after redirects. */
-  url: string;
-  ms: number;
-}
+export type { OutboundAnswer, OutboundOptions };
 
 export class OutboundRefused extends Error {
   constructor(
-    public reason: 'scheme' | 'address' | 'dns' | 'size' | 'timeout' | 'redirects' | 'network',
+    public reason: OutboundReason,
     message: string,
   ) {
     super(message);
