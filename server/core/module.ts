@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
 import type { Config } from '../config';
 import type { Db, Executor } from '../db/types';
-import type { Hono } from 'hono';
 import type { AppEnv, Authenticate, Module } from './context';
 
 /**
