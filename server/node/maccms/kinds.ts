@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
+import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
 import { countWords } from '../../../common/words';
 import { rowsOf } from '../../db/migrate';
@@ -355,6 +356,19 @@ export function vodKind(): Kind<VodValue> {
         description = blurb
           ? sanitizeRichText(`<p>${blurb.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
           : '';
+      }
+      // What the movie form can save again (a cut may end inside a tag: sanitized again, then bounded).
+      if (description.length > MAX_MOVIE_DESCRIPTION) {
+        description = sanitizeRichText(description.slice(0, MAX_MOVIE_DESCRIPTION)).slice(
+          0,
+          MAX_MOVIE_DESCRIPTION,
+        );
+        lines.push({
+          id: mid,
+          outcome: 'cut',
+          reason: 'tooLong',
+          detail: `vod_content to ${MAX_MOVIE_DESCRIPTION} characters`,
+        });
       }
       const parsed = parsePlayLines(
         textOf(row, 'vod_play_from', lines, mid),

@@ -12,6 +12,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { isFutureDay } from '../../../common/dates';
+import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { DayInput } from '../../components/dates';
 import { EpisodeLinesInput } from './EpisodeLinesInput';
 import { SECTION_MSG } from './names';
@@ -41,7 +42,13 @@ export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?
     <>
       <Section title="basic">
         <TextInput source="title" validate={[required(), maxLength(200)]} fullWidth />
-        <TextInput source="description" multiline minRows={3} validate={maxLength(5000)} fullWidth />
+        <TextInput
+          source="description"
+          multiline
+          minRows={3}
+          validate={maxLength(MAX_MOVIE_DESCRIPTION)}
+          fullWidth
+        />
         <ColumnInput source="columnId" fullWidth />
         <TagsInput source="tagIds" fullWidth />
         {actresses}
