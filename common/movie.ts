@@ -34,3 +34,11 @@ export const MOVIE_COUNTED_FILTERS = [
   'free',
   'recommended',
 ] as const satisfies readonly MovieListFilter[];
+
+/**
+ * The longest description a movie may have, in characters: what the form and the API accept, and the most the MacCMS
+ * move and collection write, so every stored description can be saved again. MacCMS keeps vod_content in a MEDIUMTEXT
+ * (16 MB): this bound is far above any real synopsis with its markup (the move cuts longer ones and says so in its
+ * report), and a form holding it stays well inside the API's body limit (1 MB by default).
+ */
+export const MAX_MOVIE_DESCRIPTION = 50_000;

@@ -1,7 +1,9 @@
 /** The MacCMS move's pure parts: its command line, the maccms.php reader, text decoding, the report's text. */
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
+import { MAX_MOVIE_DESCRIPTION } from '../../common/movie';
 import { parseArgs, shownUrl } from '../../server/node/maccms/cli';
+import { vodKind } from '../../server/node/maccms/kinds';
 import { PhpConfigError, parsePhpConfig, siteSettingsOf } from '../../server/node/maccms/php-config';
 import { emptyTable, reportMarkdown } from '../../server/node/maccms/report';
 import { decodeText, ipv4, splitList, unixTime } from '../../server/node/maccms/text';
@@ -132,5 +134,34 @@ describe('report', () => {
     expect(md).toContain('| mac_vod | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0.0 |');
     expect(md).toContain('- skipped: empty name or title (1)\n  - #5');
     expect(md).toContain('- note: x (1)\n  - table: y');
+  });
+});
+
+describe('a movie description', () => {
+  const ctx = {
+    tenant: 2,
+    now: new Date('2026-06-01T00:00:00Z'),
+    movieColumns: new Map(),
+    novelColumns: new Map(),
+    refs: new Map(),
+    sourcesCreated: new Set<string>(),
+  };
+  it('moves whole up to what the movie form saves; a longer one is cut to it, sanitized, and reported', () => {
+    const kind = vodKind();
+    const row = (content: string) => ({ vod_id: 1, vod_name: '片', vod_content: content, vod_play_url: '' });
+    const fits = `<p>${'长'.repeat(MAX_MOVIE_DESCRIPTION - 7)}</p>`;
+    const whole = kind.prepare(row(fits), ctx);
+    expect(whole.value?.description).toBe(fits);
+    expect(whole.lines.filter((l) => l.outcome === 'cut')).toEqual([]);
+    // `&` becomes `&amp;` in the sanitizer: a MEDIUMTEXT far under MacCMS's bound can outgrow ours.
+    const cut = kind.prepare(row(`<p>${'&'.repeat(MAX_MOVIE_DESCRIPTION)}</p>`), ctx);
+    expect(cut.value?.description.length).toBeLessThanOrEqual(MAX_MOVIE_DESCRIPTION);
+    expect(cut.value?.description.startsWith('<p>&amp;&amp;')).toBe(true);
+    expect(cut.lines).toContainEqual({
+      id: 1,
+      outcome: 'cut',
+      reason: 'tooLong',
+      detail: `vod_content to ${MAX_MOVIE_DESCRIPTION} characters`,
+    });
   });
 });

@@ -14,6 +14,7 @@ import { consumeLegacyPassword, verifyLegacyPassword } from '../../server/module
 import type { MoveReport } from '../../server/node/maccms/report';
 import { type MoveOptions, moveMaccms } from '../../server/node/maccms/run';
 import { openMysql, type Source } from '../../server/node/maccms/source';
+import { countDrift } from '../../server/seed/bulk';
 import { mariadbInstalled, type PrivateMariadb, startMariadb } from '../fixtures/maccms/mariadb';
 import { freshDatabase } from './harness';
 
@@ -407,16 +408,63 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     }
   });
 
+  const snapshot = async (d: Database) =>
+    q(
+      d,
+      sql`select 'movie' as k, title as a, status as b, (select string_agg(name || path, ',' order by line, sort) from movie_plays p where p.movie_id = m.id) as c from movies m
+        union all select 'user', account, status, coalesce(legacy_password, '') from site_users
+        union all select 'comment', content, status, coalesce((select content from comments p where p.id = c.parent_id), '') from comments c
+        union all select 'map', kind, maccms_id::text, '' from maccms_ids
+        union all select 'tags', title, array_to_string(array(select t.name from movie_tags t where t.id = any(m.tag_ids) order by t.name), ','), '' from movies m
+        union all select 'actress', name, movie_count::text, '' from actresses
+        union all select 'tag', name, item_count::text, '' from movie_tags
+        union all select 'column', name, item_count::text, '' from movie_columns
+        order by 1, 2, 3, 4`,
+    );
+  /** What the bulk path sets aside and must put back: indexes, keys and enabled triggers of the movie tables. */
+  const shape = (d: Database) =>
+    q(
+      d,
+      sql`select pg_get_indexdef(indexrelid) as def from pg_index
+          where indrelid in ('movies'::regclass, 'movie_plays'::regclass, 'movie_tag_links'::regclass, 'movie_actresses'::regclass)
+        union all select conrelid::regclass::text || ' ' || conname::text || ' ' || pg_get_constraintdef(oid) from pg_constraint
+          where conrelid in ('movies'::regclass, 'movie_plays'::regclass, 'movie_tag_links'::regclass, 'movie_actresses'::regclass)
+        union all select tgrelid::regclass::text || ' ' || tgname::text || ' ' || tgenabled::text from pg_trigger
+          where tgrelid in ('movies'::regclass, 'movie_plays'::regclass, 'movie_tag_links'::regclass, 'movie_actresses'::regclass)
+            and not tgisinternal
+        order by 1`,
+    );
+
+  it('a first move of many rows into an empty target (bulk path) ends as the ordinary one; stopped, it leaves nothing', async () => {
+    const clean = await fresh();
+    await run(clean, { batchSize: 2 });
+    const bulk = await fresh();
+    const before = await shape(bulk);
+    const said: string[] = [];
+    await expect(
+      run(bulk, {
+        batchSize: 2,
+        bulkFrom: 1,
+        progress: (l) => said.push(l),
+        beforeCommit: (kind, batch) => {
+          if (kind === 'vod' && batch === 2) throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
+    // One transaction for the whole table: nothing of it stays, and its indexes, keys and triggers are all back.
+    expect((await q(bulk, sql`select count(*)::int as n from movies`))[0].n).toBe(0);
+    expect(await shape(bulk)).toEqual(before);
+    await run(bulk, { batchSize: 2, bulkFrom: 1, progress: (l) => said.push(l) });
+    expect(said).toContain('maccms: mac_vod indexes, keys and counts');
+    expect(await snapshot(bulk)).toEqual(await snapshot(clean));
+    expect(await shape(bulk)).toEqual(before);
+    expect(await countDrift(bulk.db)).toEqual([]);
+    // A second run finds every row unchanged (the same digests) and takes the ordinary path.
+    const again = await run(bulk, { only: ['vod'], bulkFrom: 1 });
+    expect(table(again, 'mac_vod')).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
+  });
+
   it('a run stopped half way and started again ends as one clean run', async () => {
-    const snapshot = async (d: Database) =>
-      q(
-        d,
-        sql`select 'movie' as k, title as a, status as b, (select string_agg(name || path, ',' order by line, sort) from movie_plays p where p.movie_id = m.id) as c from movies m
-          union all select 'user', account, status, coalesce(legacy_password, '') from site_users
-          union all select 'comment', content, status, coalesce((select content from comments p where p.id = c.parent_id), '') from comments c
-          union all select 'map', kind, maccms_id::text, '' from maccms_ids
-          order by 1, 2, 3, 4`,
-      );
     const clean = await fresh();
     await run(clean, { batchSize: 2 });
     const killed = await fresh();
@@ -434,14 +482,17 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect(await snapshot(killed)).toEqual(await snapshot(clean));
   });
 
-  it('a row the database refuses is counted failed with its reason; its batch and the run go on', async () => {
+  it.each([
+    ['ordinary', undefined],
+    ['bulk', 1],
+  ])('a row the database refuses is counted failed with its reason; its batch and the run go on (%s path)', async (_, bulkFrom) => {
     const d = await fresh();
     await d.db.execute(sql`create function maccms_test_refuse() returns trigger language plpgsql as $$
       begin if new.title = '空集' then raise exception 'refused for the test'; end if; return new; end $$`);
     await d.db.execute(
       sql`create trigger maccms_test_refuse before insert on movies for each row execute function maccms_test_refuse()`,
     );
-    const r = await run(d, { only: ['type', 'vod', 'comment'] });
+    const r = await run(d, { only: ['type', 'vod', 'comment'], bulkFrom });
     expect(table(r, 'mac_vod')).toMatchObject({ read: 8, created: 6, failed: 1, skipped: 1 });
     expect(table(r, 'mac_vod').lines.find((l) => l.id === 2)).toMatchObject({
       outcome: 'failed',

@@ -175,6 +175,7 @@ const SITE_ROUTES = new Set([
   'POST /app/site/comments',
   'POST /app/site/guestbook',
   'POST /app/site/users',
+  'POST /app/site/users/login',
   'GET /app/site/domains/resolve',
   'GET /app/site/ads',
 ]);
@@ -183,39 +184,45 @@ const SITE_ROUTES = new Set([
  * The doors of the site routes (DESIGN.md decision 11): signed by the site's server only, either door (the browser key
  * for anonymous traffic and guests, the signature for the rest), or the browser key (reads).
  */
-const SIGNED_ONLY = new Set(['POST /app/site/users']);
+const SIGNED_ONLY = new Set(['POST /app/site/users', 'POST /app/site/users/login']);
 const EITHER = new Set(['POST /app/site/events', 'POST /app/site/comments', 'POST /app/site/guestbook']);
 /** Site routes whose valid body below speaks for a member: sent signed. */
-const SENT_SIGNED = new Set(['POST /app/site/users', 'POST /app/site/comments']);
+const SENT_SIGNED = new Set([
+  'POST /app/site/users',
+  'POST /app/site/users/login',
+  'POST /app/site/comments',
+]);
 
 /** A valid body for a site route that takes one (the events ingestion). */
 const siteBody = (method: string, path: string) =>
   path === '/app/site/users'
-    ? { account: 'roles-signup', address: '198.51.100.1' }
-    : path === '/app/site/comments'
-      ? {
-          targetType: 'movie',
-          targetId: siteMovieId,
-          userId: siteUserId,
-          address: '198.51.100.1',
-          content: 'hi',
-        }
-      : path === '/app/site/guestbook'
-        ? { guestName: 'roles', content: 'hi' }
-        : method === 'POST' && path === '/app/site/events'
-          ? {
-              events: [
-                {
-                  id: 'roles-test-event-1',
-                  type: 'pageview',
-                  time: '2026-06-01T07:00:00Z',
-                  domain: 'a.example',
-                  path: '/',
-                  visitor: 'v1',
-                },
-              ],
-            }
-          : undefined;
+    ? { account: 'roles-signup', address: '198.51.100.1', password: 'roles-pass-1' }
+    : path === '/app/site/users/login'
+      ? { account: 'roles-signup', password: 'roles-pass-1' }
+      : path === '/app/site/comments'
+        ? {
+            targetType: 'movie',
+            targetId: siteMovieId,
+            userId: siteUserId,
+            address: '198.51.100.1',
+            content: 'hi',
+          }
+        : path === '/app/site/guestbook'
+          ? { guestName: 'roles', content: 'hi' }
+          : method === 'POST' && path === '/app/site/events'
+            ? {
+                events: [
+                  {
+                    id: 'roles-test-event-1',
+                    type: 'pageview',
+                    time: '2026-06-01T07:00:00Z',
+                    domain: 'a.example',
+                    path: '/',
+                    visitor: 'v1',
+                  },
+                ],
+              }
+            : undefined;
 
 /** What the document must list at least (so an empty or broken document cannot pass the walk vacuously). */
 const KNOWN_ADMIN_ROUTES = [

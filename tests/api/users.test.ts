@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
@@ -293,5 +294,107 @@ describe('signups from the site', () => {
     expect(
       (await api.call('POST', '/app/site/users', { token: admin, body: { account: 'x4' } })).body.code,
     ).toBe(40100);
+  });
+});
+
+describe('member login from the site', () => {
+  test("a member's password is checked; a MacCMS hash once, then ours replaces it in the same transaction", async () => {
+    const door = await siteDoor(api, admin);
+    const login = (body: Record<string, unknown>) => door.signed('/app/site/users/login', body);
+    const signup = await door.signed('/app/site/users', {
+      account: 'logs-in',
+      address: '198.51.100.30',
+      password: 'open-sesame-1',
+    });
+    expect(signup.body.code).toBe(20000);
+    const good = await login({ account: 'logs-in', password: 'open-sesame-1', address: '198.51.100.31' });
+    expect(good.body).toMatchObject({
+      code: 20000,
+      data: {
+        id: signup.body.data.id,
+        account: 'logs-in',
+        group: 'normal',
+        vipLevel: 0,
+        vipExpiresAt: null,
+        vipState: 'none',
+      },
+    });
+    expect(Object.keys(good.body.data)).not.toContain('passwordHash');
+    const [seen] = await api.query<{ last_login_address: string }>(
+      sql`select last_login_address from site_users where id = ${signup.body.data.id}`,
+    );
+    expect(seen.last_login_address).toBe('198.51.100.31');
+    // A wrong password and an unknown account get the same answer.
+    const wrong = await login({ account: 'logs-in', password: 'open-sesame-2' });
+    const nobody = await login({ account: 'no-such-member', password: 'open-sesame-1' });
+    expect([wrong.body.code, nobody.body.code]).toEqual([40100, 40100]);
+    expect(wrong.body.msg).toBe(nobody.body.msg);
+    // The browser key alone cannot check a password; bad input names the field.
+    const browser = await door.browser('/app/site/users/login', {
+      account: 'logs-in',
+      password: 'open-sesame-1',
+    });
+    expect(browser.body.code).toBe(40300);
+    const bad = await login({ account: 'logs-in' });
+    expect(bad.body.code).toBe(40000);
+    expect(Object.keys(bad.body.data.fields)).toEqual(['password']);
+
+    // A member moved from MacCMS, VIP until a date, with the md5 MacCMS kept.
+    const until = new Date(T0.getTime() + 30 * day).toISOString();
+    const moved = await member('from-maccms', { group: 'vip', vipLevel: 1, vipExpiresAt: until });
+    const md5 = createHash('md5').update('secret1').digest('hex');
+    await api.query(sql`update site_users set legacy_password = ${md5} where id = ${moved}`);
+    const stored = async () =>
+      (
+        await api.query<{ legacy_password: string | null; password_hash: string | null }>(
+          sql`select legacy_password, password_hash from site_users where id = ${moved}`,
+        )
+      )[0];
+    // A wrong guess leaves the MacCMS hash in place; sending the md5 itself is no password.
+    expect((await login({ account: 'from-maccms', password: 'secret2' })).body.code).toBe(40100);
+    expect((await login({ account: 'from-maccms', password: md5 })).body.code).toBe(40100);
+    expect(await stored()).toEqual({ legacy_password: md5, password_hash: null });
+    const first = await login({ account: 'from-maccms', password: 'secret1' });
+    expect(first.body.data).toMatchObject({ id: moved, group: 'vip', vipLevel: 1, vipState: 'active' });
+    expect(new Date(first.body.data.vipExpiresAt).toISOString()).toBe(until);
+    const after = await stored();
+    expect(after.legacy_password).toBeNull();
+    expect(after.password_hash).toMatch(/^pbkdf2-sha256\$/);
+    // From now on ours is checked.
+    expect((await login({ account: 'from-maccms', password: 'secret1' })).body.code).toBe(20000);
+    expect((await login({ account: 'from-maccms', password: 'secret2' })).body.code).toBe(40100);
+
+    // A disabled member with the right password is told so; with a wrong one, nothing more than a wrong password.
+    await api.query(sql`update site_users set status = 'disabled' where id = ${moved}`);
+    expect((await login({ account: 'from-maccms', password: 'secret1' })).body.code).toBe(40300);
+    expect((await login({ account: 'from-maccms', password: 'secret2' })).body.code).toBe(40100);
+  });
+
+  test('a MacCMS hash whose upgrade fails stays, so the member can log in again (one transaction)', async () => {
+    const door = await siteDoor(api, admin);
+    const id = await member('upgrade-fails');
+    const md5 = createHash('md5').update('secret1').digest('hex');
+    await api.query(sql`update site_users set legacy_password = ${md5} where id = ${id}`);
+    await api.query(sql`create function users_test_refuse() returns trigger language plpgsql as $$
+      begin if new.password_hash is not null and new.account = 'upgrade-fails' then raise exception 'refused for the test'; end if; return new; end $$`);
+    await api.query(
+      sql`create trigger users_test_refuse before update on site_users for each row execute function users_test_refuse()`,
+    );
+    try {
+      const r = await door.signed('/app/site/users/login', { account: 'upgrade-fails', password: 'secret1' });
+      expect(r.status).toBe(500);
+      const [row] = await api.query<{ legacy_password: string | null }>(
+        sql`select legacy_password from site_users where id = ${id}`,
+      );
+      expect(row.legacy_password).toBe(md5);
+    } finally {
+      await api.query(sql`drop trigger users_test_refuse on site_users`);
+      await api.query(sql`drop function users_test_refuse()`);
+    }
+    const again = await door.signed('/app/site/users/login', {
+      account: 'upgrade-fails',
+      password: 'secret1',
+    });
+    expect(again.body.code).toBe(20000);
   });
 });

@@ -3,10 +3,12 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import type { ReactNode } from 'react';
 import { AdminContext, ListContextProvider, ResourceContextProvider, testDataProvider } from 'react-admin';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { MAX_MOVIE_DESCRIPTION } from '../../common/movie';
 import { createI18nProvider } from '../../src/i18n';
 import { ListPagination } from '../../src/layout/listParts';
 import { ReviewBulkActions } from '../../src/resources/movie/BulkActions';
 import { columnTree } from '../../src/resources/movie/CategoryList';
+import { validateDescription } from '../../src/resources/movie/MovieInputs';
 import { clock } from '../../src/resources/movie/MovieList';
 import { editPathOf } from '../../src/resources/movie/names';
 import { attachStream } from '../../src/resources/movie/VideoPreview';
@@ -160,4 +162,12 @@ test('issue #18: a capped total (meta totalExact false) reads "10,000+"; an exac
     expect(await screen.findByText(text)).toBeTruthy();
     unmount();
   }
+});
+
+test('the form takes a description as long as the API does (a moved MacCMS one saves again), not one character more', () => {
+  expect(validateDescription('长'.repeat(MAX_MOVIE_DESCRIPTION), {})).toBeUndefined();
+  expect(validateDescription('长'.repeat(6000), {})).toBeUndefined();
+  expect(validateDescription('长'.repeat(MAX_MOVIE_DESCRIPTION + 1), {})).toMatchObject({
+    message: 'ra.validation.maxLength',
+  });
 });

@@ -3,6 +3,8 @@ import type zh from '../zh-CN/users';
 /** Messages of the members module (users). */
 const users: Record<keyof typeof zh, string> = {
   'users.alreadyBanned': 'This member is already banned',
+  'users.badLogin': 'Wrong account or password',
+  'users.loginDisabled': 'This member is disabled or banned and cannot log in',
   'users.notBanned': 'This member has no ban to undo',
   'users.bannedInBatch':
     'These members are banned; undo their ban to restore them: {ids}. Nothing in this batch was changed',

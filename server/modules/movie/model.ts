@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { MAX_EPISODE_NAME, MAX_EPISODE_URL, MAX_EPISODES, MAX_LINES } from '../../../common/episodes';
+import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { containsPattern, day, id, idArray, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { imageField } from '../images/paths';
@@ -65,7 +66,7 @@ export const Movie = z
 /** What a create or an update may set. Read-only fields a form sends back (id, counters, status…) are ignored. */
 export const movieFields = {
   title: z.string().trim().min(1).max(200),
-  description: z.string().max(5000),
+  description: z.string().max(MAX_MOVIE_DESCRIPTION),
   cover: imageField(),
   columnId: id.nullable(),
   tagIds: idArray(50),

@@ -7,6 +7,7 @@ import { MAX_VIP_DAYS, USER_GROUPS } from '../../../common/users';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, isUniqueViolation } from '../../core/crud';
+import { hashPassword, verifyPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
 import type { MemberBan, ServerModule } from '../../core/module';
@@ -15,6 +16,7 @@ import { duplicate, lookalike, transaction } from '../../core/shared';
 import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
 import { requireSignature, signedSecurity, siteKeyGate, siteTenantOf } from '../site/routes';
+import { consumeLegacyPassword } from './legacy-password';
 import { ListQuery, readUserList, SiteUser, type UserRow, userToApi } from './list';
 import { type BanChanges, siteUserBans, siteUsers } from './schema';
 
@@ -109,9 +111,41 @@ const Signup = z
     channel: z.string().trim().max(32).optional(),
     /** The member who invited them. */
     inviter: z.number().int().positive().optional(),
+    /** The password they chose, for `POST /app/site/users/login` (kept as our hash only). */
+    password: z.string().min(6).max(128).optional(),
   })
   .strict()
   .openapi('SiteSignup');
+
+const MemberLogin = z
+  .object({
+    account: z.string().trim().min(1).max(64),
+    password: z.string().min(1).max(128),
+    /** The address the member logs in from, as the site's server saw it (kept as their last login address). */
+    address: z
+      .string()
+      .trim()
+      .max(45)
+      .refine((a) => !!parseAddress(a), { params: { key: 'comment.badAddress' } })
+      .optional(),
+  })
+  .strict()
+  .openapi('SiteMemberLogin');
+
+const MemberLoginAnswer = z
+  .object({
+    id: z.number(),
+    account: z.string(),
+    nickname: z.string(),
+    group: z.enum(USER_GROUPS),
+    vipLevel: z.number(),
+    vipExpiresAt: z.string().nullable(),
+    vipState: SiteUser.shape.vipState,
+  })
+  .openapi('SiteMemberLoginAnswer');
+
+/** Hashed once per process: a login naming no member checks a hash as long as a real one, so its time says nothing. */
+let dummyHash: Promise<string> | undefined;
 
 /**
  * `POST /app/site/users`: the site's server records a signup (signed: Site-Key and Site-Signature), with the agent's channel code and the
@@ -164,6 +198,10 @@ export function siteSignupRoutes() {
               email: body.email ?? '',
               channel: body.channel ?? '',
               inviter: body.inviter ?? null,
+              passwordHash:
+                body.password === undefined
+                  ? null
+                  : await hashPassword(body.password, c.get('deps').config.passwordIterations),
               signupAt: now,
               signupAddress: body.address,
               lastLoginAt: now,
@@ -179,6 +217,72 @@ export function siteSignupRoutes() {
         if (isUniqueViolation(err)) throw duplicate('account');
         throw err;
       }
+    },
+  );
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/login',
+      tags: ['site (public)'],
+      security: signedSecurity,
+      summary:
+        "A member's login on the site: their id, group and VIP; a wrong account or password is 40100, a disabled or banned member 40300",
+      description:
+        "Signed by the site's server only (Site-Timestamp, Site-Signature beside Site-Key): the browser key alone is 40300. " +
+        'A member moved from MacCMS logs in with their MacCMS password once: it is checked against the MacCMS hash, ' +
+        'which is then replaced by ours and cleared in the same transaction.',
+      request: { body: jsonBody(MemberLogin) },
+      responses: jsonResponse(MemberLoginAnswer),
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { db, clock, config } = c.get('deps');
+      const tenant = siteTenantOf(c);
+      const now = clock.now();
+      dummyHash ??= hashPassword('not a password', config.passwordIterations);
+      const dummy = await dummyHash;
+      const member = await transaction(db, async (tx) => {
+        const [m] = await tx
+          .select()
+          .from(siteUsers)
+          .where(and(eq(siteUsers.tenant, tenant), eq(siteUsers.account, body.account)))
+          .for('update');
+        let good = false;
+        let upgrade: string | undefined;
+        if (m?.passwordHash) good = await verifyPassword(body.password, m.passwordHash);
+        else if (m?.legacyPassword) {
+          // Checked once (legacy-password.ts): a match clears the MacCMS hash and ours takes its place in this
+          // transaction; a wrong guess leaves it, so the member can still log in with their real password.
+          good = await consumeLegacyPassword(tx, tenant, m.id, body.password);
+          if (good) upgrade = await hashPassword(body.password, config.passwordIterations);
+        } else await verifyPassword(body.password, dummy);
+        if (!m || !good) return undefined;
+        if (m.status !== 'active') throw new ApiError(Code.FORBIDDEN, 'users.loginDisabled');
+        const [row] = await tx
+          .update(siteUsers)
+          .set({
+            ...(upgrade ? { passwordHash: upgrade } : {}),
+            lastLoginAt: now,
+            ...(body.address ? { lastLoginAddress: body.address } : {}),
+          })
+          .where(eq(siteUsers.id, m.id))
+          .returning();
+        return row as UserRow;
+      });
+      if (!member) {
+        c.header('Cache-Control', 'no-store');
+        throw new ApiError(Code.BAD_CREDENTIALS, 'users.badLogin');
+      }
+      const u = userToApi(member, now);
+      return ok(c, {
+        id: u.id,
+        account: u.account,
+        nickname: u.nickname,
+        group: u.group,
+        vipLevel: u.vipLevel,
+        vipExpiresAt: u.vipExpiresAt,
+        vipState: u.vipState,
+      });
     },
   );
   return app;

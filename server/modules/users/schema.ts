@@ -43,6 +43,8 @@ export const siteUsers = pgTable(
     lastLoginAddress: varchar('last_login_address', { length: 45 }).notNull().default(''),
     channel: varchar('channel', { length: 32 }).notNull().default(''),
     inviter: integer('inviter'),
+    /** Our hash of the member's password (core/crypto.ts hashPassword; 0175): never shown, never sent. */
+    passwordHash: varchar('password_hash', { length: 255 }),
     /** A MacCMS password hash kept from the MacCMS move until verified once (users/legacy-password.ts, 0155). */
     legacyPassword: varchar('legacy_password', { length: 255 }),
     version: integer('version').notNull().default(1),

@@ -17,7 +17,9 @@ export const USAGE = `usage: npm run migrate:maccms -- mysql://user:pass@host:33
   --report PATH        where the report goes (PATH.json and PATH.md; default ./data/maccms-report-<time>)
   --batch N            rows per batch
   --dry-run            read and check everything, write nothing
-Writes to DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR (./data): stop the server first.`;
+Writes to DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR (./data): stop the server first.
+A first move of 10,000 videos or more into an empty movie table writes them in one transaction that holds the movie
+tables until it ends (stopped, it leaves no movie; run it again).`;
 
 export interface CliArgs {
   url: string;

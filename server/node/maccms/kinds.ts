@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
+import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
 import { countWords } from '../../../common/words';
 import { rowsOf } from '../../db/migrate';
@@ -7,7 +8,7 @@ import type { Executor } from '../../db/types';
 import type { ReportLine } from './report';
 import type { SourceRow } from './source';
 import { cut, decodeText, ipv4, safeUrl, splitList, unixTime } from './text';
-import { type Col, insertRows, updateRows } from './write';
+import { type Col, insertRows, intsOf, rowWriter } from './write';
 
 /**
  * Each MacCMS table the move reads and how its rows become ours. A kind turns a row into a plain value (`prepare`,
@@ -57,6 +58,12 @@ export interface Kind<V = any> {
   ): Promise<Map<number, string>>;
   insert(ex: Executor, items: { value: V; ourId: number }[], ctx: Ctx): Promise<void>;
   update(ex: Executor, items: { value: V; ourId: number }[], ctx: Ctx): Promise<void>;
+  /**
+   * A first move of many rows into an empty `target` may take the bulk path (run.ts): one transaction, with the
+   * indexes, keys and count triggers of `tables` set aside while it writes (write.ts loosenTables) and `finish`
+   * recomputing what the triggers would have kept.
+   */
+  bulk?: { batch: number; tables: string[]; triggers: string[]; finish(ex: Executor): Promise<void> };
 }
 
 /** Reads a text field, noting what decoding did and cutting it to `max`. */
@@ -246,22 +253,7 @@ export function actorKind(): Kind<ActorValue> {
         lines,
       };
     },
-    async insert(ex, items) {
-      await insertRows(
-        ex,
-        'actresses',
-        ACTOR_COLS,
-        items.map((i) => actorRow(i.value, i.ourId)),
-      );
-    },
-    async update(ex, items) {
-      await updateRows(
-        ex,
-        'actresses',
-        ACTOR_COLS.filter(([c]) => c !== 'created_at'),
-        items.map((i) => actorRow(i.value, i.ourId).slice(0, -1)),
-      );
-    },
+    ...rowWriter('actresses', ACTOR_COLS, actorRow),
   };
 }
 
@@ -303,9 +295,14 @@ const MOVIE_COLS: Col[] = [
   ['status', 'text'],
   ['reject_reason', 'text'],
   ['published_at', 'timestamptz'],
+  ['tag_ids', 'ints'],
   ['created_at', 'timestamptz'],
 ];
-const movieRow = (v: VodValue, id: number) => [
+/**
+ * `tag_ids` is what the tag links' trigger (zg_movie_tag_ids) would set: written with the row, the trigger finds it
+ * right and leaves the movie alone instead of updating each one again (and the bulk path runs without it).
+ */
+const movieRow = (v: VodValue, id: number, names: Names) => [
   id,
   v.title,
   v.description,
@@ -320,8 +317,10 @@ const movieRow = (v: VodValue, id: number) => [
   v.status,
   v.rejectReason,
   v.publishedAt,
+  intsOf([...new Set(v.tags.map((t) => names.tags.get(t) as number))].sort((a, b) => a - b)),
   v.createdAt,
 ];
+const movies = rowWriter('movies', MOVIE_COLS, movieRow);
 
 /** MacCMS's duration is free text: `90`, `90分钟` (minutes) or `1:30:00` / `45:00`; seconds here. */
 function durationOf(s: string): number {
@@ -357,6 +356,19 @@ export function vodKind(): Kind<VodValue> {
         description = blurb
           ? sanitizeRichText(`<p>${blurb.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`)
           : '';
+      }
+      // What the movie form can save again (a cut may end inside a tag: sanitized again, then bounded).
+      if (description.length > MAX_MOVIE_DESCRIPTION) {
+        description = sanitizeRichText(description.slice(0, MAX_MOVIE_DESCRIPTION)).slice(
+          0,
+          MAX_MOVIE_DESCRIPTION,
+        );
+        lines.push({
+          id: mid,
+          outcome: 'cut',
+          reason: 'tooLong',
+          detail: `vod_content to ${MAX_MOVIE_DESCRIPTION} characters`,
+        });
       }
       const parsed = parsePlayLines(
         textOf(row, 'vod_play_from', lines, mid),
@@ -414,26 +426,40 @@ export function vodKind(): Kind<VodValue> {
       };
     },
     async insert(ex, items, ctx) {
-      await insertRows(
-        ex,
-        'movies',
-        MOVIE_COLS,
-        items.map((i) => movieRow(i.value, i.ourId)),
-      );
-      await writeMovieChildren(ex, items, ctx);
+      const names = await namesOf(ex, items, ctx);
+      await movies.insert(ex, items, names);
+      await writeMovieChildren(ex, items, names);
     },
     async update(ex, items, ctx) {
-      await updateRows(
-        ex,
-        'movies',
-        MOVIE_COLS.filter(([c]) => c !== 'created_at'),
-        items.map((i) => movieRow(i.value, i.ourId).slice(0, -1)),
-      );
+      const names = await namesOf(ex, items, ctx);
+      await movies.update(ex, items, names);
       const ids = items.map((i) => i.ourId);
       await ex.execute(sql`delete from movie_tag_links where movie_id = any(${sql.param(ids)}::int[])`);
       await ex.execute(sql`delete from movie_actresses where movie_id = any(${sql.param(ids)}::int[])`);
       await ex.execute(sql`delete from movie_plays where movie_id = any(${sql.param(ids)}::int[])`);
-      await writeMovieChildren(ex, items, ctx);
+      await writeMovieChildren(ex, items, names);
+    },
+    bulk: {
+      batch: 2000,
+      tables: ['movies', 'movie_tag_links', 'movie_actresses', 'movie_plays'],
+      // The counts zg_movie_counts_rebuild() recomputes, the column, tag and actress counts, and tag_ids (written
+      // with each movie).
+      triggers: [
+        'zg_movie_counts',
+        'zg_movie_tag_link_counts',
+        'zg_movie_gram_counts',
+        'zg_movie_search_counts',
+        'zg_movie_count_weeks',
+        'zg_movie_search_matches',
+        'zg_ref_counts',
+        'zg_movie_tag_ids',
+      ],
+      async finish(ex) {
+        await ex.execute(sql`select zg_movie_counts_rebuild()`);
+        await ex.execute(sql`update actresses a set movie_count = x.n
+          from (select actress_id, count(*)::int as n from movie_actresses group by actress_id) x
+          where a.id = x.actress_id and a.movie_count <> x.n`);
+      },
     },
   };
 }
@@ -489,20 +515,31 @@ async function actressIds(ex: Executor, names: string[], now: Date): Promise<Map
   return out;
 }
 
-async function writeMovieChildren(ex: Executor, items: { value: VodValue; ourId: number }[], ctx: Ctx) {
-  const tagIds = await idsByName(
-    ex,
-    'movie_tags',
-    [...new Set(items.flatMap((i) => i.value.tags))],
-    new Set(),
-  );
-  const sourceIds = await idsByName(
-    ex,
-    'video_sources',
-    [...new Set(items.flatMap((i) => i.value.lines.map((l) => l.code)))],
-    ctx.sourcesCreated,
-  );
-  const actIds = await actressIds(ex, [...new Set(items.flatMap((i) => i.value.actresses))], ctx.now);
+/** The ids of a batch's tags, sources and actresses by name (missing ones made). */
+interface Names {
+  tags: Map<string, number>;
+  sources: Map<string, number>;
+  actresses: Map<string, number>;
+}
+
+async function namesOf(ex: Executor, items: { value: VodValue }[], ctx: Ctx): Promise<Names> {
+  return {
+    tags: await idsByName(ex, 'movie_tags', [...new Set(items.flatMap((i) => i.value.tags))], new Set()),
+    sources: await idsByName(
+      ex,
+      'video_sources',
+      [...new Set(items.flatMap((i) => i.value.lines.map((l) => l.code)))],
+      ctx.sourcesCreated,
+    ),
+    actresses: await actressIds(ex, [...new Set(items.flatMap((i) => i.value.actresses))], ctx.now),
+  };
+}
+
+async function writeMovieChildren(
+  ex: Executor,
+  items: { value: VodValue; ourId: number }[],
+  { tags: tagIds, sources: sourceIds, actresses: actIds }: Names,
+) {
   const tagLinks: unknown[][] = [];
   const actLinks: unknown[][] = [];
   const plays: unknown[][] = [];
@@ -592,6 +629,8 @@ const novelRow = (v: ArtValue, id: number) => [
   v.createdAt,
 ];
 
+const novels = rowWriter('novels', NOVEL_COLS, novelRow);
+
 /** MacCMS v10 joins an article's pages (art_content) and their titles (art_title) with `$$$`; v8 used `[/page]`. */
 export const PAGE_SEPARATOR = /\$\$\$|\[\/page\]/;
 
@@ -647,22 +686,12 @@ export function artKind(): Kind<ArtValue> {
         lines,
       };
     },
-    async insert(ex, items) {
-      await insertRows(
-        ex,
-        'novels',
-        NOVEL_COLS,
-        items.map((i) => novelRow(i.value, i.ourId)),
-      );
+    async insert(ex, items, ctx) {
+      await novels.insert(ex, items, ctx);
       await writeChapters(ex, items);
     },
-    async update(ex, items) {
-      await updateRows(
-        ex,
-        'novels',
-        NOVEL_COLS.filter(([c]) => c !== 'created_at'),
-        items.map((i) => novelRow(i.value, i.ourId).slice(0, -1)),
-      );
+    async update(ex, items, ctx) {
+      await novels.update(ex, items, ctx);
       await ex.execute(
         sql`delete from novel_chapters where novel_id = any(${sql.param(items.map((i) => i.ourId))}::int[])`,
       );
@@ -731,7 +760,7 @@ const USER_COLS: Col[] = [
   ['legacy_password', 'text'],
   ['tenant', 'int'],
 ];
-const userRow = (v: UserValue, id: number, tenant: number) => [
+const userRow = (v: UserValue, id: number, { tenant }: Ctx) => [
   id,
   v.account,
   v.nickname,
@@ -815,22 +844,7 @@ export function userKind(): Kind<UserValue> {
       }
       return out;
     },
-    async insert(ex, items, ctx) {
-      await insertRows(
-        ex,
-        'site_users',
-        USER_COLS,
-        items.map((i) => userRow(i.value, i.ourId, ctx.tenant)),
-      );
-    },
-    async update(ex, items, ctx) {
-      await updateRows(
-        ex,
-        'site_users',
-        USER_COLS.slice(0, -1),
-        items.map((i) => userRow(i.value, i.ourId, ctx.tenant).slice(0, -1)),
-      );
-    },
+    ...rowWriter('site_users', USER_COLS, userRow),
   };
 }
 
@@ -866,7 +880,7 @@ const COMMENT_COLS: Col[] = [
   ['created_at', 'timestamptz'],
   ['tenant', 'int'],
 ];
-const commentRow = (v: CommentValue, id: number, tenant: number) => [
+const commentRow = (v: CommentValue, id: number, { tenant }: Ctx) => [
   id,
   v.targetType,
   v.targetId,
@@ -941,22 +955,7 @@ export function commentKind(): Kind<CommentValue> {
         lines,
       };
     },
-    async insert(ex, items, ctx) {
-      await insertRows(
-        ex,
-        'comments',
-        COMMENT_COLS,
-        items.map((i) => commentRow(i.value, i.ourId, ctx.tenant)),
-      );
-    },
-    async update(ex, items, ctx) {
-      await updateRows(
-        ex,
-        'comments',
-        COMMENT_COLS.slice(0, -1),
-        items.map((i) => commentRow(i.value, i.ourId, ctx.tenant).slice(0, -1)),
-      );
-    },
+    ...rowWriter('comments', COMMENT_COLS, commentRow),
   };
 }
 
@@ -997,7 +996,7 @@ const GBOOK_COLS: Col[] = [
   ['created_at', 'timestamptz'],
   ['tenant', 'int'],
 ];
-const gbookRow = (v: GbookValue, id: number, tenant: number) => [
+const gbookRow = (v: GbookValue, id: number, { tenant }: Ctx) => [
   id,
   v.userId,
   v.guestName,
@@ -1050,21 +1049,6 @@ export function gbookKind(): Kind<GbookValue> {
         lines,
       };
     },
-    async insert(ex, items, ctx) {
-      await insertRows(
-        ex,
-        'guestbook',
-        GBOOK_COLS,
-        items.map((i) => gbookRow(i.value, i.ourId, ctx.tenant)),
-      );
-    },
-    async update(ex, items, ctx) {
-      await updateRows(
-        ex,
-        'guestbook',
-        GBOOK_COLS.slice(0, -1),
-        items.map((i) => gbookRow(i.value, i.ourId, ctx.tenant).slice(0, -1)),
-      );
-    },
+    ...rowWriter('guestbook', GBOOK_COLS, gbookRow),
   };
 }

@@ -15,7 +15,7 @@ import {
 } from './kinds';
 import { addLine, emptyTable, type MoveReport, type TableReport } from './report';
 import { checkIdent, type Source, type SourceRow } from './source';
-import { digestOf, mapped, remember, takeIds } from './write';
+import { digestOf, loosenTables, mapped, remember, takeIds } from './write';
 
 /**
  * The MacCMS move: reads each table of a MacCMS v10 database in batches by primary key and writes each batch, with
@@ -47,9 +47,20 @@ export interface MoveOptions {
   settings?: Record<string, string>;
   now?: Date;
   progress?: (line: string) => void;
+  /**
+   * A kind with a bulk path takes it when its target is empty and its MacCMS table has at least this many rows
+   * (default BULK_FROM; tests lower it).
+   */
+  bulkFrom?: number;
   /** Called before a batch commits (tests: a failure here is a run killed half way). */
   beforeCommit?: (kind: string, batch: number) => void | Promise<void>;
 }
+
+/**
+ * Below this many rows the bulk path's index builds and count rebuilds cost more than the rows' own checks save; and a
+ * small move keeps what committed batches wrote when stopped.
+ */
+export const BULK_FROM = 10_000;
 
 class DryRunDone extends Error {}
 /** What `beforeCommit` threw: the run stops as if killed (tests), never retried row by row. */
@@ -247,6 +258,12 @@ async function moveTypes(db: Executor, o: MoveOptions, table: string, ctx: Ctx):
   return t;
 }
 
+/**
+ * A kind's rows in batches. The first move of many rows into an empty target takes the kind's bulk path: all its
+ * batches in one transaction (each batch a savepoint, so a refused row still costs only itself) with the target's
+ * indexes, keys and count triggers set aside and rebuilt once at the end. Stopped anywhere, it leaves nothing and the
+ * next run starts it again from an empty target; the ordinary path commits each batch and resumes after the last.
+ */
 async function moveKind(
   db: Executor,
   o: MoveOptions,
@@ -254,15 +271,48 @@ async function moveKind(
   kind: Kind,
   ctx: Ctx,
 ): Promise<TableReport> {
-  const t0 = performance.now();
   const { rows: total } = await o.source.size(table, kind.pk);
+  const bulk = kind.bulk;
+  if (
+    bulk &&
+    !o.dryRun &&
+    total >= (o.bulkFrom ?? BULK_FROM) &&
+    !rowsOf(await db.execute(sql`select 1 from ${sql.raw(`"${kind.target}"`)} limit 1`)).length
+  )
+    return inTx(db, async (tx) => {
+      const t0 = performance.now();
+      const restore = await loosenTables(tx, bulk.tables, bulk.triggers);
+      const t = await moveBatches(tx, o, table, kind, ctx, total, o.batchSize ?? bulk.batch, true);
+      o.progress?.(`maccms: ${table} indexes, keys and counts`);
+      await restore();
+      await bulk.finish(tx);
+      t.seconds = (performance.now() - t0) / 1000;
+      return t;
+    });
+  return moveBatches(db, o, table, kind, ctx, total, o.batchSize ?? kind.batch, false);
+}
+
+/** `emptyTarget`: the target was empty when the move began (bulk path), so no row of this table is mapped yet. */
+async function moveBatches(
+  db: Executor,
+  o: MoveOptions,
+  table: string,
+  kind: Kind,
+  ctx: Ctx,
+  total: number,
+  size: number,
+  emptyTarget: boolean,
+): Promise<TableReport> {
+  const t0 = performance.now();
   const t = emptyTable(table, total);
-  const size = o.batchSize ?? kind.batch;
   let lastShown = 0;
-  for (let after = 0, batchNo = 0; ; batchNo++) {
-    const rows = await o.source.batch(table, kind.pk, after, size);
+  // The next batch is read from MacCMS while this one is written (one batch ahead: memory stays two batches).
+  let next = o.source.batch(table, kind.pk, 0, size);
+  for (let batchNo = 0; ; batchNo++) {
+    const rows = await next;
     if (!rows.length) break;
-    after = Number(rows[rows.length - 1][kind.pk]);
+    next = o.source.batch(table, kind.pk, Number(rows[rows.length - 1][kind.pk]), size);
+    next.catch(() => {}); // awaited on the next turn; a write failing first must not leave it unhandled
     t.read += rows.length;
     const write = (rows: SourceRow[]) =>
       inTx(db, async (tx) => {
@@ -274,7 +324,9 @@ async function moveKind(
           lines: [] as Parameters<typeof addLine>[1][],
         };
         const mids = rows.map((r) => Number(r[kind.pk]));
-        const own = await mapped(tx, ctx.tenant, kind.kind, kind.target, mids);
+        const own = emptyTarget
+          ? new Map<number, { ourId: number; digest: string }>()
+          : await mapped(tx, ctx.tenant, kind.kind, kind.target, mids);
         // New rows get their ids before they are prepared, so a reply can name a parent of its own batch.
         const fresh = mids.filter((m) => !own.has(m));
         const freshIds = await takeIds(tx, kind.target, fresh.length);

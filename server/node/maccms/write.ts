@@ -8,8 +8,11 @@ import type { Executor } from '../../db/types';
  * PostgreSQL's 65,535 parameters. Tables and columns are the move's own constants, never input.
  */
 
-/** `texts`: a text[] column, each row's array sent as its JSON (arrays of arrays cannot be unnested). */
-export type PgType = 'int' | 'bigint' | 'text' | 'bool' | 'timestamptz' | 'date' | 'texts';
+/**
+ * `texts`: a text[] column, each row's array sent as its JSON (arrays of arrays cannot be unnested); `ints`: an
+ * integer[] column, each row's array sent as its literal (`{1,2}`).
+ */
+export type PgType = 'int' | 'bigint' | 'text' | 'bool' | 'timestamptz' | 'date' | 'texts' | 'ints';
 export type Col = readonly [name: string, type: PgType];
 
 const ARRAY_TYPE: Record<PgType, string> = {
@@ -20,6 +23,7 @@ const ARRAY_TYPE: Record<PgType, string> = {
   timestamptz: 'timestamptz[]',
   date: 'date[]',
   texts: 'text[]',
+  ints: 'text[]',
 };
 
 /** `unnest($1::integer[], $2::text[], …) as u(a, b, …)`: the rows as a relation. */
@@ -32,7 +36,14 @@ export function unnestRows(cols: readonly Col[], rows: readonly unknown[][]): SQ
 }
 
 const columnValue = (c: string, t: PgType) =>
-  t === 'texts' ? `array(select jsonb_array_elements_text(u."${c}"::jsonb))` : `u."${c}"`;
+  t === 'texts'
+    ? `array(select jsonb_array_elements_text(u."${c}"::jsonb))`
+    : t === 'ints'
+      ? `u."${c}"::integer[]`
+      : `u."${c}"`;
+
+/** An `ints` column's value. */
+export const intsOf = (ids: readonly number[]) => `{${ids.join(',')}}`;
 
 function selectList(cols: readonly Col[]): SQL {
   return sql.raw(cols.map(([c, t]) => columnValue(c, t)).join(', '));
@@ -77,6 +88,81 @@ export async function updateRows(
   await ex.execute(
     sql`update ${sql.raw(`"${table}"`)} t set ${sql.raw(sets.join(', '))} from ${unnestRows(cols, rows)} where t.id = u."${sql.raw(cols[0][0])}"`,
   );
+}
+
+/** Columns a row gets when it is made and keeps after: never part of an update. */
+const INSERT_ONLY = new Set(['created_at', 'tenant']);
+
+/**
+ * The insert and update of a kind whose rows are one row of one table: `rowOf` gives the row in `cols`' order, id
+ * first; an update writes every column but `created_at` and `tenant`.
+ */
+export function rowWriter<V, C>(
+  table: string,
+  cols: readonly Col[],
+  rowOf: (value: V, id: number, ctx: C) => unknown[],
+) {
+  const kept = cols.flatMap(([c], j) => (INSERT_ONLY.has(c) ? [] : [j]));
+  const updateCols = kept.map((j) => cols[j]);
+  return {
+    insert: (ex: Executor, items: readonly { value: V; ourId: number }[], ctx: C) =>
+      insertRows(
+        ex,
+        table,
+        cols,
+        items.map((i) => rowOf(i.value, i.ourId, ctx)),
+      ),
+    update: (ex: Executor, items: readonly { value: V; ourId: number }[], ctx: C) =>
+      updateRows(
+        ex,
+        table,
+        updateCols,
+        items.map((i) => {
+          const row = rowOf(i.value, i.ourId, ctx);
+          return kept.map((j) => row[j]);
+        }),
+      ),
+  };
+}
+
+/**
+ * A first move into empty tables, in one transaction: their secondary indexes and foreign keys are dropped and the
+ * named statement triggers (counts kept in step row by row) disabled, and `restore` builds the indexes in one sort
+ * each, checks each key in one join and enables the triggers; the caller recomputes what the triggers kept. As in
+ * server/seed/bulk.ts. A failure before `restore` rolls all of it back with the transaction.
+ */
+export async function loosenTables(
+  ex: Executor,
+  tables: readonly string[],
+  triggerFunctions: readonly string[],
+): Promise<() => Promise<void>> {
+  const list = sql.raw(`array[${tables.map((t) => `'${t}'::regclass`).join(', ')}]`);
+  const indexes = rowsOf<{ name: string; def: string }>(
+    await ex.execute(sql`select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
+      from pg_index i where i.indrelid = any(${list})
+        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
+      order by 1`),
+  );
+  const keys = rowsOf<{ table: string; name: string; def: string }>(
+    await ex.execute(sql`select conrelid::regclass::text as table, conname as name, pg_get_constraintdef(oid) as def
+      from pg_constraint where contype = 'f' and conrelid = any(${list}) order by 1, 2`),
+  );
+  const triggers = rowsOf<{ table: string; name: string }>(
+    await ex.execute(sql`select t.tgrelid::regclass::text as table, t.tgname as name
+      from pg_trigger t join pg_proc p on p.oid = t.tgfoid
+      where not t.tgisinternal and t.tgrelid = any(${list}) and p.proname = any(${sql.param([...triggerFunctions])}::text[])
+      order by 1, 2`),
+  );
+  await ex.execute(sql`set local maintenance_work_mem = '128MB'`);
+  for (const i of indexes) await ex.execute(sql.raw(`drop index ${i.name}`));
+  for (const k of keys) await ex.execute(sql.raw(`alter table ${k.table} drop constraint "${k.name}"`));
+  for (const g of triggers) await ex.execute(sql.raw(`alter table ${g.table} disable trigger "${g.name}"`));
+  return async () => {
+    for (const i of indexes) await ex.execute(sql.raw(i.def));
+    for (const k of keys)
+      await ex.execute(sql.raw(`alter table ${k.table} add constraint "${k.name}" ${k.def}`));
+    for (const g of triggers) await ex.execute(sql.raw(`alter table ${g.table} enable trigger "${g.name}"`));
+  };
 }
 
 export const digestOf = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('hex');

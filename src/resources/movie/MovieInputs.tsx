@@ -12,6 +12,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { isFutureDay } from '../../../common/dates';
+import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { DayInput } from '../../components/dates';
 import { EpisodeLinesInput } from './EpisodeLinesInput';
 import { SECTION_MSG } from './names';
@@ -34,6 +35,9 @@ const int = (min: number, max: number) => [minValue(min), maxValue(max)];
 const released = (value: string | null) =>
   isFutureDay(value, new Date()) ? `${SECTION_MSG}.releaseFuture` : undefined;
 
+/** The API's bound (common/movie.ts): a description the MacCMS move wrote can be saved again as it is. */
+export const validateDescription = maxLength(MAX_MOVIE_DESCRIPTION);
+
 /** Every editable field of a movie (the API checks them again: columns, tags, sources and platforms must exist). */
 export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?: ReactNode }) {
   const platforms = usePlatformChoices();
@@ -41,7 +45,7 @@ export function MovieInputs({ cover, actresses }: { cover: ReactNode; actresses?
     <>
       <Section title="basic">
         <TextInput source="title" validate={[required(), maxLength(200)]} fullWidth />
-        <TextInput source="description" multiline minRows={3} validate={maxLength(5000)} fullWidth />
+        <TextInput source="description" multiline minRows={3} validate={validateDescription} fullWidth />
         <ColumnInput source="columnId" fullWidth />
         <TagsInput source="tagIds" fullWidth />
         {actresses}
