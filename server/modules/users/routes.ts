@@ -16,6 +16,8 @@ import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
 import { requireSignature, signedSecurity, siteKeyGate, siteTenantOf } from '../site/routes';
 import { ListQuery, readUserList, SiteUser, type UserRow, userToApi } from './list';
+import { memberRoutes } from './member';
+import { siteResetRoutes } from './reset-code';
 import { type BanChanges, siteUserBans, siteUsers } from './schema';
 
 const tags = ['site users'];
@@ -181,7 +183,7 @@ export function siteSignupRoutes() {
       }
     },
   );
-  return app;
+  return siteResetRoutes(app);
 }
 
 /** Without a module that declares what a ban does elsewhere (a test's own set of modules), it changes nothing else. */
@@ -328,5 +330,5 @@ export function userRoutes(modules: readonly ServerModule[]) {
     return ok(c, answer);
   });
 
-  return app;
+  return memberRoutes(app);
 }

@@ -45,6 +45,8 @@ export const siteUsers = pgTable(
     inviter: integer('inviter'),
     /** A MacCMS password hash kept from the MacCMS move until verified once (users/legacy-password.ts, 0155). */
     legacyPassword: varchar('legacy_password', { length: 255 }),
+    /** The password the member chose with a reset code, as our own hash (server/core/crypto.ts; 0180). */
+    passwordHash: varchar('password_hash', { length: 255 }),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -105,4 +107,26 @@ export const siteUserBans = pgTable(
     undoneAt: timestamp('undone_at', { withTimezone: true }),
   },
   (t) => [index('site_user_bans_user').on(t.userId, t.id)],
+);
+
+/**
+ * One-time codes with which a member sets a new password (issue #52, users/reset-code.ts): only the code's SHA-256,
+ * who issued it, until when, how many wrong tries, and when it was used. A newer code replaces an unused older one.
+ */
+export const siteUserResetCodes = pgTable(
+  'site_user_reset_codes',
+  {
+    id: serial('id').primaryKey(),
+    tenant: integer('tenant').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => siteUsers.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    issuedBy: integer('issued_by'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    failures: smallint('failures').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('site_user_reset_codes_user').on(t.userId, t.id)],
 );
