@@ -161,8 +161,13 @@ test("member page: the ban in their history, the admin's edit saved, a reset cod
   const ban = p.getByRole('row', { name: /203\.0\.113\.77/ });
   await expect.poll(() => ban.count()).toBe(1);
   expect(await ban.getByText('生效中').count()).toBe(0);
-  // Their comment, linked to it in the comments list.
-  await expect.poll(() => p.getByRole('link', { name: `很好看 ${stamp}` }).count()).toBe(1);
+  // Their comment opens in the comments list, filtered to it; then back to the member.
+  await p.getByRole('link', { name: `很好看 ${stamp}` }).click();
+  await p.waitForURL((u) => u.pathname === '/comment/list');
+  await expect.poll(() => p.getByRole('row', { name: new RegExp(`很好看 ${stamp}`) }).count()).toBe(1);
+  await expect.poll(() => p.getByRole('row', { name: new RegExp(`同意 ${stamp}`) }).count()).toBe(0);
+  await p.goBack();
+  await p.waitForURL((u) => u.pathname === `/users/detail/${memberId}`);
   await p.getByRole('spinbutton', { name: '积分' }).fill('321');
   await p.getByRole('button', { name: '保存' }).click();
   await expect.poll(() => p.getByText('会员已保存').count()).toBeGreaterThan(0);
@@ -173,6 +178,11 @@ test("member page: the ban in their history, the admin's edit saved, a reset cod
   const shown = p.getByTestId('reset-code');
   await expect.poll(() => shown.count()).toBe(1);
   const code = (await shown.textContent())!.trim();
+  // Once the confirmation has gone and the code's dialog has faded in.
+  await expect.poll(() => p.getByRole('dialog').count()).toBe(1);
+  await p.waitForFunction(
+    () => getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1',
+  );
   await p.screenshot({ path: `${SCREENSHOTS}/member-page-code-zh-CN.png` });
   await p.getByRole('button', { name: '完成' }).click();
   await expect.poll(() => shown.count()).toBe(0);

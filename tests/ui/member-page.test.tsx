@@ -153,6 +153,22 @@ describe('as admin', () => {
     expect(screen.queryByText('该记录已被他人修改，请重新加载查看最新版本。')).toBeNull();
   });
 
+  test('taking the VIP level to 0 ends its expiry too; members are not deleted here', async () => {
+    await api.query(sql`update site_users set vip_level = 2, vip_expires_at = '2026-09-01T00:00:00Z',
+      version = version + 1 where id = ${memberId}`);
+    mount();
+    const level = (await screen.findByLabelText(/VIP 等级/, { selector: 'input' })) as HTMLInputElement;
+    await screen.findByDisplayValue('2');
+    expect(screen.queryByRole('button', { name: /删除/ })).toBeNull();
+    fireEvent.change(level, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: SAVE }));
+    await screen.findByText('会员已保存');
+    const [row] = await api.query<{ vip_level: number; vip_expires_at: string | null }>(
+      sql`select vip_level, vip_expires_at from site_users where id = ${memberId}`,
+    );
+    expect(row).toEqual({ vip_level: 0, vip_expires_at: null });
+  });
+
   test('the reset code is shown once, kept only hashed, and gone when its dialog closes', async () => {
     mount();
     fireEvent.click(await screen.findByRole('button', { name: '生成重置码' }));

@@ -13,6 +13,7 @@ import { Link, useParams } from 'react-router-dom';
 import { MAX_POINTS, MAX_VIP_LEVEL, USER_GROUPS } from '../../../common/users';
 import { InstantInput } from '../../components/dates';
 import { EditPage } from '../../components/EditPage';
+import { EditToolbar } from '../../components/EditToolbar';
 import { LocaleDateField } from '../../layout/listParts';
 import { ChannelAgentLink } from '../agents/ChannelAgent';
 import { FormSection } from '../setting/shared';
@@ -24,6 +25,7 @@ import { MemberStatusChip, VipChip } from './shared';
 
 const d = `${USER_MSG}.detail`;
 const f = (name: string) => `${USER_MSG}.fields.${name}`;
+const INPUT = { width: 240 };
 const groupChoices = USER_GROUPS.map((g) => ({ id: g, name: `${USER_MSG}.group.${g}` }));
 
 /** What the admin may change; the rest of the record (contacts, addresses) is never sent back. */
@@ -157,12 +159,21 @@ export function UserDetail() {
       component="div"
       redirect={false}
       transform={transform}
+      // members are never deleted here (disable or ban them): the API has no delete
+      toolbar={<EditToolbar deletable={false} />}
       after={<Below />}
     >
       <Profile />
       <FormSection title={`${d}.membership`} hint={`${d}.membershipHint`}>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-          <SelectInput source="group" label={f('group')} choices={groupChoices} validate={required()} />
+          <SelectInput
+            source="group"
+            label={f('group')}
+            choices={groupChoices}
+            validate={required()}
+            fullWidth={false}
+            sx={INPUT}
+          />
           <NumberInput
             source="vipLevel"
             label={f('vipLevel')}
@@ -171,8 +182,16 @@ export function UserDetail() {
             step={1}
             validate={[required(), minValue(0), maxValue(MAX_VIP_LEVEL)]}
             helperText={`${d}.vipLevelHint`}
+            fullWidth={false}
+            sx={INPUT}
           />
-          <InstantInput source="vipExpiresAt" label={f('vipExpiresAt')} helperText={`${d}.vipExpiresHint`} />
+          <InstantInput
+            source="vipExpiresAt"
+            label={f('vipExpiresAt')}
+            helperText={`${d}.vipExpiresHint`}
+            fullWidth={false}
+            sx={{ width: 260 }}
+          />
           <NumberInput
             source="points"
             label={f('points')}
@@ -180,6 +199,8 @@ export function UserDetail() {
             max={MAX_POINTS}
             step={1}
             validate={[required(), minValue(0), maxValue(MAX_POINTS)]}
+            fullWidth={false}
+            sx={INPUT}
           />
         </Box>
       </FormSection>
