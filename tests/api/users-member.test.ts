@@ -33,6 +33,8 @@ const edit = (id: number, body: Record<string, unknown>, token = admin, lang?: s
   });
 const issue = (id: number, token = admin) => api.call('POST', `${BASE}/${id}/reset-code`, { token });
 const reset = (body: Record<string, unknown>) => door.signed('/app/site/users/reset', body);
+const state = async (id: number, token = admin) =>
+  (await api.call('GET', `${BASE}/${id}/reset-code`, { token })).body;
 
 beforeAll(async () => {
   api = await startApi();
@@ -116,6 +118,7 @@ describe('the edit of group, VIP and points', () => {
     const v = (await read(id)).data.version;
     expect((await edit(id, { points: 5, version: v }, user)).body.code).toBe(40300);
     expect((await issue(id, user)).body.code).toBe(40300);
+    expect((await state(id, user)).code).toBe(40300);
     expect((await read(id, user)).code).toBe(20000);
     expect((await api.call('GET', `${BASE}/${id}/bans`, { token: user })).body.code).toBe(20000);
     expect((await read(id)).data.version).toBe(v);
@@ -155,6 +158,7 @@ describe('the password reset code', () => {
   test('shown once, kept only hashed; the member sets a password with it once', async () => {
     const id = await member('Forgetful');
     const v = (await read(id)).data.version;
+    expect((await state(id)).data).toBeNull();
     const r = await issue(id);
     expect(r.body.code).toBe(20000);
     const { code, expiresAt } = r.body.data;
@@ -168,8 +172,20 @@ describe('the password reset code', () => {
     expect(JSON.stringify(rows)).not.toContain(code);
     expect(JSON.stringify(rows)).not.toContain(code.replace(/-/g, ''));
     expect(rows[0].code_hash).toBe(await sha256Hex(code.replace(/-/g, '')));
-    // Nothing on the member's reads names it.
+    // Nothing on the member's reads names it; its state says who issued it and that it is unused.
     expect(JSON.stringify(await read(id))).not.toContain(code);
+    const [{ id: adminId }] = await api.query<{ id: number }>(
+      sql`select id from operators where account = 'admin'`,
+    );
+    const issued = await state(id);
+    expect(issued.data).toEqual({
+      issuedAt: '2026-06-01T08:00:00.000Z',
+      issuedBy: adminId,
+      expiresAt,
+      usedAt: null,
+      state: 'unused',
+    });
+    expect(JSON.stringify(issued)).not.toContain(code);
 
     // Typed back in lower case without dashes, with the account in another case: the new password is set.
     const done = await reset({
@@ -184,6 +200,7 @@ describe('the password reset code', () => {
     expect(await verifyPassword('new-pass-42', u.password_hash)).toBe(true);
     expect(u.legacy_password).toBeNull();
     expect((await read(id)).data.version).toBe(v + 1);
+    expect((await state(id)).data).toMatchObject({ usedAt: '2026-06-01T08:00:00.000Z', state: 'used' });
     // Once only.
     const again = await reset({ account: 'Forgetful', code, newPassword: 'other-pass-43' });
     expect(again.body.code).toBe(40000);
@@ -226,10 +243,12 @@ describe('the password reset code', () => {
       await wrong({ account: 'tries', code: 'AAAA-BBBB-CCCC', newPassword: 'pass-word-1' });
     await wrong({ account: 'tries', code: second, newPassword: 'pass-word-1' });
     expect(await hashOf()).toBeNull();
+    expect((await state(id)).data).toMatchObject({ usedAt: null, state: 'spent' });
 
     // Expired: a day and a second later the code is refused.
     const third = (await issue(id)).body.data.code;
     api.clock.advance(24 * hour + 1000);
+    expect((await state(id)).data.state).toBe('expired');
     await wrong({ account: 'tries', code: third, newPassword: 'pass-word-1' });
     api.clock.set(new Date('2026-06-01T08:00:00Z'));
     expect(await hashOf()).toBeNull();

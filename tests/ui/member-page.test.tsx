@@ -186,6 +186,8 @@ describe('as admin', () => {
     fireEvent.click(screen.getByRole('button', { name: '完成' }));
     await vi.waitFor(() => expect(screen.queryByTestId('reset-code')).toBeNull());
     expect(document.body.textContent).not.toContain(code);
+    // What stays is whether the latest code was used, never the code.
+    expect((await screen.findByText(/生成 · 未使用，.+前有效$/)).dataset.testid).toBe('latest-code');
   });
 });
 
@@ -204,6 +206,7 @@ describe('as an operator (user role)', () => {
     const input = (await screen.findByLabelText(/积分/, { selector: 'input' })) as HTMLInputElement;
     expect(input.matches(':disabled')).toBe(true);
     expect((screen.getByRole('button', { name: '生成重置码' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByTestId('latest-code')).toBeNull();
     expect(await screen.findByRole('link', { name: '希望多更新纪录片' })).toBeTruthy();
   });
 });

@@ -88,6 +88,13 @@ const users = {
         copy: 'Copy',
         copied: 'Code copied',
         done: 'Done',
+        latest: 'Latest code issued %{at} by %{by}',
+        state: {
+          unused: 'unused, valid until %{at}',
+          used: 'used %{at}',
+          expired: 'expired unused',
+          spent: 'spent by too many wrong codes',
+        },
       },
     },
     notifications: {

@@ -87,6 +87,13 @@ const users: typeof en = {
         copy: '复制',
         copied: '重置码已复制',
         done: '完成',
+        latest: '最近一次重置码：%{at} 由 %{by} 生成',
+        state: {
+          unused: '未使用，%{at} 前有效',
+          used: '已于 %{at} 使用',
+          expired: '未使用已过期',
+          spent: '错误次数过多，已失效',
+        },
       },
     },
     notifications: {

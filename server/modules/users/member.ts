@@ -1,6 +1,12 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq } from 'drizzle-orm';
-import { MAX_POINTS, MAX_VIP_LEVEL, RESET_CODE_HOURS, USER_GROUPS } from '../../../common/users';
+import {
+  MAX_POINTS,
+  MAX_VIP_LEVEL,
+  RESET_CODE_HOURS,
+  RESET_CODE_TRIES,
+  USER_GROUPS,
+} from '../../../common/users';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
@@ -11,7 +17,7 @@ import { tenantOf } from '../../core/tenant';
 import { instant } from '../notices/model';
 import { SiteUser, type UserRow, userToApi } from './list';
 import { issueResetCode } from './reset-code';
-import { siteUserBans, siteUsers } from './schema';
+import { siteUserBans, siteUserResetCodes, siteUsers } from './schema';
 
 /**
  * A member's own page (issue #52, `/users/detail/:id`): what an admin changes there (group, VIP, points, with the
@@ -50,6 +56,18 @@ const ResetCode = z
   .object({ code: z.string(), expiresAt: z.string() })
   .openapi('SiteUserResetCode', { description: 'Shown once: only its hash is kept' });
 
+const ResetCodeState = z
+  .object({
+    issuedAt: z.string(),
+    issuedBy: z.number().nullable(),
+    expiresAt: z.string(),
+    usedAt: z.string().nullable(),
+    /** unused (and still valid), used, expired, or spent by too many wrong codes. */
+    state: z.enum(['unused', 'used', 'expired', 'spent']),
+  })
+  .nullable()
+  .openapi('SiteUserResetCodeState', { description: 'The latest code, never the code itself' });
+
 /** The most bans one member's page lists (newest first). */
 const MAX_BANS = 100;
 
@@ -84,6 +102,17 @@ const routes = {
     middleware: asAdmin,
     request: { params: idParam },
     responses: jsonResponse(ResetCode),
+  }),
+  resetCodeState: createRoute({
+    method: 'get',
+    path: '/{id}/reset-code',
+    tags,
+    security,
+    summary:
+      "The member's latest reset code (admin): when and by whom it was issued, until when, whether it was used or spent by wrong tries; null when none",
+    middleware: asAdmin,
+    request: { params: idParam },
+    responses: jsonResponse(ResetCodeState),
   }),
 };
 
@@ -146,6 +175,41 @@ export function memberRoutes(app: OpenAPIHono<AppEnv>) {
         blacklisted: [...new Set(b.changes.blacklist.map((e) => e.entry))],
       })),
     });
+  });
+
+  app.openapi(routes.resetCodeState, async (c) => {
+    const { id } = c.req.valid('param');
+    const { db, clock } = c.get('deps');
+    const tenant = tenantOf(c);
+    const [user] = await db
+      .select({ id: siteUsers.id })
+      .from(siteUsers)
+      .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenant)));
+    if (!user) throw notFound();
+    const [code] = await db
+      .select()
+      .from(siteUserResetCodes)
+      .where(eq(siteUserResetCodes.userId, id))
+      .orderBy(desc(siteUserResetCodes.id))
+      .limit(1);
+    return ok(
+      c,
+      code
+        ? {
+            issuedAt: iso(code.issuedAt) as string,
+            issuedBy: code.issuedBy,
+            expiresAt: iso(code.expiresAt) as string,
+            usedAt: iso(code.usedAt),
+            state: code.usedAt
+              ? ('used' as const)
+              : code.failures >= RESET_CODE_TRIES
+                ? ('spent' as const)
+                : code.expiresAt <= clock.now()
+                  ? ('expired' as const)
+                  : ('unused' as const),
+          }
+        : null,
+    );
   });
 
   app.openapi(routes.resetCode, async (c) => {

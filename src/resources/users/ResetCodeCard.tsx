@@ -13,19 +13,47 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { request } from '../../api/http';
 import { READ_ONLY_REASON, useReadOnly } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useOperatorName } from '../../components/OperatorName';
 import { resetCodeApi, USER_MSG } from './names';
 
 const r = `${USER_MSG}.detail.reset`;
 
+interface CodeState {
+  issuedAt: string;
+  issuedBy: number | null;
+  expiresAt: string;
+  usedAt: string | null;
+  state: 'unused' | 'used' | 'expired' | 'spent';
+}
+
+/** The latest code, never its text: when and by whom it was issued, and whether it was used (admins). */
+function LatestCode({ code }: { code: CodeState }) {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const by = useOperatorName(code.issuedBy);
+  const at = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale, { hourCycle: 'h23' }) : '');
+  return (
+    <Typography variant="body2" sx={{ mt: 1.5 }} data-testid="latest-code">
+      {translate(`${r}.latest`, { at: at(code.issuedAt), by })}
+      {' · '}
+      {translate(`${r}.state.${code.state}`, {
+        at: at(code.state === 'used' ? code.usedAt : code.expiresAt),
+      })}
+    </Typography>
+  );
+}
+
 /**
  * A member's password, as staff may touch it: an admin issues a one-time code and passes it on; the member sets a new
  * password with it on the site. The code is shown in a dialog this once (the API keeps only its hash), and is gone
- * from the page when the dialog closes. Others see the action disabled, saying why.
+ * from the page when the dialog closes; below the action, admins see whether the latest code was used. Others see the
+ * action disabled, saying why.
  */
 export function ResetCodeCard({ userId, account }: { userId: number; account: string }) {
   const translate = useTranslate();
@@ -36,10 +64,18 @@ export function ResetCodeCard({ userId, account }: { userId: number; account: st
   const [ask, setAsk] = useState(false);
   const [busy, setBusy] = useState(false);
   const [issued, setIssued] = useState<{ code: string; expiresAt: string } | null>(null);
+  const queryClient = useQueryClient();
+  const latestKey = ['member-reset-code', userId];
+  const { data: latest } = useQuery({
+    queryKey: latestKey,
+    enabled: !readOnly,
+    queryFn: () => request<CodeState | null>(resetCodeApi(userId), { quiet: true }),
+  });
   const issue = async () => {
     setBusy(true);
     try {
       setIssued(await request<{ code: string; expiresAt: string }>(resetCodeApi(userId), { method: 'POST' }));
+      queryClient.invalidateQueries({ queryKey: latestKey });
     } catch {
       // the HTTP client has shown the server's message
     } finally {
@@ -77,6 +113,7 @@ export function ResetCodeCard({ userId, account }: { userId: number; account: st
             </Button>
           </span>
         </Tooltip>
+        {latest && <LatestCode code={latest} />}
       </CardContent>
       <ConfirmDialog
         open={ask}
