@@ -30,6 +30,14 @@ export const USER_LIST_FILTERS = [
 ] as const;
 export const MAX_VIP_DAYS = 3650;
 
+/** The highest VIP level and the most points a member's page may set (issue #52). */
+export const MAX_VIP_LEVEL = 9;
+export const MAX_POINTS = 100_000_000;
+
+/** How long a password reset code works, and how many wrong codes spend it (server/modules/users/reset-code.ts). */
+export const RESET_CODE_HOURS = 24;
+export const RESET_CODE_TRIES = 5;
+
 /** `13812345678` → `138****5678`; anything short keeps its first and last character. */
 export function maskPhone(phone: string): string {
   if (!phone) return '';

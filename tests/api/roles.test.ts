@@ -122,6 +122,8 @@ const SECTION_ROUTES_FOR_EVERY_OPERATOR = [
   'GET /app/admin/users',
   'GET /app/admin/users/{id}',
   'POST /app/admin/users/batch',
+  // A member's page (issue #52): every operator reads their bans; the edit and the reset code are admins'.
+  'GET /app/admin/users/{id}/bans',
   // Domains (issue #15): operators read everything, import, edit, change in batches and swap channel domains (blocked
   // domains are replaced daily); pools, settings and deleting a domain (alone or in a batch) are for admins.
   'GET /app/admin/domain/domains',
@@ -176,6 +178,7 @@ const SITE_ROUTES = new Set([
   'POST /app/site/guestbook',
   'POST /app/site/users',
   'POST /app/site/users/login',
+  'POST /app/site/users/reset',
   'GET /app/site/domains/resolve',
   'GET /app/site/ads',
 ]);
@@ -184,12 +187,17 @@ const SITE_ROUTES = new Set([
  * The doors of the site routes (DESIGN.md decision 11): signed by the site's server only, either door (the browser key
  * for anonymous traffic and guests, the signature for the rest), or the browser key (reads).
  */
-const SIGNED_ONLY = new Set(['POST /app/site/users', 'POST /app/site/users/login']);
+const SIGNED_ONLY = new Set([
+  'POST /app/site/users',
+  'POST /app/site/users/login',
+  'POST /app/site/users/reset',
+]);
 const EITHER = new Set(['POST /app/site/events', 'POST /app/site/comments', 'POST /app/site/guestbook']);
 /** Site routes whose valid body below speaks for a member: sent signed. */
 const SENT_SIGNED = new Set([
   'POST /app/site/users',
   'POST /app/site/users/login',
+  'POST /app/site/users/reset',
   'POST /app/site/comments',
 ]);
 
@@ -199,30 +207,32 @@ const siteBody = (method: string, path: string) =>
     ? { account: 'roles-signup', address: '198.51.100.1', password: 'roles-pass-1' }
     : path === '/app/site/users/login'
       ? { account: 'roles-signup', password: 'roles-pass-1' }
-      : path === '/app/site/comments'
-        ? {
-            targetType: 'movie',
-            targetId: siteMovieId,
-            userId: siteUserId,
-            address: '198.51.100.1',
-            content: 'hi',
-          }
-        : path === '/app/site/guestbook'
-          ? { guestName: 'roles', content: 'hi' }
-          : method === 'POST' && path === '/app/site/events'
-            ? {
-                events: [
-                  {
-                    id: 'roles-test-event-1',
-                    type: 'pageview',
-                    time: '2026-06-01T07:00:00Z',
-                    domain: 'a.example',
-                    path: '/',
-                    visitor: 'v1',
-                  },
-                ],
-              }
-            : undefined;
+      : path === '/app/site/users/reset'
+        ? { account: 'roles', code: siteResetCode, newPassword: 'member-pass-1' }
+        : path === '/app/site/comments'
+          ? {
+              targetType: 'movie',
+              targetId: siteMovieId,
+              userId: siteUserId,
+              address: '198.51.100.1',
+              content: 'hi',
+            }
+          : path === '/app/site/guestbook'
+            ? { guestName: 'roles', content: 'hi' }
+            : method === 'POST' && path === '/app/site/events'
+              ? {
+                  events: [
+                    {
+                      id: 'roles-test-event-1',
+                      type: 'pageview',
+                      time: '2026-06-01T07:00:00Z',
+                      domain: 'a.example',
+                      path: '/',
+                      visitor: 'v1',
+                    },
+                  ],
+                }
+              : undefined;
 
 /** What the document must list at least (so an empty or broken document cannot pass the walk vacuously). */
 const KNOWN_ADMIN_ROUTES = [
@@ -256,6 +266,7 @@ let siteKey: string;
 let siteSecret: string;
 let siteMovieId: number;
 let siteUserId: number;
+let siteResetCode: string;
 
 beforeAll(async () => {
   api = await startApi();
@@ -270,6 +281,9 @@ beforeAll(async () => {
   [{ id: siteUserId }] = await api.query<{ id: number }>(
     sql`insert into site_users (tenant, account) values (2, 'roles') returning id`,
   );
+  // The one-time code an admin gave that member, for the site's password reset.
+  siteResetCode = (await api.call('POST', `/app/admin/users/${siteUserId}/reset-code`, { token: admin })).body
+    .data.code;
   await api.call('POST', '/app/admin/sys/updateSetting', {
     token: admin,
     body: { imgdomain: 'https://img.a' },

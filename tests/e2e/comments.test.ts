@@ -7,6 +7,7 @@ import {
   login,
   look,
   newContext,
+  SCREENSHOTS,
   screenshot,
   signedPost,
   visit,
@@ -15,7 +16,8 @@ import {
 /**
  * Issue #14's journey: a member signs up and comments through the site API; the operator finds the comment and its
  * reply, hides it in a batch, replies to a guestbook entry inline, sets a block word and tries the rules on past
- * comments, then bans the member from their comments page and undoes the ban. Then each screen in both languages
+ * comments, then bans the member from their comments page and undoes the ban; on the member's own page (issue #52) the
+ * ban is in their history, an admin's edit is saved and a reset code is spent by the site. Then each screen in both languages
  * and themes (switched in place), photographed and checked with axe.
  */
 
@@ -131,6 +133,9 @@ test('comments journey: find, thread, hide, reply, filter trial, ban and undo', 
   const member = p.getByRole('row', { name: new RegExp(account) });
   await expect.poll(() => member.count()).toBe(1);
   await member.getByText(account).click();
+  // A row opens the member's own page (issue #52); their comments page, with the ban, is one link away.
+  await p.waitForURL((u) => u.pathname === `/users/detail/${memberId}`);
+  await p.getByRole('link', { name: '查看全部评论、封禁或撤销' }).click();
   await p.waitForURL((u) => u.pathname === '/comment/view');
   await p.getByRole('button', { name: '封禁' }).click();
   await expect
@@ -148,6 +153,48 @@ test('comments journey: find, thread, hide, reply, filter trial, ban and undo', 
   await confirm();
   await expect.poll(() => p.getByText('正常', { exact: true }).count()).toBe(1);
   expect((await api(`/app/admin/users/${memberId}`)).status).toBe('active');
+});
+
+test("member page: the ban in their history, the admin's edit saved, a reset code the member spends on the site", async () => {
+  await p.goto(`/users/detail/${memberId}`);
+  // The ban and its undo, with the address it blacklisted.
+  const ban = p.getByRole('row', { name: /203\.0\.113\.77/ });
+  await expect.poll(() => ban.count()).toBe(1);
+  expect(await ban.getByText('生效中').count()).toBe(0);
+  // Their comment opens in the comments list, filtered to it; then back to the member.
+  await p.getByRole('link', { name: `很好看 ${stamp}` }).click();
+  await p.waitForURL((u) => u.pathname === '/comment/list');
+  await expect.poll(() => p.getByRole('row', { name: new RegExp(`很好看 ${stamp}`) }).count()).toBe(1);
+  await expect.poll(() => p.getByRole('row', { name: new RegExp(`同意 ${stamp}`) }).count()).toBe(0);
+  await p.goBack();
+  await p.waitForURL((u) => u.pathname === `/users/detail/${memberId}`);
+  await p.getByRole('spinbutton', { name: '积分' }).fill('321');
+  await p.getByRole('button', { name: '保存' }).click();
+  await expect.poll(() => p.getByText('会员已保存').count()).toBeGreaterThan(0);
+  expect((await api(`/app/admin/users/${memberId}`)).points).toBe(321);
+  // The code is shown once; the site's server spends it with the member's new password.
+  await p.getByRole('button', { name: '生成重置码' }).click();
+  await confirm();
+  const shown = p.getByTestId('reset-code');
+  await expect.poll(() => shown.count()).toBe(1);
+  const code = (await shown.textContent())!.trim();
+  // Once the confirmation has gone and the code's dialog has faded in.
+  await expect.poll(() => p.getByRole('dialog').count()).toBe(1);
+  await p.waitForFunction(
+    () => getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1',
+  );
+  await p.screenshot({ path: `${SCREENSHOTS}/member-page-code-zh-CN.png` });
+  await p.getByRole('button', { name: '完成' }).click();
+  await expect.poll(() => shown.count()).toBe(0);
+  await site('/app/site/users/reset', { account, code, newPassword: 'member-pass-9' });
+  const again = (await signedPost('/app/site/users/reset', {
+    account,
+    code,
+    newPassword: 'other-pass-9',
+  })) as {
+    code: number;
+  };
+  expect(again.code).toBe(40000);
 });
 
 const SCREENS = [
@@ -175,5 +222,8 @@ for (const [locale, theme, axe] of COMBOS)
     }
     await visit(p, `/comment/view?user=${memberId}`, 'table');
     await screenshot(p, `comment-view-${locale}-${theme}`);
+    if (axe) await expectAccessible(p);
+    await visit(p, `/users/detail/${memberId}`, 'table');
+    await p.screenshot({ path: `${SCREENSHOTS}/member-page-${locale}-${theme}.png`, fullPage: true });
     if (axe) await expectAccessible(p);
   });

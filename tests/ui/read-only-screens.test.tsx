@@ -89,6 +89,7 @@ test('the routes whose saves are admin-only on the API declare it', () => {
     '/ad/editBatch',
     '/agents/edit/:id?',
     '/collect/sourceEdit/:id?',
+    '/users/detail/:id',
   ]);
 });
 

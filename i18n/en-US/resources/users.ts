@@ -1,6 +1,6 @@
 /** Messages of the members section (the site's registered users). */
 const users = {
-  users: { menu: { section: 'Members', list: 'Members' } },
+  users: { menu: { section: 'Members', list: 'Members', detail: 'Member' } },
   'users/list': {
     name: 'Member |||| Members',
     fields: {
@@ -51,7 +51,57 @@ const users = {
       confirmGroup: 'Move %{count} member(s) to another group?',
       confirmExtendVip: "Extend %{count} member(s)' VIP? An expired VIP counts from today.",
     },
-    notifications: { batchDone: '%{count} member(s) changed', exported: '%{count} member(s) exported' },
+    detail: {
+      title: 'Member %{account}',
+      profile: 'Profile',
+      origin: 'Where they came from',
+      membership: 'Group, VIP and points',
+      membershipHint:
+        'Saved on the version you opened: if someone else saved first, nothing is overwritten and you are offered a reload.',
+      vipLevelHint: '0: no VIP (its expiry is cleared)',
+      vipExpiresHint: 'Empty with a level: VIP for life',
+      none: 'None',
+      never: 'Never',
+      comments: 'Comments',
+      guestbook: 'Guestbook entries',
+      allComments: 'All their comments, ban or undo',
+      noComments: 'No comments',
+      noGuestbook: 'No guestbook entries',
+      bans: 'Ban history',
+      noBans: 'Never banned',
+      bannedAt: 'Banned',
+      bannedBy: 'By',
+      hidden: 'Hidden',
+      hiddenCounts: '%{comments} comment(s), %{guestbook} guestbook entry(ies)',
+      blacklisted: 'Blacklisted',
+      undone: 'Undone',
+      inForce: 'In force',
+      reset: {
+        title: 'Password',
+        hint: "Staff never see or choose a member's password. Give the member a one-time code: they set a new password with it on the site.",
+        issue: 'Issue a reset code',
+        question:
+          'Issue a one-time password reset code for %{account}? An unused earlier code stops working.',
+        shownTitle: 'Reset code for %{account}',
+        shownOnce:
+          'Pass this code to the member. It is shown only this once, works once, and expires at %{at}.',
+        copy: 'Copy',
+        copied: 'Code copied',
+        done: 'Done',
+        latest: 'Latest code issued %{at} by %{by}',
+        state: {
+          unused: 'unused, valid until %{at}',
+          used: 'used %{at}',
+          expired: 'expired unused',
+          spent: 'spent by too many wrong codes',
+        },
+      },
+    },
+    notifications: {
+      batchDone: '%{count} member(s) changed',
+      exported: '%{count} member(s) exported',
+      updated: 'Member saved',
+    },
   },
 };
 export default users;

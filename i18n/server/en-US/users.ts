@@ -8,5 +8,7 @@ const users: Record<keyof typeof zh, string> = {
   'users.notBanned': 'This member has no ban to undo',
   'users.bannedInBatch':
     'These members are banned; undo their ban to restore them: {ids}. Nothing in this batch was changed',
+  'users.expiryWithoutLevel': 'A VIP expiry needs a VIP level above 0',
+  'users.badResetCode': 'The code is wrong, used or expired, or the account does not exist',
 };
 export default users;

@@ -2,7 +2,7 @@ import type en from '../../en-US/resources/users';
 
 /** 会员版块（网站注册会员）的资源文案。 */
 const users: typeof en = {
-  users: { menu: { section: '会员管理', list: '会员列表' } },
+  users: { menu: { section: '会员管理', list: '会员列表', detail: '会员详情' } },
   'users/list': {
     name: '会员',
     fields: {
@@ -53,7 +53,54 @@ const users: typeof en = {
       confirmGroup: '把 %{count} 个会员移到其他分组？',
       confirmExtendVip: '延长 %{count} 个会员的 VIP？已过期的从今天起算。',
     },
-    notifications: { batchDone: '已修改 %{count} 个会员', exported: '已导出 %{count} 个会员' },
+    detail: {
+      title: '会员 %{account}',
+      profile: '资料',
+      origin: '来源',
+      membership: '分组、VIP 与积分',
+      membershipHint: '按打开时的版本保存：如果别人已先保存，不会覆盖，并提示重新加载。',
+      vipLevelHint: '0 表示非 VIP（同时清除到期时间）',
+      vipExpiresHint: '有等级而不填到期时间：永久 VIP',
+      none: '无',
+      never: '从未',
+      comments: '评论',
+      guestbook: '留言',
+      allComments: '查看全部评论、封禁或撤销',
+      noComments: '没有评论',
+      noGuestbook: '没有留言',
+      bans: '封禁记录',
+      noBans: '从未被封禁',
+      bannedAt: '封禁时间',
+      bannedBy: '操作人',
+      hidden: '隐藏内容',
+      hiddenCounts: '%{comments} 条评论，%{guestbook} 条留言',
+      blacklisted: '加入黑名单',
+      undone: '撤销',
+      inForce: '生效中',
+      reset: {
+        title: '密码',
+        hint: '工作人员不会看到也不会设置会员的密码。请把一次性重置码交给会员，由会员在网站上用它设置新密码。',
+        issue: '生成重置码',
+        question: '为 %{account} 生成一次性密码重置码？之前未使用的重置码将失效。',
+        shownTitle: '%{account} 的重置码',
+        shownOnce: '请把此重置码交给会员。它只显示这一次，只能使用一次，%{at} 过期。',
+        copy: '复制',
+        copied: '重置码已复制',
+        done: '完成',
+        latest: '最近一次重置码：%{at} 由 %{by} 生成',
+        state: {
+          unused: '未使用，%{at} 前有效',
+          used: '已于 %{at} 使用',
+          expired: '未使用已过期',
+          spent: '错误次数过多，已失效',
+        },
+      },
+    },
+    notifications: {
+      batchDone: '已修改 %{count} 个会员',
+      exported: '已导出 %{count} 个会员',
+      updated: '会员已保存',
+    },
   },
 };
 export default users;

@@ -18,6 +18,8 @@ import type { Tx } from '../../db/types';
 import { requireSignature, signedSecurity, siteKeyGate, siteTenantOf } from '../site/routes';
 import { consumeLegacyPassword } from './legacy-password';
 import { ListQuery, readUserList, SiteUser, type UserRow, userToApi } from './list';
+import { memberRoutes } from './member';
+import { siteResetRoutes } from './reset-code';
 import { type BanChanges, siteUserBans, siteUsers } from './schema';
 
 const tags = ['site users'];
@@ -285,7 +287,7 @@ export function siteSignupRoutes() {
       });
     },
   );
-  return app;
+  return siteResetRoutes(app);
 }
 
 /** Without a module that declares what a ban does elsewhere (a test's own set of modules), it changes nothing else. */
@@ -432,5 +434,5 @@ export function userRoutes(modules: readonly ServerModule[]) {
     return ok(c, answer);
   });
 
-  return app;
+  return memberRoutes(app);
 }

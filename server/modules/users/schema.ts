@@ -43,7 +43,10 @@ export const siteUsers = pgTable(
     lastLoginAddress: varchar('last_login_address', { length: 45 }).notNull().default(''),
     channel: varchar('channel', { length: 32 }).notNull().default(''),
     inviter: integer('inviter'),
-    /** Our hash of the member's password (core/crypto.ts hashPassword; 0175): never shown, never sent. */
+    /**
+     * Our hash of the member's password (core/crypto.ts hashPassword; 0175), set at signup, at their first login after
+     * the MacCMS move, or with a reset code: never shown, never sent.
+     */
     passwordHash: varchar('password_hash', { length: 255 }),
     /** A MacCMS password hash kept from the MacCMS move until verified once (users/legacy-password.ts, 0155). */
     legacyPassword: varchar('legacy_password', { length: 255 }),
@@ -107,4 +110,26 @@ export const siteUserBans = pgTable(
     undoneAt: timestamp('undone_at', { withTimezone: true }),
   },
   (t) => [index('site_user_bans_user').on(t.userId, t.id)],
+);
+
+/**
+ * One-time codes with which a member sets a new password (issue #52, users/reset-code.ts): only the code's SHA-256,
+ * who issued it, until when, how many wrong tries, and when it was used. A newer code replaces an unused older one.
+ */
+export const siteUserResetCodes = pgTable(
+  'site_user_reset_codes',
+  {
+    id: serial('id').primaryKey(),
+    tenant: integer('tenant').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => siteUsers.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    issuedBy: integer('issued_by'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    failures: smallint('failures').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('site_user_reset_codes_user').on(t.userId, t.id)],
 );

@@ -64,3 +64,22 @@ export function ChannelAgentField({
     </Link>
   );
 }
+
+/**
+ * One channel code outside a list (a member's page): the agent who owns it, linked to its stat, with the code beside
+ * it; a code no agent has stays as it is.
+ */
+export function ChannelAgentLink({ code }: { code: string }) {
+  const agents = useAgentsOf(code ? [code] : []);
+  if (!code) return null;
+  const agent = agents.get(code);
+  if (!agent) return <span>{code}</span>;
+  return (
+    <span>
+      <Link component={RouterLink} to={agentStatPath(agent.id)}>
+        {agent.name}
+      </Link>{' '}
+      ({code})
+    </span>
+  );
+}

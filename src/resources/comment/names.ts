@@ -24,6 +24,13 @@ export const VIEW_MSG = `${SECTION_MSG}.view`;
 /** Every comment of one member. */
 export const userCommentsPath = (userId: number | string) => `/comment/view?user=${userId}`;
 
+const withIds = (list: string, id: number | string) =>
+  `${list}?filter=${encodeURIComponent(JSON.stringify({ ids: String(id) }))}`;
+/** One comment in the comments list (filtered to it). */
+export const commentPath = (id: number | string) => withIds('/comment/list', id);
+/** One guestbook entry in the guestbook list (filtered to it). */
+export const guestbookEntryPath = (id: number | string) => withIds('/comment/guestbook', id);
+
 const review = (resource: string, messages: string): ReviewDecl<ReviewStatus> => ({
   resource,
   messages,

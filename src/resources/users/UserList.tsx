@@ -26,8 +26,7 @@ import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButto
 import { ListEmpty } from '../../components/ListEmpty';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ChannelAgentField } from '../agents/ChannelAgent';
-import { userCommentsPath } from '../comment/names';
-import { USER_MSG } from './names';
+import { USER_MSG, userDetailPath } from './names';
 import { MemberStatusChip, VipChip } from './shared';
 
 const choices = (values: readonly string[], prefix: string) =>
@@ -189,7 +188,7 @@ function WhenWhere({ at, address }: { at: ReactNode; address: string }) {
 
 /**
  * `/users/list`: the site's members (contacts masked), filters, sorts, batches (enable, disable, group; VIP for
- * admins), CSV; a row opens the member's comments, where an admin bans them or undoes the ban.
+ * admins), CSV; a row opens the member's own page (issue #52).
  */
 export function UserList() {
   const translate = useTranslate();
@@ -212,7 +211,7 @@ export function UserList() {
       empty={<ListEmpty icon={PersonSearchIcon} messages={USER_MSG} />}
     >
       <Datagrid
-        rowClick={(id) => userCommentsPath(id)}
+        rowClick={(id) => userDetailPath(id)}
         bulkActionButtons={<BulkActions />}
         // fourteen columns: the checkbox column's inset given back keeps them within 1440 px in English
         sx={{ '& td': { whiteSpace: 'nowrap' }, '& td:first-of-type, & th:first-of-type': { pl: 0.75 } }}
@@ -259,7 +258,7 @@ export function UserList() {
           sortable={false}
           render={(r) =>
             r.inviter === null ? null : (
-              <MuiLink component={Link} to={userCommentsPath(r.inviter)} onClick={(e) => e.stopPropagation()}>
+              <MuiLink component={Link} to={userDetailPath(r.inviter)} onClick={(e) => e.stopPropagation()}>
                 #{r.inviter}
               </MuiLink>
             )

@@ -2,9 +2,12 @@ import PeopleIcon from '@mui/icons-material/People';
 import PersonIcon from '@mui/icons-material/Person';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
-import { SECTION_MSG, USER_API } from './names';
+import { SECTION_MSG, USER_API, USER_RESOURCE } from './names';
 
-/** Members (SPEC.md §2 users/list): the content site's registered users; operators stay at /setting/operators. */
+/**
+ * Members (SPEC.md §2 users/list): the content site's registered users, and one member's page (`/users/detail/:id`,
+ * issue #52); operators stay at /setting/operators.
+ */
 const users: SectionDecl = {
   path: 'users',
   locale: `${SECTION_MSG}.menu.section`,
@@ -21,6 +24,16 @@ const users: SectionDecl = {
         list: lazyScreen(() => import('./UserList'), 'UserList'),
         recordRepresentation: 'account',
       },
+    },
+    {
+      path: 'detail/:id',
+      // the API's edit and reset code are admin-only (asAdmin): other roles read the page
+      editRoles: ['admin'],
+      locale: `${SECTION_MSG}.menu.detail`,
+      hideInMenu: true,
+      activeMenu: '/users/list',
+      component: lazyScreen(() => import('./UserDetail'), 'UserDetail'),
+      resourceName: USER_RESOURCE,
     },
   ],
 };
