@@ -200,6 +200,8 @@ test('a dry run starts, its progress and counts show, and the history opens its 
   expect(progress.textContent).toContain('已采 2 / 2 页');
   expect(progress.textContent).toMatch(/新增 \d+ · 更新 \d+ · 跳过 \d+ · 失败 \d+/);
   expect(progress.textContent).toContain('试运行');
+  // a run that has ended shows no progress bar, hidden or not
+  expect(within(progress).queryByRole('progressbar', { hidden: true })).toBeNull();
   const runs = await okData(api.call('GET', '/app/admin/collect/runs', { token }));
   expect(runs.list[0]).toMatchObject({ dryRun: true, status: 'done', pagesDone: 2 });
   expect(progress.textContent).toContain(`新增 ${runs.list[0].added} `);
@@ -231,6 +233,8 @@ test('a run refused names its field; a running run is cancelled after confirming
   fireEvent.click(screen.getByRole('button', { name: '开始采集' }));
   const progress = await screen.findByTestId('run-progress');
   expect(within(progress).getByText('进行中')).toBeTruthy();
+  // while it runs, a bar named by its pages
+  expect(within(progress).getByRole('progressbar', { name: /已采 \d+ \/ \d+ 页/ })).toBeTruthy();
   fireEvent.click(within(progress).getByRole('button', { name: '取消任务' }));
   const dialog = await screen.findByRole('dialog');
   expect(dialog.textContent).toContain('停止此任务？');

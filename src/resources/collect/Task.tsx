@@ -64,6 +64,7 @@ function Progress({ run, onCancel }: { run: Run; onCancel: () => void }) {
   const translate = useTranslate();
   const [confirm, setConfirm] = useState(false);
   const percent = run.pageCount > 0 ? Math.min(100, (run.pagesDone / run.pageCount) * 100) : 0;
+  const pages = translate(`${TASK_MSG}.pages`, { done: run.pagesDone, count: run.pageCount });
   return (
     <Card sx={{ mt: 2 }} data-testid="run-progress">
       <CardContent>
@@ -74,14 +75,15 @@ function Progress({ run, onCancel }: { run: Run; onCancel: () => void }) {
           <RunStatusChip status={run.status} />
           {run.dryRun && <Typography variant="caption">{translate(`${SECTION_MSG}.dryRun`)}</Typography>}
         </Stack>
-        <LinearProgress
-          variant={run.pageCount > 0 ? 'determinate' : 'indeterminate'}
-          value={percent}
-          sx={{ display: run.status === 'running' ? undefined : 'none' }}
-        />
-        <Typography sx={{ mt: 1 }}>
-          {translate(`${TASK_MSG}.pages`, { done: run.pagesDone, count: run.pageCount })}
-        </Typography>
+        {/* only while it runs: a hidden bar is still a progressbar to assistive technology (and it needs a name) */}
+        {run.status === 'running' && (
+          <LinearProgress
+            variant={run.pageCount > 0 ? 'determinate' : 'indeterminate'}
+            value={percent}
+            aria-label={pages}
+          />
+        )}
+        <Typography sx={{ mt: 1 }}>{pages}</Typography>
         <Typography>
           {translate(`${SECTION_MSG}.counts`, {
             added: run.added,
