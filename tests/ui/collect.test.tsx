@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -244,4 +245,19 @@ test('a run refused names its field; a running run is cancelled after confirming
   );
   release();
   await waitFor(() => expect(within(progress).getByText('已取消')).toBeTruthy());
+});
+
+test('a source whose last run failed says why in words, never as a message key', async () => {
+  // as a failed run leaves it: the failure's key and the site's words
+  await api.query(
+    sql`update collect_sources set last_error = ${'collect.fail.http\t503'}, last_run_at = now() where id = ${sourceId}`,
+  );
+  mount(
+    <ResourceContextProvider value={SOURCE_RESOURCE}>
+      <SourceList />
+    </ResourceContextProvider>,
+    '/collect/source',
+  );
+  expect(await screen.findByText('资源站返回了 HTTP 503')).toBeTruthy();
+  expect(screen.queryByText(/collect\.fail/)).toBeNull();
 });

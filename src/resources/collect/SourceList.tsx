@@ -1,4 +1,5 @@
 import PublicIcon from '@mui/icons-material/Public';
+import { Typography } from '@mui/material';
 import {
   BooleanField,
   CreateButton,
@@ -47,7 +48,15 @@ export function SourceList() {
         <NumberField source="scheduleMinutes" label={f('scheduleMinutes')} />
         <BooleanField source="enabled" label={f('enabled')} />
         <LocaleDateField source="lastRunAt" label={f('lastRunAt')} />
-        <TextField source="lastError" label={f('lastError')} />
+        {/* in the reader's language (the API's lastErrorText); long ones cut to one line, whole in the tooltip */}
+        <FunctionField
+          label={f('lastError')}
+          render={(r: { lastErrorText?: string }) => (
+            <Typography variant="body2" noWrap title={r.lastErrorText} sx={{ maxWidth: 220 }}>
+              {r.lastErrorText}
+            </Typography>
+          )}
+        />
       </Datagrid>
     </List>
   );
