@@ -232,10 +232,19 @@ test('a run refused names its field; a running run is cancelled after confirming
 
   fireEvent.change(screen.getByLabelText(/页码/), { target: { value: '1' } });
   fireEvent.click(screen.getByRole('button', { name: '开始采集' }));
-  const progress = await screen.findByTestId('run-progress');
-  expect(within(progress).getByText('进行中')).toBeTruthy();
+  const first = await screen.findByTestId('run-progress');
+  expect(within(first).getByText('进行中')).toBeTruthy();
   // while it runs, a bar named by its pages
-  expect(within(progress).getByRole('progressbar', { name: /已采 \d+ \/ \d+ 页/ })).toBeTruthy();
+  expect(within(first).getByRole('progressbar', { name: /已采 \d+ \/ \d+ 页/ })).toBeTruthy();
+  const title = first.textContent?.match(/任务 #\d+/)?.[0];
+  expect(title).toBeTruthy();
+  // the screen left and opened again: choosing the source follows its run still going
+  cleanup();
+  mount(<Task />, '/collect/task');
+  await pick('资源站', '慢资源站');
+  const progress = await screen.findByTestId('run-progress');
+  expect(progress.textContent).toContain(title);
+  expect(within(progress).getByText('进行中')).toBeTruthy();
   fireEvent.click(within(progress).getByRole('button', { name: '取消任务' }));
   const dialog = await screen.findByRole('dialog');
   expect(dialog.textContent).toContain('停止此任务？');

@@ -137,6 +137,24 @@ export function Task() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [run, setRun] = useRunPolling(null);
 
+  // A run of the chosen source still going (started before, here or by someone else) is followed again: leaving
+  // the screen lost sight of it, and Start only answered that the source was busy.
+  useEffect(() => {
+    if (sourceId === '') return;
+    let live = true;
+    request<{ list: Run[] }>(RUN_API, {
+      query: { sourceId, status: 'running', page: 1, pageSize: 10 },
+      quiet: true,
+    })
+      .then((r) => {
+        if (live && r.list[0]) setRun(r.list[0]);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [sourceId, setRun]);
+
   const start = async () => {
     if (sourceId === '') {
       setFieldErrors({ sourceId: translate('ra.validation.required') });
