@@ -256,7 +256,7 @@ test('a run refused names its field; a running run is cancelled after confirming
   await waitFor(() => expect(within(progress).getByText('已取消')).toBeTruthy());
 });
 
-test('a source whose last run failed says why in words, never as a message key', async () => {
+test('a source whose last run failed says why in words, never as a message key; only the API’s sorts are offered', async () => {
   // as a failed run leaves it: the failure's key and the site's words
   await api.query(
     sql`update collect_sources set last_error = ${'collect.fail.http\t503'}, last_run_at = now() where id = ${sourceId}`,
@@ -269,4 +269,7 @@ test('a source whose last run failed says why in words, never as a message key',
   );
   expect(await screen.findByText('资源站返回了 HTTP 503')).toBeTruthy();
   expect(screen.queryByText(/collect\.fail/)).toBeNull();
+  // only the sorts the API takes (id, name) are offered: a header of another asked for a sort it refuses
+  const sortable = screen.getAllByRole('columnheader').filter((h) => within(h).queryByRole('button'));
+  expect(sortable.map((h) => h.textContent?.trim())).toEqual(['ID', '名称']);
 });
