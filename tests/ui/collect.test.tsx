@@ -169,8 +169,10 @@ test('bindings: unbound types are listed, one is bound, one skipped, and saved',
   mount(<Bind />, '/collect/bind');
   await pick('资源站', '测试资源站');
   expect((await screen.findByTestId('unbound')).textContent).toContain('3 个远端分类尚未绑定');
-  const rows = await screen.findAllByRole('combobox', { name: '本站栏目' });
+  // each picker is named by its row's remote type
+  const rows = await screen.findAllByRole('combobox', { name: /^本站栏目 \d/ });
   expect(rows).toHaveLength(3);
+  expect(rows[0]).toBe(screen.getByRole('combobox', { name: '本站栏目 1 电影' }));
   fireEvent.mouseDown(rows[0]);
   fireEvent.click(await screen.findByRole('option', { name: '电影' }));
   fireEvent.mouseDown(rows[2]);
