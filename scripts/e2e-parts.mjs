@@ -6,7 +6,7 @@
  */
 export const E2E_SECONDS = {
   settings: 91,
-  // measured alone on a loaded machine (load 20 on two cores): 250 s; 30 s for its journey when the machine was calm
+  // alone: 94 s on a calm machine, 250 s at a load of 20 on two cores (a second server is started and filled first)
   collect: 100,
   movies: 62,
   novels: 62,
