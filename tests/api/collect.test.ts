@@ -185,11 +185,19 @@ describe('runs', () => {
       before,
     );
     expect(site.requests.at(-1)?.get('h')).toBe('24');
+    // nothing collected: the source's last collection is still none
+    expect((await call('GET', `/sources/${src}`)).data.lastRunAt).toBeNull();
   });
 
   test('a real run writes into the review queue (pending), with lines, episodes and sanitized text', async () => {
     const r = await run({ sourceId: src, kind: 'hours', hours: 24 });
     expect(r).toMatchObject({ status: 'done', added: 4, skipped: 2, failed: 2, startedByName: '管理员' });
+    // an operator's run is the source's last collection, as a scheduled one is
+    expect((await call('GET', `/sources/${src}`)).data).toMatchObject({
+      lastRunAt: expect.any(String),
+      lastError: '',
+      lastErrorText: '',
+    });
     // 203 is 102 again (the same title and year, on the next page): matched, not added twice.
     expect(r.log.find((e: any) => e.remoteId === 203)).toMatchObject({
       outcome: 'skipped',
@@ -357,6 +365,13 @@ describe('hostile sites fail the run readably and write nothing', () => {
       const again = await call('GET', `/runs/${r.id}`, undefined, admin, { 'Accept-Language': 'en-US' });
       expect(again.data.errorText).toMatch(en);
       expect(await Promise.all(['movies', 'movie_plays', 'collect_items'].map(count))).toEqual(before);
+      // the source list says the failure too, in the reader's language, never as a message key
+      const source = (await call('GET', `/sources/${id}`)).data;
+      expect(source.lastError).toMatch(/^collect\.fail\.\w+$/);
+      expect(source.lastErrorText).toMatch(zh);
+      expect(source.lastRunAt).not.toBeNull();
+      const enSource = await call('GET', `/sources/${id}`, undefined, admin, { 'Accept-Language': 'en-US' });
+      expect(enSource.data.lastErrorText).toMatch(en);
     });
 
   test('without the allow-list a site on 127.0.0.1 is refused, and so is a redirect to it', async () => {
@@ -429,7 +444,7 @@ describe('the schedule', () => {
       sql`select fail_count, last_error, extract(epoch from next_run_at - now())::int as wait from collect_sources where id = ${id}`,
     );
     expect(f.fail_count).toBe(1);
-    expect(f.last_error).toBe('collect.fail.notJson');
+    expect(f.last_error).toMatch(/^collect\.fail\.notJson\t/);
     expect(f.wait).toBeLessThanOrEqual(60);
   });
 });

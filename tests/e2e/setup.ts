@@ -93,9 +93,10 @@ async function launch(dir: string) {
  * build and copied for each run: that first start cost 17 s of CPU (3.7 s for a start on a made one), in each of
  * the five parts `npm test` runs the suite in. Keyed by the built server's files; made under a name of its own and
  * renamed when the server has stopped, so a run never copies half of one (two parts making it at once: one keeps
- * its own). A start of the suite's own (start.test.ts) still makes its database afresh.
+ * its own). A start of the suite's own (start.test.ts) still makes its database afresh. A journey that needs a second
+ * server of ours (collect.test.ts) starts it on a copy of the same one.
  */
-async function migratedDataDir(): Promise<string> {
+export async function migratedDataDir(): Promise<string> {
   const key = createHash('sha256');
   for (const name of readdirSync('dist/server', { recursive: true, encoding: 'utf8' }).sort()) {
     const path = join('dist/server', name);

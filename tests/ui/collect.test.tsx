@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -168,8 +169,10 @@ test('bindings: unbound types are listed, one is bound, one skipped, and saved',
   mount(<Bind />, '/collect/bind');
   await pick('资源站', '测试资源站');
   expect((await screen.findByTestId('unbound')).textContent).toContain('3 个远端分类尚未绑定');
-  const rows = await screen.findAllByRole('combobox', { name: '本站栏目' });
+  // each picker is named by its row's remote type
+  const rows = await screen.findAllByRole('combobox', { name: /^本站栏目 \d/ });
   expect(rows).toHaveLength(3);
+  expect(rows[0]).toBe(screen.getByRole('combobox', { name: '本站栏目 1 电影' }));
   fireEvent.mouseDown(rows[0]);
   fireEvent.click(await screen.findByRole('option', { name: '电影' }));
   fireEvent.mouseDown(rows[2]);
@@ -200,6 +203,8 @@ test('a dry run starts, its progress and counts show, and the history opens its 
   expect(progress.textContent).toContain('已采 2 / 2 页');
   expect(progress.textContent).toMatch(/新增 \d+ · 更新 \d+ · 跳过 \d+ · 失败 \d+/);
   expect(progress.textContent).toContain('试运行');
+  // a run that has ended shows no progress bar, hidden or not
+  expect(within(progress).queryByRole('progressbar', { hidden: true })).toBeNull();
   const runs = await okData(api.call('GET', '/app/admin/collect/runs', { token }));
   expect(runs.list[0]).toMatchObject({ dryRun: true, status: 'done', pagesDone: 2 });
   expect(progress.textContent).toContain(`新增 ${runs.list[0].added} `);
@@ -229,7 +234,18 @@ test('a run refused names its field; a running run is cancelled after confirming
 
   fireEvent.change(screen.getByLabelText(/页码/), { target: { value: '1' } });
   fireEvent.click(screen.getByRole('button', { name: '开始采集' }));
+  const first = await screen.findByTestId('run-progress');
+  expect(within(first).getByText('进行中')).toBeTruthy();
+  // while it runs, a bar named by its pages
+  expect(within(first).getByRole('progressbar', { name: /已采 \d+ \/ \d+ 页/ })).toBeTruthy();
+  const title = first.textContent?.match(/任务 #\d+/)?.[0];
+  expect(title).toBeTruthy();
+  // the screen left and opened again: choosing the source follows its run still going
+  cleanup();
+  mount(<Task />, '/collect/task');
+  await pick('资源站', '慢资源站');
   const progress = await screen.findByTestId('run-progress');
+  expect(progress.textContent).toContain(title);
   expect(within(progress).getByText('进行中')).toBeTruthy();
   fireEvent.click(within(progress).getByRole('button', { name: '取消任务' }));
   const dialog = await screen.findByRole('dialog');
@@ -240,4 +256,22 @@ test('a run refused names its field; a running run is cancelled after confirming
   );
   release();
   await waitFor(() => expect(within(progress).getByText('已取消')).toBeTruthy());
+});
+
+test('a source whose last run failed says why in words, never as a message key; only the API’s sorts are offered', async () => {
+  // as a failed run leaves it: the failure's key and the site's words
+  await api.query(
+    sql`update collect_sources set last_error = ${'collect.fail.http\t503'}, last_run_at = now() where id = ${sourceId}`,
+  );
+  mount(
+    <ResourceContextProvider value={SOURCE_RESOURCE}>
+      <SourceList />
+    </ResourceContextProvider>,
+    '/collect/source',
+  );
+  expect(await screen.findByText('资源站返回了 HTTP 503')).toBeTruthy();
+  expect(screen.queryByText(/collect\.fail/)).toBeNull();
+  // only the sorts the API takes (id, name) are offered: a header of another asked for a sort it refuses
+  const sortable = screen.getAllByRole('columnheader').filter((h) => within(h).queryByRole('button'));
+  expect(sortable.map((h) => h.textContent?.trim())).toEqual(['ID', '名称']);
 });

@@ -5,7 +5,8 @@ const collect = {
     menu: {
       section: 'Collection',
       source: 'Sources',
-      sourceEdit: 'Edit source',
+      /** Both the new source's page and an existing one's (one route, `sourceEdit/:id?`): a name for either. */
+      sourceEdit: 'Source settings',
       bind: 'Type bindings',
       task: 'Start a run',
       history: 'Run history',

@@ -6,7 +6,7 @@ const collect: typeof en = {
     menu: {
       section: '采集',
       source: '资源站',
-      sourceEdit: '编辑资源站',
+      sourceEdit: '资源站设置',
       bind: '分类绑定',
       task: '采集任务',
       history: '采集记录',

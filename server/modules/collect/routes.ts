@@ -12,7 +12,7 @@ import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '
 import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
 import { outboundAllowList } from '../sys/settings';
-import { executeRun, MAX_RUN_PAGES, RunFailure, rememberTypes, testSource } from './run';
+import { executeRun, MAX_RUN_PAGES, RunFailure, readSourceError, rememberTypes, testSource } from './run';
 import {
   COLLECT_FORMATS,
   collectBindings,
@@ -36,7 +36,10 @@ const Source = z
     enabled: z.boolean(),
     nextRunAt: z.string().nullable(),
     failCount: z.number(),
+    /** The last real run's failure: its message key (collect.fail.*), or empty. */
     lastError: z.string(),
+    /** That failure in the reader's language, with the site's words. */
+    lastErrorText: z.string(),
     lastRunAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -89,8 +92,9 @@ export const sourceRoutes = () => {
       scheduleHours: fields.scheduleHours.optional().default(24),
       enabled: fields.enabled.optional().default(true),
     }),
-    toApi: (r) => ({
+    toApi: (r, c) => ({
       ...r,
+      ...lastErrorOf(c, r.lastError),
       nextRunAt: iso(r.nextRunAt),
       lastRunAt: iso(r.lastRunAt),
       claimedUntil: undefined,
@@ -276,6 +280,12 @@ async function readBindings(c: AppContext, sourceId: number) {
   return rows
     .map((r) => ({ ...r, columnName: r.columnName ?? null, bound: r.skipped || r.columnId !== null }))
     .sort((a, b) => Number(a.bound) - Number(b.bound));
+}
+
+function lastErrorOf(c: AppContext, stored: string) {
+  const { key, detail } = readSourceError(stored);
+  if (!key.startsWith('collect.fail.')) return { lastError: stored, lastErrorText: stored };
+  return { lastError: key, lastErrorText: failText(c, key, detail) };
 }
 
 function failText(c: AppContext, key: string, detail: string) {

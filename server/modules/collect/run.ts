@@ -602,10 +602,18 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   const log: LogEntry[] = [];
   const totals = { added: 0, updated: 0, skipped: 0, failed: 0 };
   const finish = async (status: 'done' | 'failed' | 'cancelled', error = '', detail = '') => {
-    await db
+    const ended = await db
       .update(collectRuns)
       .set({ status, error, errorDetail: detail.slice(0, 256), finishedAt: deps.now() })
-      .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')));
+      .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+      .returning({ id: collectRuns.id });
+    // The source list's last collection and its error: every real run's, an operator's as well as the schedule's
+    // (a dry run collects nothing).
+    if (ended.length && source && !run.dryRun)
+      await db
+        .update(collectSources)
+        .set({ lastRunAt: deps.now(), lastError: sourceError(error, detail) })
+        .where(eq(collectSources.id, source.id));
   };
   try {
     if (!source) return await finish('failed', 'collect.fail.internal', 'source deleted');
@@ -667,6 +675,19 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
     else
       await finish('failed', 'collect.fail.internal', String((err as Error)?.message ?? err).slice(0, 200));
   }
+}
+
+/**
+ * A run's failure as the source keeps it (`last_error`): its message key and the site's words after a tab, so the
+ * list can say it in the reader's language (`lastErrorText`) with the detail a key alone would lose.
+ */
+export const sourceError = (key: string, detail: string) =>
+  key ? `${key}\t${detail.replace(/\s+/g, ' ')}`.slice(0, 512) : '';
+
+/** `last_error` back into its key and detail (a row written before the detail was kept: the key alone). */
+export function readSourceError(stored: string): { key: string; detail: string } {
+  const tab = stored.indexOf('\t');
+  return tab < 0 ? { key: stored, detail: '' } : { key: stored.slice(0, tab), detail: stored.slice(tab + 1) };
 }
 
 async function cancelled(db: Db, runId: number) {
@@ -731,8 +752,6 @@ export async function runScheduled(deps: RunDeps, source: Source): Promise<numbe
     .update(collectSources)
     .set({
       failCount,
-      lastError: ok ? '' : (done?.error ?? ''),
-      lastRunAt: deps.now(),
       nextRunAt: new Date(deps.now().getTime() + waitMinutes * 60_000),
       claimedUntil: null,
     })

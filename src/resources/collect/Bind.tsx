@@ -147,15 +147,24 @@ export function Bind() {
                 <TableBody>
                   {rows.map((b) => (
                     <TableRow key={b.remoteTypeId}>
-                      <TableCell>
+                      <TableCell id={`bind-${b.remoteTypeId}-type`}>
                         {b.remoteTypeId} {b.remoteTypeName}
                       </TableCell>
                       <TableCell>
+                        {/* each picker named by its label and its row's remote type: they were all "Our column" */}
                         <MuiTextField
                           select
                           size="small"
                           fullWidth
                           disabled={!isAdmin}
+                          id={`bind-${b.remoteTypeId}`}
+                          slotProps={{
+                            select: {
+                              SelectDisplayProps: {
+                                'aria-labelledby': `bind-${b.remoteTypeId}-label bind-${b.remoteTypeId}-type`,
+                              },
+                            },
+                          }}
                           label={translate(`${BIND_MSG}.column`)}
                           value={choiceOf(b)}
                           onChange={(e) => choose(b.remoteTypeId, e.target.value)}

@@ -1,5 +1,5 @@
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
-import { Alert, Box, Button, Chip, Stack } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, Stack } from '@mui/material';
 import { useState } from 'react';
 import {
   BooleanInput,
@@ -53,7 +53,7 @@ function TestButton() {
     }
   };
   return (
-    <Box sx={{ my: 2 }}>
+    <Box>
       <Button variant="outlined" startIcon={<NetworkCheckIcon />} onClick={run} disabled={busy}>
         {translate(`${SOURCE_MSG}.action.test`)}
       </Button>
@@ -138,9 +138,15 @@ export function SourceEdit() {
       key={id}
       id={id}
       title={<EditTitle />}
+      component="div"
+      // the connection test in a card of its own below the form's (it was flush against the page's edge)
       after={
         <Permission roles={['admin']}>
-          <TestButton />
+          <Card sx={{ mt: 2 }}>
+            <CardContent>
+              <TestButton />
+            </CardContent>
+          </Card>
         </Permission>
       }
     >

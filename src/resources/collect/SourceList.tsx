@@ -1,4 +1,5 @@
 import PublicIcon from '@mui/icons-material/Public';
+import { Typography } from '@mui/material';
 import {
   BooleanField,
   CreateButton,
@@ -38,16 +39,33 @@ export function SourceList() {
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <NumberField source="id" label={f('id')} />
         <TextField source="name" label={f('name')} />
-        <TextField source="url" label={f('url')} />
+        {/* an address has no spaces to wrap at: one line, cut, whole in its tooltip, so the list fits the window */}
+        <FunctionField
+          label={f('url')}
+          render={(r: { url: string }) => (
+            <Typography variant="body2" noWrap title={r.url} sx={{ maxWidth: 360 }}>
+              {r.url}
+            </Typography>
+          )}
+        />
         <FunctionField
           label={f('format')}
           render={(r: { format: string }) => translate(`${SECTION_MSG}.format.${r.format}`)}
         />
-        <BooleanField source="trusted" label={f('trusted')} />
-        <NumberField source="scheduleMinutes" label={f('scheduleMinutes')} />
-        <BooleanField source="enabled" label={f('enabled')} />
-        <LocaleDateField source="lastRunAt" label={f('lastRunAt')} />
-        <TextField source="lastError" label={f('lastError')} />
+        {/* the API sorts sources by id, name and creation only: these headers offer no sort it would refuse */}
+        <BooleanField source="trusted" label={f('trusted')} sortable={false} />
+        <NumberField source="scheduleMinutes" label={f('scheduleMinutes')} sortable={false} />
+        <BooleanField source="enabled" label={f('enabled')} sortable={false} />
+        <LocaleDateField source="lastRunAt" label={f('lastRunAt')} sortable={false} />
+        {/* in the reader's language (the API's lastErrorText); long ones cut to one line, whole in the tooltip */}
+        <FunctionField
+          label={f('lastError')}
+          render={(r: { lastErrorText?: string }) => (
+            <Typography variant="body2" noWrap title={r.lastErrorText} sx={{ maxWidth: 220 }}>
+              {r.lastErrorText}
+            </Typography>
+          )}
+        />
       </Datagrid>
     </List>
   );

@@ -64,6 +64,7 @@ function Progress({ run, onCancel }: { run: Run; onCancel: () => void }) {
   const translate = useTranslate();
   const [confirm, setConfirm] = useState(false);
   const percent = run.pageCount > 0 ? Math.min(100, (run.pagesDone / run.pageCount) * 100) : 0;
+  const pages = translate(`${TASK_MSG}.pages`, { done: run.pagesDone, count: run.pageCount });
   return (
     <Card sx={{ mt: 2 }} data-testid="run-progress">
       <CardContent>
@@ -74,14 +75,15 @@ function Progress({ run, onCancel }: { run: Run; onCancel: () => void }) {
           <RunStatusChip status={run.status} />
           {run.dryRun && <Typography variant="caption">{translate(`${SECTION_MSG}.dryRun`)}</Typography>}
         </Stack>
-        <LinearProgress
-          variant={run.pageCount > 0 ? 'determinate' : 'indeterminate'}
-          value={percent}
-          sx={{ display: run.status === 'running' ? undefined : 'none' }}
-        />
-        <Typography sx={{ mt: 1 }}>
-          {translate(`${TASK_MSG}.pages`, { done: run.pagesDone, count: run.pageCount })}
-        </Typography>
+        {/* only while it runs: a hidden bar is still a progressbar to assistive technology (and it needs a name) */}
+        {run.status === 'running' && (
+          <LinearProgress
+            variant={run.pageCount > 0 ? 'determinate' : 'indeterminate'}
+            value={percent}
+            aria-label={pages}
+          />
+        )}
+        <Typography sx={{ mt: 1 }}>{pages}</Typography>
         <Typography>
           {translate(`${SECTION_MSG}.counts`, {
             added: run.added,
@@ -134,6 +136,24 @@ export function Task() {
   const [error, setError] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [run, setRun] = useRunPolling(null);
+
+  // A run of the chosen source still going (started before, here or by someone else) is followed again: leaving
+  // the screen lost sight of it, and Start only answered that the source was busy.
+  useEffect(() => {
+    if (sourceId === '') return;
+    let live = true;
+    request<{ list: Run[] }>(RUN_API, {
+      query: { sourceId, status: 'running', page: 1, pageSize: 10 },
+      quiet: true,
+    })
+      .then((r) => {
+        if (live && r.list[0]) setRun(r.list[0]);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [sourceId, setRun]);
 
   const start = async () => {
     if (sourceId === '') {
