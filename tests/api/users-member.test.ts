@@ -200,9 +200,15 @@ describe('the password reset code', () => {
     expect(await verifyPassword('new-pass-42', u.password_hash)).toBe(true);
     expect(u.legacy_password).toBeNull();
     // The member logs in with it on the site (the signed login reads the same hash).
-    const login = await door.signed('/app/site/users/login', { account: 'Forgetful', password: 'new-pass-42' });
+    const login = await door.signed('/app/site/users/login', {
+      account: 'Forgetful',
+      password: 'new-pass-42',
+    });
     expect(login.body).toMatchObject({ code: 20000, data: { id, account: 'Forgetful' } });
-    const wrong = await door.signed('/app/site/users/login', { account: 'Forgetful', password: 'old-pass-41' });
+    const wrong = await door.signed('/app/site/users/login', {
+      account: 'Forgetful',
+      password: 'old-pass-41',
+    });
     expect(wrong.body.code).toBe(40100);
     expect((await read(id)).data.version).toBe(v + 1);
     expect((await state(id)).data).toMatchObject({ usedAt: '2026-06-01T08:00:00.000Z', state: 'used' });
