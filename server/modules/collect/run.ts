@@ -78,6 +78,7 @@ export type FailKey =
   | 'collect.fail.remoteError'
   | 'collect.fail.tooManyPages'
   | 'collect.fail.noOutbound'
+  | 'collect.fail.interrupted'
   | 'collect.fail.internal';
 
 class RunFailure extends Error {
@@ -597,6 +598,7 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   const { db } = deps;
   const [run] = await db.select().from(collectRuns).where(eq(collectRuns.id, runId));
   if (run?.status !== 'running') return;
+  if ((await heartbeat(db, runId, deps.now())) === 'gone') return;
   const [source] = await db.select().from(collectSources).where(eq(collectSources.id, run.sourceId));
   const params = (typeof run.params === 'string' ? JSON.parse(run.params) : run.params) as RunParams;
   const log: LogEntry[] = [];
@@ -614,7 +616,10 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
     const first = run.kind === 'pages' ? (params.pageFrom ?? 1) : 1;
     let last = run.kind === 'pages' ? (params.pageTo ?? first) : first + MAX_RUN_PAGES - 1;
     for (let page = first; page <= last; page++) {
-      if (await cancelled(db, runId)) return await finish('cancelled');
+      const beat = await heartbeat(db, runId, deps.now());
+      // Gone: another instance took this run for interrupted (this process stalled past its claim); it is theirs.
+      if (beat === 'gone') return;
+      if (beat === 'cancelled') return await finish('cancelled');
       const answer = await fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page));
       if (page === first) {
         if (run.kind !== 'pages' && answer.pageCount > MAX_RUN_PAGES)
@@ -634,7 +639,9 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
         if (c.ok) ready.push(c.item);
         else entries.push(c.entry);
       }
-      if (await cancelled(db, runId)) return await finish('cancelled');
+      const beat2 = await heartbeat(db, runId, deps.now());
+      if (beat2 === 'gone') return;
+      if (beat2 === 'cancelled') return await finish('cancelled');
       let planned: Planned;
       if (run.dryRun) {
         planned = await plan(db, source.id, ready, false, dryAdds);
@@ -669,17 +676,61 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   }
 }
 
-async function cancelled(db: Db, runId: number) {
+// --- the run's claim ---------------------------------------------------------------------------------------------
+
+/**
+ * How long a run's claim holds without being renewed. The working process renews it before each page is fetched and
+ * before it is written (a page is fetched within PAGE_TIMEOUT_MS and written in well under a minute), so a run whose
+ * claim has lapsed has no process behind it.
+ */
+export const RUN_CLAIM_SECONDS = 180;
+
+export const runClaim = (now: Date) => new Date(now.getTime() + RUN_CLAIM_SECONDS * 1000);
+
+/**
+ * Renews the run's claim and reads whether a cancel was asked, in one statement: `gone` when the run is no longer
+ * running (ended, or taken for interrupted by another instance).
+ */
+async function heartbeat(db: Db, runId: number, now: Date): Promise<'go' | 'cancelled' | 'gone'> {
   const [r] = await db
-    .select({ c: collectRuns.cancelRequested })
-    .from(collectRuns)
-    .where(eq(collectRuns.id, runId));
-  return !r || r.c;
+    .update(collectRuns)
+    .set({ claimedUntil: runClaim(now) })
+    .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+    .returning({ c: collectRuns.cancelRequested });
+  if (!r) return 'gone';
+  return r.c ? 'cancelled' : 'go';
+}
+
+/**
+ * Runs left `running` by a process that stopped (their claim lapsed at `now`) are marked failed with
+ * `collect.fail.interrupted`; a scheduled one's source claim is freed with it, so the schedule takes it up again.
+ * One statement: of several instances looking at once, each run is marked by one (the others find it no longer
+ * running). `sourceId` limits it to one source. Answers the runs marked.
+ */
+export async function reapInterrupted(db: Executor, now: Date, sourceId?: number): Promise<number[]> {
+  const rows = rowsOf<{ id: number }>(
+    await db.execute(sql`
+      with r as (
+        update collect_runs set status = 'failed', error = 'collect.fail.interrupted', error_detail = '',
+          finished_at = ${now}::timestamptz, claimed_until = null
+        where status = 'running' and coalesce(claimed_until, '-infinity') < ${now}::timestamptz
+          ${sourceId === undefined ? sql`` : sql`and source_id = ${sourceId}`}
+        returning id, source_id, started_by),
+      s as (
+        update collect_sources set claimed_until = null
+        where id in (select source_id from r where started_by is null)
+        returning id)
+      select id from r order by id`),
+  );
+  return rows.map((r) => Number(r.id));
 }
 
 // --- the schedule ----------------------------------------------------------------------------------------------
 
-/** How long a scheduled run's claim holds: a run still going after it can be claimed again by another instance. */
+/**
+ * How long a source's schedule claim holds when its run never frees it. A source with a run still running is not
+ * claimed whatever its claim (that run's own claim says whether it is alive: `reapInterrupted`).
+ */
 export const CLAIM_MINUTES = 30;
 
 /**
@@ -694,6 +745,7 @@ export async function claimDueSource(db: Db, now: Date): Promise<Source | null> 
         select id from collect_sources
         where enabled and schedule_minutes > 0 and coalesce(next_run_at, '-infinity') <= ${now}
           and coalesce(claimed_until, '-infinity') <= ${now}
+          and not exists (select 1 from collect_runs r where r.source_id = collect_sources.id and r.status = 'running')
         order by next_run_at nulls first, id limit 1 for update skip locked)
       returning id`),
   );
@@ -718,6 +770,7 @@ export async function runScheduled(deps: RunDeps, source: Source): Promise<numbe
       params: { hours: source.scheduleHours },
       startedByName: '',
       startedAt: deps.now(),
+      claimedUntil: runClaim(deps.now()),
     })
     .returning({ id: collectRuns.id });
   await executeRun(deps, run.id);
