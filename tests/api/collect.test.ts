@@ -234,6 +234,39 @@ describe('runs', () => {
     expect(queue.list.map((m: any) => m.title)).toContain('流浪地球');
   });
 
+  test('every video source stored by collection (and as the MacCMS move makes them) saves back unchanged', async () => {
+    // The MacCMS move makes a source per line code as collection does, from codes such as these.
+    await api.query(sql`
+      insert into video_sources (name, code, base_url) select c, c, '' from unnest(array['qq.com', '腾讯视频']) as c
+      on conflict (code) do nothing`);
+    const stored = await api.query<{ id: number; code: string; base_url: string }>(
+      sql`select id, code, base_url from video_sources order by id`,
+    );
+    expect(stored.map((x) => [x.code, x.base_url])).toEqual(
+      expect.arrayContaining([
+        ['m3u8', ''],
+        ['mp4', ''],
+        ['qq.com', ''],
+      ]),
+    );
+    for (const { id } of stored) {
+      const got = (await api.call('GET', `/app/admin/movie/sources/${id}`, { token: admin })).body.data;
+      const { name, code, baseUrl, type, priority, enabled, version } = got;
+      const put = await api.call('PUT', `/app/admin/movie/sources/${id}`, {
+        token: admin,
+        body: { name, code, baseUrl, type, priority, enabled, version },
+      });
+      expect(put.body.code, `${code}: ${JSON.stringify(put.body)}`).toBe(20000);
+      expect(put.body.data).toMatchObject({ name, code, baseUrl, version: version + 1 });
+    }
+    // What the notation cannot carry is still refused.
+    const bad = await api.call('POST', '/app/admin/movie/sources', {
+      token: admin,
+      body: { name: '坏', code: 'a$b', baseUrl: 'ftp://x' },
+    });
+    expect(Object.keys(bad.body.data.fields).sort()).toEqual(['baseUrl', 'code']);
+  });
+
   test('running it again matches by remote id: nothing duplicated, unchanged items skipped', async () => {
     const before = await count('movies');
     const r = await run({ sourceId: src, kind: 'pages', pageFrom: 1, pageTo: 2 });

@@ -3,11 +3,13 @@
  * The collection screens (issue #49) over the real API in-process (PGlite), the resource site answered from the
  * recorded fixtures of tests/fixtures/collect through the app's outbound handle: sources listed and created (a bad
  * URL refused beside its input), the connection test's types and total, bindings saved, a dry run started and
- * followed to its counts, and a run's per-item log in the history.
+ * followed to its counts, and a run's per-item log in the history; a video source as collection makes it (a line's
+ * code, no base URL) saved back through its edit form.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -23,6 +25,7 @@ import { RUN_RESOURCE, SOURCE_RESOURCE } from '../../src/resources/collect/names
 import { SourceEdit } from '../../src/resources/collect/SourceEdit';
 import { SourceList } from '../../src/resources/collect/SourceList';
 import { Task } from '../../src/resources/collect/Task';
+import { SourceEdit as VideoSourceEdit } from '../../src/resources/movie/SourceList';
 import { apiPaths } from '../../src/routes/build';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
 import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
@@ -240,4 +243,25 @@ test('a run refused names its field; a running run is cancelled after confirming
   );
   release();
   await waitFor(() => expect(within(progress).getByText('已取消')).toBeTruthy());
+});
+
+test('a video source collection made (no base URL, a code like qq.com) saves back through its form', async () => {
+  const [row] = await api.query<{ id: number }>(sql`
+    insert into video_sources (name, code, base_url) values ('qq.com', 'qq.com', '') returning id`);
+  mount(
+    <ResourceContextProvider value="movie/sources">
+      <VideoSourceEdit />
+    </ResourceContextProvider>,
+    `/movie/sources/edit/${row.id}`,
+    '/movie/sources/edit/:id',
+  );
+  expect(((await screen.findByLabelText(/代码/)) as HTMLInputElement).value).toBe('qq.com');
+  expect(screen.getByText(/留空：每集的路径就是完整地址/)).toBeTruthy();
+  // Renamed only: the stored code and the empty base URL go back as they are.
+  fireEvent.change(screen.getByLabelText(/名称/), { target: { value: '腾讯' } });
+  fireEvent.click(screen.getByRole('button', { name: /保存/ }));
+  await waitFor(async () => {
+    const saved = await okData(api.call('GET', `/app/admin/movie/sources/${row.id}`, { token }));
+    expect(saved).toMatchObject({ name: '腾讯', code: 'qq.com', baseUrl: '', version: 2 });
+  });
 });

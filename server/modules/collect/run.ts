@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { parsePlayLines } from '../../../common/episodes';
+import { parsePlayLines, SOURCE_CODE_PATTERN } from '../../../common/episodes';
 import type { OutboundFetch } from '../../core/outbound';
 import { refusalOf } from '../../core/outbound';
 import { transaction } from '../../core/shared';
@@ -232,7 +232,7 @@ function checkItem(
   let lineNo = 0;
   for (const l of parsed.value) {
     // A line becomes our video source of that code; a code the source form could not hold is left out, said.
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(l.code)) {
+    if (!SOURCE_CODE_PATTERN.test(l.code)) {
       if (problems.length < 10) problems.push(`badCode: ${l.code.slice(0, 40)}`);
       continue;
     }
