@@ -19,6 +19,12 @@ export const MAX_EPISODE_NAME = 64;
 export const MAX_EPISODE_URL = 1024;
 /** A source line's code (MacCMS's player code: `m3u8`, `youku`, `dplayer`…). */
 export const MAX_LINE_CODE = 32;
+/**
+ * A video source's code, as our sources are the lines' codes: what the notation can carry (no spaces, `$` or `#`, at
+ * most MAX_LINE_CODE), so a source made by collection or the MacCMS move from a code like `qq.com` can be saved back
+ * through its own form.
+ */
+export const SOURCE_CODE_PATTERN = /^[^\s$#]{1,32}$/;
 
 export const LINE_SEPARATOR = '$$$';
 export const EPISODE_SEPARATOR = '#';

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readAnswer } from '../../server/modules/collect/reader';
-import { claimDueSource, runScheduled } from '../../server/modules/collect/run';
+import {
+  claimDueSource,
+  RUN_CLAIM_SECONDS,
+  reapInterrupted,
+  runClaim,
+  runScheduled,
+} from '../../server/modules/collect/run';
 import { createGuardedFetch } from '../../server/node/outbound';
 import { type FixtureSite, startFixtureSite } from './collect-helpers';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
@@ -236,6 +242,39 @@ describe('runs', () => {
     expect(queue.list.map((m: any) => m.title)).toContain('流浪地球');
   });
 
+  test('every video source stored by collection (and as the MacCMS move makes them) saves back unchanged', async () => {
+    // The MacCMS move makes a source per line code as collection does, from codes such as these.
+    await api.query(sql`
+      insert into video_sources (name, code, base_url) select c, c, '' from unnest(array['qq.com', '腾讯视频']) as c
+      on conflict (code) do nothing`);
+    const stored = await api.query<{ id: number; code: string; base_url: string }>(
+      sql`select id, code, base_url from video_sources order by id`,
+    );
+    expect(stored.map((x) => [x.code, x.base_url])).toEqual(
+      expect.arrayContaining([
+        ['m3u8', ''],
+        ['mp4', ''],
+        ['qq.com', ''],
+      ]),
+    );
+    for (const { id } of stored) {
+      const got = (await api.call('GET', `/app/admin/movie/sources/${id}`, { token: admin })).body.data;
+      const { name, code, baseUrl, type, priority, enabled, version } = got;
+      const put = await api.call('PUT', `/app/admin/movie/sources/${id}`, {
+        token: admin,
+        body: { name, code, baseUrl, type, priority, enabled, version },
+      });
+      expect(put.body.code, `${code}: ${JSON.stringify(put.body)}`).toBe(20000);
+      expect(put.body.data).toMatchObject({ name, code, baseUrl, version: version + 1 });
+    }
+    // What the notation cannot carry is still refused.
+    const bad = await api.call('POST', '/app/admin/movie/sources', {
+      token: admin,
+      body: { name: '坏', code: 'a$b', baseUrl: 'ftp://x' },
+    });
+    expect(Object.keys(bad.body.data.fields).sort()).toEqual(['baseUrl', 'code']);
+  });
+
   test('running it again matches by remote id: nothing duplicated, unchanged items skipped', async () => {
     const before = await count('movies');
     const r = await run({ sourceId: src, kind: 'pages', pageFrom: 1, pageTo: 2 });
@@ -446,5 +485,71 @@ describe('the schedule', () => {
     expect(f.fail_count).toBe(1);
     expect(f.last_error).toMatch(/^collect\.fail\.notJson\t/);
     expect(f.wait).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('a run left running by a process that stopped', () => {
+  /** As a process killed mid-run leaves its run: running, its claim last renewed at `at`. */
+  const deadRun = async (sourceId: number, at: Date, scheduled = false) => {
+    const [row] = await api.query<{ id: number }>(sql`
+      insert into collect_runs (source_id, kind, params, started_by, started_at, claimed_until)
+      values (${sourceId}, 'hours', '{}', ${scheduled ? null : 1}, ${at}, ${runClaim(at)}) returning id`);
+    return Number(row.id);
+  };
+  const status = async (runId: number) =>
+    (await api.query<{ status: string }>(sql`select status from collect_runs where id = ${runId}`))[0].status;
+
+  test('its lapsed claim marks it interrupted, by one of two instances; the schedule takes its source up again', async () => {
+    const id = await addSource('中断站', 'many', { scheduleMinutes: 60 });
+    await bindDefaults(id);
+    const t0 = api.clock.now();
+    // The schedule had claimed the source and started the run when the process died.
+    await api.query(sql`
+      update collect_sources set next_run_at = ${new Date(t0.getTime() - 60_000)},
+        claimed_until = ${new Date(t0.getTime() + 30 * 60_000)} where id = ${id}`);
+    const runId = await deadRun(id, t0, true);
+    // While its claim holds the run counts as alive: left alone, the source busy.
+    expect(await reapInterrupted(api.database.db, t0, id)).toEqual([]);
+    expect((await call('POST', '/runs', { sourceId: id, kind: 'hours' })).code).toBe(40900);
+    expect(await claimDueSource(api.database.db, t0)).toBeNull();
+    api.clock.advance((RUN_CLAIM_SECONDS + 1) * 1000);
+    const later = api.clock.now();
+    const [a, b] = await Promise.all([
+      reapInterrupted(api.database.db, later, id),
+      reapInterrupted(api.database.db, later, id),
+    ]);
+    expect([...a, ...b]).toEqual([runId]);
+    const zh = (await call('GET', `/runs/${runId}`)).data;
+    expect(zh).toMatchObject({ status: 'failed', error: 'collect.fail.interrupted' });
+    expect(zh.errorText).toMatch(/已中断/);
+    expect(zh.finishedAt).toBe(later.toISOString());
+    const en = await call('GET', `/runs/${runId}`, undefined, admin, { 'Accept-Language': 'en-US' });
+    expect(en.data.errorText).toMatch(/^Interrupted: the server stopped/);
+    // The source's schedule claim went with the run.
+    const claimed = await claimDueSource(api.database.db, later);
+    expect(claimed?.id).toBe(id);
+    await api.query(
+      sql`update collect_sources set claimed_until = null, schedule_minutes = 0 where id = ${id}`,
+    );
+  });
+
+  test('starting a run on the source marks its interrupted run; a live run elsewhere is not touched', async () => {
+    const deadSrc = await addSource('中断站2', 'many');
+    const liveSrc = await addSource('运行站', 'many');
+    await bindDefaults(deadSrc);
+    const t0 = api.clock.now();
+    const dead = await deadRun(deadSrc, t0);
+    api.clock.advance((RUN_CLAIM_SECONDS + 1) * 1000);
+    // A run on another source renewed its claim just now: alive.
+    const live = await deadRun(liveSrc, api.clock.now());
+    const r = await run({ sourceId: deadSrc, kind: 'pages', pageFrom: 1, pageTo: 1 });
+    expect(r.status).toBe('done');
+    expect(await status(dead)).toBe('failed');
+    expect(await reapInterrupted(api.database.db, api.clock.now())).not.toContain(live);
+    expect(await status(live)).toBe('running');
+    // The timer's look (every instance's next tick) marks it once its claim has lapsed too.
+    api.clock.advance((RUN_CLAIM_SECONDS + 1) * 1000);
+    expect(await reapInterrupted(api.database.db, api.clock.now())).toContain(live);
+    expect(await status(live)).toBe('failed');
   });
 });

@@ -303,3 +303,23 @@ describe('bad parameters: MacCMS’s refusal naming the parameter, never a 500',
     expect(r.body).toMatchObject({ code: 1, page: 1, total: 3 });
   });
 });
+
+describe('what is served', () => {
+  test('a movie taken offline is not served: not listed, not by ids, not in the total', async () => {
+    const m = await createMovie(api, admin, {
+      title: '已下架的片',
+      columnId: fx.columns.series,
+      plays: [{ sourceId: fx.sources.cdn1, line: 0, path: 'o.m3u8' }],
+    });
+    await okData(api.call('POST', `/app/admin/movie/movies/${m.id}/approve`, { token: admin }));
+    expect((await get('ac=list')).body.total).toBe(4);
+    await okData(api.call('POST', `/app/admin/movie/movies/${m.id}/offline`, { token: admin }));
+    const ids = async (q: string) => (await get(q)).body.list.map((x: any) => x.vod_id);
+    expect((await get('ac=list')).body.total).toBe(3);
+    expect(await ids('ac=list')).not.toContain(m.id);
+    expect(await ids(`ac=detail&ids=${m.id},${online.feature.id}`)).toEqual([online.feature.id]);
+    expect(await ids(`ac=list&t=${fx.columns.series}`)).toEqual([online.series.id]);
+    expect(await ids('ac=list&wd=下架')).toEqual([]);
+    expect(await ids('ac=detail&h=24')).not.toContain(m.id);
+  });
+});

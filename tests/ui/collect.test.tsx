@@ -3,7 +3,8 @@
  * The collection screens (issue #49) over the real API in-process (PGlite), the resource site answered from the
  * recorded fixtures of tests/fixtures/collect through the app's outbound handle: sources listed and created (a bad
  * URL refused beside its input), the connection test's types and total, bindings saved, a dry run started and
- * followed to its counts, and a run's per-item log in the history.
+ * followed to its counts, and a run's per-item log in the history; a video source as collection makes it (a line's
+ * code, no base URL) saved back through its edit form.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { RUN_RESOURCE, SOURCE_RESOURCE } from '../../src/resources/collect/names
 import { SourceEdit } from '../../src/resources/collect/SourceEdit';
 import { SourceList } from '../../src/resources/collect/SourceList';
 import { Task } from '../../src/resources/collect/Task';
+import { SourceEdit as VideoSourceEdit } from '../../src/resources/movie/SourceList';
 import { apiPaths } from '../../src/routes/build';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
 import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
@@ -274,4 +276,25 @@ test('a source whose last run failed says why in words, never as a message key; 
   // only the sorts the API takes (id, name) are offered: a header of another asked for a sort it refuses
   const sortable = screen.getAllByRole('columnheader').filter((h) => within(h).queryByRole('button'));
   expect(sortable.map((h) => h.textContent?.trim())).toEqual(['ID', '名称']);
+});
+
+test('a video source collection made (no base URL, a code like qq.com) saves back through its form', async () => {
+  const [row] = await api.query<{ id: number }>(sql`
+    insert into video_sources (name, code, base_url) values ('qq.com', 'qq.com', '') returning id`);
+  mount(
+    <ResourceContextProvider value="movie/sources">
+      <VideoSourceEdit />
+    </ResourceContextProvider>,
+    `/movie/sources/edit/${row.id}`,
+    '/movie/sources/edit/:id',
+  );
+  expect(((await screen.findByLabelText(/代码/)) as HTMLInputElement).value).toBe('qq.com');
+  expect(screen.getByText(/留空：每集的路径就是完整地址/)).toBeTruthy();
+  // Renamed only: the stored code and the empty base URL go back as they are.
+  fireEvent.change(screen.getByLabelText(/名称/), { target: { value: '腾讯' } });
+  fireEvent.click(screen.getByRole('button', { name: /保存/ }));
+  await waitFor(async () => {
+    const saved = await okData(api.call('GET', `/app/admin/movie/sources/${row.id}`, { token }));
+    expect(saved).toMatchObject({ name: '腾讯', code: 'qq.com', baseUrl: '', version: 2 });
+  });
 });

@@ -19,6 +19,7 @@ const collect: Record<keyof typeof zh, string> = {
   'collect.fail.tooManyPages':
     'The resource site claims {detail} pages, beyond what one run reads: collect a page range or fewer hours',
   'collect.fail.noOutbound': 'Collection needs the server edition (demo mode cannot reach other sites)',
+  'collect.fail.interrupted': 'Interrupted: the server stopped while collecting (run it again)',
   'collect.fail.internal': 'Collection failed: {detail}',
   'collect.refused.scheme': 'only http and https addresses are allowed',
   'collect.refused.address': 'the address is private, loopback or reserved and not on the allow-list',

@@ -16,6 +16,7 @@ const collect = {
   'collect.fail.remoteError': '资源站拒绝了请求：{detail}',
   'collect.fail.tooManyPages': '资源站说有 {detail} 页，超过一次采集的上限；请按页码范围或更短的时间采集',
   'collect.fail.noOutbound': '采集需要服务器版（演示模式不能访问外部网站）',
+  'collect.fail.interrupted': '已中断：采集中服务器停止了（请重新采集）',
   'collect.fail.internal': '采集出错：{detail}',
   'collect.refused.scheme': '只支持 http 和 https 地址',
   'collect.refused.address': '地址是内网、本机或保留地址，未在允许列表中',

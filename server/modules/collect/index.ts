@@ -21,4 +21,4 @@ export default defineModule({
   },
 });
 
-export { claimDueSource, executeRun, runScheduled } from './run';
+export { claimDueSource, executeRun, reapInterrupted, runScheduled } from './run';

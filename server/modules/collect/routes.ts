@@ -12,7 +12,16 @@ import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '
 import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
 import { outboundAllowList } from '../sys/settings';
-import { executeRun, MAX_RUN_PAGES, RunFailure, readSourceError, rememberTypes, testSource } from './run';
+import {
+  executeRun,
+  MAX_RUN_PAGES,
+  RunFailure,
+  readSourceError,
+  reapInterrupted,
+  rememberTypes,
+  runClaim,
+  testSource,
+} from './run';
 import {
   COLLECT_FORMATS,
   collectBindings,
@@ -338,6 +347,7 @@ function runToApi(
     ...rest,
     params: parse(r.params) as Record<string, unknown>,
     sourceName: r.sourceName ?? '',
+    claimedUntil: undefined,
     errorText: r.error ? failText(c, r.error, errorDetail) : '',
     startedAt: iso(r.startedAt) as string,
     finishedAt: iso(r.finishedAt),
@@ -467,6 +477,8 @@ export const runRoutes = () => {
           .for('update');
         if (!source) throw invalidField('sourceId', 'field.notFound');
         if (!source.enabled) throw invalidField('sourceId', 'collect.disabled');
+        // A run left running by a stopped process does not hold the source: it is marked interrupted here.
+        await reapInterrupted(tx, deps.clock.now(), source.id);
         const [busy] = await tx
           .select({ id: collectRuns.id })
           .from(collectRuns)
@@ -482,6 +494,7 @@ export const runRoutes = () => {
             startedBy: operator.id,
             startedByName: operator.nickname || operator.account,
             startedAt: deps.clock.now(),
+            claimedUntil: runClaim(deps.clock.now()),
           })
           .returning({ id: collectRuns.id });
         return run.id;

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { parsePlayLines } from '../../../common/episodes';
+import { parsePlayLines, SOURCE_CODE_PATTERN } from '../../../common/episodes';
 import type { OutboundFetch } from '../../core/outbound';
 import { refusalOf } from '../../core/outbound';
 import { transaction } from '../../core/shared';
@@ -19,7 +19,7 @@ import {
   readAnswer,
   titleKey,
 } from './reader';
-import { collectBindings, collectRuns, collectSources, type RUN_KINDS } from './schema';
+import { collectRuns, collectSources, type RUN_KINDS } from './schema';
 
 /**
  * A collection run: pages are fetched one at a time through the outbound guard (no transaction is open while the
@@ -78,6 +78,7 @@ export type FailKey =
   | 'collect.fail.remoteError'
   | 'collect.fail.tooManyPages'
   | 'collect.fail.noOutbound'
+  | 'collect.fail.interrupted'
   | 'collect.fail.internal';
 
 class RunFailure extends Error {
@@ -207,10 +208,7 @@ interface Ready {
 type Checked = { ok: true; item: Ready } | { ok: false; entry: LogEntry };
 
 /** Checks one remote item against the bindings: ready to match, or skipped/failed with its reason. */
-function checkItem(
-  raw: RemoteItem,
-  bindings: Map<number, { columnId: number | null; skipped: boolean }>,
-): Checked {
+function checkItem(raw: RemoteItem, bindings: Bindings): Checked {
   const name = cleanTitle(raw.title).slice(0, 80);
   const remoteId =
     Number.isNaN(raw.remoteId) || raw.remoteId < 1 || raw.remoteId > MAX_REMOTE_ID ? null : raw.remoteId;
@@ -231,7 +229,7 @@ function checkItem(
   let lineNo = 0;
   for (const l of parsed.value) {
     // A line becomes our video source of that code; a code the source form could not hold is left out, said.
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(l.code)) {
+    if (!SOURCE_CODE_PATTERN.test(l.code)) {
       if (problems.length < 10) problems.push(`badCode: ${l.code.slice(0, 40)}`);
       continue;
     }
@@ -300,28 +298,37 @@ async function plan(
 ): Promise<Planned> {
   const out: Planned = { adds: [], updates: [], entries: [] };
   if (!ready.length) return out;
+  // One lookup for the page: its remote ids among this source's items, and its titles among our movies (every
+  // title of the page, so that the two go in one statement; a known item's title rows are not used).
   const known = new Map<number, { movieId: number; hashes: Record<string, string> }>();
-  for (const r of rowsOf<{ remote_id: number; movie_id: number; hashes: Record<string, string> | string }>(
-    await db.execute(sql`
-      select remote_id, movie_id, hashes from collect_items
-      where source_id = ${sourceId} and remote_id = any(${arrayParam(ready.map((r) => r.remoteId))}::integer[])`),
-  ))
-    known.set(Number(r.remote_id), {
-      movieId: Number(r.movie_id),
-      hashes: typeof r.hashes === 'string' ? JSON.parse(r.hashes) : r.hashes,
-    });
   const byTitle = new Map<string, { id: number; year: string }[]>();
-  const unknownKeys = [...new Set(ready.filter((r) => !known.has(r.remoteId)).map((r) => r.key))];
-  if (unknownKeys.length)
-    for (const r of rowsOf<{ id: number; k: string; y: string | null }>(
-      await db.execute(sql`
-        select id, lower(btrim(title)) as k, extract(year from release_date)::int::text as y from movies
-        where lower(btrim(title)) = any(${arrayParam(unknownKeys)}::text[]) order by id`),
-    )) {
-      const list = byTitle.get(r.k) ?? [];
+  for (const r of rowsOf<{
+    k: string;
+    remote_id: number | null;
+    id: number;
+    hashes: Record<string, string> | string | null;
+    t: string | null;
+    y: string | null;
+  }>(
+    await db.execute(sql`
+      select 'i' as k, remote_id, movie_id as id, hashes, null::text as t, null::text as y from collect_items
+      where source_id = ${sourceId} and remote_id = any(${arrayParam(ready.map((r) => r.remoteId))}::integer[])
+      union all
+      select 't', null, id, null, lower(btrim(title)), extract(year from release_date)::int::text from movies
+      where lower(btrim(title)) = any(${arrayParam([...new Set(ready.map((r) => r.key))])}::text[])
+      order by 1, 3`),
+  )) {
+    if (r.k === 'i')
+      known.set(Number(r.remote_id), {
+        movieId: Number(r.id),
+        hashes: typeof r.hashes === 'string' ? JSON.parse(r.hashes) : (r.hashes ?? {}),
+      });
+    else {
+      const list = byTitle.get(r.t ?? '') ?? [];
       list.push({ id: Number(r.id), year: r.y ?? '' });
-      byTitle.set(r.k, list);
+      byTitle.set(r.t ?? '', list);
     }
+  }
   const matched = new Map<Ready, { movieId: number; hashes: Record<string, string> | null }>();
   const seenIds = new Set<number>();
   const seenKeys = new Set<string>();
@@ -435,8 +442,15 @@ async function plan(
 
 const nonEmpty = <T>(a: T[]) => (a.length ? a : undefined);
 
-/** Writes a planned page in one transaction: sources for new line codes, new movies, updates, plays, items. */
-async function writePage(tx: Tx, source: Source, p: Planned, now: Date) {
+/** Video sources by code, as a run has learned them (made or found): a page whose codes are all known asks nothing. */
+export type SourceIds = Map<string, number>;
+
+/**
+ * Writes a planned page (in the caller's transaction): sources for new line codes, updates of matched movies, and
+ * in one statement the new movies (ids drawn first, so each new item's plays and item record name its movie), every
+ * play and every item record. Answers the sources it made or found, for the run to remember once this commits.
+ */
+async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: SourceIds) {
   const codes = [
     ...new Set(
       [
@@ -446,67 +460,56 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date) {
     ),
   ];
   const sourceIds = new Map<string, number>();
-  if (codes.length) {
+  const unknown = codes.filter((c) => !known.has(c));
+  for (const c of codes) if (known.has(c)) sourceIds.set(c, known.get(c) as number);
+  if (unknown.length) {
     // A remote line's code is our video source's code: made with an empty base URL (its episodes are full URLs)
-    // when none exists, so the operator sees it under video sources and can set it.
-    await tx.execute(sql`
-      insert into video_sources (name, code, base_url)
-      select c, c, '' from unnest(${arrayParam(codes)}::text[]) as c
-      on conflict (code) do nothing`);
+    // when none exists, so the operator sees it under video sources and can set it. One statement: the sources made
+    // now (RETURNING) beside those that were there (the select does not see the insert's rows, being of the
+    // statement's snapshot).
     for (const r of rowsOf<{ id: number; code: string }>(
-      await tx.execute(
-        sql`select id, code from video_sources where code = any(${arrayParam(codes)}::text[])`,
-      ),
+      await tx.execute(sql`
+        with made as (
+          insert into video_sources (name, code, base_url)
+          select c, c, '' from unnest(${arrayParam(unknown)}::text[]) as c
+          on conflict (code) do nothing
+          returning id, code)
+        select id, code from made
+        union all select id, code from video_sources where code = any(${arrayParam(unknown)}::text[])`),
     ))
       sourceIds.set(r.code, Number(r.id));
   }
+  // Plays and item records name their movie by id (an update) or by the new item's place in `adds` (1-based).
   const plays: {
-    movieId: number;
+    ord: number;
+    movieId: number | null;
     line: number;
     sort: number;
     name: string;
     path: string;
     sourceId: number;
   }[] = [];
-  const itemRows: { remoteId: number; movieId: number; hashes: string }[] = [];
-  if (p.adds.length) {
-    const ids = rowsOf<{ id: number }>(
-      await tx.execute(
-        sql`select nextval('movies_id_seq')::int as id from generate_series(1, ${p.adds.length})`,
-      ),
-    ).map((r) => Number(r.id));
-    const status = source.trusted ? 'online' : 'pending';
-    await tx.execute(sql`
-      insert into movies (id, title, description, cover, column_id, status, published_at, created_at, updated_at)
-      select u.id, u.title, u.description, u.cover, u.column_id, ${status}, ${source.trusted ? now : null}::timestamptz, ${now}, ${now}
-      from unnest(${arrayParam(ids)}::integer[], ${arrayParam(p.adds.map((a) => a.values.title))}::text[],
-        ${arrayParam(p.adds.map((a) => a.values.description))}::text[], ${arrayParam(p.adds.map((a) => a.values.cover))}::text[],
-        ${arrayParam(p.adds.map((a) => a.values.columnId))}::integer[]) as u(id, title, description, cover, column_id)`);
-    p.adds.forEach((a, i) => {
-      const movieId = ids[i];
-      for (const l of a.lines)
-        plays.push({
-          movieId,
-          line: l.line,
-          sort: l.sort,
-          name: l.name,
-          path: l.path,
-          sourceId: sourceIds.get(l.code) as number,
-        });
-      itemRows.push({
-        remoteId: a.remoteId,
-        movieId,
-        hashes: JSON.stringify(
-          Object.fromEntries(FIELDS.map((f) => [f, fieldHash(valueText(f, a.values, a.plays))])),
-        ),
+  const itemRows: { ord: number; movieId: number | null; remoteId: number; hashes: string }[] = [];
+  p.adds.forEach((a, i) => {
+    for (const l of a.lines)
+      plays.push({
+        ord: i + 1,
+        movieId: null,
+        line: l.line,
+        sort: l.sort,
+        name: l.name,
+        path: l.path,
+        sourceId: sourceIds.get(l.code) as number,
       });
+    itemRows.push({
+      ord: i + 1,
+      movieId: null,
+      remoteId: a.remoteId,
+      hashes: JSON.stringify(
+        Object.fromEntries(FIELDS.map((f) => [f, fieldHash(valueText(f, a.values, a.plays))])),
+      ),
     });
-    const entryOf = new Map(p.entries.filter((e) => e.outcome === 'added').map((e) => [e.remoteId, e]));
-    p.adds.forEach((a, i) => {
-      const e = entryOf.get(a.remoteId);
-      if (e) e.movieId = ids[i];
-    });
-  }
+  });
   const changed = p.updates.filter((u) => u.set.length);
   if (changed.length) {
     const pick = <K extends 'title' | 'description' | 'cover' | 'columnId'>(
@@ -529,6 +532,7 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date) {
       for (const u of replaced)
         for (const l of u.item.lines)
           plays.push({
+            ord: 0,
             movieId: u.current.id,
             line: l.line,
             sort: l.sort,
@@ -539,28 +543,87 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date) {
     }
   }
   for (const u of p.updates)
-    itemRows.push({ remoteId: u.item.remoteId, movieId: u.current.id, hashes: JSON.stringify(u.hashes) });
-  if (plays.length)
-    await tx.execute(sql`
-      insert into movie_plays (movie_id, source_id, line, sort, name, path)
-      select * from unnest(${arrayParam(plays.map((x) => x.movieId))}::integer[], ${arrayParam(plays.map((x) => x.sourceId))}::integer[],
-        ${arrayParam(plays.map((x) => x.line))}::integer[], ${arrayParam(plays.map((x) => x.sort))}::integer[],
-        ${arrayParam(plays.map((x) => x.name))}::text[], ${arrayParam(plays.map((x) => x.path))}::text[])`);
-  if (itemRows.length)
-    await tx.execute(sql`
-      insert into collect_items (source_id, remote_id, movie_id, hashes, collected_at)
-      select ${source.id}, u.r, u.m, u.h::jsonb, ${now}
-      from unnest(${arrayParam(itemRows.map((x) => x.remoteId))}::integer[], ${arrayParam(itemRows.map((x) => x.movieId))}::integer[],
-        ${arrayParam(itemRows.map((x) => x.hashes))}::text[]) as u(r, m, h)
-      on conflict (source_id, remote_id) do update set movie_id = excluded.movie_id, hashes = excluded.hashes,
-        collected_at = excluded.collected_at`);
+    itemRows.push({
+      ord: 0,
+      movieId: u.current.id,
+      remoteId: u.item.remoteId,
+      hashes: JSON.stringify(u.hashes),
+    });
+  if (itemRows.length) {
+    const status = source.trusted ? 'online' : 'pending';
+    // Each insert only when it has rows: an insert of none would still run the movies' statement triggers.
+    const movieRows = p.adds.length
+      ? sql`, m as (
+          insert into movies (id, title, description, cover, column_id, status, published_at, created_at, updated_at)
+          select ids.id, u.title, u.description, u.cover, u.column_id, ${status}, ${source.trusted ? now : null}::timestamptz, ${now}, ${now}
+          from unnest(${arrayParam(p.adds.map((a) => a.values.title))}::text[],
+            ${arrayParam(p.adds.map((a) => a.values.description))}::text[], ${arrayParam(p.adds.map((a) => a.values.cover))}::text[],
+            ${arrayParam(p.adds.map((a) => a.values.columnId))}::integer[]) with ordinality as u(title, description, cover, column_id, ord)
+          join ids on ids.ord = u.ord)`
+      : sql``;
+    const playRows = plays.length
+      ? sql`, p as (
+          insert into movie_plays (movie_id, source_id, line, sort, name, path)
+          select coalesce(x.movie_id, ids.id), x.source_id, x.line, x.sort, x.name, x.path
+          from unnest(${arrayParam(plays.map((x) => x.ord))}::integer[], ${arrayParam(plays.map((x) => x.movieId))}::integer[],
+            ${arrayParam(plays.map((x) => x.sourceId))}::integer[], ${arrayParam(plays.map((x) => x.line))}::integer[],
+            ${arrayParam(plays.map((x) => x.sort))}::integer[], ${arrayParam(plays.map((x) => x.name))}::text[],
+            ${arrayParam(plays.map((x) => x.path))}::text[]) as x(ord, movie_id, source_id, line, sort, name, path)
+          left join ids on ids.ord = x.ord)`
+      : sql``;
+    const ids = rowsOf<{ id: number }>(
+      await tx.execute(sql`
+        with ids as materialized (
+          select nextval('movies_id_seq')::int as id, ord::int as ord from generate_series(1, ${p.adds.length}) as ord)
+        ${movieRows}${playRows},
+        i as (
+          insert into collect_items (source_id, remote_id, movie_id, hashes, collected_at)
+          select ${source.id}, x.r, coalesce(x.movie_id, ids.id), x.h::jsonb, ${now}
+          from unnest(${arrayParam(itemRows.map((x) => x.ord))}::integer[], ${arrayParam(itemRows.map((x) => x.movieId))}::integer[],
+            ${arrayParam(itemRows.map((x) => x.remoteId))}::integer[], ${arrayParam(itemRows.map((x) => x.hashes))}::text[])
+            as x(ord, movie_id, r, h)
+          left join ids on ids.ord = x.ord
+          on conflict (source_id, remote_id) do update set movie_id = excluded.movie_id, hashes = excluded.hashes,
+            collected_at = excluded.collected_at)
+        select id from ids order by ord`),
+    ).map((r) => Number(r.id));
+    const entryOf = new Map(p.entries.filter((e) => e.outcome === 'added').map((e) => [e.remoteId, e]));
+    p.adds.forEach((a, i) => {
+      const e = entryOf.get(a.remoteId);
+      if (e) e.movieId = ids[i];
+    });
+  }
+  return sourceIds;
 }
 
 // --- the run ---------------------------------------------------------------------------------------------------
 
-async function loadBindings(db: Executor, sourceId: number) {
-  const rows = await db.select().from(collectBindings).where(eq(collectBindings.sourceId, sourceId));
-  return new Map(rows.map((b) => [b.remoteTypeId, { columnId: b.columnId, skipped: b.skipped }]));
+type Bindings = Map<number, { columnId: number | null; skipped: boolean }>;
+
+/**
+ * A page's first statement: the run's claim renewed and a cancel read (`heartbeat`), with the source's bindings as
+ * they are now (an operator may bind a type while a run goes on).
+ */
+async function beatWithBindings(
+  db: Executor,
+  runId: number,
+  sourceId: number,
+  now: Date,
+): Promise<{ beat: Beat; bindings: Bindings }> {
+  const [r] = rowsOf<{ c: boolean; b: [number, number | null, boolean][] | string }>(
+    await db.execute(sql`
+      update collect_runs set claimed_until = ${runClaim(now)}::timestamptz
+      where id = ${runId} and status = 'running'
+      returning cancel_requested as c, (
+        select coalesce(json_agg(json_build_array(remote_type_id, column_id, skipped)), '[]'::json)
+        from collect_bindings where source_id = ${sourceId}) as b`),
+  );
+  if (!r) return { beat: 'gone', bindings: new Map() };
+  const list = typeof r.b === 'string' ? (JSON.parse(r.b) as [number, number | null, boolean][]) : r.b;
+  return {
+    beat: r.c ? 'cancelled' : 'go',
+    bindings: new Map(list.map(([type, columnId, skipped]) => [Number(type), { columnId, skipped }])),
+  };
 }
 
 /** Remote types seen for the first time are listed as unbound (never silently dropped). */
@@ -592,6 +655,11 @@ function queryOf(kind: RunKind, params: RunParams, page: number): Record<string,
 /**
  * Runs a run row to its end: done, failed (with its reason) or cancelled. Never throws: whatever happens is on the
  * run row (an unexpected error as `collect.fail.internal`, logged by the caller's logger if it wants).
+ *
+ * A page costs one fetch and one transaction: the claim renewed and a cancel read, the bindings read, the items
+ * matched (one lookup of remote ids and one of titles for the page), the page written with multi-row statements, and
+ * the progress (counts, the new log entries appended while the log has room, the claim again) written. The progress
+ * write answers whether a cancel was asked meanwhile, so a cancel stops the run between pages without another read.
  */
 export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   const { db } = deps;
@@ -599,7 +667,7 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   if (run?.status !== 'running') return;
   const [source] = await db.select().from(collectSources).where(eq(collectSources.id, run.sourceId));
   const params = (typeof run.params === 'string' ? JSON.parse(run.params) : run.params) as RunParams;
-  const log: LogEntry[] = [];
+  let logged = 0;
   const totals = { added: 0, updated: 0, skipped: 0, failed: 0 };
   const finish = async (status: 'done' | 'failed' | 'cancelled', error = '', detail = '') => {
     const ended = await db
@@ -615,58 +683,89 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
         .set({ lastRunAt: deps.now(), lastError: sourceError(error, detail) })
         .where(eq(collectSources.id, source.id));
   };
+  // Remote types this run has recorded already (their names are written once per run, not once per page).
+  const typesSeen = new Set<number>();
+  // Video sources of the line codes met so far (a source in use by plays cannot be deleted, so an id stays good).
+  const sourceIds: SourceIds = new Map();
   try {
+    const beat = await heartbeat(db, runId, deps.now());
+    // Gone: another instance took this run for interrupted (this process stalled past its claim); it is theirs.
+    if (beat === 'gone') return;
+    if (beat === 'cancelled') return await finish('cancelled');
     if (!source) return await finish('failed', 'collect.fail.internal', 'source deleted');
     const allowHosts = await outboundAllowList(db, deps.tenant);
     const dryAdds = new Set<string>();
     const first = run.kind === 'pages' ? (params.pageFrom ?? 1) : 1;
     let last = run.kind === 'pages' ? (params.pageTo ?? first) : first + MAX_RUN_PAGES - 1;
+    const fetchOf = (page: number) => {
+      const f = fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page));
+      f.catch(() => undefined); // awaited in its turn; a run that stops before then leaves it unread
+      return f;
+    };
+    // The next page is fetched while this one is written (one request ahead, so two pages in memory at most): the
+    // site's answer time and ours overlap instead of adding up.
+    let next = fetchOf(first);
     for (let page = first; page <= last; page++) {
-      if (await cancelled(db, runId)) return await finish('cancelled');
-      const answer = await fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page));
+      // Between pages, a plain read: a cancel asked during the last page's write stops the run here.
+      if (page > first && (await cancelAsked(db, runId))) return await finish('cancelled');
+      const answer = await next;
       if (page === first) {
         if (run.kind !== 'pages' && answer.pageCount > MAX_RUN_PAGES)
           throw new RunFailure('collect.fail.tooManyPages', String(answer.pageCount));
         if (run.kind !== 'pages') last = Math.max(first, Math.min(last, answer.pageCount));
         else last = Math.min(last, Math.max(first, answer.pageCount));
-        await db
+      }
+      if (page < last && answer.items.length) next = fetchOf(page + 1);
+      const types = answer.items.filter((i) => !typesSeen.has(i.typeId));
+      const step = async (ex: Executor) => {
+        // The fetch took a while: a cancel asked meanwhile stops the run before this page is written.
+        const now = deps.now();
+        const { beat, bindings } = await beatWithBindings(ex, runId, source.id, now);
+        if (beat !== 'go') return { beat };
+        if (!run.dryRun && types.length) await rememberTypes(ex, source.id, types);
+        const ready: Ready[] = [];
+        const entries: LogEntry[] = [];
+        for (const raw of answer.items) {
+          const c = checkItem(raw, bindings);
+          if (c.ok) ready.push(c.item);
+          else entries.push(c.entry);
+        }
+        let planned: Planned;
+        let made: SourceIds | undefined;
+        if (run.dryRun) planned = await plan(ex, source.id, ready, false, dryAdds);
+        else {
+          planned = await plan(ex, source.id, ready, true);
+          made = await writePage(ex as Tx, source, planned, now, sourceIds);
+        }
+        entries.push(...planned.entries);
+        const counts = { ...totals };
+        for (const e of entries) counts[e.outcome]++;
+        const more = entries.slice(0, Math.max(0, MAX_LOG - logged));
+        const [r] = await ex
           .update(collectRuns)
-          .set({ pageCount: last - first + 1 })
-          .where(eq(collectRuns.id, runId));
+          .set({
+            pagesDone: page - first + 1,
+            pageCount: last - first + 1,
+            ...counts,
+            claimedUntil: runClaim(deps.now()),
+            ...(more.length ? { log: sql`${collectRuns.log} || ${JSON.stringify(more)}::jsonb` } : {}),
+          })
+          .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+          .returning({ c: collectRuns.cancelRequested });
+        const beat2: Beat = r ? (r.c ? 'cancelled' : 'go') : 'gone';
+        return { beat: beat2, planned, counts, logged: more.length, made };
+      };
+      // A real page is written in one transaction (a retry starts the step over: nothing of a failed try is kept).
+      const done = run.dryRun ? await step(db) : await transaction(db, step);
+      if (done.planned) {
+        Object.assign(totals, done.counts);
+        logged += done.logged ?? 0;
+        for (const t of types) typesSeen.add(t.typeId);
+        for (const [code, id] of done.made ?? []) sourceIds.set(code, id);
+        if (run.dryRun) for (const a of done.planned.adds) dryAdds.add(a.key);
       }
-      const bindings = await loadBindings(db, source.id);
-      const ready: Ready[] = [];
-      const entries: LogEntry[] = [];
-      for (const raw of answer.items) {
-        const c = checkItem(raw, bindings);
-        if (c.ok) ready.push(c.item);
-        else entries.push(c.entry);
-      }
-      if (await cancelled(db, runId)) return await finish('cancelled');
-      let planned: Planned;
-      if (run.dryRun) {
-        planned = await plan(db, source.id, ready, false, dryAdds);
-        for (const a of planned.adds) dryAdds.add(a.key);
-      } else
-        planned = await transaction(db, async (tx) => {
-          if (!run.dryRun)
-            await rememberTypes(
-              tx,
-              source.id,
-              answer.items.map((i) => ({ typeId: i.typeId, typeName: i.typeName })),
-            );
-          const p = await plan(tx, source.id, ready, true);
-          await writePage(tx, source, p, deps.now());
-          return p;
-        });
-      entries.push(...planned.entries);
-      for (const e of entries) totals[e.outcome]++;
-      const room = MAX_LOG - log.length;
-      if (room > 0) log.push(...entries.slice(0, room));
-      await db
-        .update(collectRuns)
-        .set({ pagesDone: page - first + 1, ...totals, log: sql`${JSON.stringify(log)}::jsonb` })
-        .where(eq(collectRuns.id, runId));
+      if (done.beat === 'gone') return;
+      if (done.beat === 'cancelled') return await finish('cancelled');
       if (!answer.items.length) break;
     }
     await finish('done');
@@ -690,7 +789,24 @@ export function readSourceError(stored: string): { key: string; detail: string }
   return tab < 0 ? { key: stored, detail: '' } : { key: stored.slice(0, tab), detail: stored.slice(tab + 1) };
 }
 
-async function cancelled(db: Db, runId: number) {
+// --- the run's claim ---------------------------------------------------------------------------------------------
+
+/**
+ * How long a run's claim holds without being renewed. The working process renews it before each page is fetched and
+ * before it is written (a page is fetched within PAGE_TIMEOUT_MS and written in well under a minute), so a run whose
+ * claim has lapsed has no process behind it.
+ */
+export const RUN_CLAIM_SECONDS = 180;
+
+export const runClaim = (now: Date) => new Date(now.getTime() + RUN_CLAIM_SECONDS * 1000);
+
+/**
+ * Renews the run's claim and reads whether a cancel was asked, in one statement: `gone` when the run is no longer
+ * running (ended, or taken for interrupted by another instance).
+ */
+type Beat = 'go' | 'cancelled' | 'gone';
+
+async function cancelAsked(db: Db, runId: number) {
   const [r] = await db
     .select({ c: collectRuns.cancelRequested })
     .from(collectRuns)
@@ -698,9 +814,46 @@ async function cancelled(db: Db, runId: number) {
   return !r || r.c;
 }
 
+async function heartbeat(db: Executor, runId: number, now: Date): Promise<Beat> {
+  const [r] = await db
+    .update(collectRuns)
+    .set({ claimedUntil: runClaim(now) })
+    .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+    .returning({ c: collectRuns.cancelRequested });
+  if (!r) return 'gone';
+  return r.c ? 'cancelled' : 'go';
+}
+
+/**
+ * Runs left `running` by a process that stopped (their claim lapsed at `now`) are marked failed with
+ * `collect.fail.interrupted`; a scheduled one's source claim is freed with it, so the schedule takes it up again.
+ * One statement: of several instances looking at once, each run is marked by one (the others find it no longer
+ * running). `sourceId` limits it to one source. Answers the runs marked.
+ */
+export async function reapInterrupted(db: Executor, now: Date, sourceId?: number): Promise<number[]> {
+  const rows = rowsOf<{ id: number }>(
+    await db.execute(sql`
+      with r as (
+        update collect_runs set status = 'failed', error = 'collect.fail.interrupted', error_detail = '',
+          finished_at = ${now}::timestamptz, claimed_until = null
+        where status = 'running' and coalesce(claimed_until, '-infinity') < ${now}::timestamptz
+          ${sourceId === undefined ? sql`` : sql`and source_id = ${sourceId}`}
+        returning id, source_id, started_by),
+      s as (
+        update collect_sources set claimed_until = null
+        where id in (select source_id from r where started_by is null)
+        returning id)
+      select id from r order by id`),
+  );
+  return rows.map((r) => Number(r.id));
+}
+
 // --- the schedule ----------------------------------------------------------------------------------------------
 
-/** How long a scheduled run's claim holds: a run still going after it can be claimed again by another instance. */
+/**
+ * How long a source's schedule claim holds when its run never frees it. A source with a run still running is not
+ * claimed whatever its claim (that run's own claim says whether it is alive: `reapInterrupted`).
+ */
 export const CLAIM_MINUTES = 30;
 
 /**
@@ -715,6 +868,7 @@ export async function claimDueSource(db: Db, now: Date): Promise<Source | null> 
         select id from collect_sources
         where enabled and schedule_minutes > 0 and coalesce(next_run_at, '-infinity') <= ${now}
           and coalesce(claimed_until, '-infinity') <= ${now}
+          and not exists (select 1 from collect_runs r where r.source_id = collect_sources.id and r.status = 'running')
         order by next_run_at nulls first, id limit 1 for update skip locked)
       returning id`),
   );
@@ -739,6 +893,7 @@ export async function runScheduled(deps: RunDeps, source: Source): Promise<numbe
       params: { hours: source.scheduleHours },
       startedByName: '',
       startedAt: deps.now(),
+      claimedUntil: runClaim(deps.now()),
     })
     .returning({ id: collectRuns.id });
   await executeRun(deps, run.id);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -94,10 +95,15 @@ export const collectRuns = pgTable(
     errorDetail: varchar('error_detail', { length: 256 }).notNull().default(''),
     log: jsonb('log').notNull().default([]),
     cancelRequested: boolean('cancel_requested').notNull().default(false),
+    /** Renewed by the process working on the run; lapsed while `running`, the run was interrupted (see run.ts). */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('collect_runs_source').on(t.sourceId, t.id.desc())],
+  (t) => [
+    index('collect_runs_source').on(t.sourceId, t.id.desc()),
+    index('collect_runs_running').on(t.claimedUntil).where(sql`${t.status} = 'running'`),
+  ],
 );
 
 /** What was last collected for a remote item: the movie it became and each field's hash then. */

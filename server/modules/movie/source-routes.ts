@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { eq, ilike, or } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { MAX_LINE_CODE, SOURCE_CODE_PATTERN } from '../../../common/episodes';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { ApiError } from '../../core/errors';
 import { crudResource } from '../../core/resource';
@@ -24,19 +25,16 @@ const Source = z
 
 const fields = {
   name: z.string().trim().min(1).max(64),
-  code: z
-    .string()
-    .trim()
-    .min(1)
-    .max(32)
-    .regex(/^[A-Za-z0-9_-]+$/),
-  /** An http(s) URL, or a path on this site. */
+  code: z.string().trim().min(1).max(MAX_LINE_CODE).regex(SOURCE_CODE_PATTERN),
+  /**
+   * An http(s) URL, a path on this site, or empty: the episodes' paths are whole addresses (the sources collection
+   * and the MacCMS move make from a line's code are so).
+   */
   baseUrl: z
     .string()
     .trim()
-    .min(1)
     .max(512)
-    .refine((v) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v) || /^\/[^\s]*$/.test(v), {
+    .refine((v) => v === '' || /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v) || /^\/[^\s]*$/.test(v), {
       params: { key: 'field.invalid' },
     }),
   type: z.enum(SOURCE_TYPES),
@@ -73,6 +71,7 @@ export const sourceRoutes = () =>
     fields,
     create: z.object({
       ...fields,
+      baseUrl: fields.baseUrl.optional().default(''),
       type: fields.type.optional().default('hls'),
       priority: fields.priority.optional().default(0),
       enabled: fields.enabled.optional().default(true),

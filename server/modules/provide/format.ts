@@ -16,10 +16,15 @@ export interface FormatContext {
   timeZone: string;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` in the tenant's time zone, as MacCMS writes `vod_time`. */
-export function vodTime(isoTime: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
+/**
+ * One formatter per time zone, made once: making an Intl.DateTimeFormat costs far more than formatting with it (a
+ * tenth of a millisecond or more), and a page of 100 items formats 100 times.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(timeZone: string) {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -28,7 +33,17 @@ export function vodTime(isoTime: string, timeZone: string): string {
       minute: '2-digit',
       second: '2-digit',
       hourCycle: 'h23',
-    })
+    });
+    // Time zones are few (the settings' choices, checked by isTimeZone); the bound only keeps a mistake small.
+    if (formatters.size < 100) formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in the tenant's time zone, as MacCMS writes `vod_time`. */
+export function vodTime(isoTime: string, timeZone: string): string {
+  const parts = Object.fromEntries(
+    formatterOf(timeZone)
       .formatToParts(new Date(isoTime))
       .map((p) => [p.type, p.value]),
   );

@@ -46,7 +46,9 @@ export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Prom
   let totals: ListTotal;
   if (q.h === undefined) {
     const query: MovieListQuery = {
+      // The online view holds the movies taken offline too: only those online are served.
       view: 'online',
+      status: 'online',
       page: q.pg,
       pageSize: q.pageSize,
       sort: 'publishedAt',

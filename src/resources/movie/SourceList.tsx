@@ -21,6 +21,7 @@ import {
   TopToolbar,
   useTranslate,
 } from 'react-admin';
+import { MAX_LINE_CODE, SOURCE_CODE_PATTERN } from '../../../common/episodes';
 import { Permission, ReadOnlyBanner, useIsAdmin } from '../../auth/permission';
 import { EditPage } from '../../components/EditPage';
 import { ExportCsvButton, fieldColumns } from '../../components/ExportCsvButton';
@@ -100,7 +101,8 @@ export function SourceList() {
   );
 }
 
-const baseUrl = regex(/^(https?:\/\/[^\s/?#]+\S*|\/\S*)$/i, `${SOURCE_MSG}.baseUrlFormat`);
+// Empty is allowed: the episodes' paths are then whole addresses (sources made by collection and the MacCMS move).
+const baseUrl = regex(/^(https?:\/\/[^\s/?#]+\S*|\/\S*)?$/i, `${SOURCE_MSG}.baseUrlFormat`);
 
 function SourceInputs() {
   const translate = useTranslate();
@@ -112,9 +114,20 @@ function SourceInputs() {
       <TextInput source="name" validate={[required(), maxLength(64)]} />
       <TextInput
         source="code"
-        validate={[required(), maxLength(32), regex(/^[A-Za-z0-9_-]+$/, `${SOURCE_MSG}.codeFormat`)]}
+        validate={[
+          required(),
+          maxLength(MAX_LINE_CODE),
+          regex(SOURCE_CODE_PATTERN, `${SOURCE_MSG}.codeFormat`),
+        ]}
       />
-      <TextInput source="baseUrl" validate={[required(), maxLength(512), baseUrl]} fullWidth />
+      <TextInput
+        source="baseUrl"
+        validate={[maxLength(512), baseUrl]}
+        // Sent as '' when emptied (react-admin's default would send null, which the API refuses).
+        parse={(v: string) => v}
+        helperText={`${SOURCE_MSG}.baseUrlEmpty`}
+        fullWidth
+      />
       <SelectInput source="type" choices={typeChoices} validate={required()} />
       <NumberInput source="priority" validate={[minValue(-10_000), maxValue(10_000)]} step={1} />
       <BooleanInput source="enabled" />
