@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, type ListParams, listPage, listQuery } from '../../core/crud';
@@ -115,25 +116,27 @@ export const sourceRoutes = () => {
 
   const Class = z.object({ typeId: z.number(), typeName: z.string() });
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/sources/{id}/test',
-      tags: ['collect sources'],
-      security,
-      summary:
-        "Read the site's ac=list (admin): its types and total, or the readable reason it failed; the types are listed for binding",
-      middleware: asAdmin,
-      request: { params: idParam },
-      responses: jsonResponse(
-        z.object({
-          ok: z.boolean(),
-          total: z.number(),
-          pageCount: z.number(),
-          classes: z.array(Class),
-          error: z.string(),
-        }),
-      ),
-    }),
+    createRoute(
+      readOnlyRoute({
+        method: 'post',
+        path: '/sources/{id}/test',
+        tags: ['collect sources'],
+        security,
+        summary:
+          "Read the site's ac=list (admin): its types and total, or the readable reason it failed; the types are listed for binding",
+        middleware: asAdmin,
+        request: { params: idParam },
+        responses: jsonResponse(
+          z.object({
+            ok: z.boolean(),
+            total: z.number(),
+            pageCount: z.number(),
+            classes: z.array(Class),
+            error: z.string(),
+          }),
+        ),
+      }),
+    ),
     async (c) => {
       const { db, outbound } = c.get('deps');
       const source = await mustSource(c, c.req.valid('param').id);

@@ -17,6 +17,7 @@ import {
   parseAddress,
 } from '../../../common/comment';
 import { REVIEW_STATUSES } from '../../../common/review';
+import { readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
@@ -272,17 +273,19 @@ export function filterRoutes() {
     },
   );
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{module}/trial',
-      tags,
-      security,
-      summary:
-        'Try rules (saved or not) on the newest 5,000 shown or pending items: how many would be blocked (hidden), held (back to review), masked, with examples. Changes nothing',
-      middleware: asAnyOperator,
-      request: { params: moduleParam, body: jsonBody(Rules) },
-      responses: jsonResponse(TrialAnswer),
-    }),
+    createRoute(
+      readOnlyRoute({
+        method: 'post',
+        path: '/{module}/trial',
+        tags,
+        security,
+        summary:
+          'Try rules (saved or not) on the newest 5,000 shown or pending items: how many would be blocked (hidden), held (back to review), masked, with examples. Changes nothing',
+        middleware: asAnyOperator,
+        request: { params: moduleParam, body: jsonBody(Rules) },
+        responses: jsonResponse(TrialAnswer),
+      }),
+    ),
     async (c) => {
       const { module } = c.req.valid('param');
       const filter = compileFilter(cleanRules(c.req.valid('json')), toSimplified);
