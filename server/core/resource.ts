@@ -320,13 +320,14 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
           .insert(table)
           .values({ ...values, ...scopeValues(c), createdAt: clock.now(), updatedAt: clock.now() } as any)
           .returning();
-        await decl.afterWrite?.(tx, r as Row, c, 'create');
+        // Before afterWrite: an error there undoes the entry with the change (one transaction).
         await audit(tx, c, {
           resource,
           action: 'create',
           recordId: (r as Row).id,
           changes: { after: snapshot(kept(r), secret) },
         });
+        await decl.afterWrite?.(tx, r as Row, c, 'create');
         return r as Row;
       });
       return ok(c, toApi(row, c));
@@ -345,13 +346,14 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
         if (current.version !== v) throw conflict();
         const values = (await decl.beforeSave?.(tx, patch, { c, id: recordId, current })) ?? patch;
         const r = await updateVersioned<Row>(tx, table, recordId, v, { ...values, updatedAt: clock.now() });
-        await decl.afterWrite?.(tx, r, c, 'update');
+        // Before afterWrite: an error there undoes the entry with the change (one transaction).
         await audit(tx, c, {
           resource,
           action: 'update',
           recordId,
           changes: diff(kept(current), kept(r), secret),
         });
+        await decl.afterWrite?.(tx, r, c, 'update');
         return r;
       });
       return ok(c, toApi(row, c));
@@ -367,13 +369,14 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
         const r = await lockOne(tx, c, recordId);
         await decl.beforeDelete?.(tx, r, c);
         await tx.delete(table).where(eq(table.id, recordId));
-        await decl.afterWrite?.(tx, r, c, 'delete');
+        // Before afterWrite: an error there undoes the entry with the change (one transaction).
         await audit(tx, c, {
           resource,
           action: 'delete',
           recordId,
           changes: { before: snapshot(kept(r), secret) },
         });
+        await decl.afterWrite?.(tx, r, c, 'delete');
         return r as Row;
       });
       return ok(c, toApi(row, c));

@@ -14,12 +14,7 @@ import { startApi, type TestApi } from './harness';
  * route that starts to is taken off the list.
  */
 const ROUTE_LEVEL = [
-  'DELETE /app/admin/actresses/{id}',
-  'DELETE /app/admin/movie/movies/{id}',
   'DELETE /app/admin/novel/chapters/{id}',
-  'DELETE /app/admin/novel/novels/{id}',
-  'POST /app/admin/actresses',
-  'POST /app/admin/actresses/batch',
   'POST /app/admin/actresses/{id}/movies',
   'POST /app/admin/actresses/{id}/unlink-movies',
   'POST /app/admin/ad/changes/{id}/rollback',
@@ -31,12 +26,10 @@ const ROUTE_LEVEL = [
   'POST /app/admin/domain/config/swap',
   'POST /app/admin/domain/domains/batch',
   'POST /app/admin/domain/domains/import',
-  'POST /app/admin/movie/movies',
   'POST /app/admin/movie/tags/{id}/merge',
   'POST /app/admin/novel/chapters',
   'POST /app/admin/novel/chapters/batch',
   'POST /app/admin/novel/chapters/{id}/move',
-  'POST /app/admin/novel/novels',
   'POST /app/admin/novel/novels/{id}/chapters/reorder',
   'POST /app/admin/novel/novels/{id}/import',
   'POST /app/admin/setting/promotion-apps/reorder',
@@ -48,15 +41,12 @@ const ROUTE_LEVEL = [
   'POST /app/admin/users/batch',
   'POST /app/admin/users/{id}/ban',
   'POST /app/admin/users/{id}/undo-ban',
-  'PUT /app/admin/actresses/{id}',
   'PUT /app/admin/agents/{id}/domains',
   'PUT /app/admin/collect/sources/{id}/bindings',
   'PUT /app/admin/comment/filters/{module}',
   'PUT /app/admin/comment/guestbook/{id}/reply',
   'PUT /app/admin/domain/setting',
-  'PUT /app/admin/movie/movies/{id}',
   'PUT /app/admin/novel/chapters/{id}',
-  'PUT /app/admin/novel/novels/{id}',
   'PUT /app/admin/setting/statistics',
 ];
 

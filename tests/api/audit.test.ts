@@ -188,6 +188,51 @@ describe('written with the change', () => {
   });
 });
 
+describe('modules covered one by one', () => {
+  test('a movie: created, edited (the changed fields and links before and after), approved, deleted', async () => {
+    const tag = (
+      await api.call('POST', '/app/admin/movie/tags', { token: admin, body: { name: '审计标签' } })
+    ).body.data;
+    const made = (
+      await api.call('POST', '/app/admin/movie/movies', { token: admin, body: { title: '审计影片' } })
+    ).body.data;
+    expect(made?.id, JSON.stringify(made)).toBeGreaterThan(0);
+    const put = await api.call('PUT', `/app/admin/movie/movies/${made.id}`, {
+      token: admin,
+      body: { title: '审计影片（改）', tagIds: [tag.id], version: made.version },
+    });
+    expect(put.body.code).toBe(20000);
+    expect(
+      (await api.call('POST', `/app/admin/movie/movies/${made.id}/approve`, { token: admin })).body.code,
+    ).toBe(20000);
+    expect((await api.call('DELETE', `/app/admin/movie/movies/${made.id}`, { token: admin })).body.code).toBe(
+      20000,
+    );
+    const rows = (await entries()).filter(
+      (r) => r.section === 'movie' && r.resource === 'movies' && r.record_id === String(made.id),
+    );
+    expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'approve', 'delete']);
+    expect(rows[0].changes.after).toMatchObject({ title: '审计影片', status: 'pending' });
+    expect(rows[1].changes.before).toMatchObject({ title: '审计影片', tagIds: [] });
+    expect(rows[1].changes.after).toMatchObject({ title: '审计影片（改）', tagIds: [tag.id] });
+    expect(Object.keys(rows[1].changes.after)).not.toContain('description');
+    expect(rows[2].changes).toEqual({ before: { status: 'pending' }, after: { status: 'online' } });
+    expect(rows[3].changes.before).toMatchObject({ title: '审计影片（改）' });
+  });
+
+  test('an actress made outside a transaction before is now logged with its create', async () => {
+    const made = await api.call('POST', '/app/admin/actresses', { token: admin, body: { name: '审计女优' } });
+    expect(made.body.code, JSON.stringify(made.body)).toBe(20000);
+    const row = (await entries()).at(-1)!;
+    expect(row).toMatchObject({
+      section: 'actresses',
+      action: 'create',
+      record_id: String(made.body.data.id),
+    });
+    expect(row.changes.after).toMatchObject({ name: '审计女优' });
+  });
+});
+
 describe('secrets never appear', () => {
   test('an operator made and its password reset: the entries hold no password, no hash', async () => {
     const id = await api.createOperator(admin, { account: 'clerk1', password: USER_PASSWORD });

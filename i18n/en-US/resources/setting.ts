@@ -282,6 +282,7 @@ const setting = {
       ids: 'IDs',
       body: 'Request body (secrets redacted)',
       nothing: 'No details recorded.',
+      empty: '(empty)',
     },
     retention: {
       title: 'Retention',

@@ -273,6 +273,7 @@ const setting: typeof en = {
       ids: 'ID',
       body: '请求内容（已隐去密钥与密码）',
       nothing: '没有记录详情。',
+      empty: '（空）',
     },
     retention: {
       title: '保留期限',

@@ -17,6 +17,8 @@ export function AuditDetail() {
   if (!record) return null;
   const t = (key: string, args?: Record<string, unknown>) => translate(`${AUDIT_MSG}.detail.${key}`, args);
   const fields = fieldChanges(record.changes);
+  // A field that had no value (null) reads "(empty)", not the word null.
+  const shown = (v: unknown) => (v === null ? t('empty') : valueText(v));
   const { ids, count, changed, body, ...rest } = record.changes as Record<string, unknown>;
   const batchExtra = Object.fromEntries(
     Object.entries(rest).filter(([k]) => k !== 'before' && k !== 'after'),
@@ -50,8 +52,8 @@ export function AuditDetail() {
             {fields.map((c) => (
               <TableRow key={c.field}>
                 <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 500 }}>{c.field}</TableCell>
-                <TableCell sx={mono}>{'before' in c ? valueText(c.before) : '—'}</TableCell>
-                <TableCell sx={mono}>{'after' in c ? valueText(c.after) : '—'}</TableCell>
+                <TableCell sx={mono}>{'before' in c ? shown(c.before) : '—'}</TableCell>
+                <TableCell sx={mono}>{'after' in c ? shown(c.after) : '—'}</TableCell>
               </TableRow>
             ))}
           </TableBody>

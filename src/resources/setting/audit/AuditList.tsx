@@ -1,5 +1,5 @@
 import HistoryIcon from '@mui/icons-material/History';
-import { Chip } from '@mui/material';
+import { Box, Chip } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import {
   FunctionField,
@@ -104,13 +104,30 @@ function Actions() {
   );
 }
 
+/** The changes in one line, cut to the column's width (a create names every field): the whole line on hover. */
 function Summary({ record }: { record: RaRecord }) {
   const translate = useTranslate();
   const s = summaryOf((record as AuditRecord).changes);
   if (s.kind === 'none') return null;
-  if (s.kind === 'batch')
-    return <>{translate(`${AUDIT_MSG}.summary.batch`, { smart_count: Number(s.text) })}</>;
-  return <>{translate(`${AUDIT_MSG}.summary.${s.kind}`, { fields: s.text })}</>;
+  const text =
+    s.kind === 'batch'
+      ? translate(`${AUDIT_MSG}.summary.batch`, { smart_count: Number(s.text) })
+      : translate(`${AUDIT_MSG}.summary.${s.kind}`, { fields: s.text });
+  return (
+    <Box
+      component="span"
+      title={text}
+      sx={{
+        display: 'block',
+        maxWidth: 300,
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+        whiteSpace: 'nowrap',
+      }}
+    >
+      {text}
+    </Box>
+  );
 }
 
 /**
