@@ -33,8 +33,6 @@ const ROUTE_LEVEL = [
   'POST /app/admin/novel/novels/{id}/chapters/reorder',
   'POST /app/admin/novel/novels/{id}/import',
   'POST /app/admin/setting/promotion-apps/reorder',
-  'POST /app/admin/setting/site-key/regenerate',
-  'POST /app/admin/setting/site-key/secret',
   'POST /app/admin/stats/keywords/adopt',
   'POST /app/admin/stats/rollup',
   'POST /app/admin/upload/image',
@@ -45,9 +43,7 @@ const ROUTE_LEVEL = [
   'PUT /app/admin/collect/sources/{id}/bindings',
   'PUT /app/admin/comment/filters/{module}',
   'PUT /app/admin/comment/guestbook/{id}/reply',
-  'PUT /app/admin/domain/setting',
   'PUT /app/admin/novel/chapters/{id}',
-  'PUT /app/admin/setting/statistics',
 ];
 
 /** Sessions, not changes (core/audit.ts NOT_AUDITED). */
