@@ -303,9 +303,7 @@ describe('secrets never appear', () => {
     expect(put.body.code, JSON.stringify(put.body)).toBe(20000);
     const rows = await entries();
     expect(rows.find((r) => r.section === 'statistics-settings')!.changes.after).toEqual({ sampleRate: 50 });
-    expect(Object.keys(rows.find((r) => r.section === 'domain')!.changes.after)).toEqual([
-      'checkTimeoutMs',
-    ]);
+    expect(Object.keys(rows.find((r) => r.section === 'domain')!.changes.after)).toEqual(['checkTimeoutMs']);
   });
 });
 
