@@ -220,6 +220,29 @@ describe('modules covered one by one', () => {
     expect(rows[3].changes.before).toMatchObject({ title: '审计影片（改）' });
   });
 
+  test('a member banned, the ban undone, members regrouped in a batch', async () => {
+    const [{ id }] = await api.query<{ id: number }>(
+      sql`insert into site_users (tenant, account) values (${api.config.defaultTenant}, 'audit-member') returning id`,
+    );
+    expect((await api.call('POST', `/app/admin/users/${id}/ban`, { token: admin })).body.code).toBe(20000);
+    expect((await api.call('POST', `/app/admin/users/${id}/undo-ban`, { token: admin })).body.code).toBe(
+      20000,
+    );
+    const batch = await api.call('POST', '/app/admin/users/batch', {
+      token: admin,
+      body: { action: 'disable', ids: [id] },
+    });
+    expect(batch.body.code, JSON.stringify(batch.body)).toBe(20000);
+    const rows = (await entries()).filter((r) => r.section === 'users');
+    expect(rows.map((r) => [r.action, r.record_id])).toEqual([
+      ['ban', String(id)],
+      ['undo-ban', String(id)],
+      ['batch:disable', String(id)],
+    ]);
+    expect(rows[0].changes).toMatchObject({ before: { status: 'active' }, after: { status: 'banned' } });
+    expect(rows[2].changes).toMatchObject({ ids: [id], count: 1, changed: 1 });
+  });
+
   test('an actress made outside a transaction before is now logged with its create', async () => {
     const made = await api.call('POST', '/app/admin/actresses', { token: admin, body: { name: '审计女优' } });
     expect(made.body.code, JSON.stringify(made.body)).toBe(20000);
