@@ -74,6 +74,8 @@ export interface AppEnv {
     auditSection?: string;
     /** The route writes its own audit entries (`auditedRoute`): no route-level entry for it. */
     auditExplicit?: boolean;
+    /** An audit entry was written for this request (core/audit.ts). */
+    auditWritten?: boolean;
   };
 }
 

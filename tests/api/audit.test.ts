@@ -71,6 +71,26 @@ async function registry(): Promise<readonly ServerModule[]> {
         return ok(c, null);
       },
     );
+    // A route that writes without a transaction and says nothing: no entry can be written with its change.
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: '/test/things/{id}/bare',
+        tags: ['test things'],
+        middleware: asAdmin,
+        security,
+        request: { params: z.object({ id: z.string() }) },
+        responses: jsonResponse(z.null()),
+      }),
+      async (c) => {
+        await c
+          .get('deps')
+          .db.update(t)
+          .set({ name: 'bare' })
+          .where(eq(t.id, Number(c.req.valid('param').id)));
+        return ok(c, null);
+      },
+    );
     return app;
   };
   return [...modules, { name: 'things', mount: { '': things } }];
@@ -78,6 +98,7 @@ async function registry(): Promise<readonly ServerModule[]> {
 
 let api: TestApi;
 let admin: string;
+const warnings: Record<string, unknown>[] = [];
 const BASE = '/app/test/things';
 const AUDIT = '/app/admin/setting/audit';
 
@@ -98,7 +119,13 @@ const create = (name: string) =>
   api.call('POST', BASE, { token: admin, body: { name, url: 'https://x.example', os: 'ios' } });
 
 beforeAll(async () => {
-  api = await startApi({}, { modules: await registry() });
+  api = await startApi(
+    {},
+    {
+      modules: await registry(),
+      logger: { info() {}, error() {}, warn: (o, m) => warnings.push({ ...o, msg: m }) },
+    },
+  );
   admin = await api.login();
 });
 afterAll(() => api.close());
@@ -185,6 +212,28 @@ describe('written with the change', () => {
     expect(last.changes).toEqual({
       body: { name: 'renamed', apiToken: '[redacted]', nested: { password: '[redacted]' } },
     });
+  });
+});
+
+describe('a route that left no entry', () => {
+  test('is named in a warning; routes that wrote one are not', async () => {
+    const made = (await create('x')).body.data;
+    warnings.length = 0;
+    expect((await api.call('POST', `${BASE}/${made.id}/bare`, { token: admin })).body.code).toBe(20000);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        msg: 'audit: a request left no entry',
+        method: 'POST',
+        path: `${BASE}/${made.id}/bare`,
+      }),
+    ]);
+    warnings.length = 0;
+    await create('y');
+    await api.call('POST', `${BASE}/${made.id}/rename`, {
+      token: admin,
+      body: { name: 'z', apiToken: 't', nested: { password: 'p' } },
+    });
+    expect(warnings).toEqual([]);
   });
 });
 
