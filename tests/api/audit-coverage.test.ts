@@ -21,7 +21,6 @@ const ROUTE_LEVEL = [
   'POST /app/admin/ad/replace',
   'POST /app/admin/agents/stat/{id}/settlements',
   'POST /app/admin/collect/runs',
-  'POST /app/admin/collect/runs/{id}/cancel',
   'POST /app/admin/comment/filters/{module}/apply',
   'POST /app/admin/domain/config/swap',
   'POST /app/admin/domain/domains/batch',
@@ -38,7 +37,6 @@ const ROUTE_LEVEL = [
   'POST /app/admin/upload/image',
   'PUT /app/admin/agents/{id}/domains',
   'PUT /app/admin/collect/sources/{id}/bindings',
-  'PUT /app/admin/comment/filters/{module}',
   'PUT /app/admin/comment/guestbook/{id}/reply',
   'PUT /app/admin/novel/chapters/{id}',
 ];

@@ -292,6 +292,37 @@ describe('modules covered one by one', () => {
     expect(rows[2].changes).toMatchObject({ ids: [id], count: 1, changed: 1 });
   });
 
+  test('a comment filter: the rules that changed', async () => {
+    const FILTERS = '/app/admin/comment/filters';
+    const current = (await api.call('GET', FILTERS, { token: admin })).body.data.list.find(
+      (f: { module: string }) => f.module === 'comment',
+    );
+    const put = await api.call('PUT', `${FILTERS}/comment`, {
+      token: admin,
+      body: {
+        enabled: true,
+        reviewFirst: false,
+        loginRequired: false,
+        userInterval: 0,
+        addressInterval: 0,
+        maskWords: [],
+        blockWords: ['审计词'],
+        holdWords: [],
+        blacklist: [],
+        version: current.version,
+      },
+    });
+    expect(put.body.code, JSON.stringify(put.body)).toBe(20000);
+    const row = (await entries()).at(-1)!;
+    expect(row).toMatchObject({
+      section: 'comment',
+      resource: 'filters',
+      action: 'update',
+      record_id: 'comment',
+    });
+    expect(row.changes.after).toMatchObject({ blockWords: ['审计词'] });
+  });
+
   test('an actress made outside a transaction before is now logged with its create', async () => {
     const made = await api.call('POST', '/app/admin/actresses', { token: admin, body: { name: '审计女优' } });
     expect(made.body.code, JSON.stringify(made.body)).toBe(20000);

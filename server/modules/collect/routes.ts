@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
-import { readOnlyRoute } from '../../core/audit';
+import { audit, auditedRoute, readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, type ListParams, listPage, listQuery } from '../../core/crud';
@@ -494,24 +494,35 @@ export const runRoutes = () => {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/runs/{id}/cancel',
-      tags: ['collect runs'],
-      security,
-      summary: 'Cancel a running run: it stops between pages and before a page is written',
-      middleware: asAnyOperator,
-      request: { params: idParam },
-      responses: jsonResponse(Run),
-    }),
+    createRoute(
+      auditedRoute({
+        method: 'post',
+        path: '/runs/{id}/cancel',
+        tags: ['collect runs'],
+        security,
+        summary: 'Cancel a running run: it stops between pages and before a page is written',
+        middleware: asAnyOperator,
+        request: { params: idParam },
+        responses: jsonResponse(Run),
+      }),
+    ),
     async (c) => {
       const runId = c.req.valid('param').id;
-      const rows = await c
-        .get('deps')
-        .db.update(collectRuns)
-        .set({ cancelRequested: true })
-        .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
-        .returning({ id: collectRuns.id });
+      const rows = await transaction(c.get('deps').db, async (tx) => {
+        const changed = await tx
+          .update(collectRuns)
+          .set({ cancelRequested: true })
+          .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+          .returning({ id: collectRuns.id });
+        if (changed.length)
+          await audit(tx, c, {
+            resource: 'collect runs',
+            action: 'cancel',
+            recordId: runId,
+            changes: { after: { cancelRequested: true } },
+          });
+        return changed;
+      });
       if (!rows.length) {
         await readRun(c, runId); // 40400 when there is none
         throw new ApiError(Code.CONFLICT, 'collect.notRunning');
