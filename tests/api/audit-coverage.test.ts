@@ -14,7 +14,6 @@ import { startApi, type TestApi } from './harness';
  * route that starts to is taken off the list.
  */
 const ROUTE_LEVEL = [
-  'DELETE /app/admin/novel/chapters/{id}',
   'POST /app/admin/actresses/{id}/movies',
   'POST /app/admin/actresses/{id}/unlink-movies',
   'POST /app/admin/ad/changes/{id}/rollback',
@@ -26,8 +25,6 @@ const ROUTE_LEVEL = [
   'POST /app/admin/domain/domains/batch',
   'POST /app/admin/domain/domains/import',
   'POST /app/admin/movie/tags/{id}/merge',
-  'POST /app/admin/novel/chapters',
-  'POST /app/admin/novel/chapters/batch',
   'POST /app/admin/novel/chapters/{id}/move',
   'POST /app/admin/novel/novels/{id}/chapters/reorder',
   'POST /app/admin/novel/novels/{id}/import',
@@ -38,7 +35,6 @@ const ROUTE_LEVEL = [
   'PUT /app/admin/agents/{id}/domains',
   'PUT /app/admin/collect/sources/{id}/bindings',
   'PUT /app/admin/comment/guestbook/{id}/reply',
-  'PUT /app/admin/novel/chapters/{id}',
 ];
 
 /** Sessions, not changes (core/audit.ts NOT_AUDITED). */

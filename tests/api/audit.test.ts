@@ -292,6 +292,36 @@ describe('modules covered one by one', () => {
     expect(rows[2].changes).toMatchObject({ ids: [id], count: 1, changed: 1 });
   });
 
+  test('a chapter: created, its title edited (the long text cut, not the change), deleted', async () => {
+    const novel = (
+      await api.call('POST', '/app/admin/novel/novels', { token: admin, body: { title: '审计小说' } })
+    ).body.data;
+    expect(novel?.id, JSON.stringify(novel)).toBeGreaterThan(0);
+    const content = '字'.repeat(5000);
+    const made = await api.call('POST', '/app/admin/novel/chapters', {
+      token: admin,
+      body: { novelId: novel.id, title: '第一章', content },
+    });
+    expect(made.body.code, JSON.stringify(made.body)).toBe(20000);
+    const id = made.body.data.id;
+    const put = await api.call('PUT', `/app/admin/novel/chapters/${id}`, {
+      token: admin,
+      body: { title: '第一章（改）', version: made.body.data.version },
+    });
+    expect(put.body.code, JSON.stringify(put.body)).toBe(20000);
+    expect((await api.call('DELETE', `/app/admin/novel/chapters/${id}`, { token: admin })).body.code).toBe(
+      20000,
+    );
+    const rows = (await entries()).filter((r) => r.resource === 'chapters');
+    expect(rows.map((r) => [r.action, r.record_id])).toEqual([
+      ['create', String(id)],
+      ['update', String(id)],
+      ['delete', String(id)],
+    ]);
+    expect(rows[0].changes.after.content).toMatch(/… \(\+3000\)$/);
+    expect(rows[1].changes).toEqual({ before: { title: '第一章' }, after: { title: '第一章（改）' } });
+  });
+
   test('a comment filter: the rules that changed', async () => {
     const FILTERS = '/app/admin/comment/filters';
     const current = (await api.call('GET', FILTERS, { token: admin })).body.data.list.find(
