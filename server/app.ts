@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { Code, type Envelope } from '../common/codes';
+import { auditRequests } from './core/audit';
 import { bodyGuard } from './core/body';
 import type { AppDeps, AppEnv, BodyLimit } from './core/context';
 import { isDatabaseUnavailable } from './core/db-errors';
@@ -52,6 +53,11 @@ export function createApp(deps: AppDeps, modules: readonly ServerModule[] = allM
   );
 
   app.use('/app/*', inputGuard);
+  // The audit log's section per path, and the route-level entry of every mutating admin request (core/audit.ts).
+  app.use(
+    '/app/*',
+    auditRequests(modules.flatMap((m) => Object.keys(m.mount).map((prefix) => [prefix, m.name] as const))),
+  );
   // What an operator reads behind a token is nobody's to cache: no browser, proxy or shared cache keeps it.
   app.use('/app/admin/*', async (c, next) => {
     await next();

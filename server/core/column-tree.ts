@@ -4,6 +4,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { Code } from '../../common/codes';
 import { rowsOf } from '../db/migrate';
 import type { Executor } from '../db/types';
+import { audit, auditedRoute, diff, snapshot } from './audit';
 import type { Guard } from './auth';
 import type { ColumnTable } from './column-table';
 import type { AppEnv } from './context';
@@ -103,6 +104,7 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
   const UpdateBody = z.object({ ...z.object(fields).partial().shape, version });
 
   const idOf = { params: idParam };
+  const resource = tags[0];
   const route = <T extends object>(r: T) => ({ tags, security, ...r });
 
   const routes = {
@@ -127,44 +129,52 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
       }),
     ),
     create: createRoute(
-      route({
-        method: 'post' as const,
-        path: BASE || '/',
-        summary: 'Create a column (admin)',
-        middleware: write,
-        request: { body: jsonBody(CreateBody) },
-        responses: jsonResponse(Column),
-      }),
+      auditedRoute(
+        route({
+          method: 'post' as const,
+          path: BASE || '/',
+          summary: 'Create a column (admin)',
+          middleware: write,
+          request: { body: jsonBody(CreateBody) },
+          responses: jsonResponse(Column),
+        }),
+      ),
     ),
     update: createRoute(
-      route({
-        method: 'put' as const,
-        path: `${BASE}/{id}`,
-        summary: 'Edit a column (admin; optimistic locking; never under itself or its sub-columns)',
-        middleware: write,
-        request: { ...idOf, body: jsonBody(UpdateBody) },
-        responses: jsonResponse(Column),
-      }),
+      auditedRoute(
+        route({
+          method: 'put' as const,
+          path: `${BASE}/{id}`,
+          summary: 'Edit a column (admin; optimistic locking; never under itself or its sub-columns)',
+          middleware: write,
+          request: { ...idOf, body: jsonBody(UpdateBody) },
+          responses: jsonResponse(Column),
+        }),
+      ),
     ),
     remove: createRoute(
-      route({
-        method: 'delete' as const,
-        path: `${BASE}/{id}`,
-        summary: 'Delete a column (admin); refused with 40900 while it has items or sub-columns',
-        middleware: write,
-        request: idOf,
-        responses: jsonResponse(Column),
-      }),
+      auditedRoute(
+        route({
+          method: 'delete' as const,
+          path: `${BASE}/{id}`,
+          summary: 'Delete a column (admin); refused with 40900 while it has items or sub-columns',
+          middleware: write,
+          request: idOf,
+          responses: jsonResponse(Column),
+        }),
+      ),
     ),
     moveItems: createRoute(
-      route({
-        method: 'post' as const,
-        path: `${BASE}/{id}/move-items`,
-        summary: `Move every ${decl.itemName} of this column to another column (admin), one transaction`,
-        middleware: write,
-        request: { ...idOf, body: jsonBody(z.object({ to: id })) },
-        responses: jsonResponse(z.object({ changed: z.number() })),
-      }),
+      auditedRoute(
+        route({
+          method: 'post' as const,
+          path: `${BASE}/{id}/move-items`,
+          summary: `Move every ${decl.itemName} of this column to another column (admin), one transaction`,
+          middleware: write,
+          request: { ...idOf, body: jsonBody(z.object({ to: id })) },
+          responses: jsonResponse(z.object({ changed: z.number() })),
+        }),
+      ),
     ),
   };
 
@@ -226,6 +236,7 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
           .insert(table)
           .values({ ...body, createdAt: clock.now(), updatedAt: clock.now() })
           .returning();
+        await audit(tx, c, { resource, action: 'create', recordId: r.id, changes: { after: snapshot(r) } });
         return r;
       });
       return ok(c, toApi(row));
@@ -245,10 +256,18 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
           if (await isSelfOrDescendant(tx, columnId, patch.parentId))
             throw invalidField('parentId', 'column.cycle');
         }
-        return updateVersioned<Record<string, unknown>>(tx, table, columnId, v, {
+        const [before] = await tx.select().from(table).where(eq(table.id, columnId)).for('update');
+        const r = await updateVersioned<Record<string, unknown>>(tx, table, columnId, v, {
           ...patch,
           updatedAt: clock.now(),
         });
+        await audit(tx, c, {
+          resource,
+          action: 'update',
+          recordId: columnId,
+          changes: diff(before ?? {}, r),
+        });
+        return r;
       });
       return ok(c, toApi(row));
     } catch (err) {
@@ -274,6 +293,12 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
           .where(eq(items.columnId, columnId));
         if (held > 0) throw new ApiError(Code.CONFLICT, 'column.hasItems', { count: held }, { items: held });
         await tx.delete(table).where(eq(table.id, columnId));
+        await audit(tx, c, {
+          resource,
+          action: 'delete',
+          recordId: columnId,
+          changes: { before: snapshot(col) },
+        });
         return col;
       });
       return ok(c, toApi(row));
@@ -298,6 +323,12 @@ export function columnTreeRoutes(decl: ColumnTreeDecl) {
           .set({ columnId: to, version: sql`${items.version} + 1`, updatedAt: clock.now() } as any)
           .where(eq(items.columnId, columnId))
           .returning({ id: items.id });
+        await audit(tx, c, {
+          resource,
+          action: 'move-items',
+          recordId: columnId,
+          changes: { to, ids: rows.slice(0, 1000).map((r) => r.id), count: rows.length },
+        });
         return rows.length;
       });
       return ok(c, { changed });

@@ -70,6 +70,12 @@ export interface AppEnv {
     bodyLimit: BodyLimit;
     /** Set when the body was refused (too large, not UTF-8, unstorable): the answer, whatever followed. */
     bodyRefusal?: ApiError;
+    /** The module whose mount point holds the path: the audit log's section (core/audit.ts). */
+    auditSection?: string;
+    /** The route writes its own audit entries (`auditedRoute`): no route-level entry for it. */
+    auditExplicit?: boolean;
+    /** An audit entry was written for this request (core/audit.ts). */
+    auditWritten?: boolean;
   };
 }
 

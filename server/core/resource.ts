@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { type AnyColumn, and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/types';
+import { audit, auditBatch, auditedRoute, diff, snapshot } from './audit';
 import type { Guard } from './auth';
 import type { AppContext, AppEnv } from './context';
 import {
@@ -82,6 +83,12 @@ export interface ResourceDecl<T extends Table, S extends Record<string, AnyColum
   batch?: { summary: string; actions: Record<string, BatchAction> };
   /** Summaries of the routes where the rule is worth saying (the default says what the route does). */
   summaries?: Partial<Record<'list' | 'get' | 'create' | 'update' | 'remove', string>>;
+  /**
+   * The audit log (core/audit.ts): every write here is logged in its transaction, the changed fields before and
+   * after. `secret`: fields to redact beyond those the name rule catches; `ignore`: columns that are no news
+   * (search terms a trigger keeps, counters); `resource`: the name in the log (default `tag`).
+   */
+  audit?: { secret?: string[]; ignore?: string[]; resource?: string };
 }
 
 /** One action of a resource's batch: changes the locked rows `ids` and answers how many changed. */
@@ -222,6 +229,11 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
   };
   const idOf = { params: idParam };
   const s = decl.summaries ?? {};
+  const resource = decl.audit?.resource ?? tag;
+  const secret = decl.audit?.secret;
+  const ignored = new Set(decl.audit?.ignore ?? []);
+  const kept = (r: Row) =>
+    ignored.size ? Object.fromEntries(Object.entries(r).filter(([k]) => !ignored.has(k))) : r;
   const base = { tags: [tag], security };
 
   const routes = {
@@ -243,33 +255,39 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
       request: idOf,
       responses: jsonResponse(schema),
     }),
-    create: createRoute({
-      ...base,
-      method: 'post',
-      path: path || '/',
-      summary: s.create ?? `Create one of ${tag}`,
-      middleware: write,
-      request: { body: jsonBody(decl.create) },
-      responses: jsonResponse(schema),
-    }),
-    update: createRoute({
-      ...base,
-      method: 'put',
-      path: `${path}/{id}`,
-      summary: s.update ?? `Edit one of ${tag} (a stale version is 40900)`,
-      middleware: write,
-      request: { ...idOf, body: jsonBody(NamedUpdateBody) },
-      responses: jsonResponse(schema),
-    }),
-    remove: createRoute({
-      ...base,
-      method: 'delete',
-      path: `${path}/{id}`,
-      summary: s.remove ?? `Delete one of ${tag}`,
-      middleware: write,
-      request: idOf,
-      responses: jsonResponse(schema),
-    }),
+    create: createRoute(
+      auditedRoute({
+        ...base,
+        method: 'post',
+        path: path || '/',
+        summary: s.create ?? `Create one of ${tag}`,
+        middleware: write,
+        request: { body: jsonBody(decl.create) },
+        responses: jsonResponse(schema),
+      }),
+    ),
+    update: createRoute(
+      auditedRoute({
+        ...base,
+        method: 'put',
+        path: `${path}/{id}`,
+        summary: s.update ?? `Edit one of ${tag} (a stale version is 40900)`,
+        middleware: write,
+        request: { ...idOf, body: jsonBody(NamedUpdateBody) },
+        responses: jsonResponse(schema),
+      }),
+    ),
+    remove: createRoute(
+      auditedRoute({
+        ...base,
+        method: 'delete',
+        path: `${path}/{id}`,
+        summary: s.remove ?? `Delete one of ${tag}`,
+        middleware: write,
+        request: idOf,
+        responses: jsonResponse(schema),
+      }),
+    ),
   };
 
   const app = new OpenAPIHono<AppEnv>();
@@ -302,6 +320,13 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
           .insert(table)
           .values({ ...values, ...scopeValues(c), createdAt: clock.now(), updatedAt: clock.now() } as any)
           .returning();
+        // Before afterWrite: an error there undoes the entry with the change (one transaction).
+        await audit(tx, c, {
+          resource,
+          action: 'create',
+          recordId: (r as Row).id,
+          changes: { after: snapshot(kept(r), secret) },
+        });
         await decl.afterWrite?.(tx, r as Row, c, 'create');
         return r as Row;
       });
@@ -321,6 +346,13 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
         if (current.version !== v) throw conflict();
         const values = (await decl.beforeSave?.(tx, patch, { c, id: recordId, current })) ?? patch;
         const r = await updateVersioned<Row>(tx, table, recordId, v, { ...values, updatedAt: clock.now() });
+        // Before afterWrite: an error there undoes the entry with the change (one transaction).
+        await audit(tx, c, {
+          resource,
+          action: 'update',
+          recordId,
+          changes: diff(kept(current), kept(r), secret),
+        });
         await decl.afterWrite?.(tx, r, c, 'update');
         return r;
       });
@@ -337,6 +369,13 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
         const r = await lockOne(tx, c, recordId);
         await decl.beforeDelete?.(tx, r, c);
         await tx.delete(table).where(eq(table.id, recordId));
+        // Before afterWrite: an error there undoes the entry with the change (one transaction).
+        await audit(tx, c, {
+          resource,
+          action: 'delete',
+          recordId,
+          changes: { before: snapshot(kept(r), secret) },
+        });
         await decl.afterWrite?.(tx, r, c, 'delete');
         return r as Row;
       });
@@ -348,21 +387,26 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
 
   if (decl.batch && BatchBody) {
     const { actions, summary } = decl.batch;
-    const batchRoute = createRoute({
-      ...base,
-      method: 'post',
-      path: `${path}/batch`,
-      summary,
-      middleware: write,
-      request: { body: jsonBody(BatchBody) },
-      responses: jsonResponse(z.object({ changed: z.number() })),
-    });
+    const batchRoute = createRoute(
+      auditedRoute({
+        ...base,
+        method: 'post',
+        path: `${path}/batch`,
+        summary,
+        middleware: write,
+        request: { body: jsonBody(BatchBody) },
+        responses: jsonResponse(z.object({ changed: z.number() })),
+      }),
+    );
     app.openapi(batchRoute, async (c) => {
       const { action, ids } = c.req.valid('json');
       try {
-        const changed = await transaction(c.get('deps').db, async (tx) =>
-          actions[action](tx, await lockRows(tx, table, ids, scoped(c)), c),
-        );
+        const changed = await transaction(c.get('deps').db, async (tx) => {
+          const locked = await lockRows(tx, table, ids, scoped(c));
+          const n = await actions[action](tx, locked, c);
+          await auditBatch(tx, c, { resource, action, ids: locked, changed: n });
+          return n;
+        });
         return ok(c, { changed });
       } catch (err) {
         return onError(err);

@@ -9,6 +9,7 @@ import {
   type ReviewStatus,
 } from '../../common/review';
 import type { Executor, Tx } from '../db/types';
+import { audit, auditBatch, auditedRoute, redact } from './audit';
 import type { Guard } from './auth';
 import type { AppContext, AppEnv } from './context';
 import { batchBody, idParam, lockRows } from './crud';
@@ -175,25 +176,31 @@ export function reviewRoutes<T extends ReviewTable, F extends z.ZodRawShape>(dec
 
   const app = new OpenAPIHono<AppEnv>();
 
-  const batchRoute = createRoute({
-    method: 'post',
-    path: '/batch',
-    tags: [tag],
-    summary: batch.summary,
-    middleware: guard,
-    security,
-    request: { body: jsonBody(BatchBody) },
-    responses: jsonResponse(z.object({ changed: z.number() })),
-  });
+  const batchRoute = createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/batch',
+      tags: [tag],
+      summary: batch.summary,
+      middleware: guard,
+      security,
+      request: { body: jsonBody(BatchBody) },
+      responses: jsonResponse(z.object({ changed: z.number() })),
+    }),
+  );
   app.openapi(batchRoute, async (c) => {
     const body = c.req.valid('json') as Body;
     if (adminOnly.has(body.action) && c.get('operator').role !== 'admin') throw forbidden();
     const changed = await guarded(() =>
       transaction(c.get('deps').db, async (tx) => {
         const ids = await lockRows(tx, table, body.ids, undefined, batch.lock ?? 'update');
-        return isReview(body.action)
-          ? transitionMany(c, tx, body.action, ids, body.reason)
-          : batch.actions[body.action](tx, ids, body as any, c);
+        const n = isReview(body.action)
+          ? await transitionMany(c, tx, body.action, ids, body.reason)
+          : await batch.actions[body.action](tx, ids, body as any, c);
+        // The batch's own fields besides action and ids (a reason, a target column…), secrets redacted.
+        const { action: _a, ids: _i, ...rest } = body as Record<string, unknown>;
+        await auditBatch(tx, c, { resource: tag, action: body.action, ids, changed: n, extra: redact(rest) });
+        return n;
       }),
     );
     return ok(c, { changed });
@@ -202,22 +209,24 @@ export function reviewRoutes<T extends ReviewTable, F extends z.ZodRawShape>(dec
   for (const action of REVIEW_ACTIONS) {
     const from = REVIEW_TRANSITIONS[action].from.join(', ');
     const extra = precondition?.actions.includes(action) ? precondition.summary : '';
-    const route = createRoute({
-      method: 'post',
-      path: `/{id}/${action}`,
-      tags: [tag],
-      summary: `${action}: allowed from ${from}${extra}; an optional version is checked`,
-      middleware: guard,
-      security,
-      request: {
-        params: idParam,
-        body: {
-          required: action === 'reject',
-          content: { 'application/json': { schema: transitionBody(action) } },
+    const route = createRoute(
+      auditedRoute({
+        method: 'post',
+        path: `/{id}/${action}`,
+        tags: [tag],
+        summary: `${action}: allowed from ${from}${extra}; an optional version is checked`,
+        middleware: guard,
+        security,
+        request: {
+          params: idParam,
+          body: {
+            required: action === 'reject',
+            content: { 'application/json': { schema: transitionBody(action) } },
+          },
         },
-      },
-      responses: jsonResponse(decl.schema),
-    });
+        responses: jsonResponse(decl.schema),
+      }),
+    );
     app.openapi(route, async (c) => {
       const { id } = c.req.valid('param');
       const body = ((c.req.valid as any)('json') ?? {}) as { reason?: string; version?: number };
@@ -235,6 +244,15 @@ export function reviewRoutes<T extends ReviewTable, F extends z.ZodRawShape>(dec
           .update(table)
           .set(transitionValues(c, table, action, body.reason) as any)
           .where(eq(table.id, id));
+        await audit(tx, c, {
+          resource: tag,
+          action,
+          recordId: id,
+          changes: {
+            before: { status: (row as Row).status },
+            after: { status: REVIEW_TRANSITIONS[action].to, ...(body.reason ? { reason: body.reason } : {}) },
+          },
+        });
       });
       const answer = await decl.read(db, id);
       if (!answer) throw notFound(); // deleted between the change and this read

@@ -12,6 +12,7 @@ import type { Database } from '../db/types';
 import { imageCipher } from '../modules/images/cipher';
 import { ensureFirstAdmin } from '../modules/operators';
 import { seed } from '../seed';
+import { startAuditPurgeTimer } from './audit-purge';
 import { startCollectTimer } from './collect-timer';
 import { startDomainHealthTimer } from './domain-health';
 import { fileImageStorage } from './image-storage';
@@ -110,6 +111,7 @@ export async function serve({ database, config, logger, where, applied, phases, 
   });
   const stopDomainHealth = startDomainHealthTimer(database.db, { tenant: config.defaultTenant, logger });
   const stopCollect = startCollectTimer(database.db, { tenant: config.defaultTenant, logger });
+  const stopAuditPurge = startAuditPurgeTimer(database.db, { tenant: config.defaultTenant, logger });
   const root = createRoot(api, clientRoot, logger);
   phases.app = since(t0);
 
@@ -140,6 +142,7 @@ export async function serve({ database, config, logger, where, applied, phases, 
     stopRollup();
     stopDomainHealth();
     stopCollect();
+    stopAuditPurge();
     server.close();
     await database.close().catch(() => {});
     process.exit(0);

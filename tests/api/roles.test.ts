@@ -254,6 +254,12 @@ const KNOWN_ADMIN_ROUTES = [
   'GET /app/admin/setting/platform-usage',
   'POST /app/admin/stats/rollup',
   'POST /app/admin/stats/keywords/adopt',
+  // The audit log (issue #52): admins only, reading and setting its retention.
+  'GET /app/admin/setting/audit',
+  'GET /app/admin/setting/audit/{id}',
+  'GET /app/admin/setting/audit/sections',
+  'GET /app/admin/setting/audit/settings',
+  'PUT /app/admin/setting/audit/settings',
 ];
 
 let api: TestApi;

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzl
 import { REGIONS } from '../../../common/actresses';
 import { Code } from '../../../common/codes';
 import { isDebutBeforeBirth, isFutureDay, isFutureYear } from '../../../common/dates';
+import { audit, auditBatch, auditedRoute, diff, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
@@ -127,48 +128,56 @@ const routes = {
     request: idOf,
     responses: jsonResponse(Actress),
   }),
-  create: createRoute({
-    method: 'post',
-    path: '/',
-    tags,
-    security,
-    summary: 'Create an actress',
-    middleware: asAnyOperator,
-    request: { body: jsonBody(CreateBody) },
-    responses: jsonResponse(Actress),
-  }),
-  update: createRoute({
-    method: 'put',
-    path: '/{id}',
-    tags,
-    security,
-    summary: 'Edit an actress (optimistic locking on version)',
-    middleware: asAnyOperator,
-    request: { ...idOf, body: jsonBody(UpdateBody) },
-    responses: jsonResponse(Actress),
-  }),
-  remove: createRoute({
-    method: 'delete',
-    path: '/{id}',
-    tags,
-    security,
-    summary:
-      'Delete an actress (admin). With linked movies it is 40900 saying how many (data.movieCount) unless force=true, which unlinks them in the same transaction',
-    middleware: asAdmin,
-    request: { ...idOf, query: DeleteQuery },
-    responses: jsonResponse(z.object({ id: z.number(), unlinked: z.number() })),
-  }),
-  batch: createRoute({
-    method: 'post',
-    path: '/batch',
-    tags,
-    security,
-    summary:
-      'show, hide, delete (admin; force unlinks their movies): one transaction, all or nothing; answers {changed}',
-    middleware: asAnyOperator,
-    request: { body: jsonBody(BatchBody) },
-    responses: jsonResponse(z.object({ changed: z.number() })),
-  }),
+  create: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      security,
+      summary: 'Create an actress',
+      middleware: asAnyOperator,
+      request: { body: jsonBody(CreateBody) },
+      responses: jsonResponse(Actress),
+    }),
+  ),
+  update: createRoute(
+    auditedRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      security,
+      summary: 'Edit an actress (optimistic locking on version)',
+      middleware: asAnyOperator,
+      request: { ...idOf, body: jsonBody(UpdateBody) },
+      responses: jsonResponse(Actress),
+    }),
+  ),
+  remove: createRoute(
+    auditedRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      security,
+      summary:
+        'Delete an actress (admin). With linked movies it is 40900 saying how many (data.movieCount) unless force=true, which unlinks them in the same transaction',
+      middleware: asAdmin,
+      request: { ...idOf, query: DeleteQuery },
+      responses: jsonResponse(z.object({ id: z.number(), unlinked: z.number() })),
+    }),
+  ),
+  batch: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/batch',
+      tags,
+      security,
+      summary:
+        'show, hide, delete (admin; force unlinks their movies): one transaction, all or nothing; answers {changed}',
+      middleware: asAnyOperator,
+      request: { body: jsonBody(BatchBody) },
+      responses: jsonResponse(z.object({ changed: z.number() })),
+    }),
+  ),
   movies: createRoute({
     method: 'get',
     path: '/{id}/movies',
@@ -316,16 +325,25 @@ export function actressRoutes() {
     const { db, clock } = c.get('deps');
     const body = c.req.valid('json');
     checkDates(c, body);
-    const [row] = await db
-      .insert(actresses)
-      .values({
-        ...body,
-        aliases: cleanNames(body.aliases, body.name),
-        tags: cleanNames(body.tags),
-        createdAt: clock.now(),
-        updatedAt: clock.now(),
-      })
-      .returning(actressSelect);
+    const row = await transaction(db, async (tx) => {
+      const [r] = await tx
+        .insert(actresses)
+        .values({
+          ...body,
+          aliases: cleanNames(body.aliases, body.name),
+          tags: cleanNames(body.tags),
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
+        .returning(actressSelect);
+      await audit(tx, c, {
+        resource: 'actresses',
+        action: 'create',
+        recordId: r.id,
+        changes: { after: snapshot(actressToApi(r)) },
+      });
+      return r;
+    });
     return ok(c, actressToApi(row));
   });
 
@@ -358,12 +376,20 @@ export function actressRoutes() {
           .where(eq(actresses.id, actressId));
         name = current?.name;
       }
-      return updateVersioned<Record<string, unknown>>(tx, actresses, actressId, v, {
+      const [before] = await tx.select(actressSelect).from(actresses).where(eq(actresses.id, actressId));
+      const r = await updateVersioned<Record<string, unknown>>(tx, actresses, actressId, v, {
         ...patch,
         aliases: cleanNames(patch.aliases, name),
         tags: cleanNames(patch.tags),
         updatedAt: clock.now(),
       });
+      await audit(tx, c, {
+        resource: 'actresses',
+        action: 'update',
+        recordId: actressId,
+        changes: diff(before ? actressToApi(before) : {}, actressToApi(r as typeof before)),
+      });
+      return r;
     });
     return ok(c, actressToApi(row));
   });
@@ -381,7 +407,15 @@ export function actressRoutes() {
         if (!row) throw notFound();
         const count = await linkCount(tx, [actressId]);
         if (count > 0 && !force) throw hasMovies(count);
-        return unlinkAndDelete(c, tx, [actressId]);
+        const before = await readActress(tx, actressId);
+        const done = await unlinkAndDelete(c, tx, [actressId]);
+        await audit(tx, c, {
+          resource: 'actresses',
+          action: 'delete',
+          recordId: actressId,
+          changes: { before: snapshot(before), unlinked: done.unlinked },
+        });
+        return done;
       }),
     );
     return ok(c, { id: actressId, unlinked: result.unlinked });
@@ -398,7 +432,15 @@ export function actressRoutes() {
         if (body.action === 'delete') {
           const count = await linkCount(tx, ids);
           if (count > 0 && !body.force) throw hasMovies(count, true);
-          return (await unlinkAndDelete(c, tx, ids)).deleted;
+          const done = await unlinkAndDelete(c, tx, ids);
+          await auditBatch(tx, c, {
+            resource: 'actresses',
+            action: 'delete',
+            ids,
+            changed: done.deleted,
+            extra: { unlinked: done.unlinked },
+          });
+          return done.deleted;
         }
         const visible = body.action === 'show';
         const rows = await tx
@@ -406,6 +448,7 @@ export function actressRoutes() {
           .set({ visible, version: sql`${actresses.version} + 1`, updatedAt: clock.now() })
           .where(and(inArray(actresses.id, ids), ne(actresses.visible, visible)))
           .returning({ id: actresses.id });
+        await auditBatch(tx, c, { resource: 'actresses', action: body.action, ids, changed: rows.length });
         return rows.length;
       }),
     );

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { isLandingUrl, MAX_BATCH_ADS, MAX_FIND, patternProblem, replaceLink } from '../../../common/ad';
 import { Code } from '../../../common/codes';
 import { PAGE_SIZES } from '../../../common/paging';
+import { readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, PG_INT_MAX } from '../../core/crud';
@@ -127,17 +128,21 @@ async function matches(db: Executor, c: AppContext, body: Replace, lock: boolean
 }
 
 const routes = {
-  preview: createRoute({
-    method: 'post',
-    path: '/preview',
-    tags,
-    security,
-    summary:
-      'Preview a find-and-replace on landing URLs (admin): every changed row before and after, whether each result is an http(s) URL, and the count; nothing is written',
-    middleware: asAdmin,
-    request: { body: jsonBody(ReplaceBody) },
-    responses: jsonResponse(z.object({ count: z.number(), invalid: z.number(), rows: z.array(PreviewRow) })),
-  }),
+  preview: createRoute(
+    readOnlyRoute({
+      method: 'post',
+      path: '/preview',
+      tags,
+      security,
+      summary:
+        'Preview a find-and-replace on landing URLs (admin): every changed row before and after, whether each result is an http(s) URL, and the count; nothing is written',
+      middleware: asAdmin,
+      request: { body: jsonBody(ReplaceBody) },
+      responses: jsonResponse(
+        z.object({ count: z.number(), invalid: z.number(), rows: z.array(PreviewRow) }),
+      ),
+    }),
+  ),
   apply: createRoute({
     method: 'post',
     path: '/',

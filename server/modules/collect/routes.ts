@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { audit, auditedRoute, readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, type ListParams, listPage, listQuery } from '../../core/crud';
@@ -128,25 +129,27 @@ export const sourceRoutes = () => {
 
   const Class = z.object({ typeId: z.number(), typeName: z.string() });
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/sources/{id}/test',
-      tags: ['collect sources'],
-      security,
-      summary:
-        "Read the site's ac=list (admin): its types and total, or the readable reason it failed; the types are listed for binding",
-      middleware: asAdmin,
-      request: { params: idParam },
-      responses: jsonResponse(
-        z.object({
-          ok: z.boolean(),
-          total: z.number(),
-          pageCount: z.number(),
-          classes: z.array(Class),
-          error: z.string(),
-        }),
-      ),
-    }),
+    createRoute(
+      readOnlyRoute({
+        method: 'post',
+        path: '/sources/{id}/test',
+        tags: ['collect sources'],
+        security,
+        summary:
+          "Read the site's ac=list (admin): its types and total, or the readable reason it failed; the types are listed for binding",
+        middleware: asAdmin,
+        request: { params: idParam },
+        responses: jsonResponse(
+          z.object({
+            ok: z.boolean(),
+            total: z.number(),
+            pageCount: z.number(),
+            classes: z.array(Class),
+            error: z.string(),
+          }),
+        ),
+      }),
+    ),
     async (c) => {
       const { db, outbound } = c.get('deps');
       const source = await mustSource(c, c.req.valid('param').id);
@@ -514,24 +517,35 @@ export const runRoutes = () => {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/runs/{id}/cancel',
-      tags: ['collect runs'],
-      security,
-      summary: 'Cancel a running run: it stops between pages and before a page is written',
-      middleware: asAnyOperator,
-      request: { params: idParam },
-      responses: jsonResponse(Run),
-    }),
+    createRoute(
+      auditedRoute({
+        method: 'post',
+        path: '/runs/{id}/cancel',
+        tags: ['collect runs'],
+        security,
+        summary: 'Cancel a running run: it stops between pages and before a page is written',
+        middleware: asAnyOperator,
+        request: { params: idParam },
+        responses: jsonResponse(Run),
+      }),
+    ),
     async (c) => {
       const runId = c.req.valid('param').id;
-      const rows = await c
-        .get('deps')
-        .db.update(collectRuns)
-        .set({ cancelRequested: true })
-        .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
-        .returning({ id: collectRuns.id });
+      const rows = await transaction(c.get('deps').db, async (tx) => {
+        const changed = await tx
+          .update(collectRuns)
+          .set({ cancelRequested: true })
+          .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+          .returning({ id: collectRuns.id });
+        if (changed.length)
+          await audit(tx, c, {
+            resource: 'collect runs',
+            action: 'cancel',
+            recordId: runId,
+            changes: { after: { cancelRequested: true } },
+          });
+        return changed;
+      });
       if (!rows.length) {
         await readRun(c, runId); // 40400 when there is none
         throw new ApiError(Code.CONFLICT, 'collect.notRunning');

@@ -17,6 +17,7 @@ import {
   parseAddress,
 } from '../../../common/comment';
 import { REVIEW_STATUSES } from '../../../common/review';
+import { audit, auditedRoute, diff, readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
@@ -248,16 +249,18 @@ export function filterRoutes() {
     async (c) => ok(c, { list: await readFilters(c.get('deps').db, tenantOf(c)) }),
   );
   app.openapi(
-    createRoute({
-      method: 'put',
-      path: '/{module}',
-      tags,
-      security,
-      summary: "Save a module's filter (admin; version 0 for the first save; a stale version is 40900)",
-      middleware: asAdmin,
-      request: { params: moduleParam, body: jsonBody(SaveBody) },
-      responses: jsonResponse(Filter),
-    }),
+    createRoute(
+      auditedRoute({
+        method: 'put',
+        path: '/{module}',
+        tags,
+        security,
+        summary: "Save a module's filter (admin; version 0 for the first save; a stale version is 40900)",
+        middleware: asAdmin,
+        request: { params: moduleParam, body: jsonBody(SaveBody) },
+        responses: jsonResponse(Filter),
+      }),
+    ),
     async (c) => {
       const { module } = c.req.valid('param');
       const { version: v, ...body } = c.req.valid('json');
@@ -266,23 +269,33 @@ export function filterRoutes() {
       const saved = await transaction(db, async (tx) => {
         const current = await readFilter(tx, tenantOf(c), module, true);
         if (current.version !== v) throw conflict();
-        return writeFilter(tx, tenantOf(c), module, rules, clock.now());
+        const written = await writeFilter(tx, tenantOf(c), module, rules, clock.now());
+        // The rules that changed (word lists, intervals, switches), before and after.
+        await audit(tx, c, {
+          resource: 'filters',
+          action: 'update',
+          recordId: module,
+          changes: diff({ ...current }, { ...written }),
+        });
+        return written;
       });
       return ok(c, saved);
     },
   );
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{module}/trial',
-      tags,
-      security,
-      summary:
-        'Try rules (saved or not) on the newest 5,000 shown or pending items: how many would be blocked (hidden), held (back to review), masked, with examples. Changes nothing',
-      middleware: asAnyOperator,
-      request: { params: moduleParam, body: jsonBody(Rules) },
-      responses: jsonResponse(TrialAnswer),
-    }),
+    createRoute(
+      readOnlyRoute({
+        method: 'post',
+        path: '/{module}/trial',
+        tags,
+        security,
+        summary:
+          'Try rules (saved or not) on the newest 5,000 shown or pending items: how many would be blocked (hidden), held (back to review), masked, with examples. Changes nothing',
+        middleware: asAnyOperator,
+        request: { params: moduleParam, body: jsonBody(Rules) },
+        responses: jsonResponse(TrialAnswer),
+      }),
+    ),
     async (c) => {
       const { module } = c.req.valid('param');
       const filter = compileFilter(cleanRules(c.req.valid('json')), toSimplified);

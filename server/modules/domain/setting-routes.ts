@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, sql } from 'drizzle-orm';
+import { audit, auditedRoute, diff } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
@@ -54,27 +55,35 @@ export function settingRoutes() {
     async (c) => ok(c, toApi(await readSettings(c.get('deps').db, tenantOf(c)))),
   );
   app.openapi(
-    createRoute({
-      ...base,
-      method: 'put',
-      summary:
-        'Save whether the health checker runs, its interval and timeout, the failures that block a domain, auto-replacement and the expiry warning horizon (admin; a stale version is 40900)',
-      middleware: asAdmin,
-      request: { body: jsonBody(UpdateBody) },
-      responses: jsonResponse(Settings),
-    }),
+    createRoute(
+      auditedRoute({
+        ...base,
+        method: 'put',
+        summary:
+          'Save whether the health checker runs, its interval and timeout, the failures that block a domain, auto-replacement and the expiry warning horizon (admin; a stale version is 40900)',
+        middleware: asAdmin,
+        request: { body: jsonBody(UpdateBody) },
+        responses: jsonResponse(Settings),
+      }),
+    ),
     async (c) => {
       const { version: v, ...values } = c.req.valid('json');
       const { db, clock } = c.get('deps');
       const tenant = tenantOf(c);
       const row = await transaction(db, async (tx) => {
-        await readSettings(tx, tenant);
+        const before = await readSettings(tx, tenant);
         const [r] = await tx
           .update(domainSettings)
           .set({ ...values, version: sql`${domainSettings.version} + 1`, updatedAt: clock.now() })
           .where(and(eq(domainSettings.tenant, tenant), eq(domainSettings.version, v)))
           .returning();
         if (!r) throw conflict();
+        await audit(tx, c, {
+          resource: 'settings',
+          action: 'update',
+          recordId: tenant,
+          changes: diff(toApi(before), toApi(r)),
+        });
         return r;
       });
       return ok(c, toApi(row));

@@ -148,30 +148,32 @@ export async function readMovie(db: Executor, movieId: number) {
     .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
     .where(eq(movies.id, movieId));
   if (!row) return undefined;
-  const [actresses, plays] = await Promise.all([
-    db
-      .select({ actressId: movieActresses.actressId })
-      .from(movieActresses)
-      .where(eq(movieActresses.movieId, movieId))
-      .orderBy(asc(movieActresses.actressId)),
-    db
-      .select({
-        id: moviePlays.id,
-        sourceId: moviePlays.sourceId,
-        sourceName: videoSources.name,
-        sourceType: videoSources.type,
-        sourceEnabled: videoSources.enabled,
-        baseUrl: videoSources.baseUrl,
-        line: moviePlays.line,
-        name: moviePlays.name,
-        path: moviePlays.path,
-        sort: moviePlays.sort,
-      })
-      .from(moviePlays)
-      .innerJoin(videoSources, eq(videoSources.id, moviePlays.sourceId))
-      .where(eq(moviePlays.movieId, movieId))
-      .orderBy(asc(moviePlays.line), asc(moviePlays.sort), asc(moviePlays.id)),
-  ]);
+  const actressQuery = db
+    .select({ actressId: movieActresses.actressId })
+    .from(movieActresses)
+    .where(eq(movieActresses.movieId, movieId))
+    .orderBy(asc(movieActresses.actressId));
+  const playQuery = db
+    .select({
+      id: moviePlays.id,
+      sourceId: moviePlays.sourceId,
+      sourceName: videoSources.name,
+      sourceType: videoSources.type,
+      sourceEnabled: videoSources.enabled,
+      baseUrl: videoSources.baseUrl,
+      line: moviePlays.line,
+      name: moviePlays.name,
+      path: moviePlays.path,
+      sort: moviePlays.sort,
+    })
+    .from(moviePlays)
+    .innerJoin(videoSources, eq(videoSources.id, moviePlays.sourceId))
+    .where(eq(moviePlays.movieId, movieId))
+    .orderBy(asc(moviePlays.line), asc(moviePlays.sort), asc(moviePlays.id));
+  // A transaction holds one connection: its statements go one after another (the audit log reads the movie
+  // before and after an edit in the edit's transaction).
+  const [actresses, plays] =
+    'rollback' in db ? [await actressQuery, await playQuery] : await Promise.all([actressQuery, playQuery]);
   return {
     ...movieToApi(row),
     actressIds: actresses.map((a) => a.actressId),

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { isFutureDay } from '../../../common/dates';
+import { audit, auditedRoute, diff, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
@@ -67,36 +68,42 @@ const routes = {
     request: idOf,
     responses: jsonResponse(Movie),
   }),
-  create: createRoute({
-    method: 'post',
-    path: '/',
-    tags,
-    summary: 'Create a movie (status pending: it enters the review queue)',
-    middleware: asAnyOperator,
-    security,
-    request: { body: jsonBody(CreateBody) },
-    responses: jsonResponse(Movie),
-  }),
-  update: createRoute({
-    method: 'put',
-    path: '/{id}',
-    tags,
-    summary: 'Edit a movie (optimistic locking on version; links are replaced when sent)',
-    middleware: asAnyOperator,
-    security,
-    request: { ...idOf, body: jsonBody(UpdateBody) },
-    responses: jsonResponse(Movie),
-  }),
-  remove: createRoute({
-    method: 'delete',
-    path: '/{id}',
-    tags,
-    summary: 'Delete a movie (admin)',
-    middleware: asAdmin,
-    security,
-    request: idOf,
-    responses: jsonResponse(z.object({ id: z.number() })),
-  }),
+  create: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      summary: 'Create a movie (status pending: it enters the review queue)',
+      middleware: asAnyOperator,
+      security,
+      request: { body: jsonBody(CreateBody) },
+      responses: jsonResponse(Movie),
+    }),
+  ),
+  update: createRoute(
+    auditedRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      summary: 'Edit a movie (optimistic locking on version; links are replaced when sent)',
+      middleware: asAnyOperator,
+      security,
+      request: { ...idOf, body: jsonBody(UpdateBody) },
+      responses: jsonResponse(Movie),
+    }),
+  ),
+  remove: createRoute(
+    auditedRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      summary: 'Delete a movie (admin)',
+      middleware: asAdmin,
+      security,
+      request: idOf,
+      responses: jsonResponse(z.object({ id: z.number() })),
+    }),
+  ),
 };
 
 /** A release date after today is a typing error (common/dates.ts; the form says it too). */
@@ -138,6 +145,13 @@ export function movieRoutes() {
           .values({ ...fields, status: 'pending', createdAt: clock.now(), updatedAt: clock.now() })
           .returning({ id: movies.id });
         await writeLinks(tx, row.id, { tagIds, actressIds, plays });
+        // The movie as the API answers it, links included.
+        await audit(tx, c, {
+          resource: 'movies',
+          action: 'create',
+          recordId: row.id,
+          changes: { after: snapshot((await readMovie(tx, row.id)) ?? {}) },
+        });
         return row.id;
       }),
     );
@@ -152,8 +166,17 @@ export function movieRoutes() {
     await guarded(() =>
       transaction(db, async (tx) => {
         await checkRefs(c, tx, { ...fields, tagIds, actressIds, plays });
+        const before = await readMovie(tx, movieId);
         await updateVersioned(tx, movies, movieId, v, { ...fields, updatedAt: clock.now() });
         await writeLinks(tx, movieId, { tagIds, actressIds, plays });
+        // The fields that changed as the API answers them (tags, actresses and plays too), before and after.
+        const after = await readMovie(tx, movieId);
+        await audit(tx, c, {
+          resource: 'movies',
+          action: 'update',
+          recordId: movieId,
+          changes: diff(before ?? {}, after ?? {}),
+        });
       }),
     );
     return ok(c, await mustReadMovie(db, movieId));
@@ -161,9 +184,18 @@ export function movieRoutes() {
 
   app.openapi(routes.remove, async (c) => {
     const { id: movieId } = c.req.valid('param');
-    const rows = await transaction(c.get('deps').db, (tx) =>
-      tx.delete(movies).where(eq(movies.id, movieId)).returning({ id: movies.id }),
-    );
+    const rows = await transaction(c.get('deps').db, async (tx) => {
+      const before = await readMovie(tx, movieId);
+      const deleted = await tx.delete(movies).where(eq(movies.id, movieId)).returning({ id: movies.id });
+      if (deleted.length)
+        await audit(tx, c, {
+          resource: 'movies',
+          action: 'delete',
+          recordId: movieId,
+          changes: { before: snapshot(before ?? {}) },
+        });
+      return deleted;
+    });
     if (!rows.length) throw notFound();
     return ok(c, { id: movieId });
   });

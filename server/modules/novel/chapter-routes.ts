@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm
 import { Code } from '../../../common/codes';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
+import { audit, auditBatch, auditedRoute, diff, snapshot } from '../../core/audit';
 import { asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
@@ -72,46 +73,54 @@ const routes = {
     request: idOf,
     responses: jsonResponse(Chapter),
   }),
-  create: createRoute({
-    method: 'post',
-    path: '/',
-    tags,
-    summary: 'Add a chapter after the last one of its novel (the word count is computed here)',
-    middleware: asAnyOperator,
-    security,
-    request: { body: jsonBody(CreateBody) },
-    responses: jsonResponse(Chapter),
-  }),
-  update: createRoute({
-    method: 'put',
-    path: '/{id}',
-    tags,
-    summary: 'Edit a chapter’s title and content (optimistic locking; the word count is recomputed)',
-    middleware: asAnyOperator,
-    security,
-    request: { ...idOf, body: jsonBody(UpdateBody) },
-    responses: jsonResponse(Chapter),
-  }),
-  remove: createRoute({
-    method: 'delete',
-    path: '/{id}',
-    tags,
-    summary: 'Delete a chapter; the chapters after it move up one number',
-    middleware: asAnyOperator,
-    security,
-    request: idOf,
-    responses: jsonResponse(z.object({ id: z.number() })),
-  }),
-  batch: createRoute({
-    method: 'post',
-    path: '/batch',
-    tags,
-    summary: 'delete: the chapters go and their novels are renumbered, in one transaction (all or nothing)',
-    middleware: asAnyOperator,
-    security,
-    request: { body: jsonBody(BatchBody) },
-    responses: jsonResponse(z.object({ changed: z.number() })),
-  }),
+  create: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      summary: 'Add a chapter after the last one of its novel (the word count is computed here)',
+      middleware: asAnyOperator,
+      security,
+      request: { body: jsonBody(CreateBody) },
+      responses: jsonResponse(Chapter),
+    }),
+  ),
+  update: createRoute(
+    auditedRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      summary: 'Edit a chapter’s title and content (optimistic locking; the word count is recomputed)',
+      middleware: asAnyOperator,
+      security,
+      request: { ...idOf, body: jsonBody(UpdateBody) },
+      responses: jsonResponse(Chapter),
+    }),
+  ),
+  remove: createRoute(
+    auditedRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      summary: 'Delete a chapter; the chapters after it move up one number',
+      middleware: asAnyOperator,
+      security,
+      request: idOf,
+      responses: jsonResponse(z.object({ id: z.number() })),
+    }),
+  ),
+  batch: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/batch',
+      tags,
+      summary: 'delete: the chapters go and their novels are renumbered, in one transaction (all or nothing)',
+      middleware: asAnyOperator,
+      security,
+      request: { body: jsonBody(BatchBody) },
+      responses: jsonResponse(z.object({ changed: z.number() })),
+    }),
+  ),
   move: createRoute({
     method: 'post',
     path: '/{id}/move',
@@ -210,6 +219,13 @@ export function chapterRoutes() {
         .where(eq(novelChapters.novelId, novel.id))
         .orderBy(desc(novelChapters.number))
         .limit(1);
+      const [made] = await tx.select().from(novelChapters).where(eq(novelChapters.id, row.id));
+      await audit(tx, c, {
+        resource: 'chapters',
+        action: 'create',
+        recordId: row.id,
+        changes: { after: snapshot(made) },
+      });
       return row.id;
     });
     return ok(c, await mustReadChapter(db, chapterId));
@@ -223,7 +239,14 @@ export function chapterRoutes() {
       await lockNovel(tx, await novelOf(tx, chapterId));
       const values: Record<string, unknown> = { ...patch, updatedAt: clock.now() };
       if (patch.content !== undefined) values.wordCount = countWords(patch.content);
-      await updateVersioned(tx, novelChapters, chapterId, v, values);
+      const [before] = await tx.select().from(novelChapters).where(eq(novelChapters.id, chapterId));
+      const after = await updateVersioned<Record<string, unknown>>(tx, novelChapters, chapterId, v, values);
+      await audit(tx, c, {
+        resource: 'chapters',
+        action: 'update',
+        recordId: chapterId,
+        changes: diff(before ?? {}, after),
+      });
     });
     return ok(c, await mustReadChapter(db, chapterId));
   });
@@ -233,12 +256,15 @@ export function chapterRoutes() {
     await transaction(c.get('deps').db, async (tx) => {
       const novelId = await novelOf(tx, chapterId);
       await lockNovel(tx, novelId);
-      const gone = await tx
-        .delete(novelChapters)
-        .where(eq(novelChapters.id, chapterId))
-        .returning({ id: novelChapters.id });
+      const gone = await tx.delete(novelChapters).where(eq(novelChapters.id, chapterId)).returning();
       if (!gone.length) throw notFound(); // deleted by a writer that held the novel before us
       await compact(tx, [novelId]);
+      await audit(tx, c, {
+        resource: 'chapters',
+        action: 'delete',
+        recordId: chapterId,
+        changes: { before: snapshot(gone[0]) },
+      });
     });
     return ok(c, { id: chapterId });
   });
@@ -267,6 +293,13 @@ export function chapterRoutes() {
         });
       }
       await compact(tx, novelIds);
+      await auditBatch(tx, c, {
+        resource: 'chapters',
+        action: 'delete',
+        ids: unique,
+        changed: gone.length,
+        extra: { novelIds },
+      });
       return gone.length;
     });
     return ok(c, { changed });

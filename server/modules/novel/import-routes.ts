@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
+import { readOnlyRoute } from '../../core/audit';
 import { asAnyOperator, security } from '../../core/auth';
 import { ownBodyLimit } from '../../core/body';
 import type { AppContext, AppEnv } from '../../core/context';
@@ -87,17 +88,19 @@ const keepPreface = {
 };
 
 const routes = {
-  preview: createRoute({
-    method: 'post',
-    path: '/{id}/import/preview',
-    tags: ['novel chapters'],
-    summary:
-      'Dry run of an import: the encoding found, the chapters the file splits into (titles, word counts) and the text before the first heading; nothing is written',
-    middleware: [...asAnyOperator, multipartOnly, withinImportLimit],
-    security,
-    request: { params: idParam, body: form() },
-    responses: jsonResponse(Preview),
-  }),
+  preview: createRoute(
+    readOnlyRoute({
+      method: 'post',
+      path: '/{id}/import/preview',
+      tags: ['novel chapters'],
+      summary:
+        'Dry run of an import: the encoding found, the chapters the file splits into (titles, word counts) and the text before the first heading; nothing is written',
+      middleware: [...asAnyOperator, multipartOnly, withinImportLimit],
+      security,
+      request: { params: idParam, body: form() },
+      responses: jsonResponse(Preview),
+    }),
+  ),
   run: createRoute({
     method: 'post',
     path: '/{id}/import',

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { SERIAL_STATUSES } from '../../../common/novel';
+import { audit, auditedRoute, diff, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { idParam, listQuery, updateVersioned } from '../../core/crud';
@@ -89,36 +90,42 @@ const routes = {
     request: idOf,
     responses: jsonResponse(Novel),
   }),
-  create: createRoute({
-    method: 'post',
-    path: '/',
-    tags,
-    summary: 'Create a novel (status pending: it enters the review list)',
-    middleware: asAnyOperator,
-    security,
-    request: { body: jsonBody(CreateBody) },
-    responses: jsonResponse(Novel),
-  }),
-  update: createRoute({
-    method: 'put',
-    path: '/{id}',
-    tags,
-    summary: 'Edit a novel (optimistic locking on version)',
-    middleware: asAnyOperator,
-    security,
-    request: { ...idOf, body: jsonBody(UpdateBody) },
-    responses: jsonResponse(Novel),
-  }),
-  remove: createRoute({
-    method: 'delete',
-    path: '/{id}',
-    tags,
-    summary: 'Delete a novel with its chapters (admin)',
-    middleware: asAdmin,
-    security,
-    request: idOf,
-    responses: jsonResponse(z.object({ id: z.number() })),
-  }),
+  create: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      summary: 'Create a novel (status pending: it enters the review list)',
+      middleware: asAnyOperator,
+      security,
+      request: { body: jsonBody(CreateBody) },
+      responses: jsonResponse(Novel),
+    }),
+  ),
+  update: createRoute(
+    auditedRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      summary: 'Edit a novel (optimistic locking on version)',
+      middleware: asAnyOperator,
+      security,
+      request: { ...idOf, body: jsonBody(UpdateBody) },
+      responses: jsonResponse(Novel),
+    }),
+  ),
+  remove: createRoute(
+    auditedRoute({
+      method: 'delete',
+      path: '/{id}',
+      tags,
+      summary: 'Delete a novel with its chapters (admin)',
+      middleware: asAdmin,
+      security,
+      request: idOf,
+      responses: jsonResponse(z.object({ id: z.number() })),
+    }),
+  ),
 };
 
 /** Going online (approve, online) needs at least one chapter: readers would open an empty book. */
@@ -229,6 +236,12 @@ export function novelRoutes() {
           .insert(novels)
           .values({ ...body, status: 'pending', createdAt: clock.now(), updatedAt: clock.now() })
           .returning({ id: novels.id });
+        await audit(tx, c, {
+          resource: 'novels',
+          action: 'create',
+          recordId: row.id,
+          changes: { after: snapshot((await readNovel(tx, row.id)) ?? {}) },
+        });
         return row.id;
       }),
     );
@@ -242,7 +255,15 @@ export function novelRoutes() {
     await guarded(() =>
       transaction(db, async (tx) => {
         await checkRefs(tx, fields);
+        const before = await readNovel(tx, novelId);
         await updateVersioned(tx, novels, novelId, v, { ...fields, updatedAt: clock.now() });
+        const after = await readNovel(tx, novelId);
+        await audit(tx, c, {
+          resource: 'novels',
+          action: 'update',
+          recordId: novelId,
+          changes: diff(before ?? {}, after ?? {}),
+        });
       }),
     );
     return ok(c, await mustReadNovel(db, novelId));
@@ -250,9 +271,18 @@ export function novelRoutes() {
 
   app.openapi(routes.remove, async (c) => {
     const { id: novelId } = c.req.valid('param');
-    const rows = await transaction(c.get('deps').db, (tx) =>
-      tx.delete(novels).where(eq(novels.id, novelId)).returning({ id: novels.id }),
-    );
+    const rows = await transaction(c.get('deps').db, async (tx) => {
+      const before = await readNovel(tx, novelId);
+      const deleted = await tx.delete(novels).where(eq(novels.id, novelId)).returning({ id: novels.id });
+      if (deleted.length)
+        await audit(tx, c, {
+          resource: 'novels',
+          action: 'delete',
+          recordId: novelId,
+          changes: { before: snapshot(before ?? {}) },
+        });
+      return deleted;
+    });
     if (!rows.length) throw notFound();
     return ok(c, { id: novelId });
   });

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { audit, auditedRoute } from '../../core/audit';
 import { asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { hashPassword, verifyPassword } from '../../core/crypto';
@@ -56,16 +57,18 @@ const info = createRoute({
   responses: jsonResponse(UserInfo),
 });
 
-const password = createRoute({
-  method: 'post',
-  path: '/password',
-  tags: ['session'],
-  summary: 'Change your own password (other sessions of yours end)',
-  middleware: asAnyOperator,
-  security,
-  request: { body: jsonBody(z.object({ oldPassword: z.string().min(1).max(256), newPassword })) },
-  responses: jsonResponse(z.null()),
-});
+const password = createRoute(
+  auditedRoute({
+    method: 'post',
+    path: '/password',
+    tags: ['session'],
+    summary: 'Change your own password (other sessions of yours end)',
+    middleware: asAnyOperator,
+    security,
+    request: { body: jsonBody(z.object({ oldPassword: z.string().min(1).max(256), newPassword })) },
+    responses: jsonResponse(z.null()),
+  }),
+);
 
 export function authRoutes() {
   const app = new OpenAPIHono<AppEnv>();
@@ -144,6 +147,13 @@ export function authRoutes() {
     await db.transaction(async (tx) => {
       await tx.update(operators).set({ passwordHash, updatedAt: clock.now() }).where(eq(operators.id, me.id));
       await replaceSessions(tx, me.id, clock.now(), me.sessionId);
+      // That it changed: the passwords never reach the log. (A wrong old password is the throttle's, not logged.)
+      await audit(tx, c, {
+        section: 'operators',
+        action: 'change-password',
+        recordId: me.id,
+        changes: { after: { password: '[redacted]' } },
+      });
     });
     return ok(c, null);
   });

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { foldForMatch } from '../../../common/fold';
+import { audit, auditBatch, auditedRoute, diff, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import {
@@ -20,6 +21,7 @@ import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, notFound } from '../../core/errors';
 import { duplicate, lookalike, rejectUnknownQuery } from '../../core/shared';
 import { listTotalShape } from '../../core/totals';
+import type { Tx } from '../../db/types';
 import { account, avatar, newPassword, nickname, Operator, operatorColumns, ROLES } from './model';
 import { operators } from './schema';
 import { replaceSessions } from './sessions';
@@ -74,92 +76,104 @@ const getOne = createRoute({
   responses: jsonResponse(Operator),
 });
 
-const create = createRoute({
-  method: 'post',
-  path: '/',
-  tags,
-  summary: 'Create an operator',
-  middleware: asAdmin,
-  security,
-  request: {
-    body: jsonBody(
-      z.object({
-        account,
-        password: newPassword,
-        nickname: nickname.optional().default(''),
-        avatar: avatar.optional().default(''),
-        role: z.enum(ROLES),
-      }),
-    ),
-  },
-  responses: jsonResponse(Operator),
-});
-
-const update = createRoute({
-  method: 'put',
-  path: '/{id}',
-  tags,
-  summary: 'Edit nickname, avatar and role (optimistic locking on version)',
-  middleware: asAdmin,
-  security,
-  request: {
-    ...idOf,
-    body: jsonBody(
-      z.object({
-        nickname: nickname.optional(),
-        avatar: avatar.optional(),
-        role: z.enum(ROLES).optional(),
-        version: z.number().int().positive().max(PG_INT_MAX),
-      }),
-    ),
-  },
-  responses: jsonResponse(Operator),
-});
-
-const remove = createRoute({
-  method: 'delete',
-  path: '/{id}',
-  tags,
-  summary: 'Delete an operator (its sessions end with errCode 2001)',
-  middleware: asAdmin,
-  security,
-  request: idOf,
-  responses: jsonResponse(Operator),
-});
-
-const toggle = (action: 'disable' | 'enable') =>
-  createRoute({
+const create = createRoute(
+  auditedRoute({
     method: 'post',
-    path: `/{id}/${action}`,
+    path: '/',
     tags,
-    summary: `${action} an operator`,
+    summary: 'Create an operator',
+    middleware: asAdmin,
+    security,
+    request: {
+      body: jsonBody(
+        z.object({
+          account,
+          password: newPassword,
+          nickname: nickname.optional().default(''),
+          avatar: avatar.optional().default(''),
+          role: z.enum(ROLES),
+        }),
+      ),
+    },
+    responses: jsonResponse(Operator),
+  }),
+);
+
+const update = createRoute(
+  auditedRoute({
+    method: 'put',
+    path: '/{id}',
+    tags,
+    summary: 'Edit nickname, avatar and role (optimistic locking on version)',
+    middleware: asAdmin,
+    security,
+    request: {
+      ...idOf,
+      body: jsonBody(
+        z.object({
+          nickname: nickname.optional(),
+          avatar: avatar.optional(),
+          role: z.enum(ROLES).optional(),
+          version: z.number().int().positive().max(PG_INT_MAX),
+        }),
+      ),
+    },
+    responses: jsonResponse(Operator),
+  }),
+);
+
+const remove = createRoute(
+  auditedRoute({
+    method: 'delete',
+    path: '/{id}',
+    tags,
+    summary: 'Delete an operator (its sessions end with errCode 2001)',
     middleware: asAdmin,
     security,
     request: idOf,
     responses: jsonResponse(Operator),
-  });
+  }),
+);
 
-const resetPassword = createRoute({
-  method: 'post',
-  path: '/{id}/reset-password',
-  tags,
-  summary: "Set an operator's password (its sessions end with 50012)",
-  middleware: asAdmin,
-  security,
-  request: { ...idOf, body: jsonBody(z.object({ password: newPassword })) },
-  responses: jsonResponse(z.null()),
-});
+const toggle = (action: 'disable' | 'enable') =>
+  createRoute(
+    auditedRoute({
+      method: 'post',
+      path: `/{id}/${action}`,
+      tags,
+      summary: `${action} an operator`,
+      middleware: asAdmin,
+      security,
+      request: idOf,
+      responses: jsonResponse(Operator),
+    }),
+  );
 
-const batch = createRoute({
-  method: 'post',
-  path: '/batch',
-  tags,
-  summary: 'Enable, disable or delete several operators in one transaction',
-  middleware: asAdmin,
-  security,
-  request: { body: jsonBody(batchBody(['enable', 'disable', 'delete'] as const)) },
-  responses: jsonResponse(z.object({ changed: z.number() })),
-});
+const resetPassword = createRoute(
+  auditedRoute({
+    method: 'post',
+    path: '/{id}/reset-password',
+    tags,
+    summary: "Set an operator's password (its sessions end with 50012)",
+    middleware: asAdmin,
+    security,
+    request: { ...idOf, body: jsonBody(z.object({ password: newPassword })) },
+    responses: jsonResponse(z.null()),
+  }),
+);
+
+const batch = createRoute(
+  auditedRoute({
+    method: 'post',
+    path: '/batch',
+    tags,
+    summary: 'Enable, disable or delete several operators in one transaction',
+    middleware: asAdmin,
+    security,
+    request: { body: jsonBody(batchBody(['enable', 'disable', 'delete'] as const)) },
+    responses: jsonResponse(z.object({ changed: z.number() })),
+  }),
+);
 
 function toApi(row: Record<string, unknown>) {
   const r = row as Record<string, any>;
@@ -182,6 +196,14 @@ function assertNotSelf(c: AppContext, ids: number[]) {
   if (ids.includes(c.get('operator').id)) throw new ApiError(Code.INVALID, 'operator.self');
 }
 
+/** One operator's action is logged with its id; several (the batch) with their ids and counts. */
+function auditOperators(tx: Tx, c: AppContext, action: string, ids: number[], changed: number) {
+  const unique = [...new Set(ids)];
+  if (unique.length === 1 && !c.req.path.endsWith('/batch'))
+    return audit(tx, c, { action, recordId: unique[0], changes: { changed } });
+  return auditBatch(tx, c, { action, ids: unique, changed });
+}
+
 async function setDisabled(c: AppContext, ids: number[], disabled: boolean) {
   if (disabled) assertNotSelf(c, ids);
   const { db, clock } = c.get('deps');
@@ -198,6 +220,7 @@ async function setDisabled(c: AppContext, ids: number[], disabled: boolean) {
       .returning();
     // Disabling ends the sessions: enabling the account again must not revive an old token.
     if (disabled) for (const row of changed) await replaceSessions(tx, row.id, clock.now());
+    await auditOperators(tx, c, disabled ? 'disable' : 'enable', ids, changed.length);
     return changed;
   });
 }
@@ -212,6 +235,7 @@ async function softDelete(c: AppContext, ids: number[]) {
       .where(and(inArray(operators.id, ids), live))
       .returning();
     if (rows.length !== new Set(ids).size) throw notFound(); // rolls back the others
+    await auditOperators(tx, c, 'delete', ids, rows.length);
     return rows;
   });
 }
@@ -273,19 +297,24 @@ export function operatorRoutes() {
       .where(and(eq(operators.accountKey, accountKey), isNull(operators.deletedAt)));
     if (same) throw lookalike('account', same.account, body.account);
     try {
-      const [row] = await db
-        .insert(operators)
-        .values({
-          account: body.account,
-          accountKey,
-          passwordHash,
-          nickname: body.nickname || body.account,
-          avatar: body.avatar,
-          role: body.role,
-          createdAt: clock.now(),
-          updatedAt: clock.now(),
-        })
-        .returning();
+      const row = await db.transaction(async (tx) => {
+        const [r] = await tx
+          .insert(operators)
+          .values({
+            account: body.account,
+            accountKey,
+            passwordHash,
+            nickname: body.nickname || body.account,
+            avatar: body.avatar,
+            role: body.role,
+            createdAt: clock.now(),
+            updatedAt: clock.now(),
+          })
+          .returning();
+        // The answer's fields: never the password nor its hash.
+        await audit(tx, c, { action: 'create', recordId: r.id, changes: { after: snapshot(toApi(r)) } });
+        return r;
+      });
       return ok(c, toApi(row));
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate('account');
@@ -297,14 +326,22 @@ export function operatorRoutes() {
     const { id } = c.req.valid('param');
     const { version, ...patch } = c.req.valid('json');
     if (patch.role && patch.role !== 'admin') assertNotSelf(c, [id]);
-    const row = await updateVersioned<Record<string, unknown>>(
-      c.get('deps').db,
-      operators,
-      id,
-      version,
-      { ...patch, updatedAt: c.get('deps').clock.now() },
-      live,
-    );
+    const row = await c.get('deps').db.transaction(async (tx) => {
+      const [before] = await tx
+        .select(operatorColumns)
+        .from(operators)
+        .where(and(eq(operators.id, id), live));
+      const r = await updateVersioned<Record<string, unknown>>(
+        tx,
+        operators,
+        id,
+        version,
+        { ...patch, updatedAt: c.get('deps').clock.now() },
+        live,
+      );
+      await audit(tx, c, { action: 'update', recordId: id, changes: diff(toApi(before ?? {}), toApi(r)) });
+      return r;
+    });
     return ok(c, toApi(row));
   });
 
@@ -339,6 +376,12 @@ export function operatorRoutes() {
         .returning({ id: operators.id });
       if (!rows.length) throw notFound();
       await replaceSessions(tx, id, clock.now());
+      // That it was reset, by whom: the new password and its hash never reach the log.
+      await audit(tx, c, {
+        action: 'reset-password',
+        recordId: id,
+        changes: { after: { password: '[redacted]' } },
+      });
     });
     return ok(c, null);
   });

@@ -3,12 +3,13 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { Code } from '../../../common/codes';
+import { audit, auditedRoute, REDACTED } from '../../core/audit';
 import { asAdmin, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
 import type { SitePart, TenantSettings } from '../../core/module';
-import { intQuery } from '../../core/shared';
+import { intQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import {
   firstSighting,
@@ -109,25 +110,29 @@ const keyRoutes = {
     middleware: asAdmin,
     responses: jsonResponse(SiteKey),
   }),
-  regenerate: createRoute({
-    method: 'post',
-    path: '/regenerate',
-    tags: ['site (public)'],
-    security,
-    summary: 'Make a new site key (admin); the old one stops working at once',
-    middleware: asAdmin,
-    responses: jsonResponse(SiteKey),
-  }),
-  rotateSecret: createRoute({
-    method: 'post',
-    path: '/secret',
-    tags: ['site (public)'],
-    security,
-    summary:
-      "Make a new server secret for the site's server (admin): answered once, stored encrypted, never shown again; the old one stops working at once",
-    middleware: asAdmin,
-    responses: jsonResponse(SiteSecret),
-  }),
+  regenerate: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/regenerate',
+      tags: ['site (public)'],
+      security,
+      summary: 'Make a new site key (admin); the old one stops working at once',
+      middleware: asAdmin,
+      responses: jsonResponse(SiteKey),
+    }),
+  ),
+  rotateSecret: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/secret',
+      tags: ['site (public)'],
+      security,
+      summary:
+        "Make a new server secret for the site's server (admin): answered once, stored encrypted, never shown again; the old one stops working at once",
+      middleware: asAdmin,
+      responses: jsonResponse(SiteSecret),
+    }),
+  ),
 };
 
 /** The site key names the tenant; a missing or unknown one is 40100 (and never cached). */
@@ -332,13 +337,34 @@ export function siteKeyRoutes() {
   app.openapi(keyRoutes.regenerate, async (c) => {
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
-    const made = await regenerateSiteKey(db, tenant, clock.now());
+    // That a new key was made, by whom: never the key (the log is no place for credentials).
+    const made = await transaction(db, async (tx) => {
+      const m = await regenerateSiteKey(tx, tenant, clock.now());
+      await audit(tx, c, {
+        resource: 'site key',
+        action: 'regenerate',
+        recordId: tenant,
+        changes: { after: { siteKey: REDACTED } },
+      });
+      return m;
+    });
     return ok(c, { ...made, secretUpdatedAt: (await readSiteKey(db, tenant)).secretUpdatedAt });
   });
   app.openapi(keyRoutes.rotateSecret, async (c) => {
     const { db, clock, config } = c.get('deps');
     c.header('Cache-Control', 'no-store');
-    return ok(c, await rotateSiteSecret(db, tenantOf(c), clock.now(), config.siteSecretKey));
+    const tenant = tenantOf(c);
+    const made = await transaction(db, async (tx) => {
+      const m = await rotateSiteSecret(tx, tenant, clock.now(), config.siteSecretKey);
+      await audit(tx, c, {
+        resource: 'site secret',
+        action: 'rotate',
+        recordId: tenant,
+        changes: { after: { secret: REDACTED } },
+      });
+      return m;
+    });
+    return ok(c, made);
   });
 
   return app;

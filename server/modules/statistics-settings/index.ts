@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
+import { audit, auditedRoute, diff } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
@@ -85,17 +86,19 @@ const routes = {
     middleware: asAnyOperator,
     responses: jsonResponse(Statistics),
   }),
-  save: createRoute({
-    method: 'put',
-    path: '/',
-    tags: ['statistics settings'],
-    security,
-    summary:
-      "Save the collector's settings (admin; fields not sent are kept; a stale version is 40900; snippets are text, never run)",
-    middleware: asAdmin,
-    request: { body: jsonBody(Patch) },
-    responses: jsonResponse(Statistics),
-  }),
+  save: createRoute(
+    auditedRoute({
+      method: 'put',
+      path: '/',
+      tags: ['statistics settings'],
+      security,
+      summary:
+        "Save the collector's settings (admin; fields not sent are kept; a stale version is 40900; snippets are text, never run)",
+      middleware: asAdmin,
+      request: { body: jsonBody(Patch) },
+      responses: jsonResponse(Statistics),
+    }),
+  ),
 };
 
 /** Named query (site API, collector): a tenant's statistics settings, defaults filled in. */
@@ -144,6 +147,7 @@ function statisticsSettingsRoutes() {
           .for('update');
         const current = row?.version ?? 0;
         if (version !== current) throw conflict();
+        const before = await readStatistics(tx, tenant);
         const old = (row?.data ?? {}) as Partial<StatisticsDoc>;
         if (patch.snippets) {
           const kept = (old.snippets ?? []).map((s) => s.platform);
@@ -164,6 +168,13 @@ function statisticsSettingsRoutes() {
         if (row) await tx.update(statisticsSettings).set(values).where(eq(statisticsSettings.tenant, tenant));
         else await tx.insert(statisticsSettings).values({ tenant, ...values });
         await bumpSiteVersion(tx, tenant, clock.now());
+        await audit(tx, c, {
+          resource: 'settings',
+          action: 'update',
+          recordId: tenant,
+          // As read (defaults filled in), so a first save shows only what the admin changed.
+          changes: diff(before, await readStatistics(tx, tenant)),
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(); // two first saves at once

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { parseAllowEntry } from '../../../common/hosts';
 import { isTimeZone } from '../../../common/period';
+import { audit, auditedRoute, diff } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
@@ -132,16 +133,18 @@ const getSetting = createRoute({
   responses: jsonResponse(Settings),
 });
 
-const updateSetting = createRoute({
-  method: 'post',
-  path: '/updateSetting',
-  tags: ['system'],
-  summary: "Save fields of a tenant's settings (others are kept; a stale version is 40900)",
-  middleware: asAdmin,
-  security,
-  request: { body: jsonBody(SettingsPatch) },
-  responses: jsonResponse(Settings),
-});
+const updateSetting = createRoute(
+  auditedRoute({
+    method: 'post',
+    path: '/updateSetting',
+    tags: ['system'],
+    summary: "Save fields of a tenant's settings (others are kept; a stale version is 40900)",
+    middleware: asAdmin,
+    security,
+    request: { body: jsonBody(SettingsPatch) },
+    responses: jsonResponse(Settings),
+  }),
+);
 
 /** The most a tenant's settings document may hold, all fields together (known and unknown). */
 const MAX_SETTINGS_CHARS = 64 * 1024;
@@ -202,6 +205,13 @@ function settingRoutes() {
         if (row) await tx.update(systemSettings).set(values).where(eq(systemSettings.tenant, t));
         else await tx.insert(systemSettings).values({ tenant: t, ...values });
         await bumpSiteVersion(tx, t, clock.now()); // the site API answers the public settings
+        // The fields that changed, before and after (provideKey and any other secret by name, redacted).
+        await audit(tx, c, {
+          resource: 'settings',
+          action: 'update',
+          recordId: t,
+          changes: diff(row?.data ?? {}, data),
+        });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(); // two first saves of one tenant at once

@@ -4,6 +4,7 @@ import { Code } from '../../../common/codes';
 import { cleanBlacklistEntry, parseAddress } from '../../../common/comment';
 import { foldForMatch } from '../../../common/fold';
 import { MAX_VIP_DAYS, USER_GROUPS } from '../../../common/users';
+import { audit, auditBatch, auditedRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, isUniqueViolation } from '../../core/crud';
@@ -45,42 +46,48 @@ const UndoAnswer = z.object({ user: SiteUser, restored: z.number() }).openapi('S
 const VersionBody = z.object({ version: z.number().int().positive().optional() });
 
 const routes = {
-  batch: createRoute({
-    method: 'post',
-    path: '/batch',
-    tags,
-    security,
-    summary:
-      'enable, disable, group (with group), extendVip (admin; days, level): one transaction, all or nothing; answers {changed}',
-    middleware: asAnyOperator,
-    request: { body: jsonBody(BatchBody) },
-    responses: jsonResponse(z.object({ changed: z.number() })),
-  }),
-  ban: createRoute({
-    method: 'post',
-    path: '/{id}/ban',
-    tags,
-    security,
-    summary:
-      'Ban (admin): the member is banned, their shown and pending comments and guestbook entries hidden, their last address blacklisted; what changed is kept for the undo',
-    middleware: asAdmin,
-    request: {
-      params: idParam,
-      body: { required: false, content: { 'application/json': { schema: VersionBody } } },
-    },
-    responses: jsonResponse(BanAnswer),
-  }),
-  undoBan: createRoute({
-    method: 'post',
-    path: '/{id}/undo-ban',
-    tags,
-    security,
-    summary:
-      'Undo the last ban (admin): puts back what it changed and nothing else (items changed since stay as they are)',
-    middleware: asAdmin,
-    request: { params: idParam },
-    responses: jsonResponse(UndoAnswer),
-  }),
+  batch: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/batch',
+      tags,
+      security,
+      summary:
+        'enable, disable, group (with group), extendVip (admin; days, level): one transaction, all or nothing; answers {changed}',
+      middleware: asAnyOperator,
+      request: { body: jsonBody(BatchBody) },
+      responses: jsonResponse(z.object({ changed: z.number() })),
+    }),
+  ),
+  ban: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/{id}/ban',
+      tags,
+      security,
+      summary:
+        'Ban (admin): the member is banned, their shown and pending comments and guestbook entries hidden, their last address blacklisted; what changed is kept for the undo',
+      middleware: asAdmin,
+      request: {
+        params: idParam,
+        body: { required: false, content: { 'application/json': { schema: VersionBody } } },
+      },
+      responses: jsonResponse(BanAnswer),
+    }),
+  ),
+  undoBan: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/{id}/undo-ban',
+      tags,
+      security,
+      summary:
+        'Undo the last ban (admin): puts back what it changed and nothing else (items changed since stay as they are)',
+      middleware: asAdmin,
+      request: { params: idParam },
+      responses: jsonResponse(UndoAnswer),
+    }),
+  ),
 };
 
 async function lockUser(tx: Tx, c: AppContext, id: number) {
@@ -329,8 +336,8 @@ export function userRoutes(modules: readonly ServerModule[]) {
     if (body.action === 'extendVip' && !body.days) throw invalidField('days', 'field.required');
     const { db, clock } = c.get('deps');
     const now = clock.now();
-    const changed = await transaction(db, async (tx) => {
-      const ids = await lockTenantRows(tx, siteUsers, body.ids, tenantOf(c));
+    /** The action on the locked members; answers how many changed. */
+    const runBatch = async (tx: Tx, ids: number[]) => {
       const bump = { version: sql`${siteUsers.version} + 1`, updatedAt: now };
       const set = (values: Record<string, unknown>, unless?: ReturnType<typeof ne>) =>
         tx
@@ -365,6 +372,13 @@ export function userRoutes(modules: readonly ServerModule[]) {
           ).length;
         }
       }
+    };
+    const changed = await transaction(db, async (tx) => {
+      const ids = await lockTenantRows(tx, siteUsers, body.ids, tenantOf(c));
+      const n = await runBatch(tx, ids);
+      const { action: _a, ids: _i, ...rest } = body;
+      await auditBatch(tx, c, { resource: 'members', action: body.action, ids, changed: n, extra: rest });
+      return n;
     });
     return ok(c, { changed });
   });
@@ -393,6 +407,18 @@ export function userRoutes(modules: readonly ServerModule[]) {
         changes,
         bannedBy: c.get('operator').id,
         bannedAt: now,
+      });
+      await audit(tx, c, {
+        resource: 'members',
+        action: 'ban',
+        recordId: id,
+        changes: {
+          before: { status: user.status },
+          after: { status: 'banned' },
+          hiddenComments: effects.comments.length,
+          hiddenGuestbook: effects.guestbook.length,
+          blacklisted: [...new Set(effects.blacklist.map((b) => b.entry))],
+        },
       });
       return {
         user: userToApi(updated, now),
@@ -429,6 +455,12 @@ export function userRoutes(modules: readonly ServerModule[]) {
         .update(siteUserBans)
         .set({ undoneAt: now, undoneBy: c.get('operator').id })
         .where(eq(siteUserBans.id, ban.id));
+      await audit(tx, c, {
+        resource: 'members',
+        action: 'undo-ban',
+        recordId: id,
+        changes: { before: { status: 'banned' }, after: { status: changes.status }, restored },
+      });
       return { user: userToApi(updated, now), restored };
     });
     return ok(c, answer);

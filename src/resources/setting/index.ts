@@ -1,4 +1,5 @@
 import CampaignIcon from '@mui/icons-material/Campaign';
+import HistoryIcon from '@mui/icons-material/History';
 import InstallMobileIcon from '@mui/icons-material/InstallMobile';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import QueryStatsIcon from '@mui/icons-material/QueryStats';
@@ -6,12 +7,21 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import TuneIcon from '@mui/icons-material/Tune';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
-import { APP_API, APP_MSG, NOTICE_API, NOTICE_MSG, OPERATOR_API, OPERATOR_MSG, SECTION_MSG } from './names';
+import {
+  APP_API,
+  APP_MSG,
+  AUDIT_API,
+  NOTICE_API,
+  NOTICE_MSG,
+  OPERATOR_API,
+  OPERATOR_MSG,
+  SECTION_MSG,
+} from './names';
 
 /**
  * Settings (SPEC.md §2 /setting, redirecting to notices): base settings, marquee and pop-up notices, promotion apps,
- * statistics settings; every operator sees them (read-only unless admin, as the API enforces). Operators are
- * admin-only (DESIGN.md).
+ * statistics settings; every operator sees them (read-only unless admin, as the API enforces). Operators and the
+ * audit log are admin-only (DESIGN.md).
  */
 const setting: SectionDecl = {
   path: 'setting',
@@ -101,6 +111,17 @@ const setting: SectionDecl = {
             component: lazyScreen(() => import('./operators/OperatorEdit'), 'OperatorEdit'),
           },
         ],
+      },
+    },
+    {
+      // The audit log (issue #52): who changed what; admins only, as the API enforces.
+      path: 'audit',
+      locale: `${SECTION_MSG}.menu.audit`,
+      icon: HistoryIcon,
+      roles: ['admin'],
+      resource: {
+        apiPath: AUDIT_API,
+        list: lazyScreen(() => import('./audit/AuditList'), 'AuditList'),
       },
     },
   ],

@@ -17,3 +17,6 @@ export const STATISTICS_MSG = 'resources.setting/statistics';
 export const OPERATOR_RESOURCE = 'setting/operators';
 export const OPERATOR_API = 'admin/operators';
 export const OPERATOR_MSG = `resources.${OPERATOR_RESOURCE}`;
+export const AUDIT_RESOURCE = 'setting/audit';
+export const AUDIT_API = 'admin/setting/audit';
+export const AUDIT_MSG = `resources.${AUDIT_RESOURCE}`;

@@ -1,0 +1,158 @@
+// @vitest-environment jsdom
+/**
+ * The audit log screen (issue #52) over the real API in-process (PGlite): the menu entry for admins only, the list
+ * of what changed with its empty state, a row opening its before and after (a secret shown as redacted), the
+ * filters, the retention dialog, and the CSV the export writes.
+ */
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { createDataProvider } from '../../src/api/dataProvider';
+import { loadUser, login } from '../../src/api/session';
+import { toCsv } from '../../src/components/ExportCsvButton';
+import { createI18nProvider } from '../../src/i18n';
+import { sections } from '../../src/resources';
+import { AuditList } from '../../src/resources/setting/audit/AuditList';
+import { fieldChanges, summaryOf } from '../../src/resources/setting/audit/changes';
+import { AUDIT_RESOURCE } from '../../src/resources/setting/names';
+import { apiPaths } from '../../src/routes/build';
+import { menuFor } from '../../src/routes/table';
+import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import { okData } from '../api/movies-helpers';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let api: TestApi;
+let token: string;
+
+beforeAll(async () => {
+  api = await startApi();
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
+  token = await api.login();
+  localStorage.clear();
+  await login('admin', ADMIN_PASSWORD);
+  await loadUser();
+}, 120_000);
+
+afterEach(() => cleanup());
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await api?.close();
+});
+
+function mount(node: ReactNode, locale: 'zh-CN' | 'en-US' = 'zh-CN') {
+  return render(
+    <MemoryRouter initialEntries={['/setting/audit']}>
+      <AdminContext
+        dataProvider={createDataProvider(apiPaths(sections))}
+        i18nProvider={createI18nProvider(locale)}
+        store={memoryStore()}
+      >
+        <Routes>
+          <Route
+            path="/setting/audit"
+            element={<ResourceContextProvider value={AUDIT_RESOURCE}>{node}</ResourceContextProvider>}
+          />
+        </Routes>
+      </AdminContext>
+    </MemoryRouter>,
+  );
+}
+
+test('the screen is in the settings menu for admins only, at /setting/audit', () => {
+  const items = (role: 'admin' | 'user') =>
+    menuFor(sections, role)
+      .find((s) => s.path === '/setting')
+      ?.items.map((i) => i.path) ?? [];
+  expect(items('admin')).toContain('/setting/audit');
+  expect(items('user')).not.toContain('/setting/audit');
+  expect(apiPaths(sections)).toMatchObject({ [AUDIT_RESOURCE]: 'admin/setting/audit' });
+});
+
+test('empty: the empty state, the filters still there', async () => {
+  mount(<AuditList />);
+  // A record no entry names.
+  fireEvent.change(await screen.findByLabelText('记录 ID'), { target: { value: '999999' } });
+  expect(await screen.findByText('暂无记录')).toBeTruthy();
+  expect(screen.getByRole('combobox', { name: '模块' })).toBeTruthy();
+});
+
+test('a change shows in the list; its row opens the fields before and after, the secret redacted', async () => {
+  await okData(api.call('POST', '/app/admin/sys/updateSetting', { token, body: { siteName: '旧站名' } }));
+  await okData(
+    api.call('POST', '/app/admin/sys/updateSetting', {
+      token,
+      body: { siteName: '新站名', provideKey: 'very-secret-key' },
+    }),
+  );
+  mount(<AuditList />);
+  const cell = (await screen.findAllByText('字段：siteName, provideKey'))[0];
+  expect(screen.getAllByText('系统设置').length).toBeGreaterThan(0);
+  fireEvent.click(cell);
+  const detail = await screen.findByTestId('audit-detail');
+  const table = within(detail).getByRole('table', { name: '变更的字段' });
+  expect(within(table).getByText('旧站名')).toBeTruthy();
+  expect(within(table).getByText('新站名')).toBeTruthy();
+  expect(within(table).getByText('[redacted]')).toBeTruthy();
+  expect(screen.queryByText(/very-secret-key/)).toBeNull();
+  expect(within(detail).getByText('POST /app/admin/sys/updateSetting')).toBeTruthy();
+});
+
+test('filters: by section only that section’s entries', async () => {
+  await okData(
+    api.call('POST', '/app/admin/setting/notices', {
+      token,
+      body: {
+        type: 'marquee',
+        title: '审计公告',
+        content: 'x',
+        platforms: [2],
+        startAt: '2026-06-01T00:00:00Z',
+      },
+    }),
+  );
+  mount(<AuditList />, 'en-US');
+  expect((await screen.findAllByText('Notices')).length).toBeGreaterThan(0);
+  fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Section' }));
+  fireEvent.click(await screen.findByRole('option', { name: 'System settings' }));
+  await waitFor(() => expect(screen.queryByText('Notices')).toBeNull());
+  expect(screen.getAllByText('System settings').length).toBeGreaterThan(1);
+});
+
+test('retention: the dialog refuses a value out of range and saves one in range', async () => {
+  mount(<AuditList />);
+  fireEvent.click(await screen.findByRole('button', { name: '保留 180 天' }));
+  const input = await screen.findByLabelText('保留天数');
+  fireEvent.change(input, { target: { value: '3' } });
+  expect(screen.getByText('请输入 7 到 3650 之间的天数')).toBeTruthy();
+  expect((screen.getByRole('button', { name: '保存' }) as HTMLButtonElement).disabled).toBe(true);
+  fireEvent.change(input, { target: { value: '90' } });
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  expect(await screen.findByRole('button', { name: '保留 90 天' })).toBeTruthy();
+  expect((await okData(api.call('GET', '/app/admin/setting/audit/settings', { token }))).retentionDays).toBe(
+    90,
+  );
+});
+
+test('the CSV: one line per entry, the changes as JSON, a secret only as [redacted]', async () => {
+  const { list } = await okData(
+    api.call('GET', '/app/admin/setting/audit?section=sys&pageSize=10', { token }),
+  );
+  const t = (key: string) => key;
+  const csv = toCsv(
+    list,
+    [
+      { label: 'at', value: (r) => r.at },
+      { label: 'changes', value: (r) => JSON.stringify(r.changes) },
+    ],
+    t,
+  );
+  expect(csv.split('\r\n')).toHaveLength(list.length + 1);
+  expect(csv).toContain('[redacted]');
+  expect(csv).not.toContain('very-secret-key');
+  const last = list[0];
+  expect(fieldChanges(last.changes).map((c) => c.field)).toEqual(['siteName', 'provideKey']);
+  expect(summaryOf({ ids: [1, 2], count: 2, changed: 2 })).toEqual({ kind: 'batch', text: '2' });
+});
