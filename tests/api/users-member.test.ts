@@ -70,6 +70,14 @@ describe('the edit of group, VIP and points', () => {
     expect(stale.body.code).toBe(40900);
     expect(stale.body.data).toBeNull();
     expect((await read(id)).data).toMatchObject({ group: 'svip', points: 1200, version: before.version + 1 });
+    // The audit log has the saved change's fields before and after, and nothing of the refused one.
+    const logged = await api.query<{ action: string; changes: any }>(
+      sql`select action, changes from audit_log where resource = 'members' and record_id = ${String(id)} order by id`,
+    );
+    expect(logged).toHaveLength(1);
+    expect(logged[0].action).toBe('update');
+    expect(logged[0].changes.before).toMatchObject({ group: before.group, points: before.points });
+    expect(logged[0].changes.after).toMatchObject({ group: 'svip', points: 1200, vipLevel: 2 });
     // A VIP for life: a level without expiry.
     const life = await edit(id, { vipExpiresAt: null, version: before.version + 1 });
     expect(life.body.data).toMatchObject({ vipLevel: 2, vipExpiresAt: null, vipState: 'active' });
@@ -171,6 +179,11 @@ describe('the password reset code', () => {
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(code);
     expect(JSON.stringify(rows)).not.toContain(code.replace(/-/g, ''));
+    // The audit log says a code was issued and until when, never the code.
+    const logged = await api.query<{ changes: unknown }>(
+      sql`select changes from audit_log where action = 'reset-code' and record_id = ${String(id)}`,
+    );
+    expect(logged).toEqual([{ changes: { after: { expiresAt } } }]);
     expect(rows[0].code_hash).toBe(await sha256Hex(code.replace(/-/g, '')));
     // Nothing on the member's reads names it; its state says who issued it and that it is unused.
     expect(JSON.stringify(await read(id))).not.toContain(code);

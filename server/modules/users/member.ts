@@ -7,6 +7,7 @@ import {
   RESET_CODE_TRIES,
   USER_GROUPS,
 } from '../../../common/users';
+import { audit, auditedRoute, diff } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
@@ -72,17 +73,19 @@ const ResetCodeState = z
 const MAX_BANS = 100;
 
 const routes = {
-  edit: createRoute({
-    method: 'put',
-    path: '/{id}',
-    tags,
-    security,
-    summary:
-      'Change a member (admin): group, VIP level and expiry, points; optimistic locking on version (a stale one is 40900, nothing written)',
-    middleware: asAdmin,
-    request: { params: idParam, body: jsonBody(EditBody) },
-    responses: jsonResponse(SiteUser),
-  }),
+  edit: createRoute(
+    auditedRoute({
+      method: 'put',
+      path: '/{id}',
+      tags,
+      security,
+      summary:
+        'Change a member (admin): group, VIP level and expiry, points; optimistic locking on version (a stale one is 40900, nothing written)',
+      middleware: asAdmin,
+      request: { params: idParam, body: jsonBody(EditBody) },
+      responses: jsonResponse(SiteUser),
+    }),
+  ),
   bans: createRoute({
     method: 'get',
     path: '/{id}/bans',
@@ -93,16 +96,18 @@ const routes = {
     request: { params: idParam },
     responses: jsonResponse(z.object({ list: z.array(Ban) })),
   }),
-  resetCode: createRoute({
-    method: 'post',
-    path: '/{id}/reset-code',
-    tags,
-    security,
-    summary: `A one-time code with which the member sets a new password on the site (admin): answered once, kept hashed, valid ${RESET_CODE_HOURS} hours, replaces an unused earlier code`,
-    middleware: asAdmin,
-    request: { params: idParam },
-    responses: jsonResponse(ResetCode),
-  }),
+  resetCode: createRoute(
+    auditedRoute({
+      method: 'post',
+      path: '/{id}/reset-code',
+      tags,
+      security,
+      summary: `A one-time code with which the member sets a new password on the site (admin): answered once, kept hashed, valid ${RESET_CODE_HOURS} hours, replaces an unused earlier code`,
+      middleware: asAdmin,
+      request: { params: idParam },
+      responses: jsonResponse(ResetCode),
+    }),
+  ),
   resetCodeState: createRoute({
     method: 'get',
     path: '/{id}/reset-code',
@@ -143,7 +148,21 @@ export function memberRoutes(app: OpenAPIHono<AppEnv>) {
         vipExpiresAt: expires === null ? null : new Date(expires),
         updatedAt: now,
       };
-      return updateVersioned<UserRow>(tx, siteUsers, id, body.version, values, eq(siteUsers.tenant, tenant));
+      const saved = await updateVersioned<UserRow>(
+        tx,
+        siteUsers,
+        id,
+        body.version,
+        values,
+        eq(siteUsers.tenant, tenant),
+      );
+      await audit(tx, c, {
+        resource: 'members',
+        action: 'update',
+        recordId: id,
+        changes: diff(current, saved),
+      });
+      return saved;
     });
     return ok(c, userToApi(row, now, true));
   });
@@ -222,12 +241,20 @@ export function memberRoutes(app: OpenAPIHono<AppEnv>) {
         .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenantOf(c))))
         .for('update');
       if (!user) throw notFound();
-      return issueResetCode(tx, {
+      const issued = await issueResetCode(tx, {
         tenant: tenantOf(c),
         userId: id,
         issuedBy: c.get('operator').id,
         now: clock.now(),
       });
+      // That a code was issued and until when; the code itself never (the member's to spend, kept only hashed).
+      await audit(tx, c, {
+        resource: 'members',
+        action: 'reset-code',
+        recordId: id,
+        changes: { after: { expiresAt: issued.expiresAt } },
+      });
+      return issued;
     });
     return ok(c, answer);
   });
