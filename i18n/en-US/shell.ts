@@ -71,6 +71,16 @@ const shell = {
       comfortable: 'Comfortable rows',
     },
     moreChips: '%{count} more: %{names}',
+    /** A list filter's first option: no filter on that field. */
+    all: 'All',
+  },
+  /** The buttons and states of a search-as-you-type box (MUI's own are English only). */
+  autocomplete: {
+    open: 'Show the options',
+    close: 'Hide the options',
+    clear: 'Clear',
+    loading: 'Loading…',
+    noOptions: 'No match',
   },
   page: {
     403: 'Access to this resource on the server is denied.',

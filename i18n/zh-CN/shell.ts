@@ -73,6 +73,16 @@ const shell: typeof en = {
       comfortable: '宽松行',
     },
     moreChips: '另有 %{count} 个：%{names}',
+    /** A list filter's first option: no filter on that field. */
+    all: '全部',
+  },
+  /** The buttons and states of a search-as-you-type box (MUI's own are English only). */
+  autocomplete: {
+    open: '展开选项',
+    close: '收起选项',
+    clear: '清空',
+    loading: '加载中…',
+    noOptions: '没有匹配项',
   },
   page: {
     403: '对不起，您没有访问该资源的权限',

@@ -33,7 +33,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import type { Period } from '../../common/period';
 import type { ReportMeta as ReportAnswerMeta } from '../api/dataProvider';
 import { useUser } from '../api/session';
-import { ListPagination } from '../layout/listParts';
+import { ListPagination, LocalTablePagination, stickyFirstColumnSx } from '../layout/listParts';
 import { type CsvColumn, ExportCsvButton } from './ExportCsvButton';
 import { PeriodBar, useReportCalendar, useReportPeriod, visuallyHidden } from './ReportPeriod';
 import { compareFigure, formatChange, formatFigure, type ReportFigure, TREND_ARROW } from './reportFigures';
@@ -71,8 +71,13 @@ export interface ReportListProps {
   actions?: { label: string; render: (record: RaRecord) => ReactNode };
   /** The CSV file's name. */
   filename: string;
-  /** false: the API answers every row at once (no pages, no pagination shown). */
+  /**
+   * false: the API answers every row at once (a domain's hours): the table pages them itself, `localPageSizes[0]`
+   * rows a page at first.
+   */
   paged?: boolean;
+  /** With `paged: false`: the page sizes offered (one day of hours, three, a week…). */
+  localPageSizes?: number[];
   /** More controls beside the export button. */
   toolbar?: ReactNode;
   /** i18n keys of the empty state. */
@@ -200,6 +205,7 @@ export function ReportList(props: ReportListProps) {
             toolbar={toolbar}
             compare={compare}
             period={state.period}
+            timeZone={meta.timeZone}
           />
         </ListBase>
       )}
@@ -289,7 +295,26 @@ export function describeChange(
 interface ViewProps extends ReportListProps {
   compare: boolean;
   period: Period;
+  timeZone: string;
 }
+
+/**
+ * A report answered whole (`paged: false`), paged on the screen: the page and its size, back to the first page
+ * when the rows change order or period.
+ */
+function useLocalPages(sizes: number[], reset: unknown[]) {
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState(sizes[0]);
+  const key = JSON.stringify(reset);
+  const [seen, setSeen] = useState(key);
+  if (seen !== key) {
+    setSeen(key);
+    setPage(0);
+  }
+  return { page, size, setPage, setSize };
+}
+
+const LOCAL_PAGE_SIZES = [24, 72, 168];
 
 const TOTAL_ID = '__total';
 
@@ -298,6 +323,9 @@ function ReportView(props: ViewProps) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const { data, total, isPending, meta, sort, setSort } = useListContext();
+  const local = useLocalPages(props.localPageSizes ?? LOCAL_PAGE_SIZES, [sort, period, compare]);
+  const pageRows =
+    props.paged === false ? (data ?? []).slice(local.page * local.size, (local.page + 1) * local.size) : data;
   const report = meta as Partial<ReportAnswerMeta> | undefined;
   const totals = report?.totals;
   const series = report?.series ?? [];
@@ -398,6 +426,7 @@ function ReportView(props: ViewProps) {
           <ReportChart
             series={series}
             figures={chartFigures}
+            timeZone={props.timeZone}
             label={translate('report.chart', {
               figures: chartFigures.map((f) => translate(f.label)).join(locale === 'zh-CN' ? '、' : ', '),
               from: series[0]?.date,
@@ -406,7 +435,14 @@ function ReportView(props: ViewProps) {
           />
         </Suspense>
       )}
-      <TableContainer>
+      <TableContainer
+        sx={(theme) => ({
+          // the report lies on the page, not on a card
+          ...stickyFirstColumnSx(theme, 'default'),
+          // a long key (a title, a domain, a URL) wraps rather than widening the table
+          '& tr > :first-child': { maxWidth: 320, overflowWrap: 'anywhere' },
+        })}
+      >
         <Table size="small" aria-busy={isPending}>
           <TableHead>
             <TableRow>
@@ -433,7 +469,7 @@ function ReportView(props: ViewProps) {
                 </TableCell>
               </TableRow>
             ) : (
-              (data ?? []).map((r) => (
+              (pageRows ?? []).map((r) => (
                 <TableRow key={r.id} hover>
                   {columns.map((c, i) => {
                     const content = c.render ? c.render(r) : String(r[c.source] ?? '');
@@ -507,6 +543,19 @@ function ReportView(props: ViewProps) {
         </Table>
       </TableContainer>
       {hasRows && props.paged !== false && <ListPagination />}
+      {hasRows && props.paged === false && (
+        <LocalTablePagination
+          count={total ?? 0}
+          page={local.page}
+          rowsPerPage={local.size}
+          rowsPerPageOptions={props.localPageSizes ?? LOCAL_PAGE_SIZES}
+          onPageChange={(_, p) => local.setPage(p)}
+          onRowsPerPageChange={(e) => {
+            local.setSize(Number(e.target.value));
+            local.setPage(0);
+          }}
+        />
+      )}
     </Box>
   );
 }

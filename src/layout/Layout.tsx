@@ -44,8 +44,18 @@ export function Layout({ children }: { children: ReactNode }) {
       menu={Menu}
       sidebar={flags.menu ? undefined : NoSidebar}
       sx={{
+        // react-admin sizes the layout to fit its content (min-width: fit-content), so one wide table or unbroken
+        // title made the whole page scroll sideways and the fixed top bar stop short. The page keeps the window's
+        // width; what is wide scrolls inside its own container (listParts' Datagrid, ReportList's table).
+        minWidth: 0,
+        '& .RaLayout-content': { minWidth: 0 },
         '& .RaLayout-appFrame': { mt: flags.navbar ? '60px' : 0 },
-        '& .RaSidebar-fixed': { top: flags.navbar ? 60 : 0 },
+        // below the top bar and no taller than the window under it (react-admin's 100vh - 3em hid the menu's end;
+        // the class twice: its own rule is as specific and comes later)
+        '& .RaSidebar-fixed.RaSidebar-fixed': {
+          top: flags.navbar ? 60 : 0,
+          height: flags.navbar ? 'calc(100vh - 60px)' : '100vh',
+        },
       }}
       data-menu-open={open ? 'true' : 'false'}
     >

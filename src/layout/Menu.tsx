@@ -34,7 +34,10 @@ export function Menu() {
                 <ListSubheader
                   component="div"
                   sx={{
-                    bgcolor: 'transparent',
+                    // A group's header stays at the top while its items scroll under it: it is opaque (the
+                    // sidebar's own background) and above them, or the items showed through it.
+                    bgcolor: 'background.default',
+                    zIndex: 2,
                     lineHeight: '36px',
                     display: 'flex',
                     alignItems: 'center',

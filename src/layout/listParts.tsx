@@ -1,6 +1,7 @@
 import DensityMediumIcon from '@mui/icons-material/DensityMedium';
 import DensitySmallIcon from '@mui/icons-material/DensitySmall';
 import { Box, Chip, TablePagination, type TablePaginationProps, Tooltip } from '@mui/material';
+import { alpha, type Theme } from '@mui/material/styles';
 import { useLayoutEffect, useRef } from 'react';
 import {
   Button,
@@ -143,16 +144,72 @@ export function OneLineChips({ names, max = 2 }: { names: string[]; max?: number
   );
 }
 
-/** Row styles of each density; headers never wrap. Compact rows are one line with narrower cell padding. */
+/** Cells that hold controls (buttons, links styled as buttons, inputs) are never cut short. */
+const TEXT_CELL = 'td:not(:has(button, .MuiButton-root, input, [role="group"]))';
+
+/**
+ * Row styles of each density; headers never wrap. Compact rows are one line with narrower cell padding: a text
+ * cell longer than its column is cut with an ellipsis (its whole text in a tooltip, `titleTruncated`). Comfortable
+ * rows wrap, unbroken text (a URL, a title with no space) too.
+ */
 const densitySx = (density: Density) => ({
   '& th': { whiteSpace: 'nowrap' },
-  ...(density === 'compact' && {
-    '& td': { whiteSpace: 'nowrap', py: 0.25 },
-    '& td, & th': { px: 0.75 },
-    '& td .MuiCheckbox-root, & th .MuiCheckbox-root': { p: 0.5 },
-    '& td:first-of-type, & th:first-of-type': { pl: 1.5 },
-  }),
+  ...(density === 'compact'
+    ? {
+        '& td': { whiteSpace: 'nowrap', py: 0.25 },
+        [`& ${TEXT_CELL}`]: { maxWidth: 320, overflow: 'hidden', textOverflow: 'ellipsis' },
+        '& td, & th': { px: 0.75 },
+        '& td .MuiCheckbox-root, & th .MuiCheckbox-root': { p: 0.5 },
+        '& td:first-of-type, & th:first-of-type': { pl: 1.5 },
+      }
+    : { [`& ${TEXT_CELL}`]: { maxWidth: 480, overflowWrap: 'anywhere' } }),
 });
+
+/** The checkbox column's width: a compact row's checkbox and padding fit (50 px), a comfortable one's (46 px). */
+const CHECKBOX_COLUMN = 52;
+
+/**
+ * A wide table scrolls inside its own wrapper, never the page, and keeps its first column in view (the row's
+ * checkbox, of a set width, and the column after it when the rows can be selected). Sticky cells are opaque — the
+ * colour of what the table lies on: a card's paper unless told — and tinted as their row when it is hovered or
+ * selected.
+ */
+export const stickyFirstColumnSx = (theme: Theme, on: 'paper' | 'default' = 'paper') => {
+  const palette = (theme.vars ?? theme).palette;
+  const tint = (c: string) => `linear-gradient(${c}, ${c})`;
+  const cells = (row: string) => `& ${row} > :first-child, & ${row} > .MuiTableCell-paddingCheckbox + *`;
+  return {
+    [cells('tr')]: {
+      position: 'sticky' as const,
+      left: 0,
+      zIndex: 1,
+      backgroundColor: palette.background[on],
+      boxShadow: `inset -1px 0 0 ${palette.divider}`,
+    },
+    '& tr > .MuiTableCell-paddingCheckbox': {
+      boxShadow: 'none',
+      boxSizing: 'border-box' as const,
+      width: CHECKBOX_COLUMN,
+      minWidth: CHECKBOX_COLUMN,
+      maxWidth: CHECKBOX_COLUMN,
+    },
+    '& tr > .MuiTableCell-paddingCheckbox + *': { left: CHECKBOX_COLUMN },
+    [cells('thead tr')]: { zIndex: 3 },
+    [cells('tr.MuiTableRow-hover:hover')]: { backgroundImage: tint(theme.palette.action.hover) },
+    [cells('tr.Mui-selected')]: {
+      backgroundImage: tint(alpha(theme.palette.primary.main, theme.palette.action.selectedOpacity)),
+    },
+  };
+};
+
+/** Gives a cell cut short by its ellipsis its whole text as a tooltip when the pointer comes to it. */
+export function titleTruncated(e: Event) {
+  const cell = (e.target as HTMLElement).closest?.('td, th');
+  if (!(cell instanceof HTMLElement)) return;
+  const cut = cell.scrollWidth > cell.clientWidth + 1;
+  if (cut) cell.title = cell.innerText.trim();
+  else cell.removeAttribute('title');
+}
 
 /**
  * react-admin's Datagrid with accessible row checkboxes. react-admin 5.15 puts each row checkbox's aria-label on
@@ -175,6 +232,8 @@ export function Datagrid({ sx, ...props }: DatagridProps) {
       }
     };
     fix();
+    root.addEventListener('mouseover', titleTruncated);
+    root.addEventListener('focusin', titleTruncated);
     const observer = new MutationObserver(fix);
     observer.observe(root, {
       subtree: true,
@@ -182,14 +241,24 @@ export function Datagrid({ sx, ...props }: DatagridProps) {
       attributes: true,
       attributeFilter: ['aria-label'],
     });
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      root.removeEventListener('mouseover', titleTruncated);
+      root.removeEventListener('focusin', titleTruncated);
+    };
   }, []);
   return (
     <div ref={ref} data-density={density}>
       <RaDatagrid
         size={density === 'compact' ? 'small' : 'medium'}
         {...props}
-        sx={[densitySx(density), ...(Array.isArray(sx) ? sx : [sx])]}
+        sx={[
+          densitySx(density),
+          (theme: Theme) => ({
+            '& .RaDatagrid-tableWrapper': { overflowX: 'auto', ...stickyFirstColumnSx(theme) },
+          }),
+          ...(Array.isArray(sx) ? sx : [sx]),
+        ]}
       />
     </div>
   );

@@ -1,5 +1,6 @@
 import { lighten } from '@mui/material/styles';
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin';
+import { AUTOCOMPLETE_KEYS } from '../components/autocompleteTexts';
 import { COLLAPSED_MENU_WIDTH, NAVBAR_HEIGHT } from '../settings/store';
 
 /**
@@ -40,6 +41,10 @@ export function makeTheme(mode: 'light' | 'dark', themeColor: string, menuWidth:
         },
       },
       MuiAppBar: { styleOverrides: { root: { minHeight: NAVBAR_HEIGHT, justifyContent: 'center' } } },
+      // a list's main column may shrink below its table's width (the table scrolls in its own wrapper)
+      RaList: { styleOverrides: { root: { '& .RaList-main': { minWidth: 0 } } } },
+      // react-admin translates these keys; its own defaults say "打开" / "Open" and, for no options, MUI's English
+      RaAutocompleteInput: { defaultProps: AUTOCOMPLETE_KEYS },
       RaToolbar: { styleOverrides: { root: { backgroundColor: dark ? '#2e2e30' : '#f2f3f5' } } },
       MuiFilledInput: {
         styleOverrides: { root: { backgroundColor: dark ? 'rgba(255,255,255,0.08)' : 'rgba(0,0,0,0.04)' } },

@@ -156,7 +156,10 @@ test('journey (zh-CN): events in, rollup, every report shows them; the gap keywo
   await p.getByRole('link', { name: fx.www, exact: true }).click();
   await p.waitForURL(`**/stats/domains/detail?domain=${fx.www}`);
   await expect.poll(() => p.getByRole('heading', { name: t.domainOf }).count()).toBe(1);
-  // every hour of the period, unpaged: their page views add up to the domain's twelve
+  // every hour of the period, a day a page: shown a week a page, their page views add up to the domain's twelve
+  await p.locator('main .MuiTablePagination-root [role="combobox"]').click();
+  await p.getByRole('option', { name: '168', exact: true }).click();
+  await expect.poll(() => p.locator('main tbody tr').count()).toBeGreaterThan(24);
   const pageViews = () =>
     p
       .locator('tbody tr')

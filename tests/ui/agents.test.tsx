@@ -4,7 +4,7 @@
  * the rollup runs, and the stat shows each agent's figures, its commission and its quality flags; one agent's page
  * shows its days and its settlements.
  */
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
@@ -14,8 +14,10 @@ import { createDataProvider } from '../../src/api/dataProvider';
 import { loadUser, login } from '../../src/api/session';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
-import { promotionLink } from '../../src/resources/agents/AgentEdit';
+import { AgentEdit } from '../../src/resources/agents/AgentEdit';
 import { AgentStat } from '../../src/resources/agents/AgentStat';
+import { AGENT_RESOURCE } from '../../src/resources/agents/names';
+import { promotionLink } from '../../src/resources/agents/PromotionLink';
 import { USER_RESOURCE } from '../../src/resources/users/names';
 import { UserList } from '../../src/resources/users/UserList';
 import { apiPaths } from '../../src/routes/build';
@@ -29,6 +31,7 @@ vi.setConfig({ testTimeout: 60_000 });
 let api: TestApi;
 let token: string;
 let farm: number;
+let xinghe: number;
 let n = 0;
 // The harness clock is 2026-06-01T08:00Z: 16:00 in Shanghai, so "today" is 2026-06-01.
 const event = (over: Record<string, unknown>) => ({
@@ -49,7 +52,7 @@ beforeAll(async () => {
   token = await api.login();
   const create = (body: Record<string, unknown>) =>
     okData(api.call('POST', '/app/admin/agents', { token, body }));
-  await create({ name: '星河联盟', channel: 'xinghe', model: 'share', rate: 30 });
+  xinghe = (await create({ name: '星河联盟', channel: 'xinghe', model: 'share', rate: 30 })).id;
   farm = (await create({ name: '刷量工作室', channel: 'farm', model: 'signup', rate: 2 })).id;
   // Signups and recharges come signed by the site's server.
   const door = await siteDoor(api, token);
@@ -168,11 +171,56 @@ test('one agent: its days, settled days marked, its settlements', async () => {
   expect(within(table).getByText('五月末')).toBeTruthy();
 });
 
-test('the promotion link: a bound active domain, else the main domain with the code', () => {
+test('the promotion link: a bound active domain, else the main domain with the code; in both spellings', () => {
   const bound = [{ id: 1, hostname: 'a.example.com', status: 'standby', role: 'channel' }];
-  expect(promotionLink('k1', bound, 'www.site.example')).toBe('https://www.site.example/?channel=k1');
-  expect(promotionLink('k1', [{ ...bound[0], status: 'active' }], null)).toBe('https://a.example.com/');
+  const same = (link: string) => ({ ascii: link, unicode: link });
+  expect(promotionLink('k1', bound, { hostname: 'www.site.example' })).toEqual(
+    same('https://www.site.example/?channel=k1'),
+  );
+  expect(promotionLink('k1', [{ ...bound[0], status: 'active' }], null)).toEqual(
+    same('https://a.example.com/'),
+  );
   expect(promotionLink('k 1', [], null)).toBeNull();
+  // an internationalised host: read in Unicode, copied in either spelling
+  expect(
+    promotionLink(
+      'k1',
+      [{ ...bound[0], hostname: 'xn--7-ok2dj9y.cn', unicode: '阅读7.cn', status: 'active' }],
+      null,
+    ),
+  ).toEqual({ ascii: 'https://xn--7-ok2dj9y.cn/', unicode: 'https://阅读7.cn/' });
+});
+
+test('an internationalised host: the link reads in Unicode, and copies in the spelling the operator picks', async () => {
+  await okData(
+    api.call('POST', '/app/admin/domain/domains/import', {
+      token,
+      body: { text: '阅读7.cn', status: 'active', role: 'channel' },
+    }),
+  );
+  const [domain] = (await okData(api.call('GET', '/app/admin/domain/domains?q=xn--7-ok2dj9y', { token })))
+    .list;
+  await okData(api.call('PUT', `/app/admin/agents/${xinghe}/domains`, { token, body: { ids: [domain.id] } }));
+  const writeText = vi.fn(async () => undefined);
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  mount(
+    <ResourceContextProvider value={AGENT_RESOURCE}>
+      <AgentEdit />
+    </ResourceContextProvider>,
+    `/agents/edit/${xinghe}`,
+    '/agents/edit/:id',
+  );
+  const link = await screen.findByTestId('promotion-link');
+  await within(link).findByText('https://阅读7.cn/');
+  expect(screen.getByRole('radio', { name: '中文域名（Unicode）' })).toHaveProperty('checked', true);
+  // the bound domain's chip reads in Unicode too
+  expect(await screen.findByRole('button', { name: /阅读7\.cn/ })).toBeTruthy();
+  fireEvent.click(screen.getByRole('button', { name: '复制链接' }));
+  expect(writeText).toHaveBeenLastCalledWith('https://阅读7.cn/');
+  fireEvent.click(screen.getByRole('radio', { name: 'Punycode（xn--，仅 ASCII）' }));
+  expect(link.textContent).toBe('https://xn--7-ok2dj9y.cn/');
+  fireEvent.click(screen.getByRole('button', { name: '复制链接' }));
+  expect(writeText).toHaveBeenLastCalledWith('https://xn--7-ok2dj9y.cn/');
 });
 
 test('a member’s channel code names its agent, linked to the agent’s stat; a code no agent has stays as it is', async () => {

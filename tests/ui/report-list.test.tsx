@@ -340,3 +340,41 @@ test('the chart above the table draws the series (MUI X Charts, loaded with the 
   // rates are left out of the chart (they would be flattened beside counts)
   expect(chart.textContent).not.toContain('Zero rate');
 });
+
+test('a report answered whole (a domain’s 168 hours) pages on the screen, a day a page at first', async () => {
+  const hours = Array.from({ length: 168 }, (_, i) => ({
+    key: `2026-11-${String(17 + Math.floor(i / 24)).padStart(2, '0')} ${String(i % 24).padStart(2, '0')}:00`,
+    searches: i,
+    searchers: i,
+    zeroRate: 0,
+  }));
+  api(() => ({ list: hours, total: 168, totals: TOTALS, series: [] }));
+  mount('en-US', { paged: false, sort: { field: 'key', order: 'ASC' } });
+  await screen.findByText('2026-11-17 00:00');
+  const body = () => within(screen.getAllByRole('rowgroup')[1]);
+  expect(body().getAllByRole('row')).toHaveLength(24);
+  expect(body().queryByText('2026-11-18 00:00')).toBeNull();
+  expect(screen.getByText('1-24 of 168')).toBeTruthy();
+  fireEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
+  await screen.findByText('2026-11-18 00:00');
+  expect(body().getAllByRole('row')).toHaveLength(24);
+  expect(body().queryByText('2026-11-17 23:00')).toBeNull();
+  expect(screen.getByText('25-48 of 168')).toBeTruthy();
+});
+
+test('the chart draws nothing for hours (or days) not yet come, and keeps equal lines apart', async () => {
+  const { isFuture, lineData, lineStyles, presentKey } = await import('../../src/components/ReportChart');
+  // 2026-11-23T02:30Z is 10:30 in Shanghai
+  const present = presentKey(new Date('2026-11-23T02:30:00Z'), 'Asia/Shanghai');
+  expect(present).toBe('2026-11-23 10:00');
+  expect(isFuture('2026-11-23 10:00', present)).toBe(false);
+  expect(isFuture('2026-11-23 11:00', present)).toBe(true);
+  expect(isFuture('2026-11-23', present)).toBe(false); // today, a day's point
+  expect(isFuture('2026-11-24', present)).toBe(true);
+  const series = ['09:00', '10:00', '11:00', '12:00'].map((h) => ({ date: `2026-11-23 ${h}`, pv: 0, uv: 3 }));
+  expect(lineData(series, 'uv', present)).toEqual([3, 3, null, null]);
+  expect(lineData(series, 'pv', present)).toEqual([0, 0, null, null]);
+  // no two of the first four lines are drawn alike (visitors and addresses are often equal)
+  const styles = Object.values(lineStyles(props.figures.concat({ source: 'x', label: 'x' })));
+  expect(new Set(styles.map((s) => JSON.stringify(s))).size).toBe(4);
+});

@@ -97,6 +97,9 @@ const agents = {
       hint: 'Share this link: visitors arriving through it count as the agent’s.',
       none: 'Bind a domain, or add an active main domain, to get a link with a host.',
       qr: 'QR code of the promotion link',
+      form: 'Show and copy it as',
+      unicode: 'Unicode hostname',
+      ascii: 'Punycode (xn--, ASCII only)',
     },
     domains: {
       none: 'No domain is bound to this channel.',

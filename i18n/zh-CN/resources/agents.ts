@@ -97,6 +97,9 @@ const agents: typeof en = {
       hint: '分享这个链接：通过它进入的访客都算作该代理的。',
       none: '绑定域名，或添加一个启用中的主域名，即可得到带域名的链接。',
       qr: '推广链接二维码',
+      form: '显示和复制的写法',
+      unicode: '中文域名（Unicode）',
+      ascii: 'Punycode（xn--，仅 ASCII）',
     },
     domains: {
       none: '还没有域名绑定到这个渠道。',

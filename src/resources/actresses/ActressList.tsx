@@ -7,13 +7,13 @@ import {
   NumberField,
   NumberInput,
   SearchInput,
-  SelectInput,
   TextField,
   TextInput,
   TopToolbar,
   useTranslate,
 } from 'react-admin';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ActressBulkActions } from './BulkActions';
 import { ACTRESS_MSG } from './names';
@@ -21,14 +21,14 @@ import { ActressAvatar, RegionChip, regionChoices, VisibleChip, visibleChoices }
 
 const filters = (translate: (key: string) => string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${ACTRESS_MSG}.filters.q`)} />,
-  <SelectInput
+  <FilterSelectInput
     key="region"
     source="region"
     choices={regionChoices}
     alwaysOn
     label={`${ACTRESS_MSG}.filters.region`}
   />,
-  <SelectInput
+  <FilterSelectInput
     key="visible"
     source="visible"
     choices={visibleChoices}

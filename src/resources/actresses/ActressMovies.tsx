@@ -33,6 +33,7 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 import type { ListAnswer, ResourceDataProvider } from '../../api/dataProvider';
 import { request } from '../../api/http';
+import { useAutocompleteTexts } from '../../components/autocompleteTexts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LocalTablePagination } from '../../layout/listParts';
 import { editPathOf, MOVIE_RESOURCE, type MovieStatus } from '../movie/names';
@@ -86,6 +87,7 @@ function LinkMoviesDialog({
   const dataProvider = useDataProvider<ResourceDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
+  const autocompleteTexts = useAutocompleteTexts();
   const titleId = useId();
   const [text, setText] = useState('');
   const [chosen, setChosen] = useState<RaRecord[]>([]);
@@ -118,6 +120,7 @@ function LinkMoviesDialog({
       </DialogTitle>
       <DialogContent>
         <Autocomplete
+          {...autocompleteTexts}
           multiple
           sx={{ mt: 1 }}
           options={search.data ?? []}

@@ -10,7 +10,6 @@ import {
   ReferenceField,
   ReferenceInput,
   SearchInput,
-  SelectInput,
   TextField,
   TextInput,
   TopToolbar,
@@ -21,6 +20,7 @@ import { useNavigate } from 'react-router-dom';
 import { Permission } from '../../auth/permission';
 import { SwitchBulkButtons } from '../../components/BulkConfirmButton';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { PlatformChips, usePlatformChoices } from '../setting/shared';
 import { AdvertisersButton } from './Advertisers';
@@ -35,7 +35,7 @@ function useFilters() {
   return [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${AD_MSG}.filters.q`)} />,
     <ReferenceInput key="positionId" source="positionId" reference={POSITION_RESOURCE} perPage={100} alwaysOn>
-      <SelectInput label={f('positionId')} optionText="name" />
+      <FilterSelectInput label={f('positionId')} optionText="name" />
     </ReferenceInput>,
     <ReferenceInput
       key="advertiserId"
@@ -44,11 +44,11 @@ function useFilters() {
       perPage={100}
       alwaysOn
     >
-      <SelectInput label={f('advertiserId')} optionText="name" />
+      <FilterSelectInput label={f('advertiserId')} optionText="name" />
     </ReferenceInput>,
-    <SelectInput key="state" source="state" choices={stateChoices} alwaysOn label={f('state')} />,
-    <SelectInput key="type" source="type" choices={typeChoices} label={f('type')} />,
-    <SelectInput key="pricing" source="pricing" choices={pricingChoices} label={f('pricing')} />,
+    <FilterSelectInput key="state" source="state" choices={stateChoices} alwaysOn label={f('state')} />,
+    <FilterSelectInput key="type" source="type" choices={typeChoices} label={f('type')} />,
+    <FilterSelectInput key="pricing" source="pricing" choices={pricingChoices} label={f('pricing')} />,
     <NumberInput
       key="expiringDays"
       source="expiringDays"
@@ -56,7 +56,7 @@ function useFilters() {
       max={365}
       label={`${AD_MSG}.filters.expiringDays`}
     />,
-    <SelectInput key="platform" source="platform" choices={platforms} label={f('platforms')} />,
+    <FilterSelectInput key="platform" source="platform" choices={platforms} label={f('platforms')} />,
     <TextInput key="url" source="url" label={`${AD_MSG}.filters.url`} />,
   ];
 }

@@ -6,7 +6,6 @@ import {
   List,
   ReferenceField,
   SearchInput,
-  SelectInput,
   TextField,
   TopToolbar,
   useTranslate,
@@ -14,6 +13,7 @@ import {
 import { Permission } from '../../auth/permission';
 import { SwitchBulkButtons } from '../../components/BulkConfirmButton';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, ListPagination } from '../../layout/listParts';
 import { AD_RESOURCE, POSITION_MSG, positionEditPath, SECTION_MSG } from './names';
 import { deviceChoices, typeChoices } from './shared';
@@ -70,8 +70,8 @@ export function PositionList() {
     <List
       filters={[
         <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${POSITION_MSG}.filters.q`)} />,
-        <SelectInput key="type" source="type" choices={typeChoices} alwaysOn label={f('type')} />,
-        <SelectInput key="device" source="device" choices={deviceChoices} label={f('device')} />,
+        <FilterSelectInput key="type" source="type" choices={typeChoices} alwaysOn label={f('type')} />,
+        <FilterSelectInput key="device" source="device" choices={deviceChoices} label={f('device')} />,
       ]}
       actions={
         <TopToolbar>

@@ -1,5 +1,3 @@
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import DownloadIcon from '@mui/icons-material/Download';
 import LinkIcon from '@mui/icons-material/Link';
 import {
   Autocomplete,
@@ -12,7 +10,7 @@ import {
   Skeleton,
   Typography,
 } from '@mui/material';
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import {
   BooleanInput,
   Create,
@@ -37,24 +35,15 @@ import { MAX_RATE, MAX_SHARE, PAYOUT_METHODS } from '../../../common/agents';
 import { CHANNEL_PATTERN } from '../../../common/domain';
 import { ApiFailure, request } from '../../api/http';
 import { useIsAdmin } from '../../auth/permission';
+import { useAutocompleteTexts } from '../../components/autocompleteTexts';
 import { EditPage } from '../../components/EditPage';
 import { FormSection } from '../setting/shared';
 import { modelChoices } from './AgentList';
 import { AGENT_MSG, AGENT_RESOURCE, agentEditPath, domainsApi, SECTION_MSG } from './names';
-
-/** qrcode.react only loads with an agent's edit page. */
-const QrCode = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeCanvas })));
+import { type BoundDomain, PromotionLink, STORE_API, withUnicode } from './PromotionLink';
 
 const f = (name: string) => `${AGENT_MSG}.fields.${name}`;
 const payoutChoices = PAYOUT_METHODS.map((m) => ({ id: m, name: `${SECTION_MSG}.payout.${m}` }));
-const STORE_API = 'admin/domain/domains';
-
-interface BoundDomain {
-  id: number;
-  hostname: string;
-  status: string;
-  role: string;
-}
 
 /** The rate's bounds and hint follow the model: a share is a percentage, the others an amount. */
 function RateInput() {
@@ -138,73 +127,6 @@ function Inputs({ editing }: { editing: boolean }) {
   );
 }
 
-/** The agent's promotion link: a bound active domain, else the site's active main domain with the code. */
-export function promotionLink(channel: string, bound: BoundDomain[], main: string | null): string | null {
-  const own = bound.find((d) => d.status === 'active');
-  if (own) return `https://${own.hostname}/`;
-  if (main) return `https://${main}/?channel=${encodeURIComponent(channel)}`;
-  return null;
-}
-
-function PromotionLink({ channel, bound }: { channel: string; bound: BoundDomain[] }) {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const [main, setMain] = useState<string | null | undefined>(undefined);
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    request<{ list: BoundDomain[] }>(STORE_API, {
-      query: { role: 'main', status: 'active', pageSize: 10 },
-      quiet: true,
-    })
-      .then((r) => setMain(r.list[0]?.hostname ?? null))
-      .catch(() => setMain(null));
-  }, []);
-  if (main === undefined) return <Skeleton height={120} />;
-  const link = promotionLink(channel, bound, main);
-  if (!link) return <Typography color="text.secondary">{translate(`${AGENT_MSG}.link.none`)}</Typography>;
-  const copy = async () => {
-    await navigator.clipboard?.writeText(link).catch(() => undefined);
-    notify(`${AGENT_MSG}.action.copied`, { type: 'success' });
-  };
-  const download = () => {
-    const canvas = box.current?.querySelector('canvas');
-    if (!canvas) return;
-    const a = document.createElement('a');
-    a.href = canvas.toDataURL('image/png');
-    a.download = `agent-${channel}.png`;
-    a.click();
-  };
-  return (
-    <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-      <Box ref={box} sx={{ bgcolor: '#fff', p: 1, borderRadius: 1, lineHeight: 0 }}>
-        <Suspense fallback={<Skeleton variant="rectangular" width={128} height={128} />}>
-          <QrCode value={link} size={128} role="img" aria-label={translate(`${AGENT_MSG}.link.qr`)} />
-        </Suspense>
-      </Box>
-      <Box sx={{ minWidth: 0 }}>
-        <Typography variant="body2" color="text.secondary">
-          {translate(`${AGENT_MSG}.link.hint`)}
-        </Typography>
-        <Typography
-          component="code"
-          data-testid="promotion-link"
-          sx={{ wordBreak: 'break-all', display: 'block', my: 1 }}
-        >
-          {link}
-        </Typography>
-        <Box sx={{ display: 'flex', gap: 1 }}>
-          <Button size="small" variant="outlined" startIcon={<ContentCopyIcon />} onClick={copy}>
-            {translate(`${AGENT_MSG}.action.copy`)}
-          </Button>
-          <Button size="small" startIcon={<DownloadIcon />} onClick={download}>
-            {translate(`${AGENT_MSG}.action.download`)}
-          </Button>
-        </Box>
-      </Box>
-    </Box>
-  );
-}
-
 /** The domains bound to the agent's channel; admins pick exactly which (free ones, or ones bound here). */
 function BoundDomains({
   id,
@@ -216,6 +138,7 @@ function BoundDomains({
   onSaved: (d: BoundDomain[]) => void;
 }) {
   const translate = useTranslate();
+  const autocompleteTexts = useAutocompleteTexts();
   const notify = useNotify();
   const admin = useIsAdmin();
   const labelId = useId();
@@ -255,7 +178,7 @@ function BoundDomains({
     return bound.length ? (
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
         {bound.map((d) => (
-          <Chip key={d.id} label={d.hostname} size="small" />
+          <Chip key={d.id} label={d.unicode ?? d.hostname} size="small" />
         ))}
       </Box>
     ) : (
@@ -267,12 +190,13 @@ function BoundDomains({
         {translate(`${AGENT_MSG}.help.domains`)}
       </Typography>
       <Autocomplete
+        {...autocompleteTexts}
         multiple
         options={options}
         value={picked}
         onChange={(_e, v) => setPicked(v)}
         onInputChange={(_e, v) => setText(v)}
-        getOptionLabel={(d) => d.hostname}
+        getOptionLabel={(d) => d.unicode ?? d.hostname}
         isOptionEqualToValue={(a, b) => a.id === b.id}
         filterOptions={(x) => x}
         renderInput={(params) => (
@@ -298,12 +222,15 @@ function LinkAndDomains() {
   const record = useRecordContext();
   const translate = useTranslate();
   const [bound, setBound] = useState<BoundDomain[] | null>(null);
+  const id = record?.id;
+  const channel = String(record?.channel ?? '');
   useEffect(() => {
-    if (!record?.id) return;
-    request<BoundDomain[]>(domainsApi(record.id), { quiet: true })
+    if (!id) return;
+    request<BoundDomain[]>(domainsApi(id), { quiet: true })
+      .then((list) => withUnicode(channel, list))
       .then(setBound)
       .catch(() => setBound([]));
-  }, [record?.id]);
+  }, [id, channel]);
   if (!record?.id) return null;
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
@@ -316,7 +243,11 @@ function LinkAndDomains() {
           {translate(`${AGENT_MSG}.sections.domains`)}
         </Typography>
         {bound ? (
-          <BoundDomains id={Number(record.id)} bound={bound} onSaved={setBound} />
+          <BoundDomains
+            id={Number(record.id)}
+            bound={bound}
+            onSaved={(saved) => withUnicode(record.channel, saved).then(setBound)}
+          />
         ) : (
           <Skeleton height={56} />
         )}

@@ -7,7 +7,6 @@ import {
   List,
   ReferenceField,
   SearchInput,
-  SelectInput,
   TextField,
   TopToolbar,
   useTranslate,
@@ -17,6 +16,7 @@ import { AGENT_MODELS } from '../../../common/agents';
 import { Permission } from '../../auth/permission';
 import { SwitchBulkButtons } from '../../components/BulkConfirmButton';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, ListPagination } from '../../layout/listParts';
 import { AGENT_MSG, AGENT_RESOURCE, agentEditPath, agentStatPath, SECTION_MSG } from './names';
 
@@ -98,14 +98,14 @@ export function AgentList() {
     <List
       filters={[
         <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${AGENT_MSG}.filters.q`)} />,
-        <SelectInput
+        <FilterSelectInput
           key="model"
           source="model"
           choices={modelChoices}
           alwaysOn
           label={`${AGENT_MSG}.filters.model`}
         />,
-        <SelectInput
+        <FilterSelectInput
           key="enabled"
           source="enabled"
           choices={enabledChoices}

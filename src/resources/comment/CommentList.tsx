@@ -5,7 +5,6 @@ import {
   FunctionField,
   NumberField,
   SearchInput,
-  SelectInput,
   TextInput,
   useGetList,
   useRecordContext,
@@ -13,6 +12,7 @@ import {
 } from 'react-admin';
 import { DayInput } from '../../components/dates';
 import type { CsvColumn } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { ReviewStatusChip, ReviewStatusField } from '../../components/ReviewStatus';
 import { LocaleDateField } from '../../layout/listParts';
 import { COMMENT_MSG, COMMENT_RESOURCE, COMMENT_REVIEW, SECTION_MSG } from './names';
@@ -29,15 +29,15 @@ import {
 const f = `${COMMENT_MSG}.filters`;
 const filters = (translate: (key: string) => string, withUser: boolean) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
-  <SelectInput key="status" source="status" choices={statusChoices} alwaysOn label={`${f}.status`} />,
-  <SelectInput
+  <FilterSelectInput key="status" source="status" choices={statusChoices} alwaysOn label={`${f}.status`} />,
+  <FilterSelectInput
     key="targetType"
     source="targetType"
     choices={targetChoices}
     alwaysOn
     label={`${f}.targetType`}
   />,
-  <SelectInput
+  <FilterSelectInput
     key="reported"
     source="reported"
     label={`${f}.reported`}

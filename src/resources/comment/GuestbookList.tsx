@@ -5,7 +5,6 @@ import {
   FunctionField,
   NumberField,
   SearchInput,
-  SelectInput,
   TextInput,
   useNotify,
   useRecordContext,
@@ -15,6 +14,7 @@ import {
 import { request } from '../../api/http';
 import { DayInput } from '../../components/dates';
 import type { CsvColumn } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { ReviewStatusField } from '../../components/ReviewStatus';
 import { LocaleDateField } from '../../layout/listParts';
 import { GUESTBOOK_API, GUESTBOOK_MSG, GUESTBOOK_REVIEW, SECTION_MSG } from './names';
@@ -23,8 +23,8 @@ import { AuthorColumn, ContentField, kindChoices, ReviewedList, statusChoices } 
 const f = `${GUESTBOOK_MSG}.filters`;
 const filters = (translate: (key: string) => string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
-  <SelectInput key="status" source="status" choices={statusChoices} alwaysOn label={`${f}.status`} />,
-  <SelectInput
+  <FilterSelectInput key="status" source="status" choices={statusChoices} alwaysOn label={`${f}.status`} />,
+  <FilterSelectInput
     key="replied"
     source="replied"
     alwaysOn
@@ -34,7 +34,7 @@ const filters = (translate: (key: string) => string) => [
       { id: 'true', name: `${GUESTBOOK_MSG}.replied.true` },
     ]}
   />,
-  <SelectInput key="kind" source="kind" choices={kindChoices} alwaysOn label={`${f}.kind`} />,
+  <FilterSelectInput key="kind" source="kind" choices={kindChoices} alwaysOn label={`${f}.kind`} />,
   <TextInput key="userId" source="userId" label={`${f}.userId`} />,
   <TextInput key="address" source="address" label={`${f}.address`} />,
   <DayInput key="createdFrom" source="createdFrom" label={`${f}.createdFrom`} />,

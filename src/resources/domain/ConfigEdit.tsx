@@ -18,6 +18,7 @@ import { useEffect, useState } from 'react';
 import { Loading, useNotify, useTranslate } from 'react-admin';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { request } from '../../api/http';
+import { useAutocompleteTexts } from '../../components/autocompleteTexts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useChannels } from './ConfigList';
 import { CONFIG_API, CONFIG_MSG, SECTION_MSG, STORE_API } from './names';
@@ -62,6 +63,7 @@ function useCandidates(q: string) {
  */
 export function ConfigEdit() {
   const translate = useTranslate();
+  const autocompleteTexts = useAutocompleteTexts();
   const notify = useNotify();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -142,6 +144,7 @@ export function ConfigEdit() {
             ))}
           </TextField>
           <Autocomplete
+            {...autocompleteTexts}
             options={candidates}
             value={to}
             onChange={(_, v) => {

@@ -3,7 +3,6 @@ import {
   FunctionField,
   List,
   SearchInput,
-  SelectInput,
   TextField,
   TextInput,
   TopToolbar,
@@ -12,6 +11,7 @@ import {
 import { HISTORY_ACTIONS } from '../../../common/domain';
 import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { HISTORY_MSG } from './names';
 import { type Pool, poolChoices, usePools } from './shared';
@@ -42,8 +42,8 @@ const csvColumns = (pools: Map<number, string>): CsvColumn[] => [
 
 const filters = (translate: (k: string) => string, pools: Pool[] | null) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${HISTORY_MSG}.filters.q`)} />,
-  <SelectInput key="action" source="action" choices={actionChoices} alwaysOn label={f('action')} />,
-  <SelectInput
+  <FilterSelectInput key="action" source="action" choices={actionChoices} alwaysOn label={f('action')} />,
+  <FilterSelectInput
     key="by"
     source="by"
     alwaysOn
@@ -53,7 +53,7 @@ const filters = (translate: (k: string) => string, pools: Pool[] | null) => [
       { id: 'checker', name: `${HISTORY_MSG}.checker` },
     ]}
   />,
-  <SelectInput key="poolId" source="poolId" choices={poolChoices(pools)} label={f('poolId')} />,
+  <FilterSelectInput key="poolId" source="poolId" choices={poolChoices(pools)} label={f('poolId')} />,
   <TextInput key="channel" source="channel" label={f('channel')} />,
   <TextInput key="actor" source="actor" label={f('actor')} />,
   <DayInput key="from" source="from" label={`${HISTORY_MSG}.filters.from`} />,

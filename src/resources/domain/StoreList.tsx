@@ -12,7 +12,6 @@ import {
   NumberField,
   NumberInput,
   SearchInput,
-  SelectInput,
   TextField,
   TextInput,
   TopToolbar,
@@ -23,6 +22,7 @@ import { DOMAIN_STATUSES } from '../../../common/domain';
 import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { SECTION_MSG, STORE_MSG } from './names';
 import {
@@ -40,18 +40,18 @@ const f = (name: string) => `${STORE_MSG}.fields.${name}`;
 
 const filters = (translate: (key: string) => string, pools: Pool[] | null) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${STORE_MSG}.filters.q`)} />,
-  <SelectInput key="status" source="status" choices={statusChoices} alwaysOn label={f('status')} />,
-  <SelectInput
+  <FilterSelectInput key="status" source="status" choices={statusChoices} alwaysOn label={f('status')} />,
+  <FilterSelectInput
     key="poolId"
     source="poolId"
     choices={[{ id: 0, name: `${STORE_MSG}.filters.noPool` }, ...poolChoices(pools)]}
     alwaysOn
     label={f('poolId')}
   />,
-  <SelectInput key="role" source="role" choices={roleChoices} label={f('role')} />,
+  <FilterSelectInput key="role" source="role" choices={roleChoices} label={f('role')} />,
   <TextInput key="channel" source="channel" label={f('channel')} />,
   <TextInput key="registrar" source="registrar" label={f('registrar')} />,
-  <SelectInput
+  <FilterSelectInput
     key="checkOk"
     source="checkOk"
     label={f('checkOk')}

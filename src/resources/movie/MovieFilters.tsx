@@ -1,5 +1,6 @@
-import { NumberInput, SearchInput, SelectInput } from 'react-admin';
+import { NumberInput, SearchInput } from 'react-admin';
 import { DayInput } from '../../components/dates';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { type MovieView, SECTION_MSG } from './names';
 import { ColumnInput, statusChoices, TagInput, usePlatformChoices, yesNoChoices } from './shared';
 
@@ -10,10 +11,16 @@ export function useMovieFilters(view: MovieView, translate: (key: string) => str
   const platforms = usePlatformChoices();
   const common = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
-    <SelectInput key="status" source="status" choices={statusChoices(view)} alwaysOn label={`${f}.status`} />,
+    <FilterSelectInput
+      key="status"
+      source="status"
+      choices={statusChoices(view)}
+      alwaysOn
+      label={`${f}.status`}
+    />,
     <ColumnInput key="columnId" source="columnId" label={`${f}.columnId`} alwaysOn />,
     <TagInput key="tagId" source="tagId" label={`${f}.tagId`} />,
-    <SelectInput key="platform" source="platform" choices={platforms} label={`${f}.platform`} />,
+    <FilterSelectInput key="platform" source="platform" choices={platforms} label={`${f}.platform`} />,
   ];
   if (view === 'review')
     return [
@@ -23,8 +30,13 @@ export function useMovieFilters(view: MovieView, translate: (key: string) => str
     ];
   return [
     ...common,
-    <SelectInput key="recommended" source="recommended" choices={yesNoChoices} label={`${f}.recommended`} />,
-    <SelectInput key="free" source="free" choices={yesNoChoices} label={`${f}.free`} />,
+    <FilterSelectInput
+      key="recommended"
+      source="recommended"
+      choices={yesNoChoices}
+      label={`${f}.recommended`}
+    />,
+    <FilterSelectInput key="free" source="free" choices={yesNoChoices} label={`${f}.free`} />,
     <NumberInput key="viewsMin" source="viewsMin" min={0} label={`${f}.viewsMin`} />,
     <NumberInput key="viewsMax" source="viewsMax" min={0} label={`${f}.viewsMax`} />,
     <DayInput key="publishedFrom" source="publishedFrom" label={`${f}.publishedFrom`} />,

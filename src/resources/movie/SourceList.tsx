@@ -25,6 +25,7 @@ import { MAX_LINE_CODE, SOURCE_CODE_PATTERN } from '../../../common/episodes';
 import { Permission, ReadOnlyBanner, useIsAdmin } from '../../auth/permission';
 import { EditPage } from '../../components/EditPage';
 import { ExportCsvButton, fieldColumns } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { SOURCE_MSG } from './names';
 import { yesNoChoices } from './shared';
@@ -60,14 +61,14 @@ export function SourceList() {
   const translate = useTranslate();
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${SOURCE_MSG}.filters.q`)} />,
-    <SelectInput
+    <FilterSelectInput
       key="type"
       source="type"
       choices={typeChoices}
       label={`${SOURCE_MSG}.filters.type`}
       alwaysOn
     />,
-    <SelectInput
+    <FilterSelectInput
       key="enabled"
       source="enabled"
       choices={yesNoChoices}

@@ -14,7 +14,6 @@ import {
   ReferenceInput,
   required,
   SearchInput,
-  SelectInput,
   SimpleForm,
   TextField,
   TextInput,
@@ -30,6 +29,7 @@ import { Permission, ReadOnlyBanner, useIsAdmin } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EditPage } from '../../components/EditPage';
 import { ExportCsvButton, fieldColumns } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { TAG_MSG, TAG_RESOURCE } from './names';
 import { yesNoChoices } from './shared';
@@ -116,7 +116,13 @@ export function TagList() {
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${TAG_MSG}.filters.q`)} />,
     <TextInput key="group" source="group" label={`${TAG_MSG}.filters.group`} alwaysOn />,
-    <SelectInput key="hot" source="hot" choices={yesNoChoices} label={`${TAG_MSG}.filters.hot`} alwaysOn />,
+    <FilterSelectInput
+      key="hot"
+      source="hot"
+      choices={yesNoChoices}
+      label={`${TAG_MSG}.filters.hot`}
+      alwaysOn
+    />,
   ];
   const admin = useIsAdmin();
   return (

@@ -7,7 +7,6 @@ import {
   List,
   NumberField,
   SearchInput,
-  SelectInput,
   TextField,
   TextInput,
   TopToolbar,
@@ -17,6 +16,7 @@ import {
 import { Link } from 'react-router-dom';
 import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { SecureImage } from '../../images/SecureImage';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { NovelBulkActions } from './BulkActions';
@@ -27,9 +27,9 @@ const f = `${NOVEL_MSG}.filters`;
 
 const filters = (translate: (key: string) => string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
-  <SelectInput key="status" source="status" choices={statusChoices} alwaysOn label={`${f}.status`} />,
+  <FilterSelectInput key="status" source="status" choices={statusChoices} alwaysOn label={`${f}.status`} />,
   <ColumnInput key="columnId" source="columnId" label={`${f}.columnId`} alwaysOn />,
-  <SelectInput
+  <FilterSelectInput
     key="serialStatus"
     source="serialStatus"
     choices={serialChoices}

@@ -23,6 +23,7 @@ import type { ListAnswer } from '../../api/dataProvider';
 import { request } from '../../api/http';
 import { useUser } from '../../api/session';
 import { hasPermission } from '../../auth/permission';
+import { useAutocompleteTexts } from '../../components/autocompleteTexts';
 import { ReportList } from '../../components/ReportList';
 import { ADOPT_API, KEYWORDS_RESOURCE, SECTION_MSG } from './names';
 import { figure, ReportTabs, StatsPage } from './shared';
@@ -61,6 +62,7 @@ const TARGETS: Record<Target, { api: string; name: (r: RaRecord) => string }> = 
 /** The demand-gap action: the keyword becomes a tag of a movie or novel, or an alias of an actress. */
 export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: () => void }) {
   const translate = useTranslate();
+  const autocompleteTexts = useAutocompleteTexts();
   const notify = useNotify();
   const refresh = useRefresh();
   const id = useId();
@@ -130,6 +132,7 @@ export function AdoptDialog({ keyword, onClose }: { keyword: string; onClose: ()
           </RadioGroup>
         </FormControl>
         <Autocomplete
+          {...autocompleteTexts}
           options={options}
           value={chosen}
           onChange={(_, v) => setChosen(v)}

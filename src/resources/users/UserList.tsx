@@ -11,7 +11,6 @@ import {
   List,
   NumberField,
   SearchInput,
-  SelectInput,
   TextField,
   TextInput,
   TopToolbar,
@@ -23,6 +22,7 @@ import { Permission } from '../../auth/permission';
 import { BulkConfirmButton } from '../../components/BulkConfirmButton';
 import { DayInput } from '../../components/dates';
 import { type CsvColumn, ExportCsvButton } from '../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../components/FilterSelectInput';
 import { ListEmpty } from '../../components/ListEmpty';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
 import { ChannelAgentField } from '../agents/ChannelAgent';
@@ -34,21 +34,27 @@ const choices = (values: readonly string[], prefix: string) =>
 const f = `${USER_MSG}.filters`;
 const filters = (translate: (key: string) => string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${f}.q`)} />,
-  <SelectInput
+  <FilterSelectInput
     key="status"
     source="status"
     choices={choices(USER_STATUSES, 'status')}
     alwaysOn
     label={`${f}.status`}
   />,
-  <SelectInput
+  <FilterSelectInput
     key="group"
     source="group"
     choices={choices(USER_GROUPS, 'group')}
     alwaysOn
     label={`${f}.group`}
   />,
-  <SelectInput key="vip" source="vip" choices={choices(VIP_STATES, 'vip')} alwaysOn label={`${f}.vip`} />,
+  <FilterSelectInput
+    key="vip"
+    source="vip"
+    choices={choices(VIP_STATES, 'vip')}
+    alwaysOn
+    label={`${f}.vip`}
+  />,
   <TextInput key="channel" source="channel" label={`${f}.channel`} />,
   <DayInput key="signupFrom" source="signupFrom" label={`${f}.signupFrom`} />,
   <DayInput key="signupTo" source="signupTo" label={`${f}.signupTo`} />,

@@ -5,7 +5,6 @@ import {
   List,
   NumberField,
   SearchInput,
-  SelectInput,
   TextField,
   TopToolbar,
   useTranslate,
@@ -13,6 +12,7 @@ import {
 import { Permission, ReadOnlyBanner } from '../../../auth/permission';
 import { BulkConfirmButton } from '../../../components/BulkConfirmButton';
 import { ExportCsvButton, fieldColumns } from '../../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../../components/FilterSelectInput';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../../layout/listParts';
 import { NOTICE_MSG } from '../names';
 import { PlatformChips, useIsAdmin, usePlatformChoices } from '../shared';
@@ -99,21 +99,21 @@ export function NoticeList() {
   const platforms = usePlatformChoices();
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${NOTICE_MSG}.filters.q`)} />,
-    <SelectInput
+    <FilterSelectInput
       key="type"
       source="type"
       choices={typeChoices}
       label={`${NOTICE_MSG}.filters.type`}
       alwaysOn
     />,
-    <SelectInput
+    <FilterSelectInput
       key="state"
       source="state"
       choices={stateChoices}
       label={`${NOTICE_MSG}.filters.state`}
       alwaysOn
     />,
-    <SelectInput
+    <FilterSelectInput
       key="platform"
       source="platform"
       choices={platforms}

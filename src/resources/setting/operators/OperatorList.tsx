@@ -4,7 +4,6 @@ import {
   FunctionField,
   List,
   SearchInput,
-  SelectInput,
   TextField,
   TopToolbar,
   useTranslate,
@@ -12,6 +11,7 @@ import {
 import { DEFAULT_AVATAR } from '../../../api/session';
 import { Permission } from '../../../auth/permission';
 import { ExportCsvButton, fieldColumns } from '../../../components/ExportCsvButton';
+import { FilterSelectInput } from '../../../components/FilterSelectInput';
 import { AvatarImage } from '../../../images/AvatarImage';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../../layout/listParts';
 import { OPERATOR_MSG } from '../names';
@@ -26,14 +26,14 @@ const stateChoices = [
 
 const filters = (translate: (key: string) => string) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${OPERATOR_MSG}.filters.q`)} />,
-  <SelectInput
+  <FilterSelectInput
     key="role"
     source="role"
     choices={roleChoices}
     alwaysOn
     label={`${OPERATOR_MSG}.filters.role`}
   />,
-  <SelectInput
+  <FilterSelectInput
     key="disabled"
     source="disabled"
     choices={stateChoices}

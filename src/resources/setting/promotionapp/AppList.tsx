@@ -10,6 +10,7 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableContainer,
   TableHead,
   TableRow,
   TextField,
@@ -31,6 +32,7 @@ import { useNavigate } from 'react-router-dom';
 import { request } from '../../../api/http';
 import { Permission, ReadOnlyBanner } from '../../../auth/permission';
 import { visuallyHidden } from '../../../components/ReportPeriod';
+import { stickyFirstColumnSx } from '../../../layout/listParts';
 import { APP_MSG } from '../names';
 import { PlatformChips, useIsAdmin } from '../shared';
 import { AppIcon } from './AppInputs';
@@ -156,115 +158,122 @@ function OrderedApps() {
     );
 
   return (
-    <Table size="small" aria-label={translate(`${APP_MSG}.name`, { smart_count: 2 })} aria-busy={busy}>
-      <TableHead>
-        <TableRow>
-          {admin && (
-            <TableCell padding="checkbox">
-              <Box component="span" sx={visuallyHidden}>
-                {translate(`${APP_MSG}.drag`)}
-              </Box>
-            </TableCell>
-          )}
-          <TableCell>{translate(`${APP_MSG}.fields.sort`)}</TableCell>
-          <TableCell>{translate(`${APP_MSG}.fields.icon`)}</TableCell>
-          <TableCell>{translate(`${APP_MSG}.fields.name`)}</TableCell>
-          <TableCell>{translate(`${APP_MSG}.fields.os`)}</TableCell>
-          <TableCell>{translate(`${APP_MSG}.fields.platforms`)}</TableCell>
-          <TableCell>{translate(`${APP_MSG}.fields.url`)}</TableCell>
-          <TableCell>{translate(`${APP_MSG}.fields.enabled`)}</TableCell>
-          {admin && (
-            <TableCell>
-              <Box component="span" sx={visuallyHidden}>
-                {translate('ra.action.edit')}
-              </Box>
-            </TableCell>
-          )}
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {order.map((app, index) => (
-          <TableRow
-            key={app.id}
-            data-testid={`app-row-${app.id}`}
-            draggable={admin && !busy}
-            onDragStart={(e) => {
-              setDragging(index);
-              e.dataTransfer.effectAllowed = 'move';
-              e.dataTransfer.setData('text/plain', String(app.id));
-            }}
-            onDragOver={(e) => {
-              if (dragging !== null) e.preventDefault();
-            }}
-            onDrop={(e) => onDrop(e, index)}
-            onDragEnd={() => setDragging(null)}
-            sx={{
-              opacity: dragging === index ? 0.5 : 1,
-              cursor: admin ? 'grab' : 'default',
-              '& td': { opacity: app.enabled ? 1 : 0.75 },
-            }}
-          >
+    <TableContainer sx={(theme) => stickyFirstColumnSx(theme)}>
+      <Table size="small" aria-label={translate(`${APP_MSG}.name`, { smart_count: 2 })} aria-busy={busy}>
+        <TableHead>
+          <TableRow>
             {admin && (
               <TableCell padding="checkbox">
-                <DragIndicatorIcon fontSize="small" color="action" aria-hidden />
+                <Box component="span" sx={visuallyHidden}>
+                  {translate(`${APP_MSG}.drag`)}
+                </Box>
               </TableCell>
             )}
-            <TableCell>
-              {admin ? (
-                <PositionInput
-                  index={index}
-                  count={order.length}
-                  label={translate(`${APP_MSG}.position`, { name: app.name })}
-                  onMove={(to) => move(index, to)}
-                />
-              ) : (
-                index + 1
-              )}
-            </TableCell>
-            <TableCell>
-              <AppIcon icon={app.icon} name={app.name} />
-            </TableCell>
-            <TableCell>{app.name}</TableCell>
-            <TableCell>
-              <Chip size="small" variant="outlined" label={translate(`${APP_MSG}.os.${app.os}`)} />
-            </TableCell>
-            <TableCell>
-              <PlatformChips keys={app.platforms} />
-            </TableCell>
-            <TableCell sx={{ maxWidth: 280, wordBreak: 'break-all' }}>
-              <Link href={app.url} target="_blank" rel="noopener noreferrer">
-                {app.url}
-              </Link>
-            </TableCell>
-            <TableCell>
-              {admin ? (
-                <Switch
-                  size="small"
-                  checked={app.enabled}
-                  onChange={() => toggle(app)}
-                  slotProps={{ input: { 'aria-label': translate(`${APP_MSG}.toggle`, { name: app.name }) } }}
-                />
-              ) : (
-                translate(app.enabled ? `${APP_MSG}.enabled.yes` : `${APP_MSG}.enabled.no`)
-              )}
-            </TableCell>
+            <TableCell>{translate(`${APP_MSG}.fields.sort`)}</TableCell>
+            <TableCell>{translate(`${APP_MSG}.fields.icon`)}</TableCell>
+            <TableCell>{translate(`${APP_MSG}.fields.name`)}</TableCell>
+            <TableCell>{translate(`${APP_MSG}.fields.os`)}</TableCell>
+            <TableCell>{translate(`${APP_MSG}.fields.platforms`)}</TableCell>
+            <TableCell>{translate(`${APP_MSG}.fields.url`)}</TableCell>
+            <TableCell>{translate(`${APP_MSG}.fields.enabled`)}</TableCell>
             {admin && (
               <TableCell>
-                <Tooltip title={translate('ra.action.edit')}>
-                  <IconButton
-                    size="small"
-                    aria-label={`${translate('ra.action.edit')} ${app.name}`}
-                    onClick={() => navigate(`/setting/promotionapp/edit/${app.id}`)}
-                  >
-                    <EditIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <Box component="span" sx={visuallyHidden}>
+                  {translate('ra.action.edit')}
+                </Box>
               </TableCell>
             )}
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {order.map((app, index) => (
+            <TableRow
+              key={app.id}
+              data-testid={`app-row-${app.id}`}
+              draggable={admin && !busy}
+              onDragStart={(e) => {
+                setDragging(index);
+                e.dataTransfer.effectAllowed = 'move';
+                e.dataTransfer.setData('text/plain', String(app.id));
+              }}
+              onDragOver={(e) => {
+                if (dragging !== null) e.preventDefault();
+              }}
+              onDrop={(e) => onDrop(e, index)}
+              onDragEnd={() => setDragging(null)}
+              sx={{
+                opacity: dragging === index ? 0.5 : 1,
+                cursor: admin ? 'grab' : 'default',
+                '& td': { opacity: app.enabled ? 1 : 0.75 },
+              }}
+            >
+              {admin && (
+                <TableCell padding="checkbox">
+                  <DragIndicatorIcon fontSize="small" color="action" aria-hidden />
+                </TableCell>
+              )}
+              <TableCell>
+                {admin ? (
+                  <PositionInput
+                    index={index}
+                    count={order.length}
+                    label={translate(`${APP_MSG}.position`, { name: app.name })}
+                    onMove={(to) => move(index, to)}
+                  />
+                ) : (
+                  index + 1
+                )}
+              </TableCell>
+              <TableCell>
+                <AppIcon icon={app.icon} name={app.name} />
+              </TableCell>
+              <TableCell sx={{ maxWidth: 240, overflowWrap: 'anywhere' }}>{app.name}</TableCell>
+              <TableCell>
+                <Chip size="small" variant="outlined" label={translate(`${APP_MSG}.os.${app.os}`)} />
+              </TableCell>
+              <TableCell>
+                <PlatformChips keys={app.platforms} />
+              </TableCell>
+              <TableCell
+                sx={{ maxWidth: 280, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+              >
+                {/* one line, cut with an ellipsis; the whole address in the tooltip */}
+                <Link href={app.url} target="_blank" rel="noopener noreferrer" title={app.url}>
+                  {app.url}
+                </Link>
+              </TableCell>
+              <TableCell>
+                {admin ? (
+                  <Switch
+                    size="small"
+                    checked={app.enabled}
+                    onChange={() => toggle(app)}
+                    slotProps={{
+                      input: { 'aria-label': translate(`${APP_MSG}.toggle`, { name: app.name }) },
+                    }}
+                  />
+                ) : (
+                  translate(app.enabled ? `${APP_MSG}.enabled.yes` : `${APP_MSG}.enabled.no`)
+                )}
+              </TableCell>
+              {admin && (
+                <TableCell>
+                  <Tooltip title={translate('ra.action.edit')}>
+                    <IconButton
+                      size="small"
+                      aria-label={`${translate('ra.action.edit')} ${app.name}`}
+                      onClick={() => navigate(`/setting/promotionapp/edit/${app.id}`)}
+                    >
+                      <EditIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                </TableCell>
+              )}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
   );
 }
 
