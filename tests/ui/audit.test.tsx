@@ -90,6 +90,8 @@ test('a change shows in the list; its row opens the fields before and after, the
   mount(<AuditList />);
   const cell = (await screen.findAllByText('字段：siteName, provideKey'))[0];
   expect(screen.getAllByText('系统设置').length).toBeGreaterThan(0);
+  // The resource is named in the interface language, never as the API's English tag.
+  expect(screen.queryByText('settings')).toBeNull();
   fireEvent.click(cell);
   const detail = await screen.findByTestId('audit-detail');
   const table = within(detail).getByRole('table', { name: '变更的字段' });

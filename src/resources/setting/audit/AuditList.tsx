@@ -31,6 +31,12 @@ export const useSectionName = () => {
   return (section: string) => translate(`${AUDIT_MSG}.sections.${section}`, { _: section });
 };
 
+/** A resource's name in the operator's language (as the API names it when none is written). */
+export const useResourceName = () => {
+  const translate = useTranslate();
+  return (resource: string) => translate(`${AUDIT_MSG}.resources.${resource}`, { _: resource });
+};
+
 /** An action's name in the operator's language: `batch:delete` is "Batch: delete", a custom one as it is. */
 export const useActionName = () => {
   const translate = useTranslate();
@@ -76,14 +82,18 @@ function useAuditFilters() {
   ];
 }
 
-function csvColumns(sectionName: (s: string) => string, actionName: (a: string) => string): CsvColumn[] {
+function csvColumns(
+  sectionName: (s: string) => string,
+  resourceName: (r: string) => string,
+  actionName: (a: string) => string,
+): CsvColumn[] {
   return [
     { label: field('id'), value: (r) => r.id },
     { label: field('at'), value: (r) => r.at },
     { label: field('operatorAccount'), value: (r) => r.operatorAccount },
     { label: field('address'), value: (r) => r.address },
     { label: field('section'), value: (r) => sectionName(r.section) },
-    { label: field('resource'), value: (r) => r.resource },
+    { label: field('resource'), value: (r) => resourceName(r.resource) },
     { label: field('action'), value: (r) => actionName(r.action) },
     { label: field('recordId'), value: (r) => r.recordId ?? '' },
     { label: field('route'), value: (r) => r.route },
@@ -94,12 +104,13 @@ function csvColumns(sectionName: (s: string) => string, actionName: (a: string) 
 
 function Actions() {
   const sectionName = useSectionName();
+  const resourceName = useResourceName();
   const actionName = useActionName();
   return (
     <TopToolbar>
       <RetentionButton />
       <DensityButton />
-      <ExportCsvButton columns={csvColumns(sectionName, actionName)} filename="audit-log" />
+      <ExportCsvButton columns={csvColumns(sectionName, resourceName, actionName)} filename="audit-log" />
     </TopToolbar>
   );
 }
@@ -136,6 +147,7 @@ function Summary({ record }: { record: RaRecord }) {
  */
 export function AuditList() {
   const sectionName = useSectionName();
+  const resourceName = useResourceName();
   const actionName = useActionName();
   const filters = useAuditFilters();
   return (
@@ -175,7 +187,12 @@ export function AuditList() {
             />
           )}
         />
-        <TextField source="resource" label={field('resource')} sortable={false} />
+        <FunctionField
+          source="resource"
+          label={field('resource')}
+          sortable={false}
+          render={(r) => resourceName(r.resource)}
+        />
         <TextField source="recordId" label={field('recordId')} sortable={false} emptyText="—" />
         <FunctionField
           source="changes"
