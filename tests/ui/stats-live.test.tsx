@@ -178,6 +178,10 @@ test('domains and their hours; the visits of a domain by referrer and channel', 
   expect(cells('m.cherry.example')[0]).toBe('1');
   cleanup();
   mount(<DomainHours />, '/stats/domains/detail?domain=www.cherry.example');
+  // The hours are paged, oldest first; sorted newest first, the last day's hours are on the first page.
+  const hour = await screen.findByRole('columnheader', { name: '时段' });
+  fireEvent.click(within(hour).getByRole('button'));
+  await waitFor(() => expect(hour.getAttribute('aria-sort')).toBe('descending'));
   await screen.findByText(/2026-06-01 15:00/, {}, { timeout: 10_000 });
   cleanup();
   mount(<DomainVisitDetail />, '/stats/domainsvisit/detail?domain=m.cherry.example');
