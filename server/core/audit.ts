@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { routePath } from 'hono/route';
+import { STANDS_FOR } from '../db/stand-in';
 import type { Db, Executor, Tx } from '../db/types';
 import type { AppContext, AppEnv } from './context';
 
@@ -211,6 +212,8 @@ function auditingDb(db: Db, c: AppContext): Db {
   return new Proxy(db, {
     get(target, prop) {
       if (prop === 'transaction') return transaction;
+      // What is kept per database handle is the database's, not this request's (db/stand-in.ts keyOf).
+      if (prop === STANDS_FOR) return target;
       const v = Reflect.get(target, prop, target);
       return typeof v === 'function' ? v.bind(target) : v;
     },

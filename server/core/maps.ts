@@ -1,3 +1,5 @@
+import { keyOf } from '../db/stand-in';
+
 /** A map's get and set: `Map` and `WeakMap` alike. */
 interface KeyedStore<K, V> {
   get(key: K): V | undefined;
@@ -6,10 +8,11 @@ interface KeyedStore<K, V> {
 
 /** The value of `key` in `map`, made and set first when missing. */
 export function entry<K, V>(map: KeyedStore<K, V>, key: K, make: () => V): V {
-  const had = map.get(key);
+  const k = keyOf(key);
+  const had = map.get(k);
   if (had !== undefined) return had;
   const made = make();
-  map.set(key, made);
+  map.set(k, made);
   return made;
 }
 

@@ -1,3 +1,4 @@
+import { keyOf } from './stand-in';
 import type { Executor } from './types';
 
 /**
@@ -17,7 +18,7 @@ export function copyInWith(db: object, copy: CopyIn) {
 }
 
 /** The COPY of a database handle that has one; undefined elsewhere (PGlite, a transaction). */
-export const copierOf = (db: Executor): CopyIn | undefined => copiers.get(db);
+export const copierOf = (db: Executor): CopyIn | undefined => copiers.get(keyOf(db));
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPED = /[\\\t\n\r]/g;

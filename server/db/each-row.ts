@@ -1,6 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { rowsOf } from './migrate';
+import { keyOf } from './stand-in';
 import type { Executor } from './types';
 
 /** A driver's way of handing a query's rows over one at a time as they arrive (node-postgres: `openPostgres`). */
@@ -25,7 +26,7 @@ export function streamRowsWith(db: object, stream: RowStream) {
  * transaction) the rows are read whole, then handed over.
  */
 export async function eachRow(db: Executor, query: SQL, onRow: (row: Record<string, unknown>) => void) {
-  const stream = streams.get(db);
+  const stream = streams.get(keyOf(db));
   if (stream) return stream(dialect.sqlToQuery(query), onRow);
   for (const row of rowsOf<Record<string, unknown>>(await db.execute(query))) onRow(row);
 }

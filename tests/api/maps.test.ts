@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { entry, memo, memoFromSecond, metSlots } from '../../server/core/maps';
+import { STANDS_FOR } from '../../server/db/stand-in';
 
 test('entry makes a missing value once, in a Map and a WeakMap alike', () => {
   const map = new Map<string, number[]>();
@@ -13,6 +14,17 @@ test('entry makes a missing value once, in a Map and a WeakMap alike', () => {
   expect(entry(map, 'a', make)).toBe(entry(map, 'a', make));
   expect(entry(weak, key, make)).toBe(entry(weak, key, make));
   expect(made).toBe(2);
+});
+
+test("a stand-in for a database (a request's auditing view) keeps its values under the database itself", () => {
+  // A mutating admin request reaches the database through a stand-in (core/audit.ts); what is kept per database
+  // handle (kept reports, folds, caches) must be the database's, or each request would start a store of its own.
+  const weak = new WeakMap<object, number[]>();
+  const db = {};
+  const standIn = new Proxy(db, { get: (t, p) => (p === STANDS_FOR ? t : Reflect.get(t, p)) });
+  const kept = entry(weak, db, () => [1]);
+  expect(entry(weak, standIn, () => [2])).toBe(kept);
+  expect(weak.has(standIn)).toBe(false);
 });
 
 test('memo computes a key once while kept, and lets every key go once it holds max', () => {

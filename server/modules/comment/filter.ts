@@ -8,6 +8,7 @@ import {
   type FilterRules,
   type VariantMap,
 } from '../../../common/comment';
+import { entry } from '../../core/maps';
 import type { Executor } from '../../db/types';
 import { commentFilters } from './schema';
 
@@ -113,11 +114,7 @@ const compiled = new WeakMap<object, Map<string, CompiledFilter>>();
 
 /** The compiled rules of a stored filter, built once per version. */
 export function compiledOf(db: object, tenant: number, f: StoredFilter): CompiledFilter {
-  let byKey = compiled.get(db);
-  if (!byKey) {
-    byKey = new Map();
-    compiled.set(db, byKey);
-  }
+  const byKey = entry(compiled, db, () => new Map<string, CompiledFilter>());
   const key = `${tenant}:${f.module}:${f.version}`;
   let c = byKey.get(key);
   if (!c) {

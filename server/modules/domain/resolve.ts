@@ -6,6 +6,7 @@ import { CHANNEL_PATTERN } from '../../../common/domain';
 import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField } from '../../core/errors';
+import { entry } from '../../core/maps';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';
@@ -121,11 +122,7 @@ export async function resolveDomain(
 ) {
   const day = dayOf(now);
   const version = await versionOf(db, tenant);
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
+  const cache = entry(caches, db, () => new Map<string, Cached>());
   const key = `${tenant}\u0000${pool}\u0000${channel ?? ''}`;
   let hit = cache.get(key);
   if (!hit || hit.version !== version || hit.day !== day) {

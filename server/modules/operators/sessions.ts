@@ -3,6 +3,8 @@ import { Code } from '../../../common/codes';
 import type { SessionOperator } from '../../core/context';
 import { newToken, sha256Hex } from '../../core/crypto';
 import { ApiError, accountDisabled } from '../../core/errors';
+import { entry } from '../../core/maps';
+import { keyOf } from '../../db/stand-in';
 import type { Executor } from '../../db/types';
 import { operators, sessions } from './schema';
 
@@ -52,12 +54,7 @@ const lookupOf = (db: Executor) =>
  */
 const lookups = new WeakMap<Executor, ReturnType<typeof lookupOf>>();
 function sessionLookup(db: Executor) {
-  let lookup = lookups.get(db);
-  if (!lookup) {
-    lookup = lookupOf(db);
-    lookups.set(db, lookup);
-  }
-  return lookup;
+  return entry(lookups, db, () => lookupOf(keyOf(db)));
 }
 
 /**

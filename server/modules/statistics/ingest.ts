@@ -7,6 +7,7 @@ import { zodFieldErrors } from '../../core/validate';
 import { arrayParam } from '../../db/array-literal';
 import { CopyData, copierOf, copyField } from '../../db/copy-in';
 import { rowsOf } from '../../db/migrate';
+import { keyOf } from '../../db/stand-in';
 import type { Executor } from '../../db/types';
 import { readStatistics } from '../statistics-settings';
 import { readSettings } from '../sys/settings';
@@ -340,7 +341,7 @@ const copying = (db: Executor) =>
   );
 
 /** How many batches wait for a COPY on `db` (tests). */
-export const waitingForCopy = (db: Executor) => copiers.get(db)?.waiting ?? 0;
+export const waitingForCopy = (db: Executor) => copiers.get(keyOf(db))?.waiting ?? 0;
 
 /**
  * A batch of one day, every hash computed, stored by COPY with the others that wait for the day's COPY: its number is
