@@ -9,6 +9,7 @@ import {
   newContext,
   SCREENSHOTS,
   screenshot,
+  settled,
   signedPost,
   visit,
 } from './browser';
@@ -80,6 +81,10 @@ test('comments journey: find, thread, hide, reply, filter trial, ban and undo', 
   await p.goto('/comment');
   await p.waitForURL((u) => u.pathname === '/comment/list');
   await p.getByPlaceholder('搜索内容').fill(`很好看 ${stamp}`);
+  // The search applied and its list shown: the row may already stand in the unfiltered list, and a click on it before
+  // the filtered list replaces that one opens a thread the new list closes again.
+  await p.waitForURL((u) => u.search.includes(encodeURIComponent(stamp)));
+  await settled(p);
   const row = p.getByRole('row', { name: new RegExp(`很好看 ${stamp}`) });
   await expect.poll(() => row.count()).toBe(1);
   await expect.poll(() => row.getByRole('link', { name: `E2E 评论影片 ${stamp}` }).count()).toBe(1);
