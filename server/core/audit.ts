@@ -179,13 +179,21 @@ const explicitAudit = createMiddleware<AppEnv>(async (c, next) => {
 export function auditedRoute<
   R extends { middleware?: MiddlewareHandler<AppEnv> | MiddlewareHandler<AppEnv>[] },
 >(route: R): R {
+  return marked(route, true);
+}
+
+/** The route with its `x-audit` mark and the middleware that keeps the route-level entry off it. */
+function marked<R extends { middleware?: MiddlewareHandler<AppEnv> | MiddlewareHandler<AppEnv>[] }>(
+  route: R,
+  mark: true | 'read',
+): R {
   const mw =
     route.middleware === undefined
       ? []
       : Array.isArray(route.middleware)
         ? route.middleware
         : [route.middleware];
-  return { ...route, 'x-audit': true, middleware: [...mw, explicitAudit] };
+  return { ...route, 'x-audit': mark, middleware: [...mw, explicitAudit] };
 }
 
 /** Requests the log never records: signing in and out are sessions, not changes to the site. */
@@ -282,11 +290,5 @@ export async function purgeAudit(db: Executor, cutoff: Date): Promise<number> {
 export function readOnlyRoute<
   R extends { middleware?: MiddlewareHandler<AppEnv> | MiddlewareHandler<AppEnv>[] },
 >(route: R): R {
-  const mw =
-    route.middleware === undefined
-      ? []
-      : Array.isArray(route.middleware)
-        ? route.middleware
-        : [route.middleware];
-  return { ...route, 'x-audit': 'read', middleware: [...mw, explicitAudit] };
+  return marked(route, 'read');
 }
