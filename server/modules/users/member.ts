@@ -15,6 +15,7 @@ import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
 import { iso, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
+import type { Executor } from '../../db/types';
 import { instant } from '../notices/model';
 import { SiteUser, type UserRow, userToApi } from './list';
 import { issueResetCode } from './reset-code';
@@ -121,6 +122,15 @@ const routes = {
   }),
 };
 
+/** 40400 unless the tenant has member `id`. */
+async function mustExist(db: Executor, id: number, tenant: number) {
+  const [user] = await db
+    .select({ id: siteUsers.id })
+    .from(siteUsers)
+    .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenant)));
+  if (!user) throw notFound();
+}
+
 export function memberRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.edit, async (c) => {
     const { id } = c.req.valid('param');
@@ -171,11 +181,7 @@ export function memberRoutes(app: OpenAPIHono<AppEnv>) {
     const { id } = c.req.valid('param');
     const { db } = c.get('deps');
     const tenant = tenantOf(c);
-    const [user] = await db
-      .select({ id: siteUsers.id })
-      .from(siteUsers)
-      .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenant)));
-    if (!user) throw notFound();
+    await mustExist(db, id, tenant);
     const rows = await db
       .select()
       .from(siteUserBans)
@@ -200,11 +206,7 @@ export function memberRoutes(app: OpenAPIHono<AppEnv>) {
     const { id } = c.req.valid('param');
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
-    const [user] = await db
-      .select({ id: siteUsers.id })
-      .from(siteUsers)
-      .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenant)));
-    if (!user) throw notFound();
+    await mustExist(db, id, tenant);
     const [code] = await db
       .select()
       .from(siteUserResetCodes)
