@@ -183,3 +183,14 @@ export function utcOffsetLabel(instant: Date, timeZone: string): string {
   const a = Math.abs(minutes);
   return `UTC${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
 }
+
+/**
+ * The key of the present moment as the series name its points, in the tenant's time zone: "YYYY-MM-DD HH:00"
+ * (a day's point is compared with its first ten characters).
+ */
+export function presentKey(now: Date, timeZone: string): string {
+  return `${dayOf(now, timeZone)} ${String(hourOf(now, timeZone)).padStart(2, '0')}:00`;
+}
+
+/** A point after `present` (a day after today, an hour after this one): it has not come, there is nothing to draw. */
+export const isFuture = (date: string, present: string) => date > present.slice(0, date.length);

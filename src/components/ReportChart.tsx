@@ -1,7 +1,7 @@
 import { Box } from '@mui/material';
 import { LineChart } from '@mui/x-charts/LineChart';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { dayOf, hourOf } from '../../common/period';
+import { isFuture, presentKey } from '../../common/period';
 import { formatFigure, type ReportFigure } from './reportFigures';
 
 /**
@@ -15,17 +15,6 @@ const LINE_STYLES = [
   { strokeDasharray: '6 4' },
   { strokeDasharray: '1 4', strokeLinecap: 'round', strokeWidth: 3 },
 ];
-
-/**
- * The key of the present moment as the series name its points, in the tenant's time zone: "YYYY-MM-DD HH:00"
- * (a day's point is compared with its first ten characters).
- */
-export function presentKey(now: Date, timeZone: string) {
-  return `${dayOf(now, timeZone)} ${String(hourOf(now, timeZone)).padStart(2, '0')}:00`;
-}
-
-/** A point after `present` (a day after today, an hour after this one): it has not come, there is nothing to draw. */
-export const isFuture = (date: string, present: string) => date > present.slice(0, date.length);
 
 /** One figure's line: its values up to the present, then gaps (null) for the points not yet come. */
 export const lineData = (

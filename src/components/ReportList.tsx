@@ -30,7 +30,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import type { Period } from '../../common/period';
+import { isFuture, type Period, presentKey } from '../../common/period';
 import type { ReportMeta as ReportAnswerMeta } from '../api/dataProvider';
 import { useUser } from '../api/session';
 import { ListPagination, LocalTablePagination, stickyFirstColumnSx } from '../layout/listParts';
@@ -324,8 +324,12 @@ function ReportView(props: ViewProps) {
   const [locale] = useLocaleState();
   const { data, total, isPending, meta, sort, setSort } = useListContext();
   const local = useLocalPages(props.localPageSizes ?? LOCAL_PAGE_SIZES, [sort, period, compare]);
-  const pageRows =
-    props.paged === false ? (data ?? []).slice(local.page * local.size, (local.page + 1) * local.size) : data;
+  // A report answered whole is a period's hours: those not yet come have nothing to show (the chart leaves them out
+  // too), and would head the table when it lists the latest first.
+  const present = presentKey(new Date(), props.timeZone);
+  const localRows =
+    props.paged === false ? (data ?? []).filter((r) => !isFuture(String(r.key), present)) : undefined;
+  const pageRows = localRows ? localRows.slice(local.page * local.size, (local.page + 1) * local.size) : data;
   const report = meta as Partial<ReportAnswerMeta> | undefined;
   const totals = report?.totals;
   const series = report?.series ?? [];
@@ -545,7 +549,7 @@ function ReportView(props: ViewProps) {
       {hasRows && props.paged !== false && <ListPagination />}
       {hasRows && props.paged === false && (
         <LocalTablePagination
-          count={total ?? 0}
+          count={localRows?.length ?? 0}
           page={local.page}
           rowsPerPage={local.size}
           rowsPerPageOptions={props.localPageSizes ?? LOCAL_PAGE_SIZES}

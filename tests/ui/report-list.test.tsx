@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, memoryStore } from 'react-admin';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { isFuture, presentKey } from '../../common/period';
 import { createDataProvider } from '../../src/api/dataProvider';
 import { ReportList, type ReportListProps } from '../../src/components/ReportList';
 import { compareFigure, formatChange, formatFigure } from '../../src/components/reportFigures';
@@ -24,6 +25,9 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
+
+/** An hour's key in the reports' time zone (META's). */
+const presentKeyOf = (d: Date) => presentKey(d, 'Asia/Shanghai');
 
 const META = { timeZone: 'Asia/Shanghai', today: '2026-11-23', earliest: '2026-09-01' };
 const ROWS = [
@@ -362,8 +366,23 @@ test('a report answered whole (a domain’s 168 hours) pages on the screen, a da
   expect(screen.getByText('25-48 of 168')).toBeTruthy();
 });
 
+test('a report answered whole leaves out the hours not yet come: the latest first is the present hour', async () => {
+  const now = new Date();
+  const present = presentKeyOf(now);
+  const past = presentKeyOf(new Date(now.getTime() - 3_600_000));
+  const future = presentKeyOf(new Date(now.getTime() + 3_600_000));
+  const rows = [future, present, past].map((key, i) => ({ key, searches: i, searchers: i, zeroRate: 0 }));
+  api(() => ({ list: rows, total: 3, totals: TOTALS, series: [] }));
+  mount('en-US', { paged: false, sort: { field: 'key', order: 'DESC' } });
+  await screen.findByText(present);
+  const body = within(screen.getAllByRole('rowgroup')[1]);
+  expect(body.getAllByRole('row').map((r) => r.querySelector('td,th')?.textContent)).toEqual([present, past]);
+  expect(screen.queryByText(future)).toBeNull();
+  expect(screen.getByText('1-2 of 2')).toBeTruthy();
+});
+
 test('the chart draws nothing for hours (or days) not yet come, and keeps equal lines apart', async () => {
-  const { isFuture, lineData, lineStyles, presentKey } = await import('../../src/components/ReportChart');
+  const { lineData, lineStyles } = await import('../../src/components/ReportChart');
   // 2026-11-23T02:30Z is 10:30 in Shanghai
   const present = presentKey(new Date('2026-11-23T02:30:00Z'), 'Asia/Shanghai');
   expect(present).toBe('2026-11-23 10:00');

@@ -327,10 +327,10 @@ test('domain detail: one domain by hour, sorted by any figure, back to the list;
   expect(screen.getByRole('heading', { name: '域名：a.example.com' })).toBeTruthy();
   expect(screen.getByRole('link', { name: '全部域名' }).getAttribute('href')).toBe('/stats/domains');
   expect(calls(seen, 'admin/stats/reports/domain-hours')[0]).toMatchObject({ domain: 'a.example.com' });
-  // every hour comes at once (the screen pages them: report-list.test.tsx), in hour order, and any figure sorts
+  // every hour comes at once (the screen pages them: report-list.test.tsx), the latest first, and any figure sorts
   // them: the busiest hour first
   expect(screen.getByText('第 1-1 条，共 1 条')).toBeTruthy();
-  expect(calls(seen, 'admin/stats/reports/domain-hours')[0]).toMatchObject({ sort: 'key', order: 'asc' });
+  expect(calls(seen, 'admin/stats/reports/domain-hours')[0]).toMatchObject({ sort: 'key', order: 'desc' });
   fireEvent.click(screen.getByRole('button', { name: /浏览量/ }));
   await waitFor(() =>
     expect(calls(seen, 'admin/stats/reports/domain-hours').at(-1)).toMatchObject({

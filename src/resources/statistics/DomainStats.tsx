@@ -55,8 +55,9 @@ export function DomainHours() {
             columns={[{ source: 'key', label: `${SECTION_MSG}.fields.hour`, sortable: true }]}
             figures={domainFigures}
             paged={false}
-            // hour by hour in order at first; any figure sorts the hours (the busiest first)
-            sort={{ field: 'key', order: 'ASC' }}
+            // the latest hours first (what an operator checks after a change or an outage); any figure sorts the
+            // hours (the busiest first)
+            sort={{ field: 'key', order: 'DESC' }}
             filename={`domain-hours-${domain}`}
           />
         </>
