@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Admin, CustomRoutes } from 'react-admin';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter, matchPath } from 'react-router-dom';
 import { authProvider } from './api/authProvider';
 import { createDataProvider } from './api/dataProvider';
 import { prefetchGets } from './api/http';
@@ -51,6 +51,26 @@ export function preloadHome() {
   const [section, screen] = HOME_PATH.split('/').filter(Boolean);
   const decl = sections.find((s) => s.path === section)?.screens.find((s) => s.path === screen);
   return preloadScreen(decl?.resource?.list ?? decl?.component);
+}
+
+/**
+ * Loads the code of the screen at `pathname` ahead (a direct open: a bookmark, a reload, a link from elsewhere), while
+ * react-admin checks the session: else the screen's chunk is asked only once the session is known, one wait after
+ * the other.
+ */
+export function preloadAt(pathname: string) {
+  const [section, first, ...rest] = pathname.split('/').filter(Boolean);
+  const decl = sections.find((s) => s.path === section);
+  if (!decl || !first) return;
+  const under = `/${[first, ...rest].join('/')}`;
+  for (const sc of decl.screens) {
+    if (sc.resource && sc.path === first) {
+      if (rest.length === 0) return preloadScreen(sc.resource.list);
+      const sub = sc.resource.screens?.find((x) => matchPath(`/${x.path}`, `/${rest.join('/')}`));
+      return preloadScreen(sub?.component);
+    }
+    if (sc.component && matchPath(`/${sc.path}`, under)) return preloadScreen(sc.component);
+  }
 }
 
 /** After a logout react-admin shows this at /login: the same light login page, then a fresh start of the admin. */

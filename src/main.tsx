@@ -1,6 +1,7 @@
 import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { getLocale } from './api/locale';
+import { loadUser } from './api/session';
 import { getToken } from './api/storage';
 import { loginT } from './login/messages';
 import { guardTarget, LOGIN_PATH } from './routes/guard';
@@ -35,12 +36,27 @@ function preloadAdmin() {
     .catch(() => {});
 }
 
+/**
+ * A direct open of a screen with a session (a bookmark, a reload): the admin's code, the operator's identity and the
+ * screen's code are asked at once, not each after the one before (react-admin asks the identity once its code has
+ * loaded, and the screen's code once the identity is known).
+ */
+function preloadOpened(pathname: string) {
+  loadUser().catch(() => {}); // react-admin's check shares this request (session.ts); a failure is its to show
+  App.preload()
+    .then(() => import('./App'))
+    .then((m) => m.preloadAt(pathname))
+    .catch(() => {});
+}
+
 /** The guard's first decision (SPEC.md §4), made before any screen loads. */
 function initialMode(): 'login' | 'admin' {
   const { pathname, search } = window.location;
   const target = guardTarget(pathname, search, !!getToken());
   if (target) window.history.replaceState(null, '', target);
-  return window.location.pathname === LOGIN_PATH ? 'login' : 'admin';
+  if (window.location.pathname === LOGIN_PATH) return 'login';
+  preloadOpened(window.location.pathname);
+  return 'admin';
 }
 
 function Root() {

@@ -93,3 +93,13 @@ test('the home screen is a lazily declared one that the login page can load ahea
   expect(ahead).toBeInstanceOf(Promise);
   await ahead;
 });
+
+test('a directly opened screen’s code can be loaded ahead from its address: lists, their sub-screens, plain screens', async () => {
+  const { preloadAt } = await import('../../src/App');
+  for (const path of ['/movie/review', '/setting/notices/edit/3', '/users/detail/5', '/stats/domains/detail'])
+    expect(preloadAt(path), path).toBeInstanceOf(Promise);
+  await Promise.all(['/movie/review', '/users/detail/5'].map((p) => preloadAt(p)));
+  // an address of no screen asks for nothing (the admin shows its not-found page)
+  for (const path of ['/', '/movie', '/nowhere/list', '/movie/nowhere'])
+    expect(preloadAt(path), path).toBeUndefined();
+});
