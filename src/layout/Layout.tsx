@@ -10,6 +10,7 @@ import { ConfirmLogoutDialog } from './ConfirmLogoutDialog';
 import { Menu } from './Menu';
 import { FetchProgress, RouteSuspense } from './ProgressBar';
 import { SettingsDrawer } from './SettingsDrawer';
+import { TOP_BAR_VAR } from './topBar';
 import { usePageTitle } from './usePageMeta';
 
 function Footer() {
@@ -48,6 +49,7 @@ export function Layout({ children }: { children: ReactNode }) {
         // title made the whole page scroll sideways and the fixed top bar stop short. The page keeps the window's
         // width; what is wide scrolls inside its own container (listParts' Datagrid, ReportList's table).
         minWidth: 0,
+        [TOP_BAR_VAR]: flags.navbar ? '60px' : '0px',
         '& .RaLayout-content': { minWidth: 0 },
         '& .RaLayout-appFrame': { mt: flags.navbar ? '60px' : 0 },
         // below the top bar and no taller than the window under it (react-admin's 100vh - 3em hid the menu's end;

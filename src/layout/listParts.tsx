@@ -2,7 +2,7 @@ import DensityMediumIcon from '@mui/icons-material/DensityMedium';
 import DensitySmallIcon from '@mui/icons-material/DensitySmall';
 import { Box, Chip, TablePagination, type TablePaginationProps, Tooltip } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
-import { useLayoutEffect, useRef } from 'react';
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import {
   Button,
   type DatagridProps,
@@ -17,6 +17,7 @@ import {
 } from 'react-admin';
 import { PAGE_SIZES as API_PAGE_SIZES } from '../../common/paging';
 import { useUser } from '../api/session';
+import { TOP_BAR_VAR } from './topBar';
 
 /** The page sizes the API allows. */
 export const PAGE_SIZES: number[] = [...API_PAGE_SIZES];
@@ -212,6 +213,44 @@ export function titleTruncated(e: Event) {
 }
 
 /**
+ * Whether the table inside `ref`'s Datagrid is wider than its wrapper, followed as either is resized and as the table
+ * comes and goes (it mounts with the first rows).
+ */
+function useWiderThanWrapper(ref: RefObject<HTMLElement | null>): boolean {
+  const [wide, setWide] = useState(false);
+  useLayoutEffect(() => {
+    const root = ref.current;
+    if (!root || typeof ResizeObserver === 'undefined') return;
+    let table: HTMLElement | null = null;
+    const measure = () => {
+      const wrapper = root.querySelector<HTMLElement>('.RaDatagrid-tableWrapper');
+      // the wrapper's own width when it does not scroll: the table's beyond it is what would overflow the page
+      setWide(!!wrapper && !!table && table.offsetWidth > wrapper.clientWidth + 1);
+    };
+    const sizes = new ResizeObserver(measure);
+    const follow = () => {
+      const next = root.querySelector<HTMLElement>('.RaDatagrid-tableWrapper > table');
+      if (next === table) return;
+      sizes.disconnect();
+      table = next;
+      if (table) {
+        sizes.observe(table);
+        sizes.observe(table.parentElement!);
+      }
+      measure();
+    };
+    follow();
+    const mounts = new MutationObserver(follow);
+    mounts.observe(root, { subtree: true, childList: true });
+    return () => {
+      mounts.disconnect();
+      sizes.disconnect();
+    };
+  }, [ref]);
+  return wide;
+}
+
+/**
  * react-admin's Datagrid with accessible row checkboxes. react-admin 5.15 puts each row checkbox's aria-label on
  * MUI's wrapping <span> instead of the <input> (axe: aria-prohibited-attr + label, both serious); this moves it
  * where it belongs, also for rows rendered later. Every list uses this instead of react-admin's Datagrid. Rows follow
@@ -220,6 +259,7 @@ export function titleTruncated(e: Event) {
 export function Datagrid({ sx, ...props }: DatagridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [density] = useDensity();
+  const wide = useWiderThanWrapper(ref);
   useLayoutEffect(() => {
     const root = ref.current;
     if (!root) return;
@@ -255,7 +295,13 @@ export function Datagrid({ sx, ...props }: DatagridProps) {
         sx={[
           densitySx(density),
           (theme: Theme) => ({
-            '& .RaDatagrid-tableWrapper': { overflowX: 'auto', ...stickyFirstColumnSx(theme) },
+            // A table that fits keeps its header in view under the top bar while the page scrolls; one wider than
+            // the page scrolls inside its wrapper instead (a scrolling box holds its sticky header inside itself).
+            '& .RaDatagrid-tableWrapper': {
+              overflowX: wide ? 'auto' : 'visible',
+              ...(wide ? {} : { '& .RaDatagrid-headerCell': { top: `var(${TOP_BAR_VAR}, 0px)` } }),
+              ...stickyFirstColumnSx(theme),
+            },
           }),
           ...(Array.isArray(sx) ? sx : [sx]),
         ]}

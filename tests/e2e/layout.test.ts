@@ -216,6 +216,61 @@ test('no screen of the menu scrolls sideways at 1280 px, in Chinese and in Engli
   expect(found).toEqual([]);
 });
 
+test('a list that fits keeps its header in view under the top bar as the page scrolls; a wider one scrolls in its box', async () => {
+  // enough rows to scroll the page by more than the table's header
+  for (let i = 0; i < 12; i++)
+    await api('/app/admin/setting/notices', {
+      json: {
+        type: 'popup',
+        title: `表头 ${stamp} ${i}`,
+        content: '表头测试',
+        platforms: [2],
+        startAt: new Date().toISOString(),
+      },
+    });
+  const p = await session(browser);
+  await p.setViewportSize({ width: 1440, height: 420 });
+  const seen: Record<string, string> = {};
+  for (const path of ['/setting/notices', '/comment/list']) {
+    await visit(p, path, 'main tbody tr');
+    await settle(p);
+    const state = await p.evaluate(async () => {
+      const wrapper = document.querySelector<HTMLElement>('main .RaDatagrid-tableWrapper')!;
+      const wide = wrapper.scrollWidth > wrapper.clientWidth + 1;
+      // the table's top scrolled well above the top bar, its rows still on the screen
+      const table = wrapper.querySelector('table')!;
+      window.scrollBy(0, table.getBoundingClientRect().top - 60 + 120);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const th = wrapper.querySelector<HTMLElement>('thead th:last-child')!;
+      const r = th.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      const t = table.getBoundingClientRect();
+      return {
+        wide,
+        overflowX: getComputedStyle(wrapper).overflowX,
+        // the header would have left the screen with the table's top (and rows are left under it)
+        scrolled: t.top < 60 - r.height && t.bottom > 60 + 2 * r.height,
+        top: Math.round(r.top),
+        shown: !!hit && th.contains(hit),
+      };
+    });
+    if (state.wide) expect(state.overflowX, path).toBe('auto');
+    else {
+      expect(state.scrolled, path).toBe(true);
+      expect({ path, overflowX: state.overflowX, top: state.top, shown: state.shown }).toEqual({
+        path,
+        overflowX: 'visible',
+        top: 60,
+        shown: true,
+      });
+    }
+    seen[path] = state.wide ? 'wide' : 'fits';
+  }
+  // the notices fit at 1440 px: the header's rule was tried
+  expect(seen['/setting/notices']).toBe('fits');
+  await p.context().close();
+});
+
 /** A photograph of the page as it stands, for the issue's record (beside the suite's own screenshots). */
 async function shot(p: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
