@@ -324,6 +324,11 @@ describe('member login from the site', () => {
       sql`select last_login_address from site_users where id = ${signup.body.data.id}`,
     );
     expect(seen.last_login_address).toBe('198.51.100.31');
+    // The account as the password reset finds it: a look-alike of it (case, full width) names the same member.
+    for (const account of ['LOGS-IN', 'ｌｏｇｓ-ｉｎ'])
+      expect((await login({ account, password: 'open-sesame-1' })).body.data?.id, account).toBe(
+        signup.body.data.id,
+      );
     // A wrong password and an unknown account get the same answer.
     const wrong = await login({ account: 'logs-in', password: 'open-sesame-2' });
     const nobody = await login({ account: 'no-such-member', password: 'open-sesame-1' });

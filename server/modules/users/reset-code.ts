@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import { foldForMatch } from '../../../common/fold';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { RESET_CODE_HOURS, RESET_CODE_TRIES } from '../../../common/users';
 import type { AppEnv } from '../../core/context';
 import { hashPassword, sha256Hex } from '../../core/crypto';
@@ -11,6 +10,7 @@ import type { Tx } from '../../db/types';
 import { newPassword } from '../operators/model';
 import { signedSecurity, siteTenantOf } from '../site/routes';
 import { sameHex } from '../site/secret';
+import { memberNamed } from './account';
 import { siteUserResetCodes, siteUsers } from './schema';
 
 /**
@@ -96,15 +96,12 @@ export function siteResetRoutes(app: OpenAPIHono<AppEnv>) {
     const passwordHash = await hashPassword(body.newPassword, config.passwordIterations);
     // A refusal is decided inside and thrown after the commit, so that a wrong try's count is kept.
     const answer = await transaction(db, async (tx) => {
-      // The account as typed, or its look-alike fold (the key signups write; rows written by other paths may lack it).
-      const exact = eq(siteUsers.account, body.account);
+      const named = memberNamed(tenant, body.account);
       const [user] = await tx
         .select({ id: siteUsers.id, account: siteUsers.account })
         .from(siteUsers)
-        .where(
-          and(eq(siteUsers.tenant, tenant), or(exact, eq(siteUsers.accountKey, foldForMatch(body.account)))),
-        )
-        .orderBy(sql`${exact} desc`)
+        .where(named.where)
+        .orderBy(named.first)
         .limit(1)
         .for('update');
       if (!user) return null;

@@ -17,6 +17,7 @@ import { duplicate, lookalike, transaction } from '../../core/shared';
 import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
 import { requireSignature, signedSecurity, siteKeyGate, siteTenantOf } from '../site/routes';
+import { memberNamed } from './account';
 import { consumeLegacyPassword } from './legacy-password';
 import { ListQuery, readUserList, SiteUser, type UserRow, userToApi } from './list';
 import { memberRoutes } from './member';
@@ -251,10 +252,13 @@ export function siteSignupRoutes() {
       dummyHash ??= hashPassword('not a password', config.passwordIterations);
       const dummy = await dummyHash;
       const member = await transaction(db, async (tx) => {
+        const named = memberNamed(tenant, body.account);
         const [m] = await tx
           .select()
           .from(siteUsers)
-          .where(and(eq(siteUsers.tenant, tenant), eq(siteUsers.account, body.account)))
+          .where(named.where)
+          .orderBy(named.first)
+          .limit(1)
           .for('update');
         let good = false;
         let upgrade: string | undefined;
