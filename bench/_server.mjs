@@ -104,3 +104,27 @@ export async function inProcessApi(load, { db, config, password }) {
   };
   return { app, token, call };
 }
+
+/**
+ * Follows the requests `page` sends from now on (`only`: those whose URL it accepts), each with its start and end in
+ * ms after `t0`; the returned function stops following and gives them (end undefined: not answered yet).
+ */
+export function watchRequests(page, t0, only = () => true) {
+  const requests = [];
+  const onRequest = (r) => {
+    if (only(r.url())) requests.push({ r, url: r.url(), start: performance.now() - t0, end: undefined });
+  };
+  const onDone = (r) => {
+    const entry = requests.find((q) => q.r === r);
+    if (entry) entry.end = performance.now() - t0;
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  page.on('requestfailed', onDone);
+  return () => {
+    page.off('request', onRequest);
+    page.off('requestfinished', onDone);
+    page.off('requestfailed', onDone);
+    return requests;
+  };
+}

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from '../scripts/chromium.mjs';
-import { ensureBuilt, startServer, stop } from './_server.mjs';
+import { ensureBuilt, startServer, stop, watchRequests } from './_server.mjs';
 import { loadLine } from './_timing.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -29,24 +29,13 @@ async function timeLogin(page) {
   await page.locator('input[name="username"]').fill('admin');
   await page.locator('input[name="password"]').fill(PASSWORD);
   await page.waitForLoadState('networkidle');
-  const requests = [];
-  let t0 = 0;
-  const onRequest = (r) => requests.push({ r, url: r.url(), start: performance.now() - t0, end: undefined });
-  const onDone = (r) => {
-    const entry = requests.find((q) => q.r === r);
-    if (entry) entry.end = performance.now() - t0;
-  };
-  page.on('request', onRequest);
-  page.on('requestfinished', onDone);
-  page.on('requestfailed', onDone);
-  t0 = performance.now();
+  const t0 = performance.now();
+  const done = watchRequests(page, t0);
   await page.locator('button[type="submit"]').click();
   await page.waitForURL((u) => u.pathname === '/movie/review');
   await page.locator('table tbody tr').first().waitFor({ timeout: 30_000 });
   const ms = performance.now() - t0;
-  page.off('request', onRequest);
-  page.off('requestfinished', onDone);
-  page.off('requestfailed', onDone);
+  const requests = done();
   return { ms, requests };
 }
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../scripts/chromium.mjs';
-import { ensureBuilt, startServer, stop } from './_server.mjs';
+import { ensureBuilt, startServer, stop, watchRequests } from './_server.mjs';
 import { loadLine } from './_timing.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -28,29 +28,15 @@ const browser = await launchChromium();
 const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1440, height: 900 } });
 const page = await context.newPage();
 
-/** The API calls of `page` from now until `stopWatching()`: method, path, ms after `t0`. */
+/** The API calls of `page` from now until the returned function is called: method, path, ms after `t0`. */
 function watch(t0) {
-  const calls = [];
-  const onRequest = (r) => {
-    if (r.url().includes('/app/')) calls.push({ r, start: performance.now() - t0, end: undefined });
-  };
-  const onDone = (r) => {
-    const c = calls.find((q) => q.r === r);
-    if (c) c.end = performance.now() - t0;
-  };
-  page.on('request', onRequest);
-  page.on('requestfinished', onDone);
-  page.on('requestfailed', onDone);
-  return () => {
-    page.off('request', onRequest);
-    page.off('requestfinished', onDone);
-    page.off('requestfailed', onDone);
-    return calls.map((c) => ({
-      call: `${c.r.method()} ${c.r.url().replace(server.url, '')}`,
+  const done = watchRequests(page, t0, (url) => url.includes('/app/'));
+  return () =>
+    done().map((c) => ({
+      call: `${c.r.method()} ${c.url.replace(server.url, '')}`,
       start: c.start,
       end: c.end,
     }));
-  };
 }
 
 /**
