@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
@@ -229,9 +230,18 @@ export function actorKind(): Kind<ActorValue> {
       if (!name) return { mid, skip: 'emptyName', lines };
       const height = Number.parseInt(textOf(row, 'actor_height', lines, mid), 10);
       const content = textOf(row, 'actor_content', lines, mid);
-      const biography = content.trim()
-        ? richTextToPlain(content).slice(0, 20_000)
-        : textOf(row, 'actor_blurb', lines, mid);
+      const field = content.trim() ? 'actor_content' : 'actor_blurb';
+      let biography = field === 'actor_content' ? richTextToPlain(content) : textOf(row, field, lines, mid);
+      // What the actress form and API accept, counted as they count (UTF-16 units), never splitting a pair.
+      if (biography.length > MAX_ACTRESS_BIOGRAPHY) {
+        biography = biography.slice(0, MAX_ACTRESS_BIOGRAPHY).replace(/[\uD800-\uDBFF]$/, '');
+        lines.push({
+          id: mid,
+          outcome: 'cut',
+          reason: 'tooLong',
+          detail: `${field} to ${MAX_ACTRESS_BIOGRAPHY} characters`,
+        });
+      }
       return {
         mid,
         value: {
