@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
+import { foldForMatch } from '../../../common/fold';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
 import { countWords } from '../../../common/words';
@@ -51,11 +52,15 @@ export interface Kind<V = any> {
   /** Before prepare: ids of other kinds this batch refers to, to be looked up ({ kind: [ids] }). */
   refs?(rows: SourceRow[]): Record<string, { table: string; ids: number[] }>;
   prepare(row: SourceRow, ctx: Ctx): Prepared<V>;
-  /** Rows of this batch that would break a unique rule here (mid → reason): skipped, never half written. */
+  /**
+   * Rows of this batch that would break a unique rule here (mid → reason): skipped, never half written. It may also
+   * change a value to what can be written beside the rows there (after its digest was taken) and say so in `lines`.
+   */
   conflicts?(
     ex: Executor,
     items: { mid: number; value: V; ourId: number }[],
     ctx: Ctx,
+    lines: ReportLine[],
   ): Promise<Map<number, string>>;
   insert(ex: Executor, items: { value: V; ourId: number }[], ctx: Ctx): Promise<void>;
   update(ex: Executor, items: { value: V; ourId: number }[], ctx: Ctx): Promise<void>;
@@ -735,6 +740,11 @@ async function writeChapters(ex: Executor, items: { value: ArtValue; ourId: numb
 
 interface UserValue {
   account: string;
+  /**
+   * The account folded (common/fold.ts), as a signup here stores it: what refuses a later look-alike signup. Null when
+   * an earlier member holds it (see userKind's conflicts) or the account folds to nothing.
+   */
+  accountKey: string | null;
   nickname: string;
   phone: string;
   email: string;
@@ -754,6 +764,7 @@ interface UserValue {
 const USER_COLS: Col[] = [
   ['id', 'int'],
   ['account', 'text'],
+  ['account_key', 'text'],
   ['nickname', 'text'],
   ['phone', 'text'],
   ['email', 'text'],
@@ -773,6 +784,7 @@ const USER_COLS: Col[] = [
 const userRow = (v: UserValue, id: number, { tenant }: Ctx) => [
   id,
   v.account,
+  v.accountKey,
   v.nickname,
   v.phone,
   v.email,
@@ -823,6 +835,7 @@ export function userKind(): Kind<UserValue> {
         mid,
         value: {
           account,
+          accountKey: foldForMatch(account) || null,
           nickname: textOf(row, 'user_nick_name', lines, mid, 64),
           phone: textOf(row, 'user_phone', lines, mid, 32),
           email: textOf(row, 'user_email', lines, mid, 128),
@@ -839,7 +852,12 @@ export function userKind(): Kind<UserValue> {
         lines,
       };
     },
-    async conflicts(ex, items, ctx) {
+    /**
+     * An account another member holds is refused (accounts are unique). A look-alike of another member's account
+     * (`Alice01` and `alice01`, `ＡＤＭＩＮ` and `admin`: one folded key) is still moved, so it can log in, but without
+     * the key, which stays with the member who has it here or else the lowest MacCMS user_id; a line names both.
+     */
+    async conflicts(ex, items, ctx, lines) {
       const out = new Map<number, string>();
       const holders = new Map<string, number>();
       for (const r of rowsOf<{ id: number; account: string }>(
@@ -851,6 +869,30 @@ export function userKind(): Kind<UserValue> {
         const holder = holders.get(i.value.account);
         if (holder !== undefined && holder !== i.ourId) out.set(i.mid, 'accountTaken');
         else holders.set(i.value.account, i.ourId);
+      }
+      const keys = new Map<string, { id: number; account: string }>();
+      const wanted = items.flatMap((i) => (i.value.accountKey === null ? [] : [i.value.accountKey]));
+      if (wanted.length)
+        for (const r of rowsOf<{ id: number; account: string; key: string }>(
+          await ex.execute(sql`select id, account, account_key as key from site_users where tenant = ${ctx.tenant}
+            and account_key = any(${sql.param(wanted)}::text[])`),
+        ))
+          keys.set(r.key, { id: Number(r.id), account: r.account });
+      for (const i of [...items].sort((a, b) => a.mid - b.mid)) {
+        const key = i.value.accountKey;
+        if (out.has(i.mid) || key === null) continue;
+        const holder = keys.get(key);
+        if (!holder || holder.id === i.ourId) {
+          keys.set(key, { id: i.ourId, account: i.value.account });
+          continue;
+        }
+        i.value.accountKey = null;
+        lines.push({
+          id: i.mid,
+          outcome: 'note',
+          reason: 'lookalike',
+          detail: `${i.value.account} ~ ${holder.account}`,
+        });
       }
       return out;
     },

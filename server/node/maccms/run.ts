@@ -365,7 +365,8 @@ async function moveBatches(
           if (had?.digest === digest) c.unchanged++;
           else (had ? changed : news).push({ value: p.value, ourId, mid, digest });
         }
-        const refused = (await kind.conflicts?.(tx, [...news, ...changed], ctx)) ?? new Map<number, string>();
+        const refused =
+          (await kind.conflicts?.(tx, [...news, ...changed], ctx, c.lines)) ?? new Map<number, string>();
         for (const [mid, reason] of refused) {
           c.skipped++;
           c.lines.push({ id: mid, outcome: 'skipped', reason });
