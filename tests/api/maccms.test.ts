@@ -486,6 +486,14 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect(await snapshot(bulk)).toEqual(await snapshot(clean));
     expect(await shape(bulk)).toEqual(before);
     expect(await countDrift(bulk.db)).toEqual([]);
+    // The play ids it handed out itself: one each, and the sequence goes on after them.
+    const [ids] = await q(
+      bulk,
+      sql`select count(*)::int as n, count(distinct id)::int as distinct, max(id) as max,
+        nextval(pg_get_serial_sequence('movie_plays', 'id')) as next from movie_plays`,
+    );
+    expect(ids.distinct).toBe(ids.n);
+    expect(Number(ids.next)).toBeGreaterThan(Number(ids.max));
     // A second run finds every row unchanged (the same digests) and takes the ordinary path.
     const again = await run(bulk, { only: ['vod'], bulkFrom: 1 });
     expect(table(again, 'mac_vod')).toMatchObject({ created: 0, updated: 0, unchanged: 7 });

@@ -10,7 +10,7 @@ import type { Executor } from '../../db/types';
 import type { ReportLine } from './report';
 import type { SourceRow } from './source';
 import { cut, decodeText, ipv4, safeUrl, splitList, unixTime } from './text';
-import { type Col, insertRows, intsOf, rowWriter } from './write';
+import { type Col, copyRows, insertRows, intsOf, rowWriter } from './write';
 
 /**
  * Each MacCMS table the move reads and how its rows become ours. A kind turns a row into a plain value (`prepare`,
@@ -29,6 +29,8 @@ export interface Ctx {
   refs: Map<string, Map<number, number>>;
   /** Video source codes this run created (each reported once). */
   sourcesCreated: Set<string>;
+  /** On the bulk path: ids of the tables in its `ownIds`, handed out by the move (write.ts ownIds). */
+  ownIds?: Map<string, (n: number) => number[]>;
 }
 
 export interface Prepared<V> {
@@ -69,7 +71,14 @@ export interface Kind<V = any> {
    * indexes, keys and count triggers of `tables` set aside while it writes (write.ts loosenTables) and `finish`
    * recomputing what the triggers would have kept.
    */
-  bulk?: { batch: number; tables: string[]; triggers: string[]; finish(ex: Executor): Promise<void> };
+  bulk?: {
+    batch: number;
+    tables: string[];
+    triggers: string[];
+    /** Tables of `tables` whose ids the move hands out (none of their rows is written elsewhere meanwhile). */
+    ownIds?: string[];
+    finish(ex: Executor): Promise<void>;
+  };
 }
 
 /** Reads a text field, noting what decoding did and cutting it to `max`. */
@@ -443,7 +452,7 @@ export function vodKind(): Kind<VodValue> {
     async insert(ex, items, ctx) {
       const names = await namesOf(ex, items, ctx);
       await movies.insert(ex, items, names);
-      await writeMovieChildren(ex, items, names);
+      await writeMovieChildren(ex, items, names, ctx);
     },
     async update(ex, items, ctx) {
       const names = await namesOf(ex, items, ctx);
@@ -452,11 +461,13 @@ export function vodKind(): Kind<VodValue> {
       await ex.execute(sql`delete from movie_tag_links where movie_id = any(${sql.param(ids)}::int[])`);
       await ex.execute(sql`delete from movie_actresses where movie_id = any(${sql.param(ids)}::int[])`);
       await ex.execute(sql`delete from movie_plays where movie_id = any(${sql.param(ids)}::int[])`);
-      await writeMovieChildren(ex, items, names);
+      await writeMovieChildren(ex, items, names, ctx);
     },
     bulk: {
       batch: 2000,
       tables: ['movies', 'movie_tag_links', 'movie_actresses', 'movie_plays'],
+      // Twenty and more a movie: one nextval each cost more than writing the row.
+      ownIds: ['movie_plays'],
       // The counts zg_movie_counts_rebuild() recomputes, the column, tag and actress counts, and tag_ids (written
       // with each movie).
       triggers: [
@@ -554,6 +565,7 @@ async function writeMovieChildren(
   ex: Executor,
   items: { value: VodValue; ourId: number }[],
   { tags: tagIds, sources: sourceIds, actresses: actIds }: Names,
+  ctx: Ctx,
 ) {
   const tagLinks: unknown[][] = [];
   const actLinks: unknown[][] = [];
@@ -567,7 +579,7 @@ async function writeMovieChildren(
       });
     });
   }
-  await insertRows(
+  await copyRows(
     ex,
     'movie_tag_links',
     [
@@ -576,7 +588,7 @@ async function writeMovieChildren(
     ],
     tagLinks,
   );
-  await insertRows(
+  await copyRows(
     ex,
     'movie_actresses',
     [
@@ -585,10 +597,12 @@ async function writeMovieChildren(
     ],
     actLinks,
   );
-  await insertRows(
+  const playIds = ctx.ownIds?.get('movie_plays')?.(plays.length);
+  await copyRows(
     ex,
     'movie_plays',
     [
+      ...(playIds ? ([['id', 'int']] as Col[]) : []),
       ['movie_id', 'int'],
       ['source_id', 'int'],
       ['line', 'int'],
@@ -596,7 +610,7 @@ async function writeMovieChildren(
       ['path', 'text'],
       ['sort', 'int'],
     ],
-    plays,
+    playIds ? plays.map((p, i) => [playIds[i], ...p]) : plays,
   );
 }
 
