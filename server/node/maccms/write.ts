@@ -81,20 +81,20 @@ const COPYABLE = new Set<PgType>(['int', 'bigint', 'text', 'bool', 'timestamptz'
 /**
  * Rows in with COPY where the transaction's connection can: node-postgres' client (COPY FROM STDIN) or PGlite's
  * (COPY from its /dev/blob); elsewhere `insertRows`. COPY parses each row's text once, where an insert from arrays
- * builds, sends and parses the array literals first: about half the work a row of a play list costs.
+ * builds, sends and parses the array literals first. Says which way it went.
  */
 export async function copyRows(
   ex: Executor,
   table: string,
   cols: readonly Col[],
   rows: readonly unknown[][],
-) {
-  if (!rows.length) return;
+): Promise<'copy' | 'insert' | 'none'> {
+  if (!rows.length) return 'none';
   // Drizzle's transaction runs on `session.client`: a checked-out node-postgres client, or PGlite's transaction.
   const client = (ex as { session?: { client?: unknown } }).session?.client;
   const pglite = client && !(client instanceof pg.Client) && typeof (client as PgliteTx).exec === 'function';
   if (!(client instanceof pg.Client || pglite) || cols.some(([, t]) => !COPYABLE.has(t)))
-    return insertRows(ex, table, cols, rows);
+    return insertRows(ex, table, cols, rows).then(() => 'insert');
   const data = new CopyData();
   for (const r of rows) data.add(`${r.map(copyValue).join('\t')}\n`);
   const text = `copy "${table}" (${cols.map(([c]) => `"${c}"`).join(', ')})`;
@@ -103,6 +103,7 @@ export async function copyRows(
     await (client as PgliteTx).query(`${text} from '/dev/blob'`, [], {
       blob: new Blob(data.data as BlobPart[]),
     });
+  return 'copy';
 }
 
 interface PgliteTx {
