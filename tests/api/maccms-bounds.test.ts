@@ -1,20 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ACTRESS_BIOGRAPHY } from '../../common/actresses';
 import { actorKind } from '../../server/node/maccms/kinds';
+import { prepareCtx } from '../fixtures/maccms/ctx';
 import { startApi, type TestApi } from './harness';
 
 /**
  * The MacCMS move writes no more than the admin API accepts: an actress biography (common/actresses.ts
  * MAX_ACTRESS_BIOGRAPHY, one bound for both) moved at its longest is saved again as the form sends it back.
  */
-const ctx = {
-  tenant: 2,
-  now: new Date('2026-06-01T00:00:00Z'),
-  movieColumns: new Map(),
-  novelColumns: new Map(),
-  refs: new Map(),
-  sourcesCreated: new Set<string>(),
-};
+const ctx = prepareCtx();
 const actor = (o: Record<string, unknown>) => ({ actor_id: 7, actor_name: '林青', actor_time_add: 1, ...o });
 
 describe('an actress biography', () => {
