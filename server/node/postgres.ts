@@ -68,19 +68,31 @@ function copyIn(pool: pg.Pool): CopyIn {
   return async (text, data) => {
     const client = await pool.connect();
     try {
-      return await new Promise<string[]>((resolve, reject) => {
-        client.query(
-          new CopyInQuery(
-            text,
-            data.map((d) => Buffer.from(d.buffer, d.byteOffset, d.byteLength)),
-            (err, tags) => (err ? reject(err) : resolve(tags)),
-          ),
-        );
-      });
+      return await copyInOn(client, text, data);
     } finally {
       client.release();
     }
   };
+}
+
+/**
+ * `COPY … FROM STDIN` on a client already checked out, inside whatever transaction it is in (the MacCMS move's bulk
+ * path copies within its one transaction): as `copyIn`, on that client.
+ */
+export function copyInOn(
+  client: pg.ClientBase,
+  text: string,
+  data: readonly Uint8Array[],
+): Promise<string[]> {
+  return new Promise<string[]>((resolve, reject) => {
+    client.query(
+      new CopyInQuery(
+        text,
+        data.map((d) => Buffer.from(d.buffer, d.byteOffset, d.byteLength)),
+        (err, tags) => (err ? reject(err) : resolve(tags)),
+      ),
+    );
+  });
 }
 
 /** The part of node-postgres' connection a query object writes with. */

@@ -7,6 +7,7 @@ import { vodKind } from '../../server/node/maccms/kinds';
 import { PhpConfigError, parsePhpConfig, siteSettingsOf } from '../../server/node/maccms/php-config';
 import { emptyTable, reportMarkdown } from '../../server/node/maccms/report';
 import { decodeText, ipv4, splitList, unixTime } from '../../server/node/maccms/text';
+import { prepareCtx } from '../fixtures/maccms/ctx';
 
 describe('command line', () => {
   it('reads the URL and options, and refuses bad ones by name', () => {
@@ -138,14 +139,7 @@ describe('report', () => {
 });
 
 describe('a movie description', () => {
-  const ctx = {
-    tenant: 2,
-    now: new Date('2026-06-01T00:00:00Z'),
-    movieColumns: new Map(),
-    novelColumns: new Map(),
-    refs: new Map(),
-    sourcesCreated: new Set<string>(),
-  };
+  const ctx = prepareCtx();
   it('moves whole up to what the movie form saves; a longer one is cut to it, sanitized, and reported', () => {
     const kind = vodKind();
     const row = (content: string) => ({ vod_id: 1, vod_name: '片', vod_content: content, vod_play_url: '' });

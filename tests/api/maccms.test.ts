@@ -121,7 +121,11 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
       (1, '2', 'alice', ?, 1, 10, 1500000000, 16909060, 0, 'a@example.com'),
       (2, '3', 'bob', ?, 1, 0, 1500000001, 0, 1900000000, ''),
       (3, '2', 'alice', ?, 1, 0, 1500000002, 0, 0, ''),
-      (4, '2', 'carol', '', 0, 0, 0, 0, 0, '')`,
+      (4, '2', 'carol', '', 0, 0, 0, 0, 0, ''),
+      (5, '2', 'ALICE', '', 1, 0, 1500000003, 0, 0, ''),
+      (6, '2', 'ＡＤＭＩＮ', '', 1, 0, 1500000004, 0, 0, ''),
+      (7, '2', 'admin', '', 1, 0, 1500000005, 0, 0, ''),
+      (8, '2', 'Ｃａｒｏｌ', '', 1, 0, 1500000006, 0, 0, '')`,
       [md5('secret1'), bob, md5('x')],
     );
     await c.query(`INSERT INTO mac_comment (comment_id, comment_mid, comment_rid, comment_pid, user_id, comment_status,
@@ -280,12 +284,35 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
         ['alice', 'normal', 0, 10, 'active', '1.2.3.4'],
         ['bob', 'vip', 1, 0, 'active', ''],
         ['carol', 'normal', 0, 0, 'disabled', ''],
+        ['ALICE', 'normal', 0, 0, 'active', ''],
+        ['ＡＤＭＩＮ', 'normal', 0, 0, 'active', ''],
+        ['admin', 'normal', 0, 0, 'active', ''],
+        ['Ｃａｒｏｌ', 'normal', 0, 0, 'active', ''],
       ],
     );
     expect(new Date(users[1].vip_expires_at).toISOString()).toBe('2030-03-17T17:46:40.000Z');
     expect(users[0].legacy_password).toBe(md5('secret1'));
     expect(linesOf(r, 'mac_user', 3)).toEqual(['skipped:accountTaken']);
     expect(linesOf(r, 'mac_user', 4)).toEqual(['note:zeroDate']);
+    // Look-alike accounts (one folded key) are all moved; the key, which refuses a look-alike signup later, goes to
+    // the lowest user_id and the others are listed.
+    expect(await q(d, sql`select account, account_key from site_users where tenant = 2 order by id`)).toEqual(
+      [
+        { account: 'alice', account_key: 'alice' },
+        { account: 'bob', account_key: 'bob' },
+        { account: 'carol', account_key: 'carol' },
+        { account: 'ALICE', account_key: null },
+        { account: 'ＡＤＭＩＮ', account_key: 'admin' },
+        { account: 'admin', account_key: null },
+        { account: 'Ｃａｒｏｌ', account_key: null },
+      ],
+    );
+    expect(table(r, 'mac_user').lines.filter((l) => l.reason === 'lookalike')).toEqual([
+      { id: 5, outcome: 'note', reason: 'lookalike', detail: 'ALICE ~ alice' },
+      { id: 7, outcome: 'note', reason: 'lookalike', detail: 'admin ~ ＡＤＭＩＮ' },
+      { id: 8, outcome: 'note', reason: 'lookalike', detail: 'Ｃａｒｏｌ ~ carol' },
+    ]);
+    expect(table(r, 'mac_user')).toMatchObject({ read: 8, created: 7, skipped: 1, failed: 0 });
 
     // Comments: linked to members and content, replies to their parent, states; orphans and unknown kinds listed.
     const comments = await q(
@@ -412,7 +439,7 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     q(
       d,
       sql`select 'movie' as k, title as a, status as b, (select string_agg(name || path, ',' order by line, sort) from movie_plays p where p.movie_id = m.id) as c from movies m
-        union all select 'user', account, status, coalesce(legacy_password, '') from site_users
+        union all select 'user', account, status || ' ' || coalesce(account_key, '-'), coalesce(legacy_password, '') from site_users
         union all select 'comment', content, status, coalesce((select content from comments p where p.id = c.parent_id), '') from comments c
         union all select 'map', kind, maccms_id::text, '' from maccms_ids
         union all select 'tags', title, array_to_string(array(select t.name from movie_tags t where t.id = any(m.tag_ids) order by t.name), ','), '' from movies m
@@ -459,6 +486,14 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect(await snapshot(bulk)).toEqual(await snapshot(clean));
     expect(await shape(bulk)).toEqual(before);
     expect(await countDrift(bulk.db)).toEqual([]);
+    // The play ids it handed out itself: one each, and the sequence goes on after them.
+    const [ids] = await q(
+      bulk,
+      sql`select count(*)::int as n, count(distinct id)::int as distinct, max(id) as max,
+        nextval(pg_get_serial_sequence('movie_plays', 'id')) as next from movie_plays`,
+    );
+    expect(ids.distinct).toBe(ids.n);
+    expect(Number(ids.next)).toBeGreaterThan(Number(ids.max));
     // A second run finds every row unchanged (the same digests) and takes the ordinary path.
     const again = await run(bulk, { only: ['vod'], bulkFrom: 1 });
     expect(table(again, 'mac_vod')).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
@@ -523,7 +558,7 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
 
     const only = await run(d, { only: ['user'] });
     expect(only.tables.map((t) => t.table)).toEqual(['mac_user']);
-    expect((await q(d, sql`select count(*)::int as n from site_users`))[0].n).toBe(3);
+    expect((await q(d, sql`select count(*)::int as n from site_users`))[0].n).toBe(7);
     expect((await q(d, sql`select count(*)::int as n from movies`))[0].n).toBe(0);
 
     // The site settings of maccms.php land in the tenant's settings, beside what was there.

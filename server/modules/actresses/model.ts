@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { REGIONS } from '../../../common/actresses';
+import { MAX_ACTRESS_BIOGRAPHY, REGIONS } from '../../../common/actresses';
 import { containsPattern, day, iso } from '../../core/shared';
 import { imageField } from '../images/paths';
 import { actresses } from './schema';
@@ -41,7 +41,7 @@ export const actressFields = {
   height: z.number().int().min(100).max(250).nullable(),
   region: z.enum(REGIONS).nullable(),
   debutYear: z.number().int().min(1900).max(2100).nullable(),
-  biography: z.string().max(5000),
+  biography: z.string().max(MAX_ACTRESS_BIOGRAPHY),
   tags: z.array(label(32)).max(20),
   visible: z.boolean(),
   sortWeight: z.number().int().min(-1_000_000).max(1_000_000),

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
+import { foldForMatch } from '../../../common/fold';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
 import { countWords } from '../../../common/words';
@@ -8,7 +10,7 @@ import type { Executor } from '../../db/types';
 import type { ReportLine } from './report';
 import type { SourceRow } from './source';
 import { cut, decodeText, ipv4, safeUrl, splitList, unixTime } from './text';
-import { type Col, insertRows, intsOf, rowWriter } from './write';
+import { type Col, copyRows, insertRows, intsOf, rowWriter } from './write';
 
 /**
  * Each MacCMS table the move reads and how its rows become ours. A kind turns a row into a plain value (`prepare`,
@@ -27,6 +29,8 @@ export interface Ctx {
   refs: Map<string, Map<number, number>>;
   /** Video source codes this run created (each reported once). */
   sourcesCreated: Set<string>;
+  /** On the bulk path: ids of the tables in its `ownIds`, handed out by the move (write.ts ownIds). */
+  ownIds?: Map<string, (n: number) => number[]>;
 }
 
 export interface Prepared<V> {
@@ -50,11 +54,15 @@ export interface Kind<V = any> {
   /** Before prepare: ids of other kinds this batch refers to, to be looked up ({ kind: [ids] }). */
   refs?(rows: SourceRow[]): Record<string, { table: string; ids: number[] }>;
   prepare(row: SourceRow, ctx: Ctx): Prepared<V>;
-  /** Rows of this batch that would break a unique rule here (mid → reason): skipped, never half written. */
+  /**
+   * Rows of this batch that would break a unique rule here (mid → reason): skipped, never half written. It may also
+   * change a value to what can be written beside the rows there (after its digest was taken) and say so in `lines`.
+   */
   conflicts?(
     ex: Executor,
     items: { mid: number; value: V; ourId: number }[],
     ctx: Ctx,
+    lines: ReportLine[],
   ): Promise<Map<number, string>>;
   insert(ex: Executor, items: { value: V; ourId: number }[], ctx: Ctx): Promise<void>;
   update(ex: Executor, items: { value: V; ourId: number }[], ctx: Ctx): Promise<void>;
@@ -63,7 +71,14 @@ export interface Kind<V = any> {
    * indexes, keys and count triggers of `tables` set aside while it writes (write.ts loosenTables) and `finish`
    * recomputing what the triggers would have kept.
    */
-  bulk?: { batch: number; tables: string[]; triggers: string[]; finish(ex: Executor): Promise<void> };
+  bulk?: {
+    batch: number;
+    tables: string[];
+    triggers: string[];
+    /** Tables of `tables` whose ids the move hands out (none of their rows is written elsewhere meanwhile). */
+    ownIds?: string[];
+    finish(ex: Executor): Promise<void>;
+  };
 }
 
 /** Reads a text field, noting what decoding did and cutting it to `max`. */
@@ -229,9 +244,18 @@ export function actorKind(): Kind<ActorValue> {
       if (!name) return { mid, skip: 'emptyName', lines };
       const height = Number.parseInt(textOf(row, 'actor_height', lines, mid), 10);
       const content = textOf(row, 'actor_content', lines, mid);
-      const biography = content.trim()
-        ? richTextToPlain(content).slice(0, 20_000)
-        : textOf(row, 'actor_blurb', lines, mid);
+      const field = content.trim() ? 'actor_content' : 'actor_blurb';
+      let biography = field === 'actor_content' ? richTextToPlain(content) : textOf(row, field, lines, mid);
+      // What the actress form and API accept, counted as they count (UTF-16 units), never splitting a pair.
+      if (biography.length > MAX_ACTRESS_BIOGRAPHY) {
+        biography = biography.slice(0, MAX_ACTRESS_BIOGRAPHY).replace(/[\uD800-\uDBFF]$/, '');
+        lines.push({
+          id: mid,
+          outcome: 'cut',
+          reason: 'tooLong',
+          detail: `${field} to ${MAX_ACTRESS_BIOGRAPHY} characters`,
+        });
+      }
       return {
         mid,
         value: {
@@ -428,7 +452,7 @@ export function vodKind(): Kind<VodValue> {
     async insert(ex, items, ctx) {
       const names = await namesOf(ex, items, ctx);
       await movies.insert(ex, items, names);
-      await writeMovieChildren(ex, items, names);
+      await writeMovieChildren(ex, items, names, ctx);
     },
     async update(ex, items, ctx) {
       const names = await namesOf(ex, items, ctx);
@@ -437,11 +461,13 @@ export function vodKind(): Kind<VodValue> {
       await ex.execute(sql`delete from movie_tag_links where movie_id = any(${sql.param(ids)}::int[])`);
       await ex.execute(sql`delete from movie_actresses where movie_id = any(${sql.param(ids)}::int[])`);
       await ex.execute(sql`delete from movie_plays where movie_id = any(${sql.param(ids)}::int[])`);
-      await writeMovieChildren(ex, items, names);
+      await writeMovieChildren(ex, items, names, ctx);
     },
     bulk: {
       batch: 2000,
       tables: ['movies', 'movie_tag_links', 'movie_actresses', 'movie_plays'],
+      // Twenty and more a movie: one nextval each cost more than writing the row.
+      ownIds: ['movie_plays'],
       // The counts zg_movie_counts_rebuild() recomputes, the column, tag and actress counts, and tag_ids (written
       // with each movie).
       triggers: [
@@ -539,6 +565,7 @@ async function writeMovieChildren(
   ex: Executor,
   items: { value: VodValue; ourId: number }[],
   { tags: tagIds, sources: sourceIds, actresses: actIds }: Names,
+  ctx: Ctx,
 ) {
   const tagLinks: unknown[][] = [];
   const actLinks: unknown[][] = [];
@@ -552,7 +579,7 @@ async function writeMovieChildren(
       });
     });
   }
-  await insertRows(
+  await copyRows(
     ex,
     'movie_tag_links',
     [
@@ -561,7 +588,7 @@ async function writeMovieChildren(
     ],
     tagLinks,
   );
-  await insertRows(
+  await copyRows(
     ex,
     'movie_actresses',
     [
@@ -570,10 +597,12 @@ async function writeMovieChildren(
     ],
     actLinks,
   );
-  await insertRows(
+  const playIds = ctx.ownIds?.get('movie_plays')?.(plays.length);
+  await copyRows(
     ex,
     'movie_plays',
     [
+      ...(playIds ? ([['id', 'int']] as Col[]) : []),
       ['movie_id', 'int'],
       ['source_id', 'int'],
       ['line', 'int'],
@@ -581,7 +610,7 @@ async function writeMovieChildren(
       ['path', 'text'],
       ['sort', 'int'],
     ],
-    plays,
+    playIds ? plays.map((p, i) => [playIds[i], ...p]) : plays,
   );
 }
 
@@ -725,6 +754,11 @@ async function writeChapters(ex: Executor, items: { value: ArtValue; ourId: numb
 
 interface UserValue {
   account: string;
+  /**
+   * The account folded (common/fold.ts), as a signup here stores it: what refuses a later look-alike signup. Null when
+   * an earlier member holds it (see userKind's conflicts) or the account folds to nothing.
+   */
+  accountKey: string | null;
   nickname: string;
   phone: string;
   email: string;
@@ -744,6 +778,7 @@ interface UserValue {
 const USER_COLS: Col[] = [
   ['id', 'int'],
   ['account', 'text'],
+  ['account_key', 'text'],
   ['nickname', 'text'],
   ['phone', 'text'],
   ['email', 'text'],
@@ -763,6 +798,7 @@ const USER_COLS: Col[] = [
 const userRow = (v: UserValue, id: number, { tenant }: Ctx) => [
   id,
   v.account,
+  v.accountKey,
   v.nickname,
   v.phone,
   v.email,
@@ -813,6 +849,7 @@ export function userKind(): Kind<UserValue> {
         mid,
         value: {
           account,
+          accountKey: foldForMatch(account) || null,
           nickname: textOf(row, 'user_nick_name', lines, mid, 64),
           phone: textOf(row, 'user_phone', lines, mid, 32),
           email: textOf(row, 'user_email', lines, mid, 128),
@@ -829,7 +866,12 @@ export function userKind(): Kind<UserValue> {
         lines,
       };
     },
-    async conflicts(ex, items, ctx) {
+    /**
+     * An account another member holds is refused (accounts are unique). A look-alike of another member's account
+     * (`Alice01` and `alice01`, `ＡＤＭＩＮ` and `admin`: one folded key) is still moved, so it can log in, but without
+     * the key, which stays with the member who has it here or else the lowest MacCMS user_id; a line names both.
+     */
+    async conflicts(ex, items, ctx, lines) {
       const out = new Map<number, string>();
       const holders = new Map<string, number>();
       for (const r of rowsOf<{ id: number; account: string }>(
@@ -841,6 +883,30 @@ export function userKind(): Kind<UserValue> {
         const holder = holders.get(i.value.account);
         if (holder !== undefined && holder !== i.ourId) out.set(i.mid, 'accountTaken');
         else holders.set(i.value.account, i.ourId);
+      }
+      const keys = new Map<string, { id: number; account: string }>();
+      const wanted = items.flatMap((i) => (i.value.accountKey === null ? [] : [i.value.accountKey]));
+      if (wanted.length)
+        for (const r of rowsOf<{ id: number; account: string; key: string }>(
+          await ex.execute(sql`select id, account, account_key as key from site_users where tenant = ${ctx.tenant}
+            and account_key = any(${sql.param(wanted)}::text[])`),
+        ))
+          keys.set(r.key, { id: Number(r.id), account: r.account });
+      for (const i of [...items].sort((a, b) => a.mid - b.mid)) {
+        const key = i.value.accountKey;
+        if (out.has(i.mid) || key === null) continue;
+        const holder = keys.get(key);
+        if (!holder || holder.id === i.ourId) {
+          keys.set(key, { id: i.ourId, account: i.value.account });
+          continue;
+        }
+        i.value.accountKey = null;
+        lines.push({
+          id: i.mid,
+          outcome: 'note',
+          reason: 'lookalike',
+          detail: `${i.value.account} ~ ${holder.account}`,
+        });
       }
       return out;
     },

@@ -48,6 +48,8 @@ export const REASONS: Record<string, string> = {
   columnMissing: 'its type (column) was not moved: filed under no column',
   duplicateName: 'a sibling column of that name exists: merged into it',
   accountTaken: 'account already used by another member of this tenant',
+  lookalike:
+    "account looks like another member's (one folded key): moved without the key, so it can log in but does not count in look-alike checks",
   orphanTarget: 'what it comments on is not moved (deleted in MacCMS?)',
   orphanParent: 'the comment it replies to is not moved',
   memberGone: 'its member is not moved: kept as a guest under the name it showed',

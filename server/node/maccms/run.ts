@@ -15,7 +15,7 @@ import {
 } from './kinds';
 import { addLine, emptyTable, type MoveReport, type TableReport } from './report';
 import { checkIdent, type Source, type SourceRow } from './source';
-import { digestOf, loosenTables, mapped, remember, takeIds } from './write';
+import { digestOf, loosenTables, mapped, ownIds, remember, takeIds } from './write';
 
 /**
  * The MacCMS move: reads each table of a MacCMS v10 database in batches by primary key and writes each batch, with
@@ -282,14 +282,39 @@ async function moveKind(
     return inTx(db, async (tx) => {
       const t0 = performance.now();
       const restore = await loosenTables(tx, bulk.tables, bulk.triggers);
-      const t = await moveBatches(tx, o, table, kind, ctx, total, o.batchSize ?? bulk.batch, true);
+      const owned = await Promise.all(
+        (bulk.ownIds ?? []).map(async (t) => [t, await ownIds(tx, t)] as const),
+      );
+      ctx.ownIds = new Map(owned.map(([name, ids]) => [name, ids.take]));
+      let t: TableReport;
+      try {
+        t = await moveBatches(tx, o, table, kind, ctx, total, o.batchSize ?? bulk.batch, true);
+      } finally {
+        ctx.ownIds = undefined;
+      }
       o.progress?.(`maccms: ${table} indexes, keys and counts`);
+      for (const [, ids] of owned) await ids.done();
       await restore();
       await bulk.finish(tx);
       t.seconds = (performance.now() - t0) / 1000;
       return t;
     });
   return moveBatches(db, o, table, kind, ctx, total, o.batchSize ?? kind.batch, false);
+}
+
+function prepared(kind: Kind, row: SourceRow, ctx: Ctx) {
+  const p = kind.prepare(row, ctx);
+  return { p, digest: p.value ? digestOf(p.value) : '' };
+}
+
+/** Rows prepared between the statements of the batch being written: a slice at a time, so each can go out in turn. */
+async function prepareAhead(kind: Kind, rows: SourceRow[], ctx: Ctx) {
+  const out = new Map<number, ReturnType<typeof prepared>>();
+  for (let i = 0; i < rows.length; i++) {
+    out.set(Number(rows[i][kind.pk]), prepared(kind, rows[i], ctx));
+    if (i % 50 === 49) await new Promise((r) => setImmediate(r));
+  }
+  return out;
 }
 
 /** `emptyTarget`: the target was empty when the move began (bulk path), so no row of this table is mapped yet. */
@@ -306,13 +331,20 @@ async function moveBatches(
   const t0 = performance.now();
   const t = emptyTable(table, total);
   let lastShown = 0;
-  // The next batch is read from MacCMS while this one is written (one batch ahead: memory stays two batches).
-  let next = o.source.batch(table, kind.pk, 0, size);
+  // The next batch is read from MacCMS, and prepared where that needs nothing of the database, while this one is
+  // written (one batch ahead: memory stays two batches). PostgreSQL works on this batch's statements meanwhile.
+  const readAhead = (after: number) => {
+    const rows = o.source.batch(table, kind.pk, after, size);
+    const ready = kind.refs ? rows.then(() => undefined) : rows.then((r) => prepareAhead(kind, r, ctx));
+    ready.catch(() => {}); // awaited on the next turn; a write failing first must not leave it unhandled
+    return { rows, ready };
+  };
+  let next = readAhead(0);
   for (let batchNo = 0; ; batchNo++) {
-    const rows = await next;
+    const rows = await next.rows;
+    const ready = await next.ready;
     if (!rows.length) break;
-    next = o.source.batch(table, kind.pk, Number(rows[rows.length - 1][kind.pk]), size);
-    next.catch(() => {}); // awaited on the next turn; a write failing first must not leave it unhandled
+    next = readAhead(Number(rows[rows.length - 1][kind.pk]));
     t.read += rows.length;
     const write = (rows: SourceRow[]) =>
       inTx(db, async (tx) => {
@@ -351,7 +383,7 @@ async function moveBatches(
             for (const n of changed) self.set(n.mid, n.ourId);
             for (const s of skippedHere) self.delete(s);
           }
-          const p = kind.prepare(row, ctx);
+          const { p, digest } = ready?.get(mid) ?? prepared(kind, row, ctx);
           c.lines.push(...p.lines);
           if (!p.value) {
             c.skipped++;
@@ -359,13 +391,13 @@ async function moveBatches(
             c.lines.push({ id: mid, outcome: 'skipped', reason: p.skip ?? 'error', detail: p.skipDetail });
             continue;
           }
-          const digest = digestOf(p.value);
           const had = own.get(mid);
           const ourId = ids.get(mid) as number;
           if (had?.digest === digest) c.unchanged++;
           else (had ? changed : news).push({ value: p.value, ourId, mid, digest });
         }
-        const refused = (await kind.conflicts?.(tx, [...news, ...changed], ctx)) ?? new Map<number, string>();
+        const refused =
+          (await kind.conflicts?.(tx, [...news, ...changed], ctx, c.lines)) ?? new Map<number, string>();
         for (const [mid, reason] of refused) {
           c.skipped++;
           c.lines.push({ id: mid, outcome: 'skipped', reason });

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { CopyData, copyField } from '../../db/copy-in';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
+import { copyInOn } from '../postgres';
 
 /**
  * Batch writes as arrays: one `unnest` per statement, whatever the batch's size, so no statement comes near
@@ -72,6 +75,55 @@ export async function insertRows(
   );
 }
 
+/** Column types COPY's text format takes as `copyField` writes them. */
+const COPYABLE = new Set<PgType>(['int', 'bigint', 'text', 'bool', 'timestamptz', 'date']);
+
+/**
+ * Rows in with COPY where the transaction's connection can: node-postgres' client (COPY FROM STDIN) or PGlite's
+ * (COPY from its /dev/blob); elsewhere `insertRows`. COPY parses each row's text once, where an insert from arrays
+ * builds, sends and parses the array literals first. Says which way it went.
+ */
+export async function copyRows(
+  ex: Executor,
+  table: string,
+  cols: readonly Col[],
+  rows: readonly unknown[][],
+): Promise<'copy' | 'insert' | 'none'> {
+  if (!rows.length) return 'none';
+  // Drizzle's transaction runs on `session.client`: a checked-out node-postgres client, or PGlite's transaction.
+  const client = (ex as { session?: { client?: unknown } }).session?.client;
+  const pglite = client && !(client instanceof pg.Client) && typeof (client as PgliteTx).exec === 'function';
+  if (!(client instanceof pg.Client || pglite) || cols.some(([, t]) => !COPYABLE.has(t)))
+    return insertRows(ex, table, cols, rows).then(() => 'insert');
+  const data = new CopyData();
+  for (const r of rows) data.add(`${r.map(copyValue).join('\t')}\n`);
+  const text = `copy "${table}" (${cols.map(([c]) => `"${c}"`).join(', ')})`;
+  if (client instanceof pg.Client) await copyInOn(client, `${text} from stdin`, data.data);
+  else
+    await (client as PgliteTx).query(`${text} from '/dev/blob'`, [], {
+      blob: new Blob(data.data as BlobPart[]),
+    });
+  return 'copy';
+}
+
+interface PgliteTx {
+  query(text: string, params: unknown[], options: { blob: Blob }): Promise<unknown>;
+  exec(text: string): Promise<unknown>;
+}
+
+const copyValue = (v: unknown) =>
+  copyField(
+    v === null || v === undefined
+      ? null
+      : typeof v === 'boolean'
+        ? v
+          ? 't'
+          : 'f'
+        : v instanceof Date
+          ? v.toISOString()
+          : (v as string | number),
+  );
+
 /** Updates rows by `id` (the first column); `bump` adds `version = version + 1, updated_at = …` where the table has them. */
 export async function updateRows(
   ex: Executor,
@@ -126,9 +178,10 @@ export function rowWriter<V, C>(
 }
 
 /**
- * A first move into empty tables, in one transaction: their secondary indexes and foreign keys are dropped and the
- * named statement triggers (counts kept in step row by row) disabled, and `restore` builds the indexes in one sort
- * each, checks each key in one join and enables the triggers; the caller recomputes what the triggers kept. As in
+ * A first move into empty tables, in one transaction: they are locked for it, their secondary indexes, their primary
+ * and unique keys that no foreign key needs, and their foreign keys are dropped, and the named statement triggers
+ * (counts kept in step row by row) disabled; `restore` builds the indexes and keys in one sort each, checks each
+ * foreign key in one join and enables the triggers; the caller recomputes what the triggers kept. As in
  * server/seed/bulk.ts. A failure before `restore` rolls all of it back with the transaction.
  */
 export async function loosenTables(
@@ -136,12 +189,22 @@ export async function loosenTables(
   tables: readonly string[],
   triggerFunctions: readonly string[],
 ): Promise<() => Promise<void>> {
+  // Held to the end of the transaction: nobody else writes these tables nor takes their sequences' next values by
+  // inserting, which lets the move hand out their ids itself (ownIds).
+  await ex.execute(sql.raw(`lock table ${tables.map((t) => `"${t}"`).join(', ')} in exclusive mode`));
   const list = sql.raw(`array[${tables.map((t) => `'${t}'::regclass`).join(', ')}]`);
   const indexes = rowsOf<{ name: string; def: string }>(
     await ex.execute(sql`select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
       from pg_index i where i.indrelid = any(${list})
         and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
       order by 1`),
+  );
+  // A primary key is an index each row's insert updates: set aside too where no foreign key stands on it.
+  const uniques = rowsOf<{ table: string; name: string; def: string }>(
+    await ex.execute(sql`select c.conrelid::regclass::text as table, c.conname as name, pg_get_constraintdef(c.oid) as def
+      from pg_constraint c where c.contype in ('p', 'u') and c.conrelid = any(${list})
+        and not exists (select 1 from pg_constraint f where f.contype = 'f' and f.conindid = c.conindid)
+      order by 1, 2`),
   );
   const keys = rowsOf<{ table: string; name: string; def: string }>(
     await ex.execute(sql`select conrelid::regclass::text as table, conname as name, pg_get_constraintdef(oid) as def
@@ -156,12 +219,37 @@ export async function loosenTables(
   await ex.execute(sql`set local maintenance_work_mem = '128MB'`);
   for (const i of indexes) await ex.execute(sql.raw(`drop index ${i.name}`));
   for (const k of keys) await ex.execute(sql.raw(`alter table ${k.table} drop constraint "${k.name}"`));
+  for (const u of uniques) await ex.execute(sql.raw(`alter table ${u.table} drop constraint "${u.name}"`));
   for (const g of triggers) await ex.execute(sql.raw(`alter table ${g.table} disable trigger "${g.name}"`));
   return async () => {
     for (const i of indexes) await ex.execute(sql.raw(i.def));
+    for (const u of uniques)
+      await ex.execute(sql.raw(`alter table ${u.table} add constraint "${u.name}" ${u.def}`));
     for (const k of keys)
       await ex.execute(sql.raw(`alter table ${k.table} add constraint "${k.name}" ${k.def}`));
     for (const g of triggers) await ex.execute(sql.raw(`alter table ${g.table} enable trigger "${g.name}"`));
+  };
+}
+
+/**
+ * Ids of a serial key handed out by the move rather than by the sequence, one call per row: for a table the bulk path
+ * holds locked (loosenTables), whose sequence only its own inserts advance. `done` moves the sequence past the last id
+ * given, so later inserts go on from there.
+ */
+export async function ownIds(ex: Executor, table: string) {
+  const seq = sql`pg_get_serial_sequence(${table}, 'id')`;
+  let next = Number(
+    rowsOf<{ id: number }>(await ex.execute(sql`select nextval(${seq})::bigint as id`))[0].id,
+  );
+  return {
+    take: (n: number) => {
+      const ids = Array.from({ length: n }, (_, i) => next + i);
+      next += n;
+      return ids;
+    },
+    done: async () => {
+      await ex.execute(sql`select setval(${seq}, ${next}::bigint, false)`);
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import {
   TextArrayInput,
   TextInput,
 } from 'react-admin';
+import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
 import { isDebutBeforeBirth, isFutureDay, isFutureYear } from '../../../common/dates';
 import { DayInput } from '../../components/dates';
 import { ImageInput } from '../../images/ImageInput';
@@ -91,7 +92,13 @@ export function ActressInputs() {
           />
           <BooleanInput source="visible" />
         </Box>
-        <TextInput source="biography" multiline minRows={4} validate={maxLength(5000)} fullWidth />
+        <TextInput
+          source="biography"
+          multiline
+          minRows={4}
+          validate={maxLength(MAX_ACTRESS_BIOGRAPHY)}
+          fullWidth
+        />
       </Box>
     </Box>
   );
