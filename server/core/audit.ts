@@ -146,6 +146,36 @@ export async function audit(tx: Executor, c: AppContext, entry: AuditEntry) {
             ${routeOf(c)}, ${JSON.stringify(entry.changes)}::jsonb)`);
 }
 
+/**
+ * An entry for a change to one record that reaches several others (links, a merge, a move, a reorder, an import):
+ * the record asked about, the ids it touched (the first 1000, so the screen's record filter finds each of them), how
+ * many, how many changed, and what else the route says (`extra`).
+ */
+export function auditMany(
+  tx: Executor,
+  c: AppContext,
+  m: {
+    resource?: string;
+    action: string;
+    recordId?: string | number | null;
+    ids: readonly (number | string)[];
+    changed?: number | null;
+    extra?: Record<string, unknown>;
+  },
+) {
+  return audit(tx, c, {
+    resource: m.resource,
+    action: m.action,
+    recordId: m.recordId ?? null,
+    changes: {
+      ids: m.ids.slice(0, 1000),
+      count: m.ids.length,
+      changed: m.changed ?? null,
+      ...(m.extra ? redact(m.extra) : {}),
+    },
+  });
+}
+
 /** A batch's entry: the action, the ids it ran on (the first 1000), how many and how many changed. */
 export function auditBatch(
   tx: Executor,
@@ -158,11 +188,10 @@ export function auditBatch(
     extra?: Record<string, unknown>;
   },
 ) {
-  return audit(tx, c, {
-    resource: b.resource,
+  return auditMany(tx, c, {
+    ...b,
     action: `batch:${b.action}`,
     recordId: b.ids.length === 1 ? b.ids[0] : null,
-    changes: { ids: b.ids.slice(0, 1000), count: b.ids.length, changed: b.changed ?? null, ...b.extra },
   });
 }
 
