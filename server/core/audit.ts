@@ -3,11 +3,12 @@
  * that rolls back leaves none. Three ways in, from the most precise:
  *
  * 1. `audit(tx, c, entry)` — a route says what it changed (crudResource, the batch route and updateSetting do it for
- *    every resource built on them; a module calls it for its own routes). Such routes are declared with
- *    `auditedRoute`, which marks them `x-audit` in the OpenAPI document (tests/api/audit-coverage.test.ts lists them).
- * 2. Every other mutating `/app/admin/*` request runs with a database whose `transaction` writes a route-level entry
- *    (the route, its path id, the request body with secrets redacted) in each transaction it commits, unless the
- *    route wrote its own entry in it.
+ *    every resource built on them; a module calls it, or `auditMany` / `auditBatch`, for its own routes). Such routes
+ *    are declared with `auditedRoute`, which marks them `x-audit` in the OpenAPI document: every mutating admin route
+ *    of the app is so marked or read-only (tests/api/audit-coverage.test.ts).
+ * 2. Every other mutating `/app/admin/*` request (a route the coverage test has not seen yet) runs with a database
+ *    whose `transaction` writes a route-level entry (the route, its path id, the request body with secrets redacted)
+ *    in each transaction it commits, unless the route wrote its own entry in it.
  * 3. Nothing: a route that writes without a transaction gets no entry (the coverage test names them).
  *
  * Secrets never reach a row: fields whose name says secret (`isSecretField`), and any a caller lists, are written as
