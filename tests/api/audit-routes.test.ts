@@ -4,6 +4,7 @@ import { adFixture, createAd, material } from './ad-helpers';
 import { startApi, type TestApi } from './harness';
 import { IMAGES } from './images-fixtures';
 import { addChapter, createNovel } from './novels-helpers';
+import { event, rollup, siteSender } from './stats-helpers';
 
 /**
  * The modules' own mutating routes each write their own audit entry in the change's transaction (issue #52,
@@ -168,6 +169,29 @@ describe('a record and the others it reaches: ids and counts', () => {
     expect([...batch.changes.changedIds].sort()).toEqual([...ids].sort());
   });
 
+  test('domain: a swap names both domains and each field before and after; its dry run leaves nothing', async () => {
+    const a = await insert(
+      sql`insert into domains (tenant, hostname, registrable, channel, status) values (${tenant}, 'a.swap-audit.example', 'swap-audit.example', 'swp01', 'active') returning id`,
+    );
+    const b = await insert(
+      sql`insert into domains (tenant, hostname, registrable, status) values (${tenant}, 'b.swap-audit.example', 'swap-audit.example', 'standby') returning id`,
+    );
+    const body = { channel: 'swp01', fromId: a, toId: b, reason: '被墙' };
+    await ok('POST', '/domain/config/swap', { ...body, dryRun: true });
+    await ok('POST', '/domain/config/swap', body);
+    const [swap] = await written();
+    expect(swap).toMatchObject({ resource: 'domain config', action: 'swap', record_id: String(a) });
+    expect(swap.changes).toMatchObject({ ids: [a, b], channel: 'swp01', reason: '被墙' });
+    expect(swap.changes.fields).toEqual(
+      expect.arrayContaining([
+        { id: a, hostname: 'a.swap-audit.example', field: 'channel', before: 'swp01', after: '' },
+        { id: a, hostname: 'a.swap-audit.example', field: 'status', before: 'active', after: 'retired' },
+        { id: b, hostname: 'b.swap-audit.example', field: 'channel', before: '', after: 'swp01' },
+        { id: b, hostname: 'b.swap-audit.example', field: 'status', before: 'standby', after: 'active' },
+      ]),
+    );
+  });
+
   test('movie: a tag merge names the surviving tag, the merged ones and the movies moved', async () => {
     const keep = await insert(sql`insert into movie_tags (name) values ('留下') returning id`);
     const gone = await insert(sql`insert into movie_tags (name, "group") values ('并入', 'g') returning id`);
@@ -297,6 +321,41 @@ describe('a record before and after', () => {
     expect(second.changes).toEqual({
       before: { 7: { name: '电影', columnId: null, skipped: true } },
       after: { 7: { name: '电影', columnId: null, skipped: false } },
+    });
+  });
+
+  test('agents: a settlement is the agent’s entry, the settled period and its figures after', async () => {
+    const agent = await ok('POST', '/agents', {
+      name: '结算',
+      channel: 'settle-a',
+      model: 'share',
+      rate: 10,
+    });
+    const send = await siteSender(api, admin);
+    await send([
+      event({ visitor: 's1', channel: 'settle-a', time: '2026-05-20T02:00:00Z' }),
+      event({ visitor: 's1', type: 'recharge', amount: 10, time: '2026-05-21T02:00:00Z' }),
+    ]);
+    await rollup(api, admin);
+    await written();
+    const made = await ok('POST', `/agents/stat/${agent.id}/settlements`, {
+      from: '2026-05-20',
+      to: '2026-05-21',
+    });
+    const [settle] = await written();
+    expect(settle).toMatchObject({
+      section: 'agents',
+      resource: 'agents',
+      action: 'settle',
+      record_id: String(agent.id),
+    });
+    expect(settle.changes.after).toMatchObject({
+      id: made.id,
+      agentId: agent.id,
+      from: '2026-05-20',
+      to: '2026-05-21',
+      rechargeAmount: made.rechargeAmount,
+      commission: made.commission,
     });
   });
 
