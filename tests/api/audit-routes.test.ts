@@ -359,6 +359,50 @@ describe('a record before and after', () => {
     });
   });
 
+  test('collect: starting a run is the run’s entry, with what it was asked to do', async () => {
+    // An app whose outbound fetch always fails: the run starts (the entry is the start's), then fails on its own.
+    const other = await startApi({}, { outbound: async () => Promise.reject(new Error('offline')) });
+    try {
+      const token = await other.login();
+      const [src] = await other.query<{ id: number }>(
+        sql`insert into collect_sources (name, url) values ('审计站', 'https://res.example/api.php/provide/vod/') returning id`,
+      );
+      const r = await other.call('POST', '/app/admin/collect/runs', {
+        token,
+        body: { sourceId: src.id, kind: 'keyword', keyword: '审计', dryRun: true },
+      });
+      expect(r.body.code, JSON.stringify(r.body)).toBe(20000);
+      for (
+        let i = 0;
+        i < 400 &&
+        (await other.call('GET', `/app/admin/collect/runs/${r.body.data.id}`, { token })).body.data.status ===
+          'running';
+        i++
+      )
+        await new Promise((res) => setTimeout(res, 25));
+      const rows = await other.query<Row>(
+        sql`select section, resource, action, record_id, route, operator_account, changes from audit_log where section = 'collect'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        resource: 'collect runs',
+        action: 'start',
+        record_id: String(r.body.data.id),
+      });
+      expect(rows[0].changes).toEqual({
+        after: {
+          sourceId: src.id,
+          sourceName: '审计站',
+          kind: 'keyword',
+          params: { keyword: '审计' },
+          dryRun: true,
+        },
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
   test('comment: a guestbook reply is the reply, its time and its author before and after', async () => {
     const entry = await insert(
       sql`insert into guestbook (tenant, content, status) values (${tenant}, '留言', 'online') returning id`,
