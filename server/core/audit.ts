@@ -3,11 +3,12 @@
  * that rolls back leaves none. Three ways in, from the most precise:
  *
  * 1. `audit(tx, c, entry)` — a route says what it changed (crudResource, the batch route and updateSetting do it for
- *    every resource built on them; a module calls it for its own routes). Such routes are declared with
- *    `auditedRoute`, which marks them `x-audit` in the OpenAPI document (tests/api/audit-coverage.test.ts lists them).
- * 2. Every other mutating `/app/admin/*` request runs with a database whose `transaction` writes a route-level entry
- *    (the route, its path id, the request body with secrets redacted) in each transaction it commits, unless the
- *    route wrote its own entry in it.
+ *    every resource built on them; a module calls it, or `auditMany` / `auditBatch`, for its own routes). Such routes
+ *    are declared with `auditedRoute`, which marks them `x-audit` in the OpenAPI document: every mutating admin route
+ *    of the app is so marked or read-only (tests/api/audit-coverage.test.ts).
+ * 2. Every other mutating `/app/admin/*` request (a route the coverage test has not seen yet) runs with a database
+ *    whose `transaction` writes a route-level entry (the route, its path id, the request body with secrets redacted)
+ *    in each transaction it commits, unless the route wrote its own entry in it.
  * 3. Nothing: a route that writes without a transaction gets no entry (the coverage test names them).
  *
  * Secrets never reach a row: fields whose name says secret (`isSecretField`), and any a caller lists, are written as
@@ -146,6 +147,36 @@ export async function audit(tx: Executor, c: AppContext, entry: AuditEntry) {
             ${routeOf(c)}, ${JSON.stringify(entry.changes)}::jsonb)`);
 }
 
+/**
+ * An entry for a change to one record that reaches several others (links, a merge, a move, a reorder, an import):
+ * the record asked about, the ids it touched (the first 1000, so the screen's record filter finds each of them), how
+ * many, how many changed, and what else the route says (`extra`).
+ */
+export function auditMany(
+  tx: Executor,
+  c: AppContext,
+  m: {
+    resource?: string;
+    action: string;
+    recordId?: string | number | null;
+    ids: readonly (number | string)[];
+    changed?: number | null;
+    extra?: Record<string, unknown>;
+  },
+) {
+  return audit(tx, c, {
+    resource: m.resource,
+    action: m.action,
+    recordId: m.recordId ?? null,
+    changes: {
+      ids: m.ids.slice(0, 1000),
+      count: m.ids.length,
+      changed: m.changed ?? null,
+      ...(m.extra ? redact(m.extra) : {}),
+    },
+  });
+}
+
 /** A batch's entry: the action, the ids it ran on (the first 1000), how many and how many changed. */
 export function auditBatch(
   tx: Executor,
@@ -158,11 +189,10 @@ export function auditBatch(
     extra?: Record<string, unknown>;
   },
 ) {
-  return audit(tx, c, {
-    resource: b.resource,
+  return auditMany(tx, c, {
+    ...b,
     action: `batch:${b.action}`,
     recordId: b.ids.length === 1 ? b.ids[0] : null,
-    changes: { ids: b.ids.slice(0, 1000), count: b.ids.length, changed: b.changed ?? null, ...b.extra },
   });
 }
 

@@ -15,6 +15,7 @@ async function registry(): Promise<readonly ServerModule[]> {
   const { crudResource } = await import('../../server/core/resource');
   const { invalidField } = await import('../../server/core/errors');
   const { asAdmin, security } = await import('../../server/core/auth');
+  const { auditedRoute, auditMany } = await import('../../server/core/audit');
   const { jsonBody, jsonResponse, ok } = await import('../../server/core/envelope');
   const { promotionApps: t } = await import('../../server/modules/promotion-apps/schema');
   const fields = {
@@ -67,6 +68,37 @@ async function registry(): Promise<readonly ServerModule[]> {
             .set({ name })
             .where(eq(t.id, Number(c.req.valid('param').id)));
           if (name === 'boom') throw invalidField('name', 'field.invalid');
+        });
+        return ok(c, null);
+      },
+    );
+    // A route of a module's own that touches several records and says so with auditMany (`apiToken` a secret by name).
+    app.openapi(
+      createRoute(
+        auditedRoute({
+          method: 'post',
+          path: '/test/things/{id}/reach',
+          tags: ['test things'],
+          middleware: asAdmin,
+          security,
+          request: {
+            params: z.object({ id: z.string() }),
+            body: jsonBody(z.object({ ids: z.array(z.number()), apiToken: z.string(), note: z.string() })),
+          },
+          responses: jsonResponse(z.null()),
+        }),
+      ),
+      async (c) => {
+        const { ids, apiToken, note } = c.req.valid('json');
+        await c.get('deps').db.transaction(async (tx) => {
+          await auditMany(tx, c, {
+            resource: 'test things',
+            action: 'reach',
+            recordId: c.req.valid('param').id,
+            ids,
+            changed: ids.length - 1,
+            extra: { note, apiToken, nested: { password: apiToken } },
+          });
         });
         return ok(c, null);
       },
@@ -379,6 +411,27 @@ describe('secrets never appear', () => {
     expect(text).not.toContain('Another-pass-9');
     expect(text).not.toMatch(/\$argon2|pbkdf2|\$scrypt/);
     expect(text).toContain('clerk1');
+  });
+
+  test("a module's own route naming the records it reached (auditMany): the ids and counts, its secrets redacted", async () => {
+    const r = await api.call('POST', `${BASE}/5/reach`, {
+      token: admin,
+      body: { ids: [5, 6, 7], apiToken: 'tok-very-secret', note: 'kept' },
+    });
+    expect(r.body.code).toBe(20000);
+    const rows = await entries();
+    expect(rows.map((x) => [x.section, x.resource, x.action, x.record_id])).toEqual([
+      ['things', 'test things', 'reach', '5'],
+    ]);
+    expect(rows[0].changes).toEqual({
+      ids: [5, 6, 7],
+      count: 3,
+      changed: 2,
+      note: 'kept',
+      apiToken: '[redacted]',
+      nested: { password: '[redacted]' },
+    });
+    expect(JSON.stringify(rows)).not.toContain('tok-very-secret');
   });
 
   test('the settings: the changed fields before and after, the provide key redacted', async () => {

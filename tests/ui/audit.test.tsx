@@ -5,6 +5,7 @@
  * filters, the retention dialog, and the CSV the export writes.
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
 import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -16,6 +17,7 @@ import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { AuditList } from '../../src/resources/setting/audit/AuditList';
 import { fieldChanges, summaryOf } from '../../src/resources/setting/audit/changes';
+import { useFieldName } from '../../src/resources/setting/audit/fieldNames';
 import { AUDIT_RESOURCE } from '../../src/resources/setting/names';
 import { apiPaths } from '../../src/routes/build';
 import { menuFor } from '../../src/routes/table';
@@ -88,18 +90,65 @@ test('a change shows in the list; its row opens the fields before and after, the
     }),
   );
   mount(<AuditList />);
-  const cell = (await screen.findAllByText('字段：siteName, provideKey'))[0];
+  // Fields by the names their screen gives them, not their keys.
+  const cell = (await screen.findAllByText('字段：站点名称, 接口密钥'))[0];
+  expect(screen.queryByText(/siteName/)).toBeNull();
   expect(screen.getAllByText('系统设置').length).toBeGreaterThan(0);
   // The resource is named in the interface language, never as the API's English tag.
   expect(screen.queryByText('settings')).toBeNull();
   fireEvent.click(cell);
   const detail = await screen.findByTestId('audit-detail');
   const table = within(detail).getByRole('table', { name: '变更的字段' });
+  expect(within(table).getByText('站点名称')).toBeTruthy();
+  expect(within(table).getByText('接口密钥')).toBeTruthy();
   expect(within(table).getByText('旧站名')).toBeTruthy();
   expect(within(table).getByText('新站名')).toBeTruthy();
   expect(within(table).getByText('[redacted]')).toBeTruthy();
   expect(screen.queryByText(/very-secret-key/)).toBeNull();
   expect(within(detail).getByText('POST /app/admin/sys/updateSetting')).toBeTruthy();
+});
+
+test('in English: fields by their screen’s names, a key nobody names as it is, a module’s own action by its name', async () => {
+  const [source] = await api.query<{ id: number }>(
+    sql`insert into collect_sources (name, url) values ('站', 'https://res.example/api.php/provide/vod/') returning id`,
+  );
+  // A remote type id is a field no screen names: shown as it is.
+  await okData(
+    api.call('PUT', `/app/admin/collect/sources/${source.id}/bindings`, {
+      token,
+      body: { bindings: [{ remoteTypeId: 7, remoteTypeName: '电影', columnId: null, skipped: true }] },
+    }),
+  );
+  mount(<AuditList />, 'en-US');
+  expect((await screen.findAllByText('Fields: Site name, API key')).length).toBeGreaterThan(0);
+  const bindings = await screen.findByText('Fields: 7');
+  fireEvent.click(bindings);
+  const detail = await screen.findByTestId('audit-detail');
+  const table = within(detail).getByRole('table', { name: 'Changed fields' });
+  expect(within(table).getByText('7')).toBeTruthy();
+  expect(within(detail).getByText('PUT /app/admin/collect/sources/:id/bindings')).toBeTruthy();
+  expect(screen.getAllByText('Bind types').length).toBeGreaterThan(0);
+});
+
+test('field names, both languages: the screen’s label first, else the API’s field name, else the key', async () => {
+  function Names() {
+    const name = useFieldName();
+    const settings = { section: 'sys', resource: 'settings' };
+    const elsewhere = { section: 'domain', resource: 'domain config' };
+    return (
+      <span data-testid="names">
+        {[name('siteName', settings), name('hostname', elsewhere), name('swappedWith', elsewhere)].join('|')}
+      </span>
+    );
+  }
+  const names = async (locale: 'zh-CN' | 'en-US') => {
+    mount(<Names />, locale);
+    const text = (await screen.findByTestId('names')).textContent;
+    cleanup();
+    return text;
+  };
+  expect(await names('zh-CN')).toBe('站点名称|域名|swappedWith');
+  expect(await names('en-US')).toBe('Site name|Hostname|swappedWith');
 });
 
 test('filters: by section only that section’s entries', async () => {
@@ -156,5 +205,5 @@ test('the CSV: one line per entry, the changes as JSON, a secret only as [redact
   expect(csv).not.toContain('very-secret-key');
   const last = list[0];
   expect(fieldChanges(last.changes).map((c) => c.field)).toEqual(['siteName', 'provideKey']);
-  expect(summaryOf({ ids: [1, 2], count: 2, changed: 2 })).toEqual({ kind: 'batch', text: '2' });
+  expect(summaryOf({ ids: [1, 2], count: 2, changed: 2 })).toEqual({ kind: 'batch', text: '2', names: [] });
 });

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzl
 import { REGIONS } from '../../../common/actresses';
 import { Code } from '../../../common/codes';
 import { isDebutBeforeBirth, isFutureDay, isFutureYear } from '../../../common/dates';
-import { audit, auditBatch, auditedRoute, diff, snapshot } from '../../core/audit';
+import { audit, auditBatch, auditedRoute, auditMany, diff, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
@@ -500,7 +500,7 @@ export function actressRoutes() {
     });
   });
 
-  app.openapi(routes.link, async (c) => {
+  app.openapi(auditedRoute(routes.link), async (c) => {
     const { id: actressId } = c.req.valid('param');
     const { movieIds } = c.req.valid('json');
     const { db, clock } = c.get('deps');
@@ -526,13 +526,21 @@ export function actressRoutes() {
           clock.now(),
         );
         const { movieCount } = await readActress(tx, actressId);
+        await auditMany(tx, c, {
+          resource: 'actresses',
+          action: 'link-movies',
+          recordId: actressId,
+          ids: unique,
+          changed: added.length,
+          extra: { added: added.map((a) => a.movieId), movieCount },
+        });
         return { changed: added.length, movieCount };
       }),
     );
     return ok(c, result);
   });
 
-  app.openapi(routes.unlink, async (c) => {
+  app.openapi(auditedRoute(routes.unlink), async (c) => {
     const { id: actressId } = c.req.valid('param');
     const { movieIds } = c.req.valid('json');
     const { db, clock } = c.get('deps');
@@ -550,6 +558,14 @@ export function actressRoutes() {
         clock.now(),
       );
       const { movieCount } = await readActress(tx, actressId);
+      await auditMany(tx, c, {
+        resource: 'actresses',
+        action: 'unlink-movies',
+        recordId: actressId,
+        ids: unique,
+        changed: gone.length,
+        extra: { removed: gone.map((g) => g.movieId), movieCount },
+      });
       return { changed: gone.length, movieCount };
     });
     return ok(c, result);

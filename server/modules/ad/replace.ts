@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { isLandingUrl, MAX_BATCH_ADS, MAX_FIND, patternProblem, replaceLink } from '../../../common/ad';
 import { Code } from '../../../common/codes';
 import { PAGE_SIZES } from '../../../common/paging';
-import { readOnlyRoute } from '../../core/audit';
+import { auditedRoute, auditMany, readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, PG_INT_MAX } from '../../core/crud';
@@ -263,7 +263,7 @@ export function replaceRoutes() {
     return ok(c, { count: rows.length, invalid: rows.filter((r) => !r.valid).length, rows });
   });
 
-  app.openapi(routes.apply, async (c) => {
+  app.openapi(auditedRoute(routes.apply), async (c) => {
     const body = c.req.valid('json');
     checkFind(body);
     const { db, clock } = c.get('deps');
@@ -309,6 +309,20 @@ export function replaceRoutes() {
         })),
       );
       await touchAds(tx, tenant, now);
+      await auditMany(tx, c, {
+        resource: 'ad link replacement',
+        action: 'replace',
+        recordId: cs.id,
+        ids: rows.map((r) => r.id),
+        changed: rows.length,
+        extra: {
+          mode: body.mode,
+          find: body.find,
+          replace: body.replace,
+          scope: cs.scope,
+          links: rows.map((r) => ({ id: r.id, before: r.before, after: r.after })),
+        },
+      });
       return cs;
     });
     return ok(c, { changeSet: changeSetToApi(set) });
@@ -352,7 +366,7 @@ export function changeRoutes() {
     return ok(c, { ...changeSetToApi(cs), rows });
   });
 
-  app.openapi(routes.rollback, async (c) => {
+  app.openapi(auditedRoute(routes.rollback), async (c) => {
     const { db, clock } = c.get('deps');
     const { id } = c.req.valid('param');
     const tenant = tenantOf(c);
@@ -393,6 +407,15 @@ export function changeRoutes() {
         .where(eq(adChangeSets.id, id))
         .returning();
       await touchAds(tx, tenant, now);
+      // Each link goes from what the change set made it back to what it was.
+      await auditMany(tx, c, {
+        resource: 'ad link replacement',
+        action: 'rollback',
+        recordId: id,
+        ids,
+        changed: rows.length,
+        extra: { links: rows.map((r) => ({ id: r.adId, before: r.after, after: r.before })) },
+      });
       return done;
     });
     return ok(c, { changeSet: changeSetToApi(set) });

@@ -3,6 +3,7 @@ import { and, eq, ilike, inArray, isNull, notInArray, or, sql } from 'drizzle-or
 import { AGENT_MODELS, MAX_RATE, MAX_SHARE, PAYOUT_METHODS } from '../../../common/agents';
 import { Code } from '../../../common/codes';
 import { CHANNEL_PATTERN } from '../../../common/domain';
+import { auditedRoute, auditMany } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext } from '../../core/context';
 import { idParam } from '../../core/crud';
@@ -266,7 +267,7 @@ export function agentRoutes() {
     return ok(c, await boundDomains(db, tenantOf(c), agent.channel));
   });
 
-  app.openapi(domainRoutes.put, async (c) => {
+  app.openapi(auditedRoute(domainRoutes.put), async (c) => {
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
     const { ids } = c.req.valid('json');
@@ -329,6 +330,18 @@ export function agentRoutes() {
         await recordHistory(tx, tenant, actorOf(c), now, history);
         await bumpResolveVersion(tx, tenant);
       }
+      await auditMany(tx, c, {
+        resource: 'agents',
+        action: 'bind-domains',
+        recordId: agent.id,
+        ids: [...bound, ...freed].map((d) => d.id),
+        changed: bound.length + freed.length,
+        extra: {
+          channel: agent.channel,
+          bound: bound.map((d) => d.hostname),
+          freed: freed.map((d) => d.hostname),
+        },
+      });
     });
     return ok(c, await boundDomains(db, tenant, agent.channel));
   });

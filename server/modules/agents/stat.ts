@@ -14,6 +14,7 @@ import {
 } from '../../../common/agents';
 import { Code } from '../../../common/codes';
 import { addDays, dayOf, daysIn, eachDay, type Period } from '../../../common/period';
+import { audit, auditedRoute, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam } from '../../core/crud';
@@ -792,7 +793,7 @@ export function agentStatRoutes() {
     return ok(c, rows.map(settlementToApi));
   });
 
-  app.openapi(routes.settle, async (c) => {
+  app.openapi(auditedRoute(routes.settle), async (c) => {
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
     const body = c.req.valid('json');
@@ -808,7 +809,7 @@ export function agentStatRoutes() {
         .where(and(eq(agents.id, id), eq(agents.tenant, tenant)))
         .for('update');
       if (!agent) throw notFound();
-      return settlePeriod(tx, {
+      const settled = await settlePeriod(tx, {
         tenant,
         agent,
         from: body.from,
@@ -817,6 +818,14 @@ export function agentStatRoutes() {
         by: c.get('operator').id,
         now: clock.now(),
       });
+      // The agent is the record (its log lists its settlements); the settlement's own id is in `after`.
+      await audit(tx, c, {
+        resource: 'agents',
+        action: 'settle',
+        recordId: agent.id,
+        changes: { after: snapshot(settlementToApi(settled)) },
+      });
+      return settled;
     });
     return ok(c, settlementToApi(row));
   });

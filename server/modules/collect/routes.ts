@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
-import { audit, auditedRoute, readOnlyRoute } from '../../core/audit';
+import { audit, auditedRoute, diff, readOnlyRoute, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, type ListParams, listPage, listQuery } from '../../core/crud';
@@ -201,33 +201,35 @@ export const sourceRoutes = () => {
   );
 
   app.openapi(
-    createRoute({
-      method: 'put',
-      path: '/sources/{id}/bindings',
-      tags: ['collect sources'],
-      security,
-      summary:
-        'Bind remote types to columns or mark them skipped (admin); types not sent are left as they are',
-      middleware: asAdmin,
-      request: {
-        params: idParam,
-        body: jsonBody(
-          z.object({
-            bindings: z
-              .array(
-                z.object({
-                  remoteTypeId: z.number().int().min(0).max(2_147_483_647),
-                  remoteTypeName: z.string().trim().max(64).optional(),
-                  columnId: id.nullable(),
-                  skipped: z.boolean(),
-                }),
-              )
-              .max(500),
-          }),
-        ),
-      },
-      responses: jsonResponse(z.object({ list: z.array(Binding), unbound: z.number() })),
-    }),
+    createRoute(
+      auditedRoute({
+        method: 'put',
+        path: '/sources/{id}/bindings',
+        tags: ['collect sources'],
+        security,
+        summary:
+          'Bind remote types to columns or mark them skipped (admin); types not sent are left as they are',
+        middleware: asAdmin,
+        request: {
+          params: idParam,
+          body: jsonBody(
+            z.object({
+              bindings: z
+                .array(
+                  z.object({
+                    remoteTypeId: z.number().int().min(0).max(2_147_483_647),
+                    remoteTypeName: z.string().trim().max(64).optional(),
+                    columnId: id.nullable(),
+                    skipped: z.boolean(),
+                  }),
+                )
+                .max(500),
+            }),
+          ),
+        },
+        responses: jsonResponse(z.object({ list: z.array(Binding), unbound: z.number() })),
+      }),
+    ),
     async (c) => {
       const { db } = c.get('deps');
       const source = await mustSource(c, c.req.valid('param').id);
@@ -239,6 +241,28 @@ export const sourceRoutes = () => {
       });
       await transaction(db, async (tx) => {
         if (columns.length) await assertRefs(tx, movieColumns, movieColumns.id, columns, 'bindings');
+        const typeIds = bindings.map((b) => b.remoteTypeId);
+        const bindingsOf = async () =>
+          typeIds.length
+            ? await tx
+                .select()
+                .from(collectBindings)
+                .where(
+                  and(
+                    eq(collectBindings.sourceId, source.id),
+                    inArray(collectBindings.remoteTypeId, typeIds),
+                  ),
+                )
+            : [];
+        // Each remote type sent is a field of the entry: its name, column and skip mark before and after.
+        const byType = (rows: (typeof collectBindings.$inferSelect)[]) =>
+          Object.fromEntries(
+            rows.map((r) => [
+              String(r.remoteTypeId),
+              { name: r.remoteTypeName, columnId: r.columnId, skipped: r.skipped },
+            ]),
+          );
+        const before = byType(await bindingsOf());
         for (const b of bindings)
           await tx
             .insert(collectBindings)
@@ -257,6 +281,12 @@ export const sourceRoutes = () => {
                 ...(b.remoteTypeName ? { remoteTypeName: b.remoteTypeName } : {}),
               },
             });
+        await audit(tx, c, {
+          resource: 'collect sources',
+          action: 'bind-types',
+          recordId: source.id,
+          changes: diff(before, byType(await bindingsOf())),
+        });
       });
       const list = await readBindings(c, source.id);
       return ok(c, { list, unbound: list.filter((x) => !x.bound).length });
@@ -437,17 +467,19 @@ export const runRoutes = () => {
   );
 
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/runs',
-      tags: ['collect runs'],
-      security,
-      summary:
-        'Start a run: by hours (h), a page range, a keyword (wd) or ids; dryRun reports without writing. Answers the run at once; poll it',
-      middleware: asAnyOperator,
-      request: { body: jsonBody(StartRun) },
-      responses: jsonResponse(Run),
-    }),
+    createRoute(
+      auditedRoute({
+        method: 'post',
+        path: '/runs',
+        tags: ['collect runs'],
+        security,
+        summary:
+          'Start a run: by hours (h), a page range, a keyword (wd) or ids; dryRun reports without writing. Answers the run at once; poll it',
+        middleware: asAnyOperator,
+        request: { body: jsonBody(StartRun) },
+        responses: jsonResponse(Run),
+      }),
+    ),
     async (c) => {
       const deps = c.get('deps');
       const body = c.req.valid('json');
@@ -500,6 +532,21 @@ export const runRoutes = () => {
             claimedUntil: runClaim(deps.clock.now()),
           })
           .returning({ id: collectRuns.id });
+        // What the run was asked to do; what it then writes goes to the review queue, not this entry.
+        await audit(tx, c, {
+          resource: 'collect runs',
+          action: 'start',
+          recordId: run.id,
+          changes: {
+            after: snapshot({
+              sourceId: source.id,
+              sourceName: source.name,
+              kind: body.kind,
+              params,
+              dryRun: body.dryRun,
+            }),
+          },
+        });
         return run.id;
       });
       // The run goes on after the answer (the screen polls it); it writes every outcome onto its row.

@@ -17,7 +17,7 @@ import {
   parseAddress,
 } from '../../../common/comment';
 import { REVIEW_STATUSES } from '../../../common/review';
-import { audit, auditedRoute, diff, readOnlyRoute } from '../../core/audit';
+import { audit, auditedRoute, auditMany, diff, readOnlyRoute } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
@@ -101,22 +101,33 @@ export function guestbookRoutes() {
     get: (c, id) => readGuestbookEntry(c.get('deps').db, id, tenantOf(c)),
   });
   app.openapi(
-    createRoute({
-      method: 'put',
-      path: '/{id}/reply',
-      tags,
-      security,
-      summary: "The operator's reply (optimistic locking on version); replacing it sets a new reply time",
-      middleware: asAnyOperator,
-      request: { params: idParam, body: jsonBody(ReplyBody) },
-      responses: jsonResponse(GuestbookEntry),
-    }),
+    createRoute(
+      auditedRoute({
+        method: 'put',
+        path: '/{id}/reply',
+        tags,
+        security,
+        summary: "The operator's reply (optimistic locking on version); replacing it sets a new reply time",
+        middleware: asAnyOperator,
+        request: { params: idParam, body: jsonBody(ReplyBody) },
+        responses: jsonResponse(GuestbookEntry),
+      }),
+    ),
     async (c) => {
       const { id: entryId } = c.req.valid('param');
       const body = c.req.valid('json');
       const { db, clock } = c.get('deps');
-      await transaction(db, (tx) =>
-        updateVersioned(
+      await transaction(db, async (tx) => {
+        const replyOf = (r: Record<string, unknown> | undefined) => ({
+          reply: r?.reply ?? null,
+          repliedAt: r?.repliedAt ?? null,
+          repliedBy: r?.repliedBy ?? null,
+        });
+        const [before] = await tx
+          .select()
+          .from(guestbook)
+          .where(and(eq(guestbook.id, entryId), eq(guestbook.tenant, tenantOf(c))));
+        const after = await updateVersioned<Record<string, unknown>>(
           tx,
           guestbook,
           entryId,
@@ -128,8 +139,14 @@ export function guestbookRoutes() {
             updatedAt: clock.now(),
           },
           eq(guestbook.tenant, tenantOf(c)),
-        ),
-      );
+        );
+        await audit(tx, c, {
+          resource: 'guestbook',
+          action: 'reply',
+          recordId: entryId,
+          changes: diff(replyOf(before), replyOf(after)),
+        });
+      });
       const entry = await readGuestbookEntry(db, entryId);
       if (!entry) throw notFound(); // deleted between the change and this read
       return ok(c, entry);
@@ -303,17 +320,19 @@ export function filterRoutes() {
     },
   );
   app.openapi(
-    createRoute({
-      method: 'post',
-      path: '/{module}/apply',
-      tags,
-      security,
-      summary:
-        'Apply the saved rules (at the version the caller tried) to the same items the trial reads, in one transaction',
-      middleware: asAdmin,
-      request: { params: moduleParam, body: jsonBody(z.object({ version: z.number().int().min(1) })) },
-      responses: jsonResponse(ApplyAnswer),
-    }),
+    createRoute(
+      auditedRoute({
+        method: 'post',
+        path: '/{module}/apply',
+        tags,
+        security,
+        summary:
+          'Apply the saved rules (at the version the caller tried) to the same items the trial reads, in one transaction',
+        middleware: asAdmin,
+        request: { params: moduleParam, body: jsonBody(z.object({ version: z.number().int().min(1) })) },
+        responses: jsonResponse(ApplyAnswer),
+      }),
+    ),
     async (c) => {
       const { module } = c.req.valid('param');
       const { db, clock } = c.get('deps');
@@ -321,7 +340,23 @@ export function filterRoutes() {
       const answer = await transaction(db, async (tx) => {
         const f = await readFilter(tx, tenant, module, true);
         if (f.version !== c.req.valid('json').version) throw conflict();
-        return applyRules(tx, tenant, module, compiledOf(db, tenant, f), clock.now());
+        const { changedIds, ...applied } = await applyRules(
+          tx,
+          tenant,
+          module,
+          compiledOf(db, tenant, f),
+          clock.now(),
+        );
+        // The items whose status or text the rules changed, and what the rules found in all they read.
+        await auditMany(tx, c, {
+          resource: 'comment filter',
+          action: 'apply',
+          recordId: module,
+          ids: changedIds,
+          changed: applied.changed,
+          extra: { version: f.version, ...applied },
+        });
+        return applied;
       });
       return ok(c, answer);
     },

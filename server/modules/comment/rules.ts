@@ -83,7 +83,7 @@ export async function applyRules(
 ) {
   const t = tableOf(module);
   const planned = plan(filter, await pastItems(tx, tenant, module, true));
-  let changed = 0;
+  const changedIds: number[] = [];
   for (const p of planned) {
     const masked = p.outcome === 'mask';
     const content = masked ? p.content : p.text;
@@ -103,9 +103,9 @@ export async function applyRules(
         updatedAt: now,
       })
       .where(eq(t.id, p.id));
-    changed++;
+    changedIds.push(p.id);
   }
-  return { ...summary(planned), changed };
+  return { ...summary(planned), changed: changedIds.length, changedIds };
 }
 
 /** A post from the site, checked by the filter: answers the status and content to store, or refuses it. */

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { CHANNEL_PATTERN } from '../../../common/domain';
+import { auditedRoute, auditMany } from '../../core/audit';
 import { asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { listQuery } from '../../core/crud';
@@ -258,13 +259,34 @@ export function configRoutes() {
     return ok(c, { list: [...byChannel].map(([ch, list]) => ({ channel: ch, domains: list })), total });
   });
 
-  app.openapi(swapRoute, async (c) => {
+  app.openapi(auditedRoute(swapRoute), async (c) => {
     const body = c.req.valid('json');
     const { db, clock } = c.get('deps');
     const actor = actorOf(c);
-    const changes = await transaction(db, (tx) =>
-      swapDomains(tx, tenantOf(c), actor, clock.now(), body, !body.dryRun),
-    );
+    const changes = await transaction(db, async (tx) => {
+      const made = await swapDomains(tx, tenantOf(c), actor, clock.now(), body, !body.dryRun);
+      // A dry run changes nothing and leaves no entry.
+      if (!body.dryRun)
+        await auditMany(tx, c, {
+          resource: 'domain config',
+          action: 'swap',
+          recordId: body.fromId,
+          ids: [body.fromId, body.toId],
+          changed: made.length,
+          extra: {
+            channel: body.channel,
+            reason: body.reason,
+            fields: made.map((m) => ({
+              id: m.id,
+              hostname: m.hostname,
+              field: m.field,
+              before: m.from,
+              after: m.to,
+            })),
+          },
+        });
+      return made;
+    });
     if (!changes.length) throw new ApiError(Code.INVALID, 'domain.swap.nothing');
     return ok(c, { changes, done: !body.dryRun });
   });

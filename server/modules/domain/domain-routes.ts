@@ -10,6 +10,7 @@ import {
   parsePaste,
 } from '../../../common/domain';
 import { allowListed, internalHostname } from '../../../common/hosts';
+import { auditBatch, auditedRoute, auditMany } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { ownBodyLimit } from '../../core/body';
 import type { AppContext, AppEnv } from '../../core/context';
@@ -321,6 +322,19 @@ async function runBatch(tx: Tx, c: AppContext, body: z.infer<typeof BatchBody>, 
     await recordHistory(tx, tenant, actor, now, history);
     await bumpResolveVersion(tx, tenant);
   }
+  // Each changed domain's value before is in the domain history; the entry names the ones that changed.
+  await auditBatch(tx, c, {
+    resource: 'domains',
+    action: body.action,
+    ids,
+    changed: changed.length,
+    extra: {
+      status: body.status ?? null,
+      poolId: body.poolId ?? null,
+      reason: body.reason,
+      changedIds: changed.map((r) => r.id),
+    },
+  });
   return changed.length;
 }
 
@@ -440,7 +454,7 @@ export function domainRoutes() {
     },
   });
 
-  app.openapi(batchRoute, async (c) => {
+  app.openapi(auditedRoute(batchRoute), async (c) => {
     const body = c.req.valid('json');
     const actor = actorOf(c);
     try {
@@ -454,7 +468,7 @@ export function domainRoutes() {
     }
   });
 
-  app.openapi(importRoute, async (c) => {
+  app.openapi(auditedRoute(importRoute), async (c) => {
     const body = c.req.valid('json');
     const tenant = tenantOf(c);
     const { db, clock } = c.get('deps');
@@ -474,7 +488,7 @@ export function domainRoutes() {
         if (!fresh.length) return report;
         const now = clock.now();
         // One statement for the domains and their history rows, however many lines.
-        const inserted = rowsOf(
+        const inserted = rowsOf<{ domain_id: number }>(
           await tx.execute(sql`
             with ins as (
               insert into domains (tenant, hostname, registrable, role, pool_id, weight, status, registrar, channel,
@@ -487,9 +501,26 @@ export function domainRoutes() {
             insert into domain_history (tenant, at, domain_id, hostname, pool_id, channel, action, to_value, actor_id, actor)
             select ${tenant}, ${now}, id, hostname, pool_id, channel, 'import', status, ${actor.id}::integer, ${actor.name}
             from ins
-            returning id`),
+            returning domain_id`),
         );
         await bumpResolveVersion(tx, tenant);
+        await auditMany(tx, c, {
+          resource: 'domains',
+          action: 'import',
+          ids: inserted.map((r) => Number(r.domain_id)),
+          changed: inserted.length,
+          extra: {
+            hostnames: fresh.map((f) => f.host),
+            poolId: body.poolId,
+            role: body.role,
+            status: body.status,
+            weight: body.weight,
+            registrar: body.registrar,
+            channel: body.channel,
+            lines: report.lines,
+            skipped: report.problems.length,
+          },
+        });
         return { ...report, saved: inserted.length };
       });
       return ok(c, report);

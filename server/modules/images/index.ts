@@ -1,12 +1,14 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { audit, auditedRoute, snapshot } from '../../core/audit';
 import { asAnyOperator, security } from '../../core/auth';
 import { ownBodyLimit } from '../../core/body';
 import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { invalidField } from '../../core/errors';
 import { defineModule } from '../../core/module';
+import { transaction } from '../../core/shared';
 import { encryptImage, IMAGE_MARKER, imageCipher } from './cipher';
 import { ACCEPTED_TYPES, sniffImage } from './format';
 import { etagOf, isImagePath, newImagePath } from './paths';
@@ -100,8 +102,8 @@ const cipher = createRoute({
 function uploadRoutes() {
   const app = new OpenAPIHono<AppEnv>();
 
-  app.openapi(upload, async (c) => {
-    const { config, images, clock, logger } = c.get('deps');
+  app.openapi(auditedRoute(upload), async (c) => {
+    const { config, images, clock, logger, db } = c.get('deps');
     let form: FormData;
     try {
       form = await c.req.formData();
@@ -118,13 +120,24 @@ function uploadRoutes() {
     const path = newImagePath(clock.now(), format.ext);
     await images.put(path, await encryptImage(imageCipher(config), bytes));
     logger.info({ path, size: bytes.length, operator: c.get('operator').id }, 'image uploaded');
-    return ok(c, {
+    const stored = {
       path,
       size: bytes.length,
       type: format.mime,
       width: format.width,
       height: format.height,
-    });
+    };
+    // The file is written outside any transaction: its entry follows in one of its own (a file whose entry failed
+    // is an unreferenced upload, as one whose form was never saved).
+    await transaction(db, (tx) =>
+      audit(tx, c, {
+        resource: 'images',
+        action: 'upload',
+        recordId: path,
+        changes: { after: snapshot({ ...stored, name: file.name }) },
+      }),
+    );
+    return ok(c, stored);
   });
 
   app.openapi(cipher, (c) => {

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { eq, ilike, inArray, sql } from 'drizzle-orm';
+import { auditedRoute, auditMany } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { idParam, lockRows } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
@@ -87,7 +88,7 @@ export function tagRoutes() {
     summaries: { remove: 'Delete a tag (admin; its links go with it)' },
   });
 
-  app.openapi(mergeRoute, async (c) => {
+  app.openapi(auditedRoute(mergeRoute), async (c) => {
     const { db, clock } = c.get('deps');
     const { id: survivor } = c.req.valid('param');
     const { ids } = c.req.valid('json');
@@ -114,9 +115,20 @@ export function tagRoutes() {
             sql`, `,
           )})`}
           on conflict do nothing`);
-      await tx.delete(movieTags).where(inArray(movieTags.id, merged)); // their links go by cascade
+      const gone = await tx
+        .delete(movieTags)
+        .where(inArray(movieTags.id, merged)) // their links go by cascade
+        .returning({ id: movieTags.id, name: movieTags.name, group: movieTags.group });
       await touchMovies(tx, movieIds, clock.now());
       const [row] = await tx.select().from(movieTags).where(eq(movieTags.id, survivor));
+      await auditMany(tx, c, {
+        resource: 'movie tags',
+        action: 'merge',
+        recordId: survivor,
+        ids: merged,
+        changed: gone.length,
+        extra: { into: row.name, merged: gone, movieIds, itemCount: row.itemCount },
+      });
       return { ...(toApi(row) as z.infer<typeof Tag>), moved: movieIds.length };
     });
     return ok(c, result);

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm
 import { Code } from '../../../common/codes';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
-import { audit, auditBatch, auditedRoute, diff, snapshot } from '../../core/audit';
+import { audit, auditBatch, auditedRoute, auditMany, diff, snapshot } from '../../core/audit';
 import { asAnyOperator, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
@@ -305,7 +305,7 @@ export function chapterRoutes() {
     return ok(c, { changed });
   });
 
-  app.openapi(routes.move, async (c) => {
+  app.openapi(auditedRoute(routes.move), async (c) => {
     const { db } = c.get('deps');
     const { id: chapterId } = c.req.valid('param');
     const { direction } = c.req.valid('json');
@@ -330,6 +330,13 @@ export function chapterRoutes() {
           { number: me.number },
         );
       await applyNumbers(tx, novelId, [chapterId, other.id], [target, me.number]);
+      // The other chapter takes this one's number: `swappedWith` names it.
+      await audit(tx, c, {
+        resource: 'chapters',
+        action: 'move',
+        recordId: chapterId,
+        changes: { ...diff({ number: me.number }, { number: target }), novelId, swappedWith: other.id },
+      });
     });
     const { content: _content, novelTitle: _title, ...item } = await mustReadChapter(db, chapterId);
     return ok(c, item);
@@ -341,13 +348,13 @@ export function chapterRoutes() {
 /** Reordering a novel's chapters, mounted beside the novels (`…/novels/{id}/chapters/reorder`). */
 export function chapterOrderRoutes() {
   const app = new OpenAPIHono<AppEnv>();
-  app.openapi(routes.reorder, async (c) => {
+  app.openapi(auditedRoute(routes.reorder), async (c) => {
     const { id: novelId } = c.req.valid('param');
     const { ids } = c.req.valid('json');
     const changed = await transaction(c.get('deps').db, async (tx) => {
       await lockNovel(tx, novelId);
       const have = await tx
-        .select({ id: novelChapters.id })
+        .select({ id: novelChapters.id, number: novelChapters.number })
         .from(novelChapters)
         .where(eq(novelChapters.novelId, novelId));
       const mine = new Set(have.map((h) => h.id));
@@ -360,12 +367,23 @@ export function chapterOrderRoutes() {
           { count: mine.size },
           { chapterCount: mine.size },
         );
-      return applyNumbers(
+      const moved = await applyNumbers(
         tx,
         novelId,
         ids,
         ids.map((_, i) => i + 1),
       );
+      // The chapters whose number changed, in their new order.
+      const numberOf = new Map(have.map((h) => [h.id, h.number]));
+      await auditMany(tx, c, {
+        resource: 'chapters',
+        action: 'reorder',
+        recordId: novelId,
+        ids: ids.filter((chapter, i) => numberOf.get(chapter) !== i + 1),
+        changed: moved,
+        extra: { chapters: ids.length },
+      });
+      return moved;
     });
     return ok(c, { changed });
   });

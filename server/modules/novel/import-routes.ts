@@ -1,9 +1,9 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, gt, max } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
-import { readOnlyRoute } from '../../core/audit';
+import { auditedRoute, auditMany, readOnlyRoute } from '../../core/audit';
 import { asAnyOperator, security } from '../../core/auth';
 import { ownBodyLimit } from '../../core/body';
 import type { AppContext, AppEnv } from '../../core/context';
@@ -14,7 +14,7 @@ import { enumParams, translate } from '../../core/i18n';
 import { transaction } from '../../core/shared';
 import { appendChapters, lockNovel } from './chapters';
 import { decodeText, type SplitChapter, splitChapters } from './import';
-import { novels } from './schema';
+import { novelChapters, novels } from './schema';
 
 /** The largest TXT file an import takes (a long web novel in GB18030 is 10–20 MB). */
 export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
@@ -140,7 +140,7 @@ async function readUpload(c: AppContext) {
   const keep = data.get('keepPreface');
   if (keep !== null && keep !== 'true' && keep !== 'false')
     throw invalidField('keepPreface', 'field.enum', enumParams(['true', 'false']));
-  return { ...decoded, ...split, keepPreface: keep === 'true' };
+  return { ...decoded, ...split, keepPreface: keep === 'true', fileName: file.name, fileSize: file.size };
 }
 
 /** 40400 for a novel that does not exist (before the file is read). */
@@ -169,7 +169,7 @@ export function importRoutes() {
     });
   });
 
-  app.openapi(routes.run, async (c) => {
+  app.openapi(auditedRoute(routes.run), async (c) => {
     const { id: novelId } = c.req.valid('param');
     const { db, clock } = c.get('deps');
     await assertNovel(c, novelId);
@@ -190,11 +190,37 @@ export function importRoutes() {
     if (!chapters.length) throw invalidField('file', 'novel.import.noChapters');
     const counts = await transaction(db, async (tx) => {
       await lockNovel(tx, novelId);
+      const [last] = await tx
+        .select({ number: max(novelChapters.number) })
+        .from(novelChapters)
+        .where(eq(novelChapters.novelId, novelId));
       await appendChapters(tx, novelId, chapters, clock.now());
+      const added = await tx
+        .select({ id: novelChapters.id })
+        .from(novelChapters)
+        .where(and(eq(novelChapters.novelId, novelId), gt(novelChapters.number, last?.number ?? 0)))
+        .orderBy(asc(novelChapters.number));
       const [row] = await tx
         .select({ chapterCount: novels.chapterCount, wordCount: novels.wordCount })
         .from(novels)
         .where(eq(novels.id, novelId));
+      // The new chapters by id (their text is in them, not in the entry), the file and what it added up to.
+      await auditMany(tx, c, {
+        resource: 'chapters',
+        action: 'import',
+        recordId: novelId,
+        ids: added.map((a) => a.id),
+        changed: added.length,
+        extra: {
+          file: up.fileName,
+          size: up.fileSize,
+          encoding: up.encoding,
+          keepPreface: up.keepPreface,
+          titles: chapters.map((ch) => ch.title),
+          words: chapters.reduce((sum, ch) => sum + ch.words, 0),
+          ...row,
+        },
+      });
       return row;
     });
     return ok(c, { encoding: up.encoding, added: chapters.length, ...counts });

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { auditedRoute, auditMany } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import { PG_INT_MAX } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
@@ -199,7 +200,7 @@ export function promotionRoutes() {
     },
   });
 
-  app.openapi(reorderRoute, async (c) => {
+  app.openapi(auditedRoute(reorderRoute), async (c) => {
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
     const { ids } = c.req.valid('json');
@@ -218,16 +219,24 @@ export function promotionRoutes() {
         throw new ApiError(Code.CONFLICT, 'promotion.reorderStale');
       const position = new Map(ids.map((id, i) => [id, i + 1]));
       const moved = rows.filter((r) => r.sort !== position.get(r.id));
-      if (!moved.length) return 0;
       const movedIds = moved.map((r) => r.id);
-      await tx
-        .update(promotionApps)
-        .set({
-          sort: sql`(array_position(${sql.param(ids)}::integer[], ${promotionApps.id}))`,
-          version: sql`${promotionApps.version} + 1`,
-          updatedAt: now,
-        })
-        .where(inArray(promotionApps.id, movedIds));
+      if (moved.length)
+        await tx
+          .update(promotionApps)
+          .set({
+            sort: sql`(array_position(${sql.param(ids)}::integer[], ${promotionApps.id}))`,
+            version: sql`${promotionApps.version} + 1`,
+            updatedAt: now,
+          })
+          .where(inArray(promotionApps.id, movedIds));
+      // Each app that moved with its position before and after.
+      await auditMany(tx, c, {
+        resource: 'promotion apps',
+        action: 'reorder',
+        ids: movedIds,
+        changed: moved.length,
+        extra: { sort: moved.map((r) => ({ id: r.id, before: r.sort, after: position.get(r.id) })) },
+      });
       return moved.length;
     });
     return ok(c, { changed });

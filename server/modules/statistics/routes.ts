@@ -4,6 +4,7 @@ import { cors } from 'hono/cors';
 import { Code } from '../../../common/codes';
 import { PAGE_SIZES } from '../../../common/paging';
 import { dayOf, daysIn, isDay, type Period } from '../../../common/period';
+import { audit, auditedRoute, diff, snapshot } from '../../core/audit';
 import { asAdmin, asAnyOperator, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
@@ -482,7 +483,7 @@ export function statsRoutes() {
     return ok(c, { timeZone, today: dayOf(clock.now(), timeZone), earliest: await earliestDay(db, tenant) });
   });
 
-  app.openapi(rollupRoute, async (c) => {
+  app.openapi(auditedRoute(rollupRoute), async (c) => {
     const { db, clock, config } = c.get('deps');
     // A database URL means PostgreSQL (a pool: each day's parts on connections of their own); else PGlite, one.
     const r = await runRollup(db, {
@@ -496,6 +497,24 @@ export function statsRoutes() {
     const answer = { ran: r.ran, days: r.days.length, droppedPartitions: r.droppedPartitions.length };
     // The tenant's own stuck days only: another tenant's error is not this admin's to read.
     const stuck = r.stuck.filter((d) => d.tenant === tenantOf(c));
+    // The rollup commits each day in a transaction of its own: the entry, in one after them, says what the run was
+    // asked (to fold what is marked now) and what it did (the request id names the run).
+    const own = (d: { tenant: number }) => d.tenant === tenantOf(c);
+    await transaction(db, (tx) =>
+      audit(tx, c, {
+        resource: 'statistics',
+        action: 'rollup',
+        changes: {
+          after: snapshot({
+            ran: r.ran,
+            days: r.days.filter(own).map((d) => d.day),
+            deferred: r.deferred.filter(own).map((d) => d.day),
+            droppedPartitions: r.droppedPartitions,
+            stuck: stuck.map((d) => d.day),
+          }),
+        },
+      }),
+    );
     if (stuck.length)
       throw new ApiError(
         Code.ROLLUP_STUCK,
@@ -566,11 +585,24 @@ export function statsRoutes() {
     });
   });
 
-  app.openapi(adoptRoute, async (c) => {
+  app.openapi(auditedRoute(adoptRoute), async (c) => {
     const { db, clock } = c.get('deps');
     const body = c.req.valid('json');
     const keyword = body.keyword.replace(/\s+/g, ' ');
     if (body.as === 'alias' && body.target !== 'actress') throw invalidField('as', 'stats.aliasOnlyActress');
+    // The entry is the record's that took the keyword: its tags (or aliases) before and after.
+    const adopted = (
+      tx: Executor,
+      resource: string,
+      before: Record<string, unknown>,
+      after: Record<string, unknown>,
+    ) =>
+      audit(tx, c, {
+        resource,
+        action: 'adopt-keyword',
+        recordId: body.id,
+        changes: { ...diff(before, after), keyword },
+      });
     await transaction(db, async (tx) => {
       const now = clock.now();
       if (body.target === 'movie') {
@@ -583,21 +615,40 @@ export function statsRoutes() {
           .from(movieTags)
           .where(eq(movieTags.name, keyword));
         await lockMovies(tx, [body.id]);
+        const tagsOf = async () =>
+          (
+            await tx
+              .select({ name: movieTags.name })
+              .from(movieTagLinks)
+              .innerJoin(movieTags, eq(movieTags.id, movieTagLinks.tagId))
+              .where(eq(movieTagLinks.movieId, body.id))
+              .orderBy(movieTags.id)
+          ).map((t) => t.name);
+        const before = await tagsOf();
         await tx.insert(movieTagLinks).values({ movieId: body.id, tagId: tag.id }).onConflictDoNothing();
         await touchMovies(tx, [body.id], now);
+        await adopted(tx, 'movies', { tags: before }, { tags: await tagsOf() });
         return;
       }
       const table = body.target === 'novel' ? novels : actresses;
       const column = body.as === 'alias' ? 'aliases' : 'tags';
       const [row] = await tx
-        .select({ id: table.id })
+        .select({ id: table.id, values: table[column as 'tags'] })
         .from(table)
         .where(and(eq(table.id, body.id)));
       if (!row) throw notFound();
-      await tx.execute(sql`update ${sql.raw(body.target === 'novel' ? 'novels' : 'actresses')}
+      const [after] = rowsOf<{ vals: string[] }>(
+        await tx.execute(sql`update ${sql.raw(body.target === 'novel' ? 'novels' : 'actresses')}
         set ${sql.raw(column)} = case when ${keyword} = any(${sql.raw(column)}) then ${sql.raw(column)} else array_append(${sql.raw(column)}, ${keyword}::text) end,
           version = version + 1, updated_at = ${now}
-        where id = ${body.id}`);
+        where id = ${body.id} returning ${sql.raw(column)} as vals`),
+      );
+      await adopted(
+        tx,
+        body.target === 'novel' ? 'novels' : 'actresses',
+        { [column]: row.values },
+        { [column]: after.vals },
+      );
     });
     return ok(c, { target: body.target, id: body.id, as: body.as, keyword });
   });

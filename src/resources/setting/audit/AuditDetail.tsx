@@ -2,6 +2,7 @@ import { Box, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typograph
 import { useRecordContext, useTranslate } from 'react-admin';
 import { AUDIT_MSG } from '../names';
 import { type AuditRecord, fieldChanges, valueText } from './changes';
+import { useFieldName } from './fieldNames';
 
 const mono = {
   fontFamily: 'monospace',
@@ -10,10 +11,14 @@ const mono = {
   whiteSpace: 'pre-wrap',
 } as const;
 
-/** One entry opened under its row: where it came from, and what changed (fields before and after, a batch, a body). */
+/**
+ * One entry opened under its row: where it came from, and what changed (fields before and after, each named in the
+ * operator's language with its key on hover; a batch; a body).
+ */
 export function AuditDetail() {
   const record = useRecordContext<AuditRecord>();
   const translate = useTranslate();
+  const fieldName = useFieldName();
   if (!record) return null;
   const t = (key: string, args?: Record<string, unknown>) => translate(`${AUDIT_MSG}.detail.${key}`, args);
   const fields = fieldChanges(record.changes);
@@ -51,7 +56,9 @@ export function AuditDetail() {
           <TableBody>
             {fields.map((c) => (
               <TableRow key={c.field}>
-                <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 500 }}>{c.field}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 500 }} title={c.field}>
+                  {fieldName(c.field, record)}
+                </TableCell>
                 <TableCell sx={mono}>{'before' in c ? shown(c.before) : '—'}</TableCell>
                 <TableCell sx={mono}>{'after' in c ? shown(c.after) : '—'}</TableCell>
               </TableRow>

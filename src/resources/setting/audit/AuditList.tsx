@@ -20,6 +20,7 @@ import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../
 import { AUDIT_API, AUDIT_MSG, OPERATOR_RESOURCE } from '../names';
 import { AuditDetail } from './AuditDetail';
 import { type AuditRecord, summaryOf } from './changes';
+import { useFieldName } from './fieldNames';
 import { RetentionButton } from './RetentionButton';
 
 const f = `${AUDIT_MSG}.filters`;
@@ -115,15 +116,22 @@ function Actions() {
   );
 }
 
-/** The changes in one line, cut to the column's width (a create names every field): the whole line on hover. */
+/**
+ * The changes in one line, cut to the column's width (a create names every field): the whole line on hover. Fields
+ * are named as the operator's screens name them.
+ */
 function Summary({ record }: { record: RaRecord }) {
   const translate = useTranslate();
-  const s = summaryOf((record as AuditRecord).changes);
+  const fieldName = useFieldName();
+  const entry = record as AuditRecord;
+  const s = summaryOf(entry.changes);
   if (s.kind === 'none') return null;
   const text =
     s.kind === 'batch'
       ? translate(`${AUDIT_MSG}.summary.batch`, { smart_count: Number(s.text) })
-      : translate(`${AUDIT_MSG}.summary.${s.kind}`, { fields: s.text });
+      : translate(`${AUDIT_MSG}.summary.${s.kind}`, {
+          fields: s.names.map((f) => fieldName(f, entry)).join(', '),
+        });
   return (
     <Box
       component="span"

@@ -47,14 +47,20 @@ export function valueText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** What an entry says in one line: the changed fields' names, a batch's count, or the route's body fields. */
+/**
+ * What an entry says in one line: the changed fields' keys (`names`, which the screen names in the operator's
+ * language), a batch's count, or the route's body fields.
+ */
 export function summaryOf(changes: Record<string, unknown>): {
   kind: 'fields' | 'batch' | 'body' | 'none';
   text: string;
+  names: string[];
 } {
   const fields = fieldChanges(changes);
-  if (fields.length) return { kind: 'fields', text: fields.map((f) => f.field).join(', ') };
-  if (Array.isArray(changes.ids)) return { kind: 'batch', text: String(changes.count ?? changes.ids.length) };
-  if (isObject(changes.body)) return { kind: 'body', text: Object.keys(changes.body).join(', ') };
-  return { kind: 'none', text: '' };
+  const of = (names: string[]) => ({ text: names.join(', '), names });
+  if (fields.length) return { kind: 'fields', ...of(fields.map((f) => f.field)) };
+  if (Array.isArray(changes.ids))
+    return { kind: 'batch', text: String(changes.count ?? changes.ids.length), names: [] };
+  if (isObject(changes.body)) return { kind: 'body', ...of(Object.keys(changes.body)) };
+  return { kind: 'none', text: '', names: [] };
 }
