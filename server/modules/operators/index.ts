@@ -1,3 +1,5 @@
+import { operatorsPermissions } from '../../../common/permissions/operators';
+import { rolesPermissions } from '../../../common/permissions/roles';
 import { defineModule } from '../../core/module';
 import { authRoutes } from './auth-routes';
 import { operatorRoutes } from './routes';
@@ -10,11 +12,12 @@ import { resolveSession } from './sessions';
  */
 export default defineModule({
   name: 'operators',
+  permissions: [operatorsPermissions, rolesPermissions],
   order: 20,
   mount: { '/admin': authRoutes, '/admin/operators': operatorRoutes },
   authenticate: (c, token) => {
     const { db, clock, config } = c.get('deps');
-    return resolveSession(db, token, clock.now(), config.sessionIdleMs);
+    return resolveSession(db, token, clock.now(), config.sessionIdleMs, c.get('permissions'));
   },
 });
 export { ensureFirstAdmin } from './bootstrap';
