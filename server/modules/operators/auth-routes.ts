@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { permissionsOf } from '../../../common/permissions';
@@ -8,6 +8,7 @@ import type { AppEnv } from '../../core/context';
 import { hashPassword, verifyPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { newPassword, UserInfo } from './model';
 import { operators, roles } from './schema';
 import { createSession, replaceSessions, revokeSession } from './sessions';

@@ -2,6 +2,7 @@ import { operatorsPermissions } from '../../../common/permissions/operators';
 import { rolesPermissions } from '../../../common/permissions/roles';
 import { defineModule } from '../../core/module';
 import { authRoutes } from './auth-routes';
+import { roleRoutes } from './role-routes';
 import { operatorRoutes } from './routes';
 import { resolveSession } from './sessions';
 
@@ -14,7 +15,7 @@ export default defineModule({
   name: 'operators',
   permissions: [operatorsPermissions, rolesPermissions],
   order: 20,
-  mount: { '/admin': authRoutes, '/admin/operators': operatorRoutes },
+  mount: { '/admin': authRoutes, '/admin/operators': operatorRoutes, '/admin/setting/roles': roleRoutes },
   authenticate: (c, token) => {
     const { db, clock, config } = c.get('deps');
     return resolveSession(db, token, clock.now(), config.sessionIdleMs, c.get('permissions'));
