@@ -334,7 +334,8 @@ export function operatorRoutes() {
   app.openapi(update, async (c) => {
     const { id } = c.req.valid('param');
     const { version, ...patch } = c.req.valid('json');
-    if (patch.role && patch.role !== 'admin') assertNotSelf(c, [id]);
+    // Nobody changes their own role: an admin cannot demote itself and a custom role cannot promote itself.
+    if (patch.role !== undefined && patch.role !== c.get('operator').role) assertNotSelf(c, [id]);
     const row = await c.get('deps').db.transaction(async (tx) => {
       await assertRole(tx, patch.role);
       const [before] = await tx
