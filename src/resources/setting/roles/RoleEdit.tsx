@@ -6,7 +6,6 @@ import {
   required,
   SimpleForm,
   TextInput,
-  Toolbar,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
@@ -41,9 +40,10 @@ function RoleInputs() {
   );
 }
 
+/** Save and delete for a custom role; nothing for a built-in. */
 function RoleToolbar() {
   const record = useRecordContext();
-  return record?.builtin ? <Toolbar>{null}</Toolbar> : <EditToolbar />;
+  return record?.builtin ? null : <EditToolbar />;
 }
 
 export function RoleCreate() {
