@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { Code, type Envelope } from '../common/codes';
+import { catalogOf } from '../common/permissions';
 import { auditRequests } from './core/audit';
 import { bodyGuard } from './core/body';
 import type { AppDeps, AppEnv, BodyLimit } from './core/context';
@@ -22,6 +23,7 @@ import { modules as allModules } from './modules';
 export function createApp(deps: AppDeps, modules: readonly ServerModule[] = allModules) {
   const authenticate = modules.find((m) => m.authenticate)?.authenticate;
   if (!authenticate) throw new Error('no module provides authenticate (the operators module)');
+  const permissions = catalogOf(modules.flatMap((m) => m.permissions ?? []));
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throwValidation(result.error, (result as { data?: unknown }).data);
@@ -34,6 +36,7 @@ export function createApp(deps: AppDeps, modules: readonly ServerModule[] = allM
     c.set('requestId', requestId);
     c.set('locale', pickLocale(c.req.header('accept-language')));
     c.set('authenticate', authenticate);
+    c.set('permissions', permissions);
     await next();
     c.header('X-Request-Id', requestId);
   });

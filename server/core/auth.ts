@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from './context';
+import type { Permission } from '../../common/permissions';
+import type { AppContext, AppEnv } from './context';
 import { forbidden } from './errors';
 
 /**
@@ -12,16 +13,45 @@ export const requireSession = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** Admin-only routes: the server enforces the role, whatever the UI shows. */
-export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.get('operator').role !== 'admin') throw forbidden();
-  await next();
-});
+/** Whether the request's operator holds `permission` (through their role, as read with the session). */
+export const hasPermission = (c: AppContext, permission: Permission): boolean =>
+  c.get('operator').permissions.has(permission);
 
-/** A route's role rule: the middlewares it runs first. */
+/** Refuses (40300) an operator without `permission`: for a rule inside a route (a batch action, a tenant). */
+export function requirePermission(c: AppContext, permission: Permission): void {
+  if (!hasPermission(c, permission)) throw forbidden();
+}
+
+/** A middleware that names the permission it checks: `createRoute` (core/route.ts) shows it as `x-permission`. */
+export type PermissionCheck = MiddlewareHandler<AppEnv> & { permission: Permission };
+
+/** A route's rule: the middlewares it runs first. */
 export type Guard = MiddlewareHandler<AppEnv>[];
 
+/**
+ * The guard of a route that needs `permission` (`can(moviePermissions.perm.review)`): a live session whose role
+ * holds it, whatever the UI shows. The role is read with the session on every request, so a changed role counts
+ * from the next request on.
+ */
+export function can(permission: Permission): Guard {
+  const check = createMiddleware<AppEnv>(async (c, next) => {
+    requirePermission(c, permission);
+    await next();
+  }) as PermissionCheck;
+  check.permission = permission;
+  return [requireSession, check];
+}
+
+/** The permission a route's middlewares check, if any (the last one named wins). */
+export function permissionOf(middleware: unknown): Permission | undefined {
+  const list = Array.isArray(middleware) ? middleware : middleware ? [middleware] : [];
+  let found: Permission | undefined;
+  for (const m of list)
+    if (typeof m === 'function' && 'permission' in m) found = (m as PermissionCheck).permission;
+  return found;
+}
+
+/** Routes for every operator whatever their role (the session's own routes, names, shared settings reads). */
 export const asAnyOperator: Guard = [requireSession];
-export const asAdmin: Guard = [requireSession, requireAdmin];
 /** The OpenAPI security of a route behind a guard. */
 export const security = [{ AdminToken: [] }];

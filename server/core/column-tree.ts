@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { Code } from '../../common/codes';
@@ -11,6 +11,7 @@ import type { AppEnv } from './context';
 import { findById, idParam, isUniqueViolation, listPage, listQuery, updateVersioned } from './crud';
 import { jsonBody, jsonResponse, ok } from './envelope';
 import { ApiError, conflict, invalidField, notFound } from './errors';
+import { createRoute } from './route';
 import {
   assertRefs,
   boolQuery,

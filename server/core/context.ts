@@ -15,7 +15,10 @@ export interface SessionOperator {
   account: string;
   nickname: string;
   avatar: string;
-  role: 'user' | 'admin';
+  /** The role's name: the built-ins `admin` and `user`, or a custom role. */
+  role: string;
+  /** What the role allows (`<section>.<action>`), as read with the session: the guards of core/auth.ts ask it. */
+  permissions: ReadonlySet<string>;
   sessionId: number;
 }
 
@@ -59,10 +62,18 @@ export interface BodyLimit {
   refuse: () => ApiError;
 }
 
+/** Every permission the modules declare and those of the built-in `user` (common/permissions.ts `catalogOf`). */
+export interface PermissionCatalog {
+  all: readonly string[];
+  user: readonly string[];
+}
+
 export interface AppEnv {
   Variables: {
     deps: AppDeps;
     authenticate: Authenticate;
+    /** The permissions the mounted modules declare: built-in roles are resolved against it. */
+    permissions: PermissionCatalog;
     locale: Locale;
     requestId: string;
     operator: SessionOperator;

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
+import type { SectionPermissions } from '../../common/permissions';
 import type { Config } from '../config';
 import type { Db, Executor } from '../db/types';
 import type { AppEnv, Authenticate, Module } from './context';
@@ -89,6 +90,11 @@ export interface ServerModule {
    * guards (body limit, input guard, no-store) do not run for them.
    */
   rootMount?: Record<string, () => Hono<AppEnv>>;
+  /**
+   * The sections whose permissions its routes check (`common/permissions/<section>.ts`): the built-in roles and the
+   * roles screen's grid are made of these declarations.
+   */
+  permissions?: readonly SectionPermissions[];
   /** The operators module: how a session token becomes an operator (core/auth.ts guards use it). */
   authenticate?: Authenticate;
   /** Its part of the platform usage counts. */

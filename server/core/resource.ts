@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { type AnyColumn, and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/types';
@@ -18,6 +18,7 @@ import {
 } from './crud';
 import { jsonBody, jsonResponse, ok } from './envelope';
 import { conflict, notFound } from './errors';
+import { createRoute } from './route';
 import { duplicate, isForeignKeyViolation, iso, rejectUnknownQuery, transaction, version } from './shared';
 import { listTotalShape } from './totals';
 
@@ -61,6 +62,8 @@ export interface ResourceDecl<T extends Table, S extends Record<string, AnyColum
   /** Who may read, who may write (middlewares from the operators module). */
   read: Guard;
   write: Guard;
+  /** Who may delete one, when not `write` (e.g. operators edit, deleting is a section's settings). */
+  remove?: Guard;
   security: Record<string, string[]>[];
   /** The field a unique violation is about (its message names it). */
   unique?: string;
@@ -206,6 +209,7 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
   decl: ResourceDecl<T, S, F>,
 ) {
   const { path = '', tag, table, schema, read, write, security } = decl;
+  const remove = decl.remove ?? write;
   const toApi = decl.toApi ?? isoTimestamps;
   const onError = saveErrors(decl.unique);
   const ListQuery = listQuery(Object.keys(decl.sorts) as [string, ...string[]], decl.filters);
@@ -283,7 +287,7 @@ export function crudResource<T extends Table, S extends Record<string, AnyColumn
         method: 'delete',
         path: `${path}/{id}`,
         summary: s.remove ?? `Delete one of ${tag}`,
-        middleware: write,
+        middleware: remove,
         request: idOf,
         responses: jsonResponse(schema),
       }),

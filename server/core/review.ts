@@ -1,7 +1,8 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { type AnyColumn, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { Code } from '../../common/codes';
+import type { Permission } from '../../common/permissions';
 import {
   REVIEW_ACTIONS,
   REVIEW_TRANSITIONS,
@@ -10,12 +11,13 @@ import {
 } from '../../common/review';
 import type { Executor, Tx } from '../db/types';
 import { audit, auditBatch, auditedRoute, redact } from './audit';
-import type { Guard } from './auth';
+import { type Guard, requirePermission } from './auth';
 import type { AppContext, AppEnv } from './context';
 import { batchBody, idParam, lockRows } from './crud';
 import { jsonBody, jsonResponse, ok } from './envelope';
-import { ApiError, conflict, forbidden, invalidField, notFound } from './errors';
+import { ApiError, conflict, invalidField, notFound } from './errors';
 import { type MessageKey, translate } from './i18n';
+import { createRoute } from './route';
 import { guarded, transaction, version } from './shared';
 
 /**
@@ -60,7 +62,7 @@ export interface ReviewDecl<T extends ReviewTable, F extends z.ZodRawShape> {
   table: T;
   /** OpenAPI tag. */
   tag: string;
-  /** Who may run the transitions and the batch. */
+  /** Who may run the single transitions (the section's `review` permission). */
   guard: Guard;
   security: Record<string, string[]>[];
   /** The answer of a single transition, and how it is read after the change (undefined: deleted meanwhile). */
@@ -78,8 +80,10 @@ export interface ReviewDecl<T extends ReviewTable, F extends z.ZodRawShape> {
     fields: F;
     /** The module's own actions (run on the locked ids), in the order the body's enum lists them. */
     actions: Record<string, ReviewBatchAction<z.infer<z.ZodObject<F>> & { action: string; ids: number[] }>>;
-    /** Actions only admins may run (refused with 40300 before anything is read). */
-    adminOnly?: readonly string[];
+    /** Who may run the batch (the section's `batch` permission). */
+    guard: Guard;
+    /** Actions that need a permission beyond the batch's (refused with 40300 before anything is read). */
+    restricted?: Readonly<Record<string, Permission>>;
     /** How the batch locks its rows (lockRows): `no key update` for rows that links reference. */
     lock?: 'update' | 'no key update';
   };
@@ -135,7 +139,6 @@ export function reviewRoutes<T extends ReviewTable, F extends z.ZodRawShape>(dec
     ...batch.fields,
   });
   type Body = { action: string; ids: number[]; reason?: string };
-  const adminOnly = new Set(batch.adminOnly ?? []);
   const isReview = (a: string): a is ReviewAction => a in REVIEW_TRANSITIONS;
 
   /** Checks each locked row may take `action` (status, then the precondition); `batch`: name the row's id. */
@@ -182,7 +185,7 @@ export function reviewRoutes<T extends ReviewTable, F extends z.ZodRawShape>(dec
       path: '/batch',
       tags: [tag],
       summary: batch.summary,
-      middleware: guard,
+      middleware: batch.guard,
       security,
       request: { body: jsonBody(BatchBody) },
       responses: jsonResponse(z.object({ changed: z.number() })),
@@ -190,7 +193,8 @@ export function reviewRoutes<T extends ReviewTable, F extends z.ZodRawShape>(dec
   );
   app.openapi(batchRoute, async (c) => {
     const body = c.req.valid('json') as Body;
-    if (adminOnly.has(body.action) && c.get('operator').role !== 'admin') throw forbidden();
+    const needs = batch.restricted?.[body.action];
+    if (needs) requirePermission(c, needs);
     const changed = await guarded(() =>
       transaction(c.get('deps').db, async (tx) => {
         const ids = await lockRows(tx, table, body.ids, undefined, batch.lock ?? 'update');

@@ -1,8 +1,9 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import type { AppEnv } from '../core/context';
 import { jsonResponse, ok } from '../core/envelope';
 import { defineModule } from '../core/module';
+import { createRoute } from '../core/route';
 
 const health = createRoute({
   method: 'get',

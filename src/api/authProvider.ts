@@ -34,9 +34,9 @@ export const authProvider: AuthProvider = {
     return { ...user, id: user.uid, fullName: user.nickname || user.account, avatar: user.avatar };
   },
 
-  /** The role the UI shows (possibly switched); '' without a session. */
+  /** The permissions the UI follows (possibly viewing as `user`); none without a session. */
   async getPermissions() {
-    if (!getToken()) return '';
-    return (getUser() ?? (await loadUser())).role;
+    if (!getToken()) return [];
+    return (getUser() ?? (await loadUser())).permissions;
   },
 };

@@ -2,6 +2,7 @@
  * The operator's session (SPEC.md §3–4): token and uid in localStorage, and the user store filled from
  * GET admin/info. Runs on the login page: no react-admin, no MUI.
  */
+import { builtinPermissions } from '../auth/catalog';
 import { clearImageCipher } from '../images/cipher';
 import { reload } from './events';
 import { request } from './http';
@@ -10,18 +11,25 @@ import { createStore } from './store';
 
 export { getToken, TOKEN_KEY, UID_KEY } from './storage';
 
+/** The built-in roles an operator who manages operators may view the UI as (`switchRole`). */
 export type Role = 'user' | 'admin';
 export const ROLES: readonly Role[] = ['user', 'admin'];
+/** Who may view the UI as the built-in `user`: an operator who manages operators and their roles. */
+const VIEW_AS_PERMISSION = 'operators.settings';
 
 export interface User {
   uid: number | string;
   avatar: string;
   nickname: string;
   account: string;
-  /** The role the UI shows (an admin may view as 'user'). */
-  role: Role | '';
+  /** The role's name the UI shows (an admin may view as 'user'); a custom role's name as it is. */
+  role: string;
   /** The role the server gave; the server enforces this one whatever `role` says. */
-  realRole: Role | '';
+  realRole: string;
+  /** What the UI lets the operator do (issue #52, `<section>.<action>`): the menu, guards, read-only screens. */
+  permissions: readonly string[];
+  /** What the server's role holds; the server enforces these whatever `permissions` says. */
+  realPermissions: readonly string[];
 }
 
 export interface LoginResult {
@@ -102,9 +110,8 @@ interface InfoAnswer {
   nickname?: string | null;
   account?: string | null;
   role?: string | null;
+  permissions?: string[] | null;
 }
-
-const asRole = (role: unknown): Role | '' => (ROLES.includes(role as Role) ? (role as Role) : '');
 
 /** GET admin/info?id=<uid>, only when the store holds no uid yet; concurrent callers share one request. */
 export function loadUser(): Promise<User> {
@@ -113,7 +120,8 @@ export function loadUser(): Promise<User> {
   if (pending) return pending;
   const call = request<InfoAnswer>('admin/info', { query: { id: getUid() } })
     .then((info) => {
-      const role = asRole(info.role);
+      const role = typeof info.role === 'string' ? info.role : '';
+      const permissions = Array.isArray(info.permissions) ? info.permissions : builtinPermissions(role);
       const next: User = {
         uid: info.uid,
         avatar: info.avatar || DEFAULT_AVATAR,
@@ -121,6 +129,8 @@ export function loadUser(): Promise<User> {
         account: info.account ?? '',
         role,
         realRole: role,
+        permissions,
+        realPermissions: permissions,
       };
       if (pending === call) setUser(next);
       return next;
@@ -132,13 +142,21 @@ export function loadUser(): Promise<User> {
   return call;
 }
 
+/** Whether the operator may view the UI as the built-in `user` (`switchRole`). */
+export const canViewAsUser = (user: User | null | undefined): boolean =>
+  !!user?.realPermissions.includes(VIEW_AS_PERMISSION);
+
 /**
- * View the UI as another role. Only an operator whose real role is admin may switch; returns whether the
- * switch happened. The server keeps enforcing the real role.
+ * View the UI as the built-in `user`, or back as oneself (`admin`). Only an operator who manages operators may;
+ * returns whether the switch happened. The server keeps enforcing the real role.
  */
 export function switchRole(role: Role): boolean {
   const user = getUser();
-  if (user?.realRole !== 'admin' || !ROLES.includes(role)) return false;
-  if (user.role !== role) setUser({ ...user, role });
+  if (!canViewAsUser(user) || !ROLES.includes(role) || !user) return false;
+  const next =
+    role === 'user'
+      ? { role: 'user', permissions: builtinPermissions('user') }
+      : { role: user.realRole, permissions: user.realPermissions };
+  if (user.role !== next.role) setUser({ ...user, ...next });
   return true;
 }

@@ -42,7 +42,7 @@ import {
 } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { ResourceDataProvider } from '../api/dataProvider';
-import { Permission, ReadOnlyBanner } from '../auth/permission';
+import { ReadOnlyBanner, SectionPermission } from '../auth/permission';
 import { ColumnTreeInput } from './ColumnTreeInput';
 import { ConfirmDialog } from './ConfirmDialog';
 import { type Column, type ColumnNode, columnTree, useAllColumns } from './columnTreeData';
@@ -238,7 +238,7 @@ function RowsOf({
           />
         </TableCell>
         <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-          <Permission roles={['admin']}>
+          <SectionPermission action="settings">
             <Button
               size="small"
               startIcon={<AddIcon />}
@@ -254,7 +254,7 @@ function RowsOf({
             <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => onDelete(n)}>
               {translate('ra.action.delete')}
             </Button>
-          </Permission>
+          </SectionPermission>
         </TableCell>
       </TableRow>
       {expanded && (
@@ -284,9 +284,9 @@ export function ColumnTreeList({ resource, title }: ColumnTreeDecl) {
       <Title title={translate(title)} />
       <ReadOnlyBanner />
       <TopToolbar>
-        <Permission roles={['admin']}>
+        <SectionPermission action="settings">
           <CreateButton resource={resource} />
-        </Permission>
+        </SectionPermission>
       </TopToolbar>
       <Card>
         {isPending && <LinearProgress aria-label={translate('ra.page.loading')} />}

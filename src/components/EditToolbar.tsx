@@ -1,5 +1,5 @@
 import { DeleteButton, SaveButton, Toolbar } from 'react-admin';
-import { Permission } from '../auth/permission';
+import { DeletePermission } from '../auth/permission';
 
 /** Save, and delete (asked first; admins only, as the API enforces). */
 export function EditToolbar({ deletable = true }: { deletable?: boolean }) {
@@ -7,9 +7,9 @@ export function EditToolbar({ deletable = true }: { deletable?: boolean }) {
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
       {deletable && (
-        <Permission roles={['admin']}>
+        <DeletePermission>
           <DeleteButton mutationMode="pessimistic" />
-        </Permission>
+        </DeletePermission>
       )}
     </Toolbar>
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Permission } from '../auth/permission';
+import { DeletePermission } from '../auth/permission';
 import { BulkConfirmButton } from './BulkConfirmButton';
 import { ReasonField } from './ReasonField';
 import { batchQuestion, hasReason, type ReviewDecl } from './review';
@@ -53,7 +53,7 @@ export function ReviewBulkButtons({
       })}
       {children}
       {deletable && (
-        <Permission roles={['admin']}>
+        <DeletePermission>
           <BulkConfirmButton
             action="delete"
             label={`${a}.delete`}
@@ -61,7 +61,7 @@ export function ReviewBulkButtons({
             done={done}
             color="error"
           />
-        </Permission>
+        </DeletePermission>
       )}
     </>
   );

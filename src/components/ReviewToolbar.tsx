@@ -32,7 +32,7 @@ import {
 import { useFormContext, useFormState } from 'react-hook-form';
 import type { ResourceDataProvider } from '../api/dataProvider';
 import { ApiFailure } from '../api/http';
-import { Permission } from '../auth/permission';
+import { DeletePermission } from '../auth/permission';
 import { ConfirmDialog } from './ConfirmDialog';
 import { isStaleVersion } from './ConflictAlert';
 import { useReportConflict } from './EditPage';
@@ -263,9 +263,9 @@ export function ReviewToolbar({ review, queue }: { review: ReviewDecl; queue?: R
         </IconButton>
       </Tooltip>
       <span style={{ flex: 1 }} />
-      <Permission roles={['admin']}>
+      <DeletePermission>
         <DeleteButton mutationMode="pessimistic" redirect="list" />
-      </Permission>
+      </DeletePermission>
       <KeyHelp open={help} onClose={() => setHelp(false)} rows={helpRows} />
       <ConfirmDialog
         open={asking !== null}

@@ -8,7 +8,7 @@ import { COLLAPSED_MENU_WIDTH, MENU_INDENT, useSettings } from '../settings/stor
 
 const routes = flattenRoutes(sections);
 
-/** The left menu, derived from the section declarations and filtered by role (SPEC.md §6). */
+/** The left menu, derived from the section declarations and filtered by the operator's permissions (issue #52). */
 export function Menu() {
   const translate = useTranslate();
   const user = useUser();
@@ -22,7 +22,7 @@ export function Menu() {
       aria-label={translate('shell.brand')}
       sx={{ width: open ? menuWidth : COLLAPSED_MENU_WIDTH, pt: 1, transition: 'width 195ms' }}
     >
-      {menuFor(sections, user?.role).map((section) => {
+      {menuFor(sections, user?.permissions).map((section) => {
         const SectionIcon = section.icon;
         return (
           <List

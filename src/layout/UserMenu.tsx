@@ -5,7 +5,7 @@ import { Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLogout, useNotify, useTranslate } from 'react-admin';
-import { DEFAULT_AVATAR, switchRole, useUser } from '../api/session';
+import { canViewAsUser, DEFAULT_AVATAR, switchRole, useUser } from '../api/session';
 import { AvatarImage } from '../images/AvatarImage';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 
@@ -19,7 +19,8 @@ export function UserMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [passwordOpen, setPasswordOpen] = useState(false);
   const close = () => setAnchor(null);
-  const nextRole = user?.role === 'admin' ? 'user' : 'admin';
+  const viewingAsUser = !!user && user.role !== user.realRole;
+  const nextRole = viewingAsUser ? 'admin' : 'user';
   return (
     <>
       <IconButton
@@ -42,7 +43,7 @@ export function UserMenu() {
             {user?.nickname || user?.account}
           </Typography>
           <Typography variant="caption" component="span" color="text.secondary">
-            {user?.account} · {user?.role ? translate(`shell.user.roles.${user.role}`) : ''}
+            {user?.account} · {user?.role ? translate(`shell.user.roles.${user.role}`, { _: user.role }) : ''}
           </Typography>
         </MenuItem>
         <Divider />
@@ -57,7 +58,7 @@ export function UserMenu() {
           </ListItemIcon>
           {translate('shell.user.changePassword')}
         </MenuItem>
-        {user?.realRole === 'admin' && (
+        {canViewAsUser(user) && (
           <MenuItem
             onClick={() => {
               close();
@@ -65,14 +66,18 @@ export function UserMenu() {
               queryClient.invalidateQueries({ queryKey: ['auth', 'getPermissions'] });
               notify('shell.user.roleSwitched', {
                 type: 'info',
-                messageArgs: { role: translate(`shell.user.roles.${nextRole}`) },
+                messageArgs: {
+                  role: translate(`shell.user.roles.${nextRole}`, {
+                    _: viewingAsUser ? user.realRole : nextRole,
+                  }),
+                },
               });
             }}
           >
             <ListItemIcon>
               <SwapHorizIcon fontSize="small" />
             </ListItemIcon>
-            {translate(user.role === 'admin' ? 'shell.user.viewAsUser' : 'shell.user.backToAdmin')}
+            {translate(viewingAsUser ? 'shell.user.backToAdmin' : 'shell.user.viewAsUser')}
           </MenuItem>
         )}
         <MenuItem

@@ -24,9 +24,9 @@ export function usePageTitle() {
   const { meta } = usePageMeta();
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const role = useUser()?.role;
-  // a route refused to this role shows the 403 page (Guarded): its title says so, not the refused page's name
-  const refused = !!meta && !!role && !canAccess(meta.roles, role);
+  const permissions = useUser()?.permissions;
+  // a route refused to this operator shows the 403 page (Guarded): its title says so, not the refused page's name
+  const refused = !!meta && !!permissions && !canAccess(meta.permission, permissions);
   useEffect(() => {
     document.documentElement.lang = locale;
     const brand = translate('shell.brand');

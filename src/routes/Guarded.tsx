@@ -1,24 +1,24 @@
 import { type ComponentType, useEffect } from 'react';
 import { loadUser, useUser } from '../api/session';
-import { EditRolesContext } from '../auth/permission';
+import { EditPermissionContext } from '../auth/permission';
 import { ProgressBar } from '../layout/ProgressBar';
 import { Forbidden } from '../pages/ExceptionPage';
 import { canAccess } from './guard';
 import { LeavingScreen } from './LeavingScreen';
-import type { Roles } from './types';
+import type { Need } from './types';
 
 /**
- * A screen the role may open, or SPEC.md §2's 403 page (issue #17: a page that exists but is refused to this role
+ * A screen the operator's permissions open, or SPEC.md §2's 403 page (issue #17: a page that exists but is refused to this role
  * says so, rather than pretending it is gone; the title follows, `usePageTitle`). The server enforces the same
  * rule; this only keeps the UI honest.
  */
 export function Guarded({
-  roles,
-  editRoles,
+  need,
+  editNeed,
   component: Screen,
 }: {
-  roles: Roles;
-  editRoles?: Roles;
+  need?: Need;
+  editNeed?: Need;
   component: ComponentType;
 }) {
   const user = useUser();
@@ -26,17 +26,17 @@ export function Guarded({
     if (!user) loadUser().catch(() => {});
   }, [user]);
   if (!user) return <ProgressBar />;
-  return canAccess(roles, user.role) ? (
-    <EditRolesContext.Provider value={editRoles}>
+  return canAccess(need, user.permissions) ? (
+    <EditPermissionContext.Provider value={{ need, edit: editNeed }}>
       <LeavingScreen>
         <Screen />
       </LeavingScreen>
-    </EditRolesContext.Provider>
+    </EditPermissionContext.Provider>
   ) : (
     <Forbidden />
   );
 }
 
-export const guard = (roles: Roles, component: ComponentType, editRoles?: Roles) => () => (
-  <Guarded roles={roles} editRoles={editRoles} component={component} />
+export const guard = (need: Need | undefined, component: ComponentType, editNeed?: Need) => () => (
+  <Guarded need={need} editNeed={editNeed} component={component} />
 );

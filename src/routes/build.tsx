@@ -4,7 +4,7 @@ import { useUser } from '../api/session';
 import { NotFound } from '../pages/ExceptionPage';
 import { guard } from './Guarded';
 import { HOME_PATH, sectionRedirect } from './table';
-import type { Roles, ScreenDecl, SectionDecl } from './types';
+import type { ScreenDecl, SectionDecl } from './types';
 
 /** react-admin resource name of a resource screen: its URL without the leading slash ('setting/operators'). */
 export const resourceName = (section: SectionDecl, screenPath: string) => `${section.path}/${screenPath}`;
@@ -39,7 +39,7 @@ export function resourceElements(sections: readonly SectionDecl[]) {
       .filter((sc) => sc.resource)
       .map((sc) => {
         const name = resourceName(s, sc.path);
-        const roles = sc.roles ?? s.roles ?? ['*'];
+        const need = sc.permission ?? s.permission;
         const r = sc.resource!;
         const subs = r.screens ?? [];
         const create = subs.find((sub) => sub.path === 'create');
@@ -49,10 +49,10 @@ export function resourceElements(sections: readonly SectionDecl[]) {
           <Resource
             key={name}
             name={name}
-            list={guard(roles, r.list)}
+            list={guard(need, r.list, sc.editPermission)}
             create={
               create ? (
-                guard(create.roles ?? roles, create.component)
+                guard(create.permission ?? need, create.component, create.editPermission)
               ) : r.createPath ? (
                 <Navigate to={r.createPath} replace />
               ) : undefined
@@ -65,7 +65,7 @@ export function resourceElements(sections: readonly SectionDecl[]) {
             {subs
               .filter((sub) => sub !== create)
               .map((sub) => {
-                const Screen = guard(sub.roles ?? roles, sub.component, sub.editRoles);
+                const Screen = guard(sub.permission ?? need, sub.component, sub.editPermission);
                 return <Route key={sub.path} path={sub.path} element={<Screen />} />;
               })}
           </Resource>
@@ -76,13 +76,12 @@ export function resourceElements(sections: readonly SectionDecl[]) {
 
 function SectionRedirect({ section }: { section: SectionDecl }) {
   const user = useUser();
-  const target = sectionRedirect(section, user?.role);
+  const target = sectionRedirect(section, user?.permissions);
   return target ? <Navigate to={target} replace /> : <NotFound />;
 }
 
 function screenElement(section: SectionDecl, sc: ScreenDecl) {
-  const roles: Roles = sc.roles ?? section.roles ?? ['*'];
-  const Screen = guard(roles, sc.component!, sc.editRoles);
+  const Screen = guard(sc.permission ?? section.permission, sc.component!, sc.editPermission);
   return sc.resourceName ? (
     <ResourceContextProvider value={sc.resourceName}>
       <Screen />

@@ -2,16 +2,19 @@
  * The guard's decisions as plain functions, with no imports: the entry (src/main.tsx) uses them before any
  * of the admin is loaded.
  */
-import type { Roles } from './types';
+import type { Need } from './types';
 
 /** Where a logged-in operator lands (SPEC.md §4). */
 export const HOME_PATH = '/movie/review';
 export const LOGIN_PATH = '/login';
 
-/** SPEC.md §6: no roles, an empty list or the wildcard admit any logged-in operator; else the role must be listed. */
-export function canAccess(roles: Roles | undefined, role: string | null | undefined): boolean {
-  if (!roles || roles.length === 0 || roles.includes('*')) return true;
-  return !!role && roles.includes(role);
+/** Issue #52: a route that needs no permission admits any logged-in operator; else their role must hold it. */
+export function canAccess(
+  need: Need | undefined,
+  permissions: readonly string[] | null | undefined,
+): boolean {
+  if (!need) return true;
+  return !!permissions && permissions.includes(need);
 }
 
 /** Only a same-origin path may be a redirect target: anything else goes home. */

@@ -12,7 +12,7 @@ export function flattenRoutes(sections: readonly SectionDecl[]): RouteMeta[] {
   for (const section of sections) {
     for (const screen of section.screens) {
       const path = `/${section.path}/${screen.path}`;
-      const roles = screen.roles ?? section.roles ?? ['*'];
+      const permission = screen.permission ?? section.permission;
       const base = {
         sectionLocale: section.locale,
         sectionPath: `/${section.path}`,
@@ -22,7 +22,7 @@ export function flattenRoutes(sections: readonly SectionDecl[]): RouteMeta[] {
         ...base,
         path,
         locale: screen.locale,
-        roles,
+        permission,
         hideInMenu: !!screen.hideInMenu || !!section.hideChildrenInMenu,
         activeMenu: screen.activeMenu ?? path,
         icon: screen.icon,
@@ -32,7 +32,7 @@ export function flattenRoutes(sections: readonly SectionDecl[]): RouteMeta[] {
           ...base,
           path: `${path}/${sub.path}`,
           locale: sub.locale,
-          roles: sub.roles ?? roles,
+          permission: sub.permission ?? permission,
           hideInMenu: true,
           activeMenu: path,
         });
@@ -49,11 +49,13 @@ export interface MenuSection {
   items: { path: string; locale: string; icon?: SectionDecl['icon'] }[];
 }
 
-/** The menu: sections in order, each with its visible screens the role may open; empty sections are left out. */
-export function menuFor(sections: readonly SectionDecl[], role: string | null | undefined): MenuSection[] {
+/** The menu: sections in order, each with its visible screens the operator may open; empty sections are left out. */
+export function menuFor(
+  sections: readonly SectionDecl[],
+  permissions: readonly string[] | null | undefined,
+): MenuSection[] {
   return [...sections]
     .sort(byOrder)
-    .filter((s) => canAccess(s.roles, role))
     .map((s) => ({
       path: `/${s.path}`,
       locale: s.locale,
@@ -62,7 +64,7 @@ export function menuFor(sections: readonly SectionDecl[], role: string | null | 
         ? []
         : [...s.screens]
             .sort(byOrder)
-            .filter((sc) => !sc.hideInMenu && canAccess(sc.roles ?? s.roles, role))
+            .filter((sc) => !sc.hideInMenu && canAccess(sc.permission ?? s.permission, permissions))
             .map((sc) => ({ path: `/${s.path}/${sc.path}`, locale: sc.locale, icon: sc.icon })),
     }))
     .filter((s) => s.items.length > 0);
@@ -73,10 +75,13 @@ export function matchRoute(routes: readonly RouteMeta[], pathname: string): Rout
   return routes.find((r) => matchPath({ path: r.path, end: true }, pathname));
 }
 
-/** Where a bare `/<section>` goes: its declared redirect child when the role may open it, else the first it may. */
-export function sectionRedirect(section: SectionDecl, role: string | null | undefined): string | null {
+/** Where a bare `/<section>` goes: its declared redirect child when the operator may open it, else the first. */
+export function sectionRedirect(
+  section: SectionDecl,
+  permissions: readonly string[] | null | undefined,
+): string | null {
   const allowed = section.screens.filter(
-    (sc) => canAccess(sc.roles ?? section.roles, role) && !sc.path.includes(':'),
+    (sc) => canAccess(sc.permission ?? section.permission, permissions) && !sc.path.includes(':'),
   );
   const target = allowed.find((sc) => sc.path === section.redirect) ?? allowed.find((sc) => !sc.hideInMenu);
   return target ? `/${section.path}/${target.path}` : null;

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { Permission } from '../../common/permissions';
 
 /** A menu icon (an MUI icon component). */
 export type Icon = ComponentType<{
@@ -6,8 +7,11 @@ export type Icon = ComponentType<{
   'aria-hidden'?: boolean;
 }>;
 
-/** Roles of a route (SPEC.md §6): absent, empty or ['*'] = any logged-in operator; otherwise the role must be listed. */
-export type Roles = readonly string[];
+/**
+ * The permission a route needs (issue #52: `<section>.<action>`, as common/permissions/<section>.ts declares it):
+ * absent = any logged-in operator; otherwise the operator's role must hold it.
+ */
+export type Need = Permission;
 
 /**
  * A hidden child of a resource screen, mounted inside the resource and highlighting its list in the menu.
@@ -20,9 +24,9 @@ export interface SubScreen {
   locale: string;
   /** A component, or `lazy(() => import('./ThingEdit'))` to load it with its route (a progress bar shows meanwhile). */
   component: ComponentType;
-  roles?: Roles;
-  /** Roles that may save on it, as the API's write rule says (`['admin']`): others see it read-only. */
-  editRoles?: Roles;
+  permission?: Need;
+  /** The permission saving on it needs, as the API's guard says (`movie.settings`): others see it read-only. */
+  editPermission?: Need;
 }
 
 /** One screen of a section: a route, a menu entry (unless hidden), a page title. */
@@ -32,9 +36,9 @@ export interface ScreenDecl {
   /** i18n key of the menu entry and the page title. */
   locale: string;
   icon?: Icon;
-  roles?: Roles;
-  /** Roles that may save on it, as the API's write rule says (`['admin']`): others see it read-only. */
-  editRoles?: Roles;
+  permission?: Need;
+  /** The permission saving on it needs, as the API's guard says (`ad.edit`): others see it read-only. */
+  editPermission?: Need;
   hideInMenu?: boolean;
   /** Full path of the menu entry to highlight while this screen shows (hidden screens). */
   activeMenu?: string;
@@ -66,7 +70,8 @@ export interface SectionDecl {
   locale: string;
   icon: Icon;
   order: number;
-  roles?: Roles;
+  /** What opening its screens needs unless a screen says otherwise (usually the section's `read`). */
+  permission?: Need;
   /** The child a bare `/<section>` goes to; falls back to the first permitted child. */
   redirect?: string;
   hideChildrenInMenu?: boolean;
@@ -81,7 +86,7 @@ export interface RouteMeta {
   locale: string;
   sectionLocale: string;
   sectionPath: string;
-  roles: Roles;
+  permission?: Need;
   requiresAuth: true;
   hideInMenu: boolean;
   activeMenu: string;

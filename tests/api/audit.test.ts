@@ -14,7 +14,8 @@ async function registry(): Promise<readonly ServerModule[]> {
   const { eq } = await import('drizzle-orm');
   const { crudResource } = await import('../../server/core/resource');
   const { invalidField } = await import('../../server/core/errors');
-  const { asAdmin, security } = await import('../../server/core/auth');
+  const { can, security } = await import('../../server/core/auth');
+  const asAdmin = can('audit.settings');
   const { auditedRoute, auditMany } = await import('../../server/core/audit');
   const { jsonBody, jsonResponse, ok } = await import('../../server/core/envelope');
   const { promotionApps: t } = await import('../../server/modules/promotion-apps/schema');

@@ -224,7 +224,7 @@ export interface TestApi {
   /** Creates an operator through the API with an admin token and returns its id. */
   createOperator(
     adminToken: string,
-    op: { account: string; password?: string; role?: 'user' | 'admin'; nickname?: string },
+    op: { account: string; password?: string; role?: string; nickname?: string },
   ): Promise<number>;
   close(): Promise<void>;
 }

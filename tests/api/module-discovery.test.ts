@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { asAdmin, security } from '../../server/core/auth';
+import { can, security } from '../../server/core/auth';
 import type { AppEnv } from '../../server/core/context';
 import { jsonResponse, ok } from '../../server/core/envelope';
 import { defineModule, discoverModules, type ServerModule } from '../../server/core/module';
@@ -24,7 +24,7 @@ function trialRoutes() {
       path: '/',
       tags: ['trial'],
       summary: 'A throw-away module (admins)',
-      middleware: asAdmin,
+      middleware: can('operators.settings'),
       security,
       responses: jsonResponse(z.object({ hello: z.string() })),
     }),

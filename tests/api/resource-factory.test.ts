@@ -17,7 +17,8 @@ async function registry(): Promise<readonly ServerModule[]> {
   const { eq, inArray } = await import('drizzle-orm');
   const { crudResource, isoTimestamps, switchActions } = await import('../../server/core/resource');
   const { invalidField } = await import('../../server/core/errors');
-  const { asAdmin, asAnyOperator, security } = await import('../../server/core/auth');
+  const { asAnyOperator, can, security } = await import('../../server/core/auth');
+  const asAdmin = can('operators.settings');
   const { promotionApps: t } = await import('../../server/modules/promotion-apps/schema');
   const scopeOf = (c: { req: { header(name: string): string | undefined } }) =>
     Number(c.req.header('X-Scope') ?? 7);

@@ -16,7 +16,9 @@ async function registry(): Promise<readonly ServerModule[]> {
   const { eq, inArray } = await import('drizzle-orm');
   const { integer, pgTable, serial, text, timestamp, varchar } = await import('drizzle-orm/pg-core');
   const { reviewRoutes } = await import('../../server/core/review');
-  const { asAdmin, asAnyOperator, security } = await import('../../server/core/auth');
+  const { asAnyOperator, can, security } = await import('../../server/core/auth');
+  // A guard only admins pass: a permission no section gives the built-in `user`.
+  const asAdmin = can('operators.settings');
   const { ApiError } = await import('../../server/core/errors');
   const stamps = {
     id: serial('id').primaryKey(),
@@ -88,7 +90,8 @@ async function registry(): Promise<readonly ServerModule[]> {
           remove: async (tx, ids) =>
             (await tx.delete(table).where(inArray(table.id, ids)).returning({ id: table.id })).length,
         },
-        adminOnly: ['remove'],
+        guard,
+        restricted: { remove: 'movie.settings' },
       },
     });
   return [

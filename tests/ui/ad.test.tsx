@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { adState } from '../../common/ad';
 import { createDataProvider } from '../../src/api/dataProvider';
 import { clearUser, loadUser } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { AdDaily } from '../../src/resources/ad/AdReports';
@@ -52,9 +53,9 @@ function mount(node: ReactNode, url = '/', state?: unknown) {
 test('the section declares SPEC.md’s routes, positon spelt as SPEC spells it', () => {
   const routes = flattenRoutes(sections);
   const ad = sections.find((s) => s.path === 'ad')!;
-  expect(sectionRedirect(ad, 'user')).toBe('/ad/list');
+  expect(sectionRedirect(ad, builtinPermissions('user'))).toBe('/ad/list');
   expect(
-    menuFor(sections, 'user')
+    menuFor(sections, builtinPermissions('user'))
       .find((s) => s.path === '/ad')
       ?.items.map((i) => i.path),
   ).toEqual(['/ad/list', '/ad/report', '/ad/daily', '/ad/adplacelist']);

@@ -12,6 +12,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
 import { loadUser, login } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { AgentEdit } from '../../src/resources/agents/AgentEdit';
@@ -114,7 +115,7 @@ const cells = (text: string) =>
 test('the section declares SPEC.md’s routes: the list, the stat of all or one, the hidden edit page', () => {
   const routes = flattenRoutes(sections);
   expect(
-    menuFor(sections, 'user')
+    menuFor(sections, builtinPermissions('user'))
       .find((s) => s.path === '/agents')
       ?.items.map((i) => i.path),
   ).toEqual(['/agents/list', '/agents/stat']);

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authProvider } from '../../src/api/authProvider';
 import { ApiFailure } from '../../src/api/http';
 import { clearUser, switchRole } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { envelope, stubFetch } from './api-fetch-stub';
 
 const admin = { uid: 1, avatar: '', nickname: '掌柜', account: 'admin', role: 'admin' };
@@ -71,12 +72,12 @@ describe('authProvider', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('getPermissions is the (possibly switched) role, and empty without a session', async () => {
-    await expect(authProvider.getPermissions!({})).resolves.toBe('');
+  it("getPermissions is the (possibly switched) role's permissions, and none without a session", async () => {
+    await expect(authProvider.getPermissions!({})).resolves.toEqual([]);
     localStorage.setItem('token', 'tok');
     stubFetch(envelope(admin));
-    await expect(authProvider.getPermissions!({})).resolves.toBe('admin');
+    await expect(authProvider.getPermissions!({})).resolves.toEqual(builtinPermissions('admin'));
     switchRole('user');
-    await expect(authProvider.getPermissions!({})).resolves.toBe('user');
+    await expect(authProvider.getPermissions!({})).resolves.toEqual(builtinPermissions('user'));
   });
 });

@@ -13,6 +13,7 @@ import {
   switchRole,
   useUser,
 } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { envelope, queryOf, stubFetch } from './api-fetch-stub';
 
 const admin = { uid: 1, avatar: '', nickname: '掌柜', account: 'admin', role: 'admin' };
@@ -116,7 +117,14 @@ describe('the user store', () => {
     const user = await loadUser();
     expect(seen[0].url.split('?')[0]).toBe('/app/admin/info');
     expect(queryOf(seen[0].url)).toEqual({ id: '1' });
-    expect(user).toEqual({ ...admin, avatar: DEFAULT_AVATAR, realRole: 'admin' });
+    // An answer without permissions (a server before issue #52) gets the built-in role's.
+    expect(user).toEqual({
+      ...admin,
+      avatar: DEFAULT_AVATAR,
+      realRole: 'admin',
+      permissions: builtinPermissions('admin'),
+      realPermissions: builtinPermissions('admin'),
+    });
     expect(getUser()).toEqual(user);
   });
 

@@ -12,6 +12,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
 import { loadUser, login } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { toCsv } from '../../src/components/ExportCsvButton';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
@@ -65,7 +66,7 @@ function mount(node: ReactNode, locale: 'zh-CN' | 'en-US' = 'zh-CN') {
 
 test('the screen is in the settings menu for admins only, at /setting/audit', () => {
   const items = (role: 'admin' | 'user') =>
-    menuFor(sections, role)
+    menuFor(sections, builtinPermissions(role))
       .find((s) => s.path === '/setting')
       ?.items.map((i) => i.path) ?? [];
   expect(items('admin')).toContain('/setting/audit');

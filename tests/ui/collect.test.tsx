@@ -17,6 +17,7 @@ import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import type { OutboundFetch } from '../../server/core/outbound';
 import { createDataProvider } from '../../src/api/dataProvider';
 import { loadUser, login } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { Bind } from '../../src/resources/collect/Bind';
@@ -115,7 +116,7 @@ async function pick(label: string | RegExp, option: string | RegExp) {
 test('the section: /collect goes to its sources; the edit page is hidden under them', () => {
   const routes = flattenRoutes(sections);
   expect(
-    menuFor(sections, 'admin')
+    menuFor(sections, builtinPermissions('admin'))
       .find((s) => s.path === '/collect')
       ?.items.map((i) => i.path),
   ).toEqual(['/collect/source', '/collect/bind', '/collect/task', '/collect/history']);

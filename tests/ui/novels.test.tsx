@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { AdminContext, ResourceContextProvider, SimpleForm, testDataProvider } from 'react-admin';
 import { afterEach, expect, test, vi } from 'vitest';
 import { countWords } from '../../common/words';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { ChapterInputs } from '../../src/resources/novel/ChapterInputs';
@@ -78,7 +79,7 @@ test('the section declares SPEC.md’s routes: hidden pages highlight the review
   }
   expect(meta('/novel/category')?.hideInMenu).toBe(false);
   expect(meta('/novel/chapters')).toBeUndefined();
-  const menu = menuFor(sections, 'user').find((s) => s.path === '/novel');
+  const menu = menuFor(sections, builtinPermissions('user')).find((s) => s.path === '/novel');
   expect(menu?.items.map((i) => i.path)).toEqual(['/novel/review', '/novel/category']);
   expect(apiPaths(sections)).toMatchObject({
     'novel/review': 'admin/novel/novels',

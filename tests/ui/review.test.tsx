@@ -6,6 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
 import { clearUser, loadUser } from '../../src/api/session';
+import { EditPermissionContext } from '../../src/auth/permission';
 import { EditPage } from '../../src/components/EditPage';
 import { ReviewBulkButtons } from '../../src/components/ReviewBulkButtons';
 import { ReviewStatusChip } from '../../src/components/ReviewStatus';
@@ -73,17 +74,20 @@ function editPage(review: ReviewDecl = NOVEL_REVIEW) {
     <MemoryRouter initialEntries={['/novel/review/edit/5']}>
       <AdminContext dataProvider={dataProvider} i18nProvider={createI18nProvider('en-US')}>
         <ResourceContextProvider value="novel/review">
-          <Routes>
-            <Route
-              path="/novel/review/edit/:id"
-              element={
-                <EditPage id={5} redirect={false} toolbar={<ReviewToolbar review={review} />}>
-                  <TextInput source="title" />
-                </EditPage>
-              }
-            />
-            <Route path="*" element={<Where />} />
-          </Routes>
+          {/* as the route guard sets it: the novels section (deleting a novel is novel.settings) */}
+          <EditPermissionContext.Provider value={{ need: 'novel.read' }}>
+            <Routes>
+              <Route
+                path="/novel/review/edit/:id"
+                element={
+                  <EditPage id={5} redirect={false} toolbar={<ReviewToolbar review={review} />}>
+                    <TextInput source="title" />
+                  </EditPage>
+                }
+              />
+              <Route path="*" element={<Where />} />
+            </Routes>
+          </EditPermissionContext.Provider>
         </ResourceContextProvider>
       </AdminContext>
     </MemoryRouter>,
@@ -187,9 +191,11 @@ function bulk(children: ReactNode, selectedIds = [1, 2]) {
     <MemoryRouter>
       <AdminContext dataProvider={dataProvider} i18nProvider={createI18nProvider('en-US')}>
         <ResourceContextProvider value="novel/review">
-          <ListContextProvider value={{ selectedIds, onUnselectItems: () => undefined } as never}>
-            {children}
-          </ListContextProvider>
+          <EditPermissionContext.Provider value={{ need: 'novel.read' }}>
+            <ListContextProvider value={{ selectedIds, onUnselectItems: () => undefined } as never}>
+              {children}
+            </ListContextProvider>
+          </EditPermissionContext.Provider>
         </ResourceContextProvider>
       </AdminContext>
     </MemoryRouter>,

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { sections } from '../../src/resources';
 import { discoverSections } from '../../src/routes/discover';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
@@ -59,13 +60,15 @@ describe('section discovery', () => {
     const routes = flattenRoutes(found);
     expect(matchRoute(routes, '/trial/list')?.locale).toBe('resources.trial.menu.list');
     expect(matchRoute(routes, '/trial/edit/7')?.activeMenu).toBe('/trial/list');
-    const menu = menuFor(found, 'user').map((s) => s.path);
+    const menu = menuFor(found, builtinPermissions('user')).map((s) => s.path);
     expect(menu).toContain('/trial');
     // order 25: after actresses (20), before novels (30)
     expect(menu.indexOf('/trial')).toBe(menu.indexOf('/actress') + 1);
     expect(menu.indexOf('/novel')).toBe(menu.indexOf('/trial') + 1);
     // and without it, nothing of it
-    expect(menuFor(discoverSections(realFound), 'user').map((s) => s.path)).not.toContain('/trial');
+    expect(menuFor(discoverSections(realFound), builtinPermissions('user')).map((s) => s.path)).not.toContain(
+      '/trial',
+    );
   });
 
   it('refuses a folder without a declaration, and two sections at one path', () => {

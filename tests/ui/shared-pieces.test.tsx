@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, test, vi } from 'vitest';
 import { ApiFailure } from '../../src/api/http';
 import { type PageAnswer, walkPages } from '../../src/api/pages';
 import { clearUser, loadUser } from '../../src/api/session';
+import { EditPermissionContext } from '../../src/auth/permission';
 import { type Column, ColumnTreeList, columnTreeScreens } from '../../src/components/ColumnTree';
 import { ConfirmDialog } from '../../src/components/ConfirmDialog';
 import { EditPage } from '../../src/components/EditPage';
@@ -198,7 +199,12 @@ describe('the column tree screens (components outside the factory)', () => {
           dataProvider={testDataProvider({ getList } as never)}
           i18nProvider={createI18nProvider('en-US')}
         >
-          <ResourceContextProvider value="movie/category">{ui}</ResourceContextProvider>
+          <ResourceContextProvider value="movie/category">
+            {/* as the route guard sets it: the screen's section is movies (deleting a column is movie.settings) */}
+            <EditPermissionContext.Provider value={{ need: 'movie.read', edit: 'movie.settings' }}>
+              {ui}
+            </EditPermissionContext.Provider>
+          </ResourceContextProvider>
         </AdminContext>
       </MemoryRouter>,
     );

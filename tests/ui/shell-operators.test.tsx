@@ -84,9 +84,9 @@ test('an enabled operator offers only 停用, a disabled one only 启用, and ne
   expect(screen.queryByRole('button')).toBeNull();
 });
 
-test('<Permission> keeps its children for a listed role and removes them after switching to user', async () => {
+test('<Permission> keeps its children for a role holding the permission and removes them after switching to user', async () => {
   wrap(
-    <Permission roles={['admin']}>
+    <Permission need="operators.settings">
       <p>ADMIN ONLY</p>
     </Permission>,
   );

@@ -11,6 +11,7 @@ import {
 import { MemoryRouter, useLocation, useParams } from 'react-router-dom';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { clearUser } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { sections as realSections } from '../../src/resources';
 import { customRouteElements, resourceElements } from '../../src/routes/build';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
@@ -150,7 +151,7 @@ test('the route table: both forms match the hidden screen, which highlights the 
       activeMenu: '/people/list',
     });
   expect(matchRoute(routes, '/people/edit/9/more')).toBeUndefined();
-  expect(menuFor(sections, 'user')[0].items.map((i) => i.path)).toEqual(['/people/list']);
+  expect(menuFor(sections, builtinPermissions('user'))[0].items.map((i) => i.path)).toEqual(['/people/list']);
 });
 
 test('the real actress section: /actress goes to the list; /actress/edit and /actress/edit/5 are its hidden profile', () => {
@@ -163,6 +164,6 @@ test('the real actress section: /actress goes to the list; /actress/edit and /ac
     activeMenu: '/actress/list',
     hideInMenu: true,
   });
-  const actress = menuFor(realSections, 'user').find((s) => s.path === '/actress');
+  const actress = menuFor(realSections, builtinPermissions('user')).find((s) => s.path === '/actress');
   expect(actress?.items.map((i) => i.path)).toEqual(['/actress/list']);
 });

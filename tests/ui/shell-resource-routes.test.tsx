@@ -33,7 +33,7 @@ const sections: SectionDecl[] = [
       {
         path: 'secret',
         locale: 'secret',
-        roles: ['admin'],
+        permission: 'operators.settings',
         component: Secret,
       },
       {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { builtinPermissions } from '../../src/auth/catalog';
 import {
   canAccess,
   flattenRoutes,
@@ -23,7 +24,7 @@ const sections: SectionDecl[] = [
       {
         path: 'operators',
         locale: 's.ops',
-        roles: ['admin'],
+        permission: 'operators.settings',
         order: 2,
         resource: {
           apiPath: 'admin/operators',
@@ -56,33 +57,34 @@ const sections: SectionDecl[] = [
     locale: 'a',
     icon: Icon,
     order: 50,
-    roles: ['admin'],
+    permission: 'audit.settings',
     screens: [{ path: 'only', locale: 'a.only', component: Screen }],
   },
 ];
 
-describe('the role rule (SPEC.md §6)', () => {
-  test('no roles, an empty list or the wildcard admit any logged-in role', () => {
-    for (const roles of [undefined, [], ['*']]) expect(canAccess(roles, 'user')).toBe(true);
+describe('the permission rule (issue #52)', () => {
+  test('a route that needs no permission admits any logged-in operator', () => {
+    expect(canAccess(undefined, [])).toBe(true);
   });
-  test('otherwise the role must be listed', () => {
-    expect(canAccess(['admin'], 'admin')).toBe(true);
-    expect(canAccess(['admin'], 'user')).toBe(false);
-    expect(canAccess(['admin'], '')).toBe(false);
+  test("otherwise the operator's role must hold it", () => {
+    expect(canAccess('operators.settings', builtinPermissions('admin'))).toBe(true);
+    expect(canAccess('operators.settings', builtinPermissions('user'))).toBe(false);
+    expect(canAccess('operators.settings', ['movie.read'])).toBe(false);
+    expect(canAccess('operators.settings', undefined)).toBe(false);
   });
 });
 
 describe('the menu', () => {
   test('sections in order, visible screens in order, filtered by role, empty sections dropped', () => {
-    const forUser = menuFor(sections, 'user');
+    const forUser = menuFor(sections, builtinPermissions('user'));
     expect(forUser.map((s) => s.path)).toEqual(['/movie', '/setting']);
     expect(forUser[1].items.map((i) => i.path)).toEqual(['/setting/base']);
-    const forAdmin = menuFor(sections, 'admin');
+    const forAdmin = menuFor(sections, builtinPermissions('admin'));
     expect(forAdmin.map((s) => s.path)).toEqual(['/movie', '/admins', '/setting']);
     expect(forAdmin[2].items.map((i) => i.path)).toEqual(['/setting/base', '/setting/operators']);
   });
   test('hidden screens never show', () => {
-    const all = menuFor(sections, 'admin').flatMap((s) => s.items.map((i) => i.path));
+    const all = menuFor(sections, builtinPermissions('admin')).flatMap((s) => s.items.map((i) => i.path));
     expect(all).not.toContain('/setting/secret');
     expect(all).not.toContain('/movie/review/edit/:id');
   });
@@ -95,7 +97,7 @@ describe('the route table', () => {
     expect(edit).toMatchObject({
       hideInMenu: true,
       activeMenu: '/setting/operators',
-      roles: ['admin'],
+      permission: 'operators.settings',
       locale: 'e',
     });
   });
@@ -107,10 +109,12 @@ describe('the route table', () => {
 
 describe('section redirects', () => {
   test('the declared child when it exists and is allowed, else the first visible allowed child', () => {
-    expect(sectionRedirect(sections[0], 'admin')).toBe('/setting/operators');
-    expect(sectionRedirect(sections[0], 'user')).toBe('/setting/base');
-    expect(sectionRedirect({ ...sections[0], redirect: 'base' }, 'admin')).toBe('/setting/base');
-    expect(sectionRedirect(sections[2], 'user')).toBeNull();
+    expect(sectionRedirect(sections[0], builtinPermissions('admin'))).toBe('/setting/operators');
+    expect(sectionRedirect(sections[0], builtinPermissions('user'))).toBe('/setting/base');
+    expect(sectionRedirect({ ...sections[0], redirect: 'base' }, builtinPermissions('admin'))).toBe(
+      '/setting/base',
+    );
+    expect(sectionRedirect(sections[2], builtinPermissions('user'))).toBeNull();
   });
 });
 

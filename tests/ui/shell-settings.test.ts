@@ -58,9 +58,9 @@ test('colour weak inverts the page by 80%, and off removes it', () => {
   expect(document.body.style.filter).toBe('');
 });
 
-test('the permission helper: listed role, empty list, and an error for a non-array', () => {
-  expect(hasPermission(['admin'], 'admin')).toBe(true);
-  expect(hasPermission(['admin'], 'user')).toBe(false);
-  expect(hasPermission([], 'user')).toBe(true);
-  expect(() => hasPermission('admin', 'admin')).toThrow(/need roles/);
+test('the permission helper: a held permission, a missing one, and an error for anything but a permission', () => {
+  expect(hasPermission('movie.edit', ['movie.read', 'movie.edit'])).toBe(true);
+  expect(hasPermission('movie.settings', ['movie.read', 'movie.edit'])).toBe(false);
+  expect(hasPermission('movie.read', undefined)).toBe(false);
+  expect(() => hasPermission(['admin'], ['movie.read'])).toThrow(/need a permission/);
 });

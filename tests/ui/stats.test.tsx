@@ -6,6 +6,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createDataProvider } from '../../src/api/dataProvider';
 import { clearUser, loadUser } from '../../src/api/session';
+import { builtinPermissions } from '../../src/auth/catalog';
 import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { MovieStats, TagStats } from '../../src/resources/statistics/ContentStats';
@@ -56,9 +57,9 @@ function mount(node: ReactNode, url = '/', locale: 'zh-CN' | 'en-US' = 'zh-CN') 
 test('the section declares SPEC.md’s routes: /stats goes to hot keywords, details are hidden under their list', () => {
   const routes = flattenRoutes(sections);
   const stats = sections.find((s) => s.path === 'stats')!;
-  expect(sectionRedirect(stats, 'user')).toBe('/stats/hotkeyword');
+  expect(sectionRedirect(stats, builtinPermissions('user'))).toBe('/stats/hotkeyword');
   expect(
-    menuFor(sections, 'user')
+    menuFor(sections, builtinPermissions('user'))
       .find((s) => s.path === '/stats')
       ?.items.map((i) => i.path),
   ).toEqual(['/stats/hotkeyword', '/stats/movies', '/stats/tags', '/stats/domains', '/stats/domainsvisit']);

@@ -94,6 +94,7 @@ const fields: Record<keyof typeof zh, string> = {
   'label.rejectReason': 'Reject reason',
   'label.releaseDate': 'Release date',
   'label.role': 'Role',
+  'label.permissions': 'Permissions',
   'label.sampleRate': 'Sampling rate',
   'label.serialStatus': 'Serial status',
   'label.siteName': 'Site name',

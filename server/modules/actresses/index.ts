@@ -1,3 +1,4 @@
+import { actressesPermissions } from '../../../common/permissions/actresses';
 import { defineModule } from '../../core/module';
 import { actressRoutes } from './routes';
 
@@ -6,4 +7,9 @@ import { actressRoutes } from './routes';
  * (`movie_actresses`, declared by the movie module). Every operator reads, creates, edits, shows/hides and links;
  * deleting is admin-only and, with linked movies, needs `force` (the links go in the same transaction).
  */
-export default defineModule({ name: 'actresses', order: 60, mount: { '/admin/actresses': actressRoutes } });
+export default defineModule({
+  name: 'actresses',
+  permissions: [actressesPermissions],
+  order: 60,
+  mount: { '/admin/actresses': actressRoutes },
+});

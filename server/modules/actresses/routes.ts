@@ -1,14 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { REGIONS } from '../../../common/actresses';
 import { Code } from '../../../common/codes';
 import { isDebutBeforeBirth, isFutureDay, isFutureYear } from '../../../common/dates';
 import { audit, auditBatch, auditedRoute, auditMany, diff, snapshot } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, requirePermission, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, lockRows, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, forbidden, invalidField, notFound } from '../../core/errors';
+import { ApiError, invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import {
   assertRefs,
   boolQuery,
@@ -114,7 +115,7 @@ const routes = {
     security,
     summary:
       'List actresses: q searches name and aliases (index-served; with pageSize=10 it is the autocomplete), ids=1,2 reads several (getMany)',
-    middleware: asAnyOperator,
+    middleware: can('actresses.read'),
     request: { query: ListQuery },
     responses: jsonResponse(z.object({ list: z.array(Actress), ...listTotalShape })),
   }),
@@ -124,7 +125,7 @@ const routes = {
     tags,
     security,
     summary: 'One actress',
-    middleware: asAnyOperator,
+    middleware: can('actresses.read'),
     request: idOf,
     responses: jsonResponse(Actress),
   }),
@@ -135,7 +136,7 @@ const routes = {
       tags,
       security,
       summary: 'Create an actress',
-      middleware: asAnyOperator,
+      middleware: can('actresses.edit'),
       request: { body: jsonBody(CreateBody) },
       responses: jsonResponse(Actress),
     }),
@@ -147,7 +148,7 @@ const routes = {
       tags,
       security,
       summary: 'Edit an actress (optimistic locking on version)',
-      middleware: asAnyOperator,
+      middleware: can('actresses.edit'),
       request: { ...idOf, body: jsonBody(UpdateBody) },
       responses: jsonResponse(Actress),
     }),
@@ -160,7 +161,7 @@ const routes = {
       security,
       summary:
         'Delete an actress (admin). With linked movies it is 40900 saying how many (data.movieCount) unless force=true, which unlinks them in the same transaction',
-      middleware: asAdmin,
+      middleware: can('actresses.settings'),
       request: { ...idOf, query: DeleteQuery },
       responses: jsonResponse(z.object({ id: z.number(), unlinked: z.number() })),
     }),
@@ -173,7 +174,7 @@ const routes = {
       security,
       summary:
         'show, hide, delete (admin; force unlinks their movies): one transaction, all or nothing; answers {changed}',
-      middleware: asAnyOperator,
+      middleware: can('actresses.batch'),
       request: { body: jsonBody(BatchBody) },
       responses: jsonResponse(z.object({ changed: z.number() })),
     }),
@@ -184,7 +185,7 @@ const routes = {
     tags,
     security,
     summary: "The actress's movies, paged (q searches their titles)",
-    middleware: asAnyOperator,
+    middleware: can('actresses.read'),
     request: { ...idOf, query: MoviesQuery },
     responses: jsonResponse(z.object({ list: z.array(ActressMovie), ...listTotalShape })),
   }),
@@ -195,7 +196,7 @@ const routes = {
     security,
     summary:
       'Link movies to the actress (every movie must exist; one transaction); answers how many were new',
-    middleware: asAnyOperator,
+    middleware: can('actresses.edit'),
     request: { ...idOf, body: jsonBody(MovieIds) },
     responses: jsonResponse(Changed),
   }),
@@ -205,7 +206,7 @@ const routes = {
     tags,
     security,
     summary: 'Unlink movies from the actress (one transaction); answers how many links went',
-    middleware: asAnyOperator,
+    middleware: can('actresses.edit'),
     request: { ...idOf, body: jsonBody(MovieIds) },
     responses: jsonResponse(Changed),
   }),
@@ -423,7 +424,7 @@ export function actressRoutes() {
 
   app.openapi(routes.batch, async (c) => {
     const body = c.req.valid('json');
-    if (body.action === 'delete' && c.get('operator').role !== 'admin') throw forbidden();
+    if (body.action === 'delete') requirePermission(c, 'actresses.settings');
     const { clock, db } = c.get('deps');
     const changed = await guarded(() =>
       transaction(db, async (tx) => {

@@ -1,3 +1,4 @@
+import { adPermissions } from '../../../common/permissions/ad';
 import { defineModule } from '../../core/module';
 import { changeRoutes, replaceRoutes } from './replace';
 import { adReportRoutes } from './reports';
@@ -12,6 +13,7 @@ import { siteAdsRoutes } from './site';
  */
 export default defineModule({
   name: 'ad',
+  permissions: [adPermissions],
   order: 120,
   mount: {
     '/admin/ad/ads': adRoutes,

@@ -1,14 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { isLandingUrl, MAX_BATCH_ADS, MAX_FIND, patternProblem, replaceLink } from '../../../common/ad';
 import { Code } from '../../../common/codes';
 import { PAGE_SIZES } from '../../../common/paging';
 import { auditedRoute, auditMany, readOnlyRoute } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, PG_INT_MAX } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { iso, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import type { Executor } from '../../db/types';
@@ -136,7 +137,7 @@ const routes = {
       security,
       summary:
         'Preview a find-and-replace on landing URLs (admin): every changed row before and after, whether each result is an http(s) URL, and the count; nothing is written',
-      middleware: asAdmin,
+      middleware: can('ad.edit'),
       request: { body: jsonBody(ReplaceBody) },
       responses: jsonResponse(
         z.object({ count: z.number(), invalid: z.number(), rows: z.array(PreviewRow) }),
@@ -150,7 +151,7 @@ const routes = {
     security,
     summary:
       'Apply a find-and-replace on landing URLs (admin): one transaction saved as a change set; a result that is not an http(s) URL is 40000 naming the rows, an ad changed since the preview (versions) is 40900 naming it',
-    middleware: asAdmin,
+    middleware: can('ad.edit'),
     request: { body: jsonBody(ApplyBody) },
     responses: jsonResponse(z.object({ changeSet: ChangeSet })),
   }),
@@ -160,7 +161,7 @@ const routes = {
     tags,
     security,
     summary: 'The change sets of the landing-link replacement, newest first',
-    middleware: asAnyOperator,
+    middleware: can('ad.read'),
     request: {
       query: z.object({
         page: z
@@ -183,7 +184,7 @@ const routes = {
     tags,
     security,
     summary: 'One change set with every row it changed (before, after)',
-    middleware: asAnyOperator,
+    middleware: can('ad.read'),
     request: { params: idParam },
     responses: jsonResponse(
       ChangeSet.extend({
@@ -198,7 +199,7 @@ const routes = {
     security,
     summary:
       'Roll a change set back (admin): every link it changed gets its old value in one transaction; refused (40900, naming the rows) when an ad was edited or deleted since, or when it was rolled back already',
-    middleware: asAdmin,
+    middleware: can('ad.edit'),
     request: { params: idParam },
     responses: jsonResponse(z.object({ changeSet: ChangeSet })),
   }),

@@ -1,11 +1,12 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { type SQL, sql } from 'drizzle-orm';
 import { PAGE_SIZES } from '../../../common/paging';
 import { addDays, dayOf, daysIn, eachDay, isDay, type Period, previousPeriod } from '../../../common/period';
-import { asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { invalidField } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { intQuery, rejectUnknownQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
@@ -631,7 +632,7 @@ export function adReportRoutes() {
       summary: summaries[name],
       description:
         'Reads only the rollups (stat_object_daily, object_type ad). Days are YYYY-MM-DD in the tenant time zone (from/to default to today); compare=true adds the previous period of the same length.',
-      middleware: asAnyOperator,
+      middleware: can('ad.read'),
       request: { query: queries[name] },
       responses: jsonResponse(Answer),
     });

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { AD_DEVICES, AD_PRICING, AD_STATES, AD_TYPES } from '../../../common/ad';
 import { Code } from '../../../common/codes';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext } from '../../core/context';
 import { ApiError, invalidField } from '../../core/errors';
 import { type BatchAction, crudResource, isoTimestamps, switchActions } from '../../core/resource';
@@ -112,8 +112,8 @@ export function advertiserRoutes() {
       return rest;
     },
     unique: 'name',
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('ad.read'),
+    write: can('ad.edit'),
     security,
     beforeDelete: (tx, row) => refuseIfUsed(tx, ads.advertiserId, [row.id], 'ad.advertiserInUse'),
     batch: {
@@ -172,8 +172,8 @@ export function positionRoutes() {
     updateName: 'AdPositionUpdate',
     toApi: (r) => positionToApi(r as typeof adPositions.$inferSelect),
     unique: 'key',
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('ad.read'),
+    write: can('ad.edit'),
     security,
     beforeSave: async (tx, body, { c, id }) => {
       if (body.fallbackAdId === undefined || body.fallbackAdId === null) return;
@@ -282,8 +282,8 @@ export function adRoutes() {
       .openapi('AdCreate'),
     updateName: 'AdUpdate',
     toApi: (r, c) => adToApi(r as typeof ads.$inferSelect, nowOf(c)),
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('ad.read'),
+    write: can('ad.edit'),
     security,
     beforeSave: async (tx, body, { c, current }) => {
       const tenant = tenantOf(c);

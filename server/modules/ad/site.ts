@@ -1,9 +1,10 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { cors } from 'hono/cors';
 import { AD_DEVICES, AD_ROTATIONS, AD_TYPES } from '../../../common/ad';
 import type { AppEnv } from '../../core/context';
 import { envelopeOf, ok } from '../../core/envelope';
+import { createRoute } from '../../core/route';
 import { intQuery } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { etagMatches, requireSiteKey, SITE_KEY_HEADER, SITE_MAX_AGE, siteTenantOf } from '../site/routes';

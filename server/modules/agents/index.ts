@@ -1,3 +1,4 @@
+import { agentsPermissions } from '../../../common/permissions/agents';
 import { defineModule } from '../../core/module';
 import { agentRoutes } from './routes';
 import { seedAgents } from './seed';
@@ -11,6 +12,7 @@ import { agentStatRoutes } from './stat';
  */
 export default defineModule({
   name: 'agents',
+  permissions: [agentsPermissions],
   order: 170,
   // The stat first: `/admin/agents/stat` is not an agent id.
   mount: { '/admin/agents/stat': agentStatRoutes, '/admin/agents': agentRoutes },

@@ -1,15 +1,16 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { AGENT_MODELS, MAX_RATE, MAX_SHARE, PAYOUT_METHODS } from '../../../common/agents';
 import { Code } from '../../../common/codes';
 import { CHANNEL_PATTERN } from '../../../common/domain';
 import { auditedRoute, auditMany } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext } from '../../core/context';
 import { idParam } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
 import { crudResource, isoTimestamps, switchActions } from '../../core/resource';
+import { createRoute } from '../../core/route';
 import {
   boolQuery,
   containsPattern,
@@ -139,7 +140,7 @@ const domainRoutes = {
     tags: ['agents'],
     security,
     summary: "The domains bound to the agent's channel code (traffic on them counts as the agent's)",
-    middleware: asAnyOperator,
+    middleware: can('agents.read'),
     request: { params: idParam },
     responses: jsonResponse(z.array(BoundDomain)),
   }),
@@ -150,7 +151,7 @@ const domainRoutes = {
     security,
     summary:
       "Bind exactly these domains to the agent's channel (admin): others bound to it are freed; a domain bound to another channel is 40000 naming it",
-    middleware: asAdmin,
+    middleware: can('agents.edit'),
     request: {
       params: idParam,
       body: jsonBody(z.strictObject({ ids: z.array(idSchema).max(200) }).openapi('AgentDomains')),
@@ -221,8 +222,8 @@ export function agentRoutes() {
     updateName: 'AgentUpdate',
     toApi: (r) => agentToApi(r as unknown as AgentRow),
     unique: 'channel',
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('agents.read'),
+    write: can('agents.edit'),
     security,
     beforeSave: async (tx, body, { c, current }) => {
       await checkAgent(tx, c, body, current as AgentRow | undefined);

@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   AGENT_MODELS,
@@ -15,11 +15,12 @@ import {
 import { Code } from '../../../common/codes';
 import { addDays, dayOf, daysIn, eachDay, type Period } from '../../../common/period';
 import { audit, auditedRoute, snapshot } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { boolQuery, intQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { arrayParam } from '../../db/array-literal';
@@ -451,7 +452,7 @@ const routes = {
     security,
     summary:
       'Every agent compared over a period (from the rollups): figures, commission settled and not, quality flags',
-    middleware: asAnyOperator,
+    middleware: can('agents.read'),
     request: { query: AllQuery },
     responses: jsonResponse(
       z
@@ -486,7 +487,7 @@ const routes = {
     security,
     summary:
       'One agent day by day over a period; settled days show their settled figures and what came later apart',
-    middleware: asAnyOperator,
+    middleware: can('agents.read'),
     request: {
       query: z.object({
         agentId: intQuery(),
@@ -523,7 +524,7 @@ const routes = {
     tags: ['agents'],
     security,
     summary: "An agent's settled periods, newest first",
-    middleware: asAnyOperator,
+    middleware: can('agents.read'),
     request: { params: idParam },
     responses: jsonResponse(z.array(Settlement)),
   }),
@@ -534,7 +535,7 @@ const routes = {
     security,
     summary:
       'Settle a period of an agent (admin): its days are frozen as they stand; days not over yet, days with a rollup pending, or a period overlapping a settled one are refused',
-    middleware: asAdmin,
+    middleware: can('agents.edit'),
     request: {
       params: idParam,
       body: jsonBody(

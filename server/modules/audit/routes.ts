@@ -1,12 +1,13 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import { audit, auditedRoute, diff } from '../../core/audit';
-import { asAdmin, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { findById, idParam, listPage, listQuery } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict } from '../../core/errors';
 import type { ServerModule } from '../../core/module';
+import { createRoute } from '../../core/route';
 import {
   dateQuery,
   intQuery,
@@ -56,7 +57,7 @@ const toApi = (r: typeof auditLog.$inferSelect) => ({ ...r, at: r.at.toISOString
 /** `/app/admin/setting/audit` (issue #52): the log with its filters, one entry, the sections, and the retention. */
 export function auditRoutes(modules: readonly ServerModule[]) {
   const app = new OpenAPIHono<AppEnv>();
-  const base = { tags, security, middleware: asAdmin };
+  const base = { tags, security, middleware: can('audit.settings') };
 
   app.openapi(
     createRoute({

@@ -1,3 +1,4 @@
+import { collectPermissions } from '../../../common/permissions/collect';
 import { defineModule } from '../../core/module';
 import { runRoutes, sourceRoutes } from './routes';
 
@@ -15,6 +16,7 @@ const collectRoutes = () => {
  */
 export default defineModule({
   name: 'collect',
+  permissions: [collectPermissions],
   order: 180,
   mount: {
     '/admin/collect': collectRoutes,

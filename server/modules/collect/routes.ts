@@ -1,14 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { audit, auditedRoute, diff, readOnlyRoute, snapshot } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, type ListParams, listPage, listQuery } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
 import { type MessageKey, translate } from '../../core/i18n';
 import { crudResource } from '../../core/resource';
+import { createRoute } from '../../core/route';
 import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '../../core/shared';
 import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
@@ -111,8 +112,8 @@ export const sourceRoutes = () => {
       createdAt: iso(r.createdAt),
       updatedAt: iso(r.updatedAt),
     }),
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('collect.read'),
+    write: can('collect.settings'),
     security,
     unique: 'name',
     // A changed schedule starts counting from now.
@@ -137,7 +138,7 @@ export const sourceRoutes = () => {
         security,
         summary:
           "Read the site's ac=list (admin): its types and total, or the readable reason it failed; the types are listed for binding",
-        middleware: asAdmin,
+        middleware: can('collect.settings'),
         request: { params: idParam },
         responses: jsonResponse(
           z.object({
@@ -189,7 +190,7 @@ export const sourceRoutes = () => {
       security,
       summary:
         "The site's types (from its test and its runs) and what each is bound to; unbound ones listed first",
-      middleware: asAnyOperator,
+      middleware: can('collect.read'),
       request: { params: idParam },
       responses: jsonResponse(z.object({ list: z.array(Binding), unbound: z.number() })),
     }),
@@ -209,7 +210,7 @@ export const sourceRoutes = () => {
         security,
         summary:
           'Bind remote types to columns or mark them skipped (admin); types not sent are left as they are',
-        middleware: asAdmin,
+        middleware: can('collect.settings'),
         request: {
           params: idParam,
           body: jsonBody(
@@ -423,7 +424,7 @@ export const runRoutes = () => {
       tags: ['collect runs'],
       security,
       summary: 'Runs, newest first: counts, status, who started them (empty for the schedule), duration',
-      middleware: asAnyOperator,
+      middleware: can('collect.read'),
       request: { query: RunQuery },
       responses: jsonResponse(z.object({ list: z.array(Run), ...listTotalShape })),
     }),
@@ -459,7 +460,7 @@ export const runRoutes = () => {
       security,
       summary:
         'One run with its per-item log (remote id, name, outcome, reason, locked fields): the screen polls it',
-      middleware: asAnyOperator,
+      middleware: can('collect.read'),
       request: { params: idParam },
       responses: jsonResponse(Run),
     }),
@@ -475,7 +476,7 @@ export const runRoutes = () => {
         security,
         summary:
           'Start a run: by hours (h), a page range, a keyword (wd) or ids; dryRun reports without writing. Answers the run at once; poll it',
-        middleware: asAnyOperator,
+        middleware: can('collect.edit'),
         request: { body: jsonBody(StartRun) },
         responses: jsonResponse(Run),
       }),
@@ -571,7 +572,7 @@ export const runRoutes = () => {
         tags: ['collect runs'],
         security,
         summary: 'Cancel a running run: it stops between pages and before a page is written',
-        middleware: asAnyOperator,
+        middleware: can('collect.edit'),
         request: { params: idParam },
         responses: jsonResponse(Run),
       }),

@@ -1,3 +1,4 @@
+import { commentPermissions } from '../../../common/permissions/comment';
 import { defineModule } from '../../core/module';
 import { blacklistAddress, unblacklist } from './filter';
 import { hideAllOf, restoreHidden } from './moderation';
@@ -20,6 +21,7 @@ import { seedComments } from './seed';
  */
 export default defineModule({
   name: 'comment',
+  permissions: [commentPermissions],
   order: 150,
   mount: {
     '/admin/comment/comments': commentRoutes,

@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import {
@@ -18,13 +18,14 @@ import {
 } from '../../../common/comment';
 import { REVIEW_STATUSES } from '../../../common/review';
 import { audit, auditedRoute, auditMany, diff, readOnlyRoute } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict, type FieldErrors, invalidField, notFound, ValidationError } from '../../core/errors';
 import { listGetRoutes } from '../../core/resource';
 import { reviewRoutes } from '../../core/review';
+import { createRoute } from '../../core/route';
 import { id, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { eitherSecurity, isSigned, optionalSignature, siteKeyGate, siteTenantOf } from '../site/routes';
@@ -52,7 +53,7 @@ export function commentRoutes() {
     tag: 'comments',
     schema: Comment,
     query: CommentQuery,
-    guard: asAnyOperator,
+    guard: can('comment.read'),
     security,
     summaries: {
       list: 'List comments: status, targetType/targetId, reported, q (content contains), userId, address, parentId (the replies of one), topLevel, created dates',
@@ -66,7 +67,7 @@ export function commentRoutes() {
     reviewRoutes({
       table: comments,
       tag: 'comments',
-      guard: asAnyOperator,
+      guard: can('comment.review'),
       security,
       schema: Comment,
       read: (db, id) => readComment(db, id),
@@ -76,7 +77,8 @@ export function commentRoutes() {
           'approve, reject (reason), offline (hide), online (show), delete (admin; replies go with it): one transaction, all or nothing',
         fields: {},
         actions: { delete: deleteAction(comments) },
-        adminOnly: ['delete'],
+        guard: can('comment.batch'),
+        restricted: { delete: 'comment.settings' },
       },
     }),
   );
@@ -91,7 +93,7 @@ export function guestbookRoutes() {
     tag: 'guestbook',
     schema: GuestbookEntry,
     query: GuestbookQuery,
-    guard: asAnyOperator,
+    guard: can('comment.read'),
     security,
     summaries: {
       list: 'List guestbook entries: status, kind, replied, q, userId, address, created dates',
@@ -108,7 +110,7 @@ export function guestbookRoutes() {
         tags,
         security,
         summary: "The operator's reply (optimistic locking on version); replacing it sets a new reply time",
-        middleware: asAnyOperator,
+        middleware: can('comment.edit'),
         request: { params: idParam, body: jsonBody(ReplyBody) },
         responses: jsonResponse(GuestbookEntry),
       }),
@@ -157,7 +159,7 @@ export function guestbookRoutes() {
     reviewRoutes({
       table: guestbook,
       tag: 'guestbook',
-      guard: asAnyOperator,
+      guard: can('comment.review'),
       security,
       schema: GuestbookEntry,
       read: (db, id) => readGuestbookEntry(db, id),
@@ -167,7 +169,8 @@ export function guestbookRoutes() {
           'approve, reject (reason), offline (hide), online (show), delete (admin): one transaction, all or nothing',
         fields: {},
         actions: { delete: deleteAction(guestbook) },
-        adminOnly: ['delete'],
+        guard: can('comment.batch'),
+        restricted: { delete: 'comment.settings' },
       },
     }),
   );
@@ -260,7 +263,7 @@ export function filterRoutes() {
       tags,
       security,
       summary: 'The comment and guestbook filters',
-      middleware: asAnyOperator,
+      middleware: can('comment.read'),
       responses: jsonResponse(z.object({ list: z.array(Filter) })),
     }),
     async (c) => ok(c, { list: await readFilters(c.get('deps').db, tenantOf(c)) }),
@@ -273,7 +276,7 @@ export function filterRoutes() {
         tags,
         security,
         summary: "Save a module's filter (admin; version 0 for the first save; a stale version is 40900)",
-        middleware: asAdmin,
+        middleware: can('comment.settings'),
         request: { params: moduleParam, body: jsonBody(SaveBody) },
         responses: jsonResponse(Filter),
       }),
@@ -308,7 +311,7 @@ export function filterRoutes() {
         security,
         summary:
           'Try rules (saved or not) on the newest 5,000 shown or pending items: how many would be blocked (hidden), held (back to review), masked, with examples. Changes nothing',
-        middleware: asAnyOperator,
+        middleware: can('comment.edit'),
         request: { params: moduleParam, body: jsonBody(Rules) },
         responses: jsonResponse(TrialAnswer),
       }),
@@ -328,7 +331,7 @@ export function filterRoutes() {
         security,
         summary:
           'Apply the saved rules (at the version the caller tried) to the same items the trial reads, in one transaction',
-        middleware: asAdmin,
+        middleware: can('comment.settings'),
         request: { params: moduleParam, body: jsonBody(z.object({ version: z.number().int().min(1) })) },
         responses: jsonResponse(ApplyAnswer),
       }),

@@ -1,13 +1,14 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { CHANNEL_PATTERN } from '../../../common/domain';
 import { auditedRoute, auditMany } from '../../core/audit';
-import { asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { listQuery } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, invalidField } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { id, rejectUnknownQuery, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
@@ -60,7 +61,7 @@ const channelsRoute = createRoute({
   security,
   summary:
     'The channels (agent promotion codes) and the domains bound to each, paged by channel; `q` filters by the start of the code',
-  middleware: asAnyOperator,
+  middleware: can('domain.read'),
   request: { query: ChannelsQuery },
   responses: jsonResponse(Channels),
 });
@@ -95,7 +96,7 @@ const swapRoute = createRoute({
   security,
   summary:
     "Replace domain A by domain B across a channel in one transaction: B takes A's binding, role and weight and goes live, A leaves the channel (retired by default). `dryRun` answers the changes without making them",
-  middleware: asAnyOperator,
+  middleware: can('domain.edit'),
   request: { body: jsonBody(SwapBody) },
   responses: jsonResponse(
     z.object({ changes: z.array(Change), done: z.boolean() }).openapi('DomainSwapAnswer'),

@@ -1,10 +1,11 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, gte, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { HISTORY_ACTIONS } from '../../../common/domain';
-import { asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { type ListParams, listPage, listQuery } from '../../core/crud';
 import { jsonResponse, ok } from '../../core/envelope';
+import { createRoute } from '../../core/route';
 import {
   containsPattern,
   dateQuery,
@@ -60,7 +61,7 @@ const listRoute = createRoute({
   security,
   summary:
     'Every change of a domain (who or what, from, to, why), newest first unless told; filters, server paging',
-  middleware: asAnyOperator,
+  middleware: can('domain.read'),
   request: { query: ListQuery },
   responses: jsonResponse(z.object({ list: z.array(HistoryRow), ...listTotalShape })),
 });

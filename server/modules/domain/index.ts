@@ -1,3 +1,4 @@
+import { domainPermissions } from '../../../common/permissions/domain';
 import { defineModule } from '../../core/module';
 import { configRoutes } from './config-routes';
 import { domainRoutes } from './domain-routes';
@@ -14,6 +15,7 @@ import { settingRoutes } from './setting-routes';
  */
 export default defineModule({
   name: 'domain',
+  permissions: [domainPermissions],
   order: 160,
   mount: {
     '/admin/domain/domains': domainRoutes,

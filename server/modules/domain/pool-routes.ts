@@ -1,12 +1,13 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ilike, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { DOMAIN_STATUSES, runwayDays } from '../../../common/domain';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
 import { crudResource } from '../../core/resource';
+import { createRoute } from '../../core/route';
 import { containsPattern, iso } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
@@ -73,7 +74,7 @@ const runwayRoute = createRoute({
   security,
   summary:
     'Per pool: domains by status, retired in the last 30 days, days of standby left at that pace, and the domains whose registration or certificate expires within the warning horizon',
-  middleware: asAnyOperator,
+  middleware: can('domain.read'),
   responses: jsonResponse(Runway),
 });
 
@@ -109,7 +110,7 @@ const carouselRoute = createRoute({
   security,
   summary:
     "Each pool's live domains (those the resolve endpoint answers) with their weights as a percentage split of its traffic; a pool with none is listed too",
-  middleware: asAnyOperator,
+  middleware: can('domain.read'),
   responses: jsonResponse(Carousel),
 });
 
@@ -243,8 +244,8 @@ export function poolRoutes() {
       createdAt: iso(r.createdAt) as string,
       updatedAt: iso(r.updatedAt) as string,
     }),
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('domain.read'),
+    write: can('domain.settings'),
     security,
     unique: 'name',
     beforeDelete: async (tx, row) => {

@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { cors } from 'hono/cors';
 import { Code } from '../../../common/codes';
@@ -7,6 +7,7 @@ import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField } from '../../core/errors';
 import { entry } from '../../core/maps';
+import { createRoute } from '../../core/route';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { requireSiteKey, SITE_KEY_HEADER, siteTenantOf } from '../site/routes';

@@ -1,10 +1,11 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, sql } from 'drizzle-orm';
 import { audit, auditedRoute, diff } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { iso, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { readSettings } from './model';
@@ -49,7 +50,7 @@ export function settingRoutes() {
       ...base,
       method: 'get',
       summary: 'The domain settings',
-      middleware: asAnyOperator,
+      middleware: can('domain.read'),
       responses: jsonResponse(Settings),
     }),
     async (c) => ok(c, toApi(await readSettings(c.get('deps').db, tenantOf(c)))),
@@ -61,7 +62,7 @@ export function settingRoutes() {
         method: 'put',
         summary:
           'Save whether the health checker runs, its interval and timeout, the failures that block a domain, auto-replacement and the expiry warning horizon (admin; a stale version is 40900)',
-        middleware: asAdmin,
+        middleware: can('domain.settings'),
         request: { body: jsonBody(UpdateBody) },
         responses: jsonResponse(Settings),
       }),

@@ -1,13 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { imagesPermissions } from '../../../common/permissions/images';
 import { audit, auditedRoute, snapshot } from '../../core/audit';
-import { asAnyOperator, security } from '../../core/auth';
+import { asAnyOperator, can, security } from '../../core/auth';
 import { ownBodyLimit } from '../../core/body';
 import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import { invalidField } from '../../core/errors';
 import { defineModule } from '../../core/module';
+import { createRoute } from '../../core/route';
 import { transaction } from '../../core/shared';
 import { encryptImage, IMAGE_MARKER, imageCipher } from './cipher';
 import { ACCEPTED_TYPES, sniffImage } from './format';
@@ -53,7 +55,7 @@ const upload = createRoute({
   path: '/image',
   tags: ['images'],
   summary: 'Upload an image (JPEG, PNG, GIF or WebP by its bytes, at most IMAGE_MAX_BYTES); stored encrypted',
-  middleware: [...asAnyOperator, multipartOnly, withinImageLimit],
+  middleware: [...can('images.edit'), multipartOnly, withinImageLimit],
   security,
   request: {
     body: {
@@ -163,6 +165,7 @@ function uploadRoutes() {
  */
 export default defineModule({
   name: 'images',
+  permissions: [imagesPermissions],
   order: 50,
   mount: { '/admin/upload': uploadRoutes },
   rootMount: { '/img': () => imageHost() },

@@ -1,4 +1,4 @@
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import { columnTreeRoutes } from '../../core/column-tree';
 import { movieColumns, movies } from './schema';
 
@@ -10,7 +10,7 @@ export const columnRoutes = () =>
     table: movieColumns,
     items: movies,
     itemName: 'movie',
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('movie.read'),
+    write: can('movie.settings'),
     security,
   });

@@ -1,3 +1,4 @@
+import { moviePermissions } from '../../../common/permissions/movie';
 import { defineModule } from '../../core/module';
 import { columnRoutes } from './column-routes';
 import { movieRoutes } from './movie-routes';
@@ -13,6 +14,7 @@ import { tagRoutes } from './tag-routes';
  */
 export default defineModule({
   name: 'movie',
+  permissions: [moviePermissions],
   order: 40,
   mount: {
     '/admin/movie/movies': movieRoutes,

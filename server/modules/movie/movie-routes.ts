@@ -1,13 +1,14 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { isFutureDay } from '../../../common/dates';
 import { audit, auditedRoute, diff, snapshot } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
 import { reviewRoutes } from '../../core/review';
+import { createRoute } from '../../core/route';
 import { guarded, rejectUnknownQuery, transaction, version } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { batchActions, batchFields } from './batch';
@@ -53,7 +54,7 @@ const routes = {
     path: '/',
     tags,
     summary: 'List movies: view=review (pending, rejected), online (online, offline) or all',
-    middleware: asAnyOperator,
+    middleware: can('movie.read'),
     security,
     request: { query: ListQuery },
     responses: jsonResponse(Page),
@@ -63,7 +64,7 @@ const routes = {
     path: '/{id}',
     tags,
     summary: 'One movie with tags, actresses and play entries (URLs built from their sources)',
-    middleware: asAnyOperator,
+    middleware: can('movie.read'),
     security,
     request: idOf,
     responses: jsonResponse(Movie),
@@ -74,7 +75,7 @@ const routes = {
       path: '/',
       tags,
       summary: 'Create a movie (status pending: it enters the review queue)',
-      middleware: asAnyOperator,
+      middleware: can('movie.edit'),
       security,
       request: { body: jsonBody(CreateBody) },
       responses: jsonResponse(Movie),
@@ -86,7 +87,7 @@ const routes = {
       path: '/{id}',
       tags,
       summary: 'Edit a movie (optimistic locking on version; links are replaced when sent)',
-      middleware: asAnyOperator,
+      middleware: can('movie.edit'),
       security,
       request: { ...idOf, body: jsonBody(UpdateBody) },
       responses: jsonResponse(Movie),
@@ -98,7 +99,7 @@ const routes = {
       path: '/{id}',
       tags,
       summary: 'Delete a movie (admin)',
-      middleware: asAdmin,
+      middleware: can('movie.settings'),
       security,
       request: idOf,
       responses: jsonResponse(z.object({ id: z.number() })),
@@ -205,7 +206,7 @@ export function movieRoutes() {
     reviewRoutes({
       table: movies,
       tag: 'movies',
-      guard: asAnyOperator,
+      guard: can('movie.review'),
       security,
       schema: Movie,
       read: readMovie,
@@ -215,7 +216,8 @@ export function movieRoutes() {
           'approve, reject (reason), offline, online, recommend, unrecommend, setColumn (columnId), addTags/removeTags (tagIds), delete (admin): one transaction, all or nothing',
         fields: batchFields,
         actions: batchActions,
-        adminOnly: ['delete'],
+        guard: can('movie.batch'),
+        restricted: { delete: 'movie.settings' },
         // Links reference the movies: inserting a link still goes on while a batch holds them.
         lock: 'no key update',
       },

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { eq, ilike, or } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { MAX_LINE_CODE, SOURCE_CODE_PATTERN } from '../../../common/episodes';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import { ApiError } from '../../core/errors';
 import { crudResource } from '../../core/resource';
 import { boolQuery, containsPattern, countOf } from '../../core/shared';
@@ -76,8 +76,8 @@ export const sourceRoutes = () =>
       priority: fields.priority.optional().default(0),
       enabled: fields.enabled.optional().default(true),
     }),
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('movie.read'),
+    write: can('movie.settings'),
     security,
     unique: 'code',
     beforeDelete: async (tx, row) => {

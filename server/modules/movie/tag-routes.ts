@@ -1,11 +1,12 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { eq, ilike, inArray, sql } from 'drizzle-orm';
 import { auditedRoute, auditMany } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import { idParam, lockRows } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
 import { crudResource, isoTimestamps as toApi } from '../../core/resource';
+import { createRoute } from '../../core/route';
 import { boolQuery, containsPattern, idArray, transaction } from '../../core/shared';
 import { lockMovies, touchMovies } from './model';
 import { movieTagLinks, movieTags } from './schema';
@@ -36,7 +37,7 @@ const mergeRoute = createRoute({
   security,
   summary:
     'Merge the tags `ids` into this one (admin): their movies move here, they are deleted; one transaction',
-  middleware: asAdmin,
+  middleware: can('movie.settings'),
   request: { params: idParam, body: jsonBody(z.object({ ids: idArray(100).min(1) })) },
   responses: jsonResponse(Tag.extend({ moved: z.number() })),
 });
@@ -71,8 +72,8 @@ export function tagRoutes() {
       group: fields.group.optional().default(''),
       hot: fields.hot.optional().default(false),
     }),
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('movie.read'),
+    write: can('movie.settings'),
     security,
     unique: 'name',
     // Its links go by cascade; the movies that carried it change, so an open edit form of one is stale (40900).

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { noticesPermissions } from '../../../common/permissions/notices';
 import { defineModule } from '../../core/module';
 import { liveNotices, noticesPerPlatform } from './model';
 import { noticeRoutes } from './routes';
@@ -6,6 +7,7 @@ import { noticeRoutes } from './routes';
 /** Notices (SPEC.md §2 /setting/notices, API /app/admin/setting/notices): marquee and pop-up notices of the content site. */
 export default defineModule({
   name: 'notices',
+  permissions: [noticesPermissions],
   order: 80,
   mount: { '/admin/setting/notices': noticeRoutes },
   platformUsage: { field: 'notices', count: noticesPerPlatform },

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { eq, ilike, sql } from 'drizzle-orm';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import { crudResource, switchActions } from '../../core/resource';
 import { containsPattern, intQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
@@ -67,8 +67,8 @@ export const noticeRoutes = () =>
       .openapi('NoticeCreate'),
     updateName: 'NoticeUpdate',
     toApi: (r, c) => noticeToApi(r as typeof notices.$inferSelect, c.get('deps').clock.now()),
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('notices.read'),
+    write: can('notices.edit'),
     security,
     // A whole notice is checked: a create, or an update merged over the row (its old platforms may stay).
     beforeSave: async (tx, body, { c, current }) => {

@@ -1,14 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
 import { audit, auditBatch, auditedRoute, auditMany, diff, snapshot } from '../../core/audit';
-import { asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { batchBody, idParam, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import {
   containsPattern,
   id,
@@ -58,7 +59,7 @@ const routes = {
     path: '/',
     tags,
     summary: "A novel's chapters (novelId), by number; free = within the novel's free chapters",
-    middleware: asAnyOperator,
+    middleware: can('novel.read'),
     security,
     request: { query: ListQuery },
     responses: jsonResponse(z.object({ list: z.array(ChapterItem), total: z.number() })),
@@ -68,7 +69,7 @@ const routes = {
     path: '/{id}',
     tags,
     summary: 'One chapter with its content',
-    middleware: asAnyOperator,
+    middleware: can('novel.read'),
     security,
     request: idOf,
     responses: jsonResponse(Chapter),
@@ -79,7 +80,7 @@ const routes = {
       path: '/',
       tags,
       summary: 'Add a chapter after the last one of its novel (the word count is computed here)',
-      middleware: asAnyOperator,
+      middleware: can('novel.edit'),
       security,
       request: { body: jsonBody(CreateBody) },
       responses: jsonResponse(Chapter),
@@ -91,7 +92,7 @@ const routes = {
       path: '/{id}',
       tags,
       summary: 'Edit a chapter’s title and content (optimistic locking; the word count is recomputed)',
-      middleware: asAnyOperator,
+      middleware: can('novel.edit'),
       security,
       request: { ...idOf, body: jsonBody(UpdateBody) },
       responses: jsonResponse(Chapter),
@@ -103,7 +104,7 @@ const routes = {
       path: '/{id}',
       tags,
       summary: 'Delete a chapter; the chapters after it move up one number',
-      middleware: asAnyOperator,
+      middleware: can('novel.edit'),
       security,
       request: idOf,
       responses: jsonResponse(z.object({ id: z.number() })),
@@ -115,7 +116,7 @@ const routes = {
       path: '/batch',
       tags,
       summary: 'delete: the chapters go and their novels are renumbered, in one transaction (all or nothing)',
-      middleware: asAnyOperator,
+      middleware: can('novel.batch'),
       security,
       request: { body: jsonBody(BatchBody) },
       responses: jsonResponse(z.object({ changed: z.number() })),
@@ -126,7 +127,7 @@ const routes = {
     path: '/{id}/move',
     tags,
     summary: 'Swap a chapter with the one before (up) or after (down) it',
-    middleware: asAnyOperator,
+    middleware: can('novel.edit'),
     security,
     request: { ...idOf, body: jsonBody(z.object({ direction: z.enum(['up', 'down']) })) },
     responses: jsonResponse(ChapterItem),
@@ -137,7 +138,7 @@ const routes = {
     tags,
     summary:
       "Put a novel's chapters in this order: `ids` must be all of its chapters, each once (else 40900: the list changed)",
-    middleware: asAnyOperator,
+    middleware: can('novel.edit'),
     security,
     request: { ...idOf, body: jsonBody(z.object({ ids: idArray(50_000).min(1) })) },
     responses: jsonResponse(z.object({ changed: z.number() })),

@@ -1,16 +1,17 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, eq, gt, max } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { countWords } from '../../../common/words';
 import { auditedRoute, auditMany, readOnlyRoute } from '../../core/audit';
-import { asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import { ownBodyLimit } from '../../core/body';
 import type { AppContext, AppEnv } from '../../core/context';
 import { idParam } from '../../core/crud';
 import { jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
 import { enumParams, translate } from '../../core/i18n';
+import { createRoute } from '../../core/route';
 import { transaction } from '../../core/shared';
 import { appendChapters, lockNovel } from './chapters';
 import { decodeText, type SplitChapter, splitChapters } from './import';
@@ -95,7 +96,7 @@ const routes = {
       tags: ['novel chapters'],
       summary:
         'Dry run of an import: the encoding found, the chapters the file splits into (titles, word counts) and the text before the first heading; nothing is written',
-      middleware: [...asAnyOperator, multipartOnly, withinImportLimit],
+      middleware: [...can('novel.edit'), multipartOnly, withinImportLimit],
       security,
       request: { params: idParam, body: form() },
       responses: jsonResponse(Preview),
@@ -107,7 +108,7 @@ const routes = {
     tags: ['novel chapters'],
     summary:
       'Import a TXT file (UTF-8 or GB18030) split at its chapter headings: the chapters are appended after the last one, in one transaction',
-    middleware: [...asAnyOperator, multipartOnly, withinImportLimit],
+    middleware: [...can('novel.edit'), multipartOnly, withinImportLimit],
     security,
     request: { params: idParam, body: form(keepPreface) },
     responses: jsonResponse(Imported),

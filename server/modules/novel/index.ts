@@ -1,4 +1,5 @@
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { novelPermissions } from '../../../common/permissions/novel';
+import { can, security } from '../../core/auth';
 import { columnTreeRoutes } from '../../core/column-tree';
 import { defineModule } from '../../core/module';
 import { chapterOrderRoutes, chapterRoutes } from './chapter-routes';
@@ -13,6 +14,7 @@ import { novelColumns, novels } from './schema';
  */
 export default defineModule({
   name: 'novel',
+  permissions: [novelPermissions],
   order: 70,
   mount: {
     '/admin/novel/novels': () => novelRoutes().route('/', importRoutes()).route('/', chapterOrderRoutes()),
@@ -24,8 +26,8 @@ export default defineModule({
         table: novelColumns,
         items: novels,
         itemName: 'novel',
-        read: asAnyOperator,
-        write: asAdmin,
+        read: can('novel.read'),
+        write: can('novel.settings'),
         security,
       }),
   },

@@ -1,14 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { SERIAL_STATUSES } from '../../../common/novel';
 import { audit, auditedRoute, diff, snapshot } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { idParam, listQuery, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, invalidField, notFound } from '../../core/errors';
 import { type ReviewBatchAction, reviewRoutes } from '../../core/review';
+import { createRoute } from '../../core/route';
 import {
   assertRefs,
   containsPattern,
@@ -75,7 +76,7 @@ const routes = {
     tags,
     summary:
       'List novels (filters: q = title or author contains, author, column, tag, statuses, created range)',
-    middleware: asAnyOperator,
+    middleware: can('novel.read'),
     security,
     request: { query: ListQuery },
     responses: jsonResponse(z.object({ list: z.array(Novel), ...listTotalShape })),
@@ -85,7 +86,7 @@ const routes = {
     path: '/{id}',
     tags,
     summary: 'One novel',
-    middleware: asAnyOperator,
+    middleware: can('novel.read'),
     security,
     request: idOf,
     responses: jsonResponse(Novel),
@@ -96,7 +97,7 @@ const routes = {
       path: '/',
       tags,
       summary: 'Create a novel (status pending: it enters the review list)',
-      middleware: asAnyOperator,
+      middleware: can('novel.edit'),
       security,
       request: { body: jsonBody(CreateBody) },
       responses: jsonResponse(Novel),
@@ -108,7 +109,7 @@ const routes = {
       path: '/{id}',
       tags,
       summary: 'Edit a novel (optimistic locking on version)',
-      middleware: asAnyOperator,
+      middleware: can('novel.edit'),
       security,
       request: { ...idOf, body: jsonBody(UpdateBody) },
       responses: jsonResponse(Novel),
@@ -120,7 +121,7 @@ const routes = {
       path: '/{id}',
       tags,
       summary: 'Delete a novel with its chapters (admin)',
-      middleware: asAdmin,
+      middleware: can('novel.settings'),
       security,
       request: idOf,
       responses: jsonResponse(z.object({ id: z.number() })),
@@ -292,7 +293,7 @@ export function novelRoutes() {
     reviewRoutes({
       table: novels,
       tag: 'novels',
-      guard: asAnyOperator,
+      guard: can('novel.review'),
       security,
       schema: Novel,
       read: readNovel,
@@ -308,7 +309,8 @@ export function novelRoutes() {
           'approve, reject (reason), offline, online, setColumn (columnId), delete (admin): one transaction, all or nothing',
         fields: { columnId: id.optional() },
         actions: batchActions,
-        adminOnly: ['delete'],
+        guard: can('novel.batch'),
+        restricted: { delete: 'novel.settings' },
       },
     }),
   );

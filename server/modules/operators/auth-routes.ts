@@ -1,14 +1,16 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
+import { permissionsOf } from '../../../common/permissions';
 import { audit, auditedRoute } from '../../core/audit';
-import { asAnyOperator, security } from '../../core/auth';
+import { asAnyOperator, requirePermission, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { hashPassword, verifyPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, forbidden, invalidField, notFound } from '../../core/errors';
+import { ApiError, invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { newPassword, UserInfo } from './model';
-import { operators } from './schema';
+import { operators, roles } from './schema';
 import { createSession, replaceSessions, revokeSession } from './sessions';
 import { attemptSucceeded, beginAttempt, pause } from './throttle';
 
@@ -113,21 +115,24 @@ export function authRoutes() {
         nickname: me.nickname,
         account: me.account,
         role: me.role,
+        permissions: [...me.permissions].sort(),
       });
     }
-    if (me.role !== 'admin') throw forbidden();
+    requirePermission(c, 'operators.settings');
     const [op] = await c
       .get('deps')
       .db.select()
       .from(operators)
       .where(and(eq(operators.id, id), isNull(operators.deletedAt)));
     if (!op) throw notFound();
+    const [role] = await c.get('deps').db.select().from(roles).where(eq(roles.name, op.role));
     return ok(c, {
       uid: op.id,
       avatar: op.avatar,
       nickname: op.nickname,
       account: op.account,
       role: op.role,
+      permissions: role ? permissionsOf(role, c.get('permissions')).sort() : [],
     });
   });
 

@@ -1,5 +1,8 @@
+import { operatorsPermissions } from '../../../common/permissions/operators';
+import { rolesPermissions } from '../../../common/permissions/roles';
 import { defineModule } from '../../core/module';
 import { authRoutes } from './auth-routes';
+import { roleRoutes } from './role-routes';
 import { operatorRoutes } from './routes';
 import { resolveSession } from './sessions';
 
@@ -10,11 +13,12 @@ import { resolveSession } from './sessions';
  */
 export default defineModule({
   name: 'operators',
+  permissions: [operatorsPermissions, rolesPermissions],
   order: 20,
-  mount: { '/admin': authRoutes, '/admin/operators': operatorRoutes },
+  mount: { '/admin': authRoutes, '/admin/operators': operatorRoutes, '/admin/setting/roles': roleRoutes },
   authenticate: (c, token) => {
     const { db, clock, config } = c.get('deps');
-    return resolveSession(db, token, clock.now(), config.sessionIdleMs);
+    return resolveSession(db, token, clock.now(), config.sessionIdleMs, c.get('permissions'));
   },
 });
 export { ensureFirstAdmin } from './bootstrap';

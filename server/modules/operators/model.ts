@@ -2,7 +2,8 @@ import { z } from '@hono/zod-openapi';
 import { imageField } from '../images/paths';
 import { operators } from './schema';
 
-export const ROLES = ['user', 'admin'] as const;
+/** A role's name (roles.name): the built-ins `admin` and `user`, or a role made at /setting/roles. */
+export const roleName = z.string().trim().min(1).max(32);
 
 /** A new password: at least 8 characters with letters and digits. */
 export const newPassword = z
@@ -39,7 +40,7 @@ export const Operator = z
     account: z.string(),
     nickname: z.string(),
     avatar: z.string(),
-    role: z.enum(ROLES),
+    role: z.string(),
     disabled: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -55,6 +56,8 @@ export const UserInfo = z
     avatar: z.string(),
     nickname: z.string(),
     account: z.string(),
-    role: z.enum(ROLES),
+    role: z.string(),
+    /** What the operator's role allows (`<section>.<action>`): the SPA's menu, guards and read-only screens. */
+    permissions: z.array(z.string()),
   })
   .openapi('UserInfo');

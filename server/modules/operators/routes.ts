@@ -1,9 +1,9 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, ilike, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { foldForMatch } from '../../../common/fold';
 import { audit, auditBatch, auditedRoute, diff, snapshot } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { asAnyOperator, can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import {
   batchBody,
@@ -18,12 +18,13 @@ import {
 } from '../../core/crud';
 import { hashPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, notFound } from '../../core/errors';
+import { ApiError, invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { duplicate, lookalike, rejectUnknownQuery } from '../../core/shared';
 import { listTotalShape } from '../../core/totals';
 import type { Tx } from '../../db/types';
-import { account, avatar, newPassword, nickname, Operator, operatorColumns, ROLES } from './model';
-import { operators } from './schema';
+import { account, avatar, newPassword, nickname, Operator, operatorColumns, roleName } from './model';
+import { operators, roles } from './schema';
 import { replaceSessions } from './sessions';
 
 const live = isNull(operators.deletedAt);
@@ -41,12 +42,12 @@ const list = createRoute({
   path: '/',
   tags,
   summary: 'List operators',
-  middleware: asAdmin,
+  middleware: can('operators.settings'),
   security,
   request: {
     query: listQuery(['id', 'account', 'createdAt', 'lastLoginAt'], {
       q: z.string().max(64).optional(),
-      role: z.enum(ROLES).optional(),
+      role: roleName.optional(),
       disabled: z.enum(['true', 'false']).optional(),
     }),
   },
@@ -70,7 +71,7 @@ const getOne = createRoute({
   path: '/{id}',
   tags,
   summary: 'One operator',
-  middleware: asAdmin,
+  middleware: can('operators.settings'),
   security,
   request: idOf,
   responses: jsonResponse(Operator),
@@ -82,7 +83,7 @@ const create = createRoute(
     path: '/',
     tags,
     summary: 'Create an operator',
-    middleware: asAdmin,
+    middleware: can('operators.settings'),
     security,
     request: {
       body: jsonBody(
@@ -91,7 +92,7 @@ const create = createRoute(
           password: newPassword,
           nickname: nickname.optional().default(''),
           avatar: avatar.optional().default(''),
-          role: z.enum(ROLES),
+          role: roleName,
         }),
       ),
     },
@@ -105,7 +106,7 @@ const update = createRoute(
     path: '/{id}',
     tags,
     summary: 'Edit nickname, avatar and role (optimistic locking on version)',
-    middleware: asAdmin,
+    middleware: can('operators.settings'),
     security,
     request: {
       ...idOf,
@@ -113,7 +114,7 @@ const update = createRoute(
         z.object({
           nickname: nickname.optional(),
           avatar: avatar.optional(),
-          role: z.enum(ROLES).optional(),
+          role: roleName.optional(),
           version: z.number().int().positive().max(PG_INT_MAX),
         }),
       ),
@@ -128,7 +129,7 @@ const remove = createRoute(
     path: '/{id}',
     tags,
     summary: 'Delete an operator (its sessions end with errCode 2001)',
-    middleware: asAdmin,
+    middleware: can('operators.settings'),
     security,
     request: idOf,
     responses: jsonResponse(Operator),
@@ -142,7 +143,7 @@ const toggle = (action: 'disable' | 'enable') =>
       path: `/{id}/${action}`,
       tags,
       summary: `${action} an operator`,
-      middleware: asAdmin,
+      middleware: can('operators.settings'),
       security,
       request: idOf,
       responses: jsonResponse(Operator),
@@ -155,7 +156,7 @@ const resetPassword = createRoute(
     path: '/{id}/reset-password',
     tags,
     summary: "Set an operator's password (its sessions end with 50012)",
-    middleware: asAdmin,
+    middleware: can('operators.settings'),
     security,
     request: { ...idOf, body: jsonBody(z.object({ password: newPassword })) },
     responses: jsonResponse(z.null()),
@@ -168,7 +169,7 @@ const batch = createRoute(
     path: '/batch',
     tags,
     summary: 'Enable, disable or delete several operators in one transaction',
-    middleware: asAdmin,
+    middleware: can('operators.settings'),
     security,
     request: { body: jsonBody(batchBody(['enable', 'disable', 'delete'] as const)) },
     responses: jsonResponse(z.object({ changed: z.number() })),
@@ -194,6 +195,13 @@ function toApi(row: Record<string, unknown>) {
 /** An admin may not disable, delete or demote itself: the back-office always keeps one admin who can act. */
 function assertNotSelf(c: AppContext, ids: number[]) {
   if (ids.includes(c.get('operator').id)) throw new ApiError(Code.INVALID, 'operator.self');
+}
+
+/** The role an operator is given must exist (a role made at /setting/roles or a built-in): 40000 naming `role`. */
+async function assertRole(tx: Tx, name: string | undefined) {
+  if (name === undefined) return;
+  const [found] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).for('share');
+  if (!found) throw invalidField('role', 'field.invalid');
 }
 
 /** One operator's action is logged with its id; several (the batch) with their ids and counts. */
@@ -298,6 +306,7 @@ export function operatorRoutes() {
     if (same) throw lookalike('account', same.account, body.account);
     try {
       const row = await db.transaction(async (tx) => {
+        await assertRole(tx, body.role);
         const [r] = await tx
           .insert(operators)
           .values({
@@ -325,8 +334,10 @@ export function operatorRoutes() {
   app.openapi(update, async (c) => {
     const { id } = c.req.valid('param');
     const { version, ...patch } = c.req.valid('json');
-    if (patch.role && patch.role !== 'admin') assertNotSelf(c, [id]);
+    // Nobody changes their own role: an admin cannot demote itself and a custom role cannot promote itself.
+    if (patch.role !== undefined && patch.role !== c.get('operator').role) assertNotSelf(c, [id]);
     const row = await c.get('deps').db.transaction(async (tx) => {
+      await assertRole(tx, patch.role);
       const [before] = await tx
         .select(operatorColumns)
         .from(operators)

@@ -23,7 +23,8 @@ export const operators = pgTable(
     passwordHash: text('password_hash').notNull(),
     nickname: varchar('nickname', { length: 64 }).notNull().default(''),
     avatar: text('avatar').notNull().default(''),
-    role: varchar('role', { length: 8 }).$type<'user' | 'admin'>().notNull().default('user'),
+    /** The role's name (roles.name, 0190): the built-ins `admin` and `user` or a custom role. */
+    role: varchar('role', { length: 32 }).notNull().default('user'),
     disabled: boolean('disabled').notNull().default(false),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -35,6 +36,25 @@ export const operators = pgTable(
     uniqueIndex('operators_account_live').on(t.account).where(sql`${t.deletedAt} is null`),
     uniqueIndex('operators_account_key_live').on(t.accountKey).where(sql`${t.deletedAt} is null`),
   ],
+);
+
+/**
+ * A named set of permissions (`<section>.<action>`, 0190). The built-ins `admin` and `user` store none: their
+ * permissions come from the sections' declarations (common/permissions.ts `permissionsOf`). `version` counts saves.
+ */
+export const roles = pgTable(
+  'roles',
+  {
+    id: serial('id').primaryKey(),
+    tenant: integer('tenant').notNull().default(0),
+    name: varchar('name', { length: 32 }).notNull(),
+    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    builtin: boolean('builtin').notNull().default(false),
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('roles_name').on(t.name)],
 );
 
 /** A login. The token is returned once; only its SHA-256 is kept. */

@@ -1,12 +1,13 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
-import type { SessionOperator } from '../../core/context';
+import { permissionsOf } from '../../../common/permissions';
+import type { PermissionCatalog, SessionOperator } from '../../core/context';
 import { newToken, sha256Hex } from '../../core/crypto';
 import { ApiError, accountDisabled } from '../../core/errors';
 import { entry } from '../../core/maps';
 import { keyOf } from '../../db/stand-in';
 import type { Executor } from '../../db/types';
-import { operators, sessions } from './schema';
+import { operators, roles, sessions } from './schema';
 
 /** How stale `last_seen_at` may get before a request refreshes it (saves a write on most requests). */
 const TOUCH_EVERY_MS = 60_000;
@@ -42,9 +43,14 @@ const lookupOf = (db: Executor) =>
       role: operators.role,
       disabled: operators.disabled,
       deletedAt: operators.deletedAt,
+      roleId: roles.id,
+      roleVersion: roles.version,
+      builtin: roles.builtin,
+      permissions: roles.permissions,
     })
     .from(sessions)
     .innerJoin(operators, eq(operators.id, sessions.operatorId))
+    .leftJoin(roles, eq(roles.name, operators.role))
     .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
     .prepare('zg_session_lookup');
 
@@ -58,6 +64,29 @@ function sessionLookup(db: Executor) {
 }
 
 /**
+ * A role's permissions as a set, kept per database and role version (a save bumps the version, so the next request
+ * reads the new set) and per catalog (the built-ins follow the mounted modules' declarations).
+ */
+const permissionSets = new WeakMap<PermissionCatalog, WeakMap<object, Map<string, ReadonlySet<string>>>>();
+function permissionSet(
+  db: Executor,
+  catalog: PermissionCatalog,
+  role: { id: number; version: number; name: string; builtin: boolean; permissions: readonly string[] },
+): ReadonlySet<string> {
+  const perDb = entry(permissionSets, catalog, () => new WeakMap<object, Map<string, ReadonlySet<string>>>());
+  const sets = entry(perDb, keyOf(db) as object, () => new Map<string, ReadonlySet<string>>());
+  const key = `${role.id}@${role.version}`;
+  let set = sets.get(key);
+  if (!set) {
+    // Older versions of the role are dropped: only the current one is ever asked for again.
+    for (const k of sets.keys()) if (k.startsWith(`${role.id}@`)) sets.delete(k);
+    set = new Set(permissionsOf(role, catalog));
+    sets.set(key, set);
+  }
+  return set;
+}
+
+/**
  * The operator behind a token, or the envelope error that says why not: unknown or logged-out token 50008,
  * replaced (password changed or reset) 50012, idle too long 50014, operator disabled or deleted errCode 2001.
  */
@@ -66,6 +95,7 @@ export async function resolveSession(
   token: string | undefined,
   now: Date,
   idleMs: number,
+  catalog: PermissionCatalog,
 ): Promise<SessionOperator> {
   if (!token || token.length > 200) throw new ApiError(Code.ILLEGAL_TOKEN, 'illegalToken');
   const [row] = await sessionLookup(db).execute({ tokenHash: await sha256Hex(token) });
@@ -83,6 +113,17 @@ export async function resolveSession(
     nickname: row.nickname,
     avatar: row.avatar,
     role: row.role,
+    // The role is read with the session on every request: a changed role counts from the next request on.
+    permissions:
+      row.roleId === null
+        ? new Set()
+        : permissionSet(db, catalog, {
+            id: row.roleId,
+            version: row.roleVersion ?? 0,
+            name: row.role,
+            builtin: row.builtin ?? false,
+            permissions: row.permissions ?? [],
+          }),
     sessionId: row.sessionId,
   };
 }

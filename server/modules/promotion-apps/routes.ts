@@ -1,12 +1,13 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { and, asc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { auditedRoute, auditMany } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import { PG_INT_MAX } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
 import { crudResource, switchActions } from '../../core/resource';
+import { createRoute } from '../../core/route';
 import { boolQuery, containsPattern, countOf, intQuery, iso, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { isHttpUrl } from '../../core/url';
@@ -87,7 +88,7 @@ const reorderRoute = createRoute({
   security,
   summary:
     'Put every promotion app of the tenant in this order (admin): `ids` must be all of them, or 40900 (the list changed: reload); positions become 1, 2, 3… in one transaction',
-  middleware: asAdmin,
+  middleware: can('promotion-apps.edit'),
   request: { body: jsonBody(ReorderBody) },
   responses: jsonResponse(z.object({ changed: z.number() })),
 });
@@ -161,8 +162,8 @@ export function promotionRoutes() {
       .openapi('PromotionAppCreate'),
     updateName: 'PromotionAppUpdate',
     toApi: (r) => toApi(r as Row),
-    read: asAnyOperator,
-    write: asAdmin,
+    read: can('promotion-apps.read'),
+    write: can('promotion-apps.edit'),
     security,
     beforeSave: async (tx, body, { c, current }) => {
       const tenant = tenantOf(c);

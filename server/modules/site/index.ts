@@ -1,3 +1,4 @@
+import { sitePermissions } from '../../../common/permissions/site';
 import { defineModule } from '../../core/module';
 import { siteKeyRoutes, siteRoutes } from './routes';
 
@@ -7,6 +8,7 @@ import { siteKeyRoutes, siteRoutes } from './routes';
  */
 export default defineModule({
   name: 'site',
+  permissions: [sitePermissions],
   order: 130,
   mount: {
     '/site': (modules) => {

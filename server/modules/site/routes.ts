@@ -1,14 +1,15 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { createMiddleware } from 'hono/factory';
 import { Code } from '../../../common/codes';
 import { audit, auditedRoute, REDACTED } from '../../core/audit';
-import { asAdmin, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { envelopeOf, jsonResponse, ok } from '../../core/envelope';
 import { ApiError } from '../../core/errors';
 import type { SitePart, TenantSettings } from '../../core/module';
+import { createRoute } from '../../core/route';
 import { intQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import {
@@ -107,7 +108,7 @@ const keyRoutes = {
     tags: ['site (public)'],
     security,
     summary: "The tenant's site key for the public site API (admin; null until one is made)",
-    middleware: asAdmin,
+    middleware: can('site.settings'),
     responses: jsonResponse(SiteKey),
   }),
   regenerate: createRoute(
@@ -117,7 +118,7 @@ const keyRoutes = {
       tags: ['site (public)'],
       security,
       summary: 'Make a new site key (admin); the old one stops working at once',
-      middleware: asAdmin,
+      middleware: can('site.settings'),
       responses: jsonResponse(SiteKey),
     }),
   ),
@@ -129,7 +130,7 @@ const keyRoutes = {
       security,
       summary:
         "Make a new server secret for the site's server (admin): answered once, stored encrypted, never shown again; the old one stops working at once",
-      middleware: asAdmin,
+      middleware: can('site.settings'),
       responses: jsonResponse(SiteSecret),
     }),
   ),

@@ -1,12 +1,14 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
+import { statisticsSettingsPermissions } from '../../../common/permissions/statistics-settings';
 import { audit, auditedRoute, diff } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { conflict } from '../../core/errors';
 import { defineModule } from '../../core/module';
+import { createRoute } from '../../core/route';
 import { transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import type { Executor } from '../../db/types';
@@ -83,7 +85,7 @@ const routes = {
     tags: ['statistics settings'],
     security,
     summary: "What the site's event collector does (defaults until the first save)",
-    middleware: asAnyOperator,
+    middleware: can('statistics-settings.read'),
     responses: jsonResponse(Statistics),
   }),
   save: createRoute(
@@ -94,7 +96,7 @@ const routes = {
       security,
       summary:
         "Save the collector's settings (admin; fields not sent are kept; a stale version is 40900; snippets are text, never run)",
-      middleware: asAdmin,
+      middleware: can('statistics-settings.edit'),
       request: { body: jsonBody(Patch) },
       responses: jsonResponse(Statistics),
     }),
@@ -192,6 +194,7 @@ function statisticsSettingsRoutes() {
  */
 export default defineModule({
   name: 'statistics-settings',
+  permissions: [statisticsSettingsPermissions],
   order: 100,
   mount: { '/admin/setting/statistics': statisticsSettingsRoutes },
   platformUsage: { field: 'snippets', count: snippetsPerPlatform },

@@ -1,3 +1,4 @@
+import { statisticsPermissions } from '../../../common/permissions/statistics';
 import { defineModule } from '../../core/module';
 import { EVENTS_MOUNT, ingestRoutes, statsRoutes } from './routes';
 import { seedEvents } from './seed';
@@ -9,6 +10,7 @@ import { seedEvents } from './seed';
  */
 export default defineModule({
   name: 'statistics',
+  permissions: [statisticsPermissions],
   order: 110,
   mount: { [EVENTS_MOUNT]: ingestRoutes, '/admin/stats': statsRoutes },
   // A month of sample events through the ingestion, then the rollup (after the movies they view).

@@ -1,15 +1,16 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, eq, sql } from 'drizzle-orm';
 import { cors } from 'hono/cors';
 import { Code } from '../../../common/codes';
 import { PAGE_SIZES } from '../../../common/paging';
 import { dayOf, daysIn, isDay, type Period } from '../../../common/period';
 import { audit, auditedRoute, diff, snapshot } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, type FieldErrors, invalidField, notFound, ValidationError } from '../../core/errors';
 import { fieldMessage } from '../../core/i18n';
+import { createRoute } from '../../core/route';
 import { containsPattern, intQuery, rejectUnknownQuery, transaction } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { listTotalShape } from '../../core/totals';
@@ -143,7 +144,7 @@ const reportRoute = <N extends ReportName>(name: N) =>
     summary: summaries[name],
     description:
       'Reads only the rollups. Days are YYYY-MM-DD in the tenant time zone (from/to default to today); compare=true adds the previous period of the same length.',
-    middleware: asAnyOperator,
+    middleware: can('statistics.read'),
     request: { query: reportQueries[name] as (typeof reportQueries)[N] },
     responses: jsonResponse(ReportAnswer),
   });
@@ -154,7 +155,7 @@ const metaRoute = createRoute({
   tags: [TAG],
   security,
   summary: "The tenant's time zone, today there, and the first day with rolled-up data",
-  middleware: asAnyOperator,
+  middleware: can('statistics.read'),
   responses: jsonResponse(
     z
       .object({ timeZone: z.string(), today: z.string(), earliest: z.string().nullable() })
@@ -168,7 +169,7 @@ const rollupRoute = createRoute({
   tags: [TAG],
   security,
   summary: 'Run the rollup now (admin): fold the raw events received since the last run into the reports',
-  middleware: asAdmin,
+  middleware: can('statistics.settings'),
   responses: jsonResponse(
     z
       .object({ ran: z.boolean(), days: z.number(), droppedPartitions: z.number() })
@@ -194,7 +195,7 @@ const stuckRoute = createRoute({
   security,
   summary:
     'Days whose rollup failed for a reason retrying will not fix (admin); the rollup goes on with the others. POST /rollup tries them again',
-  middleware: asAdmin,
+  middleware: can('statistics.settings'),
   responses: jsonResponse(z.object({ list: z.array(StuckDay) })),
 });
 
@@ -215,7 +216,7 @@ const adoptRoute = createRoute({
   security,
   summary:
     'Demand gap (admin): add a zero-result keyword as an alias of an actress, or a tag of a movie, novel or actress',
-  middleware: asAdmin,
+  middleware: can('statistics.settings'),
   request: { body: jsonBody(AdoptBody) },
   responses: jsonResponse(
     z.object({ target: z.string(), id: z.number(), as: z.string(), keyword: z.string() }),

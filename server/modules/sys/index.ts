@@ -1,15 +1,17 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { parseAllowEntry } from '../../../common/hosts';
 import { isTimeZone } from '../../../common/period';
+import { sysPermissions } from '../../../common/permissions/sys';
 import { audit, auditedRoute, diff } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { asAnyOperator, can, hasPermission, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { isUniqueViolation } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { ApiError, conflict, invalidField } from '../../core/errors';
 import { defineModule } from '../../core/module';
+import { createRoute } from '../../core/route';
 import { imageField } from '../images/paths';
 import { bumpSiteVersion } from '../site/state';
 import { platformUsageRoutes } from './platform-usage';
@@ -139,7 +141,7 @@ const updateSetting = createRoute(
     path: '/updateSetting',
     tags: ['system'],
     summary: "Save fields of a tenant's settings (others are kept; a stale version is 40900)",
-    middleware: asAdmin,
+    middleware: can('sys.settings'),
     security,
     request: { body: jsonBody(SettingsPatch) },
     responses: jsonResponse(Settings),
@@ -160,14 +162,14 @@ function settingRoutes() {
     const settings = await readSettings(c.get('deps').db, t);
     // An operator (role user) reads all of the tenant the admin works on; of another tenant only what the site
     // shows anyway (the base fields, imgdomain, platforms), never the fields kept as sent.
-    if (t !== defaultTenant && c.get('operator').role !== 'admin') {
+    if (t !== defaultTenant && !hasPermission(c, 'sys.settings')) {
       const visible = new Set(['tenant', 'version', 'imgdomain', 'platforms', ...Object.keys(baseFields)]);
       return ok(
         c,
         Object.fromEntries(Object.entries(settings).filter(([k]) => visible.has(k))) as typeof settings,
       );
     }
-    if (c.get('operator').role !== 'admin')
+    if (!hasPermission(c, 'sys.settings'))
       return ok(
         c,
         Object.fromEntries(Object.entries(settings).filter(([k]) => !ADMIN_ONLY.has(k))) as typeof settings,
@@ -230,6 +232,7 @@ function settingRoutes() {
  */
 export default defineModule({
   name: 'sys',
+  permissions: [sysPermissions],
   order: 30,
   mount: {
     '/admin/sys': settingRoutes,

@@ -1,8 +1,9 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { asAdmin, security } from '../../core/auth';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
 import type { PlatformUsage } from '../../core/module';
+import { createRoute } from '../../core/route';
 import { tenantOf } from '../../core/tenant';
 
 /**
@@ -23,7 +24,7 @@ export function platformUsageRoutes(counters: readonly PlatformUsage[]) {
     tags: ['system'],
     security,
     summary: `How much uses each platform key (${counters.map((u) => u.field).join(', ')}): asked before a platform is removed (admin)`,
-    middleware: asAdmin,
+    middleware: can('sys.settings'),
     request: {
       query: z.object({
         keys: z

@@ -1,3 +1,4 @@
+import { usersPermissions } from '../../../common/permissions/users';
 import { defineModule } from '../../core/module';
 import { siteSignupRoutes, userRoutes } from './routes';
 import { seedUsers } from './seed';
@@ -9,6 +10,7 @@ import { seedUsers } from './seed';
  */
 export default defineModule({
   name: 'users',
+  permissions: [usersPermissions],
   order: 140,
   mount: { '/admin/users': userRoutes, '/site/users': siteSignupRoutes },
   seed: (db, at) => seedUsers(db, { seed: at.seed, tenant: at.config.defaultTenant, now: at.now }),

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq } from 'drizzle-orm';
 import {
   MAX_POINTS,
@@ -8,11 +8,12 @@ import {
   USER_GROUPS,
 } from '../../../common/users';
 import { audit, auditedRoute, diff } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, security } from '../../core/auth';
 import type { AppEnv } from '../../core/context';
 import { idParam, updateVersioned } from '../../core/crud';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { invalidField, notFound } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { iso, transaction, version } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import type { Executor } from '../../db/types';
@@ -82,7 +83,7 @@ const routes = {
       security,
       summary:
         'Change a member (admin): group, VIP level and expiry, points; optimistic locking on version (a stale one is 40900, nothing written)',
-      middleware: asAdmin,
+      middleware: can('users.edit'),
       request: { params: idParam, body: jsonBody(EditBody) },
       responses: jsonResponse(SiteUser),
     }),
@@ -93,7 +94,7 @@ const routes = {
     tags,
     security,
     summary: "A member's bans, newest first: when and by whom, what each hid and blacklisted, and its undo",
-    middleware: asAnyOperator,
+    middleware: can('users.read'),
     request: { params: idParam },
     responses: jsonResponse(z.object({ list: z.array(Ban) })),
   }),
@@ -104,7 +105,7 @@ const routes = {
       tags,
       security,
       summary: `A one-time code with which the member sets a new password on the site (admin): answered once, kept hashed, valid ${RESET_CODE_HOURS} hours, replaces an unused earlier code`,
-      middleware: asAdmin,
+      middleware: can('users.edit'),
       request: { params: idParam },
       responses: jsonResponse(ResetCode),
     }),
@@ -116,7 +117,7 @@ const routes = {
     security,
     summary:
       "The member's latest reset code (admin): when and by whom it was issued, until when, whether it was used or spent by wrong tries; null when none",
-    middleware: asAdmin,
+    middleware: can('users.edit'),
     request: { params: idParam },
     responses: jsonResponse(ResetCodeState),
   }),

@@ -1,10 +1,11 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { RESET_CODE_HOURS, RESET_CODE_TRIES } from '../../../common/users';
 import type { AppEnv } from '../../core/context';
 import { hashPassword, sha256Hex } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
 import { invalidField } from '../../core/errors';
+import { createRoute } from '../../core/route';
 import { transaction } from '../../core/shared';
 import type { Tx } from '../../db/types';
 import { newPassword } from '../operators/model';

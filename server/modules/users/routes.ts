@@ -1,18 +1,19 @@
-import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { Code } from '../../../common/codes';
 import { cleanBlacklistEntry, parseAddress } from '../../../common/comment';
 import { foldForMatch } from '../../../common/fold';
 import { MAX_VIP_DAYS, USER_GROUPS } from '../../../common/users';
 import { audit, auditBatch, auditedRoute } from '../../core/audit';
-import { asAdmin, asAnyOperator, security } from '../../core/auth';
+import { can, hasPermission, requirePermission, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { batchBody, idParam, isUniqueViolation } from '../../core/crud';
 import { hashPassword, verifyPassword } from '../../core/crypto';
 import { jsonBody, jsonResponse, ok } from '../../core/envelope';
-import { ApiError, conflict, forbidden, invalidField, notFound } from '../../core/errors';
+import { ApiError, conflict, invalidField, notFound } from '../../core/errors';
 import type { MemberBan, ServerModule } from '../../core/module';
 import { listGetRoutes } from '../../core/resource';
+import { createRoute } from '../../core/route';
 import { duplicate, lookalike, transaction } from '../../core/shared';
 import { lockTenantRows, tenantOf } from '../../core/tenant';
 import type { Tx } from '../../db/types';
@@ -55,7 +56,7 @@ const routes = {
       security,
       summary:
         'enable, disable, group (with group), extendVip (admin; days, level): one transaction, all or nothing; answers {changed}',
-      middleware: asAnyOperator,
+      middleware: can('users.batch'),
       request: { body: jsonBody(BatchBody) },
       responses: jsonResponse(z.object({ changed: z.number() })),
     }),
@@ -68,7 +69,7 @@ const routes = {
       security,
       summary:
         'Ban (admin): the member is banned, their shown and pending comments and guestbook entries hidden, their last address blacklisted; what changed is kept for the undo',
-      middleware: asAdmin,
+      middleware: can('users.edit'),
       request: {
         params: idParam,
         body: { required: false, content: { 'application/json': { schema: VersionBody } } },
@@ -84,7 +85,7 @@ const routes = {
       security,
       summary:
         'Undo the last ban (admin): puts back what it changed and nothing else (items changed since stay as they are)',
-      middleware: asAdmin,
+      middleware: can('users.edit'),
       request: { params: idParam },
       responses: jsonResponse(UndoAnswer),
     }),
@@ -313,7 +314,7 @@ export function userRoutes(modules: readonly ServerModule[]) {
     tag: 'site users',
     schema: SiteUser,
     query: ListQuery,
-    guard: asAnyOperator,
+    guard: can('users.read'),
     security,
     summaries: {
       list: 'List members: q is an account, phone or email prefix; status, group, vip (read against the clock), channel, signup dates; totals exact up to 10,000',
@@ -329,13 +330,13 @@ export function userRoutes(modules: readonly ServerModule[]) {
         .select()
         .from(siteUsers)
         .where(and(eq(siteUsers.id, id), eq(siteUsers.tenant, tenantOf(c))));
-      return row && userToApi(row, clock.now(), c.get('operator').role === 'admin');
+      return row && userToApi(row, clock.now(), hasPermission(c, 'users.edit'));
     },
   });
 
   app.openapi(routes.batch, async (c) => {
     const body = c.req.valid('json');
-    if (body.action === 'extendVip' && c.get('operator').role !== 'admin') throw forbidden();
+    if (body.action === 'extendVip') requirePermission(c, 'users.edit');
     if (body.action === 'group' && !body.group) throw invalidField('group', 'field.required');
     if (body.action === 'extendVip' && !body.days) throw invalidField('days', 'field.required');
     const { db, clock } = c.get('deps');

@@ -18,7 +18,7 @@ function EditToolbar() {
   return (
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
-      <Permission roles={['admin']}>
+      <Permission need="actresses.settings">
         <DeleteActressButton />
       </Permission>
     </Toolbar>

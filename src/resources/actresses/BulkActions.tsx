@@ -103,7 +103,7 @@ export const ActressBulkActions = () => (
       icon={<VisibilityOffIcon />}
       color="warning"
     />
-    <Permission roles={['admin']}>
+    <Permission need="actresses.settings">
       <BulkDeleteButton />
     </Permission>
   </>

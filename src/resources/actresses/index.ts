@@ -13,6 +13,7 @@ const actress: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: FaceRetouchingNaturalIcon,
   order: 20,
+  permission: 'actresses.read',
   redirect: 'list',
   screens: [
     {

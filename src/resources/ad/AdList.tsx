@@ -92,7 +92,7 @@ function ReplaceLinksButton() {
 
 const Actions = () => (
   <TopToolbar>
-    <Permission roles={['admin']}>
+    <Permission need="ad.edit">
       <CreateButton label={`${AD_MSG}.action.create`} />
       <ReplaceLinksButton />
     </Permission>
@@ -106,7 +106,7 @@ function BulkActions() {
   const { selectedIds } = useListContext();
   const navigate = useNavigate();
   return (
-    <Permission roles={['admin']}>
+    <Permission need="ad.edit">
       <Button
         label={`${AD_MSG}.action.replace`}
         onClick={() => navigate('/ad/editBatch', { state: { ids: selectedIds } })}
@@ -130,7 +130,7 @@ function Empty() {
         {translate(`${AD_MSG}.emptyHint`)}
       </Typography>
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'center' }}>
-        <Permission roles={['admin']}>
+        <Permission need="ad.edit">
           <CreateButton variant="contained" label={`${AD_MSG}.action.create`} />
         </Permission>
         <AdvertisersButton />

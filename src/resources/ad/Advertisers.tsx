@@ -19,8 +19,7 @@ import {
 } from '@mui/material';
 import { useId, useState } from 'react';
 import { Button, useDataProvider, useGetList, useNotify, useTranslate } from 'react-admin';
-import { useUser } from '../../api/session';
-import { hasPermission } from '../../auth/permission';
+import { useCan } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ADVERTISER_RESOURCE, SECTION_MSG } from './names';
 
@@ -32,7 +31,7 @@ function AdvertisersDialog({ onClose }: { onClose: () => void }) {
   const notify = useNotify();
   const dataProvider = useDataProvider();
   const titleId = useId();
-  const admin = hasPermission(['admin'], useUser()?.role);
+  const admin = useCan('ad.edit');
   const {
     data = [],
     isPending,

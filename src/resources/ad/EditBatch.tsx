@@ -33,8 +33,7 @@ import {
 import { useLocation } from 'react-router-dom';
 import { MAX_FIND, patternProblem } from '../../../common/ad';
 import { ApiFailure, request } from '../../api/http';
-import { useUser } from '../../api/session';
-import { hasPermission, READ_ONLY_REASON, ReadOnlyBanner, useReadOnly } from '../../auth/permission';
+import { READ_ONLY_REASON, ReadOnlyBanner, useCan, useReadOnly } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListPagination } from '../../layout/listParts';
 import {
@@ -193,7 +192,7 @@ function History() {
   const [locale] = useLocaleState();
   const notify = useNotify();
   const refresh = useRefresh();
-  const admin = hasPermission(['admin'], useUser()?.role);
+  const admin = useCan('ad.edit');
   const { data = [], isPending, total } = useListContext();
   const [rolling, setRolling] = useState<number | null>(null);
   const rollback = async () => {

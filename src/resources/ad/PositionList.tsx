@@ -40,7 +40,7 @@ function Empty() {
       <Typography variant="h6" component="p" color="text.primary">
         {translate(`${POSITION_MSG}.empty`)}
       </Typography>
-      <Permission roles={['admin']}>
+      <Permission need="ad.edit">
         <CreateButton variant="contained" label={`${POSITION_MSG}.action.create`} />
       </Permission>
     </Box>
@@ -75,7 +75,7 @@ export function PositionList() {
       ]}
       actions={
         <TopToolbar>
-          <Permission roles={['admin']}>
+          <Permission need="ad.edit">
             <CreateButton label={`${POSITION_MSG}.action.create`} />
           </Permission>
           <ExportCsvButton columns={csvColumns} filename="ad-positions" done={`${POSITION_MSG}.exported`} />
@@ -89,7 +89,7 @@ export function PositionList() {
       <Datagrid
         rowClick={(id) => positionEditPath(id)}
         bulkActionButtons={
-          <Permission roles={['admin']}>
+          <Permission need="ad.edit">
             <SwitchBulkButtons msg={POSITION_MSG} done={`${POSITION_MSG}.batchDone`} />
           </Permission>
         }

@@ -42,6 +42,7 @@ const ad: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: CampaignIcon,
   order: 70,
+  permission: 'ad.read',
   redirect: 'list',
   resources: {
     [ADVERTISER_RESOURCE]: ADVERTISER_API,
@@ -65,8 +66,8 @@ const ad: SectionDecl = {
     },
     {
       path: 'edit/:id?',
-      // the API's writes here are admin-only (asAdmin): other roles read the page
-      editRoles: ['admin'],
+      // the API's writes here need ad.edit: other operators read the page
+      editPermission: 'ad.edit',
       locale: `${SECTION_MSG}.menu.edit`,
       hideInMenu: true,
       activeMenu: '/ad/list',
@@ -75,8 +76,8 @@ const ad: SectionDecl = {
     },
     {
       path: 'editBatch',
-      // the API's writes here are admin-only (asAdmin): other roles read the page
-      editRoles: ['admin'],
+      // the API's writes here need ad.edit: other operators read the page
+      editPermission: 'ad.edit',
       locale: `${SECTION_MSG}.menu.editBatch`,
       hideInMenu: true,
       activeMenu: '/ad/list',
@@ -138,8 +139,8 @@ const ad: SectionDecl = {
     },
     {
       path: 'adplaceedit/:id?',
-      // the API's writes here are admin-only (asAdmin): other roles read the page
-      editRoles: ['admin'],
+      // the API's writes here need ad.edit: other operators read the page
+      editPermission: 'ad.edit',
       locale: `${SECTION_MSG}.menu.adplaceedit`,
       hideInMenu: true,
       activeMenu: '/ad/adplacelist',

@@ -34,7 +34,7 @@ import { useParams } from 'react-router-dom';
 import { MAX_RATE, MAX_SHARE, PAYOUT_METHODS } from '../../../common/agents';
 import { CHANNEL_PATTERN } from '../../../common/domain';
 import { ApiFailure, request } from '../../api/http';
-import { useIsAdmin } from '../../auth/permission';
+import { useCan } from '../../auth/permission';
 import { useAutocompleteTexts } from '../../components/autocompleteTexts';
 import { EditPage } from '../../components/EditPage';
 import { FormSection } from '../setting/shared';
@@ -140,7 +140,7 @@ function BoundDomains({
   const translate = useTranslate();
   const autocompleteTexts = useAutocompleteTexts();
   const notify = useNotify();
-  const admin = useIsAdmin();
+  const admin = useCan('agents.edit');
   const labelId = useId();
   const [picked, setPicked] = useState<BoundDomain[]>(bound);
   const [options, setOptions] = useState<BoundDomain[]>([]);

@@ -58,7 +58,7 @@ function Empty() {
       <Typography variant="body2" sx={{ mb: 2 }}>
         {translate(`${AGENT_MSG}.emptyHint`)}
       </Typography>
-      <Permission roles={['admin']}>
+      <Permission need="agents.edit">
         <CreateButton variant="contained" label={`${AGENT_MSG}.action.create`} />
       </Permission>
     </Box>
@@ -114,7 +114,7 @@ export function AgentList() {
       ]}
       actions={
         <TopToolbar>
-          <Permission roles={['admin']}>
+          <Permission need="agents.edit">
             <CreateButton label={`${AGENT_MSG}.action.create`} />
           </Permission>
           <ExportCsvButton columns={csvColumns} filename="agents" done={`${AGENT_MSG}.exported`} />
@@ -128,7 +128,7 @@ export function AgentList() {
       <Datagrid
         rowClick={(id) => agentEditPath(id)}
         bulkActionButtons={
-          <Permission roles={['admin']}>
+          <Permission need="agents.edit">
             <SwitchBulkButtons msg={AGENT_MSG} done={`${AGENT_MSG}.batchDone`} />
           </Permission>
         }

@@ -22,7 +22,7 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 import { QUALITY_MIN_SIGNUPS, type QualityFlag } from '../../../common/agents';
 import { addDays } from '../../../common/period';
 import { ApiFailure, request } from '../../api/http';
-import { useIsAdmin } from '../../auth/permission';
+import { useCan } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DayPicker } from '../../components/dates';
 import { useOperatorName } from '../../components/OperatorName';
@@ -374,7 +374,7 @@ function SettledCell({ record }: { record: RaRecord }) {
 function OneAgent({ id }: { id: string }) {
   const translate = useTranslate();
   const refresh = useRefresh();
-  const admin = useIsAdmin();
+  const admin = useCan('agents.edit');
   const [version, setVersion] = useState(0);
   const { data } = useGetOne(AGENT_RESOURCE, { id });
   const name = data?.name ?? `#${id}`;

@@ -24,6 +24,7 @@ const agents: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: HandshakeIcon,
   order: 75,
+  permission: 'agents.read',
   redirect: 'list',
   resources: { [DAILY_RESOURCE]: DAILY_API },
   screens: [
@@ -41,8 +42,8 @@ const agents: SectionDecl = {
     },
     {
       path: 'edit/:id?',
-      // the API's writes here are admin-only (asAdmin): other roles read the page
-      editRoles: ['admin'],
+      // the API's writes here need agents.edit: other operators read the page
+      editPermission: 'agents.edit',
       locale: `${SECTION_MSG}.menu.edit`,
       hideInMenu: true,
       activeMenu: '/agents/list',

@@ -18,7 +18,7 @@ import {
 import { useEffect, useState } from 'react';
 import { Title, useNotify, useTranslate } from 'react-admin';
 import { ApiFailure, request } from '../../api/http';
-import { useIsAdmin } from '../../auth/permission';
+import { useCan } from '../../auth/permission';
 import { columnTree, treeOrder, useAllColumns } from '../../components/columnTreeData';
 import { COLUMN_RESOURCE } from '../movie/names';
 import { BIND_MSG, bindingsApi, SECTION_MSG } from './names';
@@ -40,7 +40,7 @@ const choiceOf = (b: Binding) => (b.skipped ? 'skip' : b.columnId === null ? '' 
 export function Bind() {
   const translate = useTranslate();
   const notify = useNotify();
-  const isAdmin = useIsAdmin();
+  const isAdmin = useCan('collect.settings');
   const sources = useSources();
   const { data: columns } = useAllColumns(COLUMN_RESOURCE);
   const [sourceId, setSourceId] = useState<number | ''>('');

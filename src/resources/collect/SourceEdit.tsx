@@ -98,7 +98,7 @@ function Inputs() {
         choices={formatChoices}
         validate={required()}
       />
-      <Permission roles={['admin']}>
+      <Permission need="collect.settings">
         <BooleanInput source="trusted" label={f('trusted')} helperText={`${SOURCE_MSG}.help.trusted`} />
       </Permission>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
@@ -141,7 +141,7 @@ export function SourceEdit() {
       component="div"
       // the connection test in a card of its own below the form's (it was flush against the page's edge)
       after={
-        <Permission roles={['admin']}>
+        <Permission need="collect.settings">
           <Card sx={{ mt: 2 }}>
             <CardContent>
               <TestButton />

@@ -20,7 +20,7 @@ const f = (name: string) => `${SOURCE_MSG}.fields.${name}`;
 function Actions() {
   return (
     <TopToolbar>
-      <Permission roles={['admin']}>
+      <Permission need="collect.settings">
         <CreateButton />
       </Permission>
     </TopToolbar>

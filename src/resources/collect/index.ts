@@ -16,6 +16,7 @@ const collect: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: CloudDownloadIcon,
   order: 95,
+  permission: 'collect.read',
   redirect: 'source',
   screens: [
     {
@@ -32,8 +33,8 @@ const collect: SectionDecl = {
     },
     {
       path: 'sourceEdit/:id?',
-      // the API's writes to sources are admin-only (asAdmin): other roles read the page
-      editRoles: ['admin'],
+      // the API's writes to sources need collect.settings: other operators read the page
+      editPermission: 'collect.settings',
       locale: `${SECTION_MSG}.menu.sourceEdit`,
       hideInMenu: true,
       activeMenu: '/collect/source',

@@ -83,7 +83,7 @@ export function CommentView() {
             label={translate(`${USERS_MSG}.status.${member.status}`)}
           />
         )}
-        <Permission roles={['admin']}>
+        <Permission need="comment.settings">
           {member?.status === 'banned' ? (
             <Button startIcon={<UndoIcon />} onClick={() => setAsk('undo')} disabled={busy}>
               {translate(`${VIEW_MSG}.undo`)}

@@ -23,7 +23,7 @@ import { useEffect, useState } from 'react';
 import { Loading, useNotify, useTranslate } from 'react-admin';
 import { FILTER_MODULES, type FilterModule, type FilterRules } from '../../../common/comment';
 import { request } from '../../api/http';
-import { useUser } from '../../api/session';
+import { useCan } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FILTER_API, FILTER_MSG, SECTION_MSG } from './names';
 
@@ -50,7 +50,7 @@ const lines = (s: string) =>
 function ModuleForm({ stored, onSaved }: { stored: Stored; onSaved: (f: Stored) => void }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const admin = useUser()?.role === 'admin';
+  const admin = useCan('comment.settings');
   const [form, setForm] = useState(stored);
   const [text, setText] = useState(() => Object.fromEntries(LISTS.map((k) => [k, stored[k].join('\n')])));
   const [trial, setTrial] = useState<Trial | null>(null);

@@ -15,6 +15,7 @@ const comment: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: ChatIcon,
   order: 60,
+  permission: 'comment.read',
   redirect: 'list',
   screens: [
     {

@@ -14,7 +14,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { ApiFailure, request } from '../../api/http';
-import { useUser } from '../../api/session';
+import { useCan } from '../../auth/permission';
 import { ConflictAlert } from '../../components/ConflictAlert';
 import { LocaleDate } from './LocaleDate';
 import { SETTING_API, SETTING_MSG } from './names';
@@ -40,7 +40,7 @@ const range = (min: number, max: number) => [required(), minValue(min), maxValue
 export function DomainSettings() {
   const translate = useTranslate();
   const notify = useNotify();
-  const admin = useUser()?.role === 'admin';
+  const admin = useCan('domain.settings');
   const [settings, setSettings] = useState<Settings | null>(null);
   const [conflict, setConflict] = useState(false);
   const reload = useCallback(async () => {

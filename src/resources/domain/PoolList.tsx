@@ -176,7 +176,7 @@ export function PoolList() {
             <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
               {translate(`${POOL_MSG}.hint`)}
             </Typography>
-            <Permission roles={['admin']}>
+            <Permission need="domain.settings">
               <Button startIcon={<AddIcon />} onClick={() => setEditing('new')}>
                 {translate(`${POOL_MSG}.create`)}
               </Button>
@@ -240,7 +240,7 @@ export function PoolList() {
                         <TableCell align="right">{r.expiring + r.certExpiring}</TableCell>
                         <TableCell>
                           {pool && (
-                            <Permission roles={['admin']}>
+                            <Permission need="domain.settings">
                               <Tooltip title={translate(`${POOL_MSG}.rename`)}>
                                 <IconButton
                                   size="small"

@@ -235,7 +235,7 @@ function BulkActions({ pools }: { pools: Pool[] | null }) {
         color="warning"
         extra={(body, set) => <ReasonInput body={body} set={set} />}
       />
-      <Permission roles={['admin']}>
+      <Permission need="domain.settings">
         <BulkConfirmButton
           action="delete"
           label="ra.action.delete"

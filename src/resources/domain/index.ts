@@ -17,6 +17,7 @@ const domain: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: DnsIcon,
   order: 70,
+  permission: 'domain.read',
   redirect: 'store',
   screens: [
     {

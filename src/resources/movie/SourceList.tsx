@@ -22,7 +22,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { MAX_LINE_CODE, SOURCE_CODE_PATTERN } from '../../../common/episodes';
-import { Permission, ReadOnlyBanner, useIsAdmin } from '../../auth/permission';
+import { Permission, ReadOnlyBanner, useCan } from '../../auth/permission';
 import { EditPage } from '../../components/EditPage';
 import { ExportCsvButton, fieldColumns } from '../../components/ExportCsvButton';
 import { FilterSelectInput } from '../../components/FilterSelectInput';
@@ -48,7 +48,7 @@ const csvColumns = fieldColumns(SOURCE_MSG, [
 
 const Actions = () => (
   <TopToolbar>
-    <Permission roles={['admin']}>
+    <Permission need="movie.settings">
       <CreateButton />
     </Permission>
     <DensityButton />
@@ -76,7 +76,7 @@ export function SourceList() {
       alwaysOn
     />,
   ];
-  const admin = useIsAdmin();
+  const admin = useCan('movie.settings');
   return (
     <>
       <ReadOnlyBanner />

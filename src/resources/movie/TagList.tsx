@@ -25,7 +25,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import type { ResourceDataProvider } from '../../api/dataProvider';
-import { Permission, ReadOnlyBanner, useIsAdmin } from '../../auth/permission';
+import { Permission, ReadOnlyBanner, useCan } from '../../auth/permission';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EditPage } from '../../components/EditPage';
 import { ExportCsvButton, fieldColumns } from '../../components/ExportCsvButton';
@@ -102,7 +102,7 @@ const csvColumns = fieldColumns(TAG_MSG, ['id', 'name', 'group', 'hot', 'itemCou
 
 const Actions = () => (
   <TopToolbar>
-    <Permission roles={['admin']}>
+    <Permission need="movie.settings">
       <CreateButton />
     </Permission>
     <DensityButton />
@@ -124,7 +124,7 @@ export function TagList() {
       alwaysOn
     />,
   ];
-  const admin = useIsAdmin();
+  const admin = useCan('movie.settings');
   return (
     <>
       <ReadOnlyBanner />
@@ -142,7 +142,7 @@ export function TagList() {
           <BooleanField source="hot" sortable={false} />
           <NumberField source="itemCount" />
           <LocaleDateField source="createdAt" />
-          <Permission roles={['admin']}>
+          <Permission need="movie.settings">
             <MergeButton />
           </Permission>
         </Datagrid>

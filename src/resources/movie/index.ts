@@ -30,6 +30,7 @@ const movie: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: MovieIcon,
   order: 10,
+  permission: 'movie.read',
   redirect: 'review',
   screens: [
     {
@@ -73,6 +74,7 @@ const movie: SectionDecl = {
     },
     {
       path: 'category',
+      editPermission: 'movie.settings',
       locale: `${SECTION_MSG}.menu.category`,
       icon: CategoryIcon,
       resource: {
@@ -84,19 +86,20 @@ const movie: SectionDecl = {
             path: 'create',
             locale: `${COLUMN_MSG}.page.create`,
             component: screen('CategoryCreate'),
-            roles: ['admin'],
+            permission: 'movie.settings',
           },
           {
             path: 'edit/:id',
             locale: `${COLUMN_MSG}.page.editTitle`,
             component: screen('CategoryEdit'),
-            roles: ['admin'],
+            permission: 'movie.settings',
           },
         ],
       },
     },
     {
       path: 'tags',
+      editPermission: 'movie.settings',
       locale: `${SECTION_MSG}.menu.tags`,
       icon: LocalOfferIcon,
       resource: {
@@ -108,19 +111,20 @@ const movie: SectionDecl = {
             path: 'create',
             locale: `${TAG_MSG}.page.create`,
             component: screen('TagCreate'),
-            roles: ['admin'],
+            permission: 'movie.settings',
           },
           {
             path: 'edit/:id',
             locale: `${TAG_MSG}.page.editTitle`,
             component: screen('TagEdit'),
-            roles: ['admin'],
+            permission: 'movie.settings',
           },
         ],
       },
     },
     {
       path: 'sources',
+      editPermission: 'movie.settings',
       locale: `${SECTION_MSG}.menu.sources`,
       icon: SettingsInputAntennaIcon,
       resource: {
@@ -132,13 +136,13 @@ const movie: SectionDecl = {
             path: 'create',
             locale: `${SOURCE_MSG}.page.create`,
             component: screen('SourceCreate'),
-            roles: ['admin'],
+            permission: 'movie.settings',
           },
           {
             path: 'edit/:id',
             locale: `${SOURCE_MSG}.page.editTitle`,
             component: screen('SourceEdit'),
-            roles: ['admin'],
+            permission: 'movie.settings',
           },
         ],
       },

@@ -16,6 +16,7 @@ const novel: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: AutoStoriesIcon,
   order: 30,
+  permission: 'novel.read',
   redirect: 'review',
   screens: [
     {
@@ -56,6 +57,7 @@ const novel: SectionDecl = {
     },
     {
       path: 'category',
+      editPermission: 'novel.settings',
       locale: `${SECTION_MSG}.menu.category`,
       icon: CategoryIcon,
       resource: {
@@ -67,13 +69,13 @@ const novel: SectionDecl = {
             path: 'create',
             locale: `${COLUMN_MSG}.page.create`,
             component: screen('CategoryCreate'),
-            roles: ['admin'],
+            permission: 'novel.settings',
           },
           {
             path: 'edit/:id',
             locale: `${COLUMN_MSG}.page.editTitle`,
             component: screen('CategoryEdit'),
-            roles: ['admin'],
+            permission: 'novel.settings',
           },
         ],
       },

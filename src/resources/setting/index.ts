@@ -1,3 +1,4 @@
+import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import HistoryIcon from '@mui/icons-material/History';
 import InstallMobileIcon from '@mui/icons-material/InstallMobile';
@@ -15,6 +16,8 @@ import {
   NOTICE_MSG,
   OPERATOR_API,
   OPERATOR_MSG,
+  ROLE_API,
+  ROLE_MSG,
   SECTION_MSG,
 } from './names';
 
@@ -34,12 +37,16 @@ const setting: SectionDecl = {
       path: 'base',
       locale: `${SECTION_MSG}.menu.base`,
       icon: TuneIcon,
+      // every operator reads the base settings (the API's getSetting); saving them needs sys.settings
+      editPermission: 'sys.settings',
       component: lazyScreen(() => import('./base/BaseSettings'), 'BaseSettings'),
     },
     {
       path: 'notices',
       locale: `${SECTION_MSG}.menu.notices`,
       icon: CampaignIcon,
+      permission: 'notices.read',
+      editPermission: 'notices.edit',
       resource: {
         apiPath: NOTICE_API,
         list: lazyScreen(() => import('./notices/NoticeList'), 'NoticeList'),
@@ -49,13 +56,13 @@ const setting: SectionDecl = {
             path: 'create',
             locale: `${NOTICE_MSG}.page.create`,
             component: lazyScreen(() => import('./notices/NoticeEdit'), 'NoticeCreate'),
-            roles: ['admin'],
+            permission: 'notices.edit',
           },
           {
             path: 'edit/:id',
             locale: `${NOTICE_MSG}.page.editTitle`,
             component: lazyScreen(() => import('./notices/NoticeEdit'), 'NoticeEdit'),
-            roles: ['admin'],
+            permission: 'notices.edit',
           },
         ],
       },
@@ -64,6 +71,8 @@ const setting: SectionDecl = {
       path: 'promotionapp',
       locale: `${SECTION_MSG}.menu.promotionapp`,
       icon: InstallMobileIcon,
+      permission: 'promotion-apps.read',
+      editPermission: 'promotion-apps.edit',
       resource: {
         apiPath: APP_API,
         list: lazyScreen(() => import('./promotionapp/AppList'), 'AppList'),
@@ -73,13 +82,13 @@ const setting: SectionDecl = {
             path: 'create',
             locale: `${APP_MSG}.page.create`,
             component: lazyScreen(() => import('./promotionapp/AppInputs'), 'AppCreate'),
-            roles: ['admin'],
+            permission: 'promotion-apps.edit',
           },
           {
             path: 'edit/:id',
             locale: `${APP_MSG}.page.editTitle`,
             component: lazyScreen(() => import('./promotionapp/AppInputs'), 'AppEdit'),
-            roles: ['admin'],
+            permission: 'promotion-apps.edit',
           },
         ],
       },
@@ -88,13 +97,15 @@ const setting: SectionDecl = {
       path: 'statistics',
       locale: `${SECTION_MSG}.menu.statistics`,
       icon: QueryStatsIcon,
+      permission: 'statistics-settings.read',
+      editPermission: 'statistics-settings.edit',
       component: lazyScreen(() => import('./statistics/StatisticsSettings'), 'StatisticsSettings'),
     },
     {
       path: 'operators',
       locale: `${SECTION_MSG}.menu.operators`,
       icon: ManageAccountsIcon,
-      roles: ['admin'],
+      permission: 'operators.settings',
       resource: {
         apiPath: OPERATOR_API,
         list: lazyScreen(() => import('./operators/OperatorList'), 'OperatorList'),
@@ -114,11 +125,35 @@ const setting: SectionDecl = {
       },
     },
     {
+      // Roles (issue #52): named sets of the sections' permissions, given to operators; admins only.
+      path: 'roles',
+      locale: `${SECTION_MSG}.menu.roles`,
+      icon: AdminPanelSettingsIcon,
+      permission: 'roles.settings',
+      resource: {
+        apiPath: ROLE_API,
+        list: lazyScreen(() => import('./roles/RoleList'), 'RoleList'),
+        recordRepresentation: 'name',
+        screens: [
+          {
+            path: 'create',
+            locale: `${ROLE_MSG}.page.create`,
+            component: lazyScreen(() => import('./roles/RoleEdit'), 'RoleCreate'),
+          },
+          {
+            path: 'edit/:id',
+            locale: `${ROLE_MSG}.page.editTitle`,
+            component: lazyScreen(() => import('./roles/RoleEdit'), 'RoleEdit'),
+          },
+        ],
+      },
+    },
+    {
       // The audit log (issue #52): who changed what; admins only, as the API enforces.
       path: 'audit',
       locale: `${SECTION_MSG}.menu.audit`,
       icon: HistoryIcon,
-      roles: ['admin'],
+      permission: 'audit.settings',
       resource: {
         apiPath: AUDIT_API,
         list: lazyScreen(() => import('./audit/AuditList'), 'AuditList'),

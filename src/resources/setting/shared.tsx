@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 import { useSystemSettings } from '../../api/system';
 
-export { useIsAdmin } from '../../auth/permission';
+export { useCan } from '../../auth/permission';
 
 /** The platforms of the system settings (SPEC.md §3) as choices. */
 export function usePlatformChoices() {

@@ -21,8 +21,7 @@ import { useEffect, useId, useState } from 'react';
 import { type RaRecord, useNotify, useRefresh, useTranslate } from 'react-admin';
 import type { ListAnswer } from '../../api/dataProvider';
 import { request } from '../../api/http';
-import { useUser } from '../../api/session';
-import { hasPermission } from '../../auth/permission';
+import { useCan } from '../../auth/permission';
 import { useAutocompleteTexts } from '../../components/autocompleteTexts';
 import { ReportList } from '../../components/ReportList';
 import { ADOPT_API, KEYWORDS_RESOURCE, SECTION_MSG } from './names';
@@ -200,7 +199,7 @@ const keywordColumn = {
 export function HotKeywords() {
   const translate = useTranslate();
   const [tab, setTab] = useState<'keywords' | 'gap'>('keywords');
-  const admin = hasPermission(['admin'], useUser()?.role);
+  const admin = useCan('statistics.settings');
   return (
     <StatsPage>
       <ReportTabs

@@ -36,6 +36,7 @@ const stats: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: BarChartIcon,
   order: 80,
+  permission: 'statistics.read',
   redirect: 'hotkeyword',
   resources: { [UNSEEN_RESOURCE]: UNSEEN_API },
   screens: [

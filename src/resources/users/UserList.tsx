@@ -148,7 +148,7 @@ function BulkActions() {
           />
         )}
       />
-      <Permission roles={['admin']}>
+      <Permission need="users.edit">
         <BulkConfirmButton
           action="extendVip"
           label={`${a}.extendVip`}

@@ -13,6 +13,7 @@ const users: SectionDecl = {
   locale: `${SECTION_MSG}.menu.section`,
   icon: PeopleIcon,
   order: 70,
+  permission: 'users.read',
   redirect: 'list',
   screens: [
     {
@@ -27,8 +28,8 @@ const users: SectionDecl = {
     },
     {
       path: 'detail/:id',
-      // the API's edit and reset code are admin-only (asAdmin): other roles read the page
-      editRoles: ['admin'],
+      // the API's edit and reset code need users.edit: other operators read the page
+      editPermission: 'users.edit',
       locale: `${SECTION_MSG}.menu.detail`,
       hideInMenu: true,
       activeMenu: '/users/list',

@@ -29,7 +29,7 @@ import {
 import { ConflictAlert } from '../../../components/ConflictAlert';
 import { ImageInput } from '../../../images/ImageInput';
 import { BASE_MSG } from '../names';
-import { FormSection, useIsAdmin } from '../shared';
+import { FormSection, useCan } from '../shared';
 import { PlatformsInput } from './PlatformsInput';
 import { ProvideInputs } from './ProvideInputs';
 import { type PlatformUsage, RemovePlatformsDialog } from './RemovePlatformsDialog';
@@ -136,7 +136,7 @@ function OtherFields({ settings }: { settings: SystemSettings }) {
 export function BaseSettings() {
   const translate = useTranslate();
   const notify = useNotify();
-  const admin = useIsAdmin();
+  const admin = useCan('sys.settings');
   const stored = useSystemSettings();
   const [loaded, setLoaded] = useState(false);
   const [conflict, setConflict] = useState(false);

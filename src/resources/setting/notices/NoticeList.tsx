@@ -15,7 +15,7 @@ import { ExportCsvButton, fieldColumns } from '../../../components/ExportCsvButt
 import { FilterSelectInput } from '../../../components/FilterSelectInput';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../../layout/listParts';
 import { NOTICE_MSG } from '../names';
-import { PlatformChips, useIsAdmin, usePlatformChoices } from '../shared';
+import { PlatformChips, useCan, usePlatformChoices } from '../shared';
 import { typeChoices } from './NoticeInputs';
 
 export const NOTICE_STATES = ['scheduled', 'live', 'expired', 'disabled'] as const;
@@ -81,7 +81,7 @@ const csvColumns = fieldColumns(NOTICE_MSG, [
 
 const Actions = () => (
   <TopToolbar>
-    <Permission roles={['admin']}>
+    <Permission need="notices.edit">
       <CreateButton />
     </Permission>
     <DensityButton />
@@ -95,7 +95,7 @@ const Actions = () => (
  */
 export function NoticeList() {
   const translate = useTranslate();
-  const admin = useIsAdmin();
+  const admin = useCan('notices.edit');
   const platforms = usePlatformChoices();
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${NOTICE_MSG}.filters.q`)} />,

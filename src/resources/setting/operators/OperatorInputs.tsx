@@ -1,10 +1,20 @@
-import { PasswordInput, required, SelectInput, TextInput } from 'react-admin';
+import { PasswordInput, required, SelectInput, TextInput, useGetList, useTranslate } from 'react-admin';
 import { ImageInput } from '../../../images/ImageInput';
+import { ROLE_RESOURCE } from '../names';
 
-export const roleChoices = [
-  { id: 'admin', name: 'shell.user.roles.admin' },
-  { id: 'user', name: 'shell.user.roles.user' },
-];
+/**
+ * The roles an operator may be given (issue #52): the built-ins in the operator's language, the custom roles by
+ * their names, as /setting/roles lists them.
+ */
+export function useRoleChoices() {
+  const translate = useTranslate();
+  const { data } = useGetList(ROLE_RESOURCE, {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'id', order: 'ASC' },
+  });
+  const names = data?.map((r) => String(r.name)) ?? ['admin', 'user'];
+  return names.map((name) => ({ id: name, name: translate(`shell.user.roles.${name}`, { _: name }) }));
+}
 
 const strong = (value: string) =>
   value && !(value.length >= 8 && /[A-Za-z]/.test(value) && /\d/.test(value))
@@ -23,7 +33,7 @@ export function OperatorInputs({ create = false }: { create?: boolean }) {
       )}
       <TextInput source="nickname" />
       <ImageInput source="avatar" />
-      <SelectInput source="role" choices={roleChoices} validate={required()} />
+      <SelectInput source="role" choices={useRoleChoices()} validate={required()} translateChoice={false} />
     </>
   );
 }

@@ -16,7 +16,7 @@ import { AvatarImage } from '../../../images/AvatarImage';
 import { Datagrid, DensityButton, ListPagination, LocaleDateField } from '../../../layout/listParts';
 import { OPERATOR_MSG } from '../names';
 import { OperatorBulkActions } from './BulkActions';
-import { roleChoices } from './OperatorInputs';
+import { useRoleChoices } from './OperatorInputs';
 import { StateButton } from './StateButton';
 
 const stateChoices = [
@@ -24,7 +24,7 @@ const stateChoices = [
   { id: 'true', name: `${OPERATOR_MSG}.state.disabled` },
 ];
 
-const filters = (translate: (key: string) => string) => [
+const filters = (translate: (key: string) => string, roleChoices: { id: string; name: string }[]) => [
   <SearchInput key="q" source="q" alwaysOn placeholder={translate(`${OPERATOR_MSG}.filters.q`)} />,
   <FilterSelectInput
     key="role"
@@ -54,7 +54,7 @@ const csvColumns = fieldColumns(OPERATOR_MSG, [
 
 const Actions = () => (
   <TopToolbar>
-    <Permission roles={['admin']}>
+    <Permission need="operators.settings">
       <CreateButton />
     </Permission>
     <DensityButton />
@@ -65,9 +65,10 @@ const Actions = () => (
 /** Operator accounts (admin only): who may log in to this back-office. */
 export function OperatorList() {
   const translate = useTranslate();
+  const roleChoices = useRoleChoices();
   return (
     <List
-      filters={filters(translate)}
+      filters={filters(translate, roleChoices)}
       actions={<Actions />}
       sort={{ field: 'id', order: 'ASC' }}
       perPage={20}
@@ -100,8 +101,7 @@ export function OperatorList() {
             <Chip
               size="small"
               variant="outlined"
-              color={r.role === 'admin' ? 'primary' : 'default'}
-              label={translate(`shell.user.roles.${r.role}`)}
+              label={translate(`shell.user.roles.${r.role}`, { _: r.role })}
             />
           )}
         />
@@ -119,7 +119,7 @@ export function OperatorList() {
         />
         <LocaleDateField source="lastLoginAt" />
         <LocaleDateField source="createdAt" />
-        <Permission roles={['admin']}>
+        <Permission need="operators.settings">
           <StateButton />
         </Permission>
       </Datagrid>

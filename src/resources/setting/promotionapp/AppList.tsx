@@ -34,7 +34,7 @@ import { Permission, ReadOnlyBanner } from '../../../auth/permission';
 import { visuallyHidden } from '../../../components/ReportPeriod';
 import { stickyFirstColumnSx } from '../../../layout/listParts';
 import { APP_MSG } from '../names';
-import { PlatformChips, useIsAdmin } from '../shared';
+import { PlatformChips, useCan } from '../shared';
 import { AppIcon } from './AppInputs';
 
 interface App {
@@ -104,7 +104,7 @@ function OrderedApps() {
   const notify = useNotify();
   const navigate = useNavigate();
   const dataProvider = useDataProvider();
-  const admin = useIsAdmin();
+  const admin = useCan('promotion-apps.edit');
   const { data, isPending, refetch } = useListContext<App>();
   const [order, setOrder] = useState<App[]>([]);
   const [dragging, setDragging] = useState<number | null>(null);
@@ -280,12 +280,12 @@ function OrderedApps() {
 /** Promotion apps (SPEC.md §2 /setting/promotionapp), all on one page in their order on the site. */
 export function AppList() {
   const translate = useTranslate();
-  const admin = useIsAdmin();
+  const admin = useCan('promotion-apps.edit');
   return (
     <ListBase sort={{ field: 'sort', order: 'ASC' }} perPage={100} disableSyncWithLocation>
       <ReadOnlyBanner />
       <TopToolbar>
-        <Permission roles={['admin']}>
+        <Permission need="promotion-apps.edit">
           <CreateButton />
         </Permission>
       </TopToolbar>

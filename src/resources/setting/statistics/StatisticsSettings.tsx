@@ -19,7 +19,7 @@ import { ApiFailure, request } from '../../../api/http';
 import { useSystemSettings } from '../../../api/system';
 import { ConflictAlert } from '../../../components/ConflictAlert';
 import { STATISTICS_MSG } from '../names';
-import { FormSection, useIsAdmin } from '../shared';
+import { FormSection, useCan } from '../shared';
 import { StuckDays } from './StuckDays';
 
 export const STAT_EVENTS = ['pageView', 'play', 'search', 'adImpression', 'adClick', 'tagClick'] as const;
@@ -82,7 +82,7 @@ function SnippetText({ code }: { code: string }) {
 export function StatisticsSettings() {
   const translate = useTranslate();
   const notify = useNotify();
-  const admin = useIsAdmin();
+  const admin = useCan('statistics-settings.edit');
   const platforms = useSystemSettings()?.platforms ?? [];
   const [stats, setStats] = useState<Statistics | null>(null);
   const [conflict, setConflict] = useState(false);

@@ -1,0 +1,4 @@
+import { sectionPermissions } from '../permissions';
+
+/** The audit log and its retention: admins'. */
+export const auditPermissions = sectionPermissions('audit', ['settings'], []);

@@ -1,0 +1,4 @@
+import { sectionPermissions } from '../permissions';
+
+/** Operator accounts: admins'. */
+export const operatorsPermissions = sectionPermissions('operators', ['settings'], []);

@@ -1,0 +1,4 @@
+import { sectionPermissions } from '../permissions';
+
+/** Roles and their permissions: admins'. */
+export const rolesPermissions = sectionPermissions('roles', ['settings'], []);

@@ -1,0 +1,190 @@
+// @vitest-environment jsdom
+/**
+ * Roles (issue #52) over the real API in-process (PGlite): the screen in the settings menu for who manages roles,
+ * the list of built-in and custom roles in both languages, the form's sections × actions grid saving a role, a
+ * built-in shown read-only, and a menu trimmed to a custom role's permissions. axe checks the form (no colour
+ * contrast in jsdom: the e2e runs cover it).
+ */
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import axe from 'axe-core';
+import { sql } from 'drizzle-orm';
+import type { ReactNode } from 'react';
+import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { createDataProvider } from '../../src/api/dataProvider';
+import { loadUser, login } from '../../src/api/session';
+import { builtinPermissions, CATALOG, PERMISSION_SECTIONS } from '../../src/auth/catalog';
+import { createI18nProvider } from '../../src/i18n';
+import { sections } from '../../src/resources';
+import { ROLE_RESOURCE } from '../../src/resources/setting/names';
+import { RoleCreate, RoleEdit } from '../../src/resources/setting/roles/RoleEdit';
+import { RoleList } from '../../src/resources/setting/roles/RoleList';
+import { apiPaths } from '../../src/routes/build';
+import { menuFor } from '../../src/routes/table';
+import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import { okData } from '../api/movies-helpers';
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let api: TestApi;
+let token: string;
+
+beforeAll(async () => {
+  api = await startApi();
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
+  token = await api.login();
+  localStorage.clear();
+  await login('admin', ADMIN_PASSWORD);
+  await loadUser();
+}, 120_000);
+
+afterEach(() => cleanup());
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await api?.close();
+});
+
+function mount(path: string, node: ReactNode, locale: 'zh-CN' | 'en-US' = 'zh-CN') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AdminContext
+        dataProvider={createDataProvider(apiPaths(sections))}
+        i18nProvider={createI18nProvider(locale)}
+        store={memoryStore()}
+      >
+        <Routes>
+          <Route
+            path="/setting/roles/*"
+            element={<ResourceContextProvider value={ROLE_RESOURCE}>{node}</ResourceContextProvider>}
+          />
+        </Routes>
+      </AdminContext>
+    </MemoryRouter>,
+  );
+}
+
+const menuItems = (permissions: readonly string[]) =>
+  Object.fromEntries(menuFor(sections, permissions).map((s) => [s.path, s.items.map((i) => i.path)]));
+
+test('the screen is in the settings menu for who holds roles.settings, at /setting/roles', () => {
+  expect(menuItems(builtinPermissions('admin'))['/setting']).toContain('/setting/roles');
+  expect(menuItems(builtinPermissions('user'))['/setting']).not.toContain('/setting/roles');
+  expect(menuItems(['roles.settings'])['/setting']).toContain('/setting/roles');
+  expect(apiPaths(sections)).toMatchObject({ [ROLE_RESOURCE]: 'admin/setting/roles' });
+});
+
+test("a custom role's menu holds only what its permissions open", () => {
+  // A reviewer of movies: the movie screens (columns, tags and sources read-only: changing them is movie.settings),
+  // no other section but the settings' base page every operator reads.
+  const reviewer = menuItems(['movie.read', 'movie.review']);
+  expect(Object.keys(reviewer)).toEqual(['/movie', '/setting']);
+  expect(reviewer['/movie']).toEqual([
+    '/movie/review',
+    '/movie/onlinectx',
+    '/movie/category',
+    '/movie/tags',
+    '/movie/sources',
+  ]);
+  expect(menuItems(['ad.read'])['/movie']).toBeUndefined();
+  expect(reviewer['/setting']).toEqual(['/setting/base']);
+  // An ad manager: ads, nothing of the members.
+  const ads = menuItems(['ad.read', 'ad.edit']);
+  expect(Object.keys(ads)).toContain('/ad');
+  expect(Object.keys(ads)).not.toContain('/users');
+  // The built-in user's menu is what it always was: every section but the admin-only screens.
+  const user = menuItems(builtinPermissions('user'));
+  expect(Object.keys(user)).toEqual(expect.arrayContaining(['/movie', '/users', '/ad', '/domain']));
+  expect(user['/setting']).not.toContain('/setting/operators');
+});
+
+test('the grid offers every declared section and action, nothing else', () => {
+  expect(CATALOG.all.length).toBe(PERMISSION_SECTIONS.reduce((n, s) => n + s.actions.length, 0));
+  expect(CATALOG.all).toContain('movie.review');
+  expect(CATALOG.all).not.toContain('ad.review');
+});
+
+test('the list shows the built-ins and the custom roles, in zh-CN and en-US', async () => {
+  await okData(
+    api.call('POST', '/app/admin/setting/roles', {
+      token,
+      body: { name: 'ad-manager', permissions: ['ad.read', 'ad.edit'] },
+    }),
+  );
+  mount('/setting/roles', <RoleList />);
+  expect(await screen.findByText('ad-manager')).toBeTruthy();
+  expect(screen.getByText('管理员')).toBeTruthy();
+  expect(screen.getByText('普通用户')).toBeTruthy();
+  expect(screen.getAllByText('内置').length).toBe(2);
+  expect(screen.getByText('2 项权限')).toBeTruthy();
+  cleanup();
+  mount('/setting/roles', <RoleList />, 'en-US');
+  expect(await screen.findByText('ad-manager')).toBeTruthy();
+  expect(screen.getByText('Admin')).toBeTruthy();
+  expect(screen.getAllByText('Built-in').length).toBe(2);
+  expect(screen.getByText('2 permissions')).toBeTruthy();
+});
+
+test('creating a role: a name and checkboxes of the grid; the whole row takes a section', async () => {
+  const { container } = mount('/setting/roles/create', <RoleCreate />, 'en-US');
+  fireEvent.change(await screen.findByLabelText('Name *'), { target: { value: 'reviewer' } });
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Movies · Review' }));
+  fireEvent.click(screen.getByRole('checkbox', { name: 'Movies · Read' }));
+  fireEvent.click(screen.getByRole('checkbox', { name: 'All of Comments' }));
+  const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  await waitFor(async () => {
+    const [row] = await api.query<{ permissions: string[] }>(
+      sql`select permissions from roles where name = 'reviewer'`,
+    );
+    expect([...(row?.permissions ?? [])].sort()).toEqual(
+      [
+        'comment.read',
+        'comment.edit',
+        'comment.review',
+        'comment.batch',
+        'comment.settings',
+        'movie.read',
+        'movie.review',
+      ].sort(),
+    );
+  });
+});
+
+test('editing a custom role in zh-CN; a built-in is shown read-only', async () => {
+  const role = await okData(
+    api.call('POST', '/app/admin/setting/roles', {
+      token,
+      body: { name: 'editor', permissions: ['movie.read'] },
+    }),
+  );
+  mount(
+    `/setting/roles/edit/${role.id}`,
+    <Routes>
+      <Route path="edit/:id" element={<RoleEdit />} />
+    </Routes>,
+  );
+  const read = await screen.findByRole('checkbox', { name: '视频 · 查看' });
+  expect((read as HTMLInputElement).checked).toBe(true);
+  fireEvent.click(screen.getByRole('checkbox', { name: '视频 · 编辑' }));
+  fireEvent.click(screen.getByRole('button', { name: '保存' }));
+  await waitFor(async () => {
+    const saved = await okData(api.call('GET', `/app/admin/setting/roles/${role.id}`, { token }));
+    expect(saved.permissions).toEqual(['movie.read', 'movie.edit']);
+  });
+  cleanup();
+  const [admin] = await api.query<{ id: number }>(sql`select id from roles where name = 'admin'`);
+  mount(
+    `/setting/roles/edit/${admin.id}`,
+    <Routes>
+      <Route path="edit/:id" element={<RoleEdit />} />
+    </Routes>,
+  );
+  expect(await screen.findByTestId('builtin-role')).toBeTruthy();
+  const grid = screen.getByRole('table', { name: '按版块和操作划分的权限' });
+  const boxes = within(grid).getAllByRole('checkbox') as HTMLInputElement[];
+  expect(boxes.every((b) => b.disabled)).toBe(true);
+  expect(boxes.filter((b) => b.checked).length).toBeGreaterThanOrEqual(CATALOG.all.length);
+  expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
+});
