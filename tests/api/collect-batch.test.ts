@@ -112,3 +112,23 @@ describe('the page reader', () => {
     expect(fetches).toBeLessThan(3 * (MAX_BATCH_ITEMS / 20));
   });
 });
+
+describe('pages that share an item', () => {
+  test('a page sharing a remote id or a title with an earlier one of its batch starts the next batch', async () => {
+    const pages: Record<number, RemotePage> = {
+      1: pageOf(1, 3),
+      2: pageOf(2, 3),
+      3: { ...pageOf(3, 3), items: [...pageOf(3, 2).items, { ...pageOf(1, 1).items[0], remoteId: 9999 }] },
+      4: { ...pageOf(4, 3), items: [...pageOf(4, 2).items, pageOf(3, 1).items[0]] },
+      5: pageOf(5, 3),
+    };
+    // page 3 repeats page 1's first title (another remote id); page 4 repeats page 3's first remote id and title
+    const reader = readPages({
+      first: 1,
+      last: 5,
+      fetch: async (page) => pages[page],
+      onFirst: () => 5,
+    });
+    expect(await drain(reader)).toEqual([[1, 2], [3], [4, 5]]);
+  });
+});

@@ -690,9 +690,23 @@ export function readPages(o: {
         if (state.failed) throw state.error;
         return [];
       }
+      // A page is not written with an earlier one it shares a remote id or a title with: one at a time, its item
+      // matches the movie the earlier page made (as an update), where in one batch it would be a duplicate.
+      const seen = new Set<string>();
+      const clashes = (f: Fetched) => {
+        const keys = f.answer.items.flatMap((i) => [`#${i.remoteId}`, titleKey(cleanTitle(i.title))]);
+        if (keys.some((key) => seen.has(key))) return true;
+        for (const key of keys) seen.add(key);
+        return false;
+      };
+      clashes(waiting[0]);
       let k = 1;
       let n = waiting[0].answer.items.length;
-      while (k < waiting.length && n + waiting[k].answer.items.length <= MAX_BATCH_ITEMS)
+      while (
+        k < waiting.length &&
+        n + waiting[k].answer.items.length <= MAX_BATCH_ITEMS &&
+        !clashes(waiting[k])
+      )
         n += waiting[k++].answer.items.length;
       const batch = waiting.splice(0, k);
       wake('reader');
