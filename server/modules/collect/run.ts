@@ -19,6 +19,7 @@ import {
   readAnswer,
   titleKey,
 } from './reader';
+import { withoutKey } from './key';
 import { collectRuns, collectSources, type RUN_KINDS } from './schema';
 
 /**
@@ -100,14 +101,18 @@ export interface RunDeps {
 
 type Source = typeof collectSources.$inferSelect;
 
-/** The provide API's URL for one request: the source's base with `ac`, the run's filters, and `at=xml` for XML. */
-export function pageUrl(
-  source: Pick<Source, 'url' | 'format'>,
-  query: Record<string, string | number>,
-): string {
+/** What a request is made from: the source's base URL, its format and its key. */
+type SourceAddress = Pick<Source, 'url' | 'format' | 'apiKey'>;
+
+/**
+ * The provide API's URL for one request: the source's base with `ac`, the run's filters, `at=xml` for XML and the
+ * site's `key` when it has one.
+ */
+export function pageUrl(source: SourceAddress, query: Record<string, string | number>): string {
   const url = new URL(source.url);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
   if (source.format === 'xml') url.searchParams.set('at', 'xml');
+  if (source.apiKey) url.searchParams.set('key', source.apiKey);
   return url.toString();
 }
 
@@ -115,7 +120,22 @@ export function pageUrl(
 export async function fetchPage(
   outbound: OutboundFetch | undefined,
   allowHosts: readonly string[],
-  source: Pick<Source, 'url' | 'format'>,
+  source: SourceAddress,
+  query: Record<string, string | number>,
+): Promise<RemotePage> {
+  try {
+    return await fetchAnswer(outbound, allowHosts, source, query);
+  } catch (err) {
+    // The site's words and an error's message may repeat the URL asked, key and all: a run keeps them without it.
+    if (err instanceof RunFailure) throw new RunFailure(err.key, withoutKey(err.detail, source.apiKey));
+    throw new Error(withoutKey(String((err as Error)?.message ?? err), source.apiKey));
+  }
+}
+
+async function fetchAnswer(
+  outbound: OutboundFetch | undefined,
+  allowHosts: readonly string[],
+  source: SourceAddress,
   query: Record<string, string | number>,
 ): Promise<RemotePage> {
   if (!outbound) throw new RunFailure('collect.fail.noOutbound');
@@ -159,7 +179,7 @@ export async function fetchPage(
 export async function testSource(
   outbound: OutboundFetch | undefined,
   allowHosts: readonly string[],
-  source: Pick<Source, 'url' | 'format'>,
+  source: SourceAddress,
 ) {
   const page = await fetchPage(outbound, allowHosts, source, { ac: 'list' });
   return { total: page.total, pageCount: page.pageCount, classes: page.classes };
