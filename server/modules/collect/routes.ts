@@ -12,8 +12,8 @@ import { crudResource } from '../../core/resource';
 import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '../../core/shared';
 import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
-import { KEY_MASK, maskedUrl, splitKey } from './key';
 import { outboundAllowList } from '../sys/settings';
+import { KEY_MASK, maskedUrl, splitKey } from './key';
 import {
   executeRun,
   MAX_RUN_PAGES,

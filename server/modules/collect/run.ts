@@ -7,6 +7,7 @@ import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor, Tx } from '../../db/types';
 import { outboundAllowList } from '../sys/settings';
+import { withoutKey } from './key';
 import {
   cleanCover,
   cleanTitle,
@@ -19,7 +20,6 @@ import {
   readAnswer,
   titleKey,
 } from './reader';
-import { withoutKey } from './key';
 import { collectRuns, collectSources, type RUN_KINDS } from './schema';
 
 /**
