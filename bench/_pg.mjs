@@ -47,17 +47,18 @@ export async function markSeeded(pool, key) {
 }
 
 /**
- * A list benchmark on PostgreSQL (users, comments): opens its database `name` (reused while `key` is the same,
- * otherwise `seed(pool)` fills it), applies migrations newer than the data (then ANALYZE), makes the first admin,
- * and times `queries` on `path` through the API in-process beside the same SQL (bench/_timing.mjs `timeList`).
- * `what` names the rows ("1,000,000 members"); `check(pool)` runs on the data before the timing.
+ * A benchmark's PostgreSQL database, timed through the API in-process (the list benches, the provide API): opens its
+ * database `name` (reused while `key` is the same, otherwise `seed(pool, db, load)` fills it), applies migrations
+ * newer than the data (then `reanalyze`: ANALYZE, or VACUUM ANALYZE for data the seed rewrote), makes the first admin
+ * and logs in. `what` names the rows ("1,000,000 members"). Answers `{ load, pool, db, capture, api, close }`
+ * (`capture` records the statements the API runs, for bench/_timing.mjs), or null when PostgreSQL is not reachable.
  */
-export async function pgListBench({ name, key, what, seed, check, first, path, queries }) {
+export async function openPgBench({ name, key, what, seed, reanalyze = 'analyze' }) {
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { inProcessApi, serverModules } = await import('./_server.mjs');
-  const { statementCapture, timeList } = await import('./_timing.mjs');
+  const { statementCapture } = await import('./_timing.mjs');
   const password = 'bench-admin-1';
-  const { load, close } = await serverModules();
+  const { load, close: closeModules } = await serverModules();
   const { loadConfig } = await load('/server/config.ts');
   const { migrate } = await load('/server/db/migrate.ts');
   const schema = await load('/server/db/schema.ts');
@@ -65,7 +66,10 @@ export async function pgListBench({ name, key, what, seed, check, first, path, q
   const config = loadConfig({ ADMIN_PASSWORD: password, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
   const capture = statementCapture();
   const opened = await benchDatabase(name, key);
-  if (!opened) return close();
+  if (!opened) {
+    await closeModules();
+    return null;
+  }
   const { pool, reuse } = opened;
   const db = drizzle(pool, { schema, logger: capture.logger });
   const migrations = async () =>
@@ -78,18 +82,41 @@ export async function pgListBench({ name, key, what, seed, check, first, path, q
   await ensureFirstAdmin(db, config);
   if (reuse) {
     const newer = (await migrations()) - before;
-    if (newer) await pool.query('analyze');
+    if (newer) await pool.query(reanalyze);
     console.log(
-      `PostgreSQL: reusing ${name} (${what}, key ${key})${newer ? `, ${newer} newer migration(s) applied, then ANALYZE` : ''}`,
+      `PostgreSQL: reusing ${name} (${what}, key ${key})${newer ? `, ${newer} newer migration(s) applied, then ${reanalyze.toUpperCase()}` : ''}`,
     );
   } else {
     const t0 = performance.now();
-    await seed(pool);
+    await seed(pool, db, load);
     await markSeeded(pool, key);
     console.log(`PostgreSQL: seeded ${what} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  await check?.(pool);
   const api = await inProcessApi(load, { db, config, password });
+  return {
+    load,
+    pool,
+    db,
+    capture,
+    api,
+    close: async () => {
+      await pool.end();
+      await closeModules();
+    },
+  };
+}
+
+/**
+ * A list benchmark on PostgreSQL (users, comments): its database opened as `openPgBench` does, `check(pool)` run on
+ * the data, then `queries` on `path` timed through the API in-process beside the same SQL (bench/_timing.mjs
+ * `timeList`).
+ */
+export async function pgListBench({ name, key, what, seed, check, first, path, queries }) {
+  const { timeList } = await import('./_timing.mjs');
+  const bench = await openPgBench({ name, key, what, seed });
+  if (!bench) return;
+  const { pool, api, capture } = bench;
+  await check?.(pool);
   const direct = await pool.connect();
   const version = (await pool.query('show server_version')).rows[0].server_version;
   await first?.((query) => api.call(`${path}${query}`), pool);
@@ -102,6 +129,5 @@ export async function pgListBench({ name, key, what, seed, check, first, path, q
     rawQuery: async (q, p) => (await direct.query(q, p)).rows,
   });
   direct.release();
-  await pool.end();
-  await close();
+  await bench.close();
 }

@@ -12,15 +12,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { benchDatabase, markSeeded } from './_pg.mjs';
-import { inProcessApi, serverModules } from './_server.mjs';
-import { statementCapture, timeList } from './_timing.mjs';
+import { openPgBench } from './_pg.mjs';
+import { timeList } from './_timing.mjs';
 
 const MOVIES = Number(process.env.BENCH_PROVIDE_MOVIES ?? 1_000_000);
 const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null;
 const SEED = 42;
-const PASSWORD = 'bench-admin-1';
 const PATH = '/api.php/provide/vod/';
 
 /** What the seeded data depends on: the size and the seeder (a change to either seeds again). */
@@ -31,65 +28,38 @@ function dataKey() {
   return h.digest('hex').slice(0, 12);
 }
 
-const { load, close } = await serverModules();
-const { loadConfig } = await load('/server/config.ts');
-const { migrate } = await load('/server/db/migrate.ts');
-const schema = await load('/server/db/schema.ts');
-const { ensureFirstAdmin } = await load('/server/modules/operators/index.ts');
-const { bulkSeedMovies, countDrift } = await load('/server/seed/bulk.ts');
+const bench = await openPgBench({
+  name: 'zg_bench_provide',
+  key: dataKey(),
+  what: `${MOVIES.toLocaleString('en')} movies`,
+  // the seed rewrites a tenth of the movies (their change time) and migrations may too: VACUUM as well
+  reanalyze: 'vacuum analyze',
+  seed: async (pool, db, load) => {
+    const { bulkSeedMovies, countDrift } = await load('/server/seed/bulk.ts');
+    let last = 0;
+    await bulkSeedMovies(db, {
+      seed: SEED,
+      movies: MOVIES,
+      onProgress(done, total) {
+        if (done - last >= total / 10 || done === total) {
+          last = done;
+          process.stderr.write(`\r  seeding: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+        }
+      },
+    });
+    process.stderr.write('\n');
+    // h= reads what changed lately: a tenth of the online movies changed within the last day (the seeder's dates
+    // are fixed in the past), the rest long ago.
+    await pool.query(`update movies set updated_at = now() - (id % 86400) * interval '1 second'
+      where status = 'online' and id % 10 = 0`);
+    await pool.query('vacuum analyze');
+    const drift = await countDrift(db);
+    if (drift.length) throw new Error(`counts differ from the rows: ${JSON.stringify(drift)}`);
+  },
+});
+if (!bench) process.exit(0);
+const { pool, api, capture } = bench;
 
-const config = loadConfig({ ADMIN_PASSWORD: PASSWORD, PASSWORD_ITERATIONS: '1000', LOG_LEVEL: 'silent' });
-const key = dataKey();
-const opened = await benchDatabase('zg_bench_provide', key);
-if (!opened) {
-  await close();
-  process.exit(0);
-}
-const { pool, reuse } = opened;
-const capture = statementCapture();
-const db = drizzle(pool, { schema, logger: capture.logger });
-const migrations = async () =>
-  Number(
-    (await pool.query('select count(*)::int as n from _migrations').catch(() => ({ rows: [{ n: 0 }] })))
-      .rows[0].n,
-  );
-const before = await migrations();
-await migrate(db);
-await ensureFirstAdmin(db, config);
-if (reuse) {
-  const newer = (await migrations()) - before;
-  if (newer) await pool.query('vacuum analyze');
-  console.log(
-    `PostgreSQL: reusing zg_bench_provide (${MOVIES.toLocaleString('en')} movies, key ${key})${newer ? `, ${newer} newer migration(s) applied, then VACUUM ANALYZE` : ''}`,
-  );
-} else {
-  const t0 = performance.now();
-  let last = 0;
-  const result = await bulkSeedMovies(db, {
-    seed: SEED,
-    movies: MOVIES,
-    onProgress(done, total) {
-      if (done - last >= total / 10 || done === total) {
-        last = done;
-        process.stderr.write(`\r  seeding: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
-      }
-    },
-  });
-  process.stderr.write('\n');
-  // h= reads what changed lately: a tenth of the online movies changed within the last day (the seeder's dates are
-  // fixed in the past), the rest long ago.
-  await pool.query(`update movies set updated_at = now() - (id % 86400) * interval '1 second'
-    where status = 'online' and id % 10 = 0`);
-  await pool.query('vacuum analyze');
-  const drift = await countDrift(db);
-  if (drift.length) throw new Error(`counts differ from the rows: ${JSON.stringify(drift)}`);
-  await markSeeded(pool, key);
-  console.log(
-    `PostgreSQL: seeded ${result.seeded.toLocaleString('en')} movies in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
-}
-
-const api = await inProcessApi(load, { db, config, password: PASSWORD });
 const set = await api.app.request('/app/admin/sys/updateSetting', {
   method: 'POST',
   headers: { 'Content-Type': 'application/json', 'Admin-Token': api.token },
@@ -148,5 +118,4 @@ await timeList({
   rawQuery: async (q, p) => (await direct.query(q, p)).rows,
 });
 direct.release();
-await pool.end();
-await close();
+await bench.close();

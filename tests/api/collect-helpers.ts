@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * A resource site for the collection tests, on 127.0.0.1: the recorded answers of tests/fixtures/collect under
  * `/good/` (JSON) and `/xml/`, and hostile ones: `/html/` (a web page), `/wrong/` (JSON of another shape),
  * `/huge/` (a 50 MB body), `/slow/` (a byte now and then, never done), `/endless/` (pagecount 10^9), `/redirect/`
- * (to 127.0.0.1 itself). `requests` records every query it was asked.
+ * (to 127.0.0.1 itself), `/keyed/` (`/good/` for the right `key=`). `requests` records every query it was asked.
  */
 export interface FixtureSite {
   port: number;
@@ -16,6 +16,9 @@ export interface FixtureSite {
   /** Pages served by `/many/`: `items` per page, `pages` pages (the bench's provider, smaller). */
   many: { pages: number; items: number };
 }
+
+/** The key `/keyed/` wants. */
+export const SITE_KEY = 'S3cret-K3y';
 
 const fixture = (name: string) =>
   readFileSync(join(import.meta.dirname, '../fixtures/collect', name), 'utf8');
@@ -68,6 +71,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     if (kind === 'html') return send('<!DOCTYPE html><html><body>维护中</body></html>', 'text/html');
     if (kind === 'wrong') return send('{"code":1,"list":{"vod_id":1}}');
     if (kind === 'refuse') return send('{"code":0,"msg":"接口已关闭"}');
+    // a site with a key: the right one (SITE_KEY) is served as /good/; a wrong one is refused, the site repeating it
+    if (kind === 'keyed')
+      return q.get('key') === SITE_KEY
+        ? send(fixture(ac === 'list' ? 'list.json' : pg === 2 ? 'page2.json' : 'page1.json'))
+        : send(JSON.stringify({ code: 0, msg: `key ${q.get('key')} is not valid` }));
     if (kind === 'endless')
       return send(JSON.stringify({ code: 1, page: 1, pagecount: 1e9, total: 2e10, list: [] }));
     if (kind === 'many') return send(manyPage(pg, many.pages, many.items));

@@ -219,6 +219,12 @@ describe('runs', () => {
       [202, '名字带$号', 'pending'],
       [203, '三体', 'pending'],
     ]);
+    // Each item that became (or matched) a movie names it in the log: the history links there.
+    const movieOf = new Map(rows.map((x) => [x.remote_id, x.id]));
+    const named = r.log.filter((e: any) => e.outcome === 'added' || e.reason === 'unchanged');
+    expect(named.map((e: any) => e.remoteId).sort()).toEqual([101, 102, 201, 202, 203]);
+    for (const e of named) expect(e.movieId, String(e.remoteId)).toBe(movieOf.get(e.remoteId));
+    expect(r.log.filter((e: any) => e.outcome === 'failed').every((e: any) => !e.movieId)).toBe(true);
     const santi = rows.find((x) => x.remote_id === 102);
     expect(santi.description).toBe('好看');
     expect(santi.cover).toBe('https://img.example.com/102.jpg');
@@ -232,8 +238,8 @@ describe('runs', () => {
       [0, 'm3u8', '正片'],
       [1, 'mp4', 'HD'],
     ]);
-    const named = rows.find((x) => x.remote_id === 202);
-    const n = (await api.call('GET', `/app/admin/movie/movies/${named.id}`, { token: admin })).body.data;
+    const dollar = rows.find((x) => x.remote_id === 202);
+    const n = (await api.call('GET', `/app/admin/movie/movies/${dollar.id}`, { token: admin })).body.data;
     expect(n.plays.map((p: any) => p.name)).toEqual(['第1集$上', '第2集']);
     // The review queue shows them.
     const queue = (

@@ -299,3 +299,67 @@ test('a video source collection made (no base URL, a code like qq.com) saves bac
     expect(saved).toMatchObject({ name: '腾讯', code: 'qq.com', baseUrl: '', version: 2 });
   });
 });
+
+test('a real run’s history links each item that became a movie to that movie’s page', async () => {
+  const started = await okData(
+    api.call('POST', '/app/admin/collect/runs', {
+      token,
+      body: { sourceId, kind: 'pages', pageFrom: 1, pageTo: 2 },
+    }),
+  );
+  let run: { status: string; log: { outcome: string; name: string; movieId?: number }[] } | undefined;
+  await waitFor(
+    async () => {
+      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
+      expect(run?.status).toBe('done');
+    },
+    { timeout: 30_000 },
+  );
+  const added = run?.log.find((e) => e.outcome === 'added');
+  expect(added?.movieId).toBeTypeOf('number');
+  mount(
+    <ResourceContextProvider value={RUN_RESOURCE}>
+      <HistoryList />
+    </ResourceContextProvider>,
+    '/collect/history',
+  );
+  // newest first: the real run's row
+  fireEvent.click((await screen.findAllByText('测试资源站'))[0]);
+  const log = await screen.findByTestId('run-log');
+  const link = await within(log).findByRole('link', { name: added?.name });
+  expect(link.getAttribute('href')).toBe(`/movie/review/edit/${added?.movieId}`);
+  // an item that became nothing (skipped for its type, failed) is plain text
+  const skipped = run?.log.find((e) => !e.movieId);
+  if (skipped?.name) expect(within(log).queryByRole('link', { name: skipped.name })).toBeNull();
+});
+
+test('a source’s key shows masked in its form; saved back as shown, the key stays', async () => {
+  const made = await okData(
+    api.call('POST', '/app/admin/collect/sources', {
+      token,
+      body: {
+        name: '有密钥的站',
+        url: 'https://keyed.example.com/api.php/provide/vod/',
+        apiKey: 'Ui-K3y-77',
+      },
+    }),
+  );
+  mount(
+    <ResourceContextProvider value={SOURCE_RESOURCE}>
+      <SourceEdit />
+    </ResourceContextProvider>,
+    `/collect/sourceEdit/${made.id}`,
+    '/collect/sourceEdit/:id?',
+  );
+  const input = (await screen.findByLabelText(/资源站密钥/)) as HTMLInputElement;
+  await waitFor(() => expect(input.value).toBe('******'));
+  expect(document.body.textContent).not.toContain('Ui-K3y-77');
+  fireEvent.change(screen.getByLabelText(/名称/), { target: { value: '有密钥的站2' } });
+  fireEvent.click(screen.getByRole('button', { name: /保存/ }));
+  await waitFor(async () => {
+    const [row] = await api.query<{ name: string; api_key: string }>(
+      sql`select name, api_key from collect_sources where id = ${made.id}`,
+    );
+    expect(row).toEqual({ name: '有密钥的站2', api_key: 'Ui-K3y-77' });
+  });
+});

@@ -36,6 +36,7 @@ const collect = {
       id: 'ID',
       name: 'Name',
       url: 'Base URL',
+      apiKey: 'Site key',
       format: 'Format',
       trusted: 'Trusted',
       scheduleMinutes: 'Every (minutes)',
@@ -45,6 +46,8 @@ const collect = {
       lastError: 'Last error',
     },
     help: {
+      apiKey:
+        'The key the site asks for (key=); shown masked to everyone; a key written in the URL moves here',
       url: 'The site’s provide API, e.g. https://example.com/api.php/provide/vod/',
       trusted: 'A trusted source’s items go online without review',
       scheduleMinutes: '0 = no schedule',

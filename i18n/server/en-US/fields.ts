@@ -248,6 +248,7 @@ const fields: Record<keyof typeof zh, string> = {
   'label.provideKey': 'API key',
   'label.line': 'Line',
   'label.format': 'Format',
+  'label.apiKey': 'Site key',
   'label.trusted': 'Trusted',
   'label.imageMode': 'Images',
   'label.scheduleMinutes': 'Every (minutes)',

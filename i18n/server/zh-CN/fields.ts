@@ -244,6 +244,7 @@ const fields = {
   'label.provideKey': '接口密钥',
   'label.line': '线路',
   'label.format': '格式',
+  'label.apiKey': '资源站密钥',
   'label.trusted': '信任',
   'label.imageMode': '图片方式',
   'label.scheduleMinutes': '采集间隔（分钟）',

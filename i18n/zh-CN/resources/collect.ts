@@ -36,6 +36,7 @@ const collect: typeof en = {
       id: 'ID',
       name: '名称',
       url: '接口地址',
+      apiKey: '资源站密钥',
       format: '格式',
       trusted: '信任',
       scheduleMinutes: '间隔（分钟）',
@@ -45,6 +46,7 @@ const collect: typeof en = {
       lastError: '上次错误',
     },
     help: {
+      apiKey: '资源站要求的 key；对所有人都以掩码显示，写在接口地址里的 key 会移到这里',
       url: '资源站的 provide 接口，如 https://example.com/api.php/provide/vod/',
       trusted: '信任的资源站采到的内容免审直接上线',
       scheduleMinutes: '0 表示不定时采集',

@@ -14,6 +14,7 @@ import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '
 import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
 import { outboundAllowList } from '../sys/settings';
+import { KEY_MASK, maskedUrl, splitKey } from './key';
 import {
   executeRun,
   MAX_RUN_PAGES,
@@ -38,7 +39,10 @@ const Source = z
   .object({
     id: z.number(),
     name: z.string(),
+    /** The base URL: a parameter named like a secret is answered masked. */
     url: z.string(),
+    /** The site's key: KEY_MASK when one is set (sent back unchanged, the key stays), '' when none. */
+    apiKey: z.string(),
     format: z.enum(COLLECT_FORMATS),
     trusted: z.boolean(),
     imageMode: z.enum(IMAGE_MODES),
@@ -67,6 +71,12 @@ const fields = {
     .min(1)
     .max(512)
     .refine((v) => /^https?:\/\/[^\s/?#@]+[^\s]*$/i.test(v), { params: { key: 'collect.url' } }),
+  /** The site's key (`key=`); a key written in the URL moves here when the source is saved. */
+  apiKey: z
+    .string()
+    .trim()
+    .max(128)
+    .refine((v) => /^[^\s&#]*$/.test(v), { params: { key: 'field.invalid' } }),
   format: z.enum(COLLECT_FORMATS),
   trusted: z.boolean(),
   imageMode: z.enum(IMAGE_MODES),
@@ -96,6 +106,7 @@ export const sourceRoutes = () => {
     fields,
     create: z.object({
       ...fields,
+      apiKey: fields.apiKey.optional().default(''),
       format: fields.format.optional().default('json'),
       trusted: fields.trusted.optional().default(false),
       imageMode: fields.imageMode.optional().default('remote'),
@@ -106,6 +117,8 @@ export const sourceRoutes = () => {
     toApi: (r, c) => ({
       ...r,
       ...lastErrorOf(c, r.lastError),
+      url: maskedUrl(String(r.url)),
+      apiKey: r.apiKey ? KEY_MASK : '',
       nextRunAt: iso(r.nextRunAt),
       lastRunAt: iso(r.lastRunAt),
       claimedUntil: undefined,
@@ -116,9 +129,19 @@ export const sourceRoutes = () => {
     write: can('collect.settings'),
     security,
     unique: 'name',
-    // A changed schedule starts counting from now.
     beforeSave: async (_tx, body, { c }) => {
-      if (body.scheduleMinutes !== undefined) return { ...body, nextRunAt: c.get('deps').clock.now() };
+      const out = { ...body };
+      // A key written in the URL is the site's key: kept apart, so the URL every operator reads never holds it.
+      if (typeof out.url === 'string') {
+        const { url, key } = splitKey(out.url);
+        out.url = url;
+        if (key && (!out.apiKey || out.apiKey === KEY_MASK)) out.apiKey = key;
+      }
+      // The mask sent back (the form as it was read): the stored key stays.
+      if (out.apiKey === KEY_MASK) delete out.apiKey;
+      // A changed schedule starts counting from now.
+      if (out.scheduleMinutes !== undefined) out.nextRunAt = c.get('deps').clock.now();
+      return out;
     },
     summaries: {
       create: 'Add a resource site (admin): its provide API base URL, format, trust, schedule',

@@ -7,6 +7,7 @@ import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor, Tx } from '../../db/types';
 import { outboundAllowList } from '../sys/settings';
+import { withoutKey } from './key';
 import {
   cleanCover,
   cleanTitle,
@@ -100,14 +101,18 @@ export interface RunDeps {
 
 type Source = typeof collectSources.$inferSelect;
 
-/** The provide API's URL for one request: the source's base with `ac`, the run's filters, and `at=xml` for XML. */
-export function pageUrl(
-  source: Pick<Source, 'url' | 'format'>,
-  query: Record<string, string | number>,
-): string {
+/** What a request is made from: the source's base URL, its format and its key. */
+type SourceAddress = Pick<Source, 'url' | 'format' | 'apiKey'>;
+
+/**
+ * The provide API's URL for one request: the source's base with `ac`, the run's filters, `at=xml` for XML and the
+ * site's `key` when it has one.
+ */
+export function pageUrl(source: SourceAddress, query: Record<string, string | number>): string {
   const url = new URL(source.url);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
   if (source.format === 'xml') url.searchParams.set('at', 'xml');
+  if (source.apiKey) url.searchParams.set('key', source.apiKey);
   return url.toString();
 }
 
@@ -115,7 +120,22 @@ export function pageUrl(
 export async function fetchPage(
   outbound: OutboundFetch | undefined,
   allowHosts: readonly string[],
-  source: Pick<Source, 'url' | 'format'>,
+  source: SourceAddress,
+  query: Record<string, string | number>,
+): Promise<RemotePage> {
+  try {
+    return await fetchAnswer(outbound, allowHosts, source, query);
+  } catch (err) {
+    // The site's words and an error's message may repeat the URL asked, key and all: a run keeps them without it.
+    if (err instanceof RunFailure) throw new RunFailure(err.key, withoutKey(err.detail, source.apiKey));
+    throw new Error(withoutKey(String((err as Error)?.message ?? err), source.apiKey));
+  }
+}
+
+async function fetchAnswer(
+  outbound: OutboundFetch | undefined,
+  allowHosts: readonly string[],
+  source: SourceAddress,
   query: Record<string, string | number>,
 ): Promise<RemotePage> {
   if (!outbound) throw new RunFailure('collect.fail.noOutbound');
@@ -159,7 +179,7 @@ export async function fetchPage(
 export async function testSource(
   outbound: OutboundFetch | undefined,
   allowHosts: readonly string[],
-  source: Pick<Source, 'url' | 'format'>,
+  source: SourceAddress,
 ) {
   const page = await fetchPage(outbound, allowHosts, source, { ac: 'list' });
   return { total: page.total, pageCount: page.pageCount, classes: page.classes };
@@ -598,6 +618,128 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: S
 
 // --- the run ---------------------------------------------------------------------------------------------------
 
+/**
+ * Items one write takes at most: the pages fetched meanwhile are written together up to it (at least one page), so a
+ * fast site's small pages share one transaction and its statements' fixed cost.
+ */
+export const MAX_BATCH_ITEMS = 100;
+/**
+ * How long fetched pages wait for more before they are written. The fetches' answers are read on this thread, between
+ * the writer's statements, so a writer that took pages the moment one came would take them one by one; a slow site's
+ * page is still written within this time of coming (and a cancel is seen as soon).
+ */
+export const BATCH_WAIT_MS = 250;
+
+interface Fetched {
+  page: number;
+  answer: RemotePage;
+}
+
+/**
+ * A run's pages, fetched one at a time in order while the writer works. `take()` answers the pages fetched so far
+ * (waiting for one when there is none), up to MAX_BATCH_ITEMS items, and an empty list when no page is left; a failed
+ * fetch (or the first page refused by `onFirst`) is thrown by the `take()` after the pages before it. The reader
+ * waits while a batch's worth of items waits to be written, so a run holds about two batches in memory at most.
+ * An empty page is the last.
+ */
+export function readPages(o: {
+  first: number;
+  last: number;
+  fetch: (page: number) => Promise<RemotePage>;
+  /** Called with the first page; answers the last page to read, or throws to fail the run. */
+  onFirst: (answer: RemotePage) => number;
+}) {
+  const waiting: Fetched[] = [];
+  const state = { last: o.last, ended: false, stopped: false, failed: false, error: undefined as unknown };
+  let wakeWriter: (() => void) | undefined;
+  let wakeReader: (() => void) | undefined;
+  const wake = (which: 'writer' | 'reader') => {
+    const f = which === 'writer' ? wakeWriter : wakeReader;
+    if (which === 'writer') wakeWriter = undefined;
+    else wakeReader = undefined;
+    f?.();
+  };
+  const itemsWaiting = () => waiting.reduce((n, f) => n + f.answer.items.length, 0);
+  void (async () => {
+    try {
+      for (let page = o.first; page <= state.last; page++) {
+        while (!state.stopped && waiting.length && itemsWaiting() >= MAX_BATCH_ITEMS)
+          await new Promise<void>((r) => {
+            wakeReader = r;
+          });
+        if (state.stopped) return;
+        const answer = await o.fetch(page);
+        if (page === o.first) state.last = o.onFirst(answer);
+        waiting.push({ page, answer });
+        wake('writer');
+        if (!answer.items.length) break;
+      }
+    } catch (error) {
+      state.failed = true;
+      state.error = error;
+    } finally {
+      state.ended = true;
+      wake('writer');
+    }
+  })();
+  return {
+    get last() {
+      return state.last;
+    },
+    async take(): Promise<Fetched[]> {
+      // Until a batch is full, the reader has stopped, or a page has waited BATCH_WAIT_MS for others.
+      let deadline = 0;
+      while (!state.ended && itemsWaiting() < MAX_BATCH_ITEMS) {
+        if (!waiting.length) {
+          await new Promise<void>((r) => {
+            wakeWriter = r;
+          });
+          continue;
+        }
+        deadline ||= Date.now() + BATCH_WAIT_MS;
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await new Promise<void>((r) => {
+          wakeWriter = r;
+          timer = setTimeout(r, left);
+        });
+        clearTimeout(timer);
+      }
+      if (!waiting.length) {
+        if (state.failed) throw state.error;
+        return [];
+      }
+      // A page is not written with an earlier one it shares a remote id or a title with: one at a time, its item
+      // matches the movie the earlier page made (as an update), where in one batch it would be a duplicate.
+      const seen = new Set<string>();
+      const clashes = (f: Fetched) => {
+        const keys = f.answer.items.flatMap((i) => [`#${i.remoteId}`, titleKey(cleanTitle(i.title))]);
+        if (keys.some((key) => seen.has(key))) return true;
+        for (const key of keys) seen.add(key);
+        return false;
+      };
+      clashes(waiting[0]);
+      let k = 1;
+      let n = waiting[0].answer.items.length;
+      while (
+        k < waiting.length &&
+        n + waiting[k].answer.items.length <= MAX_BATCH_ITEMS &&
+        !clashes(waiting[k])
+      )
+        n += waiting[k++].answer.items.length;
+      const batch = waiting.splice(0, k);
+      wake('reader');
+      return batch;
+    },
+    /** The run ends: no page more is fetched (one under way is left unread). */
+    stop() {
+      state.stopped = true;
+      wake('reader');
+    },
+  };
+}
+
 type Bindings = Map<number, { columnId: number | null; skipped: boolean }>;
 
 /**
@@ -656,10 +798,13 @@ function queryOf(kind: RunKind, params: RunParams, page: number): Record<string,
  * Runs a run row to its end: done, failed (with its reason) or cancelled. Never throws: whatever happens is on the
  * run row (an unexpected error as `collect.fail.internal`, logged by the caller's logger if it wants).
  *
- * A page costs one fetch and one transaction: the claim renewed and a cancel read, the bindings read, the items
- * matched (one lookup of remote ids and one of titles for the page), the page written with multi-row statements, and
- * the progress (counts, the new log entries appended while the log has room, the claim again) written. The progress
- * write answers whether a cancel was asked meanwhile, so a cancel stops the run between pages without another read.
+ * Pages are fetched one at a time, in order, by a reader that keeps at most a batch's worth of them waiting
+ * (`MAX_BATCH_ITEMS`). The writer takes every page waiting (up to that many items, at least one page) and writes them
+ * as one: one transaction of the claim renewed and a cancel read, the bindings read, the items matched (one lookup of
+ * remote ids and titles), the items written with multi-row statements, and the progress (counts, the new log entries
+ * appended while the log has room, the claim again). The progress write answers whether a cancel was asked meanwhile.
+ * A slow site gives the writer one page at a time; a fast one several, so the statements' fixed cost (the movie
+ * count triggers are statement-level) is paid once for them. A run whose fetch fails writes the pages before it.
  */
 export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   const { db } = deps;
@@ -697,76 +842,80 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
     const dryAdds = new Set<string>();
     const first = run.kind === 'pages' ? (params.pageFrom ?? 1) : 1;
     let last = run.kind === 'pages' ? (params.pageTo ?? first) : first + MAX_RUN_PAGES - 1;
-    const fetchOf = (page: number) => {
-      const f = fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page));
-      f.catch(() => undefined); // awaited in its turn; a run that stops before then leaves it unread
-      return f;
-    };
-    // The next page is fetched while this one is written (one request ahead, so two pages in memory at most): the
-    // site's answer time and ours overlap instead of adding up.
-    let next = fetchOf(first);
-    for (let page = first; page <= last; page++) {
-      // Between pages, a plain read: a cancel asked during the last page's write stops the run here.
-      if (page > first && (await cancelAsked(db, runId))) return await finish('cancelled');
-      const answer = await next;
-      if (page === first) {
+    const reader = readPages({
+      first,
+      last,
+      fetch: (page) => fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page)),
+      // The first page says how many there are (and a run that is not a page range refuses too many).
+      onFirst: (answer) => {
         if (run.kind !== 'pages' && answer.pageCount > MAX_RUN_PAGES)
           throw new RunFailure('collect.fail.tooManyPages', String(answer.pageCount));
         if (run.kind !== 'pages') last = Math.max(first, Math.min(last, answer.pageCount));
         else last = Math.min(last, Math.max(first, answer.pageCount));
-      }
-      if (page < last && answer.items.length) next = fetchOf(page + 1);
-      const types = answer.items.filter((i) => !typesSeen.has(i.typeId));
-      const step = async (ex: Executor) => {
-        // The fetch took a while: a cancel asked meanwhile stops the run before this page is written.
-        const now = deps.now();
-        const { beat, bindings } = await beatWithBindings(ex, runId, source.id, now);
-        if (beat !== 'go') return { beat };
-        if (!run.dryRun && types.length) await rememberTypes(ex, source.id, types);
-        const ready: Ready[] = [];
-        const entries: LogEntry[] = [];
-        for (const raw of answer.items) {
-          const c = checkItem(raw, bindings);
-          if (c.ok) ready.push(c.item);
-          else entries.push(c.entry);
+        return last;
+      },
+    });
+    try {
+      for (let batchNo = 0; ; batchNo++) {
+        const batch = await reader.take();
+        if (!batch.length) break;
+        // Between batches, a plain read: a cancel asked during the last write stops the run here.
+        if (batchNo > 0 && (await cancelAsked(db, runId))) return await finish('cancelled');
+        const page = batch[batch.length - 1].page;
+        const items = batch.flatMap((b) => b.answer.items);
+        const types = items.filter((i) => !typesSeen.has(i.typeId));
+        const step = async (ex: Executor) => {
+          // The fetch took a while: a cancel asked meanwhile stops the run before this batch is written.
+          const now = deps.now();
+          const { beat, bindings } = await beatWithBindings(ex, runId, source.id, now);
+          if (beat !== 'go') return { beat };
+          if (!run.dryRun && types.length) await rememberTypes(ex, source.id, types);
+          const ready: Ready[] = [];
+          const entries: LogEntry[] = [];
+          for (const raw of items) {
+            const c = checkItem(raw, bindings);
+            if (c.ok) ready.push(c.item);
+            else entries.push(c.entry);
+          }
+          let planned: Planned;
+          let made: SourceIds | undefined;
+          if (run.dryRun) planned = await plan(ex, source.id, ready, false, dryAdds);
+          else {
+            planned = await plan(ex, source.id, ready, true);
+            made = await writePage(ex as Tx, source, planned, now, sourceIds);
+          }
+          entries.push(...planned.entries);
+          const counts = { ...totals };
+          for (const e of entries) counts[e.outcome]++;
+          const more = entries.slice(0, Math.max(0, MAX_LOG - logged));
+          const [r] = await ex
+            .update(collectRuns)
+            .set({
+              pagesDone: page - first + 1,
+              pageCount: reader.last - first + 1,
+              ...counts,
+              claimedUntil: runClaim(deps.now()),
+              ...(more.length ? { log: sql`${collectRuns.log} || ${JSON.stringify(more)}::jsonb` } : {}),
+            })
+            .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+            .returning({ c: collectRuns.cancelRequested });
+          const beat2: Beat = r ? (r.c ? 'cancelled' : 'go') : 'gone';
+          return { beat: beat2, planned, counts, logged: more.length, made };
+        };
+        // A real batch is written in one transaction (a retry starts the step over: nothing of a failed try is kept).
+        const done = run.dryRun ? await step(db) : await transaction(db, step);
+        if (done.planned) {
+          Object.assign(totals, done.counts);
+          logged += done.logged ?? 0;
+          for (const t of types) typesSeen.add(t.typeId);
+          for (const [code, id] of done.made ?? []) sourceIds.set(code, id);
+          if (run.dryRun) for (const a of done.planned.adds) dryAdds.add(a.key);
         }
-        let planned: Planned;
-        let made: SourceIds | undefined;
-        if (run.dryRun) planned = await plan(ex, source.id, ready, false, dryAdds);
-        else {
-          planned = await plan(ex, source.id, ready, true);
-          made = await writePage(ex as Tx, source, planned, now, sourceIds);
-        }
-        entries.push(...planned.entries);
-        const counts = { ...totals };
-        for (const e of entries) counts[e.outcome]++;
-        const more = entries.slice(0, Math.max(0, MAX_LOG - logged));
-        const [r] = await ex
-          .update(collectRuns)
-          .set({
-            pagesDone: page - first + 1,
-            pageCount: last - first + 1,
-            ...counts,
-            claimedUntil: runClaim(deps.now()),
-            ...(more.length ? { log: sql`${collectRuns.log} || ${JSON.stringify(more)}::jsonb` } : {}),
-          })
-          .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
-          .returning({ c: collectRuns.cancelRequested });
-        const beat2: Beat = r ? (r.c ? 'cancelled' : 'go') : 'gone';
-        return { beat: beat2, planned, counts, logged: more.length, made };
-      };
-      // A real page is written in one transaction (a retry starts the step over: nothing of a failed try is kept).
-      const done = run.dryRun ? await step(db) : await transaction(db, step);
-      if (done.planned) {
-        Object.assign(totals, done.counts);
-        logged += done.logged ?? 0;
-        for (const t of types) typesSeen.add(t.typeId);
-        for (const [code, id] of done.made ?? []) sourceIds.set(code, id);
-        if (run.dryRun) for (const a of done.planned.adds) dryAdds.add(a.key);
+        if (done.beat === 'gone') return;
+        if (done.beat === 'cancelled') return await finish('cancelled');
       }
-      if (done.beat === 'gone') return;
-      if (done.beat === 'cancelled') return await finish('cancelled');
-      if (!answer.items.length) break;
+    } finally {
+      reader.stop();
     }
     await finish('done');
   } catch (err) {

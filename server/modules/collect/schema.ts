@@ -27,6 +27,8 @@ export const collectSources = pgTable(
     id: serial('id').primaryKey(),
     name: varchar('name', { length: 64 }).notNull(),
     url: varchar('url', { length: 512 }).notNull(),
+    /** The site's key, sent as `key=` (never in `url`: the API answers it masked, the audit log redacts it). */
+    apiKey: varchar('api_key', { length: 128 }).notNull().default(''),
     format: varchar('format', { length: 8 })
       .$type<(typeof COLLECT_FORMATS)[number]>()
       .notNull()

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PlayLine } from '../../../common/episodes';
-import { cappedCount, type ListTotal } from '../../core/totals';
+import { COUNT_CAP, cappedCount, type ListTotal } from '../../core/totals';
 import type { Db } from '../../db/types';
 import { actresses } from '../actresses/schema';
 import { readMovieList } from '../movie/list';
@@ -87,11 +87,15 @@ export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Prom
             .where(inArray(movies.id, ids))
             .orderBy(desc(movies.updatedAt), desc(movies.id))
         : [],
-      cappedCount(db, movies, filter, { offset, pageSize: q.pageSize, rows: ids.length }),
+      // A full page that reaches past COUNT_CAP proves the count would stop at the cap: it is not counted again.
+      ids.length === q.pageSize && offset + ids.length > COUNT_CAP
+        ? ({ total: COUNT_CAP, totalExact: false } satisfies ListTotal)
+        : cappedCount(db, movies, filter, { offset, pageSize: q.pageSize, rows: ids.length }),
     ]);
     rows = list.map(movieToApi);
     totals = counted;
   }
+  totals = providedTotal(totals, offset, rows.length, q.pageSize);
   const ids = rows.map((r) => r.id);
   const [lines, actors] = await Promise.all([linesOf(db, ids), actorsOf(db, ids)]);
   return {
@@ -109,6 +113,17 @@ export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Prom
       actors: actors.get(r.id) ?? [],
     })),
   };
+}
+
+/**
+ * The total a provide answer gives (its `pagecount` follows from it). Exact up to COUNT_CAP, as every list's; beyond,
+ * the count stopped at the cap, so the total is a floor that stays a page ahead of a full page: MacCMS's collector
+ * reads each page's `pagecount` and asks for the next page while its page is below it, so it goes on to the end
+ * (the first page short of full) instead of stopping at page COUNT_CAP / pagesize.
+ */
+export function providedTotal(t: ListTotal, offset: number, rows: number, pageSize: number): ListTotal {
+  if (t.totalExact) return t;
+  return { total: Math.max(t.total, offset + rows + (rows === pageSize ? 1 : 0)), totalExact: false };
 }
 
 /** The movies' lines of episodes, in line then episode order; a disabled source's lines are not served. */

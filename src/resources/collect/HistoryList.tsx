@@ -1,7 +1,17 @@
 import HistoryIcon from '@mui/icons-material/History';
-import { Alert, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Link as MuiLink,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useEffect, useState } from 'react';
 import { FunctionField, List, TextField, useRecordContext, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
 import { request } from '../../api/http';
 import { ListEmpty } from '../../components/ListEmpty';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
@@ -17,6 +27,22 @@ interface LogEntry {
   reason?: string;
   locked?: string[];
   problems?: string[];
+  /** The movie the item became or matched (added, updated, unchanged). */
+  movieId?: number;
+}
+
+/** Where a collected movie is edited: the review queue's edit page (it holds every status). */
+export const movieEditPath = (id: number) => `/movie/review/edit/${id}`;
+
+/** The item's name, linking to the movie it became when it became one. */
+function ItemName({ entry }: { entry: LogEntry }) {
+  if (!entry.movieId) return <>{entry.name}</>;
+  return (
+    // inside an expanded row: the click opens the movie, it does not fold the row
+    <MuiLink component={Link} to={movieEditPath(entry.movieId)} onClick={(e) => e.stopPropagation()}>
+      {entry.name}
+    </MuiLink>
+  );
 }
 
 /** A run's per-item log (read when its row opens): remote id, name, what happened and why, locked fields. */
@@ -56,7 +82,9 @@ function RunLog() {
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <TableRow key={i}>
             <TableCell>{e.remoteId ?? '—'}</TableCell>
-            <TableCell>{e.name}</TableCell>
+            <TableCell>
+              <ItemName entry={e} />
+            </TableCell>
             <TableCell>{translate(`${SECTION_MSG}.outcome.${e.outcome}`)}</TableCell>
             <TableCell>
               {[e.reason ? translate(`${SECTION_MSG}.reason.${e.reason}`) : '', ...(e.problems ?? [])]

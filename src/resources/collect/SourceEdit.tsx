@@ -92,6 +92,14 @@ function Inputs() {
         helperText={`${SOURCE_MSG}.help.url`}
         fullWidth
       />
+      {/* answered masked to everyone; the mask saved back keeps the key (server/modules/collect/key.ts) */}
+      <TextInput
+        source="apiKey"
+        label={f('apiKey')}
+        validate={maxLength(128)}
+        helperText={`${SOURCE_MSG}.help.apiKey`}
+        autoComplete="off"
+      />
       <RadioButtonGroupInput
         source="format"
         label={f('format')}
