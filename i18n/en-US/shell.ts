@@ -63,8 +63,8 @@ const shell = {
     rangeCapped: '%{from}-%{to} of %{count}+',
     exported: '%{count} row(s) exported',
     timeHeader: '%{label} (%{zone})',
-    readOnly: 'You can read this page; only an admin can change it.',
-    readOnlyAction: 'Only an admin can do this',
+    readOnly: 'You can read this page; your role may not change it.',
+    readOnlyAction: 'Your role may not do this',
     density: {
       label: 'Density',
       compact: 'Compact rows',

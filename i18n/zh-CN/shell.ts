@@ -65,8 +65,8 @@ const shell: typeof en = {
     rangeCapped: '第 %{from}-%{to} 条，共 %{count}+ 条',
     exported: '已导出 %{count} 行',
     timeHeader: '%{label}（%{zone}）',
-    readOnly: '你可以查看此页面；只有管理员可以修改。',
-    readOnlyAction: '只有管理员可以执行此操作',
+    readOnly: '你可以查看此页面；你的角色没有修改权限。',
+    readOnlyAction: '你的角色无权执行此操作',
     density: {
       label: '行距',
       compact: '紧凑行',

@@ -98,7 +98,7 @@ test('a user-role operator: read-only banners, no row leading nowhere, the 403 p
   await visit(p, '/movie/tags');
   const row = p.getByRole('row', { name: new RegExp(`高清${stamp}`) });
   await expect.poll(() => row.count()).toBe(1);
-  expect(await p.getByTestId('read-only').textContent()).toBe('你可以查看此页面；只有管理员可以修改。');
+  expect(await p.getByTestId('read-only').textContent()).toBe('你可以查看此页面；你的角色没有修改权限。');
   await row.getByText(`高清${stamp}`).click();
   expect(new URL(p.url()).pathname).toBe('/movie/tags');
   await screenshot(p, 'lists-user-tags-zh-CN-light');

@@ -196,7 +196,7 @@ describe('as an operator (user role)', () => {
 
   test('read-only: the reason at the top, no save, inputs and the reset code disabled; posts still open', async () => {
     mount();
-    expect(await screen.findByText('你可以查看此页面；只有管理员可以修改。')).toBeTruthy();
+    expect(await screen.findByText('你可以查看此页面；你的角色没有修改权限。')).toBeTruthy();
     await screen.findByText('追剧达人');
     // Contacts masked for operators.
     expect(screen.getByText('138****5678')).toBeTruthy();

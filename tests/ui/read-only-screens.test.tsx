@@ -72,7 +72,7 @@ function mount(path: string) {
   );
 }
 
-const REASON = '你可以查看此页面；只有管理员可以修改。';
+const REASON = '你可以查看此页面；你的角色没有修改权限。';
 
 test('the routes whose saves need more than opening them declare the permission (issue #52)', () => {
   const declared = sections.flatMap((s) =>
@@ -134,7 +134,7 @@ test('as user, the batch replacement says why preview and replace are disabled',
   mount('/ad/editBatch');
   expect(await screen.findByText(REASON)).toBeTruthy();
   const actions = screen.getByTestId('batch-actions');
-  expect(actions.getAttribute('title')).toBe('只有管理员可以执行此操作');
+  expect(actions.getAttribute('title')).toBe('你的角色无权执行此操作');
   expect((within(actions).getByRole('button', { name: '预览' }) as HTMLButtonElement).disabled).toBe(true);
   expect((within(actions).getByRole('button', { name: '替换' }) as HTMLButtonElement).disabled).toBe(true);
 });

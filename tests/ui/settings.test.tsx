@@ -228,7 +228,7 @@ test('a user sees the base settings read-only: no save, no site key, disabled in
   role = 'user';
   await loadUser();
   wrap(<BaseSettings />);
-  expect(await screen.findByText('你可以查看这些设置；只有管理员可以修改。')).toBeTruthy();
+  expect(await screen.findByText('你可以查看这些设置；你的角色没有修改权限。')).toBeTruthy();
   expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
   expect((screen.getByDisplayValue('樱花') as HTMLInputElement).disabled).toBe(true);
   expect(screen.queryByText('站点密钥')).toBeNull();
@@ -353,7 +353,7 @@ test('stuck statistics days: an admin sees each with its error and retries them;
   await loadUser();
   seen.length = 0;
   wrap(<StatisticsSettings />);
-  await screen.findByText('你可以查看这些设置；只有管理员可以修改。');
+  await screen.findByText('你可以查看这些设置；你的角色没有修改权限。');
   expect(calls('GET', 'admin/stats/stuck')).toHaveLength(0);
 });
 

@@ -62,7 +62,7 @@ const comment = {
         'Apply the saved rules to the newest shown or pending posts? The trial counted %{block} to hide, %{hold} to hold and %{mask} to mask.',
       applyNeedsSave: 'Save the rules before applying them',
       applied: '%{changed} post(s) changed',
-      adminOnly: 'Only admins can change the filter.',
+      adminOnly: 'Your role may not change the filter.',
     },
     view: {
       title: "%{account}'s comments",

@@ -206,7 +206,7 @@ const domain = {
     swapped: 'Domain replaced',
   },
   'domain/setting': {
-    readOnly: 'Only admins change these settings.',
+    readOnly: 'Your role may not change these settings.',
     saved: 'Settings saved',
     lastCheck: 'Last health check:',
     neverChecked: 'The health checker has not run yet.',

@@ -56,7 +56,7 @@ const setting = {
     platformsHint:
       'The sites content is published on. Keys are stored with the content: rename freely, change a key only for a new platform.',
     otherHint: 'Saved earlier by other tools; shown here and kept as they are when you save.',
-    readOnly: 'You can read these settings; only an admin can change them.',
+    readOnly: 'You can read these settings; your role may not change them.',
     saved: 'Settings saved',
     platforms: { key: 'Key', name: 'Name', duplicate: 'Each platform needs its own key' },
     other: { name: 'Field', value: 'Value' },
@@ -202,7 +202,7 @@ const setting = {
     snippetsHint:
       'Analytics code each platform adds to its pages. Stored and shown as text: it never runs in this back-office.',
     noSnippet: 'No snippet',
-    readOnly: 'You can read these settings; only an admin can change them.',
+    readOnly: 'You can read these settings; your role may not change them.',
     saved: 'Statistics settings saved',
     stuck: {
       title:

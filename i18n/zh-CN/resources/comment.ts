@@ -64,7 +64,7 @@ const comment: typeof en = {
         '把已保存的规则应用到最新的显示中或待审核内容？试运行结果：隐藏 %{block} 条，转审核 %{hold} 条，屏蔽字词 %{mask} 条。',
       applyNeedsSave: '请先保存规则再应用',
       applied: '已修改 %{changed} 条内容',
-      adminOnly: '只有管理员可以修改过滤规则。',
+      adminOnly: '你的角色不能修改过滤规则。',
     },
     view: {
       title: '%{account} 的评论',

@@ -206,7 +206,7 @@ const domain: typeof en = {
     swapped: '域名已替换',
   },
   'domain/setting': {
-    readOnly: '只有管理员可以修改这些设置。',
+    readOnly: '你的角色不能修改这些设置。',
     saved: '设置已保存',
     lastCheck: '最近一次健康检测：',
     neverChecked: '健康检测还没有运行过。',

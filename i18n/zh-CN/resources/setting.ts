@@ -56,7 +56,7 @@ const setting: typeof en = {
     imgdomainFormat: '应为 http(s) 地址或以 / 开头的路径',
     platformsHint: '内容发布到的站点。平台的键随内容保存：名称可随意修改，键只在新增平台时设定。',
     otherHint: '由其他工具保存的字段；此处只显示，保存时原样保留。',
-    readOnly: '你可以查看这些设置；只有管理员可以修改。',
+    readOnly: '你可以查看这些设置；你的角色没有修改权限。',
     saved: '设置已保存',
     platforms: { key: '键', name: '名称', duplicate: '每个平台的键不能重复' },
     other: { name: '字段', value: '值' },
@@ -194,7 +194,7 @@ const setting: typeof en = {
     retentionHelp: '超过后只保留按天汇总的数据',
     snippetsHint: '各平台页面中加入的统计代码。以文本保存和显示：在本后台中绝不会执行。',
     noSnippet: '无统计代码',
-    readOnly: '你可以查看这些设置；只有管理员可以修改。',
+    readOnly: '你可以查看这些设置；你的角色没有修改权限。',
     saved: '统计设置已保存',
     stuck: {
       title: '%{smart_count} 天的统计汇总失败',
