@@ -10,7 +10,7 @@ import { api, baseURL, expectAccessible, fillDate, launch, screenshot, session, 
  */
 
 let browser: Browser;
-let fixture: { notice: number; app: number };
+let fixture: { notice: number; app: number; role: number };
 beforeAll(async () => {
   browser = await launch();
   const notice = await api('/app/admin/setting/notices', {
@@ -41,7 +41,13 @@ beforeAll(async () => {
     method: 'PUT',
     json: { version: 0, snippets: [{ platform: 2, code: '<script>window.__zgSnippetRan = true;</script>' }] },
   });
-  fixture = { notice: notice.id, app: app.id };
+  const role = await api('/app/admin/setting/roles', {
+    json: {
+      name: `审核员${Date.now().toString(36)}`,
+      permissions: ['movie.read', 'movie.review', 'comment.read', 'comment.review'],
+    },
+  });
+  fixture = { notice: notice.id, app: app.id, role: role.id };
 });
 afterAll(() => browser?.close());
 
@@ -254,6 +260,9 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
         [() => '/setting/promotionapp/create', 'setting-promotionapp-create'],
         [() => `/setting/promotionapp/edit/${fixture.app}`, 'setting-promotionapp-edit'],
         [() => '/setting/statistics', 'setting-statistics'],
+        [() => '/setting/roles', 'setting-roles'],
+        [() => '/setting/roles/create', 'setting-role-create'],
+        [() => `/setting/roles/edit/${fixture.role}`, 'setting-role-edit'],
       ];
       for (const [path, name] of screens) {
         test(name, async () => {
