@@ -94,6 +94,7 @@ const fields: Record<keyof typeof zh, string> = {
   'label.rejectReason': 'Reject reason',
   'label.releaseDate': 'Release date',
   'label.role': 'Role',
+  'label.builtin': 'Built-in',
   'label.permissions': 'Permissions',
   'label.sampleRate': 'Sampling rate',
   'label.serialStatus': 'Serial status',

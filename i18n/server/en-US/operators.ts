@@ -8,6 +8,7 @@ const operators: Record<keyof typeof zh, string> = {
   'role.builtin': 'The built-in roles (admin, user) cannot be changed or deleted',
   'role.inUse': '{count} operators hold this role: give them another role first',
   'role.unknownPermission': 'No such permission: {permission}',
+  'role.unknown': 'No such role: choose one under Roles',
   'password.weak': 'A password needs at least 8 characters with both letters and digits',
 };
 export default operators;

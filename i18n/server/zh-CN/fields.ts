@@ -90,6 +90,7 @@ const fields = {
   'label.rejectReason': '驳回原因',
   'label.releaseDate': '发行日期',
   'label.role': '角色',
+  'label.builtin': '内置',
   'label.permissions': '权限',
   'label.sampleRate': '采样率',
   'label.serialStatus': '连载状态',

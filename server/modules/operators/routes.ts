@@ -201,7 +201,7 @@ function assertNotSelf(c: AppContext, ids: number[]) {
 async function assertRole(tx: Tx, name: string | undefined) {
   if (name === undefined) return;
   const [found] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).for('share');
-  if (!found) throw invalidField('role', 'field.invalid');
+  if (!found) throw invalidField('role', 'role.unknown');
 }
 
 /** One operator's action is logged with its id; several (the batch) with their ids and counts. */
