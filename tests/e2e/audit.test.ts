@@ -51,13 +51,13 @@ async function shot(p: Page, name: string) {
 
 const TEXT = {
   'zh-CN': {
-    changes: '字段：siteName, provideKey',
+    changes: '字段：站点名称, 接口密钥',
     retention: /保留 \d+ 天/,
     empty: '暂无记录',
     before: '修改前',
   },
   'en-US': {
-    changes: 'Fields: siteName, provideKey',
+    changes: 'Fields: Site name, API key',
     retention: /Kept \d+ days/,
     empty: 'No entries',
     before: 'Before',
