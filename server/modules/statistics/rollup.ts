@@ -82,7 +82,10 @@ export async function rollupDay(
       ? sql`(e.batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${tenant}
           and q.day = ${day}::date and q.batch = e.batch))`
       : sql`true`;
-    for (const d of await rollupVisits(t, tenant, day, timeZone, events)) moved.add(d);
+    // A kept fold stands for the events counted before the batches: only their visitors are grouped again.
+    const visits = await rollupVisits(t, tenant, day, timeZone, events, whole ? undefined : queue!.batches);
+    for (const d of visits.moved) moved.add(d);
+    fold.visitsRead = visits.read;
     await foldDomainDay(t, tenant, day);
   };
   const attribution = (t: Executor) =>
