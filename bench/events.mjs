@@ -16,9 +16,13 @@
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
 //   BENCH_EVENTS_PG=1000000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
 //   BENCH_PART=ingest|reports  BENCH_QUERIES=<regex on the reports' names>  BENCH_CHECKOUT (another checkout whose built server takes the events)
-//   BENCH_ROLLUP_EVERY_MS=60000,2000  BENCH_VISITORS=site,spread (both, one after the other, by default)
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+//   BENCH_ROLLUP_EVERY_MS=60000,2000 (empty: no sustained part)  BENCH_VISITORS=site,spread (both, one after the other,
+//   by default), or distinct: every event a visitor of its own (issue #48: the server's peak memory while it ingests and
+//   rolls up millions of visitors; its resident set is printed for every mix, Linux only)
+//   5 million distinct visitors on PostgreSQL:
+//   BENCH_VISITORS=distinct BENCH_EVENTS_PG=5000000 BENCH_ONLY=postgres BENCH_PART=ingest BENCH_ROLLUP_EVERY_MS= npm run bench -- events
+import { createHash, createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,16 +52,22 @@ const BATCH = 500;
  * keeps each of the 50,000 visitors on one domain with one address, agent and channel, as on a site (its promotion
  * domain brought it); 'spread' gives each visitor events on all seven domains, each from a new address, so nearly every
  * event is a visitor new to its domain and every run's address sketches change (the worst case: a mobile network that
- * hands out a new address a request).
+ * hands out a new address a request). 'distinct' makes every event a visitor of its own (a million events, a million
+ * visitors: what anyone holding the browser key can send), its batches' bodies made as they are sent (millions of
+ * events' bodies made first would take gigabytes here).
  */
 const MIXES = (process.env.BENCH_VISITORS ?? 'site,spread').split(',');
 for (const m of MIXES)
-  if (m !== 'site' && m !== 'spread') throw new Error(`BENCH_VISITORS: site or spread, not ${m}`);
+  if (m !== 'site' && m !== 'spread' && m !== 'distinct')
+    throw new Error(`BENCH_VISITORS: site, spread or distinct, not ${m}`);
 /**
  * The sustained part's rollup intervals, one sustained part each: the server's timer (ROLLUP_SECONDS, 60 by default)
  * and 2 s. Until 2026-11-29 only 2 s, which the figures of earlier notes are.
  */
-const ROLLUP_EVERY_MS = (process.env.BENCH_ROLLUP_EVERY_MS ?? '60000,2000').split(',').map(Number);
+const ROLLUP_EVERY_MS = (process.env.BENCH_ROLLUP_EVERY_MS ?? '60000,2000')
+  .split(',')
+  .filter((x) => x.trim() !== '')
+  .map(Number);
 for (const ms of ROLLUP_EVERY_MS)
   if (!(ms > 0)) throw new Error(`BENCH_ROLLUP_EVERY_MS: milliseconds, comma-separated, not ${ms}`);
 
@@ -84,10 +94,10 @@ function batchBody(n, now, mix) {
   for (let i = 0; i < n; i++) {
     const k = ++seq;
     const t = k % 10;
-    const v = (k * 7919) % 50_000;
+    const v = mix === 'distinct' ? k : (k * 7919) % 50_000;
     // 'spread': a visitor's events spread over every domain, each from a new address; 'site': a visitor keeps its
     // domain, agent, address and channel, as on a site (its promotion domain brought it).
-    const w = mix === 'site' ? v : k;
+    const w = mix === 'spread' ? k : v;
     const e = {
       id: `bench-${process.pid}-${k}`,
       type: t < 6 ? 'pageview' : t < 8 ? 'search' : 'play',
@@ -105,6 +115,40 @@ function batchBody(n, now, mix) {
     events.push(e);
   }
   return JSON.stringify({ events });
+}
+
+/**
+ * A process's resident set now and at its peak since start or the last `resetPeak`, in MB (Linux's /proc; undefined
+ * elsewhere).
+ */
+function rssOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    return { now: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+  } catch {
+    return undefined;
+  }
+}
+/** Starts a process's peak resident set again from its present one (Linux: clear_refs 5). */
+function resetPeak(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The batches' bodies for `total` events: made before the clock starts, as a load generator does (building the JSON is
+ * the site's work, not the server's, and here it would take the same two cores); for 'distinct', made as they are sent
+ * (`make`), whose millions of events would take gigabytes made first.
+ */
+function bodiesOf(total, mix) {
+  const length = Math.ceil(total / BATCH);
+  if (mix === 'distinct') return { length, make: () => Buffer.from(batchBody(BATCH, Date.now(), mix)) };
+  return Array.from({ length }, () => Buffer.from(batchBody(BATCH, Date.now(), mix)));
 }
 
 async function login(url) {
@@ -137,6 +181,19 @@ async function ingestion(label, env, total, mix) {
         headers: { 'Admin-Token': token },
       }).then((x) => x.json())
     ).data.key;
+    // The events carry each visitor's address and agent, which only the site's server may send: each batch is signed
+    // with the site's secret as it goes.
+    const secret = (
+      await fetch(`${url}/app/admin/setting/site-key/secret`, {
+        method: 'POST',
+        headers: { 'Admin-Token': token },
+      }).then((x) => x.json())
+    ).data.secret;
+    const signature = (body) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const hex = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+      return { 'Site-Timestamp': timestamp, 'Site-Signature': `v1=${hex}` };
+    };
     // Node's own HTTP client on kept-alive connections: fetch spent about 2 ms of this machine's CPU per batch.
     const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
     const target = new URL(`${url}/app/site/events`);
@@ -151,6 +208,7 @@ async function ingestion(label, env, total, mix) {
               'Content-Type': 'application/json',
               'Content-Length': Buffer.byteLength(body),
               'Site-Key': key,
+              ...signature(body),
             },
           },
           (res) => {
@@ -170,11 +228,7 @@ async function ingestion(label, env, total, mix) {
       return { ms: performance.now() - t0, accepted: r.data.accepted };
     };
     await send(batchBody(BATCH, Date.now(), mix)); // warm-up: the day's partition, caches
-    // Every batch's body made before the clock starts, as a load generator does: building the JSON is the site's
-    // work, not the server's, and here it would take the same two cores.
-    const bodies = Array.from({ length: Math.ceil(total / BATCH) }, () =>
-      Buffer.from(batchBody(BATCH, Date.now(), mix)),
-    );
+    const bodies = bodiesOf(total, mix);
     agent.destroy(); // the warm-up's connection may have idled past the server's keep-alive timeout meanwhile
     /** Every body sent by CLIENTS clients at once: each batch's latency, and the events accepted. */
     const sendAll = async (list) => {
@@ -183,7 +237,8 @@ async function ingestion(label, env, total, mix) {
       await Promise.all(
         Array.from({ length: CLIENTS }, async () => {
           while (next < list.length) {
-            const r = await send(list[next++]);
+            const i = next++;
+            const r = await send(Array.isArray(list) ? list[i] : list.make());
             out.latencies.push(r.ms);
             out.accepted += r.accepted;
           }
@@ -192,23 +247,41 @@ async function ingestion(label, env, total, mix) {
       return out;
     };
     const onPostgres = Boolean(env.DATABASE_URL);
+    const rss0 = rssOf(child.pid);
+    resetPeak(child.pid);
     const cpu0 = cpuNow(child.pid, onPostgres);
     const t0 = performance.now();
     const { latencies, accepted } = await sendAll(bodies);
     const ingestMs = performance.now() - t0;
     const cpu1 = cpuNow(child.pid, onPostgres);
-    /** The admins' "roll up now" over HTTP: its time in ms. */
+    const rss1 = rssOf(child.pid);
+    const peakReset = resetPeak(child.pid);
+    /**
+     * The admins' "roll up now" over HTTP: its time in ms. Node's own client, without fetch's five minutes' wait for
+     * the answer's headers (a day of millions of events takes longer on a busy machine).
+     */
     const rollup = async () => {
       const r0 = performance.now();
-      const r = await fetch(`${url}/app/admin/stats/rollup`, {
-        method: 'POST',
-        headers: { 'Admin-Token': token },
-      }).then((x) => x.json());
+      const r = await new Promise((resolve, reject) => {
+        const req = http.request(
+          new URL(`${url}/app/admin/stats/rollup`),
+          { method: 'POST', headers: { 'Admin-Token': token } },
+          (res) => {
+            const chunks = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
       if (r.code !== 20000) throw new Error(`rollup failed: ${JSON.stringify(r)}`);
       return performance.now() - r0;
     };
     const rollupMs = await rollup();
     const cpu2 = cpuNow(child.pid, onPostgres);
+    const rss2 = rssOf(child.pid);
     // The timer's ordinary case: today rolled up again after a few more events (their batches folded alone).
     for (let i = 0; i < 4; i++) await send(batchBody(BATCH, Date.now(), mix));
     const againMs = await rollup();
@@ -221,6 +294,11 @@ async function ingestion(label, env, total, mix) {
         accepted / ((ingestMs + rollupMs) / 1000),
       )} events/s; the day rolled up again after ${4 * BATCH} more events: ${f(againMs / 1000)} s`,
     );
+    if (rss0 && rss1 && rss2)
+      console.log(
+        `${label}: server resident set, MB: ${rss0.now} before; peak ${rss1.peak} while ingesting; ` +
+          `peak ${peakReset ? rss2.peak : `${rss2.peak} (since start)`} while rolling up; ${rss2.now} after`,
+      );
     const ingestCpu = cpuPerEvent(cpu0, cpu1, accepted);
     const rollupCpu = cpuPerEvent(cpu1, cpu2, accepted);
     const budget = `${cpus().length} cores give ${Math.round((cpus().length * 1e6) / 50_000)} µs at 50,000 events/s`;
@@ -238,9 +316,7 @@ async function ingestion(label, env, total, mix) {
       // The clients' kept-alive connections idled through the rollups before, past the server's keep-alive timeout
       // (5 s): reusing one the server is closing resets it. New ones.
       agent.destroy();
-      const more = Array.from({ length: Math.ceil(total / BATCH) }, () =>
-        Buffer.from(batchBody(BATCH, Date.now(), mix)),
-      );
+      const more = bodiesOf(total, mix);
       const runs = [];
       let sending = true;
       const cpu3 = cpuNow(child.pid, onPostgres);

@@ -1,12 +1,74 @@
+import pg from 'pg';
 import { type Clock, systemClock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { analyzeStale, VACUUM_EVERY_MS, vacuumWithoutAutovacuum } from '../db/maintenance';
 import type { Db } from '../db/types';
 import { RollupPace, RollupStuck, runRollup, warmReads } from '../modules/statistics';
 
+/** The rollup leader's session-level advisory lock: any 64-bit number that is ours (beside the rollup's ROLLUP_LOCK). */
+export const ROLLUP_LEADER_LOCK = 7_270_772_013;
+
+/** Whether this process leads the rollup timers of the instances on its database (`rollupLeadership`). */
+export interface Leadership {
+  /** Takes the lead if no process holds it; true while this one does. */
+  lead(): Promise<boolean>;
+  /** Lets the lead go: another instance's timer takes it on its next tick. */
+  release(): void;
+}
+
+/**
+ * One rollup leader per database (issue #50): the timer rolls up only while its process holds ROLLUP_LEADER_LOCK, a
+ * session-level advisory lock on a connection of its own, kept as long as the process runs. The other instances'
+ * timers find it taken and idle; when the leader stops, or its connection dies, PostgreSQL lets the lock go and the
+ * next instance to tick takes it. A leader keeps its day folds between runs and finds them its own: with timers that
+ * alternated, each found the day rolled by the other since and recomputed it whole. PGlite's data directory is one
+ * process's: it leads.
+ */
+export function rollupLeadership(db: Db, logger: Logger): Leadership {
+  const pool = (db as { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return { lead: async () => true, release() {} };
+  let held: pg.PoolClient | undefined;
+  const drop = (client: pg.PoolClient) => {
+    if (held !== client) return;
+    held = undefined;
+    logger.warn({}, 'statistics rollup: the leader’s connection is gone; the lead is open again');
+  };
+  return {
+    async lead() {
+      if (held) return true;
+      const client = await pool.connect();
+      let ok = false;
+      try {
+        const r = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [
+          ROLLUP_LEADER_LOCK,
+        ]);
+        ok = r.rows[0]?.ok === true;
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      if (!ok) {
+        client.release();
+        return false;
+      }
+      held = client;
+      client.on('error', () => drop(client));
+      client.on('end', () => drop(client));
+      logger.info({}, 'statistics rollup: this instance leads');
+      return true;
+    },
+    release() {
+      const client = held;
+      held = undefined;
+      // Its connection closed: PostgreSQL ends the session, and the lock with it, at once.
+      client?.release(true);
+    },
+  };
+}
+
 /**
  * The statistics rollup on an in-process timer: every `seconds` (after the previous run has ended, so runs never
- * overlap in one process; across instances the rollup's advisory lock lets one work and the others pass), at the
+ * overlap in one process), on the instance that leads (`rollupLeadership`; the others' timers idle), at the
  * `RollupPace` (a day that took T to roll up waits 4T for the next: today's rollup never takes the database over).
  * Each run then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded
  * database has no autovacuum, and the lists' plans need sizes too. Every VACUUM_EVERY_MS, where no autovacuum runs,
@@ -29,6 +91,7 @@ export function startRollupTimer(
 ) {
   const clock = opts.clock ?? systemClock;
   if (!opts.seconds) return () => {};
+  const leadership = rollupLeadership(db, opts.logger);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const pace = new RollupPace();
@@ -37,6 +100,12 @@ export function startRollupTimer(
   const vacuumEvery = opts.vacuumEveryMs ?? VACUUM_EVERY_MS;
   const tick = async () => {
     try {
+      const leads = await leadership.lead();
+      if (stopped) leadership.release(); // stopped while it was taking the lead
+      if (!leads || stopped) {
+        if (!stopped) timer = setTimeout(tick, opts.seconds * 1000);
+        return;
+      }
       const r = await runRollup(db, {
         now: clock.now(),
         defaultTenant: opts.defaultTenant,
@@ -82,5 +151,6 @@ export function startRollupTimer(
   return () => {
     stopped = true;
     clearTimeout(timer);
+    leadership.release();
   };
 }

@@ -2,15 +2,13 @@ import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam } from '../../db/array-literal';
 import type { Executor } from '../../db/types';
 import { foldAttributedDay } from './attributed-blocks';
-import type { ChannelTraffic, Touches } from './day-figures';
+import type { ChannelTraffic } from './day-figures';
 import { toHex } from './sketch';
 
 /** What the attribution takes from the figures' read of the day's events (day-figures.ts `DayFold`). */
 export interface FoldedRead {
   /** The channels' page views, visitors and addresses over the day. */
   traffic: Map<string, ChannelTraffic>;
-  /** The touches that appeared or moved earlier with this read (every touch of the day after a whole read). */
-  touches: Touches;
 }
 
 /** Days after a signup whose return visits are recorded (`stat_signups.active` bits 1–7). */
@@ -19,8 +17,8 @@ export const RETURN_DAYS = 7;
 /**
  * The attribution part of one (tenant, day)'s rollup (issue #16), in the rollup's transaction, for the agents'
  * reports. `ev` yields the day's raw events (with `vreg`/`areg`, as in `rollupDay`); `read` is what the figures' read
- * of them gave (the touches and the channels' traffic: one read of the events for both parts); `attributionDays` is
- * the tenant's statistics setting (read once per run by `runRollup`).
+ * of them gave (the channels' traffic); `attributionDays` is the tenant's statistics setting (read once per run by
+ * `runRollup`).
  *
  * - A channel touch is an event carrying a channel code, or sent from a domain bound to one (`domains.channel`):
  *   `stat_touches` keeps each visitor's first time per day per channel.
@@ -38,7 +36,7 @@ export const RETURN_DAYS = 7;
  *
  * Re-running a day replaces what it wrote (touches, credited signups, the day's row) and keeps what later days added
  * (return bits), so a day rolled up twice or after a stopped run counts nothing twice. When the figures fold batches
- * alone (`batches`), the touches are those the batches' events added or moved earlier, and this day's returns are read
+ * alone (`batches`), the touches are those the batches' events add or move earlier, and this day's returns are read
  * from those batches' events only (they can only add to what the day's earlier events gave); the conversions (signups
  * and recharges, few) are read over the day. A touch that arrives after a later day's conversions were credited marks
  * that day for the rollup (`runRollup` rolls it in the same run).
@@ -67,13 +65,14 @@ export async function rollupAttribution(
 
   // The day's touches are rewritten where they changed; a later day (within the window) with a conversion by a
   // visitor whose touches changed is marked for its rollup: its credit may move (a late touch for an earlier day).
-  // Folding batches alone, a touch only moves earlier and none goes. The touches come from the figures' read (one
-  // read of the events for both parts), only those that appeared or moved earlier when folding batches alone.
-  const { touches, traffic } = await read;
-  if (!batches || touches.visitors.length)
-    await tx.execute(sql`with n as materialized (select v as visitor_hash, ch, timestamptz 'epoch' + us * interval '1 microsecond' as at
-        from unnest(${arrayParam(touches.visitors)}::bigint[], ${arrayParam(touches.channels)}::text[],
-          ${arrayParam(touches.at)}::bigint[]) as u(v, ch, us)),
+  // Folding batches alone, a touch only moves earlier and none goes. Each visitor's first time per channel (the
+  // event's, else that of the domain it came from, when bound to one) is grouped in SQL: one per visitor and channel,
+  // which the process would otherwise hold for the whole day (issue #48).
+  await tx.execute(sql`with n as materialized (select visitor_hash, ch, min(at) as at
+        from (select e.visitor_hash, e.at, case when e.channel <> '' then e.channel else coalesce(b.channel, '') end as ch
+          from (${fresh}) e left join domains b on b.tenant = ${tenant} and b.hostname = e.domain
+            and coalesce(b.channel, '') <> '') x
+        where ch <> '' group by 1, 2),
       gone as (delete from stat_touches t where ${batches ? sql`false` : sql`true`} and t.tenant = ${tenant} and t.day = ${d}
         and not exists (select 1 from n where n.visitor_hash = t.visitor_hash and n.ch = t.channel) returning t.visitor_hash),
       put as (insert into stat_touches (tenant, visitor_hash, day, channel, at) select ${tenant}, visitor_hash, ${d}, ch, at from n
@@ -115,6 +114,7 @@ export async function rollupAttribution(
     on conflict (tenant, visitor_hash) do update set day = excluded.day, channel = excluded.channel
       where excluded.day <= stat_payers.day`);
 
+  const { traffic } = await read;
   await tx.execute(sql`delete from stat_attributed_daily where tenant = ${tenant} and day = ${d}`);
   // The channels' traffic (page views, visitors' and addresses' sketches) comes from the figures' read of the day
   // (day-figures.ts); the conversions credited to each channel from SQL.

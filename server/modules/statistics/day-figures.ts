@@ -9,15 +9,17 @@ import { SEEN_TYPES } from './schema';
 import { encode, M, toHex } from './sketch';
 
 /**
- * A day's figures folded in JavaScript from one read of its raw events (issue #12): the first day each visitor was
- * seen (`stat_visitors`), the domains' daily and hourly rows, keywords, objects (with the tags of the movies viewed),
- * visits by path, referrer, device, region and channel, and channels. The same figures as grouping the events in SQL
- * (the property test in tests/api/stats-rollup.test.ts recounts them from the raw events), at a fraction of the
- * database's time: SQL built each row's sketch by grouping the events per register, sorting the registers and
- * aggregating a bytea per key, most of the database's 27 µs per event; here a register is one array push.
+ * A day's figures folded in JavaScript from one read of its raw events (issue #12): the domains' daily and hourly page
+ * views and sketches, keywords, objects (with the tags of the movies viewed), visits by path, referrer, device, region
+ * and channel, and channels. The same figures as grouping the events in SQL (the property test in
+ * tests/api/stats-rollup.test.ts recounts them from the raw events), at a fraction of the database's time: SQL built
+ * each row's sketch by grouping the events per register, sorting the registers and aggregating a bytea per key; here
+ * a register is one array push.
  *
- * The events are read through a cursor, FETCH_ROWS at a time, in the caller's transaction (one snapshot, memory
- * bounded by the keys of the day rather than its events).
+ * Nothing here is kept per visitor (issue #48: the visitors come from anyone holding the browser key): a sketch holds
+ * at most a fixed number of registers, and what needs each visitor's events (visits, bounces, new visitors, the
+ * attribution's touches) is grouped in SQL (visits.ts, attribution.ts). The events are read through a cursor,
+ * FETCH_ROWS at a time, in the caller's transaction: memory follows the day's keys, not its events or visitors.
  */
 
 /** The tables whose rows of a day a `DayFold` writes (a whole read deletes the day's first). */
@@ -63,6 +65,13 @@ class Registers {
     this.list.push(reg);
     this.changed = true;
     if (this.list.length >= COMPACT_AT) this.compact();
+  }
+
+  /** Adds every register of `other`. */
+  addAll(other: Registers) {
+    if (other.dense) {
+      for (let i = 0; i < M; i++) if (other.dense[i]) this.add((i << 6) | other.dense[i]);
+    } else for (const reg of other.list) this.add(reg);
   }
 
   /** Whether the sketch may have changed since the last call (true the first time); from now on, not. */
@@ -189,33 +198,10 @@ class Touched<T extends { touched: boolean }> {
 }
 
 /**
- * A visitor of a domain on the day, as one number (a day's distinct visitors and domains can be millions): bit h
- * (0–23) when it viewed a page in hour h, bit 24 + h when it viewed two or more then, and FRESH when first seen that
- * day. Under 2^53, so exact; the bits are read with arithmetic, JavaScript's bitwise operators being 32-bit.
- */
-const HOURS = 0x1000000; // 2^24: the second group of 24 bits starts here
-const FRESH = 2 ** 48;
-const viewed = (v: number, hour: number) => {
-  const b = 1 << hour;
-  const seen = v % HOURS;
-  const rest = v - seen; // FRESH and the hours with two or more, in place
-  if (!(seen & b)) return rest + (seen | b);
-  const more = (rest % FRESH) / HOURS;
-  return more & b ? v : v + b * HOURS;
-};
-/** One page view in the day: one hour seen, none with two or more. */
-const bounced = (v: number) => {
-  const seen = v % HOURS;
-  return (v % FRESH) - seen === 0 && (seen & (seen - 1)) === 0 && seen !== 0;
-};
-
-/**
- * A domain's day ('' for the site): its visitors, page views per hour, sketches, visits by dimension, and its visits,
- * bounces and new visitors per day and per hour, moved by each page view as it is folded (a fold of new events moves
- * them by their difference, without going over the day's visitors again).
+ * A domain's day ('' for the site): its page views per hour, sketches and visits by dimension. Nothing per visitor:
+ * the visits, bounces and new visitors (which need each visitor's page views) are counted in SQL (visits.ts).
  */
 class DomainDay {
-  readonly visitors = new Map<string, number>();
   readonly pageViews = new Int32Array(24);
   readonly visitorRegs = new Registers();
   readonly addressRegs = new Registers();
@@ -223,32 +209,12 @@ class DomainDay {
   readonly hourAddresses = Array.from({ length: 24 }, () => new Registers());
   /** Per dimension (VISIT_DIMENSIONS), per key: page views and visitors. */
   readonly visits = VISIT_DIMENSIONS.map(() => new Map<string, Visit>());
-  readonly day = { visits: 0, bounced: 0, fresh: 0 };
-  readonly hours = { visits: new Int32Array(24), bounced: new Int32Array(24), fresh: new Int32Array(24) };
-  /** Visitors first met by the fold in progress: whether they are new that day is looked up once it has read. */
-  met: string[] = [];
   /** Visit keys folded into since the last write. */
   readonly touchedVisits = new Touched<Visit>();
   /** Folded into since the last write (`Touched`). */
   touched = false;
 
-  pageView(visitor: string, hour: number, vreg: number, areg: number) {
-    const had = this.visitors.get(visitor);
-    const was = had ?? 0;
-    const now = viewed(was, hour);
-    if (had === undefined) {
-      this.day.visits++;
-      this.met.push(visitor);
-    }
-    if (now !== was) {
-      this.visitors.set(visitor, now);
-      this.day.bounced += (bounced(now) ? 1 : 0) - (had !== undefined && bounced(was) ? 1 : 0);
-      if (!((was % HOURS) & (1 << hour))) {
-        this.hours.visits[hour]++;
-        this.hours.bounced[hour]++;
-        if (was >= FRESH) this.hours.fresh[hour]++;
-      } else this.hours.bounced[hour]--; // its second page view of the hour
-    }
+  pageView(hour: number, vreg: number, areg: number) {
     this.pageViews[hour]++;
     this.visitorRegs.add(vreg);
     this.addressRegs.add(areg);
@@ -269,15 +235,6 @@ class DomainDay {
     v.visitors.add(vreg);
     this.touchedVisits.add(v);
   }
-
-  /** `visitor` (already folded) is new that day: it counts as new in the day and in every hour it was seen in. */
-  fresh(visitor: string) {
-    const v = this.visitors.get(visitor)!;
-    this.visitors.set(visitor, v + FRESH);
-    this.day.fresh++;
-    const seen = v % HOURS;
-    for (let h = 0; h < 24; h++) if (seen & (1 << h)) this.hours.fresh[h]++;
-  }
 }
 
 /** An agent's channel's day for the attribution: page views, and the visitors and addresses of any of its events. */
@@ -285,13 +242,6 @@ export interface ChannelTraffic {
   pageViews: number;
   visitors: { encode(): Uint8Array };
   addresses: { encode(): Uint8Array };
-}
-
-/** Touches (visitor hash, channel, first time in µs since the epoch), column by column. */
-export interface Touches {
-  visitors: string[];
-  channels: string[];
-  at: number[];
 }
 
 /** The separator of the safe fields of a row (enums, numbers, the domain: none holds a tab). */
@@ -306,16 +256,12 @@ interface FoldedEvent {
   hour: number;
   vreg: number;
   areg: number;
-  /** The visitor's hash, as SQL's bigint text. */
-  visitor: string;
   objectType: string;
   objectId: number;
   results: number | null;
   cents: number | null;
   device: string;
   domain: string;
-  /** The event's time, µs since the epoch. */
-  atMicros: number;
   keyword: string;
   path: string;
   referrer: string;
@@ -351,12 +297,6 @@ export class DayFold {
   readonly channels = new Map<string, Channel>();
   /** The agents' traffic (attribution.ts): each event's channel, or that of the domain it came from when bound to one. */
   readonly traffic = new Map<string, { pageViews: number; visitors: Registers; addresses: Registers }>();
-  /**
-   * Later days some visitor of the last read was counted new on, whose first day moved here: to recompute whole. The
-   * caller marks them once the day's parts are done (the attribution marks days too, on another connection: a mark
-   * both wrote would wait on a transaction that waits for it).
-   */
-  readonly moved = new Set<string>();
   /** The events folded so far, and by the last read (those folded ahead of it included). */
   events = 0;
   lastRead = 0;
@@ -365,10 +305,20 @@ export class DayFold {
   private aheadEvents = 0;
   /** The events folded as they were stored, in all (tests). */
   foldedAhead = 0;
+  /** The page views the last rollup grouped per visitor (visits.ts): the new batches' visitors' alone when incremental (tests). */
+  visitsRead = 0;
   /** The hour of the day's wall clock per quarter of an hour since the epoch (`hourAt`). */
   private readonly hourCache = new Map<number, number>();
   /** The day's `stat_rolled_days.day_gen` once the transaction that wrote this fold committed (the runner sets it). */
   stamp: string | undefined;
+  /** The keys folded so far (each with its sketches): what a fold kept between runs costs (kept-folds.ts). */
+  get size(): number {
+    let n = this.keywords.size + this.channels.size + this.traffic.size;
+    for (const byId of this.objects.values()) n += byId.size;
+    for (const dom of this.domains.values()) for (const m of dom.visits) n += m.size;
+    return n;
+  }
+
   /** The movies and tags with views whose rows were written since `takeViewed` (their last day: seen.ts). */
   private viewed: { type: string; id: number }[] = [];
 
@@ -379,18 +329,10 @@ export class DayFold {
     channels: new Touched<Channel>(),
   };
   /**
-   * Each visitor's first time of the day per agent's channel (named as in `traffic`), in µs since the epoch, by
-   * channel and visitor hash: the attribution's touches. `changedTouches`: per channel, the visitors whose touch
-   * appeared or moved earlier since `takeTouches` last handed them over.
+   * Movies viewed or played since the last read began, for their tags (read once the movies are known): per movie, its
+   * views, plays and players, which each of its tags adds to its own.
    */
-  private readonly touches = new Map<string, Map<string, number>>();
-  private changedTouches = new Map<string, Set<string>>();
-  /**
-   * Movies viewed or played since the last read began, for their tags (read once the movies are known): per movie,
-   * each event as one number, its register times two plus one for a play (`movieEvent`). Numbers, not an object an
-   * event: a minute of events folded ahead holds millions, which the garbage collector would otherwise go over.
-   */
-  private movieEvents = new Map<number, number[]>();
+  private movieEvents = new Map<number, { views: number; plays: number; players: Registers }>();
   private bound = new Map<string, string>();
 
   constructor(
@@ -403,9 +345,8 @@ export class DayFold {
    * Folds the day's events: those of `batches` (numbers from the fold queue) but the ones folded already as they were
    * stored (`stored`), or, without, every event of the day, but with `exceptQueued` those of batches still queued
    * (committed since the caller took the day's queue in its transaction: the next fold takes them). A tag counts the
-   * views and plays of its movies as linked when they are read (those folded ahead included). Then looks up which
-   * visitors met since the last read are new that day (`stat_visitors`) and records them; a visitor now seen on an
-   * earlier day than recorded puts the later day in `moved` (its new visitors change). In the caller's transaction.
+   * views and plays of its movies as linked when they are read (those folded ahead included). In the caller's
+   * transaction. Nothing kept grows with the day's visitors: what needs each visitor is counted in SQL (visits.ts).
    * The domains' bindings to channels (the agents' traffic of events without a channel) are read here, and serve the
    * events folded ahead until the next read.
    */
@@ -415,7 +356,7 @@ export class DayFold {
       batches?: number[];
       exceptQueued?: boolean;
       fetchSize?: number;
-      /** Called once the events are folded, before the first-seen visitors are looked up. */
+      /** Called once the events are folded. */
       onFolded?: () => void;
     } = {},
   ) {
@@ -432,7 +373,6 @@ export class DayFold {
     const batches = opts.batches?.map((b) => Math.trunc(Number(b))).filter((b) => !this.ahead.delete(b));
     this.lastRead = this.aheadEvents;
     this.aheadEvents = 0;
-    this.moved.clear();
     if (!batches || batches.length) await this.readEvents(t, batches, !!opts.exceptQueued, fetchSize);
 
     // The tags of the movies viewed or played: each tag counts its movies' views and plays (a movie of two tags in both).
@@ -441,13 +381,23 @@ export class DayFold {
         await t.execute(sql`select movie_id, tag_id from movie_tag_links
           where movie_id = any(${arrayParam([...this.movieEvents.keys()])}::int[])`),
       );
-      for (const l of links)
-        for (const e of this.movieEvents.get(Number(l.movie_id)) ?? [])
-          this.objectEvent('tag', Number(l.tag_id), e % 2 ? 'play' : 'pageview', Math.floor(e / 2), null);
+      for (const l of links) {
+        const m = this.movieEvents.get(Number(l.movie_id));
+        if (m) for (const id of [Number(l.tag_id), 0]) this.tagged(id, m);
+      }
       this.movieEvents = new Map();
     }
     opts.onFolded?.();
-    await this.firstSeen(t);
+  }
+
+  /** A tag (0: the tags' total) counts a movie's views and plays, and its players among its viewers. */
+  private tagged(id: number, movie: { views: number; plays: number; players: Registers }) {
+    const byId = entry(this.objects, 'tag', () => new Map<number, Figures>());
+    const f = this.figuresOf(byId, 'tag', id);
+    f.n[OBJECT_COUNTS.pageview!] += movie.views;
+    f.n[OBJECT_COUNTS.play!] += movie.plays;
+    f.viewers.addAll(movie.players);
+    this.touched.objects.add(f);
   }
 
   /** Folds the day's events read through a cursor: those of `batches`, or all (with `exceptQueued`, but queued ones). */
@@ -470,9 +420,8 @@ export class DayFold {
     await t.execute(
       sql.raw(`declare ${name} no scroll cursor for
         select concat_ws('${TAB}', type, extract(hour from at at time zone '${tz}')::int,
-            coalesce(visitor_reg, zg_hll_reg(visitor_hash)), coalesce(address_reg, zg_hll_reg(address_hash)), visitor_hash,
-            object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain,
-            (date_part('epoch', at) * 1000000)::bigint) as f,
+            coalesce(visitor_reg, zg_hll_reg(visitor_hash)), coalesce(address_reg, zg_hll_reg(address_hash)),
+            object_type, object_id, coalesce(results::text, ''), coalesce(amount::text, ''), device, domain) as f,
           keyword, path, referrer, channel, ${REGION_SQL} as region
         from stat_events where tenant = ${Number(tenant)} and day = '${dayText}'::date and ${which}`),
     );
@@ -495,22 +444,19 @@ export class DayFold {
 
   /** A row the cursor read: its fields as `stored` has them. */
   private fold(r: Row) {
-    const [type, hour, vreg, areg, visitor, objectType, objectId, results, amount, device, domain, at] =
-      r.f.split(TAB);
+    const [type, hour, vreg, areg, objectType, objectId, results, amount, device, domain] = r.f.split(TAB);
     this.lastRead++;
     this.foldEvent({
       type,
       hour: Number(hour),
       vreg: Number(vreg),
       areg: Number(areg),
-      visitor,
       objectType,
       objectId: Number(objectId),
       results: results === '' ? null : Number(results),
       cents: amount === '' ? null : cents(amount),
       device,
       domain,
-      atMicros: Number(at),
       keyword: r.keyword,
       path: r.path,
       referrer: r.referrer,
@@ -532,14 +478,12 @@ export class DayFold {
         hour: this.hourAt(ms),
         vreg: r.visitorReg!,
         areg: r.addressReg!,
-        visitor: r.visitorHash!, // SQL's bigint text, as the read gives it
         objectType: r.objectType,
         objectId: r.objectId,
         results: r.results,
         cents: r.amount === null ? null : cents(r.amount),
         device: r.device,
         domain: r.domain,
-        atMicros: ms * 1000,
         keyword: r.keyword,
         path: r.path,
         referrer: r.referrer,
@@ -566,7 +510,7 @@ export class DayFold {
   }
 
   private foldEvent(e: FoldedEvent) {
-    const { type, vreg, visitor, objectType, domain, channel } = e;
+    const { type, vreg, objectType, domain, channel } = e;
     this.events++;
     const ch = entry(this.channels, channel, () => ({
       key: channel,
@@ -583,10 +527,11 @@ export class DayFold {
       const id = e.objectId;
       this.objectEvent(objectType, id, type, vreg, e.cents);
       if (objectType === 'movie' && (type === 'pageview' || type === 'play')) {
-        const event = vreg * 2 + (type === 'play' ? 1 : 0);
-        const list = this.movieEvents.get(id);
-        if (list) list.push(event);
-        else this.movieEvents.set(id, [event]);
+        const m = entry(this.movieEvents, id, () => ({ views: 0, plays: 0, players: new Registers() }));
+        if (type === 'play') {
+          m.plays++;
+          m.players.add(vreg);
+        } else m.views++;
       }
     }
     if (type === 'search' && e.keyword !== '') {
@@ -604,20 +549,13 @@ export class DayFold {
       if (type === 'pageview') a.pageViews++;
       a.visitors.add(vreg);
       a.addresses.add(areg);
-      const at = e.atMicros;
-      const touches = entry(this.touches, agent, () => new Map<string, number>());
-      const had = touches.get(visitor);
-      if (had === undefined || at < had) {
-        touches.set(visitor, at);
-        entry(this.changedTouches, agent, () => new Set<string>()).add(visitor);
-      }
     }
     if (type !== 'pageview') return;
     ch.visitors.add(vreg);
     const h = e.hour;
     const dom = entry(this.domains, domain, () => new DomainDay());
-    dom.pageView(visitor, h, vreg, areg);
-    this.site.pageView(visitor, h, vreg, areg);
+    dom.pageView(h, vreg, areg);
+    this.site.pageView(h, vreg, areg);
     this.touched.domains.add(dom);
     this.touched.domains.add(this.site);
     dom.visit(0, e.path, vreg); // VISIT_DIMENSIONS' order
@@ -642,15 +580,7 @@ export class DayFold {
     vreg: number,
     amount: number | null,
   ) {
-    const f = entry(byId, id, () => ({
-      type,
-      id,
-      n: [0, 0, 0, 0, 0, 0],
-      cents: 0,
-      viewers: new Registers(),
-      clickers: new Registers(),
-      touched: false,
-    }));
+    const f = this.figuresOf(byId, type, id);
     const c = OBJECT_COUNTS[kind];
     if (c !== undefined) f.n[c]++;
     if (kind === 'recharge' && amount !== null) f.cents += amount;
@@ -659,6 +589,18 @@ export class DayFold {
     if (kind === 'play') f.viewers.add(vreg);
     if (kind === 'ad_click') f.clickers.add(vreg);
     this.touched.objects.add(f);
+  }
+
+  private figuresOf(byId: Map<number, Figures>, type: string, id: number): Figures {
+    return entry(byId, id, () => ({
+      type,
+      id,
+      n: [0, 0, 0, 0, 0, 0],
+      cents: 0,
+      viewers: new Registers(),
+      clickers: new Registers(),
+      touched: false,
+    }));
   }
 
   private searched(keyword: string, results: number | null, vreg: number) {
@@ -677,76 +619,6 @@ export class DayFold {
     }
     k.searchers.add(vreg);
     this.touched.keywords.add(k);
-  }
-
-  /**
-   * The touches that appeared or moved earlier since the last call (every touch of the day after a whole read): their
-   * visitors' hashes, channels and first times (µs since the epoch), for the attribution (attribution.ts).
-   */
-  takeTouches(): Touches {
-    const out: Touches = { visitors: [], channels: [], at: [] };
-    for (const [channel, visitors] of this.changedTouches) {
-      const touches = this.touches.get(channel)!;
-      for (const visitor of visitors) {
-        out.visitors.push(visitor);
-        out.channels.push(channel);
-        out.at.push(touches.get(visitor)!);
-      }
-    }
-    this.changedTouches = new Map();
-    return out;
-  }
-
-  /**
-   * The first day each visitor met by this read was seen, per domain and site-wide (''), moved to this day where it
-   * was later or unknown; marks those first seen this day. Each pair is looked up once, when first met, and written
-   * only when new or moved earlier: a day rolled up again writes nothing for the visitors it already recorded. A day
-   * a visitor was new on and no longer is (its first day moved here) goes in `moved`.
-   */
-  private async firstSeen(t: Executor) {
-    const { tenant, day } = this;
-    const names: string[] = [];
-    const ids: string[] = [];
-    for (const [domain, dom] of this.domains) {
-      for (const visitor of dom.met) {
-        names.push(domain);
-        ids.push(visitor);
-      }
-      dom.met = [];
-    }
-    if (!ids.length) return;
-    const known = new Map<string, Map<string, string>>();
-    for (const r of rowsOf<{ domain: string; visitor: string; first_day: string }>(
-      await t.execute(sql`select s.domain, s.visitor::text as visitor, s.first_day::text as first_day
-        from unnest(${arrayParam(names)}::text[], ${arrayParam(ids)}::bigint[]) as u(d, v)
-        join stat_visitors s on s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v`),
-    )) {
-      const m = entry(known, r.domain, () => new Map());
-      m.set(String(r.visitor), String(r.first_day).slice(0, 10));
-    }
-    const added: number[] = [];
-    const earlier: number[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const first = known.get(names[i])?.get(ids[i]);
-      if (first !== undefined && first < day) continue;
-      this.domains.get(names[i])!.fresh(ids[i]);
-      if (first === undefined) added.push(i);
-      else if (first > day) {
-        earlier.push(i);
-        this.moved.add(first);
-      }
-    }
-    const pairs = (at: number[]) =>
-      sql`unnest(${arrayParam(at.map((i) => names[i]))}::text[], ${arrayParam(at.map((i) => ids[i]))}::bigint[]) as u(d, v)`;
-    // The visitors not found are inserted without `on conflict` (its speculative insertion cost PostgreSQL about 1.8 µs
-    // a row): the day's transaction holds the rollup's lock, and only the rollup writes this table, so none of them
-    // can have been stored since the read above (were one, the day's transaction fails and stays marked).
-    if (added.length)
-      await t.execute(sql`insert into stat_visitors (tenant, domain, visitor, first_day)
-        select ${tenant}, d, v, ${day}::date from ${pairs(added)} order by d, v`);
-    if (earlier.length)
-      await t.execute(sql`update stat_visitors s set first_day = ${day}::date from ${pairs(earlier)}
-        where s.tenant = ${tenant} and s.domain = u.d and s.visitor = u.v and s.first_day > ${day}::date`);
   }
 
   /** The movies and tags viewed, as written since the last call. */
@@ -869,35 +741,25 @@ async function writeDomains(
   domains: [string, DomainDay][],
   regs: (r: Registers) => string | null,
 ) {
-  const daily = domains.filter(([, dom]) => dom.day.visits > 0);
+  const sum = (dom: DomainDay) => dom.pageViews.reduce((s, n) => s + n, 0);
+  const daily = domains.filter(([, dom]) => sum(dom) > 0);
   if (!daily.length) return;
   const hourly = daily.flatMap(([domain, dom]) =>
-    Array.from({ length: 24 }, (_, hour) => ({ domain, dom, hour })).filter(
-      (x) => dom.hours.visits[x.hour] > 0,
-    ),
+    Array.from({ length: 24 }, (_, hour) => ({ domain, dom, hour })).filter((x) => dom.pageViews[x.hour] > 0),
   );
-  const sum = (dom: DomainDay) => dom.pageViews.reduce((s, n) => s + n, 0);
-  await t.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visits, bounced, new_visitors,
-      visitors, addresses)
-    select ${tenant}, ${day}::date, d, pv, v, b, n, ${unhex('vh')}, ${unhex('ah')}
+  await t.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visitors, addresses)
+    select ${tenant}, ${day}::date, d, pv, ${unhex('vh')}, ${unhex('ah')}
     from unnest(${arrayParam(daily.map(([d]) => d))}::text[], ${arrayParam(daily.map(([, x]) => sum(x)))}::int[],
-      ${arrayParam(daily.map(([, x]) => x.day.visits))}::int[], ${arrayParam(daily.map(([, x]) => x.day.bounced))}::int[],
-      ${arrayParam(daily.map(([, x]) => x.day.fresh))}::int[], ${arrayParam(daily.map(([, x]) => regs(x.visitorRegs)))}::text[],
-      ${arrayParam(daily.map(([, x]) => regs(x.addressRegs)))}::text[]) as u(d, pv, v, b, n, vh, ah)
-    on conflict (tenant, day, domain) do update set page_views = excluded.page_views, visits = excluded.visits,
-      bounced = excluded.bounced, new_visitors = excluded.new_visitors,
+      ${arrayParam(daily.map(([, x]) => regs(x.visitorRegs)))}::text[],
+      ${arrayParam(daily.map(([, x]) => regs(x.addressRegs)))}::text[]) as u(d, pv, vh, ah)
+    on conflict (tenant, day, domain) do update set page_views = excluded.page_views,
       visitors = ${kept('stat_domain_daily', 'visitors')}, addresses = ${kept('stat_domain_daily', 'addresses')}`);
-  await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visits, bounced,
-      new_visitors, visitors, addresses)
-    select ${tenant}, ${day}::date, d, hr, pv, v, b, n, ${unhex('vh')}, ${unhex('ah')}
+  await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visitors, addresses)
+    select ${tenant}, ${day}::date, d, hr, pv, ${unhex('vh')}, ${unhex('ah')}
     from unnest(${arrayParam(hourly.map((h) => h.domain))}::text[], ${arrayParam(hourly.map((h) => h.hour))}::smallint[],
       ${arrayParam(hourly.map((h) => h.dom.pageViews[h.hour]))}::int[],
-      ${arrayParam(hourly.map((h) => h.dom.hours.visits[h.hour]))}::int[],
-      ${arrayParam(hourly.map((h) => h.dom.hours.bounced[h.hour]))}::int[],
-      ${arrayParam(hourly.map((h) => h.dom.hours.fresh[h.hour]))}::int[],
       ${arrayParam(hourly.map((h) => regs(h.dom.hourVisitors[h.hour])))}::text[],
-      ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, v, b, n, vh, ah)
-    on conflict (tenant, domain, day, hour) do update set page_views = excluded.page_views, visits = excluded.visits,
-      bounced = excluded.bounced, new_visitors = excluded.new_visitors,
+      ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, vh, ah)
+    on conflict (tenant, domain, day, hour) do update set page_views = excluded.page_views,
       visitors = ${kept('stat_domain_hourly', 'visitors')}, addresses = ${kept('stat_domain_hourly', 'addresses')}`);
 }

@@ -6,29 +6,27 @@ import { keptPerDb } from './report-cache';
 
 /**
  * The days' folds a runner keeps between runs (per database handle): today's and yesterday's per tenant, the days that
- * take events; a day's next rollup folds only its queued batches into it. Bounded by MAX_KEPT_VISITORS.
+ * take events; a day's next rollup folds only its queued batches into it. Bounded by MAX_KEPT_KEYS.
  */
 export const folds = keptPerDb<DayFold>(8);
 /**
- * At most this many visitors (each day's site-wide distinct visitors) in all the folds a runner keeps between runs, per
- * database handle: each costs about a kilobyte of maps, and the visitors come from anyone holding the browser key. A
- * fold that would pass it is not kept (its day's next rollup reads it whole from the database) and one that grows past
- * it while kept (batches folded ahead) is let go.
+ * At most this many keys (`DayFold.size`: keywords, objects, channels, paths, referrers…) in all the folds a runner
+ * keeps between runs, per database handle: the keys come from anyone holding the browser key too. A fold holds nothing
+ * per visitor (day-figures.ts). A fold that would pass it is not kept (its day's next rollup reads it whole from the
+ * database) and one that grows past it while kept (batches folded ahead) is let go.
  */
-export const MAX_KEPT_VISITORS = 250_000;
+export const MAX_KEPT_KEYS = 250_000;
 
-const visitorsOf = (fold: Pick<DayFold, 'site'>) => fold.site.visitors.size;
-
-/** The visitors of the folds kept for `db`, but for the one under `except`. */
-export function keptVisitors(db: object, except?: string): number {
+/** The keys of the folds kept for `db`, but for the one under `except`. */
+export function keptKeys(db: object, except?: string): number {
   let n = 0;
-  for (const key of folds.keys(db)) if (key !== except) n += visitorsOf(folds.peek(db, key)!);
+  for (const key of folds.keys(db)) if (key !== except) n += folds.peek(db, key)!.size;
   return n;
 }
 
-/** Keeps a day's fold for the next run, if the visitors of every kept fold stay within `cap`; else lets it go. */
-export function keepFold(db: object, key: string, fold: DayFold, cap = MAX_KEPT_VISITORS): boolean {
-  if (keptVisitors(db, key) + visitorsOf(fold) > cap) {
+/** Keeps a day's fold for the next run, if the keys of every kept fold stay within `cap`; else lets it go. */
+export function keepFold(db: object, key: string, fold: DayFold, cap = MAX_KEPT_KEYS): boolean {
+  if (keptKeys(db, key) + fold.size > cap) {
     folds.delete(db, key);
     return false;
   }
@@ -83,7 +81,7 @@ export function storedBatch(db: object, batch: number, stored?: Stored) {
   const fold = folds.peek(db, key);
   if (fold) {
     if (fold.timeZone === stored.timeZone) fold.stored(batch, stored.rows);
-    if (keptVisitors(db) > MAX_KEPT_VISITORS) folds.delete(db, key); // its next rollup reads the day whole
+    if (keptKeys(db) > MAX_KEPT_KEYS) folds.delete(db, key); // its next rollup reads the day whole
     return;
   }
   const day = heldOf(db).get(key);
@@ -109,5 +107,5 @@ export function releaseDay(db: object, key: string) {
   const fold = folds.peek(db, key);
   if (!day || !fold) return;
   for (const [batch, s] of day) if (s.timeZone === fold.timeZone) fold.stored(batch, s.rows);
-  if (keptVisitors(db) > MAX_KEPT_VISITORS) folds.delete(db, key);
+  if (keptKeys(db) > MAX_KEPT_KEYS) folds.delete(db, key);
 }

@@ -13,6 +13,7 @@ import { partitionName, timeZoneOf } from './ingest';
 import { folds, holdDay, keepFold, releaseDay, takenBatches } from './kept-folds';
 import { markRolled } from './report-cache';
 import { keepSeen } from './seen';
+import { rollupVisits } from './visits';
 import { forgetOldReads } from './warm-reads';
 
 /** Any 64-bit number that is ours: one rollup runner at a time, whatever the number of API instances. */
@@ -25,8 +26,9 @@ export const ROLLUP_LOCK = 7_270_772_012;
  * the queue in the same transaction. So a day rolled up twice, or again after a run stopped halfway, never counts an
  * event twice. The attribution part recomputes the day whole either way. Returns the day's fold.
  *
- * Two parts read the day's events independently: the figures (`stat_visitors`, the domains' daily and hourly rows
- * and blocks, keywords, objects, visits, channels: day-figures.ts) and the attribution. With `parallel` (PostgreSQL:
+ * Two parts read the day's events independently: the figures (the domains' daily and hourly rows and blocks, keywords,
+ * objects, visits, channels: day-figures.ts; and what needs each visitor's page views, `stat_visitors` and the visits,
+ * bounces and new visitors: visits.ts, in SQL) and the attribution. With `parallel` (PostgreSQL:
  * a pool, so more connections) the attribution runs at once, in a transaction of its own that commits before the
  * caller's: if it fails, the caller's fails too and the day stays marked; if the caller's fails after, it is
  * recomputed from the same events when the day is rolled again. The kept reports' stamps are written last, by the
@@ -50,9 +52,10 @@ export async function rollupDay(
   // The registers stored on insert (migration 0020), computed here only for events stored before it.
   const ev = sql`select *, coalesce(visitor_reg, zg_hll_reg(visitor_hash)) as vreg,
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
-  // The visitors, domains, keywords, objects, visits and channels: one read of the day's events (or of the batches
-  // since), folded in JavaScript (day-figures.ts); then the domains' blocks.
-  // The attribution waits for that read: its touches (its first statement) and the channels' traffic (its last).
+  // The domains, keywords, objects, visits and channels: one read of the day's events (or of the batches since),
+  // folded in JavaScript (day-figures.ts); then what needs each visitor, grouped in SQL over every event the fold
+  // holds (the day's, but batches still queued: the next fold takes them); then the domains' blocks.
+  // The attribution waits for that read for the channels' traffic (its last statements).
   let folded: (read: FoldedRead) => void = () => {};
   let readFailed: (err: unknown) => void = () => {};
   const read = new Promise<FoldedRead>((resolve, reject) => {
@@ -62,17 +65,27 @@ export async function rollupDay(
   read.catch(() => {}); // awaited by the attribution; a failed read rejects the day through the figures part too
   const fold = queue?.kept ?? new DayFold(tenant, day, timeZone);
   const whole = !queue?.kept;
+  /** Later days some visitor was counted new on whose first day moved here. */
+  const moved = new Set<string>();
   const figures = async (t: Executor) => {
     try {
       await fold.read(t, {
         ...(whole ? { exceptQueued: !!queue } : { batches: queue!.batches }),
-        onFolded: () => folded({ traffic: fold.traffic, touches: fold.takeTouches() }),
+        onFolded: () => folded({ traffic: fold.traffic }),
       });
     } catch (err) {
       readFailed(err);
       throw err;
     }
     await fold.write(t, { whole });
+    const events = queue
+      ? sql`(e.batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${tenant}
+          and q.day = ${day}::date and q.batch = e.batch))`
+      : sql`true`;
+    // A kept fold stands for the events counted before the batches: only their visitors are grouped again.
+    const visits = await rollupVisits(t, tenant, day, timeZone, events, whole ? undefined : queue!.batches);
+    for (const d of visits.moved) moved.add(d);
+    fold.visitsRead = visits.read;
     await foldDomainDay(t, tenant, day);
   };
   const attribution = (t: Executor) =>
@@ -94,9 +107,11 @@ export async function rollupDay(
     await attribution(tx);
   }
   // A later day that counted a visitor new whose first day moved here is recomputed whole (by this run's next pass).
-  if (fold.moved.size)
+  // The caller's transaction marks them, after both parts (the attribution marks days too, on another connection: a
+  // mark both wrote would wait on a transaction that waits for it).
+  if (moved.size)
     await tx.execute(sql`insert into stat_dirty_days (tenant, day)
-      select ${tenant}, d from unnest(${sql.param([...fold.moved].sort())}::date[]) as d order by d on conflict do nothing`);
+      select ${tenant}, d from unnest(${sql.param([...moved].sort())}::date[]) as d order by d on conflict do nothing`);
   // Kept report answers over this day are stale from now on, and the attribution's return bits may have changed the
   // sums of the seven days before.
   await markRolled(tx, tenant, day);

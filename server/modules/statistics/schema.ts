@@ -68,6 +68,9 @@ export const statEvents = pgTable(
     primaryKey({ columns: [t.tenant, t.day, t.id] }),
     index('stat_events_batch_idx').using('brin', t.batch),
     index('stat_events_conversions_idx').on(t.tenant, t.day).where(sql`${t.type} in ('signup', 'recharge')`),
+    index('stat_events_visitor_pageviews_idx')
+      .on(t.tenant, t.day, t.visitorHash)
+      .where(sql`${t.type} = 'pageview'`),
   ],
 );
 
