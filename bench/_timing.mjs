@@ -75,18 +75,21 @@ export const loadLine = () =>
  * Clock ticks are taken at 100 a second (Linux's USER_HZ on every common build).
  */
 export function cpuSeconds({ pid, name }) {
-  const ticks = (stat) => {
+  const ticks = (stat, children) => {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // after "pid (comm) ": state is field 0
-    return Number(fields[11]) + Number(fields[12]); // utime, stime
+    // utime, stime; with `children` also cutime, cstime: the children that ended and were waited for
+    return Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
   };
   try {
-    if (pid !== undefined) return ticks(readFileSync(`/proc/${pid}/stat`, 'utf8')) / 100;
+    if (pid !== undefined) return ticks(readFileSync(`/proc/${pid}/stat`, 'utf8'), false) / 100;
+    // By name, the ended processes count too (a server's connections come and go): their time moves to their
+    // parent's children's time when it waits for them, so the sum never falls between two readings.
     let sum = 0;
     for (const p of readdirSync('/proc')) {
       if (!/^\d+$/.test(p)) continue;
       try {
         const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-        if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) sum += ticks(stat);
+        if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) sum += ticks(stat, true);
       } catch {} // ended meanwhile
     }
     return sum / 100;
