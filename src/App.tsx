@@ -48,9 +48,7 @@ export function prefetchHome(target: string) {
 
 /** Loads the home screen's code ahead (the login page asks while the operator types): it then renders at once. */
 export function preloadHome() {
-  const [section, screen] = HOME_PATH.split('/').filter(Boolean);
-  const decl = sections.find((s) => s.path === section)?.screens.find((s) => s.path === screen);
-  return preloadScreen(decl?.resource?.list ?? decl?.component);
+  return preloadAt(HOME_PATH);
 }
 
 /**
