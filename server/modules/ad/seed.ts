@@ -28,7 +28,7 @@ const DOMAINS = [
 ];
 
 /**
- * Sample ads (issue #13): four advertisers, five positions each with a house fallback, about forty materials over
+ * Sample ads: four advertisers, five positions each with a house fallback, about forty materials over
  * every type, pricing model and state, and a month of their impressions, clicks and signups sent through the
  * statistics ingestion; `seed()` rolls every seeder's events up once at the end, so the reports have figures.
  */
