@@ -499,6 +499,25 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect(table(again, 'mac_vod')).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
   });
 
+  it('movies deleted here after a move are moved again by the bulk path, their old mapping rows replaced', async () => {
+    const d = await fresh();
+    await run(d, { batchSize: 2 });
+    await d.db.execute(sql`delete from movies`);
+    // Each vod mapping row now names a movie that is gone: the bulk path must not trip over them.
+    expect((await q(d, sql`select count(*)::int as n from maccms_ids where kind = 'vod'`))[0].n).toBe(7);
+    const r = await run(d, { only: ['vod'], batchSize: 2, bulkFrom: 1 });
+    expect(table(r, 'mac_vod')).toMatchObject({ created: 7, failed: 0 });
+    const [m] = await q(
+      d,
+      sql`select count(*)::int as n, count(*) filter (where not exists (select 1 from movies where id = m.our_id))::int as gone
+        from maccms_ids m where kind = 'vod'`,
+    );
+    expect(m).toEqual({ n: 7, gone: 0 });
+    expect((await q(d, sql`select count(*)::int as n from movies`))[0].n).toBe(7);
+    const again = await run(d, { only: ['vod'], bulkFrom: 1 });
+    expect(table(again, 'mac_vod')).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
+  });
+
   it('a run stopped half way and started again ends as one clean run', async () => {
     const clean = await fresh();
     await run(clean, { batchSize: 2 });

@@ -5,12 +5,13 @@ import { foldForMatch } from '../../../common/fold';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
 import { countWords } from '../../../common/words';
+import { CopyData, copyField } from '../../db/copy-in';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import type { ReportLine } from './report';
 import type { SourceRow } from './source';
 import { cut, decodeText, ipv4, safeUrl, splitList, unixTime } from './text';
-import { type Col, copyRows, insertRows, intsOf, rowWriter } from './write';
+import { type Col, copyRows, intsOf, rowWriter, txCopier } from './write';
 
 /**
  * Each MacCMS table the move reads and how its rows become ours. A kind turns a row into a plain value (`prepare`,
@@ -212,12 +213,12 @@ const ACTOR_COLS: Col[] = [
 const actorRow = (v: ActorValue, id: number) => [
   id,
   v.name,
-  JSON.stringify(v.aliases),
+  v.aliases,
   v.avatar,
   v.birthday,
   v.height,
   v.biography,
-  JSON.stringify(v.tags),
+  v.tags,
   v.visible,
   v.createdAt,
 ];
@@ -569,15 +570,11 @@ async function writeMovieChildren(
 ) {
   const tagLinks: unknown[][] = [];
   const actLinks: unknown[][] = [];
-  const plays: unknown[][] = [];
+  let plays = 0;
   for (const { value, ourId } of items) {
     for (const t of value.tags) tagLinks.push([ourId, tagIds.get(t)]);
     for (const a of new Set(value.actresses.map((n) => actIds.get(n)))) actLinks.push([ourId, a]);
-    value.lines.forEach((l, line) => {
-      l.episodes.forEach((e, sort) => {
-        plays.push([ourId, sourceIds.get(l.code), line, e.name, e.url, sort]);
-      });
-    });
+    for (const l of value.lines) plays += l.episodes.length;
   }
   await copyRows(
     ex,
@@ -597,21 +594,44 @@ async function writeMovieChildren(
     ],
     actLinks,
   );
-  const playIds = ctx.ownIds?.get('movie_plays')?.(plays.length);
-  await copyRows(
-    ex,
-    'movie_plays',
-    [
-      ...(playIds ? ([['id', 'int']] as Col[]) : []),
-      ['movie_id', 'int'],
-      ['source_id', 'int'],
-      ['line', 'int'],
-      ['name', 'text'],
-      ['path', 'text'],
-      ['sort', 'int'],
-    ],
-    playIds ? plays.map((p, i) => [playIds[i], ...p]) : plays,
-  );
+  if (!plays) return;
+  const playIds = ctx.ownIds?.get('movie_plays')?.(plays);
+  const cols: Col[] = [
+    ...(playIds ? ([['id', 'int']] as Col[]) : []),
+    ['movie_id', 'int'],
+    ['source_id', 'int'],
+    ['line', 'int'],
+    ['name', 'text'],
+    ['path', 'text'],
+    ['sort', 'int'],
+  ];
+  const copier = txCopier(ex);
+  // Twenty and more a movie, the most rows of the move: their lines are written straight into COPY's text, with no
+  // array a row in between.
+  let i = 0;
+  if (copier) {
+    const data = new CopyData();
+    for (const { value, ourId } of items)
+      value.lines.forEach((l, line) => {
+        const head = `${ourId}\t${sourceIds.get(l.code) ?? '\\N'}\t${line}\t`;
+        l.episodes.forEach((e, sort) => {
+          data.add(
+            `${playIds ? `${playIds[i++]}\t` : ''}${head}${copyField(e.name)}\t${copyField(e.url)}\t${sort}\n`,
+          );
+        });
+      });
+    await copier.send('movie_plays', cols, data);
+    return;
+  }
+  const rows: unknown[][] = [];
+  for (const { value, ourId } of items)
+    value.lines.forEach((l, line) => {
+      l.episodes.forEach((e, sort) => {
+        const row = [ourId, sourceIds.get(l.code), line, e.name, e.url, sort];
+        rows.push(playIds ? [playIds[i++], ...row] : row);
+      });
+    });
+  await copyRows(ex, 'movie_plays', cols, rows);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -650,7 +670,7 @@ const novelRow = (v: ArtValue, id: number) => [
   v.author,
   v.cover,
   v.columnId,
-  JSON.stringify(v.tags),
+  v.tags,
   v.description,
   v.status,
   v.publishedAt,
@@ -735,7 +755,7 @@ async function writeChapters(ex: Executor, items: { value: ArtValue; ourId: numb
     value.chapters.forEach((c, i) => {
       rows.push([ourId, i + 1, c.title, c.content, c.words]);
     });
-  await insertRows(
+  await copyRows(
     ex,
     'novel_chapters',
     [

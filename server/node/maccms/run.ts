@@ -15,7 +15,7 @@ import {
 } from './kinds';
 import { addLine, emptyTable, type MoveReport, type TableReport } from './report';
 import { checkIdent, type Source, type SourceRow } from './source';
-import { digestOf, loosenTables, mapped, ownIds, remember, takeIds } from './write';
+import { digestOf, forget, loosenTables, mapped, ownIds, remember, takeIds } from './write';
 
 /**
  * The MacCMS move: reads each table of a MacCMS v10 database in batches by primary key and writes each batch, with
@@ -282,6 +282,7 @@ async function moveKind(
     return inTx(db, async (tx) => {
       const t0 = performance.now();
       const restore = await loosenTables(tx, bulk.tables, bulk.triggers);
+      await forget(tx, ctx.tenant, kind.kind);
       const owned = await Promise.all(
         (bulk.ownIds ?? []).map(async (t) => [t, await ownIds(tx, t)] as const),
       );
@@ -409,7 +410,7 @@ async function moveBatches(
         }
         if (news.length) await kind.insert(tx, news, ctx);
         if (changed.length) await kind.update(tx, changed, ctx);
-        await remember(tx, ctx.tenant, kind.kind, [...news, ...changed]);
+        await remember(tx, ctx.tenant, kind.kind, [...news, ...changed], emptyTarget);
         c.created = news.length;
         c.updated = changed.length;
         try {
