@@ -191,7 +191,7 @@ async function moveTypes(db: Executor, o: MoveOptions, table: string, ctx: Ctx):
   const kind = typeKind();
   const rows: SourceRow[] = [];
   for (let after = 0; rows.length < 10_000; ) {
-    const batch = await o.source.batch(table, 'type_id', after, 1000);
+    const batch = await o.source.batch(table, 'type_id', after, 1000, kind.columns);
     if (!batch.length) break;
     rows.push(...batch);
     after = Number(batch[batch.length - 1].type_id);
@@ -335,7 +335,7 @@ async function moveBatches(
   // The next batch is read from MacCMS, and prepared where that needs nothing of the database, while this one is
   // written (one batch ahead: memory stays two batches). PostgreSQL works on this batch's statements meanwhile.
   const readAhead = (after: number) => {
-    const rows = o.source.batch(table, kind.pk, after, size);
+    const rows = o.source.batch(table, kind.pk, after, size, kind.columns);
     const ready = kind.refs ? rows.then(() => undefined) : rows.then((r) => prepareAhead(kind, r, ctx));
     ready.catch(() => {}); // awaited on the next turn; a write failing first must not leave it unhandled
     return { rows, ready };
