@@ -7,8 +7,9 @@ import type { Executor } from '../../db/types';
 import { copyInOn } from '../postgres';
 
 /**
- * Batch writes as arrays: one `unnest` per statement, whatever the batch's size, so no statement comes near
- * PostgreSQL's 65,535 parameters. Tables and columns are the move's own constants, never input.
+ * Batch writes: new rows by COPY (`copyRows`), updates as arrays (one `unnest` per statement, whatever the batch's
+ * size, so no statement comes near PostgreSQL's 65,535 parameters). Tables and columns are the move's own constants,
+ * never input.
  */
 
 /**
