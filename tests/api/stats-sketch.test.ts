@@ -246,7 +246,7 @@ test('a union estimates what merge() does, kept and estimated again with more sk
         expect(union.estimate()).toBe(whole);
         // Kept after the first `cut` sketches, the rest added later (the agents' older days, then the last ones).
         for (const s of stored.slice(0, cut)) union.add(s);
-        const kept = union.keep();
+        const kept = union.merged();
         expect(kept.counts.reduce((a, b) => a + b, 0)).toBe(M);
         // Each run of 64 register indexes starts where the indexes below it end.
         for (let b = 0; b < kept.starts.length; b++)
@@ -308,7 +308,7 @@ test('a union kept full (a third of its registers set or more) estimates what me
         const head = stored.slice(0, cut);
         const whole = estimate(merge(stored));
         for (const s of head) union.add(s);
-        const kept = union.keep();
+        const kept = union.merged();
         const set = M - kept.counts[0];
         // Full when a third or more of the registers are set; its histogram either way.
         expect(kept.dense !== undefined).toBe(set * 3 >= M);
@@ -323,17 +323,17 @@ test('a union kept full (a third of its registers set or more) estimates what me
         expect(union.estimateFramedWith(framed([last]), kept)).toBe(estimate(merge([...head, last])));
         // Kept again with a framed value folded in (a late day over the older days'): the same union, kept; nothing
         // folded in keeps the same sketch.
-        const again = union.keepFramedWith(framed([last]), kept);
+        const again = union.mergedWithFramed(framed([last]), kept);
         const both = merge([...head, last]);
         if (kept.dense) expect(again.dense).toEqual(both);
         expect([...again.counts]).toEqual(
           Array.from(again.counts, (_, k) => both.reduce((n, r) => n + (r === k ? 1 : 0), 0)),
         );
         expect(union.estimateWith(again)).toBe(estimate(both));
-        expect(union.keepFramedWith(null, kept)).toBe(kept);
+        expect(union.mergedWithFramed(null, kept)).toBe(kept);
         // Folded into a union (with a sparse sketch first, then after a full one), then estimated.
         for (const s of stored.slice(cut)) union.add(s);
-        expect(union.addKept(kept).estimate()).toBe(whole);
+        expect(union.addMerged(kept).estimate()).toBe(whole);
         expect(union.estimateWith(kept)).toBe(estimate(merge(head)));
       },
     ),

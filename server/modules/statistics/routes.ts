@@ -462,7 +462,7 @@ async function objectsAnswer(
       ? sql`object_id in (select id from ${sql.raw(table)} where ${sql.raw(name === 'movies' ? 'title' : 'name')} ilike ${containsPattern(q.q)})`
       : undefined,
     // a title search reads the movies or tags, which change without a rollup
-    keep: !q.q,
+    cache: !q.q,
   });
   const names = await labels(
     db,

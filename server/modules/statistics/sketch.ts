@@ -326,7 +326,7 @@ export class SketchArena {
     arena.length = 0;
     return arena;
   }
-  /** Gives the arena back for the next read (one is kept, up to 64 MB); nothing may read its bytes after. */
+  /** Gives the arena back for the next read (one is held, up to 64 MB); nothing may read its bytes after. */
   release() {
     if (this.bytes.length <= 1 << 26) SketchArena.spare = this;
   }
@@ -353,16 +353,16 @@ export class SketchArena {
 // The histogram an estimate counts into (estimates do not overlap: each runs to its end at once).
 const histogram = new Array<number>(MAX_RANK + 1).fill(0);
 
-// A kept sketch's indexes in runs of 64 (256 runs): a register is looked up within its run (`KeptSketch.starts`).
+// A merged sketch's indexes in runs of 64 (256 runs): a register is looked up within its run (`MergedSketch.starts`).
 const BUCKET_BITS = 6;
 const BUCKETS = M >> BUCKET_BITS;
 
 /**
- * A union kept for later estimates (`Union.keep`): its non-zero registers in index order, and the histogram; or, when
+ * A union held for later estimates (`Union.merged`): its non-zero registers in index order, and the histogram; or, when
  * a third or more of the registers are set (a domain's visitors), all 16,384 of them (`dense`), which is smaller than
  * indexes and ranks and read without a search.
  */
-export interface KeptSketch {
+export interface MergedSketch {
   indexes: Uint16Array;
   ranks: Uint8Array;
   /** Where each run of 64 register indexes starts in `indexes` (`starts[b]` for indexes `64·b` on; 257 entries). */
@@ -437,10 +437,10 @@ export class Union {
   }
 
   /**
-   * Everything added since the last estimate as a kept sketch (its registers in index order and the histogram of all
+   * Everything added since the last estimate as a merged sketch (its registers in index order and the histogram of all
    * 16,384), for estimates over it and a few more sketches later (`estimateWith`); the union is empty again after.
    */
-  keep(): KeptSketch {
+  merged(): MergedSketch {
     const counts = new Int32Array(MAX_RANK + 1);
     let n = this.n;
     if (this.dense) {
@@ -474,11 +474,11 @@ export class Union {
   }
 
   /**
-   * `addKept(base).addFramed(v).keep()` (the union empty before): with `v` holding nothing, `base` itself (kept
+   * `addMerged(base).addFramed(v).merged()` (the union empty before): with `v` holding nothing, `base` itself (merged
    * sketches are never changed); with `v` one full sketch and `base` full (a busy domain's late day over its older
    * days), in one pass.
    */
-  keepFramedWith(v: unknown, base: KeptSketch | undefined): KeptSketch {
+  mergedWithFramed(v: unknown, base: MergedSketch | undefined): MergedSketch {
     if (base && !this.dense && this.n === 0) {
       if (!(v as Uint8Array | null | undefined)?.length) return base;
       const full = base.dense && oneFullFrame(v);
@@ -489,20 +489,20 @@ export class Union {
         return { indexes: NO_INDEXES, ranks: NO_RANKS, starts: NO_INDEXES, counts, dense };
       }
     }
-    if (base) this.addKept(base);
-    return this.addFramed(v).keep();
+    if (base) this.addMerged(base);
+    return this.addFramed(v).merged();
   }
 
-  /** Folds in a kept sketch (`keep`). */
-  addKept(kept: KeptSketch): this {
+  /** Folds in a merged sketch (`merged`). */
+  addMerged(base: MergedSketch): this {
     const regs = this.regs;
-    if (kept.dense) {
-      const d = kept.dense;
+    if (base.dense) {
+      const d = base.dense;
       for (let i = 0; i < M; i++) if (d[i] > regs[i]) regs[i] = d[i];
       this.dense = true;
       return this;
     }
-    const { indexes, ranks } = kept;
+    const { indexes, ranks } = base;
     const touched = this.touched;
     let n = this.n;
     for (let k = 0; k < indexes.length; k++) {
@@ -515,25 +515,25 @@ export class Union {
   }
 
   /**
-   * The estimate of the union of `kept` and everything added since the last estimate, which costs what was added,
-   * not the kept sketch's size: each register added is looked up in `kept` and moves the histogram if it is higher.
+   * The estimate of the union of `base` and everything added since the last estimate, which costs what was added,
+   * not the base sketch's size: each register added is looked up in `base` and moves the histogram if it is higher.
    * The union is empty again after.
    */
-  estimateWith(kept: KeptSketch | undefined): number {
-    if (!kept) return this.estimate();
-    if (this.dense && kept.dense) {
-      // Both full: one pass, register by register (a domain's days over a kept period).
-      maxInto(this.regs, histogram, this.regs, kept.dense);
+  estimateWith(base: MergedSketch | undefined): number {
+    if (!base) return this.estimate();
+    if (this.dense && base.dense) {
+      // Both full: one pass, register by register (a domain's days over a base period).
+      maxInto(this.regs, histogram, this.regs, base.dense);
       this.regs.fill(0);
       this.n = 0;
       this.dense = false;
       return estimateFromCounts(histogram);
     }
-    if (this.dense) return this.addKept(kept).estimate();
+    if (this.dense) return this.addMerged(base).estimate();
     const c = histogram;
-    for (let k = 0; k <= MAX_RANK; k++) c[k] = kept.counts[k];
-    if (kept.dense) {
-      const d = kept.dense;
+    for (let k = 0; k <= MAX_RANK; k++) c[k] = base.counts[k];
+    if (base.dense) {
+      const d = base.dense;
       for (let k = 0; k < this.n; k++) {
         const i = this.touched[k];
         const r = this.regs[i];
@@ -546,7 +546,7 @@ export class Union {
       this.n = 0;
       return estimateFromCounts(c);
     }
-    const { indexes, ranks, starts } = kept;
+    const { indexes, ranks, starts } = base;
     for (let k = 0; k < this.n; k++) {
       const i = this.touched[k];
       const r = this.regs[i];
@@ -573,18 +573,18 @@ export class Union {
   }
 
   /**
-   * `addFramed(v).estimateWith(kept)`, in one pass when the union is empty, `v` one full sketch and `kept` full (a busy
-   * domain's day over its kept older days): the higher of each register counted where they lie.
+   * `addFramed(v).estimateWith(base)`, in one pass when the union is empty, `v` one full sketch and `base` full (a busy
+   * domain's day over its base older days): the higher of each register counted where they lie.
    */
-  estimateFramedWith(v: unknown, kept: KeptSketch | undefined): number {
-    const full = kept?.dense && !this.dense && this.n === 0 && oneFullFrame(v);
+  estimateFramedWith(v: unknown, base: MergedSketch | undefined): number {
+    const full = base?.dense && !this.dense && this.n === 0 && oneFullFrame(v);
     if (full) {
       // Written into the union's registers (empty, and emptied again), counted as they are written.
-      maxInto(this.regs, histogram, full, kept!.dense!);
+      maxInto(this.regs, histogram, full, base!.dense!);
       this.regs.fill(0);
       return estimateFromCounts(histogram);
     }
-    return this.addFramed(v).estimateWith(kept);
+    return this.addFramed(v).estimateWith(base);
   }
 
   /** The estimate of everything added since the last estimate; the union is empty again after. */
