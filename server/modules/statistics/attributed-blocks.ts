@@ -8,7 +8,7 @@ import { mergeStored, sameBytes, storedSketch } from './sketch';
 /**
  * The attributed figures over aligned blocks (migration 0072), for the agents' stat: `stat_attributed_blocks` holds,
  * per channel and block of 2^level days (blocks.ts), the sums of `stat_attributed_daily` over the block's days,
- * `stat_attributed_block_sketches` the register-wise maximum of their sketches; `stat_attributed_totals` each day's
+ * `stat_attributed_block_sketches` the register-wise maximum of their sketches (`mergeStored`); `stat_attributed_totals` each day's
  * sums over every channel but ''.
  *
  * Unlike a domain's, a channel's day can shrink when rolled up again (a domain bound to another channel meanwhile, a

@@ -2,14 +2,9 @@
  * HyperLogLog (precision 14: 16,384 registers, standard error 0.81 %) for unique visitors, searchers, viewers and
  * addresses over any period without raw events: the rollup stores one sketch per row (built in SQL, migration 0010:
  * `zg_hash64`, `zg_hll_reg`, `zg_hll_entry`, `zg_hll_pack`), a report merges the rows of its period here (the
- * register-wise maximum) and estimates. Stored forms:
- * - sparse, 3 bytes per non-zero register (index big-endian in 2 bytes, then rank), in index order;
- * - dense, exactly 16,384 bytes (one rank per register); 16,384 is not a multiple of 3, so the length tells which;
- * - gaps (`encodeGaps`, migration 0095: the agents' pre-merged blocks, read by the thousand per stat): the byte 0x80
- *   (a sparse sketch starts with an index's high byte, below 64), then 2 bytes per non-zero register in index order,
- *   big-endian `gap << 6 | rank` where gap (1–1023) is the distance from the previous register (the first from -1);
- *   a longer distance is spent 1023 at a time in units of rank 0 (`0xffc0`). A third fewer bytes than sparse; dense
- *   when it would not be shorter (an odd length never equals 16,384).
+ * register-wise maximum) and estimates. One stored form, as `zg_hll_pack` writes it (`encode` here): 3 bytes per
+ * non-zero register (index big-endian in 2 bytes, then rank) in index order, or, when that is not shorter, exactly
+ * 16,384 bytes (one rank per register); 16,384 is not a multiple of 3, so the length tells which.
  *
  * The estimator is Ertl's improved raw estimator (arXiv:1702.01284, algorithm 6): no bias tables,
  * accurate from 0 to billions.
@@ -24,25 +19,11 @@ export type Registers = Uint8Array;
 
 export const emptyRegisters = (): Registers => new Uint8Array(M);
 
-const GAPS = 0x80;
-const MAX_GAP = 1023;
-
-/** Is a stored sketch in the gap form? */
-export const isGaps = (s: Uint8Array) => s.length !== M && (s.length & 1) === 1 && s[0] === GAPS;
-
-/** Folds a stored sketch (any form) into `into`, register-wise maximum. */
+/** Folds a stored sketch into `into`, register-wise maximum. */
 export function mergeInto(into: Registers, stored: Uint8Array | null | undefined): Registers {
   if (!stored || stored.length === 0) return into;
   if (stored.length === M) {
     for (let i = 0; i < M; i++) if (stored[i] > into[i]) into[i] = stored[i];
-    return into;
-  }
-  if (isGaps(stored)) {
-    for (let o = 1, idx = -1; o + 1 < stored.length; o += 2) {
-      idx += (stored[o] << 2) | (stored[o + 1] >> 6);
-      const r = stored[o + 1] & 63;
-      if (r > into[idx & (M - 1)]) into[idx & (M - 1)] = r;
-    }
     return into;
   }
   for (let o = 0; o + 2 < stored.length; o += 3) {
@@ -100,32 +81,6 @@ export function encode(registers: Registers): Uint8Array {
     out[o++] = registers[i];
   }
   return out;
-}
-
-// Where the gap form is written before it is copied out at its length (its first byte always the marker).
-const gapsOut = new Uint8Array(M);
-gapsOut[0] = GAPS;
-
-/** The gap form of registers (see above): dense when that is not longer, empty for no register. */
-export function encodeGaps(registers: Registers): Uint8Array {
-  const out = gapsOut;
-  let o = 1;
-  let prev = -1;
-  for (let i = 0; i < M; i++) {
-    const r = registers[i];
-    if (!r) continue;
-    let gap = i - prev;
-    prev = i;
-    for (; gap > MAX_GAP; gap -= MAX_GAP) {
-      if (o + 2 >= M) return registers.slice();
-      out[o++] = 0xff;
-      out[o++] = 0xc0;
-    }
-    if (o + 2 >= M) return registers.slice();
-    out[o++] = gap >> 2;
-    out[o++] = ((gap & 3) << 6) | r;
-  }
-  return o === 1 ? new Uint8Array(0) : out.slice(0, o);
 }
 
 // Scratch for the indexes of non-zero registers.
@@ -235,13 +190,6 @@ export function estimate(registers: Registers): number {
   return estimateFromCounts(countRanks(new Array<number>(MAX_RANK + 1), registers));
 }
 
-const B64 = new Int8Array(128).fill(-1);
-for (let i = 0; i < 64; i++)
-  B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
-const HEX = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++)
-  HEX['0123456789abcdef'.charCodeAt(i)] = HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
-
 // Node's own decoders where there is a Node (the server); plain loops in the browser (demo mode has no `Buffer`).
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
@@ -259,7 +207,8 @@ export function toHex(bytes: Uint8Array, plain = !NodeBuffer): string {
 /**
  * Decodes text into `out` from its start, returning the bytes written: base64 as PostgreSQL's `encode(…, 'base64')`
  * writes it (line breaks every 76 characters, skipped), or hex after `\\x` (a `bytea` as text). `out` must be large
- * enough (3/4 of the base64 length, half the hex length). `plain` forces the loops (tests).
+ * enough (3/4 of the base64 length, half the hex length). Without Node's `Buffer` (demo mode in the browser, or
+ * `plain`: tests), the platform's `atob`.
  */
 export function decodeInto(text: string, out: Uint8Array, plain = !NodeBuffer): number {
   const hex = text.startsWith('\\x');
@@ -267,27 +216,14 @@ export function decodeInto(text: string, out: Uint8Array, plain = !NodeBuffer): 
     const view = NodeBuffer.from(out.buffer, out.byteOffset, out.length);
     return hex ? view.write(text.slice(2), 'hex') : view.write(text, 'base64');
   }
-  let n = 0;
   if (hex) {
-    for (let i = 2; i + 1 < text.length; i += 2)
-      out[n++] = (HEX[text.charCodeAt(i)] << 4) | HEX[text.charCodeAt(i + 1)];
+    let n = 0;
+    for (let i = 2; i + 1 < text.length; i += 2) out[n++] = Number.parseInt(text.slice(i, i + 2), 16);
     return n;
   }
-  let acc = 0;
-  let bits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 61) break; // '=': the end
-    const v = c < 128 ? B64[c] : -1;
-    if (v < 0) continue; // a line break
-    acc = ((acc << 6) | v) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[n++] = (acc >> bits) & 0xff;
-    }
-  }
-  return n;
+  const bytes = atob(text.replace(/\s/g, ''));
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
+  return bytes.length;
 }
 
 /** Whether a stored value (none: empty) holds exactly these bytes: a sketch written again only when it changed. */
@@ -376,7 +312,7 @@ const NO_INDEXES = new Uint16Array(0);
 const NO_RANKS = new Uint8Array(0);
 
 /**
- * A union of stored sketches being built (any forms), estimated at the end: sparse and gap-form sketches touch only
+ * A union of stored sketches being built, estimated at the end: sparse sketches touch only
  * their registers, which are counted and cleared again by `estimate`, so the union of small sketches (an agent's
  * pieces) costs their size, not 16,384 registers; a dense one switches the union to every register. One union serves
  * any number of estimates in turn (each `estimate` leaves it empty).
@@ -399,23 +335,13 @@ export class Union {
     }
     const touched = this.touched;
     let n = this.n;
-    if ((len & 1) === 1 && s[from] === GAPS)
-      for (let o = from + 1, idx = -1; o + 1 < to; o += 2) {
-        idx += (s[o] << 2) | (s[o + 1] >> 6);
-        const i = idx & (M - 1);
-        const r = s[o + 1] & 63;
-        if (r === 0) continue;
-        if (regs[i] === 0) touched[n++] = i;
-        if (r > regs[i]) regs[i] = r;
-      }
-    else
-      for (let o = from; o + 2 < to; o += 3) {
-        const i = ((s[o] << 8) | s[o + 1]) & (M - 1);
-        const r = s[o + 2];
-        if (r === 0) continue;
-        if (regs[i] === 0) touched[n++] = i;
-        if (r > regs[i]) regs[i] = r;
-      }
+    for (let o = from; o + 2 < to; o += 3) {
+      const i = ((s[o] << 8) | s[o + 1]) & (M - 1);
+      const r = s[o + 2];
+      if (r === 0) continue;
+      if (regs[i] === 0) touched[n++] = i;
+      if (r > regs[i]) regs[i] = r;
+    }
     this.n = n;
     return this;
   }
@@ -618,55 +544,40 @@ export function estimateStored(stored: Iterable<Uint8Array | null | undefined>):
 /** The estimate of a framed value's sketches merged (`Union.addFramed`). */
 export const estimateFramed = (v: unknown): number => shared.addFramed(v).estimate();
 
-/** The registers of a sparse or gap-form sketch in stored order, as (index << 6 | rank) values; rank 0 skipped. */
-function entries(s: Uint8Array): number[] {
-  const out: number[] = [];
-  if (isGaps(s))
-    for (let o = 1, idx = -1; o + 1 < s.length; o += 2) {
-      idx += (s[o] << 2) | (s[o + 1] >> 6);
-      if (s[o + 1] & 63) out.push(((idx & (M - 1)) << 6) | (s[o + 1] & 63));
-    }
-  else
-    for (let o = 0; o + 2 < s.length; o += 3)
-      if (s[o + 2]) out.push(((((s[o] << 8) | s[o + 1]) & (M - 1)) << 6) | s[o + 2]);
-  return out;
-}
-
 /**
- * The gap form of the merge of two stored sketches (any forms), the same bytes as `encodeGaps(merge([a, b]))`: two
- * sparse ones (their registers in index order, as stored) are merged as sorted lists, without 16,384 registers.
+ * The stored form of the merge of two stored sketches, the same bytes as `encode(merge([a, b]))`: two sparse ones
+ * (their registers in index order, as stored) are merged as sorted lists, without 16,384 registers.
  */
 export function mergeStored(a: Uint8Array | null | undefined, b: Uint8Array | null | undefined): Uint8Array {
   const x = a ?? new Uint8Array(0);
   const y = b ?? new Uint8Array(0);
-  const slow = () => encodeGaps(merge([x, y]));
+  const slow = () => encode(merge([x, y]));
   if (x.length === M || y.length === M) return slow();
-  const ex = entries(x);
-  const ey = entries(y);
-  const out = gapsOut;
-  let o = 1;
+  const out = new Uint8Array(x.length + y.length);
+  let o = 0;
   let i = 0;
   let j = 0;
   let last = -1;
-  while (i < ex.length || j < ey.length) {
-    const kx = i < ex.length ? ex[i] >> 6 : M;
-    const ky = j < ey.length ? ey[j] >> 6 : M;
+  while (i + 2 < x.length || j + 2 < y.length) {
+    const kx = i + 2 < x.length ? ((x[i] << 8) | x[i + 1]) & (M - 1) : M;
+    const ky = j + 2 < y.length ? ((y[j] << 8) | y[j + 1]) & (M - 1) : M;
     const k = kx < ky ? kx : ky;
     let r = 0;
-    if (kx === k) r = ex[i++] & 63;
-    if (ky === k) r = Math.max(r, ey[j++] & 63);
+    if (kx === k) {
+      r = x[i + 2];
+      i += 3;
+    }
+    if (ky === k) {
+      r = Math.max(r, y[j + 2]);
+      j += 3;
+    }
     // Not in index order: not a stored sketch as the rollup writes them.
     if (k <= last) return slow();
-    let gap = k - last;
     last = k;
-    for (; gap > MAX_GAP; gap -= MAX_GAP) {
-      if (o + 2 >= M) return slow();
-      out[o++] = 0xff;
-      out[o++] = 0xc0;
-    }
-    if (o + 2 >= M) return slow();
-    out[o++] = gap >> 2;
-    out[o++] = ((gap & 3) << 6) | r;
+    if (r === 0) continue;
+    out[o++] = k >> 8;
+    out[o++] = k & 0xff;
+    out[o++] = r;
   }
-  return o === 1 ? new Uint8Array(0) : out.slice(0, o);
+  return o >= M ? slow() : out.slice(0, o);
 }
