@@ -58,7 +58,7 @@ interface Sums {
   revenue: number;
   /**
    * The unique clickers' sketches as read: values of sketches each framed by its length, merged where they lie
-   * (`Union.addFramed`), not cut into a view apiece (180,000 views a read computed from nothing cached, most of its
+   * (`Union.addFramed`), not cut into a view apiece (a view a sketch, hundreds of thousands a read from nothing cached, made most of its
    * garbage collection); and unions cached from earlier reads.
    */
   sketches: Uint8Array[];
@@ -625,7 +625,7 @@ const servedReports = Object.fromEntries(
   ReturnType<typeof replayable<AdQuery & Period, Awaited<ReturnType<typeof adReportAnswer>>>>
 >;
 
-/** The ads reports, mounted at /app/admin/ad/reports (issue #13): they read only the rollups. */
+/** The ads reports, mounted at /app/admin/ad/reports: they read only the rollups. */
 export function adReportRoutes() {
   const app = new OpenAPIHono<AppEnv>();
   const names = Object.keys(queries) as Name[];

@@ -40,7 +40,7 @@ export interface ReportDef {
    */
   rowPerKeyAndDay?: boolean;
   /**
-   * Whether an index leads with the scope and the key before the day (migrations 0125, 0127): a page's keys over a
+   * Whether an index leads with the scope and the key before the day (`stat_keyword_daily_key_day_idx`, `stat_object_daily_object_idx`): a page's keys over a
    * range of days then read each key's days as one range, rather than searching the index for each day's keys.
    */
   keyDays?: boolean;
@@ -112,7 +112,7 @@ const storedSketchSql = (def: ReportDef) =>
 /**
  * A period's days as a condition: a range, unless rows are looked up by key (a page's keys, the total row). Then each
  * day is listed, so that the index (the scope's columns, the day, the key) is searched for each day's keys: after a
- * range of days, PostgreSQL 15 reads every key of every day in it (twenty keywords over 88 days: 59 ms, listed 8).
+ * range of days, PostgreSQL 15 reads every key of every day in it, several times slower than the days listed.
  * A table with an index led by the key (`keyDays`) reads a page's keys over a range.
  */
 function daysOf(period: Period, byKey: boolean): SQL {
