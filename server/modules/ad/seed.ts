@@ -3,7 +3,7 @@ import { AD_PRICING } from '../../../common/ad';
 import { addDays, dayOf, dayStart } from '../../../common/period';
 import type { Db } from '../../db/types';
 import { rng } from '../../seed/random';
-import { ingest, timeZoneOf } from '../statistics/ingest';
+import { ingest, timeZoneOf } from '../statistics/reporting';
 import { touchAds } from './routes';
 import { adAdvertisers, adPositions, ads } from './schema';
 
