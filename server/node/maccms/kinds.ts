@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
+import { artChapters } from '../../../common/art-pages';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
 import { foldForMatch } from '../../../common/fold';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
-import { countWords } from '../../../common/words';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import type { ReportLine } from './report';
@@ -660,9 +660,6 @@ const novelRow = (v: ArtValue, id: number) => [
 
 const novels = rowWriter('novels', NOVEL_COLS, novelRow);
 
-/** MacCMS v10 joins an article's pages (art_content) and their titles (art_title) with `$$$`; v8 used `[/page]`. */
-export const PAGE_SEPARATOR = /\$\$\$|\[\/page\]/;
-
 export function artKind(): Kind<ArtValue> {
   return {
     kind: 'art',
@@ -679,16 +676,9 @@ export function artKind(): Kind<ArtValue> {
       const columnId = ctx.novelColumns.get(typeId) ?? null;
       if (columnId === null && typeId)
         lines.push({ id: mid, outcome: 'note', reason: 'columnMissing', detail: `type_id ${typeId}` });
-      const pages = textOf(row, 'art_content', lines, mid).split(PAGE_SEPARATOR);
-      const titles = textOf(row, 'art_title', lines, mid).split(PAGE_SEPARATOR);
-      const chapters: ArtValue['chapters'] = [];
-      pages.forEach((html, i) => {
-        const content = richTextToPlain(html);
-        if (!content) return;
-        const t = (titles[i] ?? '').trim() || (pages.length > 1 ? `${title} (${i + 1})` : title);
-        chapters.push({ title: cut(t, 200).text, content, words: countWords(content) });
-      });
-      if (/<(script|iframe|style)/i.test(pages.join('')))
+      const html = textOf(row, 'art_content', lines, mid);
+      const chapters = artChapters(title, html, textOf(row, 'art_title', lines, mid));
+      if (/<(script|iframe|style)/i.test(html))
         lines.push({ id: mid, outcome: 'fixed', reason: 'html', detail: 'art_content' });
       const status = reviewOf(row.art_status, row.art_recycle_time);
       return {
