@@ -3,6 +3,7 @@ import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
 import { artChapters } from '../../../common/art-pages';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
 import { foldForMatch } from '../../../common/fold';
+import { dateOf } from '../../../common/maccms-lists';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
 import { rowsOf } from '../../db/migrate';
@@ -221,14 +222,6 @@ const actorRow = (v: ActorValue, id: number) => [
   v.visible,
   v.createdAt,
 ];
-
-function dateOf(s: string): string | null {
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(s.trim());
-  if (!m) return null;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  if (Number.isNaN(d.getTime()) || +m[1] < 1900 || d.getUTCMonth() !== +m[2] - 1) return null;
-  return d.toISOString().slice(0, 10);
-}
 
 export function actorKind(): Kind<ActorValue> {
   return {
