@@ -716,7 +716,8 @@ export function readPages(o: {
 
 /**
  * A page's first statement: the run's claim renewed and a cancel read (`heartbeat`), with the source's bindings as
- * they are now (an operator may bind a type while a run goes on).
+ * they are now (an operator may bind a type while a run goes on): each type's movie or novel column, whichever the
+ * source's kind binds (the other is null).
  */
 async function beatWithBindings(
   db: Executor,
@@ -729,7 +730,7 @@ async function beatWithBindings(
       update collect_runs set claimed_until = ${runClaim(now)}::timestamptz
       where id = ${runId} and status = 'running'
       returning cancel_requested as c, (
-        select coalesce(json_agg(json_build_array(remote_type_id, column_id, skipped)), '[]'::json)
+        select coalesce(json_agg(json_build_array(remote_type_id, coalesce(column_id, novel_column_id), skipped)), '[]'::json)
         from collect_bindings where source_id = ${sourceId}) as b`),
   );
   if (!r) return { beat: 'gone', bindings: new Map() };
