@@ -45,7 +45,16 @@ const site: OutboundFetch = async (url) => {
     await new Promise<void>((r) => {
       release = r;
     });
-  const name = q.get('ac') === 'list' ? 'list.json' : q.get('pg') === '2' ? 'page2.json' : 'page1.json';
+  // an article site answers MacCMS's provide/art, a performer site its provide/actor
+  const kind = url.includes('/provide/art/') ? 'art-' : url.includes('/provide/actor/') ? 'actor-' : '';
+  const name =
+    kind === 'actor-'
+      ? 'actor-page1.json'
+      : q.get('ac') === 'list'
+        ? `${kind}list.json`
+        : q.get('pg') === '2'
+          ? 'page2.json'
+          : `${kind}page1.json`;
   return {
     status: 200,
     headers: new Headers({ 'content-type': 'application/json; charset=utf-8' }),
@@ -362,4 +371,106 @@ test('a source’s key shows masked in its form; saved back as shown, the key st
     );
     expect(row).toEqual({ name: '有密钥的站2', api_key: 'Ui-K3y-77' });
   });
+});
+
+test('an article source: its kind is chosen when added and fixed after; its history links each novel to its page', async () => {
+  mount(
+    <ResourceContextProvider value={SOURCE_RESOURCE}>
+      <SourceEdit />
+    </ResourceContextProvider>,
+    '/collect/sourceEdit',
+    '/collect/sourceEdit/:id?',
+  );
+  fireEvent.change(await screen.findByLabelText(/名称/), { target: { value: '小说资源站' } });
+  fireEvent.change(screen.getByLabelText(/接口地址/), {
+    target: { value: 'https://novels.example.com/api.php/provide/art/' },
+  });
+  fireEvent.click(screen.getByLabelText('小说（文章）'));
+  fireEvent.click(screen.getByRole('button', { name: /保存/ }));
+  // saved, the form reopens as the source's edit page: the kind shown, no longer offered
+  await waitFor(
+    () => {
+      const art = screen.getByLabelText('小说（文章）') as HTMLInputElement;
+      expect(art.disabled).toBe(true);
+      expect(art.checked).toBe(true);
+    },
+    { timeout: 10_000 },
+  );
+  const list = await okData(api.call('GET', '/app/admin/collect/sources?pageSize=100', { token }));
+  const source = list.list.find((x: { name: string }) => x.name === '小说资源站');
+  expect(source.kind).toBe('art');
+  cleanup();
+
+  const column = (
+    await okData(api.call('POST', '/app/admin/novel/columns', { token, body: { name: '玄幻' } }))
+  ).id;
+  await okData(api.call('POST', `/app/admin/collect/sources/${source.id}/test`, { token }));
+  mount(<Bind />, '/collect/bind');
+  await pick('资源站', '小说资源站 · 小说（文章）');
+  // its types are offered novel columns
+  await pick('本站栏目 11 玄幻', '玄幻');
+  fireEvent.click(screen.getByRole('button', { name: /保存/ }));
+  await waitFor(async () => {
+    const b = await okData(api.call('GET', `/app/admin/collect/sources/${source.id}/bindings`, { token }));
+    expect(b.list.find((x: { remoteTypeId: number }) => x.remoteTypeId === 11).columnId).toBe(column);
+  });
+  cleanup();
+
+  const started = await okData(
+    api.call('POST', '/app/admin/collect/runs', { token, body: { sourceId: source.id, kind: 'hours' } }),
+  );
+  let run: { status: string; log: { outcome: string; name: string; novelId?: number }[] } | undefined;
+  await waitFor(
+    async () => {
+      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
+      expect(run?.status).toBe('done');
+    },
+    { timeout: 30_000 },
+  );
+  const added = run?.log.find((e) => e.outcome === 'added');
+  expect(added?.novelId).toBeTypeOf('number');
+  mount(
+    <ResourceContextProvider value={RUN_RESOURCE}>
+      <HistoryList />
+    </ResourceContextProvider>,
+    '/collect/history',
+  );
+  fireEvent.click((await screen.findAllByText('小说资源站 · 小说（文章）'))[0]);
+  const log = await screen.findByTestId('run-log');
+  const link = await within(log).findByRole('link', { name: added?.name });
+  expect(link.getAttribute('href')).toBe(`/novel/review/edit/${added?.novelId}`);
+});
+
+test('a performer source has nothing to bind; its history links each actress to her profile', async () => {
+  const source = await okData(
+    api.call('POST', '/app/admin/collect/sources', {
+      token,
+      body: { name: '演员资源站', kind: 'actor', url: 'https://actors.example.com/api.php/provide/actor/' },
+    }),
+  );
+  mount(<Bind />, '/collect/bind');
+  await pick('资源站', '演员资源站 · 演员');
+  expect(await screen.findByText(/演员资源站不需要绑定分类/)).toBeTruthy();
+  cleanup();
+  const started = await okData(
+    api.call('POST', '/app/admin/collect/runs', { token, body: { sourceId: source.id, kind: 'hours' } }),
+  );
+  let run: { status: string; log: { outcome: string; name: string; actressId?: number }[] } | undefined;
+  await waitFor(
+    async () => {
+      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
+      expect(run?.status).toBe('done');
+    },
+    { timeout: 30_000 },
+  );
+  const added = run?.log.find((e) => e.outcome === 'added');
+  mount(
+    <ResourceContextProvider value={RUN_RESOURCE}>
+      <HistoryList />
+    </ResourceContextProvider>,
+    '/collect/history',
+  );
+  fireEvent.click((await screen.findAllByText('演员资源站 · 演员'))[0]);
+  const link = await within(await screen.findByTestId('run-log')).findByRole('link', { name: added?.name });
+  expect(link.getAttribute('href')).toBe(`/actress/edit/${added?.actressId}`);
 });
