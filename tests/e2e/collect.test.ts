@@ -388,12 +388,12 @@ test('a novel: an article source added with its kind, bound to a novel column, c
   await visit(p, '/collect/sourceEdit', 'form');
   await p.getByRole('textbox', { name: '名称' }).fill(NOVEL_SOURCE);
   await p.getByRole('textbox', { name: '接口地址' }).fill(`${remote.url}/api.php/provide/art/?key=${KEY}`);
-  await p.getByRole('radio', { name: '小说（文章）' }).check();
+  await p.getByRole('radio', { name: '小说', exact: true }).check();
   await p.getByRole('button', { name: '保存', exact: true }).click();
   await p.waitForURL((u) => /^\/collect\/sourceEdit\/\d+$/.test(u.pathname));
   const sourceId = Number(new URL(p.url()).pathname.split('/').pop());
   expect((await api(`/app/admin/collect/sources/${sourceId}`)).kind).toBe('art');
-  await expect.poll(() => p.getByRole('radio', { name: '小说（文章）' }).isDisabled()).toBe(true);
+  await expect.poll(() => p.getByRole('radio', { name: '小说', exact: true }).isDisabled()).toBe(true);
   // 2. Its test lists the other instance's novel column; bound to ours.
   await p.getByRole('button', { name: '测试', exact: true }).click();
   await p.getByRole('alert').filter({ hasText: '连接正常' }).waitFor();
@@ -472,8 +472,10 @@ const screens = (): [string, string, (p: Page) => Promise<void>][] => [
     async (p) => {
       // the list keeps its rows' expansion (react-admin's store): open the real run's log unless it is open
       await realRunRow(p).waitFor();
+      // the novel run's log, opened by its journey or the novel screen, is folded: one log per photograph
+      if (await p.locator(`tr[id="${fx.novelRun}-expand"]`).count()) await novelRunRow(p).click();
       if (!(await p.locator(`tr[id="${fx.realRun}-expand"]`).count())) await realRunRow(p).click();
-      await p.getByTestId('run-log').waitFor();
+      await expect.poll(() => p.getByTestId('run-log').count()).toBe(1);
     },
   ],
   [
@@ -481,8 +483,10 @@ const screens = (): [string, string, (p: Page) => Promise<void>][] => [
     'collect-history-novel',
     async (p) => {
       await novelRunRow(p).waitFor();
+      if (await p.locator(`tr[id="${fx.realRun}-expand"]`).count()) await realRunRow(p).click();
       if (!(await p.locator(`tr[id="${fx.novelRun}-expand"]`).count())) await novelRunRow(p).click();
       await p.getByTestId('run-log').filter({ hasText: NOVEL }).waitFor();
+      await expect.poll(() => p.getByTestId('run-log').count()).toBe(1);
     },
   ],
 ];

@@ -385,12 +385,12 @@ test('an article source: its kind is chosen when added and fixed after; its hist
   fireEvent.change(screen.getByLabelText(/接口地址/), {
     target: { value: 'https://novels.example.com/api.php/provide/art/' },
   });
-  fireEvent.click(screen.getByLabelText('小说（文章）'));
+  fireEvent.click(screen.getByLabelText('小说'));
   fireEvent.click(screen.getByRole('button', { name: /保存/ }));
   // saved, the form reopens as the source's edit page: the kind shown, no longer offered
   await waitFor(
     () => {
-      const art = screen.getByLabelText('小说（文章）') as HTMLInputElement;
+      const art = screen.getByLabelText('小说') as HTMLInputElement;
       expect(art.disabled).toBe(true);
       expect(art.checked).toBe(true);
     },
@@ -406,7 +406,7 @@ test('an article source: its kind is chosen when added and fixed after; its hist
   ).id;
   await okData(api.call('POST', `/app/admin/collect/sources/${source.id}/test`, { token }));
   mount(<Bind />, '/collect/bind');
-  await pick('资源站', '小说资源站 · 小说（文章）');
+  await pick('资源站', '小说资源站 · 小说');
   // its types are offered novel columns
   await pick('本站栏目 11 玄幻', '玄幻');
   fireEvent.click(screen.getByRole('button', { name: /保存/ }));
@@ -435,7 +435,7 @@ test('an article source: its kind is chosen when added and fixed after; its hist
     </ResourceContextProvider>,
     '/collect/history',
   );
-  fireEvent.click((await screen.findAllByText('小说资源站 · 小说（文章）'))[0]);
+  fireEvent.click((await screen.findAllByText('小说资源站'))[0]);
   const log = await screen.findByTestId('run-log');
   const link = await within(log).findByRole('link', { name: added?.name });
   expect(link.getAttribute('href')).toBe(`/novel/review/edit/${added?.novelId}`);
@@ -470,7 +470,7 @@ test('a performer source has nothing to bind; its history links each actress to 
     </ResourceContextProvider>,
     '/collect/history',
   );
-  fireEvent.click((await screen.findAllByText('演员资源站 · 演员'))[0]);
+  fireEvent.click((await screen.findAllByText('演员资源站'))[0]);
   const link = await within(await screen.findByTestId('run-log')).findByRole('link', { name: added?.name });
   expect(link.getAttribute('href')).toBe(`/actress/edit/${added?.actressId}`);
 });

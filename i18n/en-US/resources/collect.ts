@@ -12,7 +12,7 @@ const collect = {
       history: 'Run history',
     },
     format: { json: 'JSON', xml: 'XML' },
-    sourceKind: { vod: 'Videos', art: 'Novels (articles)', actor: 'Actresses' },
+    sourceKind: { vod: 'Videos', art: 'Novels', actor: 'Actresses' },
     kind: { hours: 'Recent hours', pages: 'Page range', keyword: 'Keyword', ids: 'Remote ids' },
     status: { running: 'Running', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' },
     outcome: { added: 'Added', updated: 'Updated', skipped: 'Skipped', failed: 'Failed' },

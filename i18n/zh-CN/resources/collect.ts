@@ -12,7 +12,7 @@ const collect: typeof en = {
       history: '采集记录',
     },
     format: { json: 'JSON', xml: 'XML' },
-    sourceKind: { vod: '视频', art: '小说（文章）', actor: '演员' },
+    sourceKind: { vod: '视频', art: '小说', actor: '演员' },
     kind: { hours: '最近小时', pages: '页码范围', keyword: '关键词', ids: '远端 ID' },
     status: { running: '进行中', done: '已完成', failed: '失败', cancelled: '已取消' },
     outcome: { added: '新增', updated: '更新', skipped: '跳过', failed: '失败' },

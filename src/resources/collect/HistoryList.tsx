@@ -18,7 +18,7 @@ import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listPart
 import { actressEditPath } from '../actresses/names';
 import { novelEditPath } from '../novel/names';
 import { RUN_MSG, runApi, SECTION_MSG } from './names';
-import { type Run, RunStatusChip, seconds, sourceLabel } from './shared';
+import { type Run, RunStatusChip, seconds } from './shared';
 
 const f = (name: string) => `${RUN_MSG}.fields.${name}`;
 
@@ -126,7 +126,17 @@ export function HistoryList() {
         <TextField source="id" label={f('id')} />
         <FunctionField
           label={f('sourceName')}
-          render={(r: Run) => sourceLabel(r.sourceName, r.sourceKind, translate)}
+          render={(r: Run) => (
+            // the kind on a line of its own under the name, so the column stays as narrow as the name
+            <>
+              {r.sourceName}
+              {r.sourceKind && r.sourceKind !== 'vod' && (
+                <Typography variant="caption" component="div" color="text.secondary">
+                  {translate(`${SECTION_MSG}.sourceKind.${r.sourceKind}`)}
+                </Typography>
+              )}
+            </>
+          )}
         />
         <FunctionField
           label={f('kind')}
