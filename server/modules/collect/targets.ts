@@ -8,6 +8,7 @@ import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
 import {
+  type Bindings,
   boundColumn,
   type Checked,
   type Current,
@@ -74,7 +75,7 @@ interface NovelData {
   chapters: ArtChapter[];
 }
 
-function checkArt(raw: RemoteItem, bindings: Map<number, { columnId: number | null; skipped: boolean }>) {
+function checkArt(raw: RemoteItem, bindings: Bindings): Checked<NovelData> {
   const named = checkName(raw, 200);
   if (!named.ok) return named;
   const { remoteId, title, name } = named;
@@ -86,7 +87,7 @@ function checkArt(raw: RemoteItem, bindings: Map<number, { columnId: number | nu
     maxChars: CHAPTER_MAX_CHARS,
   });
   if (!chapters.length)
-    return { ok: false, entry: { remoteId, name, outcome: 'failed', reason: 'noChapters' } } as const;
+    return { ok: false, entry: { remoteId, name, outcome: 'failed', reason: 'noChapters' } };
   const values: NovelValues = {
     title,
     author: [...clean(raw.author).replace(/\s+/g, ' ').trim()].slice(0, 64).join(''),
@@ -106,7 +107,7 @@ function checkArt(raw: RemoteItem, bindings: Map<number, { columnId: number | nu
       problems: [],
       data: { values, chapters },
     },
-  } as const;
+  };
 }
 
 async function currentNovels(db: Executor, ids: number[], lock: boolean) {
@@ -236,7 +237,7 @@ export const artTarget: Target<NovelData, NovelValues> = {
   column: 'novel_id',
   logKey: 'novelId',
   typed: true,
-  check: checkArt as (raw: RemoteItem, b: Parameters<typeof checkArt>[1]) => Checked<NovelData>,
+  check: checkArt,
   byName: (keys) => sql`
     select 't', null, id, null, lower(btrim(title)), null from novels
     where lower(btrim(title)) = any(${arrayParam(keys)}::text[])`,
