@@ -183,3 +183,32 @@ export async function writeItems(
 }
 
 export const nonEmpty = <T>(a: T[]) => (a.length ? a : undefined);
+
+/**
+ * A written batch's item records (new rows by `ids`, in the order of `p.adds`; matched ones by their id) and each
+ * added log entry's id (`target.logKey`), for the history to link.
+ */
+export async function recordBatch(
+  tx: Tx,
+  target: Target,
+  sourceId: number,
+  p: Planned,
+  ids: number[],
+  now: Date,
+) {
+  await writeItems(
+    tx,
+    target,
+    sourceId,
+    [
+      ...p.adds.map((a, i) => ({ remoteId: a.remoteId, id: ids[i], hashes: hashesOf(target, a) })),
+      ...p.updates.map((u) => ({ remoteId: u.item.remoteId, id: u.current.id, hashes: u.hashes })),
+    ],
+    now,
+  );
+  const entryOf = new Map(p.entries.filter((e) => e.outcome === 'added').map((e) => [e.remoteId, e]));
+  p.adds.forEach((a, i) => {
+    const e = entryOf.get(a.remoteId);
+    if (e) e[target.logKey] = ids[i];
+  });
+}

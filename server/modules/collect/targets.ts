@@ -13,11 +13,10 @@ import {
   type Checked,
   type Current,
   checkName,
-  hashesOf,
   type Planned,
+  recordBatch,
   type Source,
   type Target,
-  writeItems,
 } from './items';
 import { cleanCover, plainDescription, type RemoteItem, titleKey } from './reader';
 
@@ -214,21 +213,7 @@ async function writeNovels(tx: Tx, source: Source, p: Planned<NovelData, NovelVa
       from unnest(${arrayParam(chapters.map((c) => c.novelId))}::integer[], ${arrayParam(chapters.map((c) => c.number))}::integer[],
         ${arrayParam(chapters.map((c) => c.title))}::text[], ${arrayParam(chapters.map((c) => c.content))}::text[],
         ${arrayParam(chapters.map((c) => c.words))}::integer[]) as c(novel_id, number, title, content, words)`);
-  await writeItems(
-    tx,
-    artTarget,
-    source.id,
-    [
-      ...p.adds.map((a, i) => ({ remoteId: a.remoteId, id: ids[i], hashes: hashesOf(artTarget, a) })),
-      ...p.updates.map((u) => ({ remoteId: u.item.remoteId, id: u.current.id, hashes: u.hashes })),
-    ],
-    now,
-  );
-  const entryOf = new Map(p.entries.filter((e) => e.outcome === 'added').map((e) => [e.remoteId, e]));
-  p.adds.forEach((a, i) => {
-    const e = entryOf.get(a.remoteId);
-    if (e) e.novelId = ids[i];
-  });
+  await recordBatch(tx, artTarget, source.id, p, ids, now);
   return undefined;
 }
 
@@ -376,21 +361,7 @@ async function writeActresses(tx: Tx, source: Source, p: Planned<ActressValues, 
         height = u.height, region = u.region, biography = u.biography, tags = ${list('tags')},
         version = a.version + 1, updated_at = ${now}
       from ${values(changed)} where a.id = u.id`);
-  await writeItems(
-    tx,
-    actorTarget,
-    source.id,
-    [
-      ...p.adds.map((a, i) => ({ remoteId: a.remoteId, id: ids[i], hashes: hashesOf(actorTarget, a) })),
-      ...p.updates.map((u) => ({ remoteId: u.item.remoteId, id: u.current.id, hashes: u.hashes })),
-    ],
-    now,
-  );
-  const entryOf = new Map(p.entries.filter((e) => e.outcome === 'added').map((e) => [e.remoteId, e]));
-  p.adds.forEach((a, i) => {
-    const e = entryOf.get(a.remoteId);
-    if (e) e.actressId = ids[i];
-  });
+  await recordBatch(tx, actorTarget, source.id, p, ids, now);
   return undefined;
 }
 

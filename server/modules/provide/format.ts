@@ -98,19 +98,30 @@ function remarksOf(lines: readonly PlayLine[]): string {
   return longest.episodes[longest.episodes.length - 1].name.replace(/[$#\r\n]+/g, ' ').trim();
 }
 
-export function provideJson(page: ProvidedPage, q: ProvideQuery, columns: Column[], ctx: FormatContext) {
+/** MacCMS's JSON envelope: paging, the page's items, and the types (`class`) of a short list. */
+function jsonEnvelope<T>(total: number, q: ProvideQuery, list: T[], detail: boolean, columns: Column[]) {
   return {
     code: 1,
     msg: '数据列表',
     page: q.pg,
-    pagecount: pageCount(page.total, q.pageSize),
+    pagecount: pageCount(total, q.pageSize),
     limit: String(q.pageSize),
-    total: page.total,
-    list: page.list.map((m) => item(m, q, ctx)),
-    ...(detailed(q)
+    total,
+    list,
+    ...(detail
       ? {}
       : { class: columns.map((c) => ({ type_id: c.id, type_pid: c.parentId ?? 0, type_name: c.name })) }),
   };
+}
+
+export function provideJson(page: ProvidedPage, q: ProvideQuery, columns: Column[], ctx: FormatContext) {
+  return jsonEnvelope(
+    page.total,
+    q,
+    page.list.map((m) => item(m, q, ctx)),
+    detailed(q),
+    columns,
+  );
 }
 
 /** XML 1.0 cannot carry most control characters at all, escaped or not: they go. */
@@ -121,16 +132,28 @@ const text = (s: string | number) =>
 /** A CDATA section holds anything but its own end: `]]>` is split across two sections. */
 const cdata = (s: string) => `<![CDATA[${xmlChars(s).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
 
+/** The XML answer's start: `<rss>` and the list's paging attributes. */
+const xmlHead = (total: number, q: ProvideQuery) => [
+  '<?xml version="1.0" encoding="utf-8"?><rss version="5.1">',
+  `<list page="${q.pg}" pagecount="${pageCount(total, q.pageSize)}" pagesize="${q.pageSize}" recordcount="${total}">`,
+];
+
+/** The XML answer's end: the list closed, the types (`<class>`) of a short list, `</rss>`. */
+function xmlTail(out: string[], detail: boolean, columns: Column[]) {
+  out.push('</list>');
+  if (!detail)
+    out.push('<class>', ...columns.map((c) => `<ty id="${c.id}">${text(c.name)}</ty>`), '</class>');
+  out.push('</rss>');
+  return out.join('');
+}
+
 export function provideXml(
   page: ProvidedPage,
   q: ProvideQuery,
   columns: Column[],
   ctx: FormatContext,
 ): string {
-  const out: string[] = ['<?xml version="1.0" encoding="utf-8"?><rss version="5.1">'];
-  out.push(
-    `<list page="${q.pg}" pagecount="${pageCount(page.total, q.pageSize)}" pagesize="${q.pageSize}" recordcount="${page.total}">`,
-  );
+  const out = xmlHead(page.total, q);
   for (const m of page.list) {
     out.push(
       '<video>',
@@ -163,11 +186,7 @@ export function provideXml(
     }
     out.push('</video>');
   }
-  out.push('</list>');
-  if (!detailed(q))
-    out.push('<class>', ...columns.map((c) => `<ty id="${c.id}">${text(c.name)}</ty>`), '</class>');
-  out.push('</rss>');
-  return out.join('');
+  return xmlTail(out, detailed(q), columns);
 }
 
 // --- articles (our novels) and performers (our actresses) ------------------------------------------------------
@@ -251,18 +270,13 @@ export function artActorJson(
   columns: Column[],
   ctx: FormatContext,
 ) {
-  return {
-    code: 1,
-    msg: '数据列表',
-    page: q.pg,
-    pagecount: pageCount(page.total, q.pageSize),
-    limit: String(q.pageSize),
-    total: page.total,
-    list: page.list.map((row) => Object.fromEntries(fieldsOf(kind, row, q, ctx))),
-    ...(artDetailed(q)
-      ? {}
-      : { class: columns.map((c) => ({ type_id: c.id, type_pid: c.parentId ?? 0, type_name: c.name })) }),
-  };
+  return jsonEnvelope(
+    page.total,
+    q,
+    page.list.map((row) => Object.fromEntries(fieldsOf(kind, row, q, ctx))),
+    artDetailed(q),
+    columns,
+  );
 }
 
 /** Fields whose text may hold anything (names, HTML): written as CDATA; the rest escaped. */
@@ -275,10 +289,7 @@ export function artActorXml(
   columns: Column[],
   ctx: FormatContext,
 ): string {
-  const out: string[] = ['<?xml version="1.0" encoding="utf-8"?><rss version="5.1">'];
-  out.push(
-    `<list page="${q.pg}" pagecount="${pageCount(page.total, q.pageSize)}" pagesize="${q.pageSize}" recordcount="${page.total}">`,
-  );
+  const out = xmlHead(page.total, q);
   for (const row of page.list) {
     out.push(`<${kind}>`);
     for (const [field, value] of fieldsOf(kind, row, q, ctx)) {
@@ -289,9 +300,5 @@ export function artActorXml(
     }
     out.push(`</${kind}>`);
   }
-  out.push('</list>');
-  if (!artDetailed(q))
-    out.push('<class>', ...columns.map((c) => `<ty id="${c.id}">${text(c.name)}</ty>`), '</class>');
-  out.push('</rss>');
-  return out.join('');
+  return xmlTail(out, artDetailed(q), columns);
 }

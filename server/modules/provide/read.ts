@@ -8,7 +8,7 @@ import { actresses } from '../actresses/schema';
 import { readMovieList } from '../movie/list';
 import { movieSelect, movieToApi, playUrl, titleContains } from '../movie/model';
 import { movieActresses, movieColumns, moviePlays, movies, videoSources } from '../movie/schema';
-import { titleOrAuthorContains } from '../novel/model';
+import { novelSelect, titleOrAuthorContains } from '../novel/model';
 import { novelChapters, novelColumns, novels } from '../novel/schema';
 import type { ProvideQuery } from './params';
 
@@ -167,18 +167,7 @@ export async function readProvidedNovels(db: Db, q: ProvideQuery, now: Date, det
   const { ids, totals } = await pageOf(db, novels, and(...where), q);
   const rows = ids.length
     ? await db
-        .select({
-          id: novels.id,
-          title: novels.title,
-          author: novels.author,
-          cover: novels.cover,
-          columnId: novels.columnId,
-          columnName: novelColumns.name,
-          tags: novels.tags,
-          description: novels.description,
-          serialStatus: novels.serialStatus,
-          updatedAt: novels.updatedAt,
-        })
+        .select(novelSelect)
         .from(novels)
         .leftJoin(novelColumns, eq(novelColumns.id, novels.columnId))
         .where(inArray(novels.id, ids))
@@ -199,7 +188,15 @@ export async function readProvidedNovels(db: Db, q: ProvideQuery, now: Date, det
     ...totals,
     list: rows.map(
       (r): ProvidedNovel => ({
-        ...r,
+        id: r.id,
+        title: r.title,
+        author: r.author,
+        cover: r.cover,
+        columnId: r.columnId,
+        columnName: r.columnName,
+        tags: r.tags,
+        description: r.description,
+        serialStatus: r.serialStatus,
         updatedAt: r.updatedAt.toISOString(),
         chapters: chapters.get(r.id) ?? [],
       }),
