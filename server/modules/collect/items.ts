@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam } from '../../db/array-literal';
 import type { Executor, Tx } from '../../db/types';
-import { cleanTitle, MAX_REMOTE_ID, type RemoteItem } from './reader';
+import { cleanTitle, MAX_REMOTE_ID, type RemoteItem, titleKey } from './reader';
 import type { collectSources } from './schema';
 
 /**
@@ -212,3 +212,24 @@ export async function recordBatch(
     if (e) e[target.logKey] = ids[i];
   });
 }
+
+/**
+ * `Target.byName` of a table: its rows whose `name` column's key (lower(btrim(…)), the index the match reads) is one of
+ * the keys, with `year` (an SQL expression of the row, or null when the kind has none).
+ */
+export const nameMatch =
+  (table: 'movies' | 'novels' | 'actresses', name: 'title' | 'name', year = 'null') =>
+  (keys: string[]): SQL =>
+    sql`
+    select 't', null, id, null, lower(btrim(${sql.raw(name)})), ${sql.raw(year)} from ${sql.raw(table)}
+    where lower(btrim(${sql.raw(name)})) = any(${arrayParam(keys)}::text[])`;
+
+/** A checked item ready to match: its name's key for the second match, its fields as text, the kind's data. */
+export const readyItem = <D>(
+  remoteId: number,
+  title: string,
+  year: string,
+  texts: Record<string, string>,
+  data: D,
+  problems: string[] = [],
+): Checked<D> => ({ ok: true, item: { remoteId, title, key: titleKey(title), year, texts, problems, data } });

@@ -16,9 +16,11 @@ import {
   fieldHash,
   hashesOf,
   type LogEntry,
+  nameMatch,
   nonEmpty,
   type Planned,
   type Ready,
+  readyItem,
   type Source,
   type SourceIds,
   type Target,
@@ -246,21 +248,17 @@ function checkVod(raw: RemoteItem, bindings: Bindings): Checked<VodData> {
     cover: cleanCover(raw.cover),
     columnId: bound.columnId,
   };
-  return {
-    ok: true,
-    item: {
-      remoteId,
-      title,
-      key: titleKey(title),
-      year: /^\d{4}$/.test(raw.year.trim()) ? raw.year.trim() : '',
-      texts: vodTexts(
-        values,
-        lines.map((l) => ({ code: l.code, name: l.name, path: l.path })),
-      ),
-      problems,
-      data: { values, lines },
-    },
-  };
+  return readyItem(
+    remoteId,
+    title,
+    /^\d{4}$/.test(raw.year.trim()) ? raw.year.trim() : '',
+    vodTexts(
+      values,
+      lines.map((l) => ({ code: l.code, name: l.name, path: l.path })),
+    ),
+    { values, lines },
+    problems,
+  );
 }
 
 /** Movies with their plays, by id (the matched ones of a batch). */
@@ -303,9 +301,7 @@ const vodTarget: Target<VodData, VodValues> = {
   logKey: 'movieId',
   typed: true,
   check: checkVod,
-  byName: (keys) => sql`
-    select 't', null, id, null, lower(btrim(title)), extract(year from release_date)::int::text from movies
-    where lower(btrim(title)) = any(${arrayParam(keys)}::text[])`,
+  byName: nameMatch('movies', 'title', 'extract(year from release_date)::int::text'),
   current: currentMovies,
   write: (tx, source, p, now, known) => writePage(tx, source, p, now, known),
 };

@@ -13,12 +13,14 @@ import {
   type Checked,
   type Current,
   checkName,
+  nameMatch,
   type Planned,
+  readyItem,
   recordBatch,
   type Source,
   type Target,
 } from './items';
-import { cleanCover, plainDescription, type RemoteItem, titleKey } from './reader';
+import { cleanCover, plainDescription, type RemoteItem } from './reader';
 
 /**
  * What article sites (MacCMS `provide/art`) and performer sites (`provide/actor`) collect into: novels with their
@@ -95,18 +97,7 @@ function checkArt(raw: RemoteItem, bindings: Bindings): Checked<NovelData> {
     columnId: bound.columnId,
     tags: listOf(raw.tags, 32),
   };
-  return {
-    ok: true,
-    item: {
-      remoteId,
-      title,
-      key: titleKey(title),
-      year: '',
-      texts: novelTexts(values, chapters),
-      problems: [],
-      data: { values, chapters },
-    },
-  };
+  return readyItem(remoteId, title, '', novelTexts(values, chapters), { values, chapters });
 }
 
 async function currentNovels(db: Executor, ids: number[], lock: boolean) {
@@ -223,9 +214,7 @@ export const artTarget: Target<NovelData, NovelValues> = {
   logKey: 'novelId',
   typed: true,
   check: checkArt,
-  byName: (keys) => sql`
-    select 't', null, id, null, lower(btrim(title)), null from novels
-    where lower(btrim(title)) = any(${arrayParam(keys)}::text[])`,
+  byName: nameMatch('novels', 'title'),
   current: currentNovels,
   write: (tx, source, p, now) => writeNovels(tx, source, p, now),
 };
@@ -286,18 +275,7 @@ function checkActor(raw: RemoteItem): Checked<ActressValues> {
       .replace(/[\uD800-\uDBFF]$/, ''),
     tags: listOf(raw.tags, 32),
   };
-  return {
-    ok: true,
-    item: {
-      remoteId,
-      title,
-      key: titleKey(title),
-      year: '',
-      texts: actressTexts(values),
-      problems: [],
-      data: values,
-    },
-  };
+  return readyItem(remoteId, title, '', actressTexts(values), values);
 }
 
 async function currentActresses(db: Executor, ids: number[], lock: boolean) {
@@ -371,9 +349,7 @@ export const actorTarget: Target<ActressValues, ActressValues> = {
   logKey: 'actressId',
   typed: false,
   check: checkActor,
-  byName: (keys) => sql`
-    select 't', null, id, null, lower(btrim(name)), null from actresses
-    where lower(btrim(name)) = any(${arrayParam(keys)}::text[])`,
+  byName: nameMatch('actresses', 'name'),
   current: currentActresses,
   write: (tx, source, p, now) => writeActresses(tx, source, p, now),
 };
