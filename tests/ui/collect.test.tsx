@@ -122,6 +122,37 @@ async function pick(label: string | RegExp, option: string | RegExp) {
   fireEvent.click(await screen.findByRole('option', { name: option }));
 }
 
+interface EndedRun {
+  status: string;
+  log: { outcome: string; name: string; movieId?: number; novelId?: number; actressId?: number }[];
+}
+
+/** Starts a run through the API and waits for its end. */
+async function runToEnd(body: Record<string, unknown>): Promise<EndedRun> {
+  const started = await okData(api.call('POST', '/app/admin/collect/runs', { token, body }));
+  let run: EndedRun | undefined;
+  await waitFor(
+    async () => {
+      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
+      expect(run?.status).toBe('done');
+    },
+    { timeout: 30_000 },
+  );
+  return run as EndedRun;
+}
+
+/** Opens the history, the newest run of `source`, and answers its log. */
+async function openLog(source: string) {
+  mount(
+    <ResourceContextProvider value={RUN_RESOURCE}>
+      <HistoryList />
+    </ResourceContextProvider>,
+    '/collect/history',
+  );
+  fireEvent.click((await screen.findAllByText(source))[0]);
+  return screen.findByTestId('run-log');
+}
+
 test('the section: /collect goes to its sources; the edit page is hidden under them', () => {
   const routes = flattenRoutes(sections);
   expect(
@@ -310,35 +341,15 @@ test('a video source collection made (no base URL, a code like qq.com) saves bac
 });
 
 test('a real run’s history links each item that became a movie to that movie’s page', async () => {
-  const started = await okData(
-    api.call('POST', '/app/admin/collect/runs', {
-      token,
-      body: { sourceId, kind: 'pages', pageFrom: 1, pageTo: 2 },
-    }),
-  );
-  let run: { status: string; log: { outcome: string; name: string; movieId?: number }[] } | undefined;
-  await waitFor(
-    async () => {
-      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
-      expect(run?.status).toBe('done');
-    },
-    { timeout: 30_000 },
-  );
-  const added = run?.log.find((e) => e.outcome === 'added');
+  const run = await runToEnd({ sourceId, kind: 'pages', pageFrom: 1, pageTo: 2 });
+  const added = run.log.find((e) => e.outcome === 'added');
   expect(added?.movieId).toBeTypeOf('number');
-  mount(
-    <ResourceContextProvider value={RUN_RESOURCE}>
-      <HistoryList />
-    </ResourceContextProvider>,
-    '/collect/history',
-  );
   // newest first: the real run's row
-  fireEvent.click((await screen.findAllByText('测试资源站'))[0]);
-  const log = await screen.findByTestId('run-log');
+  const log = await openLog('测试资源站');
   const link = await within(log).findByRole('link', { name: added?.name });
   expect(link.getAttribute('href')).toBe(`/movie/review/edit/${added?.movieId}`);
   // an item that became nothing (skipped for its type, failed) is plain text
-  const skipped = run?.log.find((e) => !e.movieId);
+  const skipped = run.log.find((e) => !e.movieId);
   if (skipped?.name) expect(within(log).queryByRole('link', { name: skipped.name })).toBeNull();
 });
 
@@ -416,28 +427,10 @@ test('an article source: its kind is chosen when added and fixed after; its hist
   });
   cleanup();
 
-  const started = await okData(
-    api.call('POST', '/app/admin/collect/runs', { token, body: { sourceId: source.id, kind: 'hours' } }),
-  );
-  let run: { status: string; log: { outcome: string; name: string; novelId?: number }[] } | undefined;
-  await waitFor(
-    async () => {
-      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
-      expect(run?.status).toBe('done');
-    },
-    { timeout: 30_000 },
-  );
-  const added = run?.log.find((e) => e.outcome === 'added');
+  const run = await runToEnd({ sourceId: source.id, kind: 'hours' });
+  const added = run.log.find((e) => e.outcome === 'added');
   expect(added?.novelId).toBeTypeOf('number');
-  mount(
-    <ResourceContextProvider value={RUN_RESOURCE}>
-      <HistoryList />
-    </ResourceContextProvider>,
-    '/collect/history',
-  );
-  fireEvent.click((await screen.findAllByText('小说资源站'))[0]);
-  const log = await screen.findByTestId('run-log');
-  const link = await within(log).findByRole('link', { name: added?.name });
+  const link = await within(await openLog('小说资源站')).findByRole('link', { name: added?.name });
   expect(link.getAttribute('href')).toBe(`/novel/review/edit/${added?.novelId}`);
 });
 
@@ -452,25 +445,8 @@ test('a performer source has nothing to bind; its history links each actress to 
   await pick('资源站', '演员资源站 · 演员');
   expect(await screen.findByText(/演员资源站不需要绑定分类/)).toBeTruthy();
   cleanup();
-  const started = await okData(
-    api.call('POST', '/app/admin/collect/runs', { token, body: { sourceId: source.id, kind: 'hours' } }),
-  );
-  let run: { status: string; log: { outcome: string; name: string; actressId?: number }[] } | undefined;
-  await waitFor(
-    async () => {
-      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
-      expect(run?.status).toBe('done');
-    },
-    { timeout: 30_000 },
-  );
-  const added = run?.log.find((e) => e.outcome === 'added');
-  mount(
-    <ResourceContextProvider value={RUN_RESOURCE}>
-      <HistoryList />
-    </ResourceContextProvider>,
-    '/collect/history',
-  );
-  fireEvent.click((await screen.findAllByText('演员资源站'))[0]);
-  const link = await within(await screen.findByTestId('run-log')).findByRole('link', { name: added?.name });
+  const run = await runToEnd({ sourceId: source.id, kind: 'hours' });
+  const added = run.log.find((e) => e.outcome === 'added');
+  const link = await within(await openLog('演员资源站')).findByRole('link', { name: added?.name });
   expect(link.getAttribute('href')).toBe(`/actress/edit/${added?.actressId}`);
 });
