@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
+import { artChapters } from '../../../common/art-pages';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
 import { foldForMatch } from '../../../common/fold';
+import { dateOf } from '../../../common/maccms-lists';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
-import { countWords } from '../../../common/words';
 import { CopyData, copyField } from '../../db/copy-in';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
@@ -228,14 +229,6 @@ const actorRow = (v: ActorValue, id: number) => [
   v.visible,
   v.createdAt,
 ];
-
-function dateOf(s: string): string | null {
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(s.trim());
-  if (!m) return null;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  if (Number.isNaN(d.getTime()) || +m[1] < 1900 || d.getUTCMonth() !== +m[2] - 1) return null;
-  return d.toISOString().slice(0, 10);
-}
 
 export function actorKind(): Kind<ActorValue> {
   return {
@@ -724,9 +717,6 @@ const novelRow = (v: ArtValue, id: number) => [
 
 const novels = rowWriter('novels', NOVEL_COLS, novelRow);
 
-/** MacCMS v10 joins an article's pages (art_content) and their titles (art_title) with `$$$`; v8 used `[/page]`. */
-export const PAGE_SEPARATOR = /\$\$\$|\[\/page\]/;
-
 export function artKind(): Kind<ArtValue> {
   return {
     kind: 'art',
@@ -760,16 +750,9 @@ export function artKind(): Kind<ArtValue> {
       const columnId = ctx.novelColumns.get(typeId) ?? null;
       if (columnId === null && typeId)
         lines.push({ id: mid, outcome: 'note', reason: 'columnMissing', detail: `type_id ${typeId}` });
-      const pages = textOf(row, 'art_content', lines, mid).split(PAGE_SEPARATOR);
-      const titles = textOf(row, 'art_title', lines, mid).split(PAGE_SEPARATOR);
-      const chapters: ArtValue['chapters'] = [];
-      pages.forEach((html, i) => {
-        const content = richTextToPlain(html);
-        if (!content) return;
-        const t = (titles[i] ?? '').trim() || (pages.length > 1 ? `${title} (${i + 1})` : title);
-        chapters.push({ title: cut(t, 200).text, content, words: countWords(content) });
-      });
-      if (/<(script|iframe|style)/i.test(pages.join('')))
+      const html = textOf(row, 'art_content', lines, mid);
+      const chapters = artChapters(title, html, textOf(row, 'art_title', lines, mid));
+      if (/<(script|iframe|style)/i.test(html))
         lines.push({ id: mid, outcome: 'fixed', reason: 'html', detail: 'art_content' });
       const status = reviewOf(row.art_status, row.art_recycle_time);
       return {
