@@ -2,16 +2,17 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import {
   AdminContext,
-  List,
+  ListContextProvider,
   TextField as RaTextField,
   ResourceContextProvider,
   testDataProvider,
+  useList,
 } from 'react-admin';
-import { MemoryRouter } from 'react-router-dom';
 import { afterEach, expect, onTestFinished, test, vi } from 'vitest';
 import { createI18nProvider } from '../../src/i18n';
 import { Datagrid } from '../../src/layout/listParts';
 import { makeTheme } from '../../src/layout/theme';
+import { stubResizeObserver } from './resize-observer';
 
 /**
  * The admin's Datagrid (src/layout/listParts.tsx): its row checkboxes carry their label on the input (axe), and a table
@@ -23,42 +24,35 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const theme = makeTheme('light', '#165DFF', 250);
+const ROWS = [
+  { id: 1, title: '第一行' },
+  { id: 2, title: '第二行' },
+];
 
-/** A list whose rows are answered when `release()` is called (the table mounts then). */
-function lateList() {
-  let release: () => void = () => {};
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  const getList = vi.fn(async () => {
-    await gate;
-    return {
-      data: [
-        { id: 1, title: '第一行' },
-        { id: 2, title: '第二行' },
-      ],
-      total: 2,
-    };
-  });
-  render(
-    <MemoryRouter>
-      <AdminContext
-        dataProvider={testDataProvider({ getList } as never)}
-        i18nProvider={createI18nProvider('zh-CN')}
-        theme={theme}
-      >
-        <ResourceContextProvider value="things">
-          <List disableSyncWithLocation>
-            <Datagrid>
-              <RaTextField source="title" />
-            </Datagrid>
-          </List>
-        </ResourceContextProvider>
-      </AdminContext>
-    </MemoryRouter>,
+/** The grid of a list in the admin's theme, over `rows`. */
+function Grid({ rows }: { rows: typeof ROWS }) {
+  const list = useList({ data: rows, resource: 'things' });
+  return (
+    <AdminContext
+      dataProvider={testDataProvider()}
+      i18nProvider={createI18nProvider('zh-CN')}
+      theme={makeTheme('light', '#165DFF', 250)}
+    >
+      <ResourceContextProvider value="things">
+        <ListContextProvider value={list}>
+          <Datagrid>
+            <RaTextField source="title" />
+          </Datagrid>
+        </ListContextProvider>
+      </ResourceContextProvider>
+    </AdminContext>
   );
-  return release;
+}
+
+/** A grid mounted with no rows (no table yet); `release()` gives it its rows, the table mounting then. */
+function lateList() {
+  const { rerender } = render(<Grid rows={[]} />);
+  return () => rerender(<Grid rows={ROWS} />);
 }
 
 test('row checkboxes rendered after the list mounted carry their label on the input, not on its wrapper', async () => {
@@ -114,15 +108,7 @@ test('a table wider than its box, mounted with rows answered later, scrolls insi
 test('one mutation observer follows the grid for both jobs', async () => {
   const targets: Node[] = [];
   const Native = MutationObserver;
-  // the width follower works where ResizeObserver is (jsdom has none)
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver(); // the width follower works where ResizeObserver is (jsdom has none)
   vi.stubGlobal(
     'MutationObserver',
     class extends Native {

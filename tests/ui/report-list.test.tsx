@@ -10,6 +10,7 @@ import { compareFigure, formatChange, formatFigure } from '../../src/components/
 import { loadReportScreen } from '../../src/components/reportScreen';
 import { createI18nProvider } from '../../src/i18n';
 import { envelope, queryOf, type SeenRequest, stubFetch } from './api-fetch-stub';
+import { stubResizeObserver } from './resize-observer';
 
 const csv = vi.hoisted(() => ({ files: [] as { text: string; name: string }[] }));
 vi.mock('react-admin', async (original) => ({
@@ -323,14 +324,7 @@ test('while the report loads a progress bar says so', async () => {
 });
 
 test('the chart above the table draws the series (MUI X Charts, loaded with the first chart)', async () => {
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   api((q) => ({
     ...full(q),
     series: [
@@ -379,15 +373,9 @@ const twoDays = (q: Record<string, string>) => ({
   ],
 });
 
-test('a chart whose code came before the answer is drawn without a skeleton first', async () => {
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+/** A report with a chart, its chart's code loaded before the report is mounted: what the page showed meanwhile. */
+async function drawnWithChartLoaded() {
+  stubResizeObserver();
   api(twoDays);
   const fresh = await freshReportList();
   await fresh.preloadReportChart();
@@ -395,28 +383,17 @@ test('a chart whose code came before the answer is drawn without a skeleton firs
   mount('zh-CN', {}, fresh.ReportList);
   await screen.findByRole('figure', { name: /2026-11-22/ }, { timeout: 20_000 });
   page.stop();
-  // a lazy component suspends on its first render even when its code is there: its skeleton showed for React's
-  // fallback throttle (about 300 ms) after the rows
-  expect(page.states.some((s) => s.skeleton)).toBe(false);
+  return page.states;
+}
+
+test('a chart whose code came before the answer is drawn without a skeleton first', async () => {
+  // a lazy component suspends on its first render even when its code is there: its skeleton showed for as long as
+  // React holds a fallback, after the rows
+  expect((await drawnWithChartLoaded()).some((s) => s.skeleton)).toBe(false);
 });
 
 test('the rows are shown before the chart is drawn (drawing it does not hold them back)', async () => {
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  api(twoDays);
-  const fresh = await freshReportList();
-  await fresh.preloadReportChart();
-  const page = watchPage();
-  mount('zh-CN', {}, fresh.ReportList);
-  await screen.findByRole('figure', { name: /2026-11-22/ }, { timeout: 20_000 });
-  page.stop();
-  expect(page.states.some((s) => s.rows && !s.chart)).toBe(true);
+  expect((await drawnWithChartLoaded()).some((s) => s.rows && !s.chart)).toBe(true);
 });
 
 test('a report screen’s code is loaded with the calendar asked at once, not after the screen renders', async () => {
