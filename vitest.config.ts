@@ -10,8 +10,9 @@ import { defineConfig } from 'vitest/config';
 // The API budgets only stop a hung test: on two busy cores a seed of the demo data takes over 30 s beside the
 // end-to-end suite, and the kept reports' property tests (14-23 s a file alone) over 120 s in a full run.
 // The UI files share one worker (`isolate: false`: tests/ui/setup.ts says what each still gets afresh) except these:
-// two mock a module with `vi.mock` (the mock would stay for the next files) and two read computed styles.
+// two mock a module with `vi.mock` (the mock would stay for the next files) and three read computed styles.
 const UI_ISOLATED = [
+  'tests/ui/datagrid.test.tsx',
   'tests/ui/movies.test.tsx',
   'tests/ui/report-list.test.tsx',
   'tests/ui/settings.test.tsx',

@@ -5,6 +5,7 @@ import { authProvider } from './api/authProvider';
 import { createDataProvider } from './api/dataProvider';
 import { prefetchGets } from './api/http';
 import { MAX_PAGE } from './api/pages';
+import { queryClient } from './api/queryClient';
 import { i18nProvider } from './i18n';
 import { Layout } from './layout/Layout';
 import { makeTheme } from './layout/theme';
@@ -86,6 +87,7 @@ export default function App() {
     <BrowserRouter>
       <Admin
         dataProvider={dataProvider}
+        queryClient={queryClient}
         authProvider={authProvider}
         i18nProvider={i18nProvider}
         layout={Layout}

@@ -12,7 +12,7 @@ import {
 } from 'react-admin';
 import { DEFAULT_TIME_ZONE, formatInstant, utcOffsetLabel } from '../../common/period';
 import { walkPages } from '../api/pages';
-import { reportMetaQuery } from './ReportPeriod';
+import { reportMetaQuery } from './reportCalendar';
 
 export interface CsvColumn {
   /** i18n key of the header. */

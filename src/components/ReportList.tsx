@@ -20,7 +20,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useDeferredValue, useState } from 'react';
 import {
   ListBase,
   type RaRecord,
@@ -34,12 +34,30 @@ import { isFuture, type Period, presentKey } from '../../common/period';
 import type { ReportMeta as ReportAnswerMeta } from '../api/dataProvider';
 import { useUser } from '../api/session';
 import { ListPagination, LocalTablePagination, stickyFirstColumnSx } from '../layout/listParts';
+import { preloadable } from '../routes/lazy';
+import { preloadDayPicker } from './dates';
 import { type CsvColumn, ExportCsvButton } from './ExportCsvButton';
 import { PeriodBar, useReportCalendar, useReportPeriod, visuallyHidden } from './ReportPeriod';
 import { compareFigure, formatChange, formatFigure, type ReportFigure, TREND_ARROW } from './reportFigures';
 
-/** MUI X Charts only loads with the first report that draws a chart. */
-const ReportChart = lazy(() => import('./ReportChart'));
+/**
+ * MUI X Charts only loads with the first report that draws a chart. Preloadable: a chart whose code arrived before
+ * the report's answer renders at once; left to suspend, it showed its skeleton after the rows for as long as React
+ * holds a fallback (its throttle), though its code was long there.
+ */
+const ReportChart = preloadable(() => import('./ReportChart').then((m) => m.default));
+
+/** Loads the chart's code ahead: once loaded, a report draws its chart in the render that shows its answer. */
+export const preloadReportChart = () => ReportChart.preload();
+
+/**
+ * What a report screen shows besides its own code, asked with that code (reportScreen.ts loadReportScreen): the
+ * chart's code (not waited for) and the period bar's date pickers (the returned promise).
+ */
+export function preloadReportParts(): Promise<unknown> {
+  preloadReportChart().catch(() => {}); // a failure shows where the chart is drawn (its Suspense boundary)
+  return preloadDayPicker();
+}
 
 /** A column that is not a figure: the row's key or label, a date, a flag. */
 export interface ReportColumn {
@@ -180,6 +198,8 @@ export function ReportList(props: ReportListProps) {
   const state = useReportPeriod(meta.today);
   const comparable = props.comparable ?? props.figures.length > 0;
   const compare = comparable && state.compare;
+  // the chart's code loads while the report is asked (a screen not opened through loadReportScreen, say), not after
+  if (props.chart ?? props.figures.some((f) => f.chart !== false)) preloadReportChart().catch(() => {});
   const filter = {
     ...props.filter,
     from: state.period.from,
@@ -336,6 +356,9 @@ function ReportView(props: ViewProps) {
   const chartFigures = figures.filter((f) => f.chart !== false);
   const showChart = (props.chart ?? chartFigures.length > 0) && series.length > 0 && (total ?? 0) > 0;
   const hasRows = !isPending && (total ?? 0) > 0;
+  // The rows are committed first and the chart in the render after: drawing it (MUI X measures, then draws) does not
+  // hold back the table the operator reads. Its room is kept meanwhile, so the table does not move.
+  const drawChart = useDeferredValue(showChart);
   const totalRecord: RaRecord | undefined =
     totals && figures.length > 0
       ? { id: TOTAL_ID, ...totals, ...(report?.previousTotals ? { previous: report.previousTotals } : {}) }
@@ -425,7 +448,8 @@ function ReportView(props: ViewProps) {
           footer={totalRecord ? [totalRecord] : []}
         />
       </Box>
-      {showChart && (
+      {showChart && !drawChart && <Box sx={{ height: 260 }} />}
+      {showChart && drawChart && (
         <Suspense fallback={<Skeleton variant="rectangular" height={260} />}>
           <ReportChart
             series={series}

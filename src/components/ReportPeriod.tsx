@@ -12,26 +12,12 @@ import {
   previousPeriod,
   todayIn,
 } from '../../common/period';
-import { request } from '../api/http';
 import { DayPicker } from './dates';
 import type { PlainDayPickerProps } from './dates/shared';
-
-/** `GET /app/admin/stats/meta`: the tenant's time zone, its today and the first day with data. */
-export interface ReportMeta {
-  timeZone: string;
-  today: string;
-  earliest: string | null;
-}
+import { type ReportMeta, reportMetaQuery } from './reportCalendar';
 
 /** The tenant's reporting calendar; until it loads (or when it cannot) today in the default time zone. */
-export const reportMetaQuery = (path = 'admin/stats/meta') => ({
-  queryKey: ['report-meta', path],
-  queryFn: ({ signal }: { signal?: AbortSignal }) => request<ReportMeta>(path, { signal }),
-  staleTime: 60_000,
-  retry: false,
-});
-
-export function useReportCalendar(path = 'admin/stats/meta'): { meta: ReportMeta; isPending: boolean } {
+export function useReportCalendar(path?: string): { meta: ReportMeta; isPending: boolean } {
   const query = useQuery(reportMetaQuery(path));
   const fallback = {
     timeZone: DEFAULT_TIME_ZONE,

@@ -2,7 +2,7 @@ import DensityMediumIcon from '@mui/icons-material/DensityMedium';
 import DensitySmallIcon from '@mui/icons-material/DensitySmall';
 import { Box, Chip, TablePagination, type TablePaginationProps, Tooltip } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
-import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import {
   Button,
   type DatagridProps,
@@ -213,68 +213,68 @@ export function titleTruncated(e: Event) {
 }
 
 /**
- * Whether the table inside `ref`'s Datagrid is wider than its wrapper, followed as either is resized and as the table
- * comes and goes (it mounts with the first rows).
+ * Follows whether the table inside a Datagrid's `root` is wider than its wrapper, as either is resized; `follow()`
+ * picks up the table anew when it has changed (it mounts with the first rows), and is cheap when it has not.
  */
-function useWiderThanWrapper(ref: RefObject<HTMLElement | null>): boolean {
-  const [wide, setWide] = useState(false);
-  useLayoutEffect(() => {
-    const root = ref.current;
-    if (!root || typeof ResizeObserver === 'undefined') return;
-    let table: HTMLElement | null = null;
-    const measure = () => {
-      const wrapper = root.querySelector<HTMLElement>('.RaDatagrid-tableWrapper');
-      // the wrapper's own width when it does not scroll: the table's beyond it is what would overflow the page
-      setWide(!!wrapper && !!table && table.offsetWidth > wrapper.clientWidth + 1);
-    };
-    const sizes = new ResizeObserver(measure);
-    const follow = () => {
-      const next = root.querySelector<HTMLElement>('.RaDatagrid-tableWrapper > table');
-      if (next === table) return;
-      sizes.disconnect();
-      table = next;
-      if (table) {
-        sizes.observe(table);
-        sizes.observe(table.parentElement!);
-      }
-      measure();
-    };
-    follow();
-    const mounts = new MutationObserver(follow);
-    mounts.observe(root, { subtree: true, childList: true });
-    return () => {
-      mounts.disconnect();
-      sizes.disconnect();
-    };
-  }, [ref]);
-  return wide;
+function widthFollower(root: HTMLElement, setWide: (wide: boolean) => void) {
+  if (typeof ResizeObserver === 'undefined') return undefined;
+  let table: HTMLElement | null = null;
+  const measure = () => {
+    const wrapper = root.querySelector<HTMLElement>('.RaDatagrid-tableWrapper');
+    // the wrapper's own width when it does not scroll: the table's beyond it is what would overflow the page
+    setWide(!!wrapper && !!table && table.offsetWidth > wrapper.clientWidth + 1);
+  };
+  const sizes = new ResizeObserver(measure);
+  const follow = () => {
+    const next = root.querySelector<HTMLElement>('.RaDatagrid-tableWrapper > table');
+    if (next === table) return;
+    sizes.disconnect();
+    table = next;
+    if (table) {
+      sizes.observe(table);
+      sizes.observe(table.parentElement!);
+    }
+    measure();
+  };
+  return { follow, stop: () => sizes.disconnect() };
 }
 
 /**
- * react-admin's Datagrid with accessible row checkboxes. react-admin 5.15 puts each row checkbox's aria-label on
- * MUI's wrapping <span> instead of the <input> (axe: aria-prohibited-attr + label, both serious); this moves it
- * where it belongs, also for rows rendered later. Every list uses this instead of react-admin's Datagrid. Rows follow
- * the operator's density (`useDensity`).
+ * react-admin 5.15 puts each row checkbox's aria-label on MUI's wrapping <span> instead of the <input> (axe:
+ * aria-prohibited-attr + label, both serious): moves it where it belongs.
+ */
+function labelRowCheckboxes(root: HTMLElement) {
+  for (const span of root.querySelectorAll<HTMLElement>('.select-item[aria-label]')) {
+    const input = span.querySelector('input');
+    if (!input) continue;
+    input.setAttribute('aria-label', span.getAttribute('aria-label')!);
+    span.removeAttribute('aria-label');
+  }
+}
+
+/**
+ * react-admin's Datagrid with accessible row checkboxes (`labelRowCheckboxes`, also for rows rendered later), a table
+ * wider than the page scrolling in its own box (`widthFollower`), and a cut cell's whole text on hover. Every list
+ * uses this instead of react-admin's Datagrid. Rows follow the operator's density (`useDensity`).
  */
 export function Datagrid({ sx, ...props }: DatagridProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [density] = useDensity();
-  const wide = useWiderThanWrapper(ref);
+  const [wide, setWide] = useState(false);
   useLayoutEffect(() => {
     const root = ref.current;
     if (!root) return;
-    const fix = () => {
-      for (const span of root.querySelectorAll<HTMLElement>('.select-item[aria-label]')) {
-        const input = span.querySelector('input');
-        if (!input) continue;
-        input.setAttribute('aria-label', span.getAttribute('aria-label')!);
-        span.removeAttribute('aria-label');
-      }
+    const width = widthFollower(root, setWide);
+    // One observer for both jobs: rows rendered later need their labels moved, and a table that mounts or is
+    // replaced needs following.
+    const changed = () => {
+      labelRowCheckboxes(root);
+      width?.follow();
     };
-    fix();
+    changed();
     root.addEventListener('mouseover', titleTruncated);
     root.addEventListener('focusin', titleTruncated);
-    const observer = new MutationObserver(fix);
+    const observer = new MutationObserver(changed);
     observer.observe(root, {
       subtree: true,
       childList: true,
@@ -283,6 +283,7 @@ export function Datagrid({ sx, ...props }: DatagridProps) {
     });
     return () => {
       observer.disconnect();
+      width?.stop();
       root.removeEventListener('mouseover', titleTruncated);
       root.removeEventListener('focusin', titleTruncated);
     };

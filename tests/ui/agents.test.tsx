@@ -4,16 +4,12 @@
  * the rollup runs, and the stat shows each agent's figures, its commission and its quality flags; one agent's page
  * shows its days and its settlements.
  */
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
-import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { createDataProvider } from '../../src/api/dataProvider';
-import { loadUser, login } from '../../src/api/session';
+import { ResourceContextProvider } from 'react-admin';
+import { expect, test, vi } from 'vitest';
 import { builtinPermissions } from '../../src/auth/catalog';
-import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { AgentEdit } from '../../src/resources/agents/AgentEdit';
 import { AgentStat } from '../../src/resources/agents/AgentStat';
@@ -23,9 +19,11 @@ import { USER_RESOURCE } from '../../src/resources/users/names';
 import { UserList } from '../../src/resources/users/UserList';
 import { apiPaths } from '../../src/routes/build';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
-import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import type { TestApi } from '../api/harness';
 import { okData } from '../api/movies-helpers';
 import { siteDoor } from '../api/site-door';
+import { inProcessApi } from './in-process-api';
+import { mountScreen } from './mount';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -47,10 +45,9 @@ const event = (over: Record<string, unknown>) => ({
   ...over,
 });
 
-beforeAll(async () => {
-  api = await startApi();
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
-  token = await api.login();
+inProcessApi(async (started, admin) => {
+  api = started;
+  token = admin;
   const create = (body: Record<string, unknown>) =>
     okData(api.call('POST', '/app/admin/agents', { token, body }));
   xinghe = (await create({ name: '星河联盟', channel: 'xinghe', model: 'share', rate: 30 })).id;
@@ -81,32 +78,10 @@ beforeAll(async () => {
       body: { from: '2026-05-30', to: '2026-05-31', note: '五月末' },
     }),
   );
-  localStorage.clear();
-  await login('admin', ADMIN_PASSWORD);
-  await loadUser();
-}, 120_000);
-
-afterEach(() => cleanup());
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api?.close();
 });
 
-function mount(node: ReactNode, url: string, path = '/agents/stat/:agentId?') {
-  return render(
-    <MemoryRouter initialEntries={[url]}>
-      <AdminContext
-        dataProvider={createDataProvider(apiPaths(sections))}
-        i18nProvider={createI18nProvider('zh-CN')}
-        store={memoryStore()}
-      >
-        <Routes>
-          <Route path={path} element={node} />
-        </Routes>
-      </AdminContext>
-    </MemoryRouter>,
-  );
-}
+const mount = (node: ReactNode, url: string, path = '/agents/stat/:agentId?') =>
+  mountScreen(node, { url, path });
 const cells = (text: string) =>
   within(screen.getByText(text).closest('tr') as HTMLElement)
     .getAllByRole('cell')

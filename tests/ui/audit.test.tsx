@@ -4,17 +4,12 @@
  * of what changed with its empty state, a row opening its before and after (a secret shown as redacted), the
  * filters, the retention dialog, and the CSV the export writes.
  */
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
-import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { createDataProvider } from '../../src/api/dataProvider';
-import { loadUser, login } from '../../src/api/session';
+import { expect, test, vi } from 'vitest';
 import { builtinPermissions } from '../../src/auth/catalog';
 import { toCsv } from '../../src/components/ExportCsvButton';
-import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { AuditList } from '../../src/resources/setting/audit/AuditList';
 import { fieldChanges, summaryOf } from '../../src/resources/setting/audit/changes';
@@ -22,47 +17,23 @@ import { useFieldName } from '../../src/resources/setting/audit/fieldNames';
 import { AUDIT_RESOURCE } from '../../src/resources/setting/names';
 import { apiPaths } from '../../src/routes/build';
 import { menuFor } from '../../src/routes/table';
-import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import type { TestApi } from '../api/harness';
 import { okData } from '../api/movies-helpers';
+import { inProcessApi } from './in-process-api';
+import { mountScreen } from './mount';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let api: TestApi;
 let token: string;
 
-beforeAll(async () => {
-  api = await startApi();
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
-  token = await api.login();
-  localStorage.clear();
-  await login('admin', ADMIN_PASSWORD);
-  await loadUser();
-}, 120_000);
-
-afterEach(() => cleanup());
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api?.close();
+inProcessApi((started, admin) => {
+  api = started;
+  token = admin;
 });
 
-function mount(node: ReactNode, locale: 'zh-CN' | 'en-US' = 'zh-CN') {
-  return render(
-    <MemoryRouter initialEntries={['/setting/audit']}>
-      <AdminContext
-        dataProvider={createDataProvider(apiPaths(sections))}
-        i18nProvider={createI18nProvider(locale)}
-        store={memoryStore()}
-      >
-        <Routes>
-          <Route
-            path="/setting/audit"
-            element={<ResourceContextProvider value={AUDIT_RESOURCE}>{node}</ResourceContextProvider>}
-          />
-        </Routes>
-      </AdminContext>
-    </MemoryRouter>,
-  );
-}
+const mount = (node: ReactNode, locale: 'zh-CN' | 'en-US' = 'zh-CN') =>
+  mountScreen(node, { url: '/setting/audit', path: '/setting/audit', resource: AUDIT_RESOURCE, locale });
 
 test('the screen is in the settings menu for admins only, at /setting/audit', () => {
   const items = (role: 'admin' | 'user') =>

@@ -8,17 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
-import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
+import { ResourceContextProvider } from 'react-admin';
+import { expect, test, vi } from 'vitest';
 import type { OutboundFetch } from '../../server/core/outbound';
-import { createDataProvider } from '../../src/api/dataProvider';
-import { loadUser, login } from '../../src/api/session';
 import { builtinPermissions } from '../../src/auth/catalog';
-import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { Bind } from '../../src/resources/collect/Bind';
 import { HistoryList } from '../../src/resources/collect/HistoryList';
@@ -29,8 +25,10 @@ import { Task } from '../../src/resources/collect/Task';
 import { SourceEdit as VideoSourceEdit } from '../../src/resources/movie/SourceList';
 import { apiPaths } from '../../src/routes/build';
 import { flattenRoutes, matchRoute, menuFor } from '../../src/routes/table';
-import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import type { TestApi } from '../api/harness';
 import { okData } from '../api/movies-helpers';
+import { inProcessApi } from './in-process-api';
+import { mountScreen } from './mount';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -69,10 +67,9 @@ let token: string;
 let sourceId: number;
 let movieCol: number;
 
-beforeAll(async () => {
-  api = await startApi({}, { outbound: site });
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
-  token = await api.login();
+inProcessApi({ start: { outbound: site } }, async (started, admin) => {
+  api = started;
+  token = admin;
   sourceId = (
     await okData(
       api.call('POST', '/app/admin/collect/sources', {
@@ -89,32 +86,9 @@ beforeAll(async () => {
   );
   movieCol = (await okData(api.call('POST', '/app/admin/movie/columns', { token, body: { name: '电影' } })))
     .id;
-  localStorage.clear();
-  await login('admin', ADMIN_PASSWORD);
-  await loadUser();
-}, 120_000);
-
-afterEach(() => cleanup());
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api?.close();
 });
 
-function mount(node: ReactNode, url: string, path = url) {
-  return render(
-    <MemoryRouter initialEntries={[url]}>
-      <AdminContext
-        dataProvider={createDataProvider(apiPaths(sections))}
-        i18nProvider={createI18nProvider('zh-CN')}
-        store={memoryStore()}
-      >
-        <Routes>
-          <Route path={path} element={node} />
-        </Routes>
-      </AdminContext>
-    </MemoryRouter>,
-  );
-}
+const mount = (node: ReactNode, url: string, path = url) => mountScreen(node, { url, path });
 
 /** Picks `option` in the MUI select labelled `label`. */
 async function pick(label: string | RegExp, option: string | RegExp) {

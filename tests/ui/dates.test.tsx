@@ -386,3 +386,22 @@ test('an end typed before the start is refused where it is typed and held until 
   expect((await picker(1)).box.value).toBe('2026-11-20');
   expect(screen.queryByText('开始日期不能晚于结束日期')).toBeNull();
 }, 60_000);
+
+test('a day picker whose code was loaded ahead shows at once, without a placeholder first', async () => {
+  vi.resetModules(); // the pickers' code not yet asked, as on a page that shows none before the report screen
+  const dates = await import('../../src/components/dates');
+  await dates.preloadDayPicker();
+  const placeholders: boolean[] = [];
+  const observer = new MutationObserver(() =>
+    placeholders.push(!!document.querySelector('[data-date-placeholder]')),
+  );
+  observer.observe(document.body, { subtree: true, childList: true });
+  render(
+    <AdminContext dataProvider={testDataProvider()} i18nProvider={createI18nProvider('zh-CN')}>
+      <dates.DayPicker label="Day" value="2026-11-30" max="2026-12-06" onCommit={() => {}} invalidText="" />
+    </AdminContext>,
+  );
+  await waitFor(() => expect(document.querySelector('.MuiPickersInputBase-root')).not.toBeNull());
+  observer.disconnect();
+  expect(placeholders).not.toContain(true);
+});

@@ -4,19 +4,15 @@
  * agent and inviter they came by, their comments, guestbook entries and bans; the admin's edit saved on the version
  * read (a stale save offers a reload and overwrites nothing); the reset code shown once; read-only for operators.
  */
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
-import { Admin, CustomRoutes, memoryStore } from 'react-admin';
-import { MemoryRouter } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { sha256Hex } from '../../server/core/crypto';
-import { createDataProvider } from '../../src/api/dataProvider';
 import { clearUser, loadUser, login } from '../../src/api/session';
-import { createI18nProvider } from '../../src/i18n';
-import { sections } from '../../src/resources';
-import { apiPaths, customRouteElements, resourceElements } from '../../src/routes/build';
-import { ADMIN_PASSWORD, startApi, type TestApi, USER_PASSWORD } from '../api/harness';
+import { ADMIN_PASSWORD, type TestApi, USER_PASSWORD } from '../api/harness';
 import { okData } from '../api/movies-helpers';
+import { inProcessApi } from './in-process-api';
+import { mountAdmin } from './mount';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -31,10 +27,9 @@ const version = async () =>
 const points = async () =>
   (await api.query<{ points: number }>(sql`select points from site_users where id = ${memberId}`))[0].points;
 
-beforeAll(async () => {
-  api = await startApi();
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
-  token = await api.login();
+inProcessApi({ signIn: false }, async (started, admin) => {
+  api = started;
+  token = admin;
   await api.createOperator(token, { account: 'reader' });
   await okData(
     api.call('POST', '/app/admin/agents', {
@@ -63,12 +58,6 @@ beforeAll(async () => {
   await okData(api.call('POST', `/app/admin/users/${memberId}/ban`, { token }));
   api.clock.advance(3_600_000);
   await okData(api.call('POST', `/app/admin/users/${memberId}/undo-ban`, { token }));
-}, 120_000);
-
-afterEach(() => cleanup());
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api?.close();
 });
 
 async function signIn(account: string, password: string) {
@@ -78,21 +67,7 @@ async function signIn(account: string, password: string) {
   await loadUser();
 }
 
-function mount(path = `/users/detail/${memberId}`) {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <Admin
-        dataProvider={createDataProvider(apiPaths(sections))}
-        i18nProvider={createI18nProvider('zh-CN')}
-        store={memoryStore()}
-        layout={({ children }) => <>{children}</>}
-      >
-        {resourceElements(sections)}
-        <CustomRoutes>{customRouteElements(sections)}</CustomRoutes>
-      </Admin>
-    </MemoryRouter>,
-  );
-}
+const mount = (path = `/users/detail/${memberId}`) => mountAdmin(path);
 
 const SAVE = /保存/;
 

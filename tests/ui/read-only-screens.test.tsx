@@ -1,14 +1,10 @@
 // @vitest-environment jsdom
-import { cleanup, configure, render, screen, within } from '@testing-library/react';
-import { Admin, CustomRoutes, memoryStore } from 'react-admin';
-import { MemoryRouter } from 'react-router-dom';
+import { cleanup, configure, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { createDataProvider } from '../../src/api/dataProvider';
 import { clearUser } from '../../src/api/session';
-import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
-import { apiPaths, customRouteElements, resourceElements } from '../../src/routes/build';
 import { envelope, stubFetch } from './api-fetch-stub';
+import { mountAdmin } from './mount';
 
 /**
  * Issue #52: a screen a `user` may open but whose save the API keeps for admins (the route's `editRoles`) is shown
@@ -56,21 +52,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function mount(path: string) {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <Admin
-        dataProvider={createDataProvider(apiPaths(sections))}
-        i18nProvider={createI18nProvider('zh-CN')}
-        store={memoryStore()}
-        layout={({ children }) => <>{children}</>}
-      >
-        {resourceElements(sections)}
-        <CustomRoutes>{customRouteElements(sections)}</CustomRoutes>
-      </Admin>
-    </MemoryRouter>,
-  );
-}
+const mount = mountAdmin;
 
 const REASON = '你可以查看此页面；你的角色没有修改权限。';
 

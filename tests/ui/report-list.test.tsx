@@ -4,10 +4,13 @@ import { AdminContext, memoryStore } from 'react-admin';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { isFuture, presentKey } from '../../common/period';
 import { createDataProvider } from '../../src/api/dataProvider';
+import { queryClient } from '../../src/api/queryClient';
 import { ReportList, type ReportListProps } from '../../src/components/ReportList';
 import { compareFigure, formatChange, formatFigure } from '../../src/components/reportFigures';
+import { loadReportScreen } from '../../src/components/reportScreen';
 import { createI18nProvider } from '../../src/i18n';
 import { envelope, queryOf, type SeenRequest, stubFetch } from './api-fetch-stub';
+import { stubResizeObserver } from './resize-observer';
 
 const csv = vi.hoisted(() => ({ files: [] as { text: string; name: string }[] }));
 vi.mock('react-admin', async (original) => ({
@@ -82,7 +85,11 @@ const props: ReportListProps = {
   filename: 'keywords',
 };
 
-function mount(locale: 'zh-CN' | 'en-US' = 'zh-CN', extra: Partial<ReportListProps> = {}) {
+function mount(
+  locale: 'zh-CN' | 'en-US' = 'zh-CN',
+  extra: Partial<ReportListProps> = {},
+  List: typeof ReportList = ReportList,
+) {
   const i18n = createI18nProvider(locale);
   const messages = {
     csvKey: 'Keyword',
@@ -102,7 +109,7 @@ function mount(locale: 'zh-CN' | 'en-US' = 'zh-CN', extra: Partial<ReportListPro
       i18nProvider={i18n}
       store={memoryStore()}
     >
-      <ReportList {...props} {...extra} />
+      <List {...props} {...extra} />
     </AdminContext>,
   );
 }
@@ -317,14 +324,7 @@ test('while the report loads a progress bar says so', async () => {
 });
 
 test('the chart above the table draws the series (MUI X Charts, loaded with the first chart)', async () => {
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
+  stubResizeObserver();
   api((q) => ({
     ...full(q),
     series: [
@@ -343,6 +343,72 @@ test('the chart above the table draws the series (MUI X Charts, loaded with the 
   expect(chart).toBeTruthy();
   // rates are left out of the chart (they would be flattened beside counts)
   expect(chart.textContent).not.toContain('Zero rate');
+});
+
+/** What the page showed at each of its changes: the report's rows, a skeleton, the chart. */
+function watchPage() {
+  const states: { rows: boolean; skeleton: boolean; chart: boolean }[] = [];
+  const seen = () =>
+    states.push({
+      rows: !!screen.queryByText('仙侠'),
+      skeleton: !!document.querySelector('.MuiSkeleton-root'),
+      chart: !!document.querySelector('[data-testid="report-chart"]'),
+    });
+  const observer = new MutationObserver(seen);
+  observer.observe(document.body, { subtree: true, childList: true });
+  return { states, stop: () => observer.disconnect() };
+}
+
+/** ReportList as a screen first loads it: its chart's code not yet asked (an earlier test here drew a chart). */
+async function freshReportList() {
+  vi.resetModules();
+  return import('../../src/components/ReportList');
+}
+
+const twoDays = (q: Record<string, string>) => ({
+  ...full(q),
+  series: [
+    { date: '2026-11-22', searches: 10, searchers: 7, zeroRate: 0.1 },
+    { date: '2026-11-23', searches: 14, searchers: 9, zeroRate: 0.2 },
+  ],
+});
+
+/** A report with a chart, its chart's code loaded before the report is mounted: what the page showed meanwhile. */
+async function drawnWithChartLoaded() {
+  stubResizeObserver();
+  api(twoDays);
+  const fresh = await freshReportList();
+  await fresh.preloadReportChart();
+  const page = watchPage();
+  mount('zh-CN', {}, fresh.ReportList);
+  await screen.findByRole('figure', { name: /2026-11-22/ }, { timeout: 20_000 });
+  page.stop();
+  return page.states;
+}
+
+test('a chart whose code came before the answer is drawn without a skeleton first', async () => {
+  // a lazy component suspends on its first render even when its code is there: its skeleton showed for as long as
+  // React holds a fallback, after the rows
+  expect((await drawnWithChartLoaded()).some((s) => s.skeleton)).toBe(false);
+});
+
+test('the rows are shown before the chart is drawn (drawing it does not hold them back)', async () => {
+  expect((await drawnWithChartLoaded()).some((s) => s.rows && !s.chart)).toBe(true);
+});
+
+test('a report screen’s code is loaded with the calendar asked at once, not after the screen renders', async () => {
+  const seen = api(full);
+  queryClient.clear();
+  let release: (m: { Screen: string }) => void = () => {};
+  const code = new Promise<{ Screen: string }>((r) => {
+    release = r;
+  });
+  const loading = loadReportScreen(() => code);
+  // asked while the screen's code is still on its way
+  expect(seen.map((r) => r.url)).toContain('/app/admin/stats/meta');
+  await waitFor(() => expect(queryClient.getQueryData(['report-meta', 'admin/stats/meta'])).toEqual(META));
+  release({ Screen: 'the screen' });
+  expect(await loading).toEqual({ Screen: 'the screen' });
 });
 
 test('a report answered whole (a domain’s 168 hours) pages on the screen, a day a page at first', async () => {

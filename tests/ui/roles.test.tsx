@@ -5,63 +5,35 @@
  * built-in shown read-only, and a menu trimmed to a custom role's permissions. Their accessibility is checked in a
  * browser (tests/e2e/settings.test.ts).
  */
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { sql } from 'drizzle-orm';
 import type { ReactNode } from 'react';
-import { AdminContext, memoryStore, ResourceContextProvider } from 'react-admin';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { createDataProvider } from '../../src/api/dataProvider';
-import { loadUser, login } from '../../src/api/session';
+import { Route, Routes } from 'react-router-dom';
+import { expect, test, vi } from 'vitest';
 import { builtinPermissions, CATALOG, PERMISSION_SECTIONS } from '../../src/auth/catalog';
-import { createI18nProvider } from '../../src/i18n';
 import { sections } from '../../src/resources';
 import { ROLE_RESOURCE } from '../../src/resources/setting/names';
 import { RoleCreate, RoleEdit } from '../../src/resources/setting/roles/RoleEdit';
 import { RoleList } from '../../src/resources/setting/roles/RoleList';
 import { apiPaths } from '../../src/routes/build';
 import { menuFor } from '../../src/routes/table';
-import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import type { TestApi } from '../api/harness';
 import { okData } from '../api/movies-helpers';
+import { inProcessApi } from './in-process-api';
+import { mountScreen } from './mount';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let api: TestApi;
 let token: string;
 
-beforeAll(async () => {
-  api = await startApi();
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
-  token = await api.login();
-  localStorage.clear();
-  await login('admin', ADMIN_PASSWORD);
-  await loadUser();
-}, 120_000);
-
-afterEach(() => cleanup());
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api?.close();
+inProcessApi((started, admin) => {
+  api = started;
+  token = admin;
 });
 
-function mount(path: string, node: ReactNode, locale: 'zh-CN' | 'en-US' = 'zh-CN') {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <AdminContext
-        dataProvider={createDataProvider(apiPaths(sections))}
-        i18nProvider={createI18nProvider(locale)}
-        store={memoryStore()}
-      >
-        <Routes>
-          <Route
-            path="/setting/roles/*"
-            element={<ResourceContextProvider value={ROLE_RESOURCE}>{node}</ResourceContextProvider>}
-          />
-        </Routes>
-      </AdminContext>
-    </MemoryRouter>,
-  );
-}
+const mount = (path: string, node: ReactNode, locale: 'zh-CN' | 'en-US' = 'zh-CN') =>
+  mountScreen(node, { url: path, path: '/setting/roles/*', resource: ROLE_RESOURCE, locale });
 
 const menuItems = (permissions: readonly string[]) =>
   Object.fromEntries(menuFor(sections, permissions).map((s) => [s.path, s.items.map((i) => i.path)]));

@@ -4,23 +4,18 @@
  * public ingestion with the site key, the rollup runs (admin route), and each screen shows what was sent; the
  * demand-gap action adopts a keyword, and a later search for it that finds content leaves the gap.
  */
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { AdminContext, memoryStore } from 'react-admin';
-import { MemoryRouter } from 'react-router-dom';
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { createDataProvider } from '../../src/api/dataProvider';
-import { loadUser, login } from '../../src/api/session';
-import { createI18nProvider } from '../../src/i18n';
-import { sections } from '../../src/resources';
+import { expect, test, vi } from 'vitest';
 import { MovieStats, TagStats } from '../../src/resources/statistics/ContentStats';
 import { DomainHours, DomainStats } from '../../src/resources/statistics/DomainStats';
 import { DomainVisitDetail } from '../../src/resources/statistics/DomainVisits';
 import { HotKeywords } from '../../src/resources/statistics/HotKeywords';
-import { apiPaths } from '../../src/routes/build';
-import { ADMIN_PASSWORD, startApi, type TestApi } from '../api/harness';
+import type { TestApi } from '../api/harness';
 import { createMovie, makeFixture, okData } from '../api/movies-helpers';
 import { siteDoor } from '../api/site-door';
+import { inProcessApi } from './in-process-api';
+import { mountScreen } from './mount';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -44,10 +39,9 @@ const event = (over: Record<string, unknown>) => ({
   ...over,
 });
 
-beforeAll(async () => {
-  api = await startApi();
-  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => api.app.request(url, init));
-  token = await api.login();
+inProcessApi(async (started, admin) => {
+  api = started;
+  token = admin;
   const fx = await makeFixture(api, token);
   const make = async (title: string) =>
     (await createMovie(api, token, { title, columnId: fx.columns.movies, tagIds: [fx.tags.hot] }))
@@ -87,31 +81,9 @@ beforeAll(async () => {
   ]);
   expect(sent.body.data).toMatchObject({ accepted: 14, rejected: [] });
   await okData(api.call('POST', '/app/admin/stats/rollup', { token }));
-  // the SPA's own session (its token in localStorage)
-  localStorage.clear();
-  await login('admin', ADMIN_PASSWORD);
-  await loadUser();
-}, 120_000);
-
-afterEach(() => cleanup());
-afterAll(async () => {
-  vi.unstubAllGlobals();
-  await api?.close();
 });
 
-function mount(node: ReactNode, url = '/') {
-  return render(
-    <MemoryRouter initialEntries={[url]}>
-      <AdminContext
-        dataProvider={createDataProvider(apiPaths(sections))}
-        i18nProvider={createI18nProvider('zh-CN')}
-        store={memoryStore()}
-      >
-        {node}
-      </AdminContext>
-    </MemoryRouter>,
-  );
-}
+const mount = (node: ReactNode, url = '/') => mountScreen(node, { url });
 const cells = (text: string) =>
   within(screen.getByText(text).closest('tr') as HTMLElement)
     .getAllByRole('cell')

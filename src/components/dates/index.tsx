@@ -1,6 +1,7 @@
 import { TextField } from '@mui/material';
 import { lazy, Suspense } from 'react';
 import { useTranslate } from 'react-admin';
+import { preloadable } from '../../routes/lazy';
 import { completeDate, type DayInputProps, type InstantInputProps, type PlainDayPickerProps } from './shared';
 
 /**
@@ -10,7 +11,12 @@ import { completeDate, type DayInputProps, type InstantInputProps, type PlainDay
 const pickers = () => import('./pickers');
 const LazyDay = lazy(() => pickers().then((m) => ({ default: m.DayPickerInput })));
 const LazyInstant = lazy(() => pickers().then((m) => ({ default: m.InstantPickerInput })));
-const LazyPlain = lazy(() => pickers().then((m) => ({ default: m.PlainDayPicker })));
+// Preloadable: a report screen loads the pickers with its code (reportCalendar.ts), and its period bar then shows
+// them at once rather than placeholders first.
+const Plain = preloadable(() => pickers().then((m) => m.PlainDayPicker));
+
+/** Loads the period bar's day picker ahead: once loaded, `DayPicker` renders it without a placeholder first. */
+export const preloadDayPicker = () => Plain.preload();
 
 function Placeholder({ label }: { label?: unknown }) {
   const translate = useTranslate();
@@ -51,7 +57,7 @@ export function InstantInput(props: InstantInputProps) {
 export function DayPicker(props: PlainDayPickerProps) {
   return (
     <Suspense fallback={<Placeholder label={props.label} />}>
-      <LazyPlain {...props} />
+      <Plain {...props} />
     </Suspense>
   );
 }

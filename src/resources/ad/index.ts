@@ -3,6 +3,7 @@ import CampaignIcon from '@mui/icons-material/Campaign';
 import InsightsIcon from '@mui/icons-material/Insights';
 import PaidIcon from '@mui/icons-material/Paid';
 import ViewQuiltIcon from '@mui/icons-material/ViewQuilt';
+import { loadReportScreen } from '../../components/reportScreen';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
 import {
@@ -31,7 +32,8 @@ import {
   SECTION_MSG,
 } from './names';
 
-const report = (name: keyof typeof import('./AdReports')) => lazyScreen(() => import('./AdReports'), name);
+const report = (name: keyof typeof import('./AdReports')) =>
+  lazyScreen(() => loadReportScreen(() => import('./AdReports')), name);
 
 /**
  * Ads (SPEC.md §2 /ad → /ad/list): materials, the batch replacement of landing links, positions, and the

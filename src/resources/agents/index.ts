@@ -1,6 +1,7 @@
 import HandshakeIcon from '@mui/icons-material/Handshake';
 import LeaderboardIcon from '@mui/icons-material/Leaderboard';
 import PeopleAltIcon from '@mui/icons-material/PeopleAlt';
+import { loadReportScreen } from '../../components/reportScreen';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
 import {
@@ -13,7 +14,7 @@ import {
   STAT_RESOURCE,
 } from './names';
 
-const stat = lazyScreen(() => import('./AgentStat'), 'AgentStat');
+const stat = lazyScreen(() => loadReportScreen(() => import('./AgentStat')), 'AgentStat');
 
 /**
  * Channel agents (SPEC.md §2 /agents): the agents with their promotion links and bound domains, and their

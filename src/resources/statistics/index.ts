@@ -4,6 +4,7 @@ import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import MovieIcon from '@mui/icons-material/Movie';
 import SearchIcon from '@mui/icons-material/Search';
 import TravelExploreIcon from '@mui/icons-material/TravelExplore';
+import { loadReportScreen } from '../../components/reportScreen';
 import { lazyScreen } from '../../routes/lazy';
 import type { SectionDecl } from '../../routes/types';
 import {
@@ -25,7 +26,8 @@ import {
   VISITS_RESOURCE,
 } from './names';
 
-const screen = (name: keyof typeof import('./screens')) => lazyScreen(() => import('./screens'), name);
+const screen = (name: keyof typeof import('./screens')) =>
+  lazyScreen(() => loadReportScreen(() => import('./screens')), name);
 
 /**
  * Statistics (SPEC.md §2 /stats, redirecting to hot keywords): reports over the rolled-up event stream (issue #12).
