@@ -242,7 +242,7 @@ test('one instance collects from the provide API of another: test, bind, dry run
     await allow.fill(before ? `${before}\n127.0.0.1` : '127.0.0.1');
     changed = true;
   }
-  const open = p.getByRole('switch', { name: '向 MacCMS 采集开放影片资源' });
+  const open = p.getByRole('switch', { name: '向 MacCMS 采集开放资源' });
   if (!(await open.isChecked())) {
     await open.check();
     changed = true;

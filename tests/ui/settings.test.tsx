@@ -240,7 +240,7 @@ test('the MacCMS resource API: closed until switched on; the URL to give follows
   wrap(<BaseSettings />);
   expect(await screen.findByText('未开放：该地址回答“未找到”。')).toBeTruthy();
   expect(screen.queryByTestId('provide-url')).toBeNull();
-  fireEvent.click(screen.getByLabelText('向 MacCMS 采集开放影片资源'));
+  fireEvent.click(screen.getByLabelText('向 MacCMS 采集开放资源'));
   const url = await screen.findByTestId('provide-url');
   expect(url.textContent).toBe(`${window.location.origin}/api.php/provide/vod/`);
   fireEvent.change(screen.getByRole('textbox', { name: /接口密钥/ }), { target: { value: 'bad key' } });

@@ -241,7 +241,7 @@ const fields = {
   'label.channels': '渠道',
   'label.targetColumn': '目标栏目',
   'label.outboundAllow': '允许访问的内部主机',
-  'label.provideOpen': '开放影片资源接口',
+  'label.provideOpen': '开放资源接口',
   'label.provideKey': '接口密钥',
   'label.line': '线路',
   'label.format': '格式',

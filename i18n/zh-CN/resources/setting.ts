@@ -29,7 +29,7 @@ const setting: typeof en = {
       registrationOpen: '开放注册',
       commentsOpen: '开放评论',
       outboundAllow: '允许访问的内部主机',
-      provideOpen: '向 MacCMS 采集开放影片资源',
+      provideOpen: '向 MacCMS 采集开放资源',
       provideKey: '接口密钥',
     },
     sections: {
