@@ -44,7 +44,7 @@ const ONLY = process.env.BENCH_ONLY;
 const PART = process.env.BENCH_PART; // ingest | reports (both when unset)
 const PICK = process.env.BENCH_QUERIES ? new RegExp(process.env.BENCH_QUERIES) : null; // which reports
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BENCH_DB = 'zg_bench_events';
+const BENCH_DB = `zg_bench_events${process.env.BENCH_DB_SUFFIX ?? ''}`;
 const PASSWORD = 'bench-pass-1';
 const BATCH = 500;
 /**

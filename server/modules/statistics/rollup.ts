@@ -82,7 +82,7 @@ export async function rollupDay(
       ? sql`(e.batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${tenant}
           and q.day = ${day}::date and q.batch = e.batch))`
       : sql`true`;
-    // A kept fold stands for the events counted before the batches: only their visitors are grouped again.
+    // A kept fold stands for the events counted before the batches: only the batches' page views are grouped.
     const visits = await rollupVisits(t, tenant, day, timeZone, events, whole ? undefined : queue!.batches);
     for (const d of visits.moved) moved.add(d);
     fold.visitsRead = visits.read;
@@ -217,6 +217,7 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
  */
 const ANALYZED_TABLES = [
   'stat_visitors',
+  'stat_visitor_hours',
   'stat_touches',
   'stat_signups',
   'stat_payers',
@@ -430,6 +431,18 @@ export async function runRollup(
     if (!got) return done({ ...result, ran: false });
     result.droppedPartitions.push(p.name);
   }
+
+  // The visitors' hours serve only the days rolled up from their new batches: today and yesterday in some time zone
+  // (a fold older than that is let go above, and its day's next rollup counts it whole).
+  const folded = [...zones.values()]
+    .map((tz) => addDays(dayOf(opts.now, tz), -1))
+    .reduce((a, b) => (b < a ? b : a));
+  const cleared = await db.transaction(async (tx) => {
+    if (!(await tryLock(tx))) return false;
+    await tx.execute(sql`delete from stat_visitor_hours where day < ${folded}::date`);
+    return true;
+  });
+  if (!cleared) return done({ ...result, ran: false });
 
   // Report reads no warm-up will make again (warm-reads.ts).
   await forgetOldReads(db, opts.now);
