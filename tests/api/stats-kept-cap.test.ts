@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { DayFold } from '../../server/modules/statistics/day-figures';
+import type { EventRow } from '../../server/modules/statistics/events';
 import { keepFold, keptFold, keptKeys, MAX_KEPT_KEYS } from '../../server/modules/statistics/kept-folds';
 
 /**
@@ -8,11 +9,64 @@ import { keepFold, keptFold, keptKeys, MAX_KEPT_KEYS } from '../../server/module
  * (keywords, paths, objects…) are capped in all (MAX_KEPT_KEYS); a fold past the cap is not kept (its day's next
  * rollup reads it whole).
  */
+/** An event as the ingestion stores it (hashed, its registers set), for a fold to take (`DayFold.stored`). */
+const row = (day: string, over: Partial<EventRow>): EventRow => ({
+  day,
+  id: 'e',
+  type: 'pageview',
+  at: `${day}T04:00:00.000Z`,
+  ms: Date.parse(`${day}T04:00:00.000Z`),
+  domain: 'a.test',
+  path: '/',
+  referrer: '',
+  device: 'desktop',
+  browser: '',
+  os: '',
+  country: '',
+  province: '',
+  address: '10.0.0.1',
+  visitor: 'v',
+  channel: '',
+  objectType: '',
+  objectId: 0,
+  keyword: '',
+  results: null,
+  amount: null,
+  visitorHash: '1',
+  visitorReg: 1,
+  addressHash: '2',
+  addressReg: 2,
+  ...over,
+});
+
+/** A fold of `keys` keys (at least 2): searches of distinct keywords, beside the keywords' total and the channel ''. */
 const fed = (day: string, keys: number) => {
   const fold = new DayFold(2, day, 'Asia/Shanghai');
-  for (let i = 0; i < keys; i++) fold.keywords.set(`${day}-k${i}`, {} as never);
+  const rows = Array.from({ length: keys - 2 }, (_, i) =>
+    row(day, { type: 'search', keyword: `${day}-k${i}`, results: 1 }),
+  );
+  fold.stored(1, rows);
   return fold;
 };
+
+test('a fold counts its keys as it folds them: the sum of its maps’ entries', () => {
+  const fold = new DayFold(2, '2026-06-01', 'Asia/Shanghai');
+  const day = '2026-06-01';
+  fold.stored(1, [
+    row(day, { domain: 'a.test', path: '/a', referrer: 'x.test', channel: 'agent1' }),
+    row(day, { domain: 'b.test', path: '/a', device: 'mobile', country: '中国', province: '广东' }),
+    row(day, { domain: 'b.test', path: '/b', objectType: 'movie', objectId: 7 }),
+    row(day, { type: 'play', objectType: 'movie', objectId: 7, channel: 'agent2' }),
+    row(day, { type: 'search', keyword: 'love', results: 0 }),
+    row(day, { type: 'ad_click', objectType: 'ad', objectId: 3 }),
+  ]);
+  fold.stored(2, [row(day, { domain: 'a.test', path: '/c' }), row(day, { type: 'search', keyword: 'love' })]);
+  let walked = fold.keywords.size + fold.channels.size + fold.traffic.size;
+  for (const byId of fold.objects.values()) walked += byId.size;
+  for (const dom of fold.domains.values()) for (const m of dom.visits) walked += m.size;
+  expect(walked).toBeGreaterThan(20);
+  expect(fold.size).toBe(walked);
+});
 
 test('the kept folds stay under their cap, whatever the keys fed', () => {
   const db = {};

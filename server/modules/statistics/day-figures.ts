@@ -222,18 +222,20 @@ class DomainDay {
     this.hourAddresses[hour].add(areg);
   }
 
-  /** A page view by `vreg`'s visitor, under `key` of the dimension `dim` (VISIT_DIMENSIONS' index). */
-  visit(dim: number, key: string, vreg: number) {
-    const v = entry(this.visits[dim], key, () => ({
-      dim,
-      key,
-      pvs: 0,
-      visitors: new Registers(),
-      touched: false,
-    }));
+  /**
+   * A page view by `vreg`'s visitor, under `key` of the dimension `dim` (VISIT_DIMENSIONS' index). Returns the keys it
+   * added (0 or 1), for the fold's count.
+   */
+  visit(dim: number, key: string, vreg: number): number {
+    let added = 0;
+    const v = entry(this.visits[dim], key, () => {
+      added = 1;
+      return { dim, key, pvs: 0, visitors: new Registers(), touched: false };
+    });
     v.pvs++;
     v.visitors.add(vreg);
     this.touchedVisits.add(v);
+    return added;
   }
 }
 
@@ -311,12 +313,14 @@ export class DayFold {
   private readonly hourCache = new Map<number, number>();
   /** The day's `stat_rolled_days.day_gen` once the transaction that wrote this fold committed (the runner sets it). */
   stamp: string | undefined;
-  /** The keys folded so far (each with its sketches): what a fold kept between runs costs (kept-folds.ts). */
+  /**
+   * The keys folded so far (keywords, channels, agents' traffic, objects, the domains' visit keys; each with its
+   * sketches): what a fold kept between runs costs (kept-folds.ts). Counted as keys are added, because the cap reads
+   * it on every batch stored, and a sum over the maps walks every domain's.
+   */
+  private keys = 0;
   get size(): number {
-    let n = this.keywords.size + this.channels.size + this.traffic.size;
-    for (const byId of this.objects.values()) n += byId.size;
-    for (const dom of this.domains.values()) for (const m of dom.visits) n += m.size;
-    return n;
+    return this.keys;
   }
 
   /** The movies and tags with views whose rows were written since `takeViewed` (their last day: seen.ts). */
@@ -512,13 +516,10 @@ export class DayFold {
   private foldEvent(e: FoldedEvent) {
     const { type, vreg, objectType, domain, channel } = e;
     this.events++;
-    const ch = entry(this.channels, channel, () => ({
-      key: channel,
-      n: [0, 0, 0, 0, 0, 0],
-      cents: 0,
-      visitors: new Registers(),
-      touched: false,
-    }));
+    const ch = entry(this.channels, channel, () => {
+      this.keys++;
+      return { key: channel, n: [0, 0, 0, 0, 0, 0], cents: 0, visitors: new Registers(), touched: false };
+    });
     this.touched.channels.add(ch);
     const cc = CHANNEL_COUNTS[type];
     if (cc !== undefined) ch.n[cc]++;
@@ -541,11 +542,10 @@ export class DayFold {
     const areg = e.areg;
     const agent = channel !== '' ? channel : (this.bound.get(domain) ?? '');
     if (agent !== '') {
-      const a = entry(this.traffic, agent, () => ({
-        pageViews: 0,
-        visitors: new Registers(),
-        addresses: new Registers(),
-      }));
+      const a = entry(this.traffic, agent, () => {
+        this.keys++;
+        return { pageViews: 0, visitors: new Registers(), addresses: new Registers() };
+      });
       if (type === 'pageview') a.pageViews++;
       a.visitors.add(vreg);
       a.addresses.add(areg);
@@ -558,11 +558,12 @@ export class DayFold {
     this.site.pageView(h, vreg, areg);
     this.touched.domains.add(dom);
     this.touched.domains.add(this.site);
-    dom.visit(0, e.path, vreg); // VISIT_DIMENSIONS' order
-    dom.visit(1, e.referrer, vreg);
-    dom.visit(2, e.device, vreg);
-    dom.visit(3, e.region, vreg);
-    dom.visit(4, channel, vreg);
+    this.keys += // VISIT_DIMENSIONS' order
+      dom.visit(0, e.path, vreg) +
+      dom.visit(1, e.referrer, vreg) +
+      dom.visit(2, e.device, vreg) +
+      dom.visit(3, e.region, vreg) +
+      dom.visit(4, channel, vreg);
   }
 
   /** An event concerning object `id` of `type`: counted for it, and for the type's total (id 0). */
@@ -592,26 +593,25 @@ export class DayFold {
   }
 
   private figuresOf(byId: Map<number, Figures>, type: string, id: number): Figures {
-    return entry(byId, id, () => ({
-      type,
-      id,
-      n: [0, 0, 0, 0, 0, 0],
-      cents: 0,
-      viewers: new Registers(),
-      clickers: new Registers(),
-      touched: false,
-    }));
+    return entry(byId, id, () => {
+      this.keys++;
+      return {
+        type,
+        id,
+        n: [0, 0, 0, 0, 0, 0],
+        cents: 0,
+        viewers: new Registers(),
+        clickers: new Registers(),
+        touched: false,
+      };
+    });
   }
 
   private searched(keyword: string, results: number | null, vreg: number) {
-    const k = entry(this.keywords, keyword, () => ({
-      key: keyword,
-      touched: false,
-      searches: 0,
-      zero: 0,
-      results: 0,
-      searchers: new Registers(),
-    }));
+    const k = entry(this.keywords, keyword, () => {
+      this.keys++;
+      return { key: keyword, touched: false, searches: 0, zero: 0, results: 0, searchers: new Registers() };
+    });
     k.searches++;
     if (results !== null) {
       if (results === 0) k.zero++;
