@@ -123,3 +123,21 @@ test('the visitors’ hours of a day no fold is kept for any more are deleted by
   await runRollup(database.db, { now: new Date(NOW.getTime() + 2 * 86_400_000), defaultTenant: TENANT });
   expect(await hours()).toBe(0);
 });
+
+test('a run summarizes the batches’ index over the pages stored since, so its reads of new batches skip the rest', async () => {
+  const unsummarized = async () =>
+    Number(
+      rowsOf<{ n: number }>(
+        await database.db.execute(sql`select coalesce(sum(brin_summarize_new_values(i.indexrelid)), 0)::int as n
+          from pg_index i join pg_class t on t.oid = i.indrelid join pg_class x on x.oid = i.indexrelid
+          join pg_am a on a.oid = x.relam
+          where t.relname = ${`stat_events_p${DAY.replaceAll('-', '')}`} and a.amname = 'brin'`),
+      )[0].n,
+    );
+  // Enough events for whole ranges of pages (128 pages each; the last, partial one is never summarized).
+  for (let b = 0; b < 12; b++)
+    await send(Array.from({ length: 500 }, (_, i) => view(`late${b}-${i}`, 'a.test', 9)));
+  await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
+  // Nothing is left to summarize (no vacuum runs here: it is the run's doing).
+  expect(await unsummarized()).toBe(0);
+});

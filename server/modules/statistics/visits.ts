@@ -57,7 +57,13 @@ export async function rollupVisits(
 ): Promise<VisitsRolled> {
   const d = sql`${day}::date`;
   if (!batches) await t.execute(sql`delete from stat_visitor_hours where day = ${d} and tenant = ${tenant}`);
-  const which = batches ? sql`e.batch = any(${sql.param([...batches])}::bigint[])` : events;
+  // The range lets the batches' index (BRIN: batches are stored in order) skip the day's other events.
+  const which = batches?.length
+    ? sql`e.batch between ${Math.min(...batches)} and ${Math.max(...batches)}
+        and e.batch = any(${sql.param([...batches])}::bigint[])`
+    : batches
+      ? sql`false`
+      : events;
   const rows = rowsOf<{ day: string | null; read: number }>(
     await t.execute(sql`with
       hours as materialized (select case when grouping(domain) = 0 then domain else '' end as domain, v, h,
@@ -79,7 +85,8 @@ export async function rollupVisits(
           coalesce(fresh, first_day is null or first_day >= ${d}) as fresh
         from merged),
       put as (insert into stat_visitor_hours (day, tenant, domain, visitor, once, more, fresh)
-        select ${d}, ${tenant}, domain, v, once1, more1, fresh from known order by domain, v
+        select ${d}, ${tenant}, domain, v, once1, more1, fresh from known
+        where not counted or (once1, more1) <> (once0, more0) order by domain, v
         on conflict (day, tenant, domain, visitor) do update set once = excluded.once, more = excluded.more),
       firsts as (insert into stat_visitors (tenant, domain, visitor, first_day)
         select ${tenant}, domain, v, ${d} from known where not counted and first_day is null order by domain, v),
@@ -93,7 +100,7 @@ export async function rollupVisits(
       hourly as (update stat_domain_hourly r
           set visits = r.visits + x.visits, bounced = r.bounced + x.bounced, new_visitors = r.new_visitors + x.fresh
         from (select domain, x.h, ${counts(seenHour('once0', 'more0'), seenHour('once1', 'more1'), bounceHour('once0'), bounceHour('once1'))}
-          from known cross join generate_series(0, 23) as x(h)
+          from (select * from known where (once1, more1) <> (once0, more0)) k cross join generate_series(0, 23) as x(h)
           where ((((once0 # once1) | (more0 # more1)) >> x.h) & 1) = 1 group by 1, 2) x
         where r.tenant = ${tenant} and r.domain = x.domain and r.day = ${d} and r.hour = x.h
           and (x.visits, x.bounced, x.fresh) <> (0, 0, 0))
