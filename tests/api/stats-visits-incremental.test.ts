@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
+import { cachedFold } from '../../server/modules/statistics/fold-cache';
 import { ingest } from '../../server/modules/statistics/ingest';
-import { keptFold } from '../../server/modules/statistics/kept-folds';
 import { runRollup } from '../../server/modules/statistics/rollup';
 import { freshDatabase } from './harness';
 
@@ -75,7 +75,7 @@ test('a day rolled up again groups only its new batches’ visitors and counts a
   ]);
   const first = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
   expect(first.days).toEqual([{ tenant: TENANT, day: DAY }]);
-  expect(keptFold(database.db, TENANT, DAY)?.visitsRead).toBe(4 + OTHERS);
+  expect(cachedFold(database.db, TENANT, DAY)?.visitsRead).toBe(4 + OTHERS);
 
   // Then: a's bounce becomes a visit of two pages, b comes back in a later hour, c visits a.test too, d is new.
   await send([
@@ -87,7 +87,7 @@ test('a day rolled up again groups only its new batches’ visitors and counts a
   const again = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
   expect(again.days).toEqual([{ tenant: TENANT, day: DAY }]);
   // The new batch's page views alone: none of the day's earlier events is read again.
-  expect(keptFold(database.db, TENANT, DAY)?.visitsRead).toBe(4);
+  expect(cachedFold(database.db, TENANT, DAY)?.visitsRead).toBe(4);
   const incremental = await counts();
   const site = incremental.daily.find((r) => r.domain === '')!;
   expect([site.visits, site.bounced, site.new_visitors].map(Number)).toEqual([
@@ -103,7 +103,7 @@ test('a day rolled up again groups only its new batches’ visitors and counts a
   await database.db.execute(sql`insert into stat_dirty_days (tenant, day) values (${TENANT}, ${DAY}::date)`);
   const whole = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
   expect(whole.days).toEqual([{ tenant: TENANT, day: DAY }]);
-  expect(keptFold(database.db, TENANT, DAY)?.visitsRead).toBe(8 + OTHERS);
+  expect(cachedFold(database.db, TENANT, DAY)?.visitsRead).toBe(8 + OTHERS);
   expect(await counts()).toEqual(incremental);
 });
 

@@ -9,10 +9,10 @@ import { readStatistics, tenantsWithStatistics } from '../statistics-settings';
 import { type FoldedRead, RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
 import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
+import { cacheFold, folds, holdDay, releaseDay, takenBatches } from './fold-cache';
 import { partitionName, timeZoneOf } from './ingest';
-import { folds, holdDay, keepFold, releaseDay, takenBatches } from './kept-folds';
 import { markRolled } from './report-cache';
-import { keepSeen } from './seen';
+import { recordSeen } from './seen';
 import { rollupVisits } from './visits';
 import { forgetOldReads } from './warm-reads';
 
@@ -46,10 +46,10 @@ export async function rollupDay(
    * any, then the batches alone are folded into it; without a kept fold the day is read whole but for the batches
    * queued since (the next fold takes them).
    */
-  queue?: { kept?: DayFold; batches: number[] },
+  queue?: { cached?: DayFold; batches: number[] },
 ): Promise<DayFold> {
   const { timeZone } = settings;
-  // The registers stored on insert (migration 0020), computed here only for events stored before it.
+  // The registers stored on insert, computed here for the older events stored without them.
   const ev = sql`select *, coalesce(visitor_reg, zg_hll_reg(visitor_hash)) as vreg,
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
   // The domains, keywords, objects, visits and channels: one read of the day's events (or of the batches since),
@@ -63,8 +63,8 @@ export async function rollupDay(
     readFailed = reject;
   });
   read.catch(() => {}); // awaited by the attribution; a failed read rejects the day through the figures part too
-  const fold = queue?.kept ?? new DayFold(tenant, day, timeZone);
-  const whole = !queue?.kept;
+  const fold = queue?.cached ?? new DayFold(tenant, day, timeZone);
+  const whole = !queue?.cached;
   /** Later days some visitor was counted new on whose first day moved here. */
   const moved = new Set<string>();
   const figures = async (t: Executor) => {
@@ -117,7 +117,7 @@ export async function rollupDay(
   await markRolled(tx, tenant, day);
   for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k), 'sums');
   // Last: it locks out the movies' status changes until the day's transaction ends.
-  await keepSeen(tx, tenant, day, fold.takeViewed());
+  await recordSeen(tx, tenant, day, fold.takeViewed());
   return fold;
 }
 
@@ -339,7 +339,7 @@ export async function runRollup(
       const began = performance.now();
       // The day's fold this runner kept: taken out while the day is rolled (a failed transaction leaves it changed).
       const key = `${tenant}|${day}`;
-      const kept = folds.peek(db, key);
+      const cached = folds.peek(db, key);
       folds.delete(db, key);
       holdDay(db, key);
       let got: false | true | { fold: DayFold; gen: string } = false;
@@ -361,12 +361,12 @@ export async function runRollup(
           if (!whole && !batches.length) return true; // rolled by another runner meanwhile
           // The kept fold serves while no other runner rolled the day since (its stamp is still the day's).
           let serves = false;
-          if (kept && !whole && kept.timeZone === timeZone) {
+          if (cached && !whole && cached.timeZone === timeZone) {
             const [stamp] = rowsOf<{ gen: string }>(
               await tx.execute(sql`select day_gen::text as gen from stat_rolled_days
               where tenant = ${tenant} and day = ${day}::date`),
             );
-            serves = stamp?.gen === kept.stamp;
+            serves = stamp?.gen === cached.stamp;
           }
           const fold = await rollupDay(
             tx,
@@ -374,7 +374,7 @@ export async function runRollup(
             day,
             { timeZone, attributionDays },
             opts.parallel ? db : undefined,
-            { kept: serves ? kept : undefined, batches },
+            { cached: serves ? cached : undefined, batches },
           );
           const [{ gen }] = rowsOf<{ gen: string }>(
             await tx.execute(sql`select txid_current()::text as gen`),
@@ -391,10 +391,10 @@ export async function runRollup(
         // Kept for the next run while the day still takes events as a rule (today and yesterday, in its time zone),
         // with the batches stored meanwhile folded in.
         if (got === true) {
-          if (kept) keepFold(db, key, kept); // untouched; its stamp tells the next run whether it still serves
+          if (cached) cacheFold(db, key, cached); // untouched; its stamp tells the next run whether it still serves
         } else if (got && day >= addDays(dayOf(opts.now, timeZone), -1)) {
           got.fold.stamp = got.gen;
-          keepFold(db, key, got.fold);
+          cacheFold(db, key, got.fold);
         }
         releaseDay(db, key);
       }
