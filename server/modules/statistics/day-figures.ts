@@ -307,7 +307,7 @@ export class DayFold {
   private aheadEvents = 0;
   /** The events folded as they were stored, in all (tests). */
   foldedAhead = 0;
-  /** The page views the last rollup grouped per visitor (visits.ts): the new batches' visitors' alone when incremental (tests). */
+  /** The page views the last rollup grouped per visitor (visits.ts): the new batches' alone when incremental (tests). */
   visitsRead = 0;
   /** The hour of the day's wall clock per quarter of an hour since the epoch (`hourAt`). */
   private readonly hourCache = new Map<number, number>();
