@@ -9,7 +9,9 @@ export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@
  * Opens the bench's database `name`: `{ pool, reuse }`, `reuse` true when it holds the data of `key` (written in
  * `_bench_key` by `markSeeded`). Null when PostgreSQL is not reachable (the bench skips its PostgreSQL part).
  */
-export async function benchDatabase(name, key) {
+export async function benchDatabase(base, key) {
+  // BENCH_DB_SUFFIX: benches of two checkouts run at once on one server each in databases of their own.
+  const name = `${base}${process.env.BENCH_DB_SUFFIX ?? ''}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();

@@ -81,7 +81,7 @@ const { pool, reuse } = opened;
 const db = databaseOver(pool); // as the server opens it (server/node/postgres.ts)
 await migrate(db);
 await ensureFirstAdmin(db, config);
-if (reuse) console.log(`PostgreSQL: reusing ${BENCH_DB} (key ${key()})`);
+if (reuse) console.log(`PostgreSQL: reusing ${BENCH_DB}${process.env.BENCH_DB_SUFFIX ?? ''} (key ${key()})`);
 else {
   const t0 = performance.now();
   const client = await pool.connect();

@@ -11,6 +11,7 @@
 //   BENCH_MACCMS_ROWS=100000
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres
 //   BENCH_MACCMS_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   Node options for the command (to profile it)
+//   BENCH_MACCMS_CHECKOUT=/path/to/other/checkout   run that checkout's built command (before/after figures)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -79,7 +80,7 @@ try {
       process.execPath,
       [
         ...(process.env.BENCH_MACCMS_ARGS?.split(' ').filter(Boolean) ?? []),
-        'dist/server/maccms.js',
+        join(process.env.BENCH_MACCMS_CHECKOUT ?? '.', 'dist/server/maccms.js'),
         maria.url,
         '--only',
         'type,vod',
@@ -132,6 +133,8 @@ try {
     if (code !== 0) throw new Error(`maccms exited with ${code}: ${err.slice(-2000)}`);
     const r = JSON.parse(readFileSync(`${report}.json`, 'utf8'));
     const vod = r.tables.find((t) => t.table === 'mac_vod');
+    const commandCpuSeconds = cpuTicks / 100;
+    const serverCpuSeconds = watcher ? [...serverTicks.values()].reduce((a, b) => a + b, 0) / 100 : 0;
     return {
       database,
       run: label,
@@ -142,11 +145,12 @@ try {
       rowsPerSecond: Math.round(vod.read / vod.seconds),
       peakRssMb: Math.round(peakKb / 1024),
       // Clock ticks are 100 a second on Linux.
-      commandCpuSeconds: Number((cpuTicks / 100).toFixed(1)),
+      commandCpuSeconds: Number(commandCpuSeconds.toFixed(1)),
       // Read every 200 ms while the command runs (a connection's last moments may be missed): at least this much.
-      serverCpuSeconds: watcher
-        ? Number(([...serverTicks.values()].reduce((a, b) => a + b, 0) / 100).toFixed(1))
-        : null,
+      serverCpuSeconds: watcher ? Number(serverCpuSeconds.toFixed(1)) : null,
+      // The figure the machine's other load moves least: CPU seconds (the command's and PostgreSQL's) per 1,000 rows,
+      // the command's start (and, on a first embedded run, the creation of its database) included.
+      cpuSecondsPer1000Rows: Number((((commandCpuSeconds + serverCpuSeconds) * 1000) / vod.read).toFixed(3)),
       loadavg: loadavg().map((x) => Number(x.toFixed(2))),
     };
   };
@@ -179,12 +183,12 @@ try {
     targetRowsPerSecond: TARGET,
   };
   console.log(
-    '| database | run | rows | created | unchanged | seconds | rows/s | peak RSS MB | command CPU s | PostgreSQL CPU s | load |',
+    '| database | run | rows | created | unchanged | seconds | rows/s | peak RSS MB | command CPU s | PostgreSQL CPU s | CPU s / 1,000 rows | load |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const x of result.runs)
     console.log(
-      `| ${x.database} | ${x.run} | ${x.rows} | ${x.created} | ${x.unchanged} | ${x.seconds} | ${x.rowsPerSecond} | ${x.peakRssMb} | ${x.commandCpuSeconds} | ${x.serverCpuSeconds ?? '–'} | ${x.loadavg[0]} |`,
+      `| ${x.database} | ${x.run} | ${x.rows} | ${x.created} | ${x.unchanged} | ${x.seconds} | ${x.rowsPerSecond} | ${x.peakRssMb} | ${x.commandCpuSeconds} | ${x.serverCpuSeconds ?? '–'} | ${x.cpuSecondsPer1000Rows} | ${x.loadavg[0]} |`,
     );
   for (const x of result.runs.filter((r) => r.run === 'first'))
     console.log(

@@ -1,5 +1,5 @@
 /**
- * Rules of the ads section (issue #13) that the API and the admin both apply: the kinds of material, pricing models,
+ * Rules of the ads section that the API and the admin both apply: the kinds of material, pricing models,
  * the derived state of a material at an instant, the landing-link rule and the limits of the batch replacement.
  * Pure code; patterns run on re2js (linear time).
  */

@@ -1,5 +1,5 @@
 /**
- * Rules of the channel agents section (issue #16) that the API and the admin both apply: commission models, payout
+ * Rules of the channel agents section that the API and the admin both apply: commission models, payout
  * methods, the commission of a period's figures and the traffic-quality flags. Pure code, no dependency.
  */
 

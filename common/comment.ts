@@ -1,5 +1,5 @@
 /**
- * Comments and the guestbook (issue #14): targets, kinds, filter limits, and the filter's rules that the API runs
+ * Comments and the guestbook: targets, kinds, filter limits, and the filter's rules that the API runs
  * on every post and the rule trial shows: how a text is normalised before words are matched, the word automaton,
  * and address blacklist entries (single addresses, IPv4 and IPv6 CIDR ranges). Pure: the traditional → simplified
  * table is passed in (the server gives it opencc-js's); look-alike folding is common/fold.ts.

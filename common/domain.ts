@@ -1,5 +1,5 @@
 /**
- * Domain rules both sides check (issue #15): the API before it stores a hostname, the store's paste box before it
+ * Domain rules both sides check: the API before it stores a hostname, the store's paste box before it
  * sends thousands of lines. Internationalised names become ASCII (punycode) through the WHATWG URL parser, which
  * Node and browsers both have; the public suffix (which part is the registrable domain) is the API's job (tldts).
  */

@@ -1,7 +1,7 @@
 import { confusablesMap } from 'confusables';
 
 /**
- * Folding for matching (issue #48): what a word filter and a uniqueness check compare instead of the text as typed,
+ * Folding for matching: what a word filter and a uniqueness check compare instead of the text as typed,
  * so that look-alike spellings meet. Per character, so a caller can keep where each folded character came from.
  *
  * - Unicode compatibility (NFKC): full-width, circled, super/subscript, mathematical and Roman-numeral letters and

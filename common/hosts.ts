@@ -1,5 +1,5 @@
 /**
- * Which hosts a server-side fetch must never reach (issue #48): the names and addresses of the inside (loopback,
+ * Which hosts a server-side fetch must never reach: the names and addresses of the inside (loopback,
  * private and link-local networks, cloud metadata, cluster-internal names) in every notation a URL parser or a
  * wildcard DNS service (nip.io, sslip.io) accepts. Pure so that the forms refuse such a name when it is typed and the
  * outbound guard (server/node/outbound.ts) refuses the addresses DNS answers with the same rules.

@@ -1,5 +1,5 @@
 /**
- * Permissions finer than admin/user (issue #52): a permission is `<section>.<action>`; a role is a named set of them.
+ * Permissions finer than admin/user: a permission is `<section>.<action>`; a role is a named set of them.
  * Each section declares its own actions once, in `common/permissions/<section>.ts`: the server module guards its
  * routes with them (`can(...)`, server/core/auth.ts) and the SPA section reads the same declaration for its menu,
  * its route guards and its read-only screens. No list of every permission is kept by hand anywhere.

@@ -1,5 +1,5 @@
 /**
- * The site's members (issue #14, /users/list): their statuses, groups and VIP, and how contacts are masked in
+ * The site's members (/users/list): their statuses, groups and VIP, and how contacts are masked in
  * lists. The API enforces these, the SPA offers them.
  */
 export const USER_STATUSES = ['active', 'disabled', 'banned'] as const;
@@ -30,7 +30,7 @@ export const USER_LIST_FILTERS = [
 ] as const;
 export const MAX_VIP_DAYS = 3650;
 
-/** The highest VIP level and the most points a member's page may set (issue #52). */
+/** The highest VIP level and the most points a member's page may set. */
 export const MAX_VIP_LEVEL = 9;
 export const MAX_POINTS = 100_000_000;
 

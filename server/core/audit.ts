@@ -1,5 +1,5 @@
 /**
- * The audit log's writer (issue #52; docs/audit.md). An entry is written by the change's own transaction, so a change
+ * The audit log's writer (docs/audit.md). An entry is written by the change's own transaction, so a change
  * that rolls back leaves none. Three ways in, from the most precise:
  *
  * 1. `audit(tx, c, entry)` — a route says what it changed (crudResource, the batch route and updateSetting do it for

@@ -5,7 +5,7 @@ import { ApiError } from './errors';
 import { checkJsonValue } from './input-guard';
 
 /**
- * Request bodies are read lazily and within a limit (issue #11). The app-wide `bodyGuard` reads nothing itself: it
+ * Request bodies are read lazily and within a limit. The app-wide `bodyGuard` reads nothing itself: it
  * puts a lazy reader in place of the body, so the body is read only when a route reads it — after the route's own
  * middleware, which authenticates first. A request without a valid token is answered before one byte of its body
  * is read. When the body is read, a `Content-Length` over the limit is refused before reading, and a body without

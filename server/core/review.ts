@@ -21,7 +21,7 @@ import { createRoute } from './route';
 import { guarded, transaction, version } from './shared';
 
 /**
- * The review kit (issue #10 §1): the workflow of common/review.ts (statuses, which action goes where from where),
+ * The review kit: the workflow of common/review.ts (statuses, which action goes where from where),
  * enforced on any table that declares it. A module declares its table, who may review, the answer, its messages
  * and, where it has one, a precondition (novels need a chapter to go online); the kit makes the single transition
  * routes `POST …/{id}/<action>` (an optional `version` is checked; `reject` needs a reason) and the batch route

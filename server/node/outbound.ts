@@ -6,7 +6,7 @@ import { allowListed, internalHostname, parseIP, refusedAddressBytes } from '../
 import type { OutboundAnswer, OutboundOptions, OutboundReason } from '../core/outbound';
 
 /**
- * The one door out (issue #48): every server-side fetch (domain health checks, collection) goes through
+ * The one door out: every server-side fetch (domain health checks, collection) goes through
  * `guardedFetch`, so that an operator who stores a URL cannot make the server call into its own network. The
  * address is checked where the socket gets it (a `lookup` of our own on the request), so the address checked is the
  * address connected to: a DNS answer that changes between a check and the connect (rebinding) has nothing to slip

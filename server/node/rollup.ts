@@ -17,7 +17,7 @@ export interface Leadership {
 }
 
 /**
- * One rollup leader per database (issue #50): the timer rolls up only while its process holds ROLLUP_LEADER_LOCK, a
+ * One rollup leader per database: the timer rolls up only while its process holds ROLLUP_LEADER_LOCK, a
  * session-level advisory lock on a connection of its own, kept as long as the process runs. The other instances'
  * timers find it taken and idle; when the leader stops, or its connection dies, PostgreSQL lets the lock go and the
  * next instance to tick takes it. A leader keeps its day folds between runs and finds them its own: with timers that

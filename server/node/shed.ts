@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { Code } from '../../common/codes';
 import { pickLocale, translate } from '../core/i18n';
 
-/** How much public traffic one server takes at once before it answers "busy" (issue #48's overload). */
+/** How much public traffic one server takes at once before it answers "busy". */
 export interface ShedLimits {
   /** Public requests (`/app/site/*`) being served at once. */
   inFlight: number;

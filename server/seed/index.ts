@@ -97,7 +97,7 @@ export async function seed(
   };
   for (const m of options.modules ?? allModules) await m.seed?.(db, at);
   // The seeders' events (statistics, ads) only went through the ingestion: one rollup of each day they touched, once
-  // (a rollup per seeder re-rolled the same month twice, 5–7 s each on PGlite).
+  // for all seeders (a rollup per seeder would roll the same days up again for each).
   await runRollup(db, { now: at.now, defaultTenant: config.defaultTenant });
   if (!options.samplePassword) options.onPasswords?.(credentials);
   return { seeded: true };

@@ -367,7 +367,7 @@ export const SEED_NOW = new Date('2026-06-01T00:00:00Z');
 
 /**
  * Columns, tags, sources and `movies` movies, in batches of `batchSize` (one INSERT per table per batch over
- * unnested arrays; the count triggers run once per statement): 50,000 movies take about 8 s on PostgreSQL here.
+ * unnested arrays; the count triggers run once per statement).
  * For a million, `bulkSeedMovies` (bulk.ts) writes the same rows with COPY. Does nothing when movies already exist.
  */
 export async function seedMovies(db: Db, options: SeedMoviesOptions = {}) {

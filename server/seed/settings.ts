@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /**
- * The settings section's sample data (issue #5), for demo mode and trials: the base settings of the default tenant,
+ * The settings section's sample data, for demo mode and trials: the base settings of the default tenant,
  * notices in every state relative to `now` (live marquee and pop-up, one scheduled, one expired, one disabled),
  * a few promotion apps and the statistics settings. No site key: an admin makes one on the base settings screen.
  */

@@ -26,7 +26,7 @@ export interface User {
   role: string;
   /** The role the server gave; the server enforces this one whatever `role` says. */
   realRole: string;
-  /** What the UI lets the operator do (issue #52, `<section>.<action>`): the menu, guards, read-only screens. */
+  /** What the UI lets the operator do (`<section>.<action>`): the menu, guards, read-only screens. */
   permissions: readonly string[];
   /** What the server's role holds; the server enforces these whatever `permissions` says. */
   realPermissions: readonly string[];

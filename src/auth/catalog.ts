@@ -14,7 +14,7 @@ export const PERMISSION_SECTIONS: readonly SectionPermissions[] = Object.values(
 export const CATALOG = catalogOf(PERMISSION_SECTIONS);
 
 /**
- * What a built-in role holds (an answer without `permissions`, from a server before issue #52 or a test's stub):
+ * What a built-in role holds (an answer without `permissions`: an older server, or a test stub):
  * `admin` every permission, `user` what the sections give it, anything else nothing.
  */
 export const builtinPermissions = (role: string): readonly string[] =>

@@ -157,7 +157,7 @@ function ColumnsButton({
 }
 
 /**
- * A report over a report resource (issue #12): the period (presets, a custom range in the tenant's time zone,
+ * A report over a report resource: the period (presets, a custom range in the tenant's time zone,
  * comparison with the previous period), a chart of the series, a table sorted by any figure with the change of
  * each figure and a totals row, CSV of exactly the rows and columns shown, empty and loading states. Stats, ads
  * and agents reports are declarations of it.

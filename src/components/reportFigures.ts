@@ -1,5 +1,5 @@
 /**
- * Figures of a report (issue #12): how each is written and how it compares with the previous period. Pure
+ * Figures of a report: how each is written and how it compares with the previous period. Pure
  * functions, shared by the report table, its CSV and its tests, so the CSV reads exactly as the screen.
  */
 

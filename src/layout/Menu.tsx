@@ -8,7 +8,7 @@ import { COLLAPSED_MENU_WIDTH, MENU_INDENT, useSettings } from '../settings/stor
 
 const routes = flattenRoutes(sections);
 
-/** The left menu, derived from the section declarations and filtered by the operator's permissions (issue #52). */
+/** The left menu, derived from the section declarations and filtered by the operator's permissions. */
 export function Menu() {
   const translate = useTranslate();
   const user = useUser();

@@ -8,7 +8,7 @@ import { LeavingScreen } from './LeavingScreen';
 import type { Need } from './types';
 
 /**
- * A screen the operator's permissions open, or SPEC.md §2's 403 page (issue #17: a page that exists but is refused to this role
+ * A screen the operator's permissions open, or SPEC.md §2's 403 page (a page that exists but is refused to this role
  * says so, rather than pretending it is gone; the title follows, `usePageTitle`). The server enforces the same
  * rule; this only keeps the UI honest.
  */

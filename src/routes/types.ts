@@ -8,7 +8,7 @@ export type Icon = ComponentType<{
 }>;
 
 /**
- * The permission a route needs (issue #52: `<section>.<action>`, as common/permissions/<section>.ts declares it):
+ * The permission a route needs (`<section>.<action>`, as common/permissions/<section>.ts declares it):
  * absent = any logged-in operator; otherwise the operator's role must hold it.
  */
 export type Need = Permission;

@@ -50,7 +50,7 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 const read = (from: string, keep: boolean) =>
-  allAgentsStat(api.database.db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { keep });
+  allAgentsStat(api.database.db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { cache: keep });
 
 test('the kept reading equals reading every piece, through rollups of today, yesterday and older days', async () => {
   const day = fc.integer({ min: 0, max: 28 }); // days before today (the endpoint takes 30 days back)
@@ -103,7 +103,7 @@ test('a rollup of today or of yesterday leaves the older days kept: the next rea
   const from = addDays(TODAY, -29);
   const { db, seen } = watchedDb(api.database.db);
   // Kept parts are kept per database handle: this one, which records the statements.
-  await allAgentsStat(db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { keep: true });
+  await allAgentsStat(db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { cache: true });
   for (const daysBefore of [0, 1]) {
     const r = await send([
       event({
@@ -118,7 +118,7 @@ test('a rollup of today or of yesterday leaves the older days kept: the next rea
     const kept = await allAgentsStat(
       db,
       { tenant: 2, period: { from, to: TODAY }, today: TODAY },
-      { keep: true },
+      { cache: true },
     );
     expect(seen.some((s) => s.sql.includes("'o' as part"))).toBe(false); // no older day's sketch read again
     // yesterday's sketches (kept apart) only after a rollup of yesterday
@@ -130,6 +130,6 @@ test('a rollup of today or of yesterday leaves the older days kept: the next rea
   await send([event({ visitor: 'kp-late9', channel: 'kp-a', time: `${addDays(TODAY, -12)}T04:00:00Z` })]);
   await rollup(api, admin);
   seen.length = 0;
-  await allAgentsStat(db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { keep: true });
+  await allAgentsStat(db, { tenant: 2, period: { from, to: TODAY }, today: TODAY }, { cache: true });
   expect(seen.some((s) => s.sql.includes("'o' as part"))).toBe(true);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { RemotePage } from '../../server/modules/collect/reader';
+import { EMPTY_ITEM, type RemotePage } from '../../server/modules/collect/reader';
 import { MAX_BATCH_ITEMS, readPages } from '../../server/modules/collect/run';
 
 /**
@@ -14,16 +14,10 @@ const pageOf = (page: number, items: number, pageCount = 1000): RemotePage => ({
   total: pageCount * items,
   classes: [],
   items: Array.from({ length: items }, (_, i) => ({
+    ...EMPTY_ITEM,
     remoteId: page * 1000 + i,
     title: `t${page}-${i}`,
     typeId: 1,
-    typeName: '',
-    cover: '',
-    year: '',
-    description: '',
-    remarks: '',
-    playFrom: '',
-    playUrl: '',
   })),
 });
 

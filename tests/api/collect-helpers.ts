@@ -7,7 +7,8 @@ import { join } from 'node:path';
  * A resource site for the collection tests, on 127.0.0.1: the recorded answers of tests/fixtures/collect under
  * `/good/` (JSON) and `/xml/`, and hostile ones: `/html/` (a web page), `/wrong/` (JSON of another shape),
  * `/huge/` (a 50 MB body), `/slow/` (a byte now and then, never done), `/endless/` (pagecount 10^9), `/redirect/`
- * (to 127.0.0.1 itself), `/keyed/` (`/good/` for the right `key=`). `requests` records every query it was asked.
+ * (to 127.0.0.1 itself), `/keyed/` (`/good/` for the right `key=`); an article site `/art/` (`/artxml/`) and a
+ * performer site `/actor/` (`/actorxml/`). `requests` records every query it was asked.
  */
 export interface FixtureSite {
   port: number;
@@ -68,6 +69,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     if (kind === 'good')
       return send(fixture(ac === 'list' ? 'list.json' : pg === 2 ? 'page2.json' : 'page1.json'));
     if (kind === 'xml') return send(fixture(ac === 'list' ? 'list.xml' : 'page1.xml'), 'text/xml');
+    // an article site and a performer site (provide/art, provide/actor), JSON and XML
+    if (kind === 'art') return send(fixture(ac === 'list' ? 'art-list.json' : 'art-page1.json'));
+    if (kind === 'artxml') return send(fixture('art-page1.xml'), 'text/xml');
+    if (kind === 'actor') return send(fixture('actor-page1.json'));
+    if (kind === 'actorxml') return send(fixture('actor-page1.xml'), 'text/xml');
     if (kind === 'html') return send('<!DOCTYPE html><html><body>维护中</body></html>', 'text/html');
     if (kind === 'wrong') return send('{"code":1,"list":{"vod_id":1}}');
     if (kind === 'refuse') return send('{"code":0,"msg":"接口已关闭"}');

@@ -1,9 +1,18 @@
 /** The MacCMS move's pure parts: its command line, the maccms.php reader, text decoding, the report's text. */
+import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { MAX_MOVIE_DESCRIPTION } from '../../common/movie';
 import { parseArgs, shownUrl } from '../../server/node/maccms/cli';
-import { vodKind } from '../../server/node/maccms/kinds';
+import {
+  actorKind,
+  artKind,
+  commentKind,
+  gbookKind,
+  typeKind,
+  userKind,
+  vodKind,
+} from '../../server/node/maccms/kinds';
 import { PhpConfigError, parsePhpConfig, siteSettingsOf } from '../../server/node/maccms/php-config';
 import { emptyTable, reportMarkdown } from '../../server/node/maccms/report';
 import { decodeText, ipv4, splitList, unixTime } from '../../server/node/maccms/text';
@@ -157,5 +166,21 @@ describe('a movie description', () => {
       reason: 'tooLong',
       detail: `vod_content to ${MAX_MOVIE_DESCRIPTION} characters`,
     });
+  });
+});
+
+describe('columns read from MariaDB', () => {
+  it('every MacCMS column kinds.ts reads is among the columns a kind asks for', () => {
+    // Whatever branch reads it: a row field (`row.vod_hits`, `r.user_pid`) or a field named to a reader (`textOf(row,
+    // 'vod_name'`, `memberOf(row, 'comment_name'`). A column left out would read as absent, silently.
+    const text = readFileSync('server/node/maccms/kinds.ts', 'utf8');
+    const read = new Set(
+      [...text.matchAll(/\b(?:row|r)\.([a-z]+_[a-z_]+)|\(row, '([a-z]+_[a-z_]+)'/g)].map((m) => m[1] ?? m[2]),
+    );
+    expect(read.size).toBeGreaterThan(80);
+    const kinds = [typeKind(), actorKind(), vodKind(), artKind(), userKind(), commentKind(), gbookKind()];
+    const asked = new Set(kinds.flatMap((k) => [k.pk, ...k.columns]));
+    expect([...read].filter((c) => !asked.has(c))).toEqual([]);
+    for (const k of kinds) expect(k.columns).toContain(k.pk);
   });
 });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from '../../server/db/migrate';
 import type { Database, Executor } from '../../server/db/types';
-import { copyRows } from '../../server/node/maccms/write';
+import { copyRows, intsOf } from '../../server/node/maccms/write';
 import { freshDatabase } from './harness';
 
 /**
@@ -48,6 +48,35 @@ it('writes every text as it is (tabs, line ends, backslashes, \\N, emoji), nulls
   expect(rows.map((r) => r.path)).toEqual(HOSTILE.map((h, i) => (i % 2 ? null : h)));
   expect(rows.map((r) => r.ok)).toEqual(HOSTILE.map((_, i) => i % 2 === 0));
   expect(rows.every((r) => new Date(r.at as string).getTime() === at.getTime())).toBe(true);
+});
+
+it('writes text and integer arrays by COPY: quotes, backslashes, braces, commas, empty and null arrays', async () => {
+  await d.db.execute(sql`create table copy_arrays (id int, tags text[], ids integer[])`);
+  const arrays = [
+    ['a', 'b'],
+    ['quote"d', 'back\\slash', '{brace}', 'com,ma', 'NULL', ''],
+    [],
+    ['tab\tline\n😀'],
+    null,
+  ];
+  await d.db.transaction(async (tx) => {
+    const how = await copyRows(
+      tx as unknown as Executor,
+      'copy_arrays',
+      [
+        ['id', 'int'],
+        ['tags', 'texts'],
+        ['ids', 'ints'],
+      ],
+      arrays.map((a, i) => [i, a, i === 4 ? null : intsOf([i, i + 1])]),
+    );
+    expect(how).toBe('copy');
+  });
+  const rows = rowsOf<{ tags: string[] | null; ids: number[] | null }>(
+    await d.db.execute(sql`select tags, ids from copy_arrays order by id`),
+  );
+  expect(rows.map((r) => r.tags)).toEqual(arrays);
+  expect(rows.map((r) => r.ids)).toEqual([[0, 1], [1, 2], [2, 3], [3, 4], null]);
 });
 
 it('a rolled-back transaction keeps none of its COPY', async () => {

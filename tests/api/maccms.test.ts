@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import { consumeLegacyPassword, verifyLegacyPassword } from '../../server/modules/users/legacy-password';
+import { vodKind } from '../../server/node/maccms/kinds';
 import type { MoveReport } from '../../server/node/maccms/report';
 import { type MoveOptions, moveMaccms } from '../../server/node/maccms/run';
 import { openMysql, type Source } from '../../server/node/maccms/source';
@@ -499,6 +500,25 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
     expect(table(again, 'mac_vod')).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
   });
 
+  it('movies deleted here after a move are moved again by the bulk path, their old mapping rows replaced', async () => {
+    const d = await fresh();
+    await run(d, { batchSize: 2 });
+    await d.db.execute(sql`delete from movies`);
+    // Each vod mapping row now names a movie that is gone: the bulk path must not trip over them.
+    expect((await q(d, sql`select count(*)::int as n from maccms_ids where kind = 'vod'`))[0].n).toBe(7);
+    const r = await run(d, { only: ['vod'], batchSize: 2, bulkFrom: 1 });
+    expect(table(r, 'mac_vod')).toMatchObject({ created: 7, failed: 0 });
+    const [m] = await q(
+      d,
+      sql`select count(*)::int as n, count(*) filter (where not exists (select 1 from movies where id = m.our_id))::int as gone
+        from maccms_ids m where kind = 'vod'`,
+    );
+    expect(m).toEqual({ n: 7, gone: 0 });
+    expect((await q(d, sql`select count(*)::int as n from movies`))[0].n).toBe(7);
+    const again = await run(d, { only: ['vod'], bulkFrom: 1 });
+    expect(table(again, 'mac_vod')).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
+  });
+
   it('a run stopped half way and started again ends as one clean run', async () => {
     const clean = await fresh();
     await run(clean, { batchSize: 2 });
@@ -573,6 +593,35 @@ describe.skipIf(!mariadbInstalled)('MacCMS move from MariaDB', () => {
       siteName: '我的影院',
       siteKeywords: '电影',
     });
+  });
+
+  it('reads from MariaDB only the columns the kinds name, and no kind reads one it did not name', async () => {
+    const d = await fresh();
+    const absent = new Set<string>();
+    const selected = new Map<string, number>();
+    const watched: Source = {
+      ...source,
+      has: (t) => source.has(t),
+      size: (t, pk) => source.size(t, pk),
+      async batch(table, pk, after, limit, columns) {
+        const rows = await source.batch(table, pk, after, limit, columns);
+        for (const r of rows) selected.set(table, Object.keys(r).length);
+        return rows.map(
+          (r) =>
+            new Proxy(r, {
+              get(target, key, receiver) {
+                if (typeof key === 'string' && !(key in target)) absent.add(`${table}.${key}`);
+                return Reflect.get(target, key, receiver);
+              },
+            }),
+        );
+      },
+    };
+    const r = await moveMaccms({ db: d.db, source: watched, sourceName: 'test', tenant: 2, now: NOW });
+    expect(table(r, 'mac_vod').created).toBeGreaterThan(0);
+    expect([...absent]).toEqual([]);
+    // mac_vod has 87 columns; the move reads those it moves.
+    expect(selected.get('mac_vod')).toBe(vodKind().columns.length);
   });
 
   it("a member's MacCMS password verifies once, then is gone", async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MAX_KEPT, markRolled } from '../../server/modules/statistics/report-cache';
+import { MAX_ANSWERS, markRolled } from '../../server/modules/statistics/report-cache';
 import { startApi, type TestApi } from './harness';
 import { event, report, rollup, siteSender } from './stats-helpers';
 
@@ -87,12 +87,12 @@ test('a movie title search is never kept (titles change without a rollup)', asyn
   expect((await report(api, admin, 'movies', q)).body.data.total).toBe(0);
 });
 
-test(`at most ${MAX_KEPT} answers are kept: the least recently used goes first`, async () => {
+test(`at most ${MAX_ANSWERS} answers are kept: the least recently used goes first`, async () => {
   const base = await views({ pageSize: '10' });
   await tamper(D2, 77);
   expect((await views({ pageSize: '10' })).list[0].pageViews).toBe(base.list[0].pageViews); // kept
-  // MAX_KEPT other reads (distinct pages) push it out
-  for (let page = 2; page <= MAX_KEPT + 1; page++) await views({ pageSize: '10', page: String(page) });
+  // MAX_ANSWERS other reads (distinct pages) push it out
+  for (let page = 2; page <= MAX_ANSWERS + 1; page++) await views({ pageSize: '10', page: String(page) });
   expect((await views({ pageSize: '10' })).list[0].pageViews).toBe(77);
 });
 

@@ -36,6 +36,8 @@ const SERIES = [1, 2, 3].map((n) => `E2E 采集剧 ${stamp} ${n}`);
 const FILMS = Array.from({ length: 20 }, (_, i) => `E2E 采集片 ${stamp} ${i + 1}`);
 const SHORTS = [1, 2].map((n) => `E2E 采集短片 ${stamp} ${n}`);
 const SOURCE_NAME = `另一实例 ${stamp}`;
+const NOVEL = `E2E 采集小说 ${stamp}`;
+const NOVEL_SOURCE = `另一实例小说 ${stamp}`;
 const SHOTS_COPY = '/tmp/shots/collect-e2e';
 
 let browser: Browser;
@@ -49,6 +51,9 @@ const fx = {
   remoteTypes: { series: `连续剧${stamp}`, films: `电影片${stamp}`, shorts: `短片${stamp}` },
   sourceId: 0,
   realRun: 0,
+  remoteNovelColumn: 0,
+  novelColumn: 0,
+  novelRun: 0,
   original: {} as Record<string, unknown>,
 };
 
@@ -140,6 +145,18 @@ async function fillRemote() {
   for (const [n, title] of SHORTS.entries())
     await movie(title, shorts, [{ sourceId: b, line: 0, name: '正片', path: `short${n}.mp4` }]);
   await remoteApi('/app/admin/movie/movies/batch', { json: { action: 'approve', ids } });
+  // one online novel of two chapters, for the article journey (provide/art)
+  fx.remoteNovelColumn = (await remoteApi('/app/admin/novel/columns', { json: { name: `玄幻${stamp}` } })).id;
+  const novel = (
+    await remoteApi('/app/admin/novel/novels', {
+      json: { title: NOVEL, author: '远端作者', columnId: fx.remoteNovelColumn, description: '远端的简介' },
+    })
+  ).id;
+  for (const [i, title] of ['第一章 启程', '第二章 归来'].entries())
+    await remoteApi('/app/admin/novel/chapters', {
+      json: { novelId: novel, title, content: `第${i + 1}章的正文\n第二段` },
+    });
+  await remoteApi(`/app/admin/novel/novels/${novel}/approve`, { json: {} });
   const settings = await remoteApi('/app/admin/sys/getSetting');
   await remoteApi('/app/admin/sys/updateSetting', {
     json: { ...settings, provideOpen: true, provideKey: KEY },
@@ -151,6 +168,7 @@ beforeAll(async () => {
   await fillRemote();
   fx.seriesColumn = (await api('/app/admin/movie/columns', { json: { name: fx.seriesColumnName } })).id;
   fx.filmColumn = (await api('/app/admin/movie/columns', { json: { name: fx.filmColumnName } })).id;
+  fx.novelColumn = (await api('/app/admin/novel/columns', { json: { name: `小说${stamp}` } })).id;
   fx.original = await api('/app/admin/sys/getSetting');
   browser = await launch();
   p = await session(browser, { locale: 'zh-CN', theme: 'light' });
@@ -195,7 +213,7 @@ async function clearEarlierAttempt() {
     id: number;
     name: string;
   }[];
-  for (const source of sources.filter((s) => s.name === SOURCE_NAME)) {
+  for (const source of sources.filter((s) => s.name === SOURCE_NAME || s.name === NOVEL_SOURCE)) {
     const running = async () =>
       (await api(`/app/admin/collect/runs?sourceId=${source.id}`)).list.filter(
         (r: any) => r.status === 'running',
@@ -208,6 +226,8 @@ async function clearEarlierAttempt() {
   }
   const left = (await movieList('all')).list.map((m: any) => m.id);
   if (left.length) await api('/app/admin/movie/movies/batch', { json: { action: 'delete', ids: left } });
+  const novels = (await api(`/app/admin/novel/novels?q=${encodeURIComponent(stamp)}&pageSize=100`)).list;
+  for (const n of novels) await api(`/app/admin/novel/novels/${n.id}`, { method: 'DELETE' });
 }
 
 test('one instance collects from the provide API of another: test, bind, dry run, run, review, serve', async () => {
@@ -357,6 +377,52 @@ test('one instance collects from the provide API of another: test, bind, dry run
     .toContain('新增');
 });
 
+test('a novel: an article source added with its kind, bound to a novel column, collected into the novel review queue', async () => {
+  // The journey above opened our provide API and allowed 127.0.0.1; this one needs the second.
+  const settings = await api('/app/admin/sys/getSetting');
+  if (!settings.outboundAllow.includes('127.0.0.1'))
+    await api('/app/admin/sys/updateSetting', {
+      json: { ...settings, outboundAllow: [...settings.outboundAllow, '127.0.0.1'] },
+    });
+  // 1. The other instance's articles as a source: its kind chosen in the form.
+  await visit(p, '/collect/sourceEdit', 'form');
+  await p.getByRole('textbox', { name: '名称' }).fill(NOVEL_SOURCE);
+  await p.getByRole('textbox', { name: '接口地址' }).fill(`${remote.url}/api.php/provide/art/?key=${KEY}`);
+  await p.getByRole('radio', { name: '小说', exact: true }).check();
+  await p.getByRole('button', { name: '保存', exact: true }).click();
+  await p.waitForURL((u) => /^\/collect\/sourceEdit\/\d+$/.test(u.pathname));
+  const sourceId = Number(new URL(p.url()).pathname.split('/').pop());
+  expect((await api(`/app/admin/collect/sources/${sourceId}`)).kind).toBe('art');
+  await expect.poll(() => p.getByRole('radio', { name: '小说', exact: true }).isDisabled()).toBe(true);
+  // 2. Its test lists the other instance's novel column; bound to ours.
+  await p.getByRole('button', { name: '测试', exact: true }).click();
+  await p.getByRole('alert').filter({ hasText: '连接正常' }).waitFor();
+  await api(`/app/admin/collect/sources/${sourceId}/bindings`, {
+    method: 'PUT',
+    json: { bindings: [{ remoteTypeId: fx.remoteNovelColumn, columnId: fx.novelColumn, skipped: false }] },
+  });
+  // 3. A run: the novel arrives pending with its two chapters.
+  const started = await api('/app/admin/collect/runs', { json: { sourceId, kind: 'hours', hours: 24 } });
+  fx.novelRun = started.id;
+  await expect
+    .poll(async () => (await api(`/app/admin/collect/runs/${started.id}`)).status, { timeout: 60_000 })
+    .toBe('done');
+  const [novel] = (await api(`/app/admin/novel/novels?q=${encodeURIComponent(NOVEL)}`)).list;
+  expect(novel).toMatchObject({ title: NOVEL, author: '远端作者', status: 'pending', chapterCount: 2 });
+  // 4. The history's log links the novel to its page in the review queue.
+  await visit(p, '/collect/history', 'tbody tr');
+  await novelRunRow(p).click();
+  await p.getByTestId('run-log').getByRole('link', { name: NOVEL }).click();
+  await p.waitForURL((u) => u.pathname === `/novel/review/edit/${novel.id}`);
+  await p.locator('form').waitFor();
+});
+
+/** The history's row of the novel run. */
+const novelRunRow = (p: Page) =>
+  p
+    .locator('tr.RaDatagrid-row')
+    .filter({ has: p.getByRole('cell', { name: String(fx.novelRun), exact: true }) });
+
 /** The history's row of the real run (not a row of an open log: those have cells of plain numbers too). */
 const realRunRow = (p: Page) =>
   p
@@ -406,8 +472,21 @@ const screens = (): [string, string, (p: Page) => Promise<void>][] => [
     async (p) => {
       // the list keeps its rows' expansion (react-admin's store): open the real run's log unless it is open
       await realRunRow(p).waitFor();
+      // the novel run's log, opened by its journey or the novel screen, is folded: one log per photograph
+      if (await p.locator(`tr[id="${fx.novelRun}-expand"]`).count()) await novelRunRow(p).click();
       if (!(await p.locator(`tr[id="${fx.realRun}-expand"]`).count())) await realRunRow(p).click();
-      await p.getByTestId('run-log').waitFor();
+      await expect.poll(() => p.getByTestId('run-log').count()).toBe(1);
+    },
+  ],
+  [
+    '/collect/history',
+    'collect-history-novel',
+    async (p) => {
+      await novelRunRow(p).waitFor();
+      if (await p.locator(`tr[id="${fx.realRun}-expand"]`).count()) await realRunRow(p).click();
+      if (!(await p.locator(`tr[id="${fx.novelRun}-expand"]`).count())) await novelRunRow(p).click();
+      await p.getByTestId('run-log').filter({ hasText: NOVEL }).waitFor();
+      await expect.poll(() => p.getByTestId('run-log').count()).toBe(1);
     },
   ],
 ];

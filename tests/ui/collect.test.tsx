@@ -45,7 +45,16 @@ const site: OutboundFetch = async (url) => {
     await new Promise<void>((r) => {
       release = r;
     });
-  const name = q.get('ac') === 'list' ? 'list.json' : q.get('pg') === '2' ? 'page2.json' : 'page1.json';
+  // an article site answers MacCMS's provide/art, a performer site its provide/actor
+  const kind = url.includes('/provide/art/') ? 'art-' : url.includes('/provide/actor/') ? 'actor-' : '';
+  const name =
+    kind === 'actor-'
+      ? 'actor-page1.json'
+      : q.get('ac') === 'list'
+        ? `${kind}list.json`
+        : q.get('pg') === '2'
+          ? 'page2.json'
+          : `${kind}page1.json`;
   return {
     status: 200,
     headers: new Headers({ 'content-type': 'application/json; charset=utf-8' }),
@@ -111,6 +120,37 @@ function mount(node: ReactNode, url: string, path = url) {
 async function pick(label: string | RegExp, option: string | RegExp) {
   fireEvent.mouseDown(await screen.findByRole('combobox', { name: label }));
   fireEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+interface EndedRun {
+  status: string;
+  log: { outcome: string; name: string; movieId?: number; novelId?: number; actressId?: number }[];
+}
+
+/** Starts a run through the API and waits for its end. */
+async function runToEnd(body: Record<string, unknown>): Promise<EndedRun> {
+  const started = await okData(api.call('POST', '/app/admin/collect/runs', { token, body }));
+  let run: EndedRun | undefined;
+  await waitFor(
+    async () => {
+      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
+      expect(run?.status).toBe('done');
+    },
+    { timeout: 30_000 },
+  );
+  return run as EndedRun;
+}
+
+/** Opens the history, the newest run of `source`, and answers its log. */
+async function openLog(source: string) {
+  mount(
+    <ResourceContextProvider value={RUN_RESOURCE}>
+      <HistoryList />
+    </ResourceContextProvider>,
+    '/collect/history',
+  );
+  fireEvent.click((await screen.findAllByText(source))[0]);
+  return screen.findByTestId('run-log');
 }
 
 test('the section: /collect goes to its sources; the edit page is hidden under them', () => {
@@ -301,35 +341,15 @@ test('a video source collection made (no base URL, a code like qq.com) saves bac
 });
 
 test('a real run’s history links each item that became a movie to that movie’s page', async () => {
-  const started = await okData(
-    api.call('POST', '/app/admin/collect/runs', {
-      token,
-      body: { sourceId, kind: 'pages', pageFrom: 1, pageTo: 2 },
-    }),
-  );
-  let run: { status: string; log: { outcome: string; name: string; movieId?: number }[] } | undefined;
-  await waitFor(
-    async () => {
-      run = await okData(api.call('GET', `/app/admin/collect/runs/${started.id}`, { token }));
-      expect(run?.status).toBe('done');
-    },
-    { timeout: 30_000 },
-  );
-  const added = run?.log.find((e) => e.outcome === 'added');
+  const run = await runToEnd({ sourceId, kind: 'pages', pageFrom: 1, pageTo: 2 });
+  const added = run.log.find((e) => e.outcome === 'added');
   expect(added?.movieId).toBeTypeOf('number');
-  mount(
-    <ResourceContextProvider value={RUN_RESOURCE}>
-      <HistoryList />
-    </ResourceContextProvider>,
-    '/collect/history',
-  );
   // newest first: the real run's row
-  fireEvent.click((await screen.findAllByText('测试资源站'))[0]);
-  const log = await screen.findByTestId('run-log');
+  const log = await openLog('测试资源站');
   const link = await within(log).findByRole('link', { name: added?.name });
   expect(link.getAttribute('href')).toBe(`/movie/review/edit/${added?.movieId}`);
   // an item that became nothing (skipped for its type, failed) is plain text
-  const skipped = run?.log.find((e) => !e.movieId);
+  const skipped = run.log.find((e) => !e.movieId);
   if (skipped?.name) expect(within(log).queryByRole('link', { name: skipped.name })).toBeNull();
 });
 
@@ -362,4 +382,71 @@ test('a source’s key shows masked in its form; saved back as shown, the key st
     );
     expect(row).toEqual({ name: '有密钥的站2', api_key: 'Ui-K3y-77' });
   });
+});
+
+test('an article source: its kind is chosen when added and fixed after; its history links each novel to its page', async () => {
+  mount(
+    <ResourceContextProvider value={SOURCE_RESOURCE}>
+      <SourceEdit />
+    </ResourceContextProvider>,
+    '/collect/sourceEdit',
+    '/collect/sourceEdit/:id?',
+  );
+  fireEvent.change(await screen.findByLabelText(/名称/), { target: { value: '小说资源站' } });
+  fireEvent.change(screen.getByLabelText(/接口地址/), {
+    target: { value: 'https://novels.example.com/api.php/provide/art/' },
+  });
+  fireEvent.click(screen.getByLabelText('小说'));
+  fireEvent.click(screen.getByRole('button', { name: /保存/ }));
+  // saved, the form reopens as the source's edit page: the kind shown, no longer offered
+  await waitFor(
+    () => {
+      const art = screen.getByLabelText('小说') as HTMLInputElement;
+      expect(art.disabled).toBe(true);
+      expect(art.checked).toBe(true);
+    },
+    { timeout: 10_000 },
+  );
+  const list = await okData(api.call('GET', '/app/admin/collect/sources?pageSize=100', { token }));
+  const source = list.list.find((x: { name: string }) => x.name === '小说资源站');
+  expect(source.kind).toBe('art');
+  cleanup();
+
+  const column = (
+    await okData(api.call('POST', '/app/admin/novel/columns', { token, body: { name: '玄幻' } }))
+  ).id;
+  await okData(api.call('POST', `/app/admin/collect/sources/${source.id}/test`, { token }));
+  mount(<Bind />, '/collect/bind');
+  await pick('资源站', '小说资源站 · 小说');
+  // its types are offered novel columns
+  await pick('本站栏目 11 玄幻', '玄幻');
+  fireEvent.click(screen.getByRole('button', { name: /保存/ }));
+  await waitFor(async () => {
+    const b = await okData(api.call('GET', `/app/admin/collect/sources/${source.id}/bindings`, { token }));
+    expect(b.list.find((x: { remoteTypeId: number }) => x.remoteTypeId === 11).columnId).toBe(column);
+  });
+  cleanup();
+
+  const run = await runToEnd({ sourceId: source.id, kind: 'hours' });
+  const added = run.log.find((e) => e.outcome === 'added');
+  expect(added?.novelId).toBeTypeOf('number');
+  const link = await within(await openLog('小说资源站')).findByRole('link', { name: added?.name });
+  expect(link.getAttribute('href')).toBe(`/novel/review/edit/${added?.novelId}`);
+});
+
+test('a performer source has nothing to bind; its history links each actress to her profile', async () => {
+  const source = await okData(
+    api.call('POST', '/app/admin/collect/sources', {
+      token,
+      body: { name: '演员资源站', kind: 'actor', url: 'https://actors.example.com/api.php/provide/actor/' },
+    }),
+  );
+  mount(<Bind />, '/collect/bind');
+  await pick('资源站', '演员资源站 · 演员');
+  expect(await screen.findByText(/演员资源站不需要绑定分类/)).toBeTruthy();
+  cleanup();
+  const run = await runToEnd({ sourceId: source.id, kind: 'hours' });
+  const added = run.log.find((e) => e.outcome === 'added');
+  const link = await within(await openLog('演员资源站')).findByRole('link', { name: added?.name });
+  expect(link.getAttribute('href')).toBe(`/actress/edit/${added?.actressId}`);
 });

@@ -12,6 +12,7 @@ const collect = {
       history: 'Run history',
     },
     format: { json: 'JSON', xml: 'XML' },
+    sourceKind: { vod: 'Videos', art: 'Novels', actor: 'Actresses' },
     kind: { hours: 'Recent hours', pages: 'Page range', keyword: 'Keyword', ids: 'Remote ids' },
     status: { running: 'Running', done: 'Done', failed: 'Failed', cancelled: 'Cancelled' },
     outcome: { added: 'Added', updated: 'Updated', skipped: 'Skipped', failed: 'Failed' },
@@ -22,6 +23,7 @@ const collect = {
       typeNotBound: 'Its type is not bound to a column',
       typeSkipped: 'Its type is bound to “skip”',
       noEpisodes: 'No usable episode',
+      noChapters: 'No usable chapter (the content is empty)',
       duplicate: 'Appears twice in the run',
       unchanged: 'Nothing changed',
     },
@@ -37,6 +39,7 @@ const collect = {
       name: 'Name',
       url: 'Base URL',
       apiKey: 'Site key',
+      kind: 'Content',
       format: 'Format',
       trusted: 'Trusted',
       scheduleMinutes: 'Every (minutes)',
@@ -48,9 +51,11 @@ const collect = {
     help: {
       apiKey:
         'The key the site asks for (key=); shown masked to everyone; a key written in the URL moves here',
-      url: 'The site’s provide API, e.g. https://example.com/api.php/provide/vod/',
+      url: 'The site’s provide API, e.g. https://example.com/api.php/provide/vod/ (…/provide/art/ for novels, …/provide/actor/ for actresses)',
       trusted: 'A trusted source’s items go online without review',
       scheduleMinutes: '0 = no schedule',
+      kind: 'Videos go to the movie review queue, novels (provide/art) to the novel review queue, actresses (provide/actor) to the actress list; fixed once added',
+      kindFixed: 'Fixed once added: its bindings and collected items are of this kind',
     },
     action: { test: 'Test' },
     test: {
@@ -67,6 +72,8 @@ const collect = {
     skip: 'Skip (do not collect)',
     unbound: '%{count} remote type(s) not bound yet: their items are skipped',
     noTypes: 'No remote type known yet: run “Test” on the source first.',
+    actorNoTypes:
+      'An actress site has no types to bind: actresses have no columns, so every one is collected (an untrusted site’s are added hidden).',
     saved: 'Bindings saved',
   },
   'collect/task': {

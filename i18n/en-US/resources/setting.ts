@@ -40,7 +40,7 @@ const setting = {
       provide: 'Resource API (MacCMS)',
     },
     provideHint:
-      'Another MacCMS site can collect the online movies from this server, as from any resource site (ac=list, ac=detail, JSON or XML).',
+      'Another MacCMS site can collect the online movies from this server, as from any resource site (provide/vod), and its online novels (provide/art) and visible actresses (provide/actor) too (ac=list, ac=detail, JSON or XML).',
     provideKeyHint: 'Optional: collectors must then send it as key=…. Letters, digits, - and _ only.',
     provideKeyFormat: 'Letters, digits, - and _ only',
     provideUrl: 'The address to enter as the collection API on the other MacCMS site:',

@@ -5,6 +5,8 @@ const collect: Record<keyof typeof zh, string> = {
   'collect.url':
     "Enter the resource site's http(s) API address (e.g. https://example.com/api.php/provide/vod/), without credentials",
   'collect.skippedBound': 'A type marked skipped cannot also be bound to a column',
+  'collect.actorTypes':
+    'A performer site’s types are not bound: actresses have no columns, so every one is collected',
   'collect.pageOrder': 'The last page cannot be before the first',
   'collect.pageSpan': 'At most {max} pages per run: collect them in several runs',
   'collect.disabled': 'This resource site is disabled',

@@ -3,6 +3,7 @@ const collect = {
   'collect.url':
     '请填写资源站的 http(s) 接口地址（如 https://example.com/api.php/provide/vod/），不能带账号密码',
   'collect.skippedBound': '已标记跳过的分类不能同时绑定栏目',
+  'collect.actorTypes': '演员资源站的分类不绑定栏目：演员没有栏目，每一位都会采集',
   'collect.pageOrder': '结束页不能小于起始页',
   'collect.pageSpan': '一次最多采集 {max} 页，请分几次采集',
   'collect.disabled': '该资源站已停用',

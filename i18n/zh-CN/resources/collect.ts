@@ -12,6 +12,7 @@ const collect: typeof en = {
       history: '采集记录',
     },
     format: { json: 'JSON', xml: 'XML' },
+    sourceKind: { vod: '视频', art: '小说', actor: '演员' },
     kind: { hours: '最近小时', pages: '页码范围', keyword: '关键词', ids: '远端 ID' },
     status: { running: '进行中', done: '已完成', failed: '失败', cancelled: '已取消' },
     outcome: { added: '新增', updated: '更新', skipped: '跳过', failed: '失败' },
@@ -22,6 +23,7 @@ const collect: typeof en = {
       typeNotBound: '其分类未绑定栏目',
       typeSkipped: '其分类绑定为“跳过”',
       noEpisodes: '没有可用的剧集',
+      noChapters: '没有可用的章节（正文为空）',
       duplicate: '本次采集中重复出现',
       unchanged: '没有变化',
     },
@@ -37,6 +39,7 @@ const collect: typeof en = {
       name: '名称',
       url: '接口地址',
       apiKey: '资源站密钥',
+      kind: '内容类型',
       format: '格式',
       trusted: '信任',
       scheduleMinutes: '间隔（分钟）',
@@ -47,9 +50,11 @@ const collect: typeof en = {
     },
     help: {
       apiKey: '资源站要求的 key；对所有人都以掩码显示，写在接口地址里的 key 会移到这里',
-      url: '资源站的 provide 接口，如 https://example.com/api.php/provide/vod/',
+      url: '资源站的 provide 接口，如 https://example.com/api.php/provide/vod/（小说为 …/provide/art/，演员为 …/provide/actor/）',
       trusted: '信任的资源站采到的内容免审直接上线',
       scheduleMinutes: '0 表示不定时采集',
+      kind: '视频采到影片审核，小说（provide/art）采到小说审核，演员（provide/actor）采到演员列表；添加后不能更改',
+      kindFixed: '添加后不能更改：绑定和采集记录都属于这种内容',
     },
     action: { test: '测试' },
     test: {
@@ -66,6 +71,8 @@ const collect: typeof en = {
     skip: '跳过（不采集）',
     unbound: '%{count} 个远端分类尚未绑定：其内容会被跳过',
     noTypes: '还不知道远端分类：请先在资源站上点“测试”。',
+    actorNoTypes:
+      '演员资源站不需要绑定分类：演员没有栏目，每一位都会采集（不受信任的资源站采到的演员先隐藏）。',
     saved: '绑定已保存',
   },
   'collect/task': {

@@ -42,7 +42,7 @@ const setting: typeof en = {
       provide: '资源接口（MacCMS）',
     },
     provideHint:
-      '其他 MacCMS 站点可以像采集资源站一样采集本站的上线影片（ac=list、ac=detail，JSON 或 XML）。',
+      '其他 MacCMS 站点可以像采集资源站一样采集本站的上线影片（provide/vod），也可以采集上线小说（provide/art）和显示中的演员（provide/actor）（ac=list、ac=detail，JSON 或 XML）。',
     provideKeyHint: '可选：设置后采集方须带上 key=…。只能用字母、数字、- 和 _。',
     provideKeyFormat: '只能用字母、数字、- 和 _',
     provideUrl: '在对方 MacCMS 的采集接口中填写这个地址：',

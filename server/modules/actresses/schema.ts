@@ -45,6 +45,7 @@ export const actresses = pgTable(
     index('actresses_tags').using('gin', t.tags),
     index('actresses_movie_count').on(t.movieCount),
     index('actresses_created').on(t.createdAt),
+    index('actresses_updated').on(t.updatedAt.desc(), t.id.desc()),
     index('actresses_sort_weight').on(t.sortWeight),
     index('actresses_name').on(t.name),
     index('actresses_region').on(t.region),

@@ -7,7 +7,7 @@ import { seedAds } from './seed';
 import { siteAdsRoutes } from './site';
 
 /**
- * Ads (issue #13; SPEC.md §2 /ad): advertisers, positions and materials, the batch replacement of landing links as
+ * Ads (SPEC.md §2 /ad): advertisers, positions and materials, the batch replacement of landing links as
  * reversible change sets, the reports over the statistics rollups, and the site's read of its live materials
  * (`GET /app/site/ads`, with the Site-Key, cached like the site config). See CONTRACT.md.
  */

@@ -11,10 +11,16 @@ import { intQuery, rejectUnknownQuery } from '../../core/shared';
 import { tenantOf } from '../../core/tenant';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { timeZoneOf } from '../statistics/ingest';
-import { kept, keptPerDb, LATE_DAYS, sqlKey } from '../statistics/report-cache';
-import { type KeptSketch, Union } from '../statistics/sketch';
-import { replayable } from '../statistics/warm-reads';
+import {
+  cachedAnswer,
+  cachePerDb,
+  LATE_DAYS,
+  type MergedSketch,
+  replayable,
+  sqlKey,
+  timeZoneOf,
+  Union,
+} from '../statistics/reporting';
 
 /** The longest period a report reads. */
 export const MAX_REPORT_DAYS = 366;
@@ -39,9 +45,9 @@ export interface AdReportQuery {
   period: Period;
   group: Grouping;
   scope?: SQL;
-  /** The tenant's today: the days before it are read once and kept (`periodSums`); none, every read reads all. */
+  /** The tenant's today: the days before it are read once and cached (`periodSums`); none, every read reads all. */
   today?: string;
-  /** `adsVersion` when read: what kept parts depend on besides the rollups. */
+  /** `adsVersion` when read: what cached parts depend on besides the rollups. */
   version?: string;
 }
 
@@ -52,13 +58,13 @@ interface Sums {
   revenue: number;
   /**
    * The unique clickers' sketches as read: values of sketches each framed by its length, merged where they lie
-   * (`Union.addFramed`), not cut into a view apiece (180,000 views a read computed from nothing kept, most of its
-   * garbage collection); and unions kept from earlier reads.
+   * (`Union.addFramed`), not cut into a view apiece (a view a sketch, hundreds of thousands a read from nothing cached, made most of its
+   * garbage collection); and unions cached from earlier reads.
    */
   sketches: Uint8Array[];
-  kept: KeptSketch[];
+  cached: MergedSketch[];
 }
-const empty = (): Sums => ({ requests: 0, impressions: 0, clicks: 0, revenue: 0, sketches: [], kept: [] });
+const empty = (): Sums => ({ requests: 0, impressions: 0, clicks: 0, revenue: 0, sketches: [], cached: [] });
 
 /** A group's key (grouped by as it is: an integer or a day, not its text, which sorted 89,000 rows as text). */
 const keySql: Record<Grouping, string> = {
@@ -84,18 +90,18 @@ const daysInMonth = (day: string) => {
 };
 export const monthlyShare = (price: number, day: string) => price / daysInMonth(day);
 
-/** How many kept parts of the ads reports each database handle keeps (sums, and monthly lists), per kind. */
-export const MAX_KEPT_SUMS = 64;
-/** Whole periods' sums kept (`periodSums`): a few reports' periods and their comparisons. */
-export const MAX_KEPT_WHOLE = 16;
+/** How many cached parts of the ads reports each database handle caches (sums, and monthly lists), per kind. */
+export const MAX_CACHED_SUMS = 64;
+/** Whole periods' sums cached (`periodSums`): a few reports' periods and their comparisons. */
+export const MAX_CACHED_WHOLE = 16;
 
-/** Monthly-priced materials' lists kept per database handle while the materials are as they were (`q.version`). */
-const keptMonthly = keptPerDb<Record<string, unknown>[]>(MAX_KEPT_SUMS);
+/** Monthly-priced materials' lists cached per database handle while the materials are as they were (`q.version`). */
+const monthlyCache = cachePerDb<Record<string, unknown>[]>(MAX_CACHED_SUMS);
 
 /**
  * The monthly-priced materials booked in the period (fallbacks earn nothing), each with its group key and its first
  * and last day booked in the tenant's time zone, computed by SQL (Intl in JavaScript
- * costs a date conversion per material on every read). With `q.version` (the materials as they are, `adsVersion`) every such material is read once and kept
+ * costs a date conversion per material on every read). With `q.version` (the materials as they are, `adsVersion`) every such material is read once and cached
  * while that version holds; the period is then picked here.
  */
 async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string, unknown>[]> {
@@ -115,7 +121,7 @@ async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string,
     return read(sql` and a.start_at < ${new Date(`${addDays(q.period.to, 2)}T00:00:00Z`)}
         and (a.end_at is null or a.end_at > ${new Date(`${addDays(q.period.from, -2)}T00:00:00Z`)})`);
   const key = JSON.stringify([q.tenant, q.group, q.timeZone, sqlKey(q.scope), figuresPart(q.version)]);
-  const all = await keptMonthly.orRead(db, key, () => read(sql``));
+  const all = await monthlyCache.orRead(db, key, () => read(sql``));
   return all.filter(
     (m) => String(m.first_day) <= q.period.to && (m.last_day === null || String(m.last_day) >= q.period.from),
   );
@@ -191,7 +197,7 @@ export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<str
       clicks: num(r.clicks),
       revenue: num(r.revenue),
       sketches: r.sk ? [r.sk as Uint8Array] : [],
-      kept: [],
+      cached: [],
     });
   // The period's days and their months' lengths once (not per material: 2,500 monthly materials × 90 days).
   const days = monthly.length ? eachDay(q.period.from, q.period.to) : [];
@@ -236,7 +242,7 @@ export function figuresOf(s: Sums, idleEcpm?: number, withUniques = true): Figur
   };
 }
 
-/** Every group summed; the groups' kept clickers as their union when `periodSums` kept one (one lookup, not a merge of each). */
+/** Every group summed; the groups' cached clickers as their union when `periodSums` cached one (one lookup, not a merge of each). */
 const sumAll = (groups: GroupSums): Sums => {
   const t = empty();
   for (const s of groups.values()) {
@@ -245,60 +251,60 @@ const sumAll = (groups: GroupSums): Sums => {
     t.clicks += s.clicks;
     t.revenue += s.revenue;
     t.sketches.push(...s.sketches);
-    if (!groups.keptTotal) t.kept.push(...s.kept);
+    if (!groups.totalUnion) t.cached.push(...s.cached);
   }
-  if (groups.keptTotal) t.kept.push(groups.keptTotal);
+  if (groups.totalUnion) t.cached.push(groups.totalUnion);
   return t;
 };
 
 const union = new Union();
-/** Unique clickers of summed rows: their sketches and kept unions merged. */
+/** Unique clickers of summed rows: their sketches and cached unions merged. */
 function clickersOf(s: Sums): number {
   for (const x of s.sketches) union.addFramed(x);
-  if (s.kept.length === 1) return union.estimateWith(s.kept[0]);
-  for (const k of s.kept) union.addKept(k);
+  if (s.cached.length === 1) return union.estimateWith(s.cached[0]);
+  for (const k of s.cached) union.addMerged(k);
   return union.estimate();
 }
 
 /**
  * What an ads report depends on besides the rollups, as one text: `figures;names`, the tenant's counters in
- * `ad_report_stamps` (kept by triggers). The figures part moves with what the sums are computed from
+ * `ad_report_stamps` (cached by triggers). The figures part moves with what the sums are computed from
  * (a material's or position's `report_version`: position, advertiser, pricing, price, booking,
- * fallback; a created or deleted row): the kept period sums and monthly lists depend on it alone (`figuresPart`). The
+ * fallback; a created or deleted row): the cached period sums and monthly lists depend on it alone (`figuresPart`). The
  * names part moves with any write to the materials, positions and advertisers: a whole answer, which shows their
  * names, depends on both. A tenant nothing was written for yet has no row: `0;0`.
  */
 export const adsStamp = (tenant: number) =>
   sql`coalesce((select figures::text || ';' || names::text from ad_report_stamps where tenant = ${tenant}), '0;0')`;
 
-/** The part of an `adsStamp` the kept sums depend on: the materials' and positions' figures. */
+/** The part of an `adsStamp` the cached sums depend on: the materials' and positions' figures. */
 export const figuresPart = (stamp: string) => stamp.split(';')[0];
 
-/** Kept sums of the days before yesterday, per database handle (`periodSums`). */
-const keptSums = keptPerDb<Map<string, Sums>>(MAX_KEPT_SUMS);
+/** Cached sums of the days before yesterday, per database handle (`periodSums`). */
+const sumCache = cachePerDb<Map<string, Sums>>(MAX_CACHED_SUMS);
 /** Whole periods' sums (`periodSums`), read-only to their readers, per database handle. */
-const keptWhole = keptPerDb<GroupSums>(MAX_KEPT_WHOLE);
-/** The union of every group's kept clickers, per kept part (`periodSums`): the totals row's estimate starts from it. */
-const keptTotals = new WeakMap<Map<string, Sums>, KeptSketch>();
+const wholeCache = cachePerDb<GroupSums>(MAX_CACHED_WHOLE);
+/** The union of every group's cached clickers, per cached part (`periodSums`): the totals row's estimate starts from it. */
+const totalUnions = new WeakMap<Map<string, Sums>, MergedSketch>();
 
-/** Groups' sums from `periodSums`, with the union of their kept clickers when one was kept. */
-export type GroupSums = Map<string, Sums> & { keptTotal?: KeptSketch };
+/** Groups' sums from `periodSums`, with the union of their cached clickers when one was cached. */
+export type GroupSums = Map<string, Sums> & { totalUnion?: MergedSketch };
 
 /**
- * `groupSums` over a period, the days before yesterday read once and kept: a day's object rows change only when the
+ * `groupSums` over a period, the days before yesterday read once and cached: a day's object rows change only when the
  * rollup recomputes that day itself (`stat_rolled_days.day_gen`), so while no day of them is
  * recomputed and nothing they are computed from changes (`figuresPart` of `adsStamp`), their sums and the union of their
  * clickers' sketches per group stay as they were (with their union over every group, for the totals row). The late
- * days up to yesterday (`LATE_DAYS`: late events for them are common) are kept apart under their own stamp, and
- * each read adds today's rows (the rollup runs every minute on today); the sum of the three is kept too, under the
- * three stamps, until the next rollup of today. A period that ends before that is kept whole.
+ * days up to yesterday (`LATE_DAYS`: late events for them are common) are cached apart under their own stamp, and
+ * each read adds today's rows (the rollup runs every minute on today); the sum of the three is cached too, under the
+ * three stamps, until the next rollup of today. A period that ends before that is cached whole.
  */
 export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupSums> {
-  // Kept up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
-  const keptTo = q.today ? addDays(q.today, -1 - LATE_DAYS) : null;
-  if (!keptTo || keptTo < q.period.from) return groupSums(db, q);
-  const older = { from: q.period.from, to: minDay(q.period.to, keptTo) };
-  // The late days (to yesterday) are kept apart with their own stamp: a rollup of today leaves them as they were,
+  // Cached up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
+  const cachedTo = q.today ? addDays(q.today, -1 - LATE_DAYS) : null;
+  if (!cachedTo || cachedTo < q.period.from) return groupSums(db, q);
+  const older = { from: q.period.from, to: minDay(q.period.to, cachedTo) };
+  // The late days (to yesterday) are cached apart with their own stamp: a rollup of today leaves them as they were,
   // and the next read reads today's rows only.
   const yesterday = addDays(q.today!, -1);
   const late =
@@ -312,7 +318,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   )[0];
   const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
   const figures = figuresPart(String(stamps?.version ?? ''));
-  // The whole period's sums, kept under all three parts' stamps: a read after an edit that leaves the figures as they
+  // The whole period's sums, cached under all three parts' stamps: a read after an edit that leaves the figures as they
   // were (a rename, a link, a pause) relabels them without reading today's rows again.
   const wholeKey = JSON.stringify([
     ...scope,
@@ -324,30 +330,30 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
     stamps?.new_gen,
     figures,
   ]);
-  const whole = keptWhole.get(db, wholeKey);
+  const whole = wholeCache.get(db, wholeKey);
   if (whole) return whole;
   const fresh = newer ? await groupSums(db, { ...q, period: newer }) : new Map<string, Sums>();
   const key = JSON.stringify([...scope, older, stamps?.gen, figures]);
-  const kept = await keptSums.orRead(db, key, async () => {
+  const cached = await sumCache.orRead(db, key, async () => {
     const read = new Map<string, Sums>();
     for (const [k, s] of await groupSums(db, { ...q, period: older })) {
       for (const x of s.sketches) union.addFramed(x);
-      read.set(k, { ...s, sketches: [], kept: [union.keep()] });
+      read.set(k, { ...s, sketches: [], cached: [union.merged()] });
     }
-    for (const s of read.values()) union.addKept(s.kept[0]);
-    keptTotals.set(read, union.keep());
+    for (const s of read.values()) union.addMerged(s.cached[0]);
+    totalUnions.set(read, union.merged());
     return read;
   });
   // The late days' sums as read, their sketches as stored (few: merged at the estimate with today's).
   const lateSums = late
-    ? await keptSums.orRead(db, JSON.stringify([...scope, 'late', late, stamps?.late_gen, figures]), () =>
+    ? await sumCache.orRead(db, JSON.stringify([...scope, 'late', late, stamps?.late_gen, figures]), () =>
         groupSums(db, { ...q, period: late }),
       )
     : new Map<string, Sums>();
   const out: GroupSums = new Map<string, Sums>();
-  out.keptTotal = keptTotals.get(kept);
-  for (const k of new Set([...kept.keys(), ...lateSums.keys(), ...fresh.keys()])) {
-    const a = kept.get(k) ?? empty();
+  out.totalUnion = totalUnions.get(cached);
+  for (const k of new Set([...cached.keys(), ...lateSums.keys(), ...fresh.keys()])) {
+    const a = cached.get(k) ?? empty();
     const y = lateSums.get(k) ?? empty();
     const b = fresh.get(k) ?? empty();
     out.set(k, {
@@ -356,10 +362,10 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
       clicks: a.clicks + y.clicks + b.clicks,
       revenue: a.revenue + y.revenue + b.revenue,
       sketches: y.sketches.length ? [...y.sketches, ...b.sketches] : b.sketches,
-      kept: a.kept,
+      cached: a.cached,
     });
   }
-  keptWhole.set(db, wholeKey, out);
+  wholeCache.set(db, wholeKey, out);
   return out;
 }
 
@@ -449,7 +455,7 @@ export async function adReport(
   },
 ) {
   const q = { ...base, group };
-  // Read once for every kept part this report uses.
+  // Read once for every cached part this report uses.
   if (q.today && q.version === undefined) q.version = await adsVersion(db, q.tenant);
   const [groups, days] = await Promise.all([
     periodSums(db, q),
@@ -548,10 +554,10 @@ type AdQuery = z.infer<typeof queries.material> &
   z.infer<typeof queries.advertiser>;
 
 /**
- * One ads report as its route serves it (`query`'s period resolved), kept between identical reads while no day of the
+ * One ads report as its route serves it (`query`'s period resolved), cached between identical reads while no day of the
  * periods is rolled up again and no material, position or advertiser changed (every write to them moves the stamp,
  * `adsStamp`). An edit that leaves the figures as they were (a name, a link, a pause) recomputes the answer from the
- * kept period sums, which depend on the figures part of the stamp only (`figuresPart`). Read again by the rollup
+ * cached period sums, which depend on the figures part of the stamp only (`figuresPart`). Read again by the rollup
  * timer after each run while operators read it (warm-reads.ts).
  */
 async function adReportAnswer(
@@ -601,8 +607,8 @@ async function adReportAnswer(
     q.adId,
     opts,
   ]);
-  // The materials' version read for the stamp serves the report's kept parts too (`adsVersion`).
-  return kept(db, { tenant, span, also }, key, (version) =>
+  // The materials' version read for the stamp serves the report's cached parts too (`adsVersion`).
+  return cachedAnswer(db, { tenant, span, also }, key, (version) =>
     adReport(db, { tenant, timeZone, period, scope, today, version }, group, opts),
   );
 }
@@ -619,7 +625,7 @@ const servedReports = Object.fromEntries(
   ReturnType<typeof replayable<AdQuery & Period, Awaited<ReturnType<typeof adReportAnswer>>>>
 >;
 
-/** The ads reports, mounted at /app/admin/ad/reports (issue #13): they read only the rollups. */
+/** The ads reports, mounted at /app/admin/ad/reports: they read only the rollups. */
 export function adReportRoutes() {
   const app = new OpenAPIHono<AppEnv>();
   const names = Object.keys(queries) as Name[];

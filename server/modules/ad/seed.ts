@@ -3,7 +3,7 @@ import { AD_PRICING } from '../../../common/ad';
 import { addDays, dayOf, dayStart } from '../../../common/period';
 import type { Db } from '../../db/types';
 import { rng } from '../../seed/random';
-import { ingest, timeZoneOf } from '../statistics/ingest';
+import { ingest, timeZoneOf } from '../statistics/reporting';
 import { touchAds } from './routes';
 import { adAdvertisers, adPositions, ads } from './schema';
 
@@ -28,7 +28,7 @@ const DOMAINS = [
 ];
 
 /**
- * Sample ads (issue #13): four advertisers, five positions each with a house fallback, about forty materials over
+ * Sample ads: four advertisers, five positions each with a house fallback, about forty materials over
  * every type, pricing model and state, and a month of their impressions, clicks and signups sent through the
  * statistics ingestion; `seed()` rolls every seeder's events up once at the end, so the reports have figures.
  */

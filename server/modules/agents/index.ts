@@ -5,7 +5,7 @@ import { seedAgents } from './seed';
 import { agentStatRoutes } from './stat';
 
 /**
- * Channel agents (issue #16; SPEC.md §2 /agents): agents with their channel codes, bound domains, commission and
+ * Channel agents (SPEC.md §2 /agents): agents with their channel codes, bound domains, commission and
  * payout details; their stat over the statistics rollups (attribution in statistics/attribution.ts: a visitor's
  * first channel touch wins for the statistics setting `attributionDays`), settlements that freeze periods, and the
  * traffic-quality flags. See CONTRACT.md.

@@ -3,11 +3,17 @@ import { addDays, type Period } from '../../../common/period';
 import { eachRow } from '../../db/each-row';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { ATTRIBUTED_SUMS, blockPairs } from '../statistics/attributed-blocks';
-import { RETURN_DAYS } from '../statistics/attribution';
-import { cover } from '../statistics/blocks';
-import { keptPerDb, LATE_DAYS } from '../statistics/report-cache';
-import { type KeptSketch, SketchArena, Union } from '../statistics/sketch';
+import {
+  ATTRIBUTED_SUMS,
+  blockPairs,
+  cachePerDb,
+  cover,
+  LATE_DAYS,
+  type MergedSketch,
+  RETURN_DAYS,
+  SketchArena,
+  Union,
+} from '../statistics/reporting';
 
 /**
  * Each channel's figures over a period for the all-agents stat, read over aligned blocks of days
@@ -16,16 +22,16 @@ import { type KeptSketch, SketchArena, Union } from '../statistics/sketch';
  * and sketches merge (register-wise maximum) the same over blocks as over days, so the figures are the ones every
  * day's rows give.
  *
- * With `keep` (the stat's route), what a period's older days give is kept between reads, since the rollup that runs
+ * With `cache` (the stat's route), what a period's older days give is cached between reads, since the rollup that runs
  * every minute rewrites only the last days. A rollup of day d rewrites d's sketches, and the sums of d and of the
  * `RETURN_DAYS` days before it (their idle and retained counts); it marks the days whose sums it rewrote (`gen` of
  * `stat_rolled_days`) and the day whose sketches it rewrote (`day_gen`). So:
- * - the sums of the days before the period's last `RETURN_DAYS + 1` are kept with the newest `gen` over them;
+ * - the sums of the days before the period's last `RETURN_DAYS + 1` are cached with the newest `gen` over them;
  * - the union of the sketches of the days before its last day, channel by channel, with the newest `day_gen`;
  * - each a day earlier still (`LATE_DAYS`: late events for yesterday are common, and would start the reading over);
- *   the sketches of those late days are kept apart, channel by channel, with the newest `day_gen` over them;
+ *   the sketches of those late days are cached apart, channel by channel, with the newest `day_gen` over them;
  * - the next read reads only the pieces of the days after those (after a rollup of today: today's), and adds or
- *   merges (`Union.estimateWith`: only the registers read are looked up in the kept union).
+ *   merges (`Union.estimateWith`: only the registers read are looked up in the cached union).
  * A rollup of an older day changes a stamp: the next read reads every piece again. So the figures are always the ones
  * all the pieces give; only where the reading starts differs.
  */
@@ -55,17 +61,17 @@ export interface ChannelFigures {
   addresses: number;
 }
 
-interface KeptSums {
+interface CachedSums {
   /** Per channel: the older days' sums, their matured figures, the older settled days' live sums. */
   sums: Map<string, { period: number[]; matured: number[]; settled: number[] }>;
 }
-interface KeptUnions {
-  unions: Map<string, { v: KeptSketch; a: KeptSketch }>;
+interface CachedUnions {
+  unions: Map<string, { v: MergedSketch; a: MergedSketch }>;
 }
 
-/** Kept parts per database handle (several periods, several tenants), least recently used dropped first. */
-export const MAX_KEPT_PARTS = 32;
-const keptParts = keptPerDb<KeptSums | KeptUnions>(MAX_KEPT_PARTS);
+/** Cached parts per database handle (several periods, several tenants), least recently used dropped first. */
+export const MAX_CACHED_PARTS = 32;
+const partCache = cachePerDb<CachedSums | CachedUnions>(MAX_CACHED_PARTS);
 
 const num = (v: unknown) => Number(v ?? 0);
 const keysOf = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `${kind}${i}`);
@@ -89,14 +95,14 @@ const addTo = (a: number[], b: number[]) => {
   return a;
 };
 
-// Sketches as the base64 text PostgreSQL keeps beside them, read row by row into one buffer
+// Sketches as the base64 text PostgreSQL caches beside them, read row by row into one buffer
 // (`eachRow`, `SketchArena`): node-postgres reads every value as text, and encoding the sketches on each read made the
 // database do the work again for every stat; one value framing every piece came slower still (PostgreSQL's base64 of a large
 // value, node-postgres's parsing of one large message).
 const B64 = sql.raw('visitors64 as visitors, addresses64 as addresses');
 
 type Piece = { level: number; start: string };
-/** Which part of the period a sketch row is of: the older days (kept), the late days (kept apart), the last day. */
+/** Which part of the period a sketch row is of: the older days (cached), the late days (cached apart), the last day. */
 type Part = 'o' | 'y' | 'n';
 function sketchesSql(tenant: number, pieces: Piece[], part: Part): SQL[] {
   const days = pieces.filter((x) => x.level === 0).map((x) => sql`${x.start}::date`);
@@ -132,20 +138,20 @@ function byChannel(rows: SketchRow[], part: Part) {
  */
 export async function periodFigures(
   db: Executor,
-  at: { tenant: number; period: Period; maturedTo: string; keep: boolean },
+  at: { tenant: number; period: Period; maturedTo: string; cache: boolean },
 ): Promise<Map<string, ChannelFigures>> {
-  const { tenant, period, maturedTo, keep } = at;
-  // What is kept ends `LATE_DAYS` earlier than the rollups of today alone would allow (late events for yesterday).
+  const { tenant, period, maturedTo, cache } = at;
+  // What is cached ends `LATE_DAYS` earlier than the rollups of today alone would allow (late events for yesterday).
   const recentFrom = addDays(period.to, -RETURN_DAYS - LATE_DAYS);
   const olderTo = addDays(recentFrom, -1);
   const unionsTo = addDays(period.to, -1 - LATE_DAYS);
   const lateTo = addDays(period.to, -1);
-  const splitSums = keep && period.from < recentFrom;
-  const splitSketches = keep && period.from <= unionsTo;
-  // The late days (between the kept union and the last day) have their sketches kept apart, per channel, with the
+  const splitSums = cache && period.from < recentFrom;
+  const splitSketches = cache && period.from <= unionsTo;
+  // The late days (between the cached union and the last day) have their sketches cached apart, per channel, with the
   // newest `day_gen` over them: a rollup of today leaves them, and the next read reads the last day's sketches only.
   const splitLate = splitSketches && LATE_DAYS > 0;
-  // The matured part (to `maturedTo`, a week before today) is the older days' matured figures, kept, and those of the
+  // The matured part (to `maturedTo`, a week before today) is the older days' matured figures, cached, and those of the
   // days after them up to `maturedTo`, read; unless it ends before the older days do (a period long past).
   const maturedSplit = splitSums && maturedTo >= olderTo;
   // The stamps, and the settled periods within this one (clipped to it), read at once. The sketches depend on the
@@ -168,22 +174,22 @@ export async function periodFigures(
   settlementsRead.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
   const stamp = await stampRead;
   let unionsKey = '';
-  let keptUnions: KeptUnions | undefined;
+  let cachedUnions: CachedUnions | undefined;
   let lateKey = '';
-  let keptLate: KeptUnions | undefined;
+  let cachedLate: CachedUnions | undefined;
   if (splitSketches) {
     unionsKey = `u|${tenant}|${period.from}|${unionsTo}|${stamp?.day_gen ?? 0}`;
-    keptUnions = keptParts.get(db, unionsKey) as KeptUnions | undefined;
+    cachedUnions = partCache.get(db, unionsKey) as CachedUnions | undefined;
     if (splitLate) {
       lateKey = `y|${tenant}|${addDays(unionsTo, 1)}|${lateTo}|${stamp?.late_gen ?? 0}`;
-      keptLate = keptParts.get(db, lateKey) as KeptUnions | undefined;
+      cachedLate = partCache.get(db, lateKey) as CachedUnions | undefined;
     }
   }
   const sketchParts = [
-    // Split, the kept union ends at the late days (or just before the last day, without any): the last day is read.
+    // Split, the cached union ends at the late days (or just before the last day, without any): the last day is read.
     ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), 'n'),
-    ...(splitLate && !keptLate ? sketchesSql(tenant, cover(addDays(unionsTo, 1), lateTo), 'y') : []),
-    ...(splitSketches && !keptUnions ? sketchesSql(tenant, cover(period.from, unionsTo), 'o') : []),
+    ...(splitLate && !cachedLate ? sketchesSql(tenant, cover(addDays(unionsTo, 1), lateTo), 'y') : []),
+    ...(splitSketches && !cachedUnions ? sketchesSql(tenant, cover(period.from, unionsTo), 'o') : []),
   ];
   const v = new Union();
   const a = new Union();
@@ -214,11 +220,11 @@ export async function periodFigures(
         .map((x) => ({ ...x, from: x.from > recentFrom ? x.from : recentFrom }))
     : settlements;
   let sumsKey = '';
-  let keptSums: KeptSums | undefined;
+  let sumCache: CachedSums | undefined;
   if (splitSums) {
     const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
     sumsKey = `s|${tenant}|${period.from}|${olderTo}|${stamp?.gen ?? 0}|${settled}`;
-    keptSums = keptParts.get(db, sumsKey) as KeptSums | undefined;
+    sumCache = partCache.get(db, sumsKey) as CachedSums | undefined;
   }
   // The days whose sums are read ('n'). The matured part is those of them up to `maturedTo` when it starts with them:
   // they less the days after `maturedTo` ('x'; sums subtract), fewer pieces than covering it apart ('m'), which is
@@ -226,7 +232,7 @@ export async function periodFigures(
   const nFrom = splitSums ? recentFrom : period.from;
   const maturedWithin = (!splitSums || maturedSplit) && maturedTo >= nFrom;
   const pieces = [
-    ...(splitSums && !keptSums ? cover(period.from, olderTo).map((p) => ({ kind: 'o', ...p })) : []),
+    ...(splitSums && !sumCache ? cover(period.from, olderTo).map((p) => ({ kind: 'o', ...p })) : []),
     ...cover(nFrom, period.to).map((p) => ({ kind: 'n', ...p })),
     ...(maturedWithin
       ? maturedTo < period.to
@@ -238,7 +244,7 @@ export async function periodFigures(
   ];
   const settledPieces = [
     ...settledNewer.flatMap((x) => cover(x.from, x.to).map((p) => ({ kind: 'l', channel: x.channel, ...p }))),
-    ...(splitSums && !keptSums
+    ...(splitSums && !sumCache
       ? settledOlder.flatMap((x) =>
           cover(x.from, x.to).map((p) => ({ kind: 'lo', channel: x.channel, ...p })),
         )
@@ -299,54 +305,54 @@ export async function periodFigures(
     a.add(bytes, row.a, row.aEnd);
   };
 
-  if (splitSums && !keptSums) {
-    keptSums = { sums: new Map() };
+  if (splitSums && !sumCache) {
+    sumCache = { sums: new Map() };
     for (const r of sumRows)
-      keptSums.sums.set(String(r.channel), {
+      sumCache.sums.set(String(r.channel), {
         period: sumsOf(r, KEYS.o, P.amount),
         matured: sumsOf(r, KEYS.om, -1),
         settled: sumsOf(r, KEYS.lo, 3),
       });
-    keptParts.set(db, sumsKey, keptSums);
+    partCache.set(db, sumsKey, sumCache);
   }
-  const keepPart = (part: Part, key: string) => {
-    const kept: KeptUnions = { unions: new Map() };
+  const partOf = (part: Part, key: string) => {
+    const cached: CachedUnions = { unions: new Map() };
     for (const [channel, list] of byChannel(sketchRows, part)) {
       for (const i of list) addRow(sketchRows[i]);
-      kept.unions.set(channel, { v: v.keep(), a: a.keep() });
+      cached.unions.set(channel, { v: v.merged(), a: a.merged() });
     }
-    keptParts.set(db, key, kept);
-    return kept;
+    partCache.set(db, key, cached);
+    return cached;
   };
-  if (splitSketches && !keptUnions) keptUnions = keepPart('o', unionsKey);
-  if (splitLate && !keptLate) keptLate = keepPart('y', lateKey);
+  if (splitSketches && !cachedUnions) cachedUnions = partOf('o', unionsKey);
+  if (splitLate && !cachedLate) cachedLate = partOf('y', lateKey);
 
   const out = new Map<string, ChannelFigures>();
   const rowOf = new Map(sumRows.map((r) => [String(r.channel), r]));
   const newerRows = byChannel(sketchRows, 'n');
   const channels = new Set([
-    ...(keptSums?.sums.keys() ?? []),
-    ...(keptUnions?.unions.keys() ?? []),
-    ...(keptLate?.unions.keys() ?? []),
+    ...(sumCache?.sums.keys() ?? []),
+    ...(cachedUnions?.unions.keys() ?? []),
+    ...(cachedLate?.unions.keys() ?? []),
     ...rowOf.keys(),
     ...newerRows.keys(),
   ]);
   for (const channel of channels) {
     const r = rowOf.get(channel) ?? {};
-    const k = keptSums?.sums.get(channel);
+    const k = sumCache?.sums.get(channel);
     const sums = sumsOf(r, KEYS.n, P.amount);
     const settled = sumsOf(r, KEYS.l, 3);
     if (k) {
       addTo(sums, k.period);
       addTo(settled, k.settled);
     }
-    const late = keptLate?.unions.get(channel);
+    const late = cachedLate?.unions.get(channel);
     if (late) {
-      v.addKept(late.v);
-      a.addKept(late.a);
+      v.addMerged(late.v);
+      a.addMerged(late.a);
     }
     for (const i of newerRows.get(channel) ?? []) addRow(sketchRows[i]);
-    const u = keptUnions?.unions.get(channel);
+    const u = cachedUnions?.unions.get(channel);
     out.set(channel, {
       period: sums,
       matured: maturedSplit && k ? addTo(sumsOf(r, KEYS.m, -1), k.matured) : sumsOf(r, KEYS.m, -1),

@@ -3,8 +3,7 @@ import type { AgentModel } from '../../../common/agents';
 import { addDays, dayOf } from '../../../common/period';
 import type { Db } from '../../db/types';
 import { SEED_DOMAIN_CHANNELS } from '../../seed/channels';
-import { timeZoneOf } from '../statistics/ingest';
-import { runRollup } from '../statistics/rollup';
+import { runRollup, timeZoneOf } from '../statistics/reporting';
 import { agents } from './schema';
 import { settlePeriod } from './stat';
 

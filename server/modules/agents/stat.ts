@@ -26,13 +26,17 @@ import { tenantOf } from '../../core/tenant';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
-import { RETURN_DAYS } from '../statistics/attribution';
-import { timeZoneOf } from '../statistics/ingest';
-import { kept } from '../statistics/report-cache';
-import { MARKED_DAYS } from '../statistics/rollup';
-import { dayParam, periodOf } from '../statistics/routes';
-import { estimateStored, storedSketch } from '../statistics/sketch';
-import { replayable } from '../statistics/warm-reads';
+import {
+  cachedAnswer,
+  dayParam,
+  estimateStored,
+  MARKED_DAYS,
+  periodOf,
+  RETURN_DAYS,
+  replayable,
+  storedSketch,
+  timeZoneOf,
+} from '../statistics/reporting';
 import { P, periodFigures } from './period-figures';
 import { agentSettledDays, agentSettlements, agents } from './schema';
 
@@ -176,12 +180,12 @@ const NO_SUMS = [0, 0, 0, 0, 0, 0, 0];
  * matured part (quality) and each settled period within it are covered by their largest aligned blocks (`cover`),
  * about 2·log2(days) pieces each, level 0 being the daily rows. Sums add up and sketches merge the same over blocks as
  * over days, so the answer is the one every day's rows give. Unique visitors and addresses: `channelUniques`, which
- * with `keep` (the route) keeps the union of the period's older pieces between reads.
+ * with `cache` (the route) caches the union of the period's older pieces between reads.
  */
 export async function allAgentsStat(
   db: Executor,
   at: { tenant: number; period: Period; today: string },
-  { keep = false }: { keep?: boolean } = {},
+  { cache = false }: { cache?: boolean } = {},
 ): Promise<Omit<AllAnswer, 'list'> & { list: AllAnswer['list'] }> {
   const { tenant, period, today } = at;
   const matured = maturedUntil(today);
@@ -198,7 +202,7 @@ export async function allAgentsStat(
           sum(recharge_amount) as s_amount, sum(commission) as s_commission
         from agent_settled_days where tenant = ${tenant} and ${inPeriod} group by agent_id`)
       .then((r) => rowsOf<Record<string, unknown>>(r)),
-    periodFigures(db, { tenant, period, maturedTo, keep }),
+    periodFigures(db, { tenant, period, maturedTo, cache }),
     db
       .execute(sql`select day::text as day, page_views as pv, signups, payers, recharge_amount as amount
         from stat_attributed_totals where tenant = ${tenant} and ${inPeriod}`)
@@ -565,7 +569,7 @@ const settlementToApi = (s: typeof agentSettlements.$inferSelect) => ({
   settledAt: new Date(s.settledAt).toISOString(),
 });
 
-/** What a kept answer of the agents' stat depends on besides the rollups: the agents and their settlements. */
+/** What a cached answer of the agents' stat depends on besides the rollups: the agents and their settlements. */
 const agentsStamp = (
   tenant: number,
 ) => sql`(select count(*) || ':' || coalesce(sum(version), 0) || ':' || coalesce(max(id), 0)
@@ -696,11 +700,11 @@ export async function settlePeriod(
 }
 
 /**
- * The all-agents stat as the route serves it, kept between reads (report-cache.ts), and read again by the rollup timer
+ * The all-agents stat as the route serves it, cached between reads (report-cache.ts), and read again by the rollup timer
  * after each run while operators read it (warm-reads.ts). The answer is shared by every read: never changed.
  */
 const allAgentsAnswer = (db: Executor, tenant: number, period: Period, today: string) =>
-  kept(
+  cachedAnswer(
     db,
     {
       tenant,
@@ -708,7 +712,7 @@ const allAgentsAnswer = (db: Executor, tenant: number, period: Period, today: st
       also: agentsStamp(tenant),
     },
     `agents:${tenant}:${period.from}:${period.to}:${today}`,
-    () => allAgentsStat(db, { tenant, period, today }, { keep: true }),
+    () => allAgentsStat(db, { tenant, period, today }, { cache: true }),
     { readOnly: true }, // filtered, sorted and paged into new arrays by the route; no row is changed
   );
 const servedAllAgents = replayable('agents.all', (db, tenant, period: Period, { today }) =>

@@ -5,7 +5,7 @@ import { auditRoutes } from './routes';
 export { purgeExpiredAudit } from './purge';
 
 /**
- * The audit log (issue #52, API /app/admin/setting/audit; SPA /setting/audit): read by admins, written by every
+ * The audit log (API /app/admin/setting/audit; SPA /setting/audit): read by admins, written by every
  * mutating admin route through server/core/audit.ts, purged past its retention by the Node server (docs/audit.md).
  */
 export default defineModule({

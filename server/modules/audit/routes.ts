@@ -54,7 +54,7 @@ const retentionDays = z.number().int().min(7).max(3650);
 
 const toApi = (r: typeof auditLog.$inferSelect) => ({ ...r, at: r.at.toISOString() });
 
-/** `/app/admin/setting/audit` (issue #52): the log with its filters, one entry, the sections, and the retention. */
+/** `/app/admin/setting/audit`: the log with its filters, one entry, the sections, and the retention. */
 export function auditRoutes(modules: readonly ServerModule[]) {
   const app = new OpenAPIHono<AppEnv>();
   const base = { tags, security, middleware: can('audit.settings') };

@@ -1,7 +1,7 @@
 import { bigserial, index, integer, jsonb, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 /**
- * The audit log (issue #52, migration 0185): one row per mutating admin action, written in the action's own
+ * The audit log: one row per mutating admin action, written in the action's own
  * transaction by server/core/audit.ts. The database refuses UPDATE, TRUNCATE and any DELETE but zg_audit_purge's.
  */
 export const auditLog = pgTable(

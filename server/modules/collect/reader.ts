@@ -1,14 +1,18 @@
 import { richTextToPlain } from '../../../common/rich-text';
+import type { SourceKind } from './schema';
 
 /**
- * Reading a resource site's provide API answer (MacCMS's `api.php/provide/vod/`), JSON or XML (`at=xml`), into one
- * shape. The site is not trusted: everything is bounded here (lengths, counts, ids), and anything that is not the
+ * Reading a resource site's provide API answer (MacCMS's `api.php/provide/vod/`, `…/art/` or `…/actor/`), JSON or
+ * XML (`at=xml`), into one shape. The site is not trusted: everything is bounded here (lengths, counts, ids), and anything that is not the
  * expected shape is a `ReadFailure` with a stable reason the run reports in the operator's language.
  *
  * JSON: `{code, msg, page, pagecount, limit, total, list: [{vod_id, vod_name, type_id, type_name, vod_pic, vod_year,
  * vod_content, vod_remarks, vod_play_from, vod_play_url, vod_time}], class: [{type_id, type_pid, type_name}]}`.
  * XML: `<rss><list page pagecount pagesize recordcount><video><id/><tid/><name/><type/><pic/><year/><note/><des/>
  * <dl><dd flag="code">episodes</dd>…</dl></video>…</list><class><ty id="1">name</ty>…</class></rss>`.
+ * Articles and performers: the same envelope, their items' fields named `art_*` / `actor_*` (MacCMS serves them as
+ * JSON only; our XML has `<art>` / `<actor>` items with one child per field, its prefix dropped: `<name>`, `<pic>`,
+ * `<author>`, `<content>`…), read by the field table `FIELDS` below.
  */
 
 /** An id MacCMS hands out (an auto-increment integer), within PostgreSQL's integer. */
@@ -23,6 +27,8 @@ export const MAX_COVER = 512;
 export const MAX_TYPE_NAME = 64;
 /** A `vod_play_url` longer than this is cut before it is read (it still yields at most MAX_LINES × MAX_EPISODES). */
 const MAX_PLAY_TEXT = 512 * 1024;
+/** An article's pages (`art_content`) are cut here: a page of the provide API is itself capped (MAX_PAGE_BYTES). */
+export const MAX_ART_TEXT = 4 * 1024 * 1024;
 
 export type ReadFailureReason = 'notJson' | 'notXml' | 'shape' | 'remoteError';
 
@@ -53,7 +59,95 @@ export interface RemoteItem {
   remarks: string;
   playFrom: string;
   playUrl: string;
+  /** An article's: its author, its pages' HTML and their titles (each joined by `$$$`), its tags. */
+  author: string;
+  content: string;
+  pageTitles: string;
+  tags: string;
+  /** A performer's: aliases (comma-separated), area (`日本`…), height, birthday as the site writes them. */
+  aliases: string;
+  area: string;
+  height: string;
+  birthday: string;
 }
+
+type TextField = Exclude<keyof RemoteItem, 'remoteId' | 'typeId'>;
+
+/**
+ * Each kind's item fields: ours ← [the JSON name, the XML element, the longest kept]. A field a kind lacks is ''.
+ * A performer's description is `actor_content`, or `actor_blurb` when that is empty (`blurb` below).
+ */
+const FIELDS: Record<SourceKind, Partial<Record<TextField | 'blurb', [string, string, number]>>> = {
+  vod: {
+    title: ['vod_name', 'name', MAX_TITLE * 2],
+    typeName: ['type_name', 'type', MAX_TYPE_NAME],
+    cover: ['vod_pic', 'pic', MAX_COVER * 2],
+    year: ['vod_year', 'year', 16],
+    description: ['vod_content', 'des', MAX_DESCRIPTION * 4],
+    remarks: ['vod_remarks', 'note', 64],
+  },
+  art: {
+    title: ['art_name', 'name', MAX_TITLE * 2],
+    typeName: ['type_name', 'type', MAX_TYPE_NAME],
+    cover: ['art_pic', 'pic', MAX_COVER * 2],
+    description: ['art_blurb', 'blurb', MAX_DESCRIPTION * 4],
+    remarks: ['art_remarks', 'remarks', 64],
+    author: ['art_author', 'author', 256],
+    content: ['art_content', 'content', MAX_ART_TEXT],
+    pageTitles: ['art_title', 'title', 256 * 1024],
+    tags: ['art_tag', 'tag', 2048],
+  },
+  actor: {
+    title: ['actor_name', 'name', MAX_TITLE * 2],
+    typeName: ['type_name', 'type', MAX_TYPE_NAME],
+    cover: ['actor_pic', 'pic', MAX_COVER * 2],
+    description: ['actor_content', 'content', MAX_DESCRIPTION * 16],
+    blurb: ['actor_blurb', 'blurb', MAX_DESCRIPTION * 4],
+    tags: ['actor_tag', 'tag', 2048],
+    aliases: ['actor_alias', 'alias', 2048],
+    area: ['actor_area', 'area', 64],
+    height: ['actor_height', 'height', 16],
+    birthday: ['actor_birthday', 'birthday', 32],
+  },
+};
+
+/** An item's text fields, all empty: what a kind's reading fills in. */
+export const EMPTY_ITEM: Omit<RemoteItem, 'remoteId' | 'typeId'> = {
+  title: '',
+  typeName: '',
+  cover: '',
+  year: '',
+  description: '',
+  remarks: '',
+  playFrom: '',
+  playUrl: '',
+  author: '',
+  content: '',
+  pageTitles: '',
+  tags: '',
+  aliases: '',
+  area: '',
+  height: '',
+  birthday: '',
+};
+
+/** An item's text fields of `kind`, each read by `read(json name, XML element, longest)`. */
+function fieldsOf(kind: SourceKind, read: (json: string, xml: string, max: number) => string) {
+  const out = { ...EMPTY_ITEM };
+  let blurb = '';
+  for (const [field, [json, xml, max]] of Object.entries(FIELDS[kind]) as [
+    TextField | 'blurb',
+    [string, string, number],
+  ][]) {
+    if (field === 'blurb') blurb = read(json, xml, max);
+    else out[field] = read(json, xml, max);
+  }
+  if (!out.description.trim() && blurb) out.description = blurb;
+  return out;
+}
+
+/** The item element of each kind's XML list. */
+const XML_ITEM: Record<SourceKind, string> = { vod: 'video', art: 'art', actor: 'actor' };
 
 export interface RemotePage {
   page: number;
@@ -77,12 +171,15 @@ const count = (v: unknown, fallback = 0) => {
   return Number.isNaN(n) ? fallback : n;
 };
 
-/** Parses one answer. `format` is the source's; an answer of the other kind is still a failure (not guessed). */
-export function readAnswer(body: string, format: 'json' | 'xml'): RemotePage {
-  return format === 'xml' ? readXml(body) : readJson(body);
+/**
+ * Parses one answer. `format` is the source's; an answer of the other kind is still a failure (not guessed). `kind`
+ * says whose field names its items carry.
+ */
+export function readAnswer(body: string, format: 'json' | 'xml', kind: SourceKind = 'vod'): RemotePage {
+  return format === 'xml' ? readXml(body, kind) : readJson(body, kind);
 }
 
-function readJson(body: string): RemotePage {
+function readJson(body: string, kind: SourceKind): RemotePage {
   let doc: unknown;
   try {
     doc = JSON.parse(body);
@@ -102,16 +199,12 @@ function readJson(body: string): RemotePage {
   const items = list.map((raw): RemoteItem => {
     const v = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     return {
-      remoteId: whole(v.vod_id),
-      title: text(v.vod_name, MAX_TITLE * 2),
+      ...fieldsOf(kind, (json, _xml, max) => text(v[json], max)),
+      remoteId: whole(v[`${kind}_id`]),
       typeId: whole(v.type_id),
-      typeName: text(v.type_name, MAX_TYPE_NAME),
-      cover: text(v.vod_pic, MAX_COVER * 2),
-      year: text(v.vod_year, 16),
-      description: text(v.vod_content, MAX_DESCRIPTION * 4),
-      remarks: text(v.vod_remarks, 64),
-      playFrom: text(v.vod_play_from, 4096),
-      playUrl: text(v.vod_play_url, MAX_PLAY_TEXT),
+      ...(kind === 'vod'
+        ? { playFrom: text(v.vod_play_from, 4096), playUrl: text(v.vod_play_url, MAX_PLAY_TEXT) }
+        : {}),
     };
   });
   const classes = ((d.class ?? []) as unknown[]).slice(0, MAX_CLASSES).flatMap((raw) => {
@@ -211,7 +304,7 @@ function child(inner: string, tag: string, max: number): string {
   return '';
 }
 
-function readXml(body: string): RemotePage {
+function readXml(body: string, kind: SourceKind): RemotePage {
   const trimmed = body.trimStart();
   if (!trimmed.startsWith('<?xml') && !trimmed.startsWith('<rss'))
     throw new ReadFailure('notXml', cut(trimmed, 60));
@@ -222,7 +315,7 @@ function readXml(body: string): RemotePage {
   if (!listEl && !classEl) throw new ReadFailure('shape', 'no list');
   const items: RemoteItem[] = [];
   if (listEl)
-    for (const v of elements(listEl.inner, 'video')) {
+    for (const v of elements(listEl.inner, XML_ITEM[kind])) {
       if (items.length >= MAX_PAGE_ITEMS) throw new ReadFailure('shape', 'too many items on one page');
       // <dl><dd flag="m3u8">…</dd></dl>: each dd a line; joined as vod_play_from / vod_play_url are.
       const froms: string[] = [];
@@ -235,14 +328,9 @@ function readXml(body: string): RemotePage {
           urls.push(cut(elementText(dd.inner), MAX_PLAY_TEXT));
         }
       items.push({
+        ...fieldsOf(kind, (_json, xml, max) => child(v.inner, xml, max)),
         remoteId: whole(child(v.inner, 'id', 24)),
-        title: child(v.inner, 'name', MAX_TITLE * 2),
         typeId: whole(child(v.inner, 'tid', 24)),
-        typeName: child(v.inner, 'type', MAX_TYPE_NAME),
-        cover: child(v.inner, 'pic', MAX_COVER * 2),
-        year: child(v.inner, 'year', 16),
-        description: child(v.inner, 'des', MAX_DESCRIPTION * 4),
-        remarks: child(v.inner, 'note', 64),
         playFrom: froms.join('$$$'),
         playUrl: cut(urls.join('$$$'), MAX_PLAY_TEXT),
       });

@@ -13,6 +13,7 @@ import { createRoute } from '../../core/route';
 import { assertRefs, id, intQuery, iso, rejectUnknownQuery, transaction } from '../../core/shared';
 import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
+import { novelColumns } from '../novel/schema';
 import { outboundAllowList } from '../sys/settings';
 import { KEY_MASK, maskedUrl, splitKey } from './key';
 import {
@@ -33,6 +34,8 @@ import {
   IMAGE_MODES,
   RUN_KINDS,
   RUN_STATUSES,
+  SOURCE_KINDS,
+  type SourceKind,
 } from './schema';
 
 const Source = z
@@ -41,6 +44,8 @@ const Source = z
     name: z.string(),
     /** The base URL: a parameter named like a secret is answered masked. */
     url: z.string(),
+    /** What the site serves (vod, art, actor): fixed when it is added. */
+    kind: z.enum(SOURCE_KINDS),
     /** The site's key: KEY_MASK when one is set (sent back unchanged, the key stays), '' when none. */
     apiKey: z.string(),
     format: z.enum(COLLECT_FORMATS),
@@ -106,6 +111,8 @@ export const sourceRoutes = () => {
     fields,
     create: z.object({
       ...fields,
+      // Its bindings and item records are of this kind: chosen when the source is added, not changed after.
+      kind: z.enum(SOURCE_KINDS).optional().default('vod'),
       apiKey: fields.apiKey.optional().default(''),
       format: fields.format.optional().default('json'),
       trusted: fields.trusted.optional().default(false),
@@ -180,7 +187,8 @@ export const sourceRoutes = () => {
       try {
         const tenant = c.get('deps').config.defaultTenant;
         const r = await testSource(outbound, await outboundAllowList(db, tenant), source);
-        await rememberTypes(db, source.id, r.classes);
+        // A performer site's types are shown, not bound: actresses have no columns.
+        if (source.kind !== 'actor') await rememberTypes(db, source.id, r.classes);
         return ok(c, { ok: true, ...r, error: '' });
       } catch (err) {
         if (!(err instanceof RunFailure)) throw err;
@@ -219,7 +227,7 @@ export const sourceRoutes = () => {
     }),
     async (c) => {
       const source = await mustSource(c, c.req.valid('param').id);
-      const list = await readBindings(c, source.id);
+      const list = await readBindings(c, source);
       return ok(c, { list, unbound: list.filter((b) => !b.bound).length });
     },
   );
@@ -263,8 +271,14 @@ export const sourceRoutes = () => {
         if (b.skipped && b.columnId !== null)
           throw invalidField(`bindings.${i}.columnId`, 'collect.skippedBound');
       });
+      if (source.kind === 'actor' && bindings.length) throw invalidField('bindings', 'collect.actorTypes');
+      // An article site's types bind to novel columns, a video site's to movie columns.
+      const art = source.kind === 'art';
       await transaction(db, async (tx) => {
-        if (columns.length) await assertRefs(tx, movieColumns, movieColumns.id, columns, 'bindings');
+        if (columns.length)
+          await (art
+            ? assertRefs(tx, novelColumns, novelColumns.id, columns, 'bindings')
+            : assertRefs(tx, movieColumns, movieColumns.id, columns, 'bindings'));
         const typeIds = bindings.map((b) => b.remoteTypeId);
         const bindingsOf = async () =>
           typeIds.length
@@ -283,7 +297,7 @@ export const sourceRoutes = () => {
           Object.fromEntries(
             rows.map((r) => [
               String(r.remoteTypeId),
-              { name: r.remoteTypeName, columnId: r.columnId, skipped: r.skipped },
+              { name: r.remoteTypeName, columnId: r.columnId ?? r.novelColumnId, skipped: r.skipped },
             ]),
           );
         const before = byType(await bindingsOf());
@@ -294,13 +308,15 @@ export const sourceRoutes = () => {
               sourceId: source.id,
               remoteTypeId: b.remoteTypeId,
               remoteTypeName: b.remoteTypeName ?? '',
-              columnId: b.columnId,
+              columnId: art ? null : b.columnId,
+              novelColumnId: art ? b.columnId : null,
               skipped: b.skipped,
             })
             .onConflictDoUpdate({
               target: [collectBindings.sourceId, collectBindings.remoteTypeId],
               set: {
-                columnId: b.columnId,
+                columnId: art ? null : b.columnId,
+                novelColumnId: art ? b.columnId : null,
                 skipped: b.skipped,
                 ...(b.remoteTypeName ? { remoteTypeName: b.remoteTypeName } : {}),
               },
@@ -312,7 +328,7 @@ export const sourceRoutes = () => {
           changes: diff(before, byType(await bindingsOf())),
         });
       });
-      const list = await readBindings(c, source.id);
+      const list = await readBindings(c, source);
       return ok(c, { list, unbound: list.filter((x) => !x.bound).length });
     },
   );
@@ -329,19 +345,22 @@ async function mustSource(c: AppContext, sourceId: number) {
   return source;
 }
 
-async function readBindings(c: AppContext, sourceId: number) {
+/** A source's bindings, each with its column's name: a movie column's, or a novel column's for an article site. */
+async function readBindings(c: AppContext, source: { id: number; kind: string }) {
+  const art = source.kind === 'art';
   const rows = await c
     .get('deps')
     .db.select({
       remoteTypeId: collectBindings.remoteTypeId,
       remoteTypeName: collectBindings.remoteTypeName,
-      columnId: collectBindings.columnId,
-      columnName: movieColumns.name,
+      columnId: art ? collectBindings.novelColumnId : collectBindings.columnId,
+      columnName: art ? novelColumns.name : movieColumns.name,
       skipped: collectBindings.skipped,
     })
     .from(collectBindings)
     .leftJoin(movieColumns, eq(movieColumns.id, collectBindings.columnId))
-    .where(eq(collectBindings.sourceId, sourceId))
+    .leftJoin(novelColumns, eq(novelColumns.id, collectBindings.novelColumnId))
+    .where(eq(collectBindings.sourceId, source.id))
     .orderBy(asc(collectBindings.remoteTypeId));
   return rows
     .map((r) => ({ ...r, columnName: r.columnName ?? null, bound: r.skipped || r.columnId !== null }))
@@ -370,6 +389,8 @@ const Run = z
     id: z.number(),
     sourceId: z.number(),
     sourceName: z.string(),
+    /** The source's kind: what the log's ids name (movies, novels or actresses). */
+    sourceKind: z.enum(SOURCE_KINDS),
     kind: z.enum(RUN_KINDS),
     params: z.record(z.string(), z.unknown()),
     dryRun: z.boolean(),
@@ -394,7 +415,7 @@ const Run = z
 
 function runToApi(
   c: AppContext,
-  r: typeof collectRuns.$inferSelect & { sourceName: string | null },
+  r: typeof collectRuns.$inferSelect & { sourceName: string | null; sourceKind: SourceKind },
   withLog: boolean,
 ) {
   const end = r.finishedAt ? new Date(r.finishedAt).getTime() : c.get('deps').clock.now().getTime();
@@ -468,7 +489,7 @@ export const runRoutes = () => {
         page.list.map((r) => r.sourceId),
       );
       return ok(c, {
-        list: page.list.map((r) => runToApi(c, { ...r, sourceName: names.get(r.sourceId) ?? '' }, false)),
+        list: page.list.map((r) => runToApi(c, { ...r, ...sourceOf(names, r.sourceId) }, false)),
         total: page.total,
         totalExact: page.totalExact,
       });
@@ -628,18 +649,23 @@ export const runRoutes = () => {
 };
 
 async function sourceNames(c: AppContext, ids: number[]) {
-  if (!ids.length) return new Map<number, string>();
+  if (!ids.length) return new Map<number, { name: string; kind: SourceKind }>();
   const rows = await c
     .get('deps')
-    .db.select({ id: collectSources.id, name: collectSources.name })
+    .db.select({ id: collectSources.id, name: collectSources.name, kind: collectSources.kind })
     .from(collectSources)
     .where(inArray(collectSources.id, [...new Set(ids)]));
-  return new Map(rows.map((r) => [r.id, r.name]));
+  return new Map(rows.map((r) => [r.id, { name: r.name, kind: r.kind }]));
 }
+
+const sourceOf = (names: Awaited<ReturnType<typeof sourceNames>>, id: number) => {
+  const s = names.get(id);
+  return { sourceName: s?.name ?? '', sourceKind: s?.kind ?? ('vod' as const) };
+};
 
 async function readRun(c: AppContext, runId: number) {
   const [r] = await c.get('deps').db.select().from(collectRuns).where(eq(collectRuns.id, runId));
   if (!r) throw notFound();
   const names = await sourceNames(c, [r.sourceId]);
-  return runToApi(c, { ...r, sourceName: names.get(r.sourceId) ?? '' }, true);
+  return runToApi(c, { ...r, ...sourceOf(names, r.sourceId) }, true);
 }

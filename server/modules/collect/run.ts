@@ -7,6 +7,24 @@ import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor, Tx } from '../../db/types';
 import { outboundAllowList } from '../sys/settings';
+import {
+  type Bindings,
+  boundColumn,
+  type Checked,
+  type Current,
+  checkName,
+  fieldHash,
+  hashesOf,
+  type LogEntry,
+  nameMatch,
+  nonEmpty,
+  type Planned,
+  type Ready,
+  readyItem,
+  type Source,
+  type SourceIds,
+  type Target,
+} from './items';
 import { withoutKey } from './key';
 import {
   cleanCover,
@@ -20,7 +38,14 @@ import {
   readAnswer,
   titleKey,
 } from './reader';
-import { collectRuns, collectSources, type RUN_KINDS } from './schema';
+import { collectRuns, collectSources, type RUN_KINDS, type SourceKind } from './schema';
+import { actorTarget, artTarget } from './targets';
+
+export { fieldHash, type ItemReason, type LogEntry } from './items';
+
+/** What a source of each kind collects into. */
+const targetOf = (kind: SourceKind): Target =>
+  kind === 'art' ? artTarget : kind === 'actor' ? actorTarget : vodTarget;
 
 /**
  * A collection run: pages are fetched one at a time through the outbound guard (no transaction is open while the
@@ -44,29 +69,6 @@ export interface RunParams {
   pageTo?: number;
   keyword?: string;
   ids?: number[];
-}
-
-/** Why an item was skipped or failed: keys the SPA translates (resources.collect.reason.*). */
-export type ItemReason =
-  | 'badId'
-  | 'noTitle'
-  | 'titleTooLong'
-  | 'typeNotBound'
-  | 'typeSkipped'
-  | 'noEpisodes'
-  | 'duplicate'
-  | 'unchanged';
-
-export interface LogEntry {
-  remoteId: number | null;
-  name: string;
-  outcome: 'added' | 'updated' | 'skipped' | 'failed';
-  reason?: ItemReason;
-  /** Fields an operator edited by hand since the last collection: left as they are. */
-  locked?: string[];
-  /** Episode pieces left out, e.g. "badUrl: javascript:…". */
-  problems?: string[];
-  movieId?: number;
 }
 
 /** Run failures: message keys (collect.fail.*) translated when the run is read. */
@@ -99,10 +101,8 @@ export interface RunDeps {
   tenant: number;
 }
 
-type Source = typeof collectSources.$inferSelect;
-
 /** What a request is made from: the source's base URL, its format and its key. */
-type SourceAddress = Pick<Source, 'url' | 'format' | 'apiKey'>;
+type SourceAddress = Pick<Source, 'url' | 'format' | 'apiKey' | 'kind'>;
 
 /**
  * The provide API's URL for one request: the source's base with `ac`, the run's filters, `at=xml` for XML and the
@@ -167,7 +167,7 @@ async function fetchAnswer(
     );
   }
   try {
-    return readAnswer(body.replace(/^\uFEFF/, ''), source.format);
+    return readAnswer(body.replace(/^\uFEFF/, ''), source.format, source.kind);
   } catch (err) {
     if (err instanceof ReadFailure)
       throw new RunFailure(`collect.fail.${err.reason}`, err.detail.slice(0, 200));
@@ -189,20 +189,7 @@ export { RunFailure };
 
 // --- one page's items -----------------------------------------------------------------------------------------
 
-const FIELDS = ['title', 'description', 'cover', 'columnId', 'plays'] as const;
-type Field = (typeof FIELDS)[number];
-
-/** A field's value as a short hash: what collect_items keeps to tell an operator's edit from the last collection. */
-export function fieldHash(value: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 13);
-  }
-  return `${(h1 >>> 0).toString(36)}${(h2 >>> 0).toString(36)}${value.length.toString(36)}`;
-}
+const VOD_FIELDS = ['title', 'description', 'cover', 'columnId', 'plays'] as const;
 
 interface Play {
   code: string;
@@ -211,41 +198,36 @@ interface Play {
 }
 const playsText = (plays: readonly Play[]) => plays.map((p) => `${p.code}\t${p.name}\t${p.path}`).join('\n');
 
-interface Ready {
-  remoteId: number;
+interface VodValues {
   title: string;
-  key: string;
-  year: string;
-  values: { title: string; description: string; cover: string; columnId: number | null };
-  plays: Play[];
+  description: string;
+  cover: string;
+  columnId: number | null;
+}
+const vodTexts = (v: VodValues, plays: readonly Play[]) => ({
+  title: v.title,
+  description: v.description,
+  cover: v.cover,
+  columnId: String(v.columnId ?? ''),
+  plays: playsText(plays),
+});
+
+interface VodData {
+  values: VodValues;
   /** play lines: [code, name, path, line, sort] */
   lines: { code: string; line: number; sort: number; name: string; path: string }[];
-  problems: string[];
-  typeId: number;
-  typeName: string;
 }
 
-type Checked = { ok: true; item: Ready } | { ok: false; entry: LogEntry };
-
-/** Checks one remote item against the bindings: ready to match, or skipped/failed with its reason. */
-function checkItem(raw: RemoteItem, bindings: Bindings): Checked {
-  const name = cleanTitle(raw.title).slice(0, 80);
-  const remoteId =
-    Number.isNaN(raw.remoteId) || raw.remoteId < 1 || raw.remoteId > MAX_REMOTE_ID ? null : raw.remoteId;
-  const fail = (reason: ItemReason, outcome: LogEntry['outcome'] = 'failed'): Checked => ({
-    ok: false,
-    entry: { remoteId, name, outcome, reason },
-  });
-  if (remoteId === null) return fail('badId');
-  const title = cleanTitle(raw.title);
-  if (!title) return fail('noTitle');
-  if ([...title].length > MAX_TITLE) return fail('titleTooLong');
-  const binding = Number.isNaN(raw.typeId) ? undefined : bindings.get(raw.typeId);
-  if (binding?.skipped) return fail('typeSkipped', 'skipped');
-  if (!binding || binding.columnId === null) return fail('typeNotBound', 'skipped');
+/** Checks one remote video against the bindings: ready to match, or skipped/failed with its reason. */
+function checkVod(raw: RemoteItem, bindings: Bindings): Checked<VodData> {
+  const named = checkName(raw, MAX_TITLE);
+  if (!named.ok) return named;
+  const { remoteId, title, name } = named;
+  const bound = boundColumn(raw, bindings, remoteId, name);
+  if (!bound.ok) return bound;
   const parsed = parsePlayLines(raw.playFrom, raw.playUrl);
   const problems = parsed.problems.slice(0, 10).map((p) => `${p.reason}: ${p.text}`);
-  const lines: Ready['lines'] = [];
+  const lines: VodData['lines'] = [];
   let lineNo = 0;
   for (const l of parsed.value) {
     // A line becomes our video source of that code; a code the source form could not hold is left out, said.
@@ -260,57 +242,78 @@ function checkItem(raw: RemoteItem, bindings: Bindings): Checked {
   }
   if (!lines.length)
     return { ok: false, entry: { remoteId, name, outcome: 'failed', reason: 'noEpisodes', problems } };
-  return {
-    ok: true,
-    item: {
-      remoteId,
-      title,
-      key: titleKey(title),
-      year: /^\d{4}$/.test(raw.year.trim()) ? raw.year.trim() : '',
-      values: {
-        title,
-        description: plainDescription(raw.description),
-        cover: cleanCover(raw.cover),
-        columnId: binding.columnId,
-      },
-      plays: lines.map((l) => ({ code: l.code, name: l.name, path: l.path })),
-      lines,
-      problems,
-      typeId: raw.typeId,
-      typeName: raw.typeName,
-    },
+  const values: VodValues = {
+    title,
+    description: plainDescription(raw.description),
+    cover: cleanCover(raw.cover),
+    columnId: bound.columnId,
   };
+  return readyItem(
+    remoteId,
+    title,
+    /^\d{4}$/.test(raw.year.trim()) ? raw.year.trim() : '',
+    vodTexts(
+      values,
+      lines.map((l) => ({ code: l.code, name: l.name, path: l.path })),
+    ),
+    { values, lines },
+    problems,
+  );
 }
 
-interface Current {
-  id: number;
-  title: string;
-  description: string;
-  cover: string;
-  columnId: number | null;
-  year: string;
-  plays: Play[];
+/** Movies with their plays, by id (the matched ones of a batch). */
+async function currentMovies(db: Executor, ids: number[], lock: boolean) {
+  const current = new Map<number, Current<VodValues>>();
+  const plays = new Map<number, Play[]>();
+  const rows = rowsOf<Record<string, any>>(
+    await db.execute(sql`
+      select id, title, description, cover, column_id from movies
+      where id = any(${arrayParam(ids)}::integer[]) order by id ${lock ? sql`for update` : sql``}`),
+  );
+  for (const r of rowsOf<Record<string, any>>(
+    await db.execute(sql`
+      select p.movie_id, s.code, p.name, p.path from movie_plays p join video_sources s on s.id = p.source_id
+      where p.movie_id = any(${arrayParam(ids)}::integer[]) order by p.movie_id, p.line, p.sort, p.id`),
+  )) {
+    const list = plays.get(Number(r.movie_id)) ?? [];
+    list.push({ code: r.code, name: r.name, path: r.path });
+    plays.set(Number(r.movie_id), list);
+  }
+  for (const r of rows) {
+    const data: VodValues = {
+      title: r.title,
+      description: r.description,
+      cover: r.cover,
+      columnId: r.column_id === null ? null : Number(r.column_id),
+    };
+    current.set(Number(r.id), {
+      id: Number(r.id),
+      texts: vodTexts(data, plays.get(Number(r.id)) ?? []),
+      data,
+    });
+  }
+  return current;
 }
 
-const valueText = (
-  f: Field,
-  v: { title: string; description: string; cover: string; columnId: number | null },
-  plays: Play[],
-) => (f === 'plays' ? playsText(plays) : f === 'columnId' ? String(v.columnId ?? '') : v[f]);
-
-interface Planned {
-  adds: Ready[];
-  updates: { item: Ready; current: Current; set: Field[]; locked: Field[]; hashes: Record<string, string> }[];
-  entries: LogEntry[];
-}
+const vodTarget: Target<VodData, VodValues> = {
+  fields: VOD_FIELDS,
+  column: 'movie_id',
+  logKey: 'movieId',
+  typed: true,
+  check: checkVod,
+  byName: nameMatch('movies', 'title', 'extract(year from release_date)::int::text'),
+  current: currentMovies,
+  write: (tx, source, p, now, known) => writePage(tx, source, p, now, known),
+};
 
 /**
- * Matches a page's ready items with what we have (collect_items of this source first, then title + year) and plans
+ * Matches a page's ready items with what we have (collect_items of this source first, then name + year) and plans
  * each: add, update (the fields not edited by hand since the last collection), or skip. `lock` reads the matched
- * movies FOR UPDATE (a real run, in its transaction); a dry run reads them plainly.
+ * rows FOR UPDATE (a real run, in its transaction); a dry run reads them plainly.
  */
 async function plan(
   db: Executor,
+  target: Target,
   sourceId: number,
   ready: Ready[],
   lock: boolean,
@@ -318,9 +321,9 @@ async function plan(
 ): Promise<Planned> {
   const out: Planned = { adds: [], updates: [], entries: [] };
   if (!ready.length) return out;
-  // One lookup for the page: its remote ids among this source's items, and its titles among our movies (every
-  // title of the page, so that the two go in one statement; a known item's title rows are not used).
-  const known = new Map<number, { movieId: number; hashes: Record<string, string> }>();
+  // One lookup for the page: its remote ids among this source's items, and its names among ours (every name of the
+  // page, so that the two go in one statement; a known item's name rows are not used).
+  const known = new Map<number, { id: number; hashes: Record<string, string> }>();
   const byTitle = new Map<string, { id: number; year: string }[]>();
   for (const r of rowsOf<{
     k: string;
@@ -331,16 +334,17 @@ async function plan(
     y: string | null;
   }>(
     await db.execute(sql`
-      select 'i' as k, remote_id, movie_id as id, hashes, null::text as t, null::text as y from collect_items
+      select 'i' as k, remote_id, ${sql.raw(target.column)} as id, hashes, null::text as t, null::text as y
+      from collect_items
       where source_id = ${sourceId} and remote_id = any(${arrayParam(ready.map((r) => r.remoteId))}::integer[])
+        and ${sql.raw(target.column)} is not null
       union all
-      select 't', null, id, null, lower(btrim(title)), extract(year from release_date)::int::text from movies
-      where lower(btrim(title)) = any(${arrayParam([...new Set(ready.map((r) => r.key))])}::text[])
+      ${target.byName([...new Set(ready.map((r) => r.key))])}
       order by 1, 3`),
   )) {
     if (r.k === 'i')
       known.set(Number(r.remote_id), {
-        movieId: Number(r.id),
+        id: Number(r.id),
         hashes: typeof r.hashes === 'string' ? JSON.parse(r.hashes) : (r.hashes ?? {}),
       });
     else {
@@ -349,7 +353,7 @@ async function plan(
       byTitle.set(r.t ?? '', list);
     }
   }
-  const matched = new Map<Ready, { movieId: number; hashes: Record<string, string> | null }>();
+  const matched = new Map<Ready, { id: number; hashes: Record<string, string> | null }>();
   const seenIds = new Set<number>();
   const seenKeys = new Set<string>();
   const keep: Ready[] = [];
@@ -377,37 +381,15 @@ async function plan(
       matched.set(r, k);
       continue;
     }
-    // Same title, and the same year when both sides know it.
+    // Same name, and the same year when both sides know it.
     const m = byTitle.get(r.key)?.find((c) => !r.year || !c.year || c.year === r.year);
-    if (m) matched.set(r, { movieId: m.id, hashes: null });
+    if (m) matched.set(r, { id: m.id, hashes: null });
   }
-  const ids = [...new Set([...matched.values()].map((m) => m.movieId))];
-  const current = new Map<number, Current>();
-  if (ids.length) {
-    for (const r of rowsOf<Record<string, any>>(
-      await db.execute(sql`
-        select id, title, description, cover, column_id from movies
-        where id = any(${arrayParam(ids)}::integer[]) order by id ${lock ? sql`for update` : sql``}`),
-    ))
-      current.set(Number(r.id), {
-        id: Number(r.id),
-        title: r.title,
-        description: r.description,
-        cover: r.cover,
-        columnId: r.column_id === null ? null : Number(r.column_id),
-        year: '',
-        plays: [],
-      });
-    for (const r of rowsOf<Record<string, any>>(
-      await db.execute(sql`
-        select p.movie_id, s.code, p.name, p.path from movie_plays p join video_sources s on s.id = p.source_id
-        where p.movie_id = any(${arrayParam(ids)}::integer[]) order by p.movie_id, p.line, p.sort, p.id`),
-    ))
-      current.get(Number(r.movie_id))?.plays.push({ code: r.code, name: r.name, path: r.path });
-  }
+  const ids = [...new Set([...matched.values()].map((m) => m.id))];
+  const current = ids.length ? await target.current(db, ids, lock) : new Map<number, Current>();
   for (const r of keep) {
     const m = matched.get(r);
-    const cur = m && current.get(m.movieId);
+    const cur = m && current.get(m.id);
     if (!m || !cur) {
       out.adds.push(r);
       out.entries.push({
@@ -418,14 +400,14 @@ async function plan(
       });
       continue;
     }
-    const set: Field[] = [];
-    const locked: Field[] = [];
+    const set: string[] = [];
+    const locked: string[] = [];
     const hashes: Record<string, string> = {};
-    for (const f of FIELDS) {
-      const now = valueText(f, cur, cur.plays);
-      const next = valueText(f, r.values, r.plays);
+    for (const f of target.fields) {
+      const now = cur.texts[f] ?? '';
+      const next = r.texts[f] ?? '';
       const last = m.hashes?.[f];
-      // Never collected before (a title match): only what is empty on our side is filled in.
+      // Never collected before (a name match): only what is empty on our side is filled in.
       const untouched = m.hashes ? last === fieldHash(now) : now === '';
       if (!untouched) {
         locked.push(f);
@@ -435,47 +417,37 @@ async function plan(
       hashes[f] = fieldHash(next);
       if (now !== next) set.push(f);
     }
-    if (!set.length) {
-      out.entries.push({
-        remoteId: r.remoteId,
-        name: r.title.slice(0, 80),
-        outcome: 'skipped',
-        reason: 'unchanged',
-        movieId: cur.id,
-        locked: nonEmpty(locked),
-      });
-      out.updates.push({ item: r, current: cur, set, locked, hashes });
-      continue;
-    }
     out.updates.push({ item: r, current: cur, set, locked, hashes });
     out.entries.push({
       remoteId: r.remoteId,
       name: r.title.slice(0, 80),
-      outcome: 'updated',
-      movieId: cur.id,
+      outcome: set.length ? 'updated' : 'skipped',
+      ...(set.length ? {} : { reason: 'unchanged' as const }),
+      [target.logKey]: cur.id,
       locked: nonEmpty(locked),
-      problems: nonEmpty(r.problems),
+      ...(set.length ? { problems: nonEmpty(r.problems) } : {}),
     });
   }
   return out;
 }
-
-const nonEmpty = <T>(a: T[]) => (a.length ? a : undefined);
-
-/** Video sources by code, as a run has learned them (made or found): a page whose codes are all known asks nothing. */
-export type SourceIds = Map<string, number>;
 
 /**
  * Writes a planned page (in the caller's transaction): sources for new line codes, updates of matched movies, and
  * in one statement the new movies (ids drawn first, so each new item's plays and item record name its movie), every
  * play and every item record. Answers the sources it made or found, for the run to remember once this commits.
  */
-async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: SourceIds) {
+async function writePage(
+  tx: Tx,
+  source: Source,
+  p: Planned<VodData, VodValues>,
+  now: Date,
+  known: SourceIds,
+) {
   const codes = [
     ...new Set(
       [
-        ...p.adds.flatMap((a) => a.lines),
-        ...p.updates.filter((u) => u.set.includes('plays')).flatMap((u) => u.item.lines),
+        ...p.adds.flatMap((a) => a.data.lines),
+        ...p.updates.filter((u) => u.set.includes('plays')).flatMap((u) => u.item.data.lines),
       ].map((l) => l.code),
     ),
   ];
@@ -511,7 +483,7 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: S
   }[] = [];
   const itemRows: { ord: number; movieId: number | null; remoteId: number; hashes: string }[] = [];
   p.adds.forEach((a, i) => {
-    for (const l of a.lines)
+    for (const l of a.data.lines)
       plays.push({
         ord: i + 1,
         movieId: null,
@@ -525,9 +497,7 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: S
       ord: i + 1,
       movieId: null,
       remoteId: a.remoteId,
-      hashes: JSON.stringify(
-        Object.fromEntries(FIELDS.map((f) => [f, fieldHash(valueText(f, a.values, a.plays))])),
-      ),
+      hashes: JSON.stringify(hashesOf(vodTarget, a)),
     });
   });
   const changed = p.updates.filter((u) => u.set.length);
@@ -535,7 +505,7 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: S
     const pick = <K extends 'title' | 'description' | 'cover' | 'columnId'>(
       u: (typeof changed)[number],
       f: K,
-    ) => (u.set.includes(f) ? u.item.values[f] : u.current[f]);
+    ) => (u.set.includes(f) ? u.item.data.values[f] : u.current.data[f]);
     await tx.execute(sql`
       update movies m set title = u.title, description = u.description, cover = u.cover, column_id = u.column_id,
         version = m.version + 1, updated_at = ${now}
@@ -550,7 +520,7 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: S
         sql`delete from movie_plays where movie_id = any(${arrayParam(replaced.map((u) => u.current.id))}::integer[])`,
       );
       for (const u of replaced)
-        for (const l of u.item.lines)
+        for (const l of u.item.data.lines)
           plays.push({
             ord: 0,
             movieId: u.current.id,
@@ -576,9 +546,9 @@ async function writePage(tx: Tx, source: Source, p: Planned, now: Date, known: S
       ? sql`, m as (
           insert into movies (id, title, description, cover, column_id, status, published_at, created_at, updated_at)
           select ids.id, u.title, u.description, u.cover, u.column_id, ${status}, ${source.trusted ? now : null}::timestamptz, ${now}, ${now}
-          from unnest(${arrayParam(p.adds.map((a) => a.values.title))}::text[],
-            ${arrayParam(p.adds.map((a) => a.values.description))}::text[], ${arrayParam(p.adds.map((a) => a.values.cover))}::text[],
-            ${arrayParam(p.adds.map((a) => a.values.columnId))}::integer[]) with ordinality as u(title, description, cover, column_id, ord)
+          from unnest(${arrayParam(p.adds.map((a) => a.data.values.title))}::text[],
+            ${arrayParam(p.adds.map((a) => a.data.values.description))}::text[], ${arrayParam(p.adds.map((a) => a.data.values.cover))}::text[],
+            ${arrayParam(p.adds.map((a) => a.data.values.columnId))}::integer[]) with ordinality as u(title, description, cover, column_id, ord)
           join ids on ids.ord = u.ord)`
       : sql``;
     const playRows = plays.length
@@ -740,11 +710,10 @@ export function readPages(o: {
   };
 }
 
-type Bindings = Map<number, { columnId: number | null; skipped: boolean }>;
-
 /**
  * A page's first statement: the run's claim renewed and a cancel read (`heartbeat`), with the source's bindings as
- * they are now (an operator may bind a type while a run goes on).
+ * they are now (an operator may bind a type while a run goes on): each type's movie or novel column, whichever the
+ * source's kind binds (the other is null).
  */
 async function beatWithBindings(
   db: Executor,
@@ -757,7 +726,7 @@ async function beatWithBindings(
       update collect_runs set claimed_until = ${runClaim(now)}::timestamptz
       where id = ${runId} and status = 'running'
       returning cancel_requested as c, (
-        select coalesce(json_agg(json_build_array(remote_type_id, column_id, skipped)), '[]'::json)
+        select coalesce(json_agg(json_build_array(remote_type_id, coalesce(column_id, novel_column_id), skipped)), '[]'::json)
         from collect_bindings where source_id = ${sourceId}) as b`),
   );
   if (!r) return { beat: 'gone', bindings: new Map() };
@@ -786,8 +755,17 @@ export async function rememberTypes(
       then excluded.remote_type_name else collect_bindings.remote_type_name end`);
 }
 
-function queryOf(kind: RunKind, params: RunParams, page: number): Record<string, string | number> {
-  const q: Record<string, string | number> = { ac: 'videolist', pg: page };
+/**
+ * A page's query. A video site is read with `ac=videolist`, an article or performer site with `ac=detail` (MacCMS's
+ * collector does the same: its `art` and `actor` lists give their full fields only there).
+ */
+function queryOf(
+  source: SourceKind,
+  kind: RunKind,
+  params: RunParams,
+  page: number,
+): Record<string, string | number> {
+  const q: Record<string, string | number> = { ac: source === 'vod' ? 'videolist' : 'detail', pg: page };
   if (kind === 'hours') q.h = params.hours ?? 24;
   if (kind === 'keyword') q.wd = params.keyword ?? '';
   if (kind === 'ids') q.ids = (params.ids ?? []).join(',');
@@ -839,13 +817,15 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
     if (beat === 'cancelled') return await finish('cancelled');
     if (!source) return await finish('failed', 'collect.fail.internal', 'source deleted');
     const allowHosts = await outboundAllowList(db, deps.tenant);
+    const target = targetOf(source.kind);
     const dryAdds = new Set<string>();
     const first = run.kind === 'pages' ? (params.pageFrom ?? 1) : 1;
     let last = run.kind === 'pages' ? (params.pageTo ?? first) : first + MAX_RUN_PAGES - 1;
     const reader = readPages({
       first,
       last,
-      fetch: (page) => fetchPage(deps.outbound, allowHosts, source, queryOf(run.kind, params, page)),
+      fetch: (page) =>
+        fetchPage(deps.outbound, allowHosts, source, queryOf(source.kind, run.kind, params, page)),
       // The first page says how many there are (and a run that is not a page range refuses too many).
       onFirst: (answer) => {
         if (run.kind !== 'pages' && answer.pageCount > MAX_RUN_PAGES)
@@ -869,20 +849,20 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
           const now = deps.now();
           const { beat, bindings } = await beatWithBindings(ex, runId, source.id, now);
           if (beat !== 'go') return { beat };
-          if (!run.dryRun && types.length) await rememberTypes(ex, source.id, types);
+          if (!run.dryRun && target.typed && types.length) await rememberTypes(ex, source.id, types);
           const ready: Ready[] = [];
           const entries: LogEntry[] = [];
           for (const raw of items) {
-            const c = checkItem(raw, bindings);
+            const c = target.check(raw, bindings);
             if (c.ok) ready.push(c.item);
             else entries.push(c.entry);
           }
           let planned: Planned;
           let made: SourceIds | undefined;
-          if (run.dryRun) planned = await plan(ex, source.id, ready, false, dryAdds);
+          if (run.dryRun) planned = await plan(ex, target, source.id, ready, false, dryAdds);
           else {
-            planned = await plan(ex, source.id, ready, true);
-            made = await writePage(ex as Tx, source, planned, now, sourceIds);
+            planned = await plan(ex, target, source.id, ready, true);
+            made = await target.write(ex as Tx, source, planned, now, sourceIds);
           }
           entries.push(...planned.entries);
           const counts = { ...totals };

@@ -11,9 +11,14 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { actresses } from '../actresses/schema';
 import { movieColumns, movies } from '../movie/schema';
+import { novelColumns, novels } from '../novel/schema';
 
 export const COLLECT_FORMATS = ['json', 'xml'] as const;
+/** What a site serves: MacCMS's `provide/vod` (movies), `provide/art` (novels) or `provide/actor` (actresses). */
+export const SOURCE_KINDS = ['vod', 'art', 'actor'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
 /** `remote`: covers keep the site's URL. Fetching them into our image store is not offered yet. */
 export const IMAGE_MODES = ['remote'] as const;
 export const RUN_KINDS = ['hours', 'pages', 'keyword', 'ids'] as const;
@@ -27,6 +32,8 @@ export const collectSources = pgTable(
     id: serial('id').primaryKey(),
     name: varchar('name', { length: 64 }).notNull(),
     url: varchar('url', { length: 512 }).notNull(),
+    /** Fixed when the source is added: its bindings and item records are of this kind. */
+    kind: varchar('kind', { length: 8 }).$type<SourceKind>().notNull().default('vod'),
     /** The site's key, sent as `key=` (never in `url`: the API answers it masked, the audit log redacts it). */
     apiKey: varchar('api_key', { length: 128 }).notNull().default(''),
     format: varchar('format', { length: 8 })
@@ -56,7 +63,10 @@ export const collectSources = pgTable(
   (t) => [uniqueIndex('collect_sources_name').on(t.name), index('collect_sources_due').on(t.nextRunAt)],
 );
 
-/** A remote type bound to one of our columns, or skipped; a type with neither is unbound (its items skipped). */
+/**
+ * A remote type bound to one of our columns (a movie column for a video site, a novel column for an article site),
+ * or skipped; a type with neither is unbound (its items skipped). A performer site's types are not bound.
+ */
 export const collectBindings = pgTable(
   'collect_bindings',
   {
@@ -66,6 +76,7 @@ export const collectBindings = pgTable(
     remoteTypeId: integer('remote_type_id').notNull(),
     remoteTypeName: varchar('remote_type_name', { length: 64 }).notNull().default(''),
     columnId: integer('column_id').references(() => movieColumns.id, { onDelete: 'set null' }),
+    novelColumnId: integer('novel_column_id').references(() => novelColumns.id, { onDelete: 'set null' }),
     skipped: boolean('skipped').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.sourceId, t.remoteTypeId] })],
@@ -108,7 +119,10 @@ export const collectRuns = pgTable(
   ],
 );
 
-/** What was last collected for a remote item: the movie it became and each field's hash then. */
+/**
+ * What was last collected for a remote item: what it became (a movie, a novel or an actress, by its source's kind)
+ * and each field's hash then.
+ */
 export const collectItems = pgTable(
   'collect_items',
   {
@@ -116,11 +130,16 @@ export const collectItems = pgTable(
       .notNull()
       .references(() => collectSources.id, { onDelete: 'cascade' }),
     remoteId: integer('remote_id').notNull(),
-    movieId: integer('movie_id')
-      .notNull()
-      .references(() => movies.id, { onDelete: 'cascade' }),
+    movieId: integer('movie_id').references(() => movies.id, { onDelete: 'cascade' }),
+    novelId: integer('novel_id').references(() => novels.id, { onDelete: 'cascade' }),
+    actressId: integer('actress_id').references(() => actresses.id, { onDelete: 'cascade' }),
     hashes: jsonb('hashes').$type<Record<string, string>>().notNull().default({}),
     collectedAt: timestamp('collected_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.sourceId, t.remoteId] }), index('collect_items_movie').on(t.movieId)],
+  (t) => [
+    primaryKey({ columns: [t.sourceId, t.remoteId] }),
+    index('collect_items_movie').on(t.movieId),
+    index('collect_items_novel').on(t.novelId),
+    index('collect_items_actress').on(t.actressId),
+  ],
 );

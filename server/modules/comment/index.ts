@@ -12,7 +12,7 @@ import {
 import { seedComments } from './seed';
 
 /**
- * Comments and the guestbook (issue #14, SPEC.md §2 /comment, API /app/admin/comment/*): both reviewed with the
+ * Comments and the guestbook (SPEC.md §2 /comment, API /app/admin/comment/*): both reviewed with the
  * review kit (pending, rejected, online = shown, offline = hidden), the guestbook's inline reply, and the filter of
  * each (words to mask, hold or block after normalisation, address blacklist with CIDR, intervals, review first,
  * login required) that the site's posts go through (`POST /app/site/comments`, `/app/site/guestbook`, Site-Key),

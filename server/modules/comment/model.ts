@@ -271,8 +271,8 @@ const commentToApi = ({ row: r, userAccount, targetTitle, replyCount }: CommentR
 
 /**
  * `col desc, id desc` (or ascending). A NOT NULL column orders with PostgreSQL's default nulls placement, so that its
- * `(tenant, col, id)` index is read backwards for `desc` (with `nulls last` a million comments were sorted for
- * page 1: 3 s); a nullable one puts the unknown at the end.
+ * `(tenant, col, id)` index is read backwards for `desc` (with `nulls last` the whole table is sorted to
+ * show page 1); a nullable one puts the unknown at the end.
  */
 const orderOf = (col: any, order: 'asc' | 'desc', id: any) =>
   col.notNull

@@ -17,7 +17,7 @@ import { movies } from '../movie/schema';
 import { siteUsers } from '../users/schema';
 
 /**
- * Comments and the guestbook (issue #14), reviewed with the review kit's statuses (common/review.ts): pending,
+ * Comments and the guestbook, reviewed with the review kit's statuses (common/review.ts): pending,
  * rejected, online (shown on the site) and offline (hidden). `original_content` keeps what the member wrote when
  * the filter masked words in `content`. A reply names its `parent_id` (replies are listed under it).
  */

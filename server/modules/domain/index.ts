@@ -9,7 +9,7 @@ import { seedDomains } from './seed';
 import { settingRoutes } from './setting-routes';
 
 /**
- * Domains (issue #15; SPEC.md §2 /domain): the store, pools and their runway, the carousel's weighted split and the
+ * Domains (SPEC.md §2 /domain): the store, pools and their runway, the carousel's weighted split and the
  * site's resolve endpoint (/app/site/domains/resolve, the Site-Key), channel bindings and the previewed swap, the
  * health checker's settings (the checker itself runs in server/node) and the history of every change.
  */

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { SERIAL_STATUSES } from '../../../common/novel';
-import { id, iso } from '../../core/shared';
+import { containsPattern, id, iso } from '../../core/shared';
 import type { Executor } from '../../db/types';
 import { imageField } from '../images/paths';
 import { NOVEL_STATUSES, novelChapters, novelColumns, novels } from './schema';
@@ -140,4 +140,15 @@ export async function readChapter(db: Executor, chapterId: number) {
     .innerJoin(novels, eq(novels.id, novelChapters.novelId))
     .where(eq(novelChapters.id, chapterId));
   return row ? (chapterToApi(row) as z.infer<typeof Chapter>) : undefined;
+}
+
+/**
+ * Title or author search, index-served (see schema.ts): for one or two characters the grams are the whole test;
+ * longer strings are rechecked with LIKE on each of the two.
+ */
+export function titleOrAuthorContains(q: string): SQL {
+  const grams = sql`${novels.searchGrams} @> zg_query_grams(${q}::text)`;
+  if ([...q].length <= 2) return grams;
+  const p = containsPattern(q);
+  return sql`(${grams} and (lower(${novels.title}) like lower(${p}::text) or lower(${novels.author}) like lower(${p}::text)))`;
 }

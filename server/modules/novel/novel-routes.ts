@@ -12,7 +12,6 @@ import { type ReviewBatchAction, reviewRoutes } from '../../core/review';
 import { createRoute } from '../../core/route';
 import {
   assertRefs,
-  containsPattern,
   dateQuery,
   guarded,
   id,
@@ -25,7 +24,7 @@ import {
 } from '../../core/shared';
 import { cappedCount, listTotalShape } from '../../core/totals';
 import type { Executor } from '../../db/types';
-import { Novel, novelFields, novelSelect, novelToApi, readNovel } from './model';
+import { Novel, novelFields, novelSelect, novelToApi, readNovel, titleOrAuthorContains } from './model';
 import { NOVEL_STATUSES, novelColumns, novels } from './schema';
 
 const tags = ['novels'];
@@ -137,17 +136,6 @@ const noChapters = (novelId?: number) =>
     { id: novelId ?? '' },
     { id: novelId ?? null, chapterCount: 0 },
   );
-
-/**
- * Title or author search, index-served (see schema.ts): for one or two characters the grams are the whole test;
- * longer strings are rechecked with LIKE on each of the two.
- */
-function titleOrAuthorContains(q: string): SQL {
-  const grams = sql`${novels.searchGrams} @> zg_query_grams(${q}::text)`;
-  if ([...q].length <= 2) return grams;
-  const p = containsPattern(q);
-  return sql`(${grams} and (lower(${novels.title}) like lower(${p}::text) or lower(${novels.author}) like lower(${p}::text)))`;
-}
 
 function listWhere(q: z.infer<typeof ListQuery>): SQL | undefined {
   const where: (SQL | undefined)[] = [];

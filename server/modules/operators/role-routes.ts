@@ -68,7 +68,7 @@ async function assertUnused(tx: Tx, name: string) {
 }
 
 /**
- * Roles (issue #52, `/app/admin/setting/roles`): named sets of the permissions the sections declare, given to
+ * Roles (`/app/admin/setting/roles`): named sets of the permissions the sections declare, given to
  * operators by name. The built-ins `admin` and `user` are listed with what they hold and cannot be changed; a
  * custom role cannot be deleted while operators hold it. Admins only (`roles.settings`); audited by the factory.
  */

@@ -56,7 +56,7 @@ const lookupOf = (db: Executor) =>
 
 /**
  * Every request looks its session up: the statement is built once per database (building a Drizzle query costs more
- * than the lookup itself; issue #18) and, on PostgreSQL, prepared once per connection under its name.
+ * than the lookup itself) and, on PostgreSQL, prepared once per connection under its name.
  */
 const lookups = new WeakMap<Executor, ReturnType<typeof lookupOf>>();
 function sessionLookup(db: Executor) {

@@ -5,7 +5,7 @@ import type { Db } from '../../db/types';
 import { loginFailures } from './schema';
 
 /**
- * Password guessing (issue #11, after OWASP's authentication guidance). Failures are counted over a sliding window:
+ * Password guessing (after OWASP's authentication guidance). Failures are counted over a sliding window:
  * - per account *and* address: 5, then 42900 for that pair only — someone guessing from one address cannot lock
  *   the operator out of the account from another;
  * - per address, whatever the account: 20, then 42900 for that address (password spraying);

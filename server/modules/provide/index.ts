@@ -4,14 +4,29 @@ import type { AppEnv } from '../../core/context';
 import { translate } from '../../core/i18n';
 import { defineModule } from '../../core/module';
 import { readSettings } from '../sys';
-import { type FormatContext, provideJson, provideXml } from './format';
+import {
+  type ArtActorKind,
+  artActorJson,
+  artActorXml,
+  type FormatContext,
+  provideJson,
+  provideXml,
+} from './format';
 import { parseProvideQuery } from './params';
-import { readColumns, readProvidedPage } from './read';
+import {
+  readColumns,
+  readNovelColumns,
+  readProvidedActresses,
+  readProvidedNovels,
+  readProvidedPage,
+} from './read';
 
 /**
  * MacCMS's provide API (DESIGN.md §12), served so that another MacCMS site can collect our online movies:
  * `GET /api.php/provide/vod/?ac=list|videolist|detail&t=&pg=&wd=&h=&ids=&at=xml&key=`, at MacCMS's own path (not
- * under `/app`: collectors are configured with a site's root and that path).
+ * under `/app`: collectors are configured with a site's root and that path); our online novels as its articles
+ * (`/api.php/provide/art/`) and our visible actresses as its performers (`/api.php/provide/actor/`), with the same
+ * parameters, paging, totals, switch and key.
  *
  * It is the default tenant's, off until an admin opens it in the system settings (`provideOpen`), with an optional
  * key (`provideKey`, sent as `key`). While closed the path is not found (HTTP 404); a wrong key or a bad parameter
@@ -20,7 +35,7 @@ import { readColumns, readProvidedPage } from './read';
  */
 export function provideApi() {
   const app = new Hono<AppEnv>();
-  const serve = async (c: Context<AppEnv>) => {
+  const serve = (kind: 'vod' | ArtActorKind) => async (c: Context<AppEnv>) => {
     const { db, config, clock } = c.get('deps');
     const locale = c.get('locale');
     const settings = (await readSettings(db, config.defaultTenant)) as Record<string, unknown>;
@@ -34,10 +49,6 @@ export function provideApi() {
     }
     const wanted = typeof settings.provideKey === 'string' ? settings.provideKey : '';
     if (wanted && !sameKey(q.key, wanted)) return refuse(translate(locale, 'provide.key'));
-    const [page, columns] = await Promise.all([
-      readProvidedPage(db, q, clock.now()),
-      q.ac === 'list' ? readColumns(db) : [],
-    ]);
     const imgdomain = typeof settings.imgdomain === 'string' ? settings.imgdomain.trim() : '';
     const tz = settings.timeZone;
     const ctx: FormatContext = {
@@ -46,16 +57,31 @@ export function provideApi() {
       timeZone: typeof tz === 'string' && isTimeZone(tz) ? tz : DEFAULT_TIME_ZONE,
     };
     const headers = { 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*' };
-    if (q.xml)
-      return c.body(provideXml(page, q, columns, ctx), 200, {
-        ...headers,
-        'Content-Type': 'text/xml; charset=utf-8',
-      });
+    const xml = (body: string) =>
+      c.body(body, 200, { ...headers, 'Content-Type': 'text/xml; charset=utf-8' });
+    if (kind !== 'vod') {
+      const detailed = q.ac !== 'list';
+      const [page, columns] = await Promise.all([
+        kind === 'art'
+          ? readProvidedNovels(db, q, clock.now(), detailed)
+          : readProvidedActresses(db, q, clock.now()),
+        kind === 'art' && !detailed ? readNovelColumns(db) : [],
+      ]);
+      if (q.xml) return xml(artActorXml(kind, page, q, columns, ctx));
+      return c.json(artActorJson(kind, page, q, columns, ctx), 200, headers);
+    }
+    const [page, columns] = await Promise.all([
+      readProvidedPage(db, q, clock.now()),
+      q.ac === 'list' ? readColumns(db) : [],
+    ]);
+    if (q.xml) return xml(provideXml(page, q, columns, ctx));
     return c.json(provideJson(page, q, columns, ctx), 200, headers);
   };
   // MacCMS sites are configured with and without the trailing slash.
-  app.get('/vod', serve);
-  app.get('/vod/', serve);
+  for (const kind of ['vod', 'art', 'actor'] as const) {
+    app.get(`/${kind}`, serve(kind));
+    app.get(`/${kind}/`, serve(kind));
+  }
   return app;
 }
 

@@ -1,11 +1,15 @@
 import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Region } from '../../../common/actresses';
 import type { PlayLine } from '../../../common/episodes';
 import { COUNT_CAP, cappedCount, type ListTotal } from '../../core/totals';
 import type { Db } from '../../db/types';
+import { nameContains } from '../actresses/model';
 import { actresses } from '../actresses/schema';
 import { readMovieList } from '../movie/list';
 import { movieSelect, movieToApi, playUrl, titleContains } from '../movie/model';
 import { movieActresses, movieColumns, moviePlays, movies, videoSources } from '../movie/schema';
+import { novelSelect, titleOrAuthorContains } from '../novel/model';
+import { novelChapters, novelColumns, novels } from '../novel/schema';
 import type { ProvideQuery } from './params';
 
 /** What the provide API serves of one online movie. */
@@ -41,7 +45,6 @@ type MovieListQuery = Parameters<typeof readMovieList>[1];
  * movies changed within the last h hours, newest change first (index of migration 0146), counted up to COUNT_CAP.
  */
 export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Promise<ProvidedPage> {
-  const offset = (q.pg - 1) * q.pageSize;
   let rows: ReturnType<typeof movieToApi>[];
   let totals: ListTotal;
   if (q.h === undefined) {
@@ -68,34 +71,19 @@ export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Prom
     if (q.t !== undefined) where.push(eq(movies.columnId, q.t));
     if (q.wd) where.push(titleContains(q.wd));
     if (q.ids) where.push(inArray(movies.id, q.ids));
-    const filter = and(...where);
-    const ids = (
-      await db
-        .select({ id: movies.id })
-        .from(movies)
-        .where(filter)
-        .orderBy(desc(movies.updatedAt), desc(movies.id))
-        .limit(q.pageSize)
-        .offset(offset)
-    ).map((r) => r.id);
-    const [list, counted] = await Promise.all([
-      ids.length
-        ? db
-            .select(movieSelect)
-            .from(movies)
-            .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
-            .where(inArray(movies.id, ids))
-            .orderBy(desc(movies.updatedAt), desc(movies.id))
-        : [],
-      // A full page that reaches past COUNT_CAP proves the count would stop at the cap: it is not counted again.
-      ids.length === q.pageSize && offset + ids.length > COUNT_CAP
-        ? ({ total: COUNT_CAP, totalExact: false } satisfies ListTotal)
-        : cappedCount(db, movies, filter, { offset, pageSize: q.pageSize, rows: ids.length }),
-    ]);
+    const { ids, totals: counted } = await pageOf(db, movies, and(...where), q);
+    const list = ids.length
+      ? await db
+          .select(movieSelect)
+          .from(movies)
+          .leftJoin(movieColumns, eq(movieColumns.id, movies.columnId))
+          .where(inArray(movies.id, ids))
+          .orderBy(desc(movies.updatedAt), desc(movies.id))
+      : [];
     rows = list.map(movieToApi);
     totals = counted;
   }
-  totals = providedTotal(totals, offset, rows.length, q.pageSize);
+  totals = providedTotal(totals, (q.pg - 1) * q.pageSize, rows.length, q.pageSize);
   const ids = rows.map((r) => r.id);
   const [lines, actors] = await Promise.all([linesOf(db, ids), actorsOf(db, ids)]);
   return {
@@ -113,6 +101,166 @@ export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Prom
       actors: actors.get(r.id) ?? [],
     })),
   };
+}
+
+/** A table the provide API pages by its last change: `updated_at` and `id`, newest first. */
+type Paged = typeof movies | typeof novels | typeof actresses;
+
+/**
+ * One page of ids of `table` matching `filter`, last changed first, and its total as every provide answer gives it
+ * (`providedTotal`): counted up to COUNT_CAP, and a full page that reaches past the cap proves the count would stop
+ * at the cap, so it is not counted again.
+ */
+async function pageOf(db: Db, table: Paged, filter: SQL | undefined, q: ProvideQuery) {
+  const offset = (q.pg - 1) * q.pageSize;
+  const ids = (
+    await db
+      .select({ id: table.id })
+      .from(table)
+      .where(filter)
+      .orderBy(desc(table.updatedAt), desc(table.id))
+      .limit(q.pageSize)
+      .offset(offset)
+  ).map((r) => r.id);
+  const counted =
+    ids.length === q.pageSize && offset + ids.length > COUNT_CAP
+      ? ({ total: COUNT_CAP, totalExact: false } satisfies ListTotal)
+      : await cappedCount(db, table, filter, { offset, pageSize: q.pageSize, rows: ids.length });
+  return { ids, totals: providedTotal(counted, offset, ids.length, q.pageSize) };
+}
+
+/** The filters every list of the provide API takes: changed within `h` hours, `ids`. */
+function commonFilters(table: Paged, q: ProvideQuery, now: Date): (SQL | undefined)[] {
+  return [
+    q.h === undefined ? undefined : gte(table.updatedAt, new Date(now.getTime() - q.h * 3_600_000)),
+    q.ids ? inArray(table.id, q.ids) : undefined,
+  ];
+}
+
+/** What the provide API serves of one online novel (MacCMS's article). */
+export interface ProvidedNovel {
+  id: number;
+  title: string;
+  author: string;
+  cover: string;
+  columnId: number | null;
+  columnName: string | null;
+  tags: string[];
+  description: string;
+  serialStatus: string;
+  updatedAt: string;
+  /** In number order; read for `ac=detail` only. */
+  chapters: { title: string; content: string }[];
+}
+
+/**
+ * One page of online novels, last changed first (MacCMS's `art_time desc`), with their chapters when `detailed`.
+ * `t` is a novel column, `wd` the title or author (the novel list's search).
+ */
+export async function readProvidedNovels(db: Db, q: ProvideQuery, now: Date, detailed: boolean) {
+  const where = [
+    eq(novels.status, 'online'),
+    ...commonFilters(novels, q, now),
+    q.t === undefined ? undefined : eq(novels.columnId, q.t),
+    q.wd ? titleOrAuthorContains(q.wd) : undefined,
+  ];
+  const { ids, totals } = await pageOf(db, novels, and(...where), q);
+  const rows = ids.length
+    ? await db
+        .select(novelSelect)
+        .from(novels)
+        .leftJoin(novelColumns, eq(novelColumns.id, novels.columnId))
+        .where(inArray(novels.id, ids))
+        .orderBy(desc(novels.updatedAt), desc(novels.id))
+    : [];
+  const chapters = new Map<number, ProvidedNovel['chapters']>();
+  if (detailed && ids.length)
+    for (const c of await db
+      .select({ novelId: novelChapters.novelId, title: novelChapters.title, content: novelChapters.content })
+      .from(novelChapters)
+      .where(inArray(novelChapters.novelId, ids))
+      .orderBy(asc(novelChapters.novelId), asc(novelChapters.number))) {
+      const list = chapters.get(c.novelId) ?? [];
+      list.push({ title: c.title, content: c.content });
+      chapters.set(c.novelId, list);
+    }
+  return {
+    ...totals,
+    list: rows.map(
+      (r): ProvidedNovel => ({
+        id: r.id,
+        title: r.title,
+        author: r.author,
+        cover: r.cover,
+        columnId: r.columnId,
+        columnName: r.columnName,
+        tags: r.tags,
+        description: r.description,
+        serialStatus: r.serialStatus,
+        updatedAt: r.updatedAt.toISOString(),
+        chapters: chapters.get(r.id) ?? [],
+      }),
+    ),
+  };
+}
+
+/** What the provide API serves of one visible actress (MacCMS's actor). */
+export interface ProvidedActress {
+  id: number;
+  name: string;
+  aliases: string[];
+  avatar: string;
+  birthday: string | null;
+  height: number | null;
+  region: Region | null;
+  biography: string;
+  tags: string[];
+  updatedAt: string;
+}
+
+/**
+ * One page of visible actresses, last changed first (MacCMS's `actor_time desc`). They have no columns: `t` matches
+ * none (MacCMS's actor types are not ours to serve), `wd` a name or alias.
+ */
+export async function readProvidedActresses(db: Db, q: ProvideQuery, now: Date) {
+  const where = [
+    eq(actresses.visible, true),
+    ...commonFilters(actresses, q, now),
+    q.t === undefined ? undefined : sql`false`,
+    q.wd ? nameContains(q.wd) : undefined,
+  ];
+  const { ids, totals } = await pageOf(db, actresses, and(...where), q);
+  const rows = ids.length
+    ? await db
+        .select({
+          id: actresses.id,
+          name: actresses.name,
+          aliases: actresses.aliases,
+          avatar: actresses.avatar,
+          birthday: actresses.birthday,
+          height: actresses.height,
+          region: actresses.region,
+          biography: actresses.biography,
+          tags: actresses.tags,
+          updatedAt: actresses.updatedAt,
+        })
+        .from(actresses)
+        .where(inArray(actresses.id, ids))
+        .orderBy(desc(actresses.updatedAt), desc(actresses.id))
+    : [];
+  return {
+    ...totals,
+    list: rows.map((r): ProvidedActress => ({ ...r, updatedAt: r.updatedAt.toISOString() })),
+  };
+}
+
+/** The novel columns an article list's `class[]` names: the visible ones, in the tree's order. */
+export async function readNovelColumns(db: Db): Promise<Column[]> {
+  return db
+    .select({ id: novelColumns.id, parentId: novelColumns.parentId, name: novelColumns.name })
+    .from(novelColumns)
+    .where(sql`${novelColumns.visible}`)
+    .orderBy(asc(novelColumns.sort), asc(novelColumns.id));
 }
 
 /**

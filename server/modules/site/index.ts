@@ -3,7 +3,7 @@ import { defineModule } from '../../core/module';
 import { siteKeyRoutes, siteRoutes } from './routes';
 
 /**
- * The public, read-only site API under /app/site (issue #5): what the content site shows on a platform, named by
+ * The public, read-only site API under /app/site: what the content site shows on a platform, named by
  * the tenant's site key instead of an operator session; and the admin routes to see and regenerate that key.
  */
 export default defineModule({

@@ -256,7 +256,7 @@ export const siteKeyGate: MiddlewareHandler<AppEnv> = (c, next) => {
   return c.req.header('access-control-request-method') ? sitePostCors(c, next) : requireSiteKey(c, next);
 };
 
-/** The public site API (issue #5), mounted at /app/site: the parts of the modules that join (ServerModule.site). */
+/** The public site API, mounted at /app/site: the parts of the modules that join (ServerModule.site). */
 export function siteRoutes(parts: readonly SitePart[], tenantSettings: TenantSettings) {
   const app = new OpenAPIHono<AppEnv>();
   app.openAPIRegistry.registerComponent('securitySchemes', 'SiteKey', {

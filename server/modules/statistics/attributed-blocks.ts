@@ -6,10 +6,10 @@ import { blockStart, dayNumber, dayOfNumber, MAX_LEVEL } from './blocks';
 import { mergeStored, sameBytes, storedSketch } from './sketch';
 
 /**
- * The attributed figures over aligned blocks (migration 0072), for the agents' stat: `stat_attributed_blocks` holds,
- * per channel and block of 2^level days (blocks.ts), the sums of `stat_attributed_daily` over the block's days,
- * `stat_attributed_block_sketches` the register-wise maximum of their sketches; `stat_attributed_totals` each day's
- * sums over every channel but ''.
+ * The attributed figures over aligned blocks, for the agents' stat: `stat_attributed_blocks` holds, per channel and
+ * block of 2^level days (blocks.ts), the sums of `stat_attributed_daily` over the block's days,
+ * `stat_attributed_block_sketches` the register-wise maximum of their sketches (`mergeStored`);
+ * `stat_attributed_totals` each day's sums over every channel but ''.
  *
  * Unlike a domain's, a channel's day can shrink when rolled up again (a domain bound to another channel meanwhile, a
  * conversion credited elsewhere), and the rollup of a day also rewrites the idle and retained counts of the seven days

@@ -5,11 +5,11 @@ import type { Executor } from '../../db/types';
 import { emptyRegisters, encode, estimate, mergeInto, sameBytes } from './sketch';
 
 /**
- * Pre-merged sketches over aligned blocks of days (migration 0021): level L holds the register-wise maximum of the
+ * Pre-merged sketches over aligned blocks of days (`stat_domain_blocks`): level L holds the register-wise maximum of the
  * daily sketches of 2^L consecutive days starting on a day number (days since 1970-01-01) divisible by 2^L. A period
  * is covered by its largest aligned blocks (`cover`): about 2·log2(days) pieces, level 0 being the daily rows.
  *
- * Kept exact by the rollup: a day's sketch only grows (its events are only ever added, once each), so folding the
+ * Held exact by the rollup: a day's sketch only grows (its events are only ever added, once each), so folding the
  * day's newest sketch into each block that holds it (`foldDomainDay`) leaves every block equal to the merge of its
  * days' current sketches; folding the same day again changes nothing (maximum is idempotent).
  */

@@ -2,13 +2,13 @@ import { entry } from '../../core/maps';
 import type { Db } from '../../db/types';
 import type { DayFold } from './day-figures';
 import type { EventRow } from './events';
-import { keptPerDb } from './report-cache';
+import { cachePerDb } from './report-cache';
 
 /**
  * The days' folds a runner keeps between runs (per database handle): today's and yesterday's per tenant, the days that
  * take events; a day's next rollup folds only its queued batches into it. Bounded by MAX_CACHED_KEYS.
  */
-export const folds = keptPerDb<DayFold>(8);
+export const folds = cachePerDb<DayFold>(8);
 /**
  * At most this many keys (`DayFold.size`: keywords, objects, channels, paths, referrers…) in all the folds a runner
  * keeps between runs, per database handle: the keys come from anyone holding the browser key too. A fold holds nothing

@@ -4,7 +4,7 @@ import { EVENTS_MOUNT, ingestRoutes, statsRoutes } from './routes';
 import { seedEvents } from './seed';
 
 /**
- * Statistics (issue #12): the content site's events (POST /app/site/events, the site key), raw in day partitions,
+ * Statistics: the content site's events (POST /app/site/events, the site key), raw in day partitions,
  * folded by the rollup into daily and hourly tables per dimension; the reports (/app/admin/stats) read only those.
  * See CONTRACT.md. (The folder keeps the section's name; its admin API segment is `stats`.)
  */

@@ -6,25 +6,25 @@ import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 
 /**
- * Report answers kept between reads (issue #12). A report over a period reads only rollups, and a day's rollups change
- * only when the rollup recomputes that day, which records the recomputing transaction's id in `stat_rolled_days`
- * (migration 0022). An answer is kept with the newest such id over its days at the time it was computed, and served
- * again while that is still the newest: one indexed read of at most a few hundred rows instead of merging sketches. A
- * recomputed day, even one of the previous period of a comparison, makes the next read compute afresh, so a report
- * read after a rollup always shows it.
+ * The report answer cache. A report over a period reads only rollups, and a day's rollups change only when the rollup
+ * recomputes that day, which records the recomputing transaction's id in `stat_rolled_days`. An answer is cached with
+ * the newest such id over its days at the time it was computed, and served again while that is still the newest: one
+ * indexed read of at most a few hundred rows instead of merging sketches. A recomputed day, even one of the previous
+ * period of a comparison, makes the next read compute afresh, so a report read after a rollup always shows it.
  *
- * Kept per database handle and per process (several instances each keep their own and check the same table), at most
- * `MAX_KEPT` answers, least recently used dropped first. Identical reads arriving together share one computation.
+ * One cache per database handle and per process (several instances each hold their own and check the same table), at
+ * most `MAX_ANSWERS` answers, least recently used dropped first. Identical reads arriving together share one
+ * computation.
  */
-export const MAX_KEPT = 256;
+export const MAX_ANSWERS = 256;
 
-interface Kept {
+interface CachedAnswer {
   stamp: string;
   answer: Promise<unknown>;
 }
 
-/** What a kept answer depends on: the rollups of the tenant's days in `span`, and `also` (a scalar query) if given. */
-export interface KeptScope {
+/** What a cached answer depends on: the rollups of the tenant's days in `span`, and `also` (a scalar query) if given. */
+export interface AnswerScope {
   tenant: number;
   span: Period;
   /** A scalar query whose value changes whenever something else the answer reads changes (e.g. the ads' versions). */
@@ -32,15 +32,15 @@ export interface KeptScope {
 }
 
 /**
- * Values kept between reads, per database handle (each process, and each database it opens, keeps its own), at most
- * `max`, least recently used dropped first: the kept answers here, and the kept parts of the reports that read a
- * period's older days once (agents/period-figures.ts, ad/reports.ts).
+ * A least-recently-used cache per database handle (each process, and each database it opens, has its own), at most
+ * `max` values: the answers here, and the parts of the reports that read a period's older days once
+ * (agents/period-figures.ts, ad/reports.ts).
  */
-export function keptPerDb<T>(max: number) {
+export function cachePerDb<T>(max: number) {
   const stores = new WeakMap<object, Map<string, T>>();
   const of = (db: object) => entry(stores, db, () => new Map<string, T>());
   return {
-    /** The value kept under `key`, now the most recently used. */
+    /** The value cached under `key`, now the most recently used. */
     get(db: object, key: string): T | undefined {
       const store = of(db);
       const value = store.get(key);
@@ -50,7 +50,7 @@ export function keptPerDb<T>(max: number) {
       }
       return value;
     },
-    /** The value kept under `key`, without counting as a use. */
+    /** The value cached under `key`, without counting as a use. */
     peek: (db: object, key: string): T | undefined => of(db).get(key),
     set(db: object, key: string, value: T) {
       const store = of(db);
@@ -59,12 +59,12 @@ export function keptPerDb<T>(max: number) {
       while (store.size > max) store.delete(store.keys().next().value as string);
     },
     delete: (db: object, key: string) => of(db).delete(key),
-    /** The keys kept (a copy). */
+    /** The keys cached (a copy). */
     keys: (db: object): string[] => [...of(db).keys()],
-    /** The value kept under `key`, or `read()`'s, then kept under it. */
+    /** The value cached under `key`, or `read()`'s, then cached under it. */
     async orRead(db: object, key: string, read: () => Promise<T>): Promise<T> {
-      const kept = this.get(db, key);
-      if (kept !== undefined) return kept;
+      const cached = this.get(db, key);
+      if (cached !== undefined) return cached;
       const value = await read();
       this.set(db, key, value);
       return value;
@@ -72,10 +72,10 @@ export function keptPerDb<T>(max: number) {
   };
 }
 
-const answers = keptPerDb<Kept>(MAX_KEPT);
+const answers = cachePerDb<CachedAnswer>(MAX_ANSWERS);
 const dialect = new PgDialect();
 
-/** A stable text for SQL fragments (statement and parameters), for the key of a kept answer. */
+/** A stable text for SQL fragments (statement and parameters), for the key of a cached answer. */
 export const sqlKey = (fragment: SQL | undefined) => {
   if (!fragment) return null;
   const q = dialect.sqlToQuery(fragment);
@@ -83,7 +83,7 @@ export const sqlKey = (fragment: SQL | undefined) => {
 };
 
 /** The newest rollup transaction over the tenant's days in the span, and the value of `also`. */
-async function stampOf(db: Executor, scope: KeptScope): Promise<{ stamp: string; also: string }> {
+async function stampOf(db: Executor, scope: AnswerScope): Promise<{ stamp: string; also: string }> {
   const [row] = rowsOf<{ gen: string; also: string }>(
     await db.execute(sql`select coalesce((select max(gen) from stat_rolled_days where tenant = ${scope.tenant}
       and day between ${scope.span.from}::date and ${scope.span.to}::date), 0)::text as gen,
@@ -94,14 +94,14 @@ async function stampOf(db: Executor, scope: KeptScope): Promise<{ stamp: string;
 }
 
 /**
- * The answer kept under `key` if nothing in its scope changed since (no day of the span recomputed, `also` the same),
- * else `compute()`'s (then kept; it is given the value of `also` read for the stamp). Each caller gets its own copy, since routes decorate the answer they are given;
- * `readOnly`: the caller never changes the answer or anything in it, and gets the kept one itself (a copy of a
- * thousand agents' rows took 3–4 ms a read).
+ * The answer cached under `key` if nothing in its scope changed since (no day of the span recomputed, `also` the
+ * same), else `compute()`'s (then cached; it is given the value of `also` read for the stamp). Each caller gets its
+ * own copy, since routes decorate the answer they are given; `readOnly`: the caller never changes the answer or
+ * anything in it, and gets the cached one itself (copying a thousand agents' rows costs more than the rest of a read).
  */
-export async function kept<T>(
+export async function cachedAnswer<T>(
   db: Executor,
-  scope: KeptScope,
+  scope: AnswerScope,
   key: string,
   compute: (also: string) => Promise<T>,
   { readOnly = false }: { readOnly?: boolean } = {},
@@ -122,9 +122,9 @@ export async function kept<T>(
 }
 
 /**
- * Days before today whose late events are common (a site's retried batches after midnight): the kept parts of reports
- * over a period's older days (agents/period-figures.ts, ad/reports.ts) end this many days earlier than the rollups of
- * today alone would allow, so a rollup of yesterday does not make the next read start over.
+ * Days before today whose late events are common (a site's retried batches after midnight): the cached parts of
+ * reports over a period's older days (agents/period-figures.ts, ad/reports.ts) end this many days earlier than the
+ * rollups of today alone would allow, so a rollup of yesterday does not make the next read start over.
  */
 export const LATE_DAYS = 1;
 

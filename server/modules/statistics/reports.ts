@@ -4,8 +4,8 @@ import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
-import { kept, keptPerDb, LATE_DAYS, sqlKey } from './report-cache';
-import { estimateFramed, type KeptSketch, Union } from './sketch';
+import { cachedAnswer, cachePerDb, LATE_DAYS, sqlKey } from './report-cache';
+import { estimateFramed, type MergedSketch, Union } from './sketch';
 
 type Figures = Record<string, number>;
 type Raw = Record<string, unknown>;
@@ -26,7 +26,7 @@ export interface ReportDef {
   sqlSort: Record<string, string>;
   /**
    * The same sorts from a key's sums, in JavaScript (null sorts last, as `nulls last`): a report with no filter sorts
-   * its keys' sums here, the older days' sums kept between reads (`keySums`).
+   * its keys' sums here, the older days' sums cached between reads (`keySums`).
    */
   sortValue: Record<string, (s: Figures) => number | null>;
   /**
@@ -40,7 +40,7 @@ export interface ReportDef {
    */
   rowPerKeyAndDay?: boolean;
   /**
-   * Whether an index leads with the scope and the key before the day (migrations 0125, 0127): a page's keys over a
+   * Whether an index leads with the scope and the key before the day (`stat_keyword_daily_key_day_idx`, `stat_object_daily_object_idx`): a page's keys over a
    * range of days then read each key's days as one range, rather than searching the index for each day's keys.
    */
   keyDays?: boolean;
@@ -61,8 +61,8 @@ export interface ReportQuery {
   pageSize: number;
   compare: boolean;
   /** False: compute afresh on every read (a filter that reads other tables than the rollups). */
-  keep?: boolean;
-  /** The tenant's today: with it, a report with no filter keeps its older days' sums per key (`keySums`). */
+  cache?: boolean;
+  /** The tenant's today: with it, a report with no filter caches its older days' sums per key (`keySums`). */
   today?: string;
 }
 
@@ -112,7 +112,7 @@ const storedSketchSql = (def: ReportDef) =>
 /**
  * A period's days as a condition: a range, unless rows are looked up by key (a page's keys, the total row). Then each
  * day is listed, so that the index (the scope's columns, the day, the key) is searched for each day's keys: after a
- * range of days, PostgreSQL 15 reads every key of every day in it (twenty keywords over 88 days: 59 ms, listed 8).
+ * range of days, PostgreSQL 15 reads every key of every day in it, several times slower than the days listed.
  * A table with an index led by the key (`keyDays`) reads a page's keys over a range.
  */
 function daysOf(period: Period, byKey: boolean): SQL {
@@ -242,9 +242,9 @@ async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Pe
 }
 
 /**
- * A report's period in parts (`splitOf`): the older days, whose parts are kept under their stamp; the late days
- * (yesterday), whose rows are folded into the older days' parts and kept under both stamps; and the recent days
- * (today), read each time but for every key's sums, kept under today's stamp (the next page, or another sort, read
+ * A report's period in parts (`splitOf`): the older days, whose parts are cached under their stamp; the late days
+ * (yesterday), whose rows are folded into the older days' parts and cached under both stamps; and the recent days
+ * (today), read each time but for every key's sums, cached under today's stamp (the next page, or another sort, read
  * before the next rollup finds them).
  */
 interface Split {
@@ -259,22 +259,22 @@ interface Split {
 /**
  * Where a report with no filter splits its period (with `q.today`): the days before yesterday, whose rows change only
  * when the rollup recomputes one of them (`stat_rolled_days.day_gen`), and the days after them, which the rollup that
- * runs every minute recomputes (today, and late events yesterday, `LATE_DAYS`). Null: nothing is kept.
+ * runs every minute recomputes (today, and late events yesterday, `LATE_DAYS`). Null: nothing is cached.
  */
 async function splitOf(db: Executor, q: ReportQuery): Promise<Split | null> {
-  if (!q.today || q.keep === false || q.filter || q.having) return null;
-  const keptTo = addDays(q.today, -1 - LATE_DAYS);
-  if (keptTo < q.period.from) return null;
+  if (!q.today || q.cache === false || q.filter || q.having) return null;
+  const cachedTo = addDays(q.today, -1 - LATE_DAYS);
+  if (cachedTo < q.period.from) return null;
   const lateTo = addDays(q.today, -1);
-  const older = { from: q.period.from, to: q.period.to < keptTo ? q.period.to : keptTo };
+  const older = { from: q.period.from, to: q.period.to < cachedTo ? q.period.to : cachedTo };
   const late =
-    q.period.to > keptTo
-      ? { from: addDays(keptTo, 1), to: q.period.to < lateTo ? q.period.to : lateTo }
+    q.period.to > cachedTo
+      ? { from: addDays(cachedTo, 1), to: q.period.to < lateTo ? q.period.to : lateTo }
       : null;
   const recent = q.period.to > lateTo ? { from: q.today, to: q.period.to } : null;
   const [row] = rowsOf<{ gen: string; late_gen: string; recent_gen: string }>(
-    await db.execute(sql`select coalesce(max(day_gen) filter (where day <= ${keptTo}::date), 0)::text as gen,
-        coalesce(max(day_gen) filter (where day > ${keptTo}::date and day <= ${lateTo}::date), 0)::text as late_gen,
+    await db.execute(sql`select coalesce(max(day_gen) filter (where day <= ${cachedTo}::date), 0)::text as gen,
+        coalesce(max(day_gen) filter (where day > ${cachedTo}::date and day <= ${lateTo}::date), 0)::text as late_gen,
         coalesce(max(day_gen) filter (where day > ${lateTo}::date), 0)::text as recent_gen
       from stat_rolled_days where tenant = ${q.tenant} and day between ${older.from}::date and ${q.period.to}::date`),
   );
@@ -297,44 +297,44 @@ async function genOver(db: Executor, tenant: number, period: Period): Promise<st
   return row?.gen ?? '0';
 }
 
-/** What is kept of a total or a key over older days: its sums, and the union of its sketches per column. */
-interface KeptPart {
+/** What is cached of a total or a key over older days: its sums, and the union of its sketches per column. */
+interface CachedPart {
   sums: Figures;
-  unions: Record<string, KeptSketch>;
+  unions: Record<string, MergedSketch>;
 }
 
 const union = new Union();
 
 /**
- * A row's sums and sketches (`sk_*`, of `sketches`) as a kept part; with `base`, added to that kept part's (which is
+ * A row's sums and sketches (`sk_*`, of `sketches`) as a cached part; with `base`, added to that cached part's (which is
  * left as it is: a late row folded into the older days').
  */
-function keepPart(def: ReportDef, row: Raw = {}, sketches: Raw = row, base?: KeptPart): KeptPart {
+function partOf(def: ReportDef, row: Raw = {}, sketches: Raw = row, base?: CachedPart): CachedPart {
   const sums: Figures = {};
   for (const c of Object.keys(def.sums)) sums[c] = (base?.sums[c] ?? 0) + num(row[c]);
-  const unions: Record<string, KeptSketch> = {};
+  const unions: Record<string, MergedSketch> = {};
   for (const c of Object.keys(def.sketches))
-    unions[c] = union.keepFramedWith(sketches[`sk_${c}`], base?.unions[c]);
+    unions[c] = union.mergedWithFramed(sketches[`sk_${c}`], base?.unions[c]);
   return { sums, unions };
 }
 
-/** The figures of a kept part with a recent row's sums added and its sketches merged (`Union.estimateWith`). */
-function withRecent(def: ReportDef, kept: KeptPart, row: Raw = {}, sketches: Raw = row): Figures {
+/** The figures of a cached part with a recent row's sums added and its sketches merged (`Union.estimateWith`). */
+function withRecent(def: ReportDef, cached: CachedPart, row: Raw = {}, sketches: Raw = row): Figures {
   const sums: Figures = {};
-  for (const c of Object.keys(def.sums)) sums[c] = kept.sums[c] + num(row[c]);
+  for (const c of Object.keys(def.sums)) sums[c] = cached.sums[c] + num(row[c]);
   const uniques: Figures = {};
   for (const c of Object.keys(def.sketches))
-    uniques[c] = union.estimateFramedWith(sketches[`sk_${c}`], kept.unions[c]);
+    uniques[c] = union.estimateFramedWith(sketches[`sk_${c}`], cached.unions[c]);
   return def.derive(sums, uniques);
 }
 
 /**
- * A split's kept part: the older days' as kept under `key` (read with `readOlder` and kept when missing), with the
- * late days' read (`readLate`) folded in (`fold`, which must leave the older part as it is) and kept under both
+ * A split's cached part: the older days' as cached under `key` (read with `readOlder` and cached when missing), with the
+ * late days' read (`readLate`) folded in (`fold`, which must leave the older part as it is) and cached under both
  * stamps; so a rollup of today leaves it, and one of yesterday reads yesterday's rows only.
  */
-async function keptPart<T, L>(
-  store: ReturnType<typeof keptPerDb<T>>,
+async function cachedPart<T, L>(
+  store: ReturnType<typeof cachePerDb<T>>,
   db: Executor,
   key: string,
   split: Split,
@@ -351,32 +351,32 @@ async function keptPart<T, L>(
   });
 }
 
-/** A split's kept part (`keptPart`) and its recent part, read beside it. */
-async function keptAndRecent<T, L, R>(
-  store: ReturnType<typeof keptPerDb<T>>,
+/** A split's cached part (`cachedPart`) and its recent part, read beside it. */
+async function cachedAndRecent<T, L, R>(
+  store: ReturnType<typeof cachePerDb<T>>,
   db: Executor,
   key: string,
   split: Split,
   read: (period: Period) => Promise<L>,
-  asKept: (older: L) => T,
+  asCached: (older: L) => T,
   fold: (older: T, late: L) => T,
   readRecent: () => Promise<R>,
 ): Promise<[T, R]> {
   return Promise.all([
-    keptPart(store, db, key, split, async () => asKept(await read(split.older)), read, fold),
+    cachedPart(store, db, key, split, async () => asCached(await read(split.older)), read, fold),
     readRecent(),
   ]);
 }
 
 /**
- * Kept parts of keys over reports' older days, per database handle (`keyFigures`). A report with a split keeps two
+ * Cached parts of keys over reports' older days, per database handle (`keyFigures`). A report with a split caches two
  * (the older days', and with yesterday folded in) and one for a compared period: room for about ten reports.
  */
-const keptKeyParts = keptPerDb<Map<string, KeptPart>>(32);
+const keyPartCache = cachePerDb<Map<string, CachedPart>>(32);
 
 /**
  * The figures of the keys given (a page's) over a period. With a split, each key's sums and sketch unions over the
- * older days are kept once read (a page's keys are mostly the same read after read), and the recent days' rows added.
+ * older days are cached once read (a page's keys are mostly the same read after read), and the recent days' rows added.
  */
 async function keyFigures(
   db: Executor,
@@ -391,9 +391,9 @@ async function keyFigures(
     return new Map(keys.map((k) => [String(k), figuresOf(def, rows.get(String(k)) ?? {})]));
   }
   // Per key: the older days' part, and (with late days) that part with the late days' rows folded in; and its
-  // recent days' rows (today's), kept under today's stamp ({} for none), so that a rollup of yesterday reads only
+  // recent days' rows (today's), cached under today's stamp ({} for none), so that a rollup of yesterday reads only
   // yesterday's rows (a busy domain's are full sketches: 40 on a page of domains, 1.3 MB as PostgreSQL sends them).
-  const kept = <T>(store: ReturnType<typeof keptPerDb<Map<string, T>>>, key: string) => {
+  const cached = <T>(store: ReturnType<typeof cachePerDb<Map<string, T>>>, key: string) => {
     let part = store.get(db, key);
     if (!part) {
       part = new Map();
@@ -402,11 +402,13 @@ async function keyFigures(
     return part;
   };
   const olderKey = partKey('r', def, q, split);
-  const older = kept(keptKeyParts, olderKey);
+  const older = cached(keyPartCache, olderKey);
   const withLate = split.late
-    ? kept(keptKeyParts, JSON.stringify([olderKey, split.late, split.lateGen]))
+    ? cached(keyPartCache, JSON.stringify([olderKey, split.late, split.lateGen]))
     : older;
-  const recent = split.recent ? kept(keptRecentRows, recentKey('r', def, q, split)) : new Map<string, Raw>();
+  const recent = split.recent
+    ? cached(recentRowCache, recentKey('r', def, q, split))
+    : new Map<string, Raw>();
   const missing = keys.filter((k) => !withLate.has(String(k)));
   const unread = missing.filter((k) => !older.has(String(k)));
   const fresh = split.recent ? keys.filter((k) => !recent.has(String(k))) : [];
@@ -416,61 +418,61 @@ async function keyFigures(
     split.late && withLate !== older ? rowsFor(db, def, q, split.late, missing) : none,
     split.recent ? rowsFor(db, def, q, split.recent, fresh) : none,
   ]);
-  for (const k of unread) older.set(String(k), keepPart(def, olderRows.get(String(k)) ?? {}));
+  for (const k of unread) older.set(String(k), partOf(def, olderRows.get(String(k)) ?? {}));
   if (withLate !== older)
     for (const k of missing)
-      withLate.set(String(k), keepPart(def, lateRows.get(String(k)), undefined, older.get(String(k))!));
+      withLate.set(String(k), partOf(def, lateRows.get(String(k)), undefined, older.get(String(k))!));
   for (const k of fresh) recent.set(String(k), recentRows.get(String(k)) ?? {});
   return new Map(
     keys.map((k) => [String(k), withRecent(def, withLate.get(String(k))!, recent.get(String(k)))]),
   );
 }
 
-/** Kept rows of reports' keys over their recent days (today), under today's stamp (`keyFigures`): a few reports'. */
-const keptRecentRows = keptPerDb<Map<string, Raw>>(8);
+/** Cached rows of reports' keys over their recent days (today), under today's stamp (`keyFigures`): a few reports'. */
+const recentRowCache = cachePerDb<Map<string, Raw>>(8);
 
-/** The key a kept part of `def` over a split's older days is kept under. */
+/** The key a cached part of `def` over a split's older days is cached under. */
 const partKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
   JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.older, split.gen]);
-/** The key a kept part of `def` over a split's recent days (today) is kept under: their stamp, not the older days'. */
+/** The key a cached part of `def` over a split's recent days (today) is cached under: their stamp, not the older days'. */
 const recentKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
   JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.recent, split.recentGen]);
 
-/** Kept totals of reports' older days (two a report, as `keptKeyParts`), per database handle. */
-const keptTotalParts = keptPerDb<KeptPart>(32);
-/** Kept daily series of reports' older days (two a report), per database handle. */
-const keptSeriesParts = keptPerDb<Map<string, Figures>>(32);
+/** Cached totals of reports' older days (two a report, as `keyPartCache`), per database handle. */
+const totalPartCache = cachePerDb<CachedPart>(32);
+/** Cached daily series of reports' older days (two a report), per database handle. */
+const seriesPartCache = cachePerDb<Map<string, Figures>>(32);
 /**
- * Kept totals and daily series of reports' recent days (today), under today's stamp (`recentKey`), as the keys' rows
- * (`keptRecentRows`): a rollup of yesterday alone (late events) then reads yesterday's rows, not today's again (the
+ * Cached totals and daily series of reports' recent days (today), under today's stamp (`recentKey`), as the keys' rows
+ * (`recentRowCache`): a rollup of yesterday alone (late events) then reads yesterday's rows, not today's again (the
  * total row's full sketches among them).
  */
-const keptRecentTotals = keptPerDb<Awaited<ReturnType<typeof totalRows>>>(8);
-const keptRecentSeries = keptPerDb<Map<string, Figures>>(8);
+const recentTotalCache = cachePerDb<Awaited<ReturnType<typeof totalRows>>>(8);
+const recentSeriesCache = cachePerDb<Map<string, Figures>>(8);
 
-/** Totals over the period, the older days' sums and sketch unions kept (`splitOf`), the recent days' read. */
+/** Totals over the period, the older days' sums and sketch unions cached (`splitOf`), the recent days' read. */
 async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: Split): Promise<Figures> {
-  const [kept, recent] = await keptAndRecent(
-    keptTotalParts,
+  const [cached, recent] = await cachedAndRecent(
+    totalPartCache,
     db,
     partKey('t', def, q, split),
     split,
     (period) => totalRows(db, def, q, period),
-    ({ row, sketches }) => keepPart(def, row, sketches),
-    (older, { row, sketches }) => keepPart(def, row, sketches, older),
+    ({ row, sketches }) => partOf(def, row, sketches),
+    (older, { row, sketches }) => partOf(def, row, sketches, older),
     async () => {
       const recent = split.recent;
       if (!recent) return null;
-      return keptRecentTotals.orRead(db, recentKey('t', def, q, split), () => totalRows(db, def, q, recent));
+      return recentTotalCache.orRead(db, recentKey('t', def, q, split), () => totalRows(db, def, q, recent));
     },
   );
-  return withRecent(def, kept, recent?.row, recent?.sketches);
+  return withRecent(def, cached, recent?.row, recent?.sketches);
 }
 
-/** The daily series, the older days' figures kept (`splitOf`): a day's figures change only when it is rolled up. */
+/** The daily series, the older days' figures cached (`splitOf`): a day's figures change only when it is rolled up. */
 async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: Split) {
-  const [kept, recent] = await keptAndRecent(
-    keptSeriesParts,
+  const [cached, recent] = await cachedAndRecent(
+    seriesPartCache,
     db,
     partKey('s', def, q, split),
     split,
@@ -480,12 +482,14 @@ async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: 
     async () => {
       const recent = split.recent;
       if (!recent) return new Map<string, Figures>();
-      return keptRecentSeries.orRead(db, recentKey('s', def, q, split), () => seriesDays(db, def, q, recent));
+      return recentSeriesCache.orRead(db, recentKey('s', def, q, split), () =>
+        seriesDays(db, def, q, recent),
+      );
     },
   );
   return eachDay(q.period.from, q.period.to).map((date) => ({
     date,
-    ...(kept.get(date) ?? recent.get(date) ?? figuresOf(def, {})),
+    ...(cached.get(date) ?? recent.get(date) ?? figuresOf(def, {})),
   }));
 }
 
@@ -552,11 +556,11 @@ function withSketches(rows: Raw[], sketches: Raw[]) {
 
 /**
  * A report: one page of rows (with the previous period's figures when comparing), totals and the daily series; an
- * answer kept from an earlier identical read while no day it covers was rolled up again (report-cache.ts), unless
- * `q.keep` is false (a filter reading other tables than the rollups).
+ * answer cached from an earlier identical read while no day it covers was rolled up again (report-cache.ts), unless
+ * `q.cache` is false (a filter reading other tables than the rollups).
  */
 export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
-  if (q.keep === false) return computeReport(db, def, q);
+  if (q.cache === false) return computeReport(db, def, q);
   const span = q.compare ? { from: previousPeriod(q.period).from, to: q.period.to } : q.period;
   const key = JSON.stringify([
     def.table,
@@ -571,7 +575,7 @@ export async function runReport(db: Executor, def: ReportDef, q: ReportQuery) {
     sqlKey(q.filter),
     sqlKey(q.having),
   ]);
-  return kept(db, { tenant: q.tenant, span }, key, () => computeReport(db, def, q));
+  return cachedAnswer(db, { tenant: q.tenant, span }, key, () => computeReport(db, def, q));
 }
 
 /**
@@ -596,12 +600,12 @@ export class KeySums {
   }
 }
 
-/** Kept sums per key of reports' older days, per database handle (`keySums`). */
-export const MAX_KEPT_KEY_SUMS = 8;
-const keptKeySums = keptPerDb<KeySums>(MAX_KEPT_KEY_SUMS);
-/** Kept sums per key of reports' late days (yesterday), apart (`keySums`); and of their recent days (today). */
-const keptLateKeySums = keptPerDb<KeySums>(MAX_KEPT_KEY_SUMS);
-const keptRecentKeySums = keptPerDb<KeySums>(MAX_KEPT_KEY_SUMS);
+/** Cached sums per key of reports' older days, per database handle (`keySums`). */
+export const MAX_CACHED_KEY_SUMS = 8;
+const keySumCache = cachePerDb<KeySums>(MAX_CACHED_KEY_SUMS);
+/** Cached sums per key of reports' late days (yesterday), apart (`keySums`); and of their recent days (today). */
+const lateKeySumCache = cachePerDb<KeySums>(MAX_CACHED_KEY_SUMS);
+const recentKeySumCache = cachePerDb<KeySums>(MAX_CACHED_KEY_SUMS);
 
 /**
  * Every key's sums over a period. One day's rows of a report whose keys have one row a day are its keys' sums, read
@@ -628,8 +632,8 @@ async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: P
 }
 
 /**
- * Every key's sums over the period of a report with no filter, as the older days' (kept with a split, `splitOf`: read
- * once under its stamp), the late days' and the recent days' (each kept under its own stamp: after a rollup of today
+ * Every key's sums over the period of a report with no filter, as the older days' (cached with a split, `splitOf`: read
+ * once under its stamp), the late days' and the recent days' (each cached under its own stamp: after a rollup of today
  * the keywords of 90 days are one day of rows, not ninety, and the next page before the next rollup none). The same
  * sums as one read of every day (integers, added exactly).
  */
@@ -640,21 +644,21 @@ async function keySums(
   split: Split | null,
 ): Promise<KeySums[]> {
   if (!split) return [await sumsByKey(db, def, q, q.period)];
-  // The older days' sums kept, and the late and recent days' kept apart: folded into the older days', a rollup of
+  // The older days' sums cached, and the late and recent days' cached apart: folded into the older days', a rollup of
   // yesterday or today would copy every key of the period (a long tail of keywords over 90 days). The page adds the
   // three.
   const none = new KeySums([], []);
   const key = partKey('k', def, q, split);
   const { late, recent } = split;
   return Promise.all([
-    keptKeySums.orRead(db, key, () => sumsByKey(db, def, q, split.older)),
+    keySumCache.orRead(db, key, () => sumsByKey(db, def, q, split.older)),
     late
-      ? keptLateKeySums.orRead(db, JSON.stringify([key, late, split.lateGen]), () =>
+      ? lateKeySumCache.orRead(db, JSON.stringify([key, late, split.lateGen]), () =>
           sumsByKey(db, def, q, late),
         )
       : none,
     recent
-      ? keptRecentKeySums.orRead(db, recentKey('k', def, q, split), () => sumsByKey(db, def, q, recent))
+      ? recentKeySumCache.orRead(db, recentKey('k', def, q, split), () => sumsByKey(db, def, q, recent))
       : none,
   ]);
 }
@@ -800,7 +804,7 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   let total: number;
   const sortSql = q.sort === 'key' ? def.key : def.sqlSort[q.sort];
   if (sortSql && !q.filter && !q.having) {
-    // No filter: every key's sums (the older days' kept, `keySums`), sorted here; the page's keys read in full.
+    // No filter: every key's sums (the older days' cached, `keySums`), sorted here; the page's keys read in full.
     const sums = pageOfSums(def, q, await keySums(db, def, q, split), offset);
     total = sums.total;
     const page = sums.page;
@@ -858,7 +862,7 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   } = { list, total, totals, series };
   if (q.compare) {
     const prev = previousPeriod(q.period);
-    // With a split, the previous period is all older days: kept whole under its own stamp.
+    // With a split, the previous period is all older days: cached whole under its own stamp.
     const prevSplit =
       split && prevGen
         ? { older: prev, gen: await prevGen, late: null, lateGen: '0', recent: null, recentGen: '0' }

@@ -350,10 +350,10 @@ export function ingestRoutes() {
 const PERIOD_REPORTS = ['keywords', 'movies', 'tags', 'domains', 'domain-hours', 'visits'] as const;
 type PeriodReport = (typeof PERIOD_REPORTS)[number];
 /**
- * Whether a read keeps its answer, so that reading it again after a rollup is worth it (`warmReads`): one domain's
+ * Whether a read caches its answer, so that reading it again after a rollup is worth it (`warmReads`): one domain's
  * hours (at most 31 days of one domain's hourly rows) and a title search are read afresh each time.
  */
-const keepsAnswer = (name: PeriodReport, q: PeriodQuery) =>
+const cachesAnswer = (name: PeriodReport, q: PeriodQuery) =>
   name !== 'domain-hours' && !((name === 'movies' || name === 'tags') && q.q);
 type ReportAnswer = Awaited<ReturnType<typeof runReport>>;
 /** Any of those reports' validated query, its period resolved. */
@@ -373,7 +373,7 @@ const baseOf = (tenant: number, q: PeriodQuery, today: string, def: ReportDef) =
 });
 
 /**
- * Each report over a period as its route serves it: kept between reads (report-cache.ts; but `keepsAnswer`), and read
+ * Each report over a period as its route serves it: cached between reads (report-cache.ts; but `cachesAnswer`), and read
  * again by the rollup timer after each run while operators read it (warm-reads.ts).
  */
 const reportAnswers: Record<
@@ -462,7 +462,7 @@ async function objectsAnswer(
       ? sql`object_id in (select id from ${sql.raw(table)} where ${sql.raw(name === 'movies' ? 'title' : 'name')} ilike ${containsPattern(q.q)})`
       : undefined,
     // a title search reads the movies or tags, which change without a rollup
-    keep: !q.q,
+    cache: !q.q,
   });
   const names = await labels(
     db,
@@ -546,7 +546,7 @@ export function statsRoutes() {
         query: { ...q, ...period },
         at: { today: dayOf(now, timeZone), timeZone },
         now,
-        remember: keepsAnswer(name, q),
+        remember: cachesAnswer(name, q),
       });
       return ok(c, data);
     });

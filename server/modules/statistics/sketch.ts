@@ -1,15 +1,10 @@
 /**
  * HyperLogLog (precision 14: 16,384 registers, standard error 0.81 %) for unique visitors, searchers, viewers and
- * addresses over any period without raw events: the rollup stores one sketch per row (built in SQL, migration 0010:
+ * addresses over any period without raw events: the rollup stores one sketch per row (built in SQL:
  * `zg_hash64`, `zg_hll_reg`, `zg_hll_entry`, `zg_hll_pack`), a report merges the rows of its period here (the
- * register-wise maximum) and estimates. Stored forms:
- * - sparse, 3 bytes per non-zero register (index big-endian in 2 bytes, then rank), in index order;
- * - dense, exactly 16,384 bytes (one rank per register); 16,384 is not a multiple of 3, so the length tells which;
- * - gaps (`encodeGaps`, migration 0095: the agents' pre-merged blocks, read by the thousand per stat): the byte 0x80
- *   (a sparse sketch starts with an index's high byte, below 64), then 2 bytes per non-zero register in index order,
- *   big-endian `gap << 6 | rank` where gap (1–1023) is the distance from the previous register (the first from -1);
- *   a longer distance is spent 1023 at a time in units of rank 0 (`0xffc0`). A third fewer bytes than sparse; dense
- *   when it would not be shorter (an odd length never equals 16,384).
+ * register-wise maximum) and estimates. One stored form, as `zg_hll_pack` writes it (`encode` here): 3 bytes per
+ * non-zero register (index big-endian in 2 bytes, then rank) in index order, or, when that is not shorter, exactly
+ * 16,384 bytes (one rank per register); 16,384 is not a multiple of 3, so the length tells which.
  *
  * The estimator is Ertl's improved raw estimator (arXiv:1702.01284, algorithm 6): no bias tables,
  * accurate from 0 to billions.
@@ -24,25 +19,11 @@ export type Registers = Uint8Array;
 
 export const emptyRegisters = (): Registers => new Uint8Array(M);
 
-const GAPS = 0x80;
-const MAX_GAP = 1023;
-
-/** Is a stored sketch in the gap form? */
-export const isGaps = (s: Uint8Array) => s.length !== M && (s.length & 1) === 1 && s[0] === GAPS;
-
-/** Folds a stored sketch (any form) into `into`, register-wise maximum. */
+/** Folds a stored sketch into `into`, register-wise maximum. */
 export function mergeInto(into: Registers, stored: Uint8Array | null | undefined): Registers {
   if (!stored || stored.length === 0) return into;
   if (stored.length === M) {
     for (let i = 0; i < M; i++) if (stored[i] > into[i]) into[i] = stored[i];
-    return into;
-  }
-  if (isGaps(stored)) {
-    for (let o = 1, idx = -1; o + 1 < stored.length; o += 2) {
-      idx += (stored[o] << 2) | (stored[o + 1] >> 6);
-      const r = stored[o + 1] & 63;
-      if (r > into[idx & (M - 1)]) into[idx & (M - 1)] = r;
-    }
     return into;
   }
   for (let o = 0; o + 2 < stored.length; o += 3) {
@@ -102,32 +83,6 @@ export function encode(registers: Registers): Uint8Array {
   return out;
 }
 
-// Where the gap form is written before it is copied out at its length (its first byte always the marker).
-const gapsOut = new Uint8Array(M);
-gapsOut[0] = GAPS;
-
-/** The gap form of registers (see above): dense when that is not longer, empty for no register. */
-export function encodeGaps(registers: Registers): Uint8Array {
-  const out = gapsOut;
-  let o = 1;
-  let prev = -1;
-  for (let i = 0; i < M; i++) {
-    const r = registers[i];
-    if (!r) continue;
-    let gap = i - prev;
-    prev = i;
-    for (; gap > MAX_GAP; gap -= MAX_GAP) {
-      if (o + 2 >= M) return registers.slice();
-      out[o++] = 0xff;
-      out[o++] = 0xc0;
-    }
-    if (o + 2 >= M) return registers.slice();
-    out[o++] = gap >> 2;
-    out[o++] = ((gap & 3) << 6) | r;
-  }
-  return o === 1 ? new Uint8Array(0) : out.slice(0, o);
-}
-
 // Scratch for the indexes of non-zero registers.
 const nonZero = new Uint16Array(M);
 
@@ -173,8 +128,7 @@ const LANES = new Int32Array(3 * 64 + 256);
 /**
  * Counts the ranks of all 16,384 registers of `x` into `c` (`c[k]`: how many hold rank k). Four histograms, one per
  * neighbouring register, then added: in one, each increment waits for the one before when neighbouring registers
- * share a rank (counting a union of two full sketches took 115 µs, with four 20–40; with the four 1 KB apart rather
- * than 256 bytes, 77).
+ * share a rank, and with four histograms 256 bytes apart they interfere less than nearer ones.
  */
 function countRanks(c: number[], x: Uint8Array): number[] {
   const h = LANES.fill(0);
@@ -235,13 +189,6 @@ export function estimate(registers: Registers): number {
   return estimateFromCounts(countRanks(new Array<number>(MAX_RANK + 1), registers));
 }
 
-const B64 = new Int8Array(128).fill(-1);
-for (let i = 0; i < 64; i++)
-  B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
-const HEX = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++)
-  HEX['0123456789abcdef'.charCodeAt(i)] = HEX['0123456789ABCDEF'.charCodeAt(i)] = i;
-
 // Node's own decoders where there is a Node (the server); plain loops in the browser (demo mode has no `Buffer`).
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
@@ -259,7 +206,8 @@ export function toHex(bytes: Uint8Array, plain = !NodeBuffer): string {
 /**
  * Decodes text into `out` from its start, returning the bytes written: base64 as PostgreSQL's `encode(…, 'base64')`
  * writes it (line breaks every 76 characters, skipped), or hex after `\\x` (a `bytea` as text). `out` must be large
- * enough (3/4 of the base64 length, half the hex length). `plain` forces the loops (tests).
+ * enough (3/4 of the base64 length, half the hex length). Without Node's `Buffer` (demo mode in the browser, or
+ * `plain`: tests), the platform's `atob`.
  */
 export function decodeInto(text: string, out: Uint8Array, plain = !NodeBuffer): number {
   const hex = text.startsWith('\\x');
@@ -267,27 +215,14 @@ export function decodeInto(text: string, out: Uint8Array, plain = !NodeBuffer): 
     const view = NodeBuffer.from(out.buffer, out.byteOffset, out.length);
     return hex ? view.write(text.slice(2), 'hex') : view.write(text, 'base64');
   }
-  let n = 0;
   if (hex) {
-    for (let i = 2; i + 1 < text.length; i += 2)
-      out[n++] = (HEX[text.charCodeAt(i)] << 4) | HEX[text.charCodeAt(i + 1)];
+    let n = 0;
+    for (let i = 2; i + 1 < text.length; i += 2) out[n++] = Number.parseInt(text.slice(i, i + 2), 16);
     return n;
   }
-  let acc = 0;
-  let bits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 61) break; // '=': the end
-    const v = c < 128 ? B64[c] : -1;
-    if (v < 0) continue; // a line break
-    acc = ((acc << 6) | v) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[n++] = (acc >> bits) & 0xff;
-    }
-  }
-  return n;
+  const bytes = atob(text.replace(/\s/g, ''));
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
+  return bytes.length;
 }
 
 /** Whether a stored value (none: empty) holds exactly these bytes: a sketch written again only when it changed. */
@@ -326,7 +261,7 @@ export class SketchArena {
     arena.length = 0;
     return arena;
   }
-  /** Gives the arena back for the next read (one is kept, up to 64 MB); nothing may read its bytes after. */
+  /** Gives the arena back for the next read (one is held, up to 64 MB); nothing may read its bytes after. */
   release() {
     if (this.bytes.length <= 1 << 26) SketchArena.spare = this;
   }
@@ -353,16 +288,16 @@ export class SketchArena {
 // The histogram an estimate counts into (estimates do not overlap: each runs to its end at once).
 const histogram = new Array<number>(MAX_RANK + 1).fill(0);
 
-// A kept sketch's indexes in runs of 64 (256 runs): a register is looked up within its run (`KeptSketch.starts`).
+// A merged sketch's indexes in runs of 64 (256 runs): a register is looked up within its run (`MergedSketch.starts`).
 const BUCKET_BITS = 6;
 const BUCKETS = M >> BUCKET_BITS;
 
 /**
- * A union kept for later estimates (`Union.keep`): its non-zero registers in index order, and the histogram; or, when
+ * A union held for later estimates (`Union.merged`): its non-zero registers in index order, and the histogram; or, when
  * a third or more of the registers are set (a domain's visitors), all 16,384 of them (`dense`), which is smaller than
  * indexes and ranks and read without a search.
  */
-export interface KeptSketch {
+export interface MergedSketch {
   indexes: Uint16Array;
   ranks: Uint8Array;
   /** Where each run of 64 register indexes starts in `indexes` (`starts[b]` for indexes `64·b` on; 257 entries). */
@@ -376,7 +311,7 @@ const NO_INDEXES = new Uint16Array(0);
 const NO_RANKS = new Uint8Array(0);
 
 /**
- * A union of stored sketches being built (any forms), estimated at the end: sparse and gap-form sketches touch only
+ * A union of stored sketches being built, estimated at the end: sparse sketches touch only
  * their registers, which are counted and cleared again by `estimate`, so the union of small sketches (an agent's
  * pieces) costs their size, not 16,384 registers; a dense one switches the union to every register. One union serves
  * any number of estimates in turn (each `estimate` leaves it empty).
@@ -399,23 +334,13 @@ export class Union {
     }
     const touched = this.touched;
     let n = this.n;
-    if ((len & 1) === 1 && s[from] === GAPS)
-      for (let o = from + 1, idx = -1; o + 1 < to; o += 2) {
-        idx += (s[o] << 2) | (s[o + 1] >> 6);
-        const i = idx & (M - 1);
-        const r = s[o + 1] & 63;
-        if (r === 0) continue;
-        if (regs[i] === 0) touched[n++] = i;
-        if (r > regs[i]) regs[i] = r;
-      }
-    else
-      for (let o = from; o + 2 < to; o += 3) {
-        const i = ((s[o] << 8) | s[o + 1]) & (M - 1);
-        const r = s[o + 2];
-        if (r === 0) continue;
-        if (regs[i] === 0) touched[n++] = i;
-        if (r > regs[i]) regs[i] = r;
-      }
+    for (let o = from; o + 2 < to; o += 3) {
+      const i = ((s[o] << 8) | s[o + 1]) & (M - 1);
+      const r = s[o + 2];
+      if (r === 0) continue;
+      if (regs[i] === 0) touched[n++] = i;
+      if (r > regs[i]) regs[i] = r;
+    }
     this.n = n;
     return this;
   }
@@ -437,10 +362,10 @@ export class Union {
   }
 
   /**
-   * Everything added since the last estimate as a kept sketch (its registers in index order and the histogram of all
+   * Everything added since the last estimate as a merged sketch (its registers in index order and the histogram of all
    * 16,384), for estimates over it and a few more sketches later (`estimateWith`); the union is empty again after.
    */
-  keep(): KeptSketch {
+  merged(): MergedSketch {
     const counts = new Int32Array(MAX_RANK + 1);
     let n = this.n;
     if (this.dense) {
@@ -474,11 +399,11 @@ export class Union {
   }
 
   /**
-   * `addKept(base).addFramed(v).keep()` (the union empty before): with `v` holding nothing, `base` itself (kept
+   * `addMerged(base).addFramed(v).merged()` (the union empty before): with `v` holding nothing, `base` itself (merged
    * sketches are never changed); with `v` one full sketch and `base` full (a busy domain's late day over its older
    * days), in one pass.
    */
-  keepFramedWith(v: unknown, base: KeptSketch | undefined): KeptSketch {
+  mergedWithFramed(v: unknown, base: MergedSketch | undefined): MergedSketch {
     if (base && !this.dense && this.n === 0) {
       if (!(v as Uint8Array | null | undefined)?.length) return base;
       const full = base.dense && oneFullFrame(v);
@@ -489,20 +414,20 @@ export class Union {
         return { indexes: NO_INDEXES, ranks: NO_RANKS, starts: NO_INDEXES, counts, dense };
       }
     }
-    if (base) this.addKept(base);
-    return this.addFramed(v).keep();
+    if (base) this.addMerged(base);
+    return this.addFramed(v).merged();
   }
 
-  /** Folds in a kept sketch (`keep`). */
-  addKept(kept: KeptSketch): this {
+  /** Folds in a merged sketch (`merged`). */
+  addMerged(base: MergedSketch): this {
     const regs = this.regs;
-    if (kept.dense) {
-      const d = kept.dense;
+    if (base.dense) {
+      const d = base.dense;
       for (let i = 0; i < M; i++) if (d[i] > regs[i]) regs[i] = d[i];
       this.dense = true;
       return this;
     }
-    const { indexes, ranks } = kept;
+    const { indexes, ranks } = base;
     const touched = this.touched;
     let n = this.n;
     for (let k = 0; k < indexes.length; k++) {
@@ -515,25 +440,25 @@ export class Union {
   }
 
   /**
-   * The estimate of the union of `kept` and everything added since the last estimate, which costs what was added,
-   * not the kept sketch's size: each register added is looked up in `kept` and moves the histogram if it is higher.
+   * The estimate of the union of `base` and everything added since the last estimate, which costs what was added,
+   * not the base sketch's size: each register added is looked up in `base` and moves the histogram if it is higher.
    * The union is empty again after.
    */
-  estimateWith(kept: KeptSketch | undefined): number {
-    if (!kept) return this.estimate();
-    if (this.dense && kept.dense) {
-      // Both full: one pass, register by register (a domain's days over a kept period).
-      maxInto(this.regs, histogram, this.regs, kept.dense);
+  estimateWith(base: MergedSketch | undefined): number {
+    if (!base) return this.estimate();
+    if (this.dense && base.dense) {
+      // Both full: one pass, register by register (a domain's days over a base period).
+      maxInto(this.regs, histogram, this.regs, base.dense);
       this.regs.fill(0);
       this.n = 0;
       this.dense = false;
       return estimateFromCounts(histogram);
     }
-    if (this.dense) return this.addKept(kept).estimate();
+    if (this.dense) return this.addMerged(base).estimate();
     const c = histogram;
-    for (let k = 0; k <= MAX_RANK; k++) c[k] = kept.counts[k];
-    if (kept.dense) {
-      const d = kept.dense;
+    for (let k = 0; k <= MAX_RANK; k++) c[k] = base.counts[k];
+    if (base.dense) {
+      const d = base.dense;
       for (let k = 0; k < this.n; k++) {
         const i = this.touched[k];
         const r = this.regs[i];
@@ -546,7 +471,7 @@ export class Union {
       this.n = 0;
       return estimateFromCounts(c);
     }
-    const { indexes, ranks, starts } = kept;
+    const { indexes, ranks, starts } = base;
     for (let k = 0; k < this.n; k++) {
       const i = this.touched[k];
       const r = this.regs[i];
@@ -573,18 +498,18 @@ export class Union {
   }
 
   /**
-   * `addFramed(v).estimateWith(kept)`, in one pass when the union is empty, `v` one full sketch and `kept` full (a busy
-   * domain's day over its kept older days): the higher of each register counted where they lie.
+   * `addFramed(v).estimateWith(base)`, in one pass when the union is empty, `v` one full sketch and `base` full (a busy
+   * domain's day over its base older days): the higher of each register counted where they lie.
    */
-  estimateFramedWith(v: unknown, kept: KeptSketch | undefined): number {
-    const full = kept?.dense && !this.dense && this.n === 0 && oneFullFrame(v);
+  estimateFramedWith(v: unknown, base: MergedSketch | undefined): number {
+    const full = base?.dense && !this.dense && this.n === 0 && oneFullFrame(v);
     if (full) {
       // Written into the union's registers (empty, and emptied again), counted as they are written.
-      maxInto(this.regs, histogram, full, kept!.dense!);
+      maxInto(this.regs, histogram, full, base!.dense!);
       this.regs.fill(0);
       return estimateFromCounts(histogram);
     }
-    return this.addFramed(v).estimateWith(kept);
+    return this.addFramed(v).estimateWith(base);
   }
 
   /** The estimate of everything added since the last estimate; the union is empty again after. */
@@ -618,55 +543,40 @@ export function estimateStored(stored: Iterable<Uint8Array | null | undefined>):
 /** The estimate of a framed value's sketches merged (`Union.addFramed`). */
 export const estimateFramed = (v: unknown): number => shared.addFramed(v).estimate();
 
-/** The registers of a sparse or gap-form sketch in stored order, as (index << 6 | rank) values; rank 0 skipped. */
-function entries(s: Uint8Array): number[] {
-  const out: number[] = [];
-  if (isGaps(s))
-    for (let o = 1, idx = -1; o + 1 < s.length; o += 2) {
-      idx += (s[o] << 2) | (s[o + 1] >> 6);
-      if (s[o + 1] & 63) out.push(((idx & (M - 1)) << 6) | (s[o + 1] & 63));
-    }
-  else
-    for (let o = 0; o + 2 < s.length; o += 3)
-      if (s[o + 2]) out.push(((((s[o] << 8) | s[o + 1]) & (M - 1)) << 6) | s[o + 2]);
-  return out;
-}
-
 /**
- * The gap form of the merge of two stored sketches (any forms), the same bytes as `encodeGaps(merge([a, b]))`: two
- * sparse ones (their registers in index order, as stored) are merged as sorted lists, without 16,384 registers.
+ * The stored form of the merge of two stored sketches, the same bytes as `encode(merge([a, b]))`: two sparse ones
+ * (their registers in index order, as stored) are merged as sorted lists, without 16,384 registers.
  */
 export function mergeStored(a: Uint8Array | null | undefined, b: Uint8Array | null | undefined): Uint8Array {
   const x = a ?? new Uint8Array(0);
   const y = b ?? new Uint8Array(0);
-  const slow = () => encodeGaps(merge([x, y]));
+  const slow = () => encode(merge([x, y]));
   if (x.length === M || y.length === M) return slow();
-  const ex = entries(x);
-  const ey = entries(y);
-  const out = gapsOut;
-  let o = 1;
+  const out = new Uint8Array(x.length + y.length);
+  let o = 0;
   let i = 0;
   let j = 0;
   let last = -1;
-  while (i < ex.length || j < ey.length) {
-    const kx = i < ex.length ? ex[i] >> 6 : M;
-    const ky = j < ey.length ? ey[j] >> 6 : M;
+  while (i + 2 < x.length || j + 2 < y.length) {
+    const kx = i + 2 < x.length ? ((x[i] << 8) | x[i + 1]) & (M - 1) : M;
+    const ky = j + 2 < y.length ? ((y[j] << 8) | y[j + 1]) & (M - 1) : M;
     const k = kx < ky ? kx : ky;
     let r = 0;
-    if (kx === k) r = ex[i++] & 63;
-    if (ky === k) r = Math.max(r, ey[j++] & 63);
+    if (kx === k) {
+      r = x[i + 2];
+      i += 3;
+    }
+    if (ky === k) {
+      r = Math.max(r, y[j + 2]);
+      j += 3;
+    }
     // Not in index order: not a stored sketch as the rollup writes them.
     if (k <= last) return slow();
-    let gap = k - last;
     last = k;
-    for (; gap > MAX_GAP; gap -= MAX_GAP) {
-      if (o + 2 >= M) return slow();
-      out[o++] = 0xff;
-      out[o++] = 0xc0;
-    }
-    if (o + 2 >= M) return slow();
-    out[o++] = gap >> 2;
-    out[o++] = ((gap & 3) << 6) | r;
+    if (r === 0) continue;
+    out[o++] = k >> 8;
+    out[o++] = k & 0xff;
+    out[o++] = r;
   }
-  return o === 1 ? new Uint8Array(0) : out.slice(0, o);
+  return o >= M ? slow() : out.slice(0, o);
 }

@@ -3,17 +3,17 @@ import { dayOf, isDay, movedPeriod } from '../../../common/period';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { timeZoneOf } from './ingest';
-import { keptPerDb } from './report-cache';
+import { cachePerDb } from './report-cache';
 
 /**
- * Reads kept warm (migration 0123). A report keeps its answer, and the parts over its period's older days, between
- * reads (report-cache.ts); a rollup of a day the period covers, the day's turn (a period relative to today moves) or a
- * start (what is kept is in memory) makes the next read compute from nothing: a thousand agents' sketches over 90
+ * The warm-up of reports after a rollup. A report caches its answer, and the parts over its period's older days,
+ * between reads (report-cache.ts); a rollup of a day the period covers, the day's turn (a period relative to today moves) or a
+ * start (the caches are in memory) makes the next read compute from nothing: a thousand agents' sketches over 90
  * days, every material's days. Each report route remembers the queries operators make (`rememberRead`: the validated
  * query, its period resolved, as canonical JSON in `report_reads`, with the day it was made); after each rollup run
  * (`warmReads`, the rollup timer) the most recent ones are read again through the same function the route serves
  * them with, their periods moved to the current day where they ended yesterday or today (`movedPeriod`), so the
- * operator's next read finds its answer kept. The table, not memory, holds them: a start warms what was read before
+ * operator's next read finds its answer cached. The table, not memory, holds them: a start warms what was read before
  * it, and every instance warms what was read through any of them.
  */
 
@@ -25,14 +25,14 @@ export interface ReadAt {
   today: string;
   timeZone: string;
 }
-/** Computes a report for `tenant` (its kept answer, computed again where stale). */
+/** Computes a report for `tenant` (its cached answer, computed again where stale). */
 type Answer<Q, T> = (db: Executor, tenant: number, query: Q, at: ReadAt) => Promise<T>;
 
 const replays = new Map<string, Answer<ReadQuery, unknown>>();
 
 /**
  * Names the function that answers a report's reads, for `warmReads`, and returns what its route serves through: the
- * same function, then the read remembered (`rememberRead`; not with `remember: false`, a read that keeps nothing).
+ * same function, then the read remembered (`rememberRead`; not with `remember: false`, a read that caches nothing).
  * So a route and the warm-up cannot compute a read two ways.
  */
 export function replayable<Q extends object, T>(report: string, answer: Answer<Q, T>) {
@@ -66,7 +66,7 @@ const FORGET_AFTER_MS = 7 * 24 * 60 * 60_000;
 /** A query read again and again is written at most once in this time (per process). */
 const REMEMBER_EVERY_MS = 60_000;
 
-const written = keptPerDb<number>(1024);
+const written = cachePerDb<number>(1024);
 
 /** The query's JSON with its keys in order, undefined ones left out: one row per distinct read. */
 const canonical = (query: ReadQuery) =>

@@ -32,7 +32,7 @@ const MAX_OUTBOUND_ALLOW = 100;
 const imageRef = imageField();
 
 /**
- * The base settings the settings screen edits (issue #5), besides imgdomain and platforms: all optional, checked
+ * The base settings the settings screen edits, besides imgdomain and platforms: all optional, checked
  * when sent. The site API answers exactly these (PUBLIC_SETTINGS), never any other stored field.
  */
 export const baseFields = {

@@ -11,7 +11,7 @@ export const systemSettings = pgTable('system_settings', {
 
 /**
  * The MacCMS move (server/node/maccms/): which of our rows each MacCMS row became, per tenant and kind ('vod',
- * 'user', …), and a digest of what it was written from, so a rerun updates only what changed (migration 0155).
+ * 'user', …), and a digest of what it was written from, so a rerun updates only what changed.
  */
 export const maccmsIds = pgTable(
   'maccms_ids',

@@ -4,7 +4,7 @@ import { siteSignupRoutes, userRoutes } from './routes';
 import { seedUsers } from './seed';
 
 /**
- * The content site's members (issue #14, SPEC.md §2 /users/list, API /app/admin/users): the list at a million rows,
+ * The content site's members (SPEC.md §2 /users/list, API /app/admin/users): the list at a million rows,
  * batches (enable, disable, group; VIP extension is admin-only) and the ban that hides what a member posted and
  * blacklists their address, with its exact undo (admins). Operators stay in the operators module.
  */

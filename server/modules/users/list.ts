@@ -205,8 +205,8 @@ export async function readUserList(db: Db, tenant: number, q: UserListQuery, now
         ? [sql`${col} desc nulls last`, desc(siteUsers.id)]
         : [sql`${col} asc nulls first`, asc(siteUsers.id)];
   // A search (q) is counted first. The planner cannot tell how many members a prefix matches and, with a LIMIT,
-  // walks the sort index testing each row (1.2 s at a million members for a prefix that matches a thousand far from
-  // the end). When the capped count is exact (at most COUNT_CAP matches), the matches are read through the
+  // walks the sort index testing each row (at a million members, for a prefix that matches a thousand far from the
+  // end, that walk is most of the table). When the capped count is exact (at most COUNT_CAP matches), the matches are read through the
   // prefix indexes and sorted instead (plain index scans switched off for that one statement, in its own read
   // transaction); beyond the cap, matches are dense and the walk finds a page at once.
   const searchTotal = q.q

@@ -23,7 +23,7 @@ import { issueResetCode } from './reset-code';
 import { siteUserBans, siteUserResetCodes, siteUsers } from './schema';
 
 /**
- * A member's own page (issue #52, `/users/detail/:id`): what an admin changes there (group, VIP, points, with the
+ * A member's own page (`/users/detail/:id`): what an admin changes there (group, VIP, points, with the
  * version read, so a stale save is refused and nothing is overwritten), the one-time code with which the member sets
  * a new password, and the history of their bans. The member, their comments and guestbook entries are read through
  * the members' and comments' own routes (`GET /users/{id}`, the lists with `userId`).

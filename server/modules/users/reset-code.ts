@@ -15,7 +15,7 @@ import { memberNamed } from './account';
 import { siteUserResetCodes, siteUsers } from './schema';
 
 /**
- * A member's password reset by a one-time code (issue #52). An admin asks for a code on the member's page and passes
+ * A member's password reset by a one-time code. An admin asks for a code on the member's page and passes
  * it on (it is answered once and never again: only its SHA-256 is kept); the member types it with a new password on
  * the site, whose server sends both here signed (`POST /app/site/users/reset`). Staff never see or choose a password.
  *

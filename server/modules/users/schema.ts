@@ -15,7 +15,7 @@ import {
 import type { UserGroup, UserStatus } from '../../../common/users';
 
 /**
- * The content site's registered members (issue #14; operators are `operators`). `channel` is the code of the agent
+ * The content site's registered members (operators are `operators`). `channel` is the code of the agent
  * whose link brought them (the agents section credits signups by it), `inviter` the member who invited them. VIP is
  * a level with an expiry, read against the clock (common/users.ts `vipStateAt`), never swept. Indexes serve the
  * list's sorts and its allow-listed filters at a million rows; `site_user_counts` keeps the
@@ -113,7 +113,7 @@ export const siteUserBans = pgTable(
 );
 
 /**
- * One-time codes with which a member sets a new password (issue #52, users/reset-code.ts): only the code's SHA-256,
+ * One-time codes with which a member sets a new password (users/reset-code.ts): only the code's SHA-256,
  * who issued it, until when, how many wrong tries, and when it was used. A newer code replaces an unused older one.
  */
 export const siteUserResetCodes = pgTable(

@@ -1,16 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { MAX_ACTRESS_BIOGRAPHY } from '../../../common/actresses';
+import { artChapters } from '../../../common/art-pages';
 import { MAX_LINE_CODE, parsePlayLines } from '../../../common/episodes';
 import { foldForMatch } from '../../../common/fold';
+import { dateOf } from '../../../common/maccms-lists';
 import { MAX_MOVIE_DESCRIPTION } from '../../../common/movie';
 import { richTextToPlain, sanitizeRichText } from '../../../common/rich-text';
-import { countWords } from '../../../common/words';
+import { CopyData, copyField } from '../../db/copy-in';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import type { ReportLine } from './report';
 import type { SourceRow } from './source';
 import { cut, decodeText, ipv4, safeUrl, splitList, unixTime } from './text';
-import { type Col, copyRows, insertRows, intsOf, rowWriter } from './write';
+import { type Col, copyRows, intsOf, rowWriter, txCopier } from './write';
 
 /**
  * Each MacCMS table the move reads and how its rows become ours. A kind turns a row into a plain value (`prepare`,
@@ -48,6 +50,11 @@ export interface Kind<V = any> {
   /** The MacCMS table without prefix, and its key. */
   table: string;
   pk: string;
+  /**
+   * The MacCMS columns `prepare` and `refs` read, the only ones read from MariaDB: mac_vod has 87, most of them never
+   * moved, and each read is a buffer made and freed. One missing from the table (an older MacCMS) reads as absent.
+   */
+  columns: readonly string[];
   /** Our table its rows become (for the mapping's existence check). */
   target: string;
   batch: number;
@@ -154,6 +161,7 @@ export function typeKind(): Kind<TypeValue> {
   return {
     kind: 'type',
     table: 'type',
+    columns: ['type_id', 'type_name', 'type_mid', 'type_pid', 'type_sort', 'type_status'],
     pk: 'type_id',
     target: 'movie_columns',
     batch: 1000,
@@ -212,28 +220,33 @@ const ACTOR_COLS: Col[] = [
 const actorRow = (v: ActorValue, id: number) => [
   id,
   v.name,
-  JSON.stringify(v.aliases),
+  v.aliases,
   v.avatar,
   v.birthday,
   v.height,
   v.biography,
-  JSON.stringify(v.tags),
+  v.tags,
   v.visible,
   v.createdAt,
 ];
-
-function dateOf(s: string): string | null {
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(s.trim());
-  if (!m) return null;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  if (Number.isNaN(d.getTime()) || +m[1] < 1900 || d.getUTCMonth() !== +m[2] - 1) return null;
-  return d.toISOString().slice(0, 10);
-}
 
 export function actorKind(): Kind<ActorValue> {
   return {
     kind: 'actor',
     table: 'actor',
+    columns: [
+      'actor_id',
+      'actor_name',
+      'actor_alias',
+      'actor_pic',
+      'actor_birthday',
+      'actor_height',
+      'actor_content',
+      'actor_blurb',
+      'actor_tag',
+      'actor_status',
+      'actor_time_add',
+    ],
     pk: 'actor_id',
     target: 'actresses',
     batch: 1000,
@@ -362,6 +375,31 @@ export function vodKind(): Kind<VodValue> {
   return {
     kind: 'vod',
     table: 'vod',
+    columns: [
+      'vod_id',
+      'type_id',
+      'vod_name',
+      'vod_content',
+      'vod_blurb',
+      'vod_play_from',
+      'vod_play_url',
+      'vod_status',
+      'vod_recycle_time',
+      'vod_tag',
+      'vod_class',
+      'vod_actor',
+      'vod_pic',
+      'vod_duration',
+      'vod_pubdate',
+      'vod_points_play',
+      'vod_points',
+      'vod_level',
+      'vod_hits',
+      'vod_up',
+      'vod_audit_remark',
+      'vod_time_add',
+      'vod_time',
+    ],
     pk: 'vod_id',
     target: 'movies',
     batch: 500,
@@ -569,15 +607,11 @@ async function writeMovieChildren(
 ) {
   const tagLinks: unknown[][] = [];
   const actLinks: unknown[][] = [];
-  const plays: unknown[][] = [];
+  let plays = 0;
   for (const { value, ourId } of items) {
     for (const t of value.tags) tagLinks.push([ourId, tagIds.get(t)]);
     for (const a of new Set(value.actresses.map((n) => actIds.get(n)))) actLinks.push([ourId, a]);
-    value.lines.forEach((l, line) => {
-      l.episodes.forEach((e, sort) => {
-        plays.push([ourId, sourceIds.get(l.code), line, e.name, e.url, sort]);
-      });
-    });
+    for (const l of value.lines) plays += l.episodes.length;
   }
   await copyRows(
     ex,
@@ -597,21 +631,44 @@ async function writeMovieChildren(
     ],
     actLinks,
   );
-  const playIds = ctx.ownIds?.get('movie_plays')?.(plays.length);
-  await copyRows(
-    ex,
-    'movie_plays',
-    [
-      ...(playIds ? ([['id', 'int']] as Col[]) : []),
-      ['movie_id', 'int'],
-      ['source_id', 'int'],
-      ['line', 'int'],
-      ['name', 'text'],
-      ['path', 'text'],
-      ['sort', 'int'],
-    ],
-    playIds ? plays.map((p, i) => [playIds[i], ...p]) : plays,
-  );
+  if (!plays) return;
+  const playIds = ctx.ownIds?.get('movie_plays')?.(plays);
+  const cols: Col[] = [
+    ...(playIds ? ([['id', 'int']] as Col[]) : []),
+    ['movie_id', 'int'],
+    ['source_id', 'int'],
+    ['line', 'int'],
+    ['name', 'text'],
+    ['path', 'text'],
+    ['sort', 'int'],
+  ];
+  const copier = txCopier(ex);
+  // Twenty and more a movie, the most rows of the move: their lines are written straight into COPY's text, with no
+  // array a row in between.
+  let i = 0;
+  if (copier) {
+    const data = new CopyData();
+    for (const { value, ourId } of items)
+      value.lines.forEach((l, line) => {
+        const head = `${ourId}\t${sourceIds.get(l.code) ?? '\\N'}\t${line}\t`;
+        l.episodes.forEach((e, sort) => {
+          data.add(
+            `${playIds ? `${playIds[i++]}\t` : ''}${head}${copyField(e.name)}\t${copyField(e.url)}\t${sort}\n`,
+          );
+        });
+      });
+    await copier.send('movie_plays', cols, data);
+    return;
+  }
+  const rows: unknown[][] = [];
+  for (const { value, ourId } of items)
+    value.lines.forEach((l, line) => {
+      l.episodes.forEach((e, sort) => {
+        const row = [ourId, sourceIds.get(l.code), line, e.name, e.url, sort];
+        rows.push(playIds ? [playIds[i++], ...row] : row);
+      });
+    });
+  await copyRows(ex, 'movie_plays', cols, rows);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -650,7 +707,7 @@ const novelRow = (v: ArtValue, id: number) => [
   v.author,
   v.cover,
   v.columnId,
-  JSON.stringify(v.tags),
+  v.tags,
   v.description,
   v.status,
   v.publishedAt,
@@ -660,13 +717,27 @@ const novelRow = (v: ArtValue, id: number) => [
 
 const novels = rowWriter('novels', NOVEL_COLS, novelRow);
 
-/** MacCMS v10 joins an article's pages (art_content) and their titles (art_title) with `$$$`; v8 used `[/page]`. */
-export const PAGE_SEPARATOR = /\$\$\$|\[\/page\]/;
-
 export function artKind(): Kind<ArtValue> {
   return {
     kind: 'art',
     table: 'art',
+    columns: [
+      'art_id',
+      'type_id',
+      'art_name',
+      'art_title',
+      'art_content',
+      'art_author',
+      'art_pic',
+      'art_tag',
+      'art_class',
+      'art_blurb',
+      'art_status',
+      'art_recycle_time',
+      'art_hits',
+      'art_time_add',
+      'art_time',
+    ],
     pk: 'art_id',
     target: 'novels',
     batch: 200,
@@ -679,16 +750,9 @@ export function artKind(): Kind<ArtValue> {
       const columnId = ctx.novelColumns.get(typeId) ?? null;
       if (columnId === null && typeId)
         lines.push({ id: mid, outcome: 'note', reason: 'columnMissing', detail: `type_id ${typeId}` });
-      const pages = textOf(row, 'art_content', lines, mid).split(PAGE_SEPARATOR);
-      const titles = textOf(row, 'art_title', lines, mid).split(PAGE_SEPARATOR);
-      const chapters: ArtValue['chapters'] = [];
-      pages.forEach((html, i) => {
-        const content = richTextToPlain(html);
-        if (!content) return;
-        const t = (titles[i] ?? '').trim() || (pages.length > 1 ? `${title} (${i + 1})` : title);
-        chapters.push({ title: cut(t, 200).text, content, words: countWords(content) });
-      });
-      if (/<(script|iframe|style)/i.test(pages.join('')))
+      const html = textOf(row, 'art_content', lines, mid);
+      const chapters = artChapters(title, html, textOf(row, 'art_title', lines, mid));
+      if (/<(script|iframe|style)/i.test(html))
         lines.push({ id: mid, outcome: 'fixed', reason: 'html', detail: 'art_content' });
       const status = reviewOf(row.art_status, row.art_recycle_time);
       return {
@@ -735,7 +799,7 @@ async function writeChapters(ex: Executor, items: { value: ArtValue; ourId: numb
     value.chapters.forEach((c, i) => {
       rows.push([ourId, i + 1, c.title, c.content, c.words]);
     });
-  await insertRows(
+  await copyRows(
     ex,
     'novel_chapters',
     [
@@ -833,6 +897,23 @@ export function userKind(): Kind<UserValue> {
   return {
     kind: 'user',
     table: 'user',
+    columns: [
+      'user_id',
+      'user_pid',
+      'user_name',
+      'user_pwd',
+      'user_nick_name',
+      'user_phone',
+      'user_email',
+      'group_id',
+      'user_end_time',
+      'user_points',
+      'user_status',
+      'user_reg_time',
+      'user_reg_ip',
+      'user_login_time',
+      'user_login_ip',
+    ],
     pk: 'user_id',
     target: 'site_users',
     batch: 1000,
@@ -973,6 +1054,20 @@ export function commentKind(): Kind<CommentValue> {
   return {
     kind: 'comment',
     table: 'comment',
+    columns: [
+      'comment_id',
+      'comment_mid',
+      'comment_rid',
+      'comment_pid',
+      'comment_content',
+      'comment_name',
+      'user_id',
+      'comment_ip',
+      'comment_up',
+      'comment_report',
+      'comment_status',
+      'comment_time',
+    ],
     pk: 'comment_id',
     target: 'comments',
     batch: 1000,
@@ -1082,6 +1177,18 @@ export function gbookKind(): Kind<GbookValue> {
   return {
     kind: 'gbook',
     table: 'gbook',
+    columns: [
+      'gbook_id',
+      'gbook_rid',
+      'gbook_content',
+      'gbook_name',
+      'user_id',
+      'gbook_ip',
+      'gbook_reply',
+      'gbook_reply_time',
+      'gbook_status',
+      'gbook_time',
+    ],
     pk: 'gbook_id',
     target: 'guestbook',
     batch: 1000,

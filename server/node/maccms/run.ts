@@ -15,7 +15,7 @@ import {
 } from './kinds';
 import { addLine, emptyTable, type MoveReport, type TableReport } from './report';
 import { checkIdent, type Source, type SourceRow } from './source';
-import { digestOf, loosenTables, mapped, ownIds, remember, takeIds } from './write';
+import { digestOf, forget, loosenTables, mapped, ownIds, remember, takeIds } from './write';
 
 /**
  * The MacCMS move: reads each table of a MacCMS v10 database in batches by primary key and writes each batch, with
@@ -191,7 +191,7 @@ async function moveTypes(db: Executor, o: MoveOptions, table: string, ctx: Ctx):
   const kind = typeKind();
   const rows: SourceRow[] = [];
   for (let after = 0; rows.length < 10_000; ) {
-    const batch = await o.source.batch(table, 'type_id', after, 1000);
+    const batch = await o.source.batch(table, 'type_id', after, 1000, kind.columns);
     if (!batch.length) break;
     rows.push(...batch);
     after = Number(batch[batch.length - 1].type_id);
@@ -282,6 +282,7 @@ async function moveKind(
     return inTx(db, async (tx) => {
       const t0 = performance.now();
       const restore = await loosenTables(tx, bulk.tables, bulk.triggers);
+      await forget(tx, ctx.tenant, kind.kind);
       const owned = await Promise.all(
         (bulk.ownIds ?? []).map(async (t) => [t, await ownIds(tx, t)] as const),
       );
@@ -334,7 +335,7 @@ async function moveBatches(
   // The next batch is read from MacCMS, and prepared where that needs nothing of the database, while this one is
   // written (one batch ahead: memory stays two batches). PostgreSQL works on this batch's statements meanwhile.
   const readAhead = (after: number) => {
-    const rows = o.source.batch(table, kind.pk, after, size);
+    const rows = o.source.batch(table, kind.pk, after, size, kind.columns);
     const ready = kind.refs ? rows.then(() => undefined) : rows.then((r) => prepareAhead(kind, r, ctx));
     ready.catch(() => {}); // awaited on the next turn; a write failing first must not leave it unhandled
     return { rows, ready };
@@ -409,7 +410,7 @@ async function moveBatches(
         }
         if (news.length) await kind.insert(tx, news, ctx);
         if (changed.length) await kind.update(tx, changed, ctx);
-        await remember(tx, ctx.tenant, kind.kind, [...news, ...changed]);
+        await remember(tx, ctx.tenant, kind.kind, [...news, ...changed], emptyTarget);
         c.created = news.length;
         c.updated = changed.length;
         try {

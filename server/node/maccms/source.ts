@@ -9,8 +9,14 @@ export interface Source {
   has(table: string): Promise<boolean>;
   /** Rows and the highest key: for the progress line, not a promise of what the batches will hold. */
   size(table: string, pk: string): Promise<{ rows: number; maxId: number }>;
-  /** Up to `limit` rows whose key is above `after`, by key. */
-  batch(table: string, pk: string, after: number, limit: number): Promise<SourceRow[]>;
+  /** Up to `limit` rows whose key is above `after`, by key: of `columns` those the table has (else all of them). */
+  batch(
+    table: string,
+    pk: string,
+    after: number,
+    limit: number,
+    columns?: readonly string[],
+  ): Promise<SourceRow[]>;
   close(): Promise<void>;
 }
 
@@ -45,6 +51,7 @@ export async function openMysql(url: string): Promise<Source> {
   });
   await conn.query('SET character_set_results = binary');
   const db = u.pathname.replace(/^\//, '');
+  const tableColumns = new Map<string, Set<string>>();
   return {
     async has(table) {
       const [rows] = await conn.query(
@@ -60,9 +67,25 @@ export async function openMysql(url: string): Promise<Source> {
       const r = (rows as { n: unknown; m: unknown }[])[0];
       return { rows: Number(r.n), maxId: Number(r.m) };
     },
-    async batch(table, pk, after, limit) {
+    async batch(table, pk, after, limit, columns) {
+      let list = '*';
+      if (columns) {
+        let has = tableColumns.get(table);
+        if (!has) {
+          const [rows] = await conn.query(
+            'SELECT column_name AS c FROM information_schema.columns WHERE table_schema = ? AND table_name = ?',
+            [decodeURIComponent(db), table],
+          );
+          has = new Set((rows as { c: unknown }[]).map((r) => String(r.c)));
+          tableColumns.set(table, has);
+        }
+        const known = has;
+        list = [pk, ...columns.filter((c) => c !== pk && known.has(c))]
+          .map((c) => `\`${checkIdent(c, 'column')}\``)
+          .join(', ');
+      }
       const [rows] = await conn.query(
-        `SELECT * FROM \`${checkIdent(table, 'table')}\` WHERE \`${checkIdent(pk, 'key')}\` > ? ORDER BY \`${pk}\` LIMIT ?`,
+        `SELECT ${list} FROM \`${checkIdent(table, 'table')}\` WHERE \`${checkIdent(pk, 'key')}\` > ? ORDER BY \`${pk}\` LIMIT ?`,
         [after, limit],
       );
       return rows as SourceRow[];

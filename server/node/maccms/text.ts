@@ -130,15 +130,7 @@ export function ipv4(v: unknown): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
-/** A list MacCMS keeps as one text: names split on ASCII or full-width commas, slashes and the like; empty and repeated ones dropped. */
-export function splitList(s: string): string[] {
-  const seen = new Set<string>();
-  for (const piece of s.split(/[,，、/／|;；]/)) {
-    const name = piece.trim();
-    if (name) seen.add(name);
-  }
-  return [...seen];
-}
+export { splitList } from '../../../common/maccms-lists';
 
 /** An image or link as a URL we keep: http(s) or a site path; anything else ('javascript:', data:) is refused. */
 export function safeUrl(s: string): boolean {

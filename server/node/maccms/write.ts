@@ -7,13 +7,14 @@ import type { Executor } from '../../db/types';
 import { copyInOn } from '../postgres';
 
 /**
- * Batch writes as arrays: one `unnest` per statement, whatever the batch's size, so no statement comes near
- * PostgreSQL's 65,535 parameters. Tables and columns are the move's own constants, never input.
+ * Batch writes: new rows by COPY (`copyRows`), updates as arrays (one `unnest` per statement, whatever the batch's
+ * size, so no statement comes near PostgreSQL's 65,535 parameters). Tables and columns are the move's own constants,
+ * never input.
  */
 
 /**
- * `texts`: a text[] column, each row's array sent as its JSON (arrays of arrays cannot be unnested); `ints`: an
- * integer[] column, each row's array sent as its literal (`{1,2}`).
+ * `texts`: a text[] column, each row's value a string[] (sent to an `unnest` as its JSON: arrays of arrays cannot be
+ * unnested; to COPY as an array literal); `ints`: an integer[] column, each row's array as its literal (`{1,2}`).
  */
 export type PgType = 'int' | 'bigint' | 'text' | 'bool' | 'timestamptz' | 'date' | 'texts' | 'ints';
 export type Col = readonly [name: string, type: PgType];
@@ -33,7 +34,7 @@ const ARRAY_TYPE: Record<PgType, string> = {
 export function unnestRows(cols: readonly Col[], rows: readonly unknown[][]): SQL {
   const arrays = cols.map(
     ([, type], j) =>
-      sql`${sql.param(rows.map((r) => (r[j] instanceof Date ? (r[j] as Date).toISOString() : r[j])))}::${sql.raw(ARRAY_TYPE[type])}`,
+      sql`${sql.param(rows.map((r) => (r[j] instanceof Date ? (r[j] as Date).toISOString() : type === 'texts' ? JSON.stringify(r[j]) : r[j])))}::${sql.raw(ARRAY_TYPE[type])}`,
   );
   return sql`unnest(${sql.join(arrays, sql`, `)}) as u(${sql.raw(cols.map(([c]) => `"${c}"`).join(', '))})`;
 }
@@ -75,13 +76,31 @@ export async function insertRows(
   );
 }
 
-/** Column types COPY's text format takes as `copyField` writes them. */
-const COPYABLE = new Set<PgType>(['int', 'bigint', 'text', 'bool', 'timestamptz', 'date']);
+/**
+ * COPY on the connection a transaction holds, where it has one: node-postgres' client (COPY FROM STDIN) or PGlite's
+ * (COPY from its /dev/blob); undefined elsewhere. `send` takes the lines of COPY's text format as built by `CopyData`.
+ */
+export function txCopier(ex: Executor) {
+  // Drizzle's transaction runs on `session.client`: a checked-out node-postgres client, or PGlite's transaction.
+  const client = (ex as { session?: { client?: unknown } }).session?.client;
+  const pglite = client && !(client instanceof pg.Client) && typeof (client as PgliteTx).exec === 'function';
+  if (!(client instanceof pg.Client || pglite)) return undefined;
+  return {
+    async send(table: string, cols: readonly Col[], data: CopyData) {
+      const text = `copy "${table}" (${cols.map(([c]) => `"${c}"`).join(', ')})`;
+      if (client instanceof pg.Client) await copyInOn(client, `${text} from stdin`, data.data);
+      else
+        await (client as PgliteTx).query(`${text} from '/dev/blob'`, [], {
+          blob: new Blob(data.data as BlobPart[]),
+        });
+    },
+  };
+}
 
 /**
- * Rows in with COPY where the transaction's connection can: node-postgres' client (COPY FROM STDIN) or PGlite's
- * (COPY from its /dev/blob); elsewhere `insertRows`. COPY parses each row's text once, where an insert from arrays
- * builds, sends and parses the array literals first. Says which way it went.
+ * Rows in with COPY where the transaction's connection can (`txCopier`), elsewhere `insertRows`. COPY parses each
+ * row's text once, where an insert from arrays builds, sends and parses the array literals first. Says which way it
+ * went.
  */
 export async function copyRows(
   ex: Executor,
@@ -90,19 +109,17 @@ export async function copyRows(
   rows: readonly unknown[][],
 ): Promise<'copy' | 'insert' | 'none'> {
   if (!rows.length) return 'none';
-  // Drizzle's transaction runs on `session.client`: a checked-out node-postgres client, or PGlite's transaction.
-  const client = (ex as { session?: { client?: unknown } }).session?.client;
-  const pglite = client && !(client instanceof pg.Client) && typeof (client as PgliteTx).exec === 'function';
-  if (!(client instanceof pg.Client || pglite) || cols.some(([, t]) => !COPYABLE.has(t)))
-    return insertRows(ex, table, cols, rows).then(() => 'insert');
+  const copier = txCopier(ex);
+  if (!copier) return insertRows(ex, table, cols, rows).then(() => 'insert');
+  const types = cols.map(([, t]) => t);
   const data = new CopyData();
-  for (const r of rows) data.add(`${r.map(copyValue).join('\t')}\n`);
-  const text = `copy "${table}" (${cols.map(([c]) => `"${c}"`).join(', ')})`;
-  if (client instanceof pg.Client) await copyInOn(client, `${text} from stdin`, data.data);
-  else
-    await (client as PgliteTx).query(`${text} from '/dev/blob'`, [], {
-      blob: new Blob(data.data as BlobPart[]),
-    });
+  for (const r of rows) {
+    let line = '';
+    for (let j = 0; j < r.length; j++)
+      line += `${j ? '\t' : ''}${copyValue(types[j] === 'texts' ? textArray(r[j] as string[] | null) : r[j])}`;
+    data.add(`${line}\n`);
+  }
+  await copier.send(table, cols, data);
   return 'copy';
 }
 
@@ -110,6 +127,10 @@ interface PgliteTx {
   query(text: string, params: unknown[], options: { blob: Blob }): Promise<unknown>;
   exec(text: string): Promise<unknown>;
 }
+
+/** A text[] as PostgreSQL's array literal: every element quoted, its quotes and backslashes escaped. */
+export const textArray = (items: readonly string[] | null) =>
+  items === null ? null : `{${items.map((t) => `"${t.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 const copyValue = (v: unknown) =>
   copyField(
@@ -157,13 +178,14 @@ export function rowWriter<V, C>(
   const kept = cols.flatMap(([c], j) => (INSERT_ONLY.has(c) ? [] : [j]));
   const updateCols = kept.map((j) => cols[j]);
   return {
-    insert: (ex: Executor, items: readonly { value: V; ourId: number }[], ctx: C) =>
-      insertRows(
+    insert: async (ex: Executor, items: readonly { value: V; ourId: number }[], ctx: C) => {
+      await copyRows(
         ex,
         table,
         cols,
         items.map((i) => rowOf(i.value, i.ourId, ctx)),
-      ),
+      );
+    },
     update: (ex: Executor, items: readonly { value: V; ourId: number }[], ctx: C) =>
       updateRows(
         ex,
@@ -274,13 +296,33 @@ export async function mapped(
   return out;
 }
 
+/**
+ * Writes the mapping of moved rows. `fresh`: no row of the kind is mapped (the bulk path cleared them, forget), so
+ * they go in by COPY, with no conflict to look for.
+ */
 export async function remember(
   ex: Executor,
   tenant: number,
   kind: string,
   rows: readonly { mid: number; ourId: number; digest: string }[],
+  fresh = false,
 ) {
   if (!rows.length) return;
+  if (fresh) {
+    await copyRows(
+      ex,
+      'maccms_ids',
+      [
+        ['tenant', 'int'],
+        ['kind', 'text'],
+        ['maccms_id', 'bigint'],
+        ['our_id', 'int'],
+        ['digest', 'text'],
+      ],
+      rows.map((r) => [tenant, kind, r.mid, r.ourId, r.digest]),
+    );
+    return;
+  }
   const cols: Col[] = [
     ['maccms_id', 'bigint'],
     ['our_id', 'int'],
@@ -292,4 +334,12 @@ export async function remember(
       rows.map((r) => [r.mid, r.ourId, r.digest]),
     )}
     on conflict (tenant, kind, maccms_id) do update set our_id = excluded.our_id, digest = excluded.digest, moved_at = now()`);
+}
+
+/**
+ * Clears the mapping of a kind whose target table is empty: each of its rows names one that is gone (`mapped` would
+ * not find it either), so the bulk path can write the new mapping without looking for conflicts.
+ */
+export async function forget(ex: Executor, tenant: number, kind: string) {
+  await ex.execute(sql`delete from maccms_ids where tenant = ${tenant} and kind = ${kind}`);
 }

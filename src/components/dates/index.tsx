@@ -4,7 +4,7 @@ import { useTranslate } from 'react-admin';
 import { completeDate, type DayInputProps, type InstantInputProps, type PlainDayPickerProps } from './shared';
 
 /**
- * Date inputs in the interface's language (issue #17: the native ones follow the browser's). The pickers load with the
+ * Date inputs in the interface's language (the native ones follow the browser's). The pickers load with the
  * first one shown (a list's date filter stays unloaded until it is opened); until then an empty box holds the place.
  */
 const pickers = () => import('./pickers');

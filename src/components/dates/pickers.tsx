@@ -16,7 +16,7 @@ import {
 } from './shared';
 
 /**
- * The date pickers (MUI X), in the interface's language rather than the browser's (issue #17): the calendar, the
+ * The date pickers (MUI X), in the interface's language rather than the browser's: the calendar, the
  * field's order and the texts follow react-admin's locale. Loaded only with a screen that shows one (DateInputs.tsx).
  */
 const LOCALES = {

@@ -13,3 +13,6 @@ export const ACTRESS_API = 'admin/actresses';
 export const ACTRESS_MSG = `resources.${ACTRESS_RESOURCE}`;
 /** Her movies, on her profile page. */
 export const ACTRESS_MOVIES_MSG = `${ACTRESS_MSG}.movies`;
+
+/** Her profile's edit page. */
+export const actressEditPath = (id: number | string) => `/actress/edit/${id}`;

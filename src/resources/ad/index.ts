@@ -34,7 +34,7 @@ import {
 const report = (name: keyof typeof import('./AdReports')) => lazyScreen(() => import('./AdReports'), name);
 
 /**
- * Ads (SPEC.md §2 /ad → /ad/list; issue #13): materials, the batch replacement of landing links, positions, and the
+ * Ads (SPEC.md §2 /ad → /ad/list): materials, the batch replacement of landing links, positions, and the
  * reports over the statistics rollups. Hidden screens highlight their list.
  */
 const ad: SectionDecl = {

@@ -16,7 +16,7 @@ import {
 const stat = lazyScreen(() => import('./AgentStat'), 'AgentStat');
 
 /**
- * Channel agents (SPEC.md §2 /agents; issue #16): the agents with their promotion links and bound domains, and their
+ * Channel agents (SPEC.md §2 /agents): the agents with their promotion links and bound domains, and their
  * stat (`/agents/stat` every agent, `/agents/stat/:agentId` one agent day by day, with its settlements).
  */
 const agents: SectionDecl = {

@@ -21,8 +21,9 @@ import { ApiFailure, request } from '../../api/http';
 import { useCan } from '../../auth/permission';
 import { columnTree, treeOrder, useAllColumns } from '../../components/columnTreeData';
 import { COLUMN_RESOURCE } from '../movie/names';
+import { COLUMN_RESOURCE as NOVEL_COLUMN_RESOURCE } from '../novel/names';
 import { BIND_MSG, bindingsApi, SECTION_MSG } from './names';
-import { useSources } from './shared';
+import { sourceLabel, useSources } from './shared';
 
 interface Binding {
   remoteTypeId: number;
@@ -36,14 +37,20 @@ interface Binding {
 /** A row's choice in the picker: a column id, "skip", or "" (not bound yet). */
 const choiceOf = (b: Binding) => (b.skipped ? 'skip' : b.columnId === null ? '' : String(b.columnId));
 
-/** `/collect/bind`: each remote type of a source bound to one of our movie columns or to "skip". */
+/**
+ * `/collect/bind`: each remote type of a source bound to one of our columns (movie columns for a video site, novel
+ * columns for an article site) or to "skip". A performer site has nothing to bind: actresses have no columns.
+ */
 export function Bind() {
   const translate = useTranslate();
   const notify = useNotify();
   const isAdmin = useCan('collect.settings');
   const sources = useSources();
-  const { data: columns } = useAllColumns(COLUMN_RESOURCE);
+  const { data: movieColumns } = useAllColumns(COLUMN_RESOURCE);
+  const { data: novelColumns } = useAllColumns(NOVEL_COLUMN_RESOURCE);
   const [sourceId, setSourceId] = useState<number | ''>('');
+  const kind = sources.find((s) => s.id === sourceId)?.kind ?? 'vod';
+  const columns = kind === 'art' ? novelColumns : movieColumns;
   const [rows, setRows] = useState<Binding[] | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -120,12 +127,17 @@ export function Bind() {
             >
               {sources.map((s) => (
                 <MenuItem key={s.id} value={s.id}>
-                  {s.name}
+                  {sourceLabel(s.name, s.kind, translate)}
                 </MenuItem>
               ))}
             </MuiTextField>
             {error && <Alert severity="error">{error}</Alert>}
-            {rows && rows.length === 0 && <Alert severity="info">{translate(`${BIND_MSG}.noTypes`)}</Alert>}
+            {sourceId !== '' && kind === 'actor' && (
+              <Alert severity="info">{translate(`${BIND_MSG}.actorNoTypes`)}</Alert>
+            )}
+            {kind !== 'actor' && rows && rows.length === 0 && (
+              <Alert severity="info">{translate(`${BIND_MSG}.noTypes`)}</Alert>
+            )}
             {unbound.length > 0 && (
               <Alert severity="warning" data-testid="unbound">
                 {translate(`${BIND_MSG}.unbound`, { count: unbound.length })}

@@ -15,6 +15,8 @@ import { Link } from 'react-router-dom';
 import { request } from '../../api/http';
 import { ListEmpty } from '../../components/ListEmpty';
 import { Datagrid, ListPagination, LocaleDateField } from '../../layout/listParts';
+import { actressEditPath } from '../actresses/names';
+import { novelEditPath } from '../novel/names';
 import { RUN_MSG, runApi, SECTION_MSG } from './names';
 import { type Run, RunStatusChip, seconds } from './shared';
 
@@ -27,19 +29,30 @@ interface LogEntry {
   reason?: string;
   locked?: string[];
   problems?: string[];
-  /** The movie the item became or matched (added, updated, unchanged). */
+  /** What the item became or matched (added, updated, unchanged): a movie, a novel or an actress. */
   movieId?: number;
+  novelId?: number;
+  actressId?: number;
 }
 
 /** Where a collected movie is edited: the review queue's edit page (it holds every status). */
 export const movieEditPath = (id: number) => `/movie/review/edit/${id}`;
 
-/** The item's name, linking to the movie it became when it became one. */
+/** The edit page of what an entry became: a movie's or a novel's in their review queue, an actress's profile. */
+export function itemEditPath(entry: LogEntry): string | undefined {
+  if (entry.movieId) return movieEditPath(entry.movieId);
+  if (entry.novelId) return novelEditPath(entry.novelId);
+  if (entry.actressId) return actressEditPath(entry.actressId);
+  return undefined;
+}
+
+/** The item's name, linking to what it became when it became something. */
 function ItemName({ entry }: { entry: LogEntry }) {
-  if (!entry.movieId) return <>{entry.name}</>;
+  const to = itemEditPath(entry);
+  if (!to) return <>{entry.name}</>;
   return (
-    // inside an expanded row: the click opens the movie, it does not fold the row
-    <MuiLink component={Link} to={movieEditPath(entry.movieId)} onClick={(e) => e.stopPropagation()}>
+    // inside an expanded row: the click opens the item, it does not fold the row
+    <MuiLink component={Link} to={to} onClick={(e) => e.stopPropagation()}>
       {entry.name}
     </MuiLink>
   );
@@ -111,7 +124,20 @@ export function HistoryList() {
     >
       <Datagrid bulkActionButtons={false} expand={<RunLog />} rowClick="expand">
         <TextField source="id" label={f('id')} />
-        <TextField source="sourceName" label={f('sourceName')} sortable={false} />
+        <FunctionField
+          label={f('sourceName')}
+          render={(r: Run) => (
+            // the kind on a line of its own under the name, so the column stays as narrow as the name
+            <>
+              {r.sourceName}
+              {r.sourceKind && r.sourceKind !== 'vod' && (
+                <Typography variant="caption" component="div" color="text.secondary">
+                  {translate(`${SECTION_MSG}.sourceKind.${r.sourceKind}`)}
+                </Typography>
+              )}
+            </>
+          )}
+        />
         <FunctionField
           label={f('kind')}
           render={(r: Run) =>

@@ -19,10 +19,11 @@ import { useParams } from 'react-router-dom';
 import { ApiFailure, request } from '../../api/http';
 import { Permission } from '../../auth/permission';
 import { EditPage } from '../../components/EditPage';
-import { COLLECT_FORMATS, SECTION_MSG, SOURCE_MSG, sourceEditPath, testApi } from './names';
+import { COLLECT_FORMATS, SECTION_MSG, SOURCE_KINDS, SOURCE_MSG, sourceEditPath, testApi } from './names';
 
 const f = (name: string) => `${SOURCE_MSG}.fields.${name}`;
 const formatChoices = COLLECT_FORMATS.map((id) => ({ id, name: `${SECTION_MSG}.format.${id}` }));
+const kindChoices = SOURCE_KINDS.map((id) => ({ id, name: `${SECTION_MSG}.sourceKind.${id}` }));
 
 interface TestResult {
   ok: boolean;
@@ -81,10 +82,19 @@ function TestButton() {
   );
 }
 
-function Inputs() {
+/** The kind is chosen when a source is added: its bindings and item records are of that kind (shown, not edited, after). */
+function Inputs({ create = false }: { create?: boolean }) {
   return (
     <>
       <TextInput source="name" label={f('name')} validate={[required(), maxLength(64)]} />
+      <RadioButtonGroupInput
+        source="kind"
+        label={f('kind')}
+        choices={kindChoices}
+        validate={required()}
+        disabled={!create}
+        helperText={`${SOURCE_MSG}.help.${create ? 'kind' : 'kindFixed'}`}
+      />
       <TextInput
         source="url"
         label={f('url')}
@@ -168,6 +178,7 @@ export function SourceEdit() {
     >
       <SimpleForm
         defaultValues={{
+          kind: 'vod',
           format: 'json',
           trusted: false,
           imageMode: 'remote',
@@ -176,7 +187,7 @@ export function SourceEdit() {
           enabled: true,
         }}
       >
-        <Inputs />
+        <Inputs create />
       </SimpleForm>
     </Create>
   );

@@ -39,6 +39,10 @@ export function SourceList() {
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <NumberField source="id" label={f('id')} />
         <TextField source="name" label={f('name')} />
+        <FunctionField
+          label={f('kind')}
+          render={(r: { kind: string }) => translate(`${SECTION_MSG}.sourceKind.${r.kind}`)}
+        />
         {/* an address has no spaces to wrap at: one line, cut, whole in its tooltip, so the list fits the window */}
         <FunctionField
           label={f('url')}

@@ -19,7 +19,7 @@ import { Title, useTranslate } from 'react-admin';
 import { ApiFailure, request } from '../../api/http';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { cancelApi, RUN_API, RUN_KINDS, runApi, SECTION_MSG, TASK_MSG } from './names';
-import { type Run, RunStatusChip, useSources } from './shared';
+import { type Run, RunStatusChip, sourceLabel, useSources } from './shared';
 
 const f = (name: string) => `${TASK_MSG}.fields.${name}`;
 type Kind = (typeof RUN_KINDS)[number];
@@ -208,7 +208,7 @@ export function Task() {
             >
               {sources.map((s) => (
                 <MenuItem key={s.id} value={s.id}>
-                  {s.name}
+                  {sourceLabel(s.name, s.kind, translate)}
                 </MenuItem>
               ))}
             </MuiTextField>

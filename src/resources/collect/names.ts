@@ -17,6 +17,9 @@ export const RUN_MSG = `resources.${RUN_RESOURCE}`;
 export const TASK_MSG = 'resources.collect/task';
 
 export const COLLECT_FORMATS = ['json', 'xml'] as const;
+/** What a site serves: videos (provide/vod), articles as novels (provide/art), performers as actresses (provide/actor). */
+export const SOURCE_KINDS = ['vod', 'art', 'actor'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const RUN_KINDS = ['hours', 'pages', 'keyword', 'ids'] as const;
 
 export const sourceEditPath = (id?: number | string) =>

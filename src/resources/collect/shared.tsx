@@ -2,12 +2,14 @@ import { Chip } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { request } from '../../api/http';
-import { SECTION_MSG, SOURCE_API } from './names';
+import { SECTION_MSG, SOURCE_API, type SourceKind } from './names';
 
 export interface Run {
   id: number;
   sourceId: number;
   sourceName: string;
+  /** What the source serves: the log's ids name movies, novels or actresses. */
+  sourceKind: SourceKind;
   kind: string;
   dryRun: boolean;
   status: 'running' | 'done' | 'failed' | 'cancelled';
@@ -29,6 +31,7 @@ export interface Run {
 export interface SourceOption {
   id: number;
   name: string;
+  kind: SourceKind;
 }
 
 /** The sources to pick from (a few dozen at most: one page of 100). */
@@ -57,3 +60,10 @@ export function RunStatusChip({ status }: { status: Run['status'] }) {
 
 /** A duration in seconds, one decimal under a minute. */
 export const seconds = (ms: number) => (ms < 60_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
+
+/** A source's name, with its kind when it is not videos (the first and most common kind goes without saying). */
+export const sourceLabel = (
+  name: string,
+  kind: SourceKind | undefined,
+  translate: (key: string) => string,
+) => (kind && kind !== 'vod' ? `${name} · ${translate(`${SECTION_MSG}.sourceKind.${kind}`)}` : name);

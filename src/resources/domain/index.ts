@@ -9,7 +9,7 @@ import type { SectionDecl } from '../../routes/types';
 import { HISTORY_API, SECTION_MSG, STORE_API, STORE_MSG } from './names';
 
 /**
- * Domains (SPEC.md §2 /domain, issue #15): the carousel's traffic split, settings, the store (with the hidden import
+ * Domains (SPEC.md §2 /domain): the carousel's traffic split, settings, the store (with the hidden import
  * and edit pages), the hidden channel bindings and replacement, pools with their runway, and the history.
  */
 const domain: SectionDecl = {

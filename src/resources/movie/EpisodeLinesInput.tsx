@@ -78,7 +78,7 @@ const complete = (plays: Play[] | undefined) =>
     : `${MSG}.incomplete`;
 
 /**
- * A movie's episodes as lines × episodes (issue #49): each line one source and its list of named episodes, added,
+ * A movie's episodes as lines × episodes: each line one source and its list of named episodes, added,
  * removed and moved with buttons (keyboard reachable), or pasted whole in MacCMS's `name$url#…` notation. The value
  * stays the API's flat `plays`, renumbered on every change.
  */

@@ -60,7 +60,7 @@ function byLine(plays: Play[]): Play[][] {
 }
 
 /**
- * The movie's episodes previewed in the page (issue #3: review edit; issue #49: a line and an episode chosen, the
+ * The movie's episodes previewed in the page (review edit: a line and an episode chosen, the
  * first of each by default). A nameless episode is the main feature.
  */
 export function VideoPreview() {

@@ -125,7 +125,7 @@ const setting: SectionDecl = {
       },
     },
     {
-      // Roles (issue #52): named sets of the sections' permissions, given to operators; admins only.
+      // Roles: named sets of the sections' permissions, given to operators; admins only.
       path: 'roles',
       locale: `${SECTION_MSG}.menu.roles`,
       icon: AdminPanelSettingsIcon,
@@ -149,7 +149,7 @@ const setting: SectionDecl = {
       },
     },
     {
-      // The audit log (issue #52): who changed what; admins only, as the API enforces.
+      // The audit log: who changed what; admins only, as the API enforces.
       path: 'audit',
       locale: `${SECTION_MSG}.menu.audit`,
       icon: HistoryIcon,

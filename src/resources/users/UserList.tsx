@@ -194,7 +194,7 @@ function WhenWhere({ at, address }: { at: ReactNode; address: string }) {
 
 /**
  * `/users/list`: the site's members (contacts masked), filters, sorts, batches (enable, disable, group; VIP for
- * admins), CSV; a row opens the member's own page (issue #52).
+ * admins), CSV; a row opens the member's own page.
  */
 export function UserList() {
   const translate = useTranslate();

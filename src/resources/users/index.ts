@@ -6,7 +6,7 @@ import { SECTION_MSG, USER_API, USER_RESOURCE } from './names';
 
 /**
  * Members (SPEC.md §2 users/list): the content site's registered users, and one member's page (`/users/detail/:id`,
- * issue #52); operators stay at /setting/operators.
+ * hidden); operators stay at /setting/operators.
  */
 const users: SectionDecl = {
   path: 'users',

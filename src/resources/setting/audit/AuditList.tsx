@@ -150,7 +150,7 @@ function Summary({ record }: { record: RaRecord }) {
 }
 
 /**
- * The audit log (issue #52; admins only): who changed what, when and from where, newest first, filtered by
+ * The audit log (admins only): who changed what, when and from where, newest first, filtered by
  * operator, section, record and period; a row opens its before and after; the filtered list exports as CSV.
  */
 export function AuditList() {

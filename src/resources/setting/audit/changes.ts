@@ -1,5 +1,5 @@
 /**
- * An audit entry's `changes` as rows to show (issue #52): the changed fields with their value before and after, a
+ * An audit entry's `changes` as rows to show: the changed fields with their value before and after, a
  * batch's ids and counts, or a route-level entry's request body. No React, so the list, its detail and the CSV read
  * the same rows.
  */

@@ -3,7 +3,7 @@ import enServer from '../../../../i18n/server/en-US/fields';
 import zhServer from '../../../../i18n/server/zh-CN/fields';
 
 /**
- * A changed field's name in the operator's language (issue #52): the label its own screen gives it
+ * A changed field's name in the operator's language: the label its own screen gives it
  * (`resources.<screen>.fields.<field>`), else the name the API's error messages call it by (i18n/server/<locale>/
  * fields.ts, `label.<field>`), else the key as it is. Only the audit screen needs the server's names: they come in
  * its lazy chunk, not the shell's.

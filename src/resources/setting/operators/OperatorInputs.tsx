@@ -3,7 +3,7 @@ import { ImageInput } from '../../../images/ImageInput';
 import { ROLE_RESOURCE } from '../names';
 
 /**
- * The roles an operator may be given (issue #52): the built-ins in the operator's language, the custom roles by
+ * The roles an operator may be given: the built-ins in the operator's language, the custom roles by
  * their names, as /setting/roles lists them.
  */
 export function useRoleChoices() {

@@ -11,7 +11,7 @@ const Actions = () => (
 );
 
 /**
- * Roles (issue #52, /setting/roles): the built-ins `admin` and `user` with what they hold, and the custom roles.
+ * Roles (/setting/roles): the built-ins `admin` and `user` with what they hold, and the custom roles.
  * A custom role's row opens its form; a built-in's opens it read-only (the API refuses to change one).
  */
 export function RoleList() {
