@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import { DayFold } from '../../server/modules/statistics/day-figures';
+import { cachedFold } from '../../server/modules/statistics/fold-cache';
 import { ingest } from '../../server/modules/statistics/ingest';
-import { keptFold } from '../../server/modules/statistics/kept-folds';
 import { runRollup } from '../../server/modules/statistics/rollup';
 import { freshDatabase } from './harness';
 
@@ -102,7 +102,7 @@ async function foldOf(n: number) {
       from stat_domain_daily where day = ${DAY}::date and domain = ''`),
   );
   expect([site.visits, site.fresh, site.touches].map(Number)).toEqual([n, n, n / 2]);
-  return { folded, written: entries(fold), kept: entries(keptFold(database.db, TENANT, DAY)!) };
+  return { folded, written: entries(fold), kept: entries(cachedFold(database.db, TENANT, DAY)!) };
 }
 
 test('a day’s fold holds the same entries whatever its number of visitors', async () => {

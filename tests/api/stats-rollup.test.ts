@@ -11,8 +11,8 @@ import { ATTRIBUTED_SUMS } from '../../server/modules/statistics/attributed-bloc
 import { blockStart, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { DAY_FIGURE_TABLES, DayFold } from '../../server/modules/statistics/day-figures';
 import type { EventRow } from '../../server/modules/statistics/events';
+import { cachedFold } from '../../server/modules/statistics/fold-cache';
 import { ingest } from '../../server/modules/statistics/ingest';
-import { keptFold } from '../../server/modules/statistics/kept-folds';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
 import {
   MARKED_DAYS,
@@ -618,7 +618,7 @@ describe('sketches of a fold kept between runs', () => {
     };
     await send(0, 8000);
     expect(await sent()).toBeGreaterThan(2 * 32_768); // the domain's and the site's, dense
-    expect(keptFold(db, TENANT, day)).toBeDefined();
+    expect(cachedFold(db, TENANT, day)).toBeDefined();
     expect(await stored()).toEqual({ visitors: sketchOf(8000), pageViews: 8000 });
     // The same visitors again: the counts move, the sketches do not, and are not sent.
     await send(0, 8000);
@@ -1042,10 +1042,10 @@ describe('the incremental rollup (migration 0124)', () => {
           for (const { events: gen, oneDay, hashed } of all) {
             const batch = oneDay ? gen.map((e) => ({ ...e, day: gen[0].day })) : gen;
             const events = batch.map(toEvent);
-            const before = DAYS.map((d) => keptFold(database.db, TENANT, d)?.foldedAhead ?? 0);
+            const before = DAYS.map((d) => cachedFold(database.db, TENANT, d)?.foldedAhead ?? 0);
             await send(events, hashed);
             ahead += DAYS.reduce(
-              (n, d, i) => n + (keptFold(database.db, TENANT, d)?.foldedAhead ?? 0) - before[i],
+              (n, d, i) => n + (cachedFold(database.db, TENANT, d)?.foldedAhead ?? 0) - before[i],
               0,
             );
             last = {};
@@ -1055,7 +1055,7 @@ describe('the incremental rollup (migration 0124)', () => {
           // Today and yesterday were kept: each holds every event of its day once, and the last run read only the
           // last batch's events, or the day whole when it was marked so (a visitor's first day moved before it).
           for (const day of DAYS.slice(1)) {
-            const fold = keptFold(database.db, TENANT, day);
+            const fold = cachedFold(database.db, TENANT, day);
             const [{ n }] = await q<{ n: number }>(
               sql`select count(*)::int as n from stat_events where day = ${day}::date`,
             );
@@ -1100,7 +1100,7 @@ describe('the incremental rollup (migration 0124)', () => {
     expect(first.size).toBe(3 * MAX_LEVEL); // a.test, b.test and the site
     await send([pv(2), pv(1)]); // seen that day, from the same address
     await rollAll();
-    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(2); // folded alone
+    expect(cachedFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(2); // folded alone
     expect(await written()).toEqual(first);
     await send([pv(3)]); // new: a.test's blocks and the site's change, b.test's do not
     await rollAll();
@@ -1113,7 +1113,7 @@ describe('the incremental rollup (migration 0124)', () => {
     await reset();
     await send([pv(1), pv(2)]);
     await rollAll();
-    expect(keptFold(database.db, TENANT, DAYS[2])?.events).toBe(2);
+    expect(cachedFold(database.db, TENANT, DAYS[2])?.events).toBe(2);
     // Another runner (another instance: a fold of its own) takes the next batch and rolls the day.
     await send([pv(3)]);
     await database.db.transaction(async (tx) => {
@@ -1128,11 +1128,11 @@ describe('the incremental rollup (migration 0124)', () => {
     await send([pv(4)]);
     await rollAll();
     expect(await views()).toEqual([4]);
-    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(4); // read whole
+    expect(cachedFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(4); // read whole
     await send([pv(5)]);
     await rollAll();
     expect(await views()).toEqual([5]);
-    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(1); // its own fold again
+    expect(cachedFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(1); // its own fold again
     await expectRollupsMatch();
   });
 
@@ -1216,12 +1216,12 @@ describe('the incremental rollup (migration 0124)', () => {
       ingest(x.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1', md5 });
     await store([pv(1), pv(2)]);
     await roll(); // the day's fold is kept
-    const fold = keptFold(x.db, TENANT, DAYS[2])!;
+    const fold = cachedFold(x.db, TENANT, DAYS[2])!;
     expect(fold.foldedAhead).toBe(0);
     x.arm();
     await store([pv(3)]); // the run in between takes it; its process then leaves it to the run
     expect(x.fired()).toBe(true);
-    expect(keptFold(x.db, TENANT, DAYS[2])).toBe(fold);
+    expect(cachedFold(x.db, TENANT, DAYS[2])).toBe(fold);
     expect([fold.events, fold.foldedAhead]).toEqual([3, 0]);
     expect(await views()).toEqual([3]);
     await store([pv(4)]); // folded as it is stored
@@ -1245,7 +1245,7 @@ describe('the incremental rollup (migration 0124)', () => {
         ingest(x.db, TENANT, events, { now: NOW, clientAddress: '10.0.0.1', md5 });
       await store([pv(1)]);
       await roll();
-      const fold = keptFold(x.db, TENANT, DAYS[2])!;
+      const fold = cachedFold(x.db, TENANT, DAYS[2])!;
       await store([pv(2)]); // ahead
       x.arm();
       // Stores pv(3) midway: held, then folded into the day's fold as the run puts it back. The run does not roll the
@@ -1254,7 +1254,7 @@ describe('the incremental rollup (migration 0124)', () => {
       expect(x.fired()).toBe(true);
       expect(run.days).toEqual([{ tenant: TENANT, day: DAYS[2] }]);
       expect(run.deferred).toEqual([{ tenant: TENANT, day: DAYS[2] }]);
-      expect(keptFold(x.db, TENANT, DAYS[2])).toBe(fold);
+      expect(cachedFold(x.db, TENANT, DAYS[2])).toBe(fold);
       expect([fold.events, fold.foldedAhead, fold.lastRead]).toEqual([3, 2, 1]);
       expect(await views()).toEqual([2]);
       const next = await roll();
@@ -1321,7 +1321,7 @@ describe('the incremental rollup (migration 0124)', () => {
             });
             const opts = { now, clientAddress: '', md5, region: (ip: string) => regions[ip] };
             const roll = () => runRollup(database.db, { parallel: par(), now, defaultTenant: TENANT });
-            const fold = () => keptFold(database.db, TENANT, day);
+            const fold = () => cachedFold(database.db, TENANT, day);
             for (const [i, batch] of batches.entries()) {
               await ingest(database.db, TENANT, batch.map(event), opts);
               if (i === 0) await roll(); // read whole: then kept
@@ -1381,13 +1381,13 @@ describe('the incremental rollup (migration 0124)', () => {
     await reset();
     await send([toEvent({ ...sample(), day: 2, visitor: 1 })]);
     await rollAll();
-    expect(keptFold(database.db, TENANT, DAYS[2])).toBeDefined();
+    expect(cachedFold(database.db, TENANT, DAYS[2])).toBeDefined();
     const tomorrow = new Date(NOW.getTime() + 86_400_000);
     await runRollup(database.db, { parallel: par(), now: tomorrow, defaultTenant: TENANT });
-    expect(keptFold(database.db, TENANT, DAYS[2])).toBeDefined(); // yesterday: late events still come
+    expect(cachedFold(database.db, TENANT, DAYS[2])).toBeDefined(); // yesterday: late events still come
     const later = new Date(NOW.getTime() + 2 * 86_400_000);
     await runRollup(database.db, { parallel: par(), now: later, defaultTenant: TENANT });
-    expect(keptFold(database.db, TENANT, DAYS[2])).toBeUndefined();
+    expect(cachedFold(database.db, TENANT, DAYS[2])).toBeUndefined();
   });
 
   /** A page view of a.test on DAYS[day] by visitor `visitor`. */
@@ -1418,7 +1418,7 @@ describe('the incremental rollup (migration 0124)', () => {
     await send([pvOn(2, 3)]);
     await rollAll();
     expect(await fresh(DAYS[2])).toEqual([2]);
-    expect(keptFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(1);
+    expect(cachedFold(database.db, TENANT, DAYS[2])?.lastRead).toBe(1);
   });
 
   // PostgreSQL: the batch is stored while the run's transaction is open (PGlite has one connection).

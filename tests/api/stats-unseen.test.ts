@@ -320,23 +320,23 @@ describe('not seen in this period', () => {
         searched: sql.some((q) => q.includes('select distinct object_id')),
       };
     };
-    const bound = SEEN_SETS.keptBytes;
-    SEEN_SETS.keptBytes = 1; // a day's set alone is more
+    const bound = SEEN_SETS.cachedBytes;
+    SEEN_SETS.cachedBytes = 1; // a day's set alone is more
     try {
       const want = (await antiJoin('movie', from, to, 'desc')).slice(0, 100);
       // how large its sets are is known from the movie ids the last days cover: the period's days are searched
       expect(await read()).toEqual({ keys: want, sets: false, searched: true });
       expect(await read()).toEqual({ keys: want, sets: false, searched: true });
-      SEEN_SETS.keptBytes = bound;
+      SEEN_SETS.cachedBytes = bound;
       expect(await read()).toMatchObject({ keys: want, sets: true });
       expect(await read()).toEqual({ keys: want, sets: false, searched: false });
     } finally {
-      SEEN_SETS.keptBytes = bound;
+      SEEN_SETS.cachedBytes = bound;
     }
   });
 
   test('movie ids too large to keep their last days in memory: the list asks the database, and is the same', async () => {
-    const big = 17_000_000; // past the ids whose last days are kept in memory (seen.ts MAX_KEPT_ID)
+    const big = 17_000_000; // past the ids whose last days are kept in memory (seen.ts MAX_CACHED_ID)
     await api.query(sql`insert into movies (id, title, status, published_at)
       values (${big}, 'Huge city', 'online', '2026-05-20'), (${big + 1}, 'Huge city too', 'online', '2026-05-21')`);
     expect(

@@ -222,18 +222,20 @@ class DomainDay {
     this.hourAddresses[hour].add(areg);
   }
 
-  /** A page view by `vreg`'s visitor, under `key` of the dimension `dim` (VISIT_DIMENSIONS' index). */
-  visit(dim: number, key: string, vreg: number) {
-    const v = entry(this.visits[dim], key, () => ({
-      dim,
-      key,
-      pvs: 0,
-      visitors: new Registers(),
-      touched: false,
-    }));
+  /**
+   * A page view by `vreg`'s visitor, under `key` of the dimension `dim` (VISIT_DIMENSIONS' index). Returns the keys it
+   * added (0 or 1), for the fold's count.
+   */
+  visit(dim: number, key: string, vreg: number): number {
+    let added = 0;
+    const v = entry(this.visits[dim], key, () => {
+      added = 1;
+      return { dim, key, pvs: 0, visitors: new Registers(), touched: false };
+    });
     v.pvs++;
     v.visitors.add(vreg);
     this.touchedVisits.add(v);
+    return added;
   }
 }
 
@@ -283,7 +285,7 @@ const QUARTER_MS = 15 * 60_000;
 
 /**
  * One (tenant, day)'s figures, folded from its raw events in JavaScript, and kept between the rollup's runs (the
- * incremental rollup, migration 0124): `read` folds the day's events, whole or only those of the given batches,
+ * incremental rollup): `read` folds the day's events, whole or only those of the given batches,
  * `write` stores the rows of the keys it folded into since the last write. Folding a day's events in any number of
  * reads gives the figures of one read of them all (tests/api/stats-rollup.test.ts compares them), so a runner that
  * kept the day folds only what arrived since, and one that did not reads it whole.
@@ -305,18 +307,20 @@ export class DayFold {
   private aheadEvents = 0;
   /** The events folded as they were stored, in all (tests). */
   foldedAhead = 0;
-  /** The page views the last rollup grouped per visitor (visits.ts): the new batches' visitors' alone when incremental (tests). */
+  /** The page views the last rollup grouped per visitor (visits.ts): the new batches' alone when incremental (tests). */
   visitsRead = 0;
   /** The hour of the day's wall clock per quarter of an hour since the epoch (`hourAt`). */
   private readonly hourCache = new Map<number, number>();
   /** The day's `stat_rolled_days.day_gen` once the transaction that wrote this fold committed (the runner sets it). */
   stamp: string | undefined;
-  /** The keys folded so far (each with its sketches): what a fold kept between runs costs (kept-folds.ts). */
+  /**
+   * The keys folded so far (keywords, channels, agents' traffic, objects, the domains' visit keys; each with its
+   * sketches): what a fold kept between runs costs (fold-cache.ts). Counted as keys are added, because the cap reads
+   * it on every batch stored, and a sum over the maps walks every domain's.
+   */
+  private keys = 0;
   get size(): number {
-    let n = this.keywords.size + this.channels.size + this.traffic.size;
-    for (const byId of this.objects.values()) n += byId.size;
-    for (const dom of this.domains.values()) for (const m of dom.visits) n += m.size;
-    return n;
+    return this.keys;
   }
 
   /** The movies and tags with views whose rows were written since `takeViewed` (their last day: seen.ts). */
@@ -467,7 +471,7 @@ export class DayFold {
 
   /**
    * Folds the events of a batch this process has just stored (all of them new, all of this day: `storedBatch` in
-   * kept-folds.ts) as a read of the stored rows would: the next run takes the batch from the queue without reading it
+   * fold-cache.ts) as a read of the stored rows would: the next run takes the batch from the queue without reading it
    * (`ahead`). The rows' hashes and registers are the server's (set).
    */
   stored(batch: number, rows: readonly EventRow[]) {
@@ -512,13 +516,10 @@ export class DayFold {
   private foldEvent(e: FoldedEvent) {
     const { type, vreg, objectType, domain, channel } = e;
     this.events++;
-    const ch = entry(this.channels, channel, () => ({
-      key: channel,
-      n: [0, 0, 0, 0, 0, 0],
-      cents: 0,
-      visitors: new Registers(),
-      touched: false,
-    }));
+    const ch = entry(this.channels, channel, () => {
+      this.keys++;
+      return { key: channel, n: [0, 0, 0, 0, 0, 0], cents: 0, visitors: new Registers(), touched: false };
+    });
     this.touched.channels.add(ch);
     const cc = CHANNEL_COUNTS[type];
     if (cc !== undefined) ch.n[cc]++;
@@ -541,11 +542,10 @@ export class DayFold {
     const areg = e.areg;
     const agent = channel !== '' ? channel : (this.bound.get(domain) ?? '');
     if (agent !== '') {
-      const a = entry(this.traffic, agent, () => ({
-        pageViews: 0,
-        visitors: new Registers(),
-        addresses: new Registers(),
-      }));
+      const a = entry(this.traffic, agent, () => {
+        this.keys++;
+        return { pageViews: 0, visitors: new Registers(), addresses: new Registers() };
+      });
       if (type === 'pageview') a.pageViews++;
       a.visitors.add(vreg);
       a.addresses.add(areg);
@@ -558,11 +558,12 @@ export class DayFold {
     this.site.pageView(h, vreg, areg);
     this.touched.domains.add(dom);
     this.touched.domains.add(this.site);
-    dom.visit(0, e.path, vreg); // VISIT_DIMENSIONS' order
-    dom.visit(1, e.referrer, vreg);
-    dom.visit(2, e.device, vreg);
-    dom.visit(3, e.region, vreg);
-    dom.visit(4, channel, vreg);
+    this.keys += // VISIT_DIMENSIONS' order
+      dom.visit(0, e.path, vreg) +
+      dom.visit(1, e.referrer, vreg) +
+      dom.visit(2, e.device, vreg) +
+      dom.visit(3, e.region, vreg) +
+      dom.visit(4, channel, vreg);
   }
 
   /** An event concerning object `id` of `type`: counted for it, and for the type's total (id 0). */
@@ -592,26 +593,25 @@ export class DayFold {
   }
 
   private figuresOf(byId: Map<number, Figures>, type: string, id: number): Figures {
-    return entry(byId, id, () => ({
-      type,
-      id,
-      n: [0, 0, 0, 0, 0, 0],
-      cents: 0,
-      viewers: new Registers(),
-      clickers: new Registers(),
-      touched: false,
-    }));
+    return entry(byId, id, () => {
+      this.keys++;
+      return {
+        type,
+        id,
+        n: [0, 0, 0, 0, 0, 0],
+        cents: 0,
+        viewers: new Registers(),
+        clickers: new Registers(),
+        touched: false,
+      };
+    });
   }
 
   private searched(keyword: string, results: number | null, vreg: number) {
-    const k = entry(this.keywords, keyword, () => ({
-      key: keyword,
-      touched: false,
-      searches: 0,
-      zero: 0,
-      results: 0,
-      searchers: new Registers(),
-    }));
+    const k = entry(this.keywords, keyword, () => {
+      this.keys++;
+      return { key: keyword, touched: false, searches: 0, zero: 0, results: 0, searchers: new Registers() };
+    });
     k.searches++;
     if (results !== null) {
       if (results === 0) k.zero++;
@@ -656,7 +656,7 @@ export class DayFold {
           ${arrayParam(ks.map(([, v]) => sk(v.searchers)))}::text[]) as u(k, s, z, r, h)
         on conflict (tenant, day, keyword) do update set searches = excluded.searches,
           zero_results = excluded.zero_results, results_sum = excluded.results_sum,
-          searchers = ${kept('stat_keyword_daily', 'searchers')}`);
+          searchers = ${sentOrStored('stat_keyword_daily', 'searchers')}`);
     }
 
     const os = touched.objects.items;
@@ -674,7 +674,7 @@ export class DayFold {
         on conflict (tenant, object_type, day, object_id) do update set views = excluded.views, plays = excluded.plays,
           clicks = excluded.clicks, impressions = excluded.impressions, signups = excluded.signups,
           recharges = excluded.recharges, recharge_amount = excluded.recharge_amount,
-          viewers = ${kept('stat_object_daily', 'viewers')}, clickers = ${kept('stat_object_daily', 'clickers')}`);
+          viewers = ${sentOrStored('stat_object_daily', 'viewers')}, clickers = ${sentOrStored('stat_object_daily', 'clickers')}`);
     }
 
     const vs = [...this.domains]
@@ -689,7 +689,7 @@ export class DayFold {
           ${arrayParam(vs.map((x) => x.v.key))}::text[], ${arrayParam(vs.map((x) => x.v.pvs))}::int[],
           ${arrayParam(vs.map((x) => sk(x.v.visitors)))}::text[]) as u(d, m, k, n, h)
         on conflict (tenant, domain, dimension, day, key) do update set page_views = excluded.page_views,
-          visitors = ${kept('stat_visit_daily', 'visitors')}`);
+          visitors = ${sentOrStored('stat_visit_daily', 'visitors')}`);
 
     if (touched.channels.items.length) {
       const cs = touched.channels.items.map((c) => [c.key, c] as const);
@@ -703,7 +703,7 @@ export class DayFold {
         on conflict (tenant, day, channel) do update set page_views = excluded.page_views, plays = excluded.plays,
           ad_impressions = excluded.ad_impressions, ad_clicks = excluded.ad_clicks, signups = excluded.signups,
           recharges = excluded.recharges, recharge_amount = excluded.recharge_amount,
-          visitors = ${kept('stat_channel_daily', 'visitors')}`);
+          visitors = ${sentOrStored('stat_channel_daily', 'visitors')}`);
     }
     touched.keywords.clear();
     touched.objects.clear();
@@ -718,13 +718,13 @@ export class DayFold {
  * as the visitors come again). `whole`: every sketch (the day's rows were deleted first).
  */
 const sketchOf = (whole: boolean) => (r: Registers) => (r.changedSince() || whole ? toHex(r.encode()) : null);
-/** A sent sketch as stored: null (unchanged) as the empty sketch, which `kept` leaves as it was. */
+/** A sent sketch as stored: null (unchanged) as the empty sketch, which `sentOrStored` leaves as it was. */
 const unhex = (column: string) => sql.raw(`decode(coalesce(${column}, ''), 'hex')`);
 /**
  * A sketch column's value on a conflict: the sketch sent, or the one stored when none was sent (empty). Sketches only
  * grow, so an empty one sent for a key whose sketch truly is empty leaves the stored one, also empty.
  */
-const kept = (table: string, column: string) =>
+const sentOrStored = (table: string, column: string) =>
   sql.raw(
     `case when octet_length(excluded.${column}) = 0 then ${table}.${column} else excluded.${column} end`,
   );
@@ -753,7 +753,7 @@ async function writeDomains(
       ${arrayParam(daily.map(([, x]) => regs(x.visitorRegs)))}::text[],
       ${arrayParam(daily.map(([, x]) => regs(x.addressRegs)))}::text[]) as u(d, pv, vh, ah)
     on conflict (tenant, day, domain) do update set page_views = excluded.page_views,
-      visitors = ${kept('stat_domain_daily', 'visitors')}, addresses = ${kept('stat_domain_daily', 'addresses')}`);
+      visitors = ${sentOrStored('stat_domain_daily', 'visitors')}, addresses = ${sentOrStored('stat_domain_daily', 'addresses')}`);
   await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visitors, addresses)
     select ${tenant}, ${day}::date, d, hr, pv, ${unhex('vh')}, ${unhex('ah')}
     from unnest(${arrayParam(hourly.map((h) => h.domain))}::text[], ${arrayParam(hourly.map((h) => h.hour))}::smallint[],
@@ -761,5 +761,5 @@ async function writeDomains(
       ${arrayParam(hourly.map((h) => regs(h.dom.hourVisitors[h.hour])))}::text[],
       ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, vh, ah)
     on conflict (tenant, domain, day, hour) do update set page_views = excluded.page_views,
-      visitors = ${kept('stat_domain_hourly', 'visitors')}, addresses = ${kept('stat_domain_hourly', 'addresses')}`);
+      visitors = ${sentOrStored('stat_domain_hourly', 'visitors')}, addresses = ${sentOrStored('stat_domain_hourly', 'addresses')}`);
 }

@@ -28,7 +28,7 @@ import {
   toRow,
   UNKNOWN,
 } from './events';
-import { type Stored, storedBatch, storingBatch } from './kept-folds';
+import { type Stored, storedBatch, storingBatch } from './fold-cache';
 import { hexRegister } from './sketch';
 
 /** Events may be late by the retention (older ones would land in a dropped partition) and early by a day at most. */
@@ -205,7 +205,7 @@ export async function store(
   // written) is inserted again skipping those. So `store` runs on the database, not in a caller's transaction (a
   // failed statement would abort it); `ingest` reads the settings at once, which a transaction cannot either.
   // The statement's events take the batch's number (taken first, below) and queue it per day for the rollup, in the
-  // same statement: the queue holds a batch exactly when its events are stored (migration 0124).
+  // same statement: the queue holds a batch exactly when its events are stored.
   const insert = (batch: string, skip: boolean) =>
     db.execute(sql`
       with b as (select ${batch}::bigint as batch),

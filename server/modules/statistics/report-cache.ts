@@ -72,9 +72,6 @@ export function cachePerDb<T>(max: number) {
   };
 }
 
-/** The former name of `cachePerDb`, still imported by the rollup's day figures. */
-export const keptPerDb = cachePerDb;
-
 const answers = cachePerDb<CachedAnswer>(MAX_ANSWERS);
 const dialect = new PgDialect();
 

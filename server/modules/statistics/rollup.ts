@@ -9,10 +9,10 @@ import { readStatistics, tenantsWithStatistics } from '../statistics-settings';
 import { type FoldedRead, RETURN_DAYS, rollupAttribution } from './attribution';
 import { foldDomainDay } from './blocks';
 import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
+import { cacheFold, folds, holdDay, releaseDay, takenBatches } from './fold-cache';
 import { partitionName, timeZoneOf } from './ingest';
-import { folds, holdDay, keepFold, releaseDay, takenBatches } from './kept-folds';
 import { markRolled } from './report-cache';
-import { keepSeen } from './seen';
+import { recordSeen } from './seen';
 import { rollupVisits } from './visits';
 import { forgetOldReads } from './warm-reads';
 
@@ -46,10 +46,10 @@ export async function rollupDay(
    * any, then the batches alone are folded into it; without a kept fold the day is read whole but for the batches
    * queued since (the next fold takes them).
    */
-  queue?: { kept?: DayFold; batches: number[] },
+  queue?: { cached?: DayFold; batches: number[] },
 ): Promise<DayFold> {
   const { timeZone } = settings;
-  // The registers stored on insert (migration 0020), computed here only for events stored before it.
+  // The registers stored on insert, computed here for the older events stored without them.
   const ev = sql`select *, coalesce(visitor_reg, zg_hll_reg(visitor_hash)) as vreg,
     coalesce(address_reg, zg_hll_reg(address_hash)) as areg from stat_events where tenant = ${tenant} and day = ${day}::date`;
   // The domains, keywords, objects, visits and channels: one read of the day's events (or of the batches since),
@@ -63,8 +63,8 @@ export async function rollupDay(
     readFailed = reject;
   });
   read.catch(() => {}); // awaited by the attribution; a failed read rejects the day through the figures part too
-  const fold = queue?.kept ?? new DayFold(tenant, day, timeZone);
-  const whole = !queue?.kept;
+  const fold = queue?.cached ?? new DayFold(tenant, day, timeZone);
+  const whole = !queue?.cached;
   /** Later days some visitor was counted new on whose first day moved here. */
   const moved = new Set<string>();
   const figures = async (t: Executor) => {
@@ -82,7 +82,7 @@ export async function rollupDay(
       ? sql`(e.batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${tenant}
           and q.day = ${day}::date and q.batch = e.batch))`
       : sql`true`;
-    // A kept fold stands for the events counted before the batches: only their visitors are grouped again.
+    // A kept fold stands for the events counted before the batches: only the batches' page views are grouped.
     const visits = await rollupVisits(t, tenant, day, timeZone, events, whole ? undefined : queue!.batches);
     for (const d of visits.moved) moved.add(d);
     fold.visitsRead = visits.read;
@@ -117,7 +117,7 @@ export async function rollupDay(
   await markRolled(tx, tenant, day);
   for (let k = 1; k <= RETURN_DAYS; k++) await markRolled(tx, tenant, addDays(day, -k), 'sums');
   // Last: it locks out the movies' status changes until the day's transaction ends.
-  await keepSeen(tx, tenant, day, fold.takeViewed());
+  await recordSeen(tx, tenant, day, fold.takeViewed());
   return fold;
 }
 
@@ -196,6 +196,26 @@ export class RollupPace {
   }
 }
 
+/**
+ * Brings the raw partitions' batch index (BRIN) up to the pages stored since it was last summarized. A range of pages
+ * not yet summarized matches every batch, so until a vacuum gets to it (a busy day's stream outpaces autovacuum, and
+ * PGlite has none) each read of a run's new batches (the fold, the visits, the touches) would read the day's events
+ * whole. Summarizing reads the new pages once. A partition a vacuum holds is left as it is (the reads still answer).
+ */
+async function summarizeBatches(db: Db, partitions: string[]) {
+  for (const p of partitions)
+    try {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = '1s'`);
+        await tx.execute(sql`select brin_summarize_new_values(i.indexrelid) from pg_index i
+          join pg_class t on t.oid = i.indrelid join pg_class x on x.oid = i.indexrelid join pg_am a on a.oid = x.relam
+          where t.relname = ${p} and a.amname = 'brin'`);
+      });
+    } catch (err) {
+      if (!isPassing(err)) throw err;
+    }
+}
+
 /** The raw partitions that exist, by day. */
 export async function rawPartitions(db: Executor): Promise<{ name: string; day: string }[]> {
   const rows = rowsOf<{ name: string }>(
@@ -217,6 +237,7 @@ export async function rawPartitions(db: Executor): Promise<{ name: string; day: 
  */
 const ANALYZED_TABLES = [
   'stat_visitors',
+  'stat_visitor_hours',
   'stat_touches',
   'stat_signups',
   'stat_payers',
@@ -309,14 +330,16 @@ export async function runRollup(
       .filter((d) => !opts.pace || opts.pace.due(d.tenant, d.day, clock()));
     result.deferred = marked.filter((d) => !dirty.includes(d)).map(({ tenant, day }) => ({ tenant, day }));
     if (!dirty.length) break;
-    await analyzeStale(db, [...new Set(dirty.map((d) => partitionName(d.day))), ...ANALYZED_TABLES]);
+    const partitions = [...new Set(dirty.map((d) => partitionName(d.day)))];
+    await analyzeStale(db, [...partitions, ...ANALYZED_TABLES]);
+    await summarizeBatches(db, partitions);
     for (const { tenant, day } of dirty) {
       if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return done(result);
       const { timeZone, attributionDays } = await settingsOf(Number(tenant));
       const began = performance.now();
       // The day's fold this runner kept: taken out while the day is rolled (a failed transaction leaves it changed).
       const key = `${tenant}|${day}`;
-      const kept = folds.peek(db, key);
+      const cached = folds.peek(db, key);
       folds.delete(db, key);
       holdDay(db, key);
       let got: false | true | { fold: DayFold; gen: string } = false;
@@ -338,12 +361,12 @@ export async function runRollup(
           if (!whole && !batches.length) return true; // rolled by another runner meanwhile
           // The kept fold serves while no other runner rolled the day since (its stamp is still the day's).
           let serves = false;
-          if (kept && !whole && kept.timeZone === timeZone) {
+          if (cached && !whole && cached.timeZone === timeZone) {
             const [stamp] = rowsOf<{ gen: string }>(
               await tx.execute(sql`select day_gen::text as gen from stat_rolled_days
               where tenant = ${tenant} and day = ${day}::date`),
             );
-            serves = stamp?.gen === kept.stamp;
+            serves = stamp?.gen === cached.stamp;
           }
           const fold = await rollupDay(
             tx,
@@ -351,7 +374,7 @@ export async function runRollup(
             day,
             { timeZone, attributionDays },
             opts.parallel ? db : undefined,
-            { kept: serves ? kept : undefined, batches },
+            { cached: serves ? cached : undefined, batches },
           );
           const [{ gen }] = rowsOf<{ gen: string }>(
             await tx.execute(sql`select txid_current()::text as gen`),
@@ -368,10 +391,10 @@ export async function runRollup(
         // Kept for the next run while the day still takes events as a rule (today and yesterday, in its time zone),
         // with the batches stored meanwhile folded in.
         if (got === true) {
-          if (kept) keepFold(db, key, kept); // untouched; its stamp tells the next run whether it still serves
+          if (cached) cacheFold(db, key, cached); // untouched; its stamp tells the next run whether it still serves
         } else if (got && day >= addDays(dayOf(opts.now, timeZone), -1)) {
           got.fold.stamp = got.gen;
-          keepFold(db, key, got.fold);
+          cacheFold(db, key, got.fold);
         }
         releaseDay(db, key);
       }
@@ -430,6 +453,18 @@ export async function runRollup(
     if (!got) return done({ ...result, ran: false });
     result.droppedPartitions.push(p.name);
   }
+
+  // The visitors' hours serve only the days rolled up from their new batches: today and yesterday in some time zone
+  // (a fold older than that is let go above, and its day's next rollup counts it whole).
+  const folded = [...zones.values()]
+    .map((tz) => addDays(dayOf(opts.now, tz), -1))
+    .reduce((a, b) => (b < a ? b : a));
+  const cleared = await db.transaction(async (tx) => {
+    if (!(await tryLock(tx))) return false;
+    await tx.execute(sql`delete from stat_visitor_hours where day < ${folded}::date`);
+    return true;
+  });
+  if (!cleared) return done({ ...result, ran: false });
 
   // Report reads no warm-up will make again (warm-reads.ts).
   await forgetOldReads(db, opts.now);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
   date,
   index,
@@ -68,9 +69,6 @@ export const statEvents = pgTable(
     primaryKey({ columns: [t.tenant, t.day, t.id] }),
     index('stat_events_batch_idx').using('brin', t.batch),
     index('stat_events_conversions_idx').on(t.tenant, t.day).where(sql`${t.type} in ('signup', 'recharge')`),
-    index('stat_events_visitor_pageviews_idx')
-      .on(t.tenant, t.day, t.visitorHash)
-      .where(sql`${t.type} = 'pageview'`),
   ],
 );
 
@@ -105,6 +103,25 @@ export const statVisitors = pgTable(
     firstDay: day('first_day'),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.domain, t.visitor] })],
+);
+
+/**
+ * Per day, domain ('' = the site) and visitor: the hours (bits 0–23 of the tenant's clock) it viewed one page in
+ * (`once`) and more than one (`more`), and whether the day counts it new: what its visits, bounces and new visitors
+ * are counted from (visits.ts). Only for the days rolled up from their new batches.
+ */
+export const statVisitorHours = pgTable(
+  'stat_visitor_hours',
+  {
+    day: day(),
+    tenant: integer('tenant').notNull(),
+    domain: varchar('domain', { length: 253 }).notNull(),
+    visitor: bigint('visitor', { mode: 'bigint' }).notNull(),
+    once: integer('once').notNull(),
+    more: integer('more').notNull(),
+    fresh: boolean('fresh').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.tenant, t.domain, t.visitor] })],
 );
 
 /** Searches per keyword per day; keyword '' is the day's total. */

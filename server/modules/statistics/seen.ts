@@ -23,8 +23,8 @@ import type { SEEN_TYPES } from './schema';
 /**
  * "Not seen in this period": the online movies, or the tags, without a view in a period (issue #12), at a million
  * movies. The rollup keeps each existing movie's and tag's last day with a view (`stat_object_seen`) and, per day,
- * how many listed ones (online movies, every tag) were last seen that day (`stat_seen_days`); migration 0125's
- * triggers keep those counts when a movie goes online or offline and when a movie or tag is deleted. Then:
+ * how many listed ones (online movies, every tag) were last seen that day (`stat_seen_days`); triggers on
+ * `movies` and `movie_tags` keep those counts when a movie goes online or offline and when a movie or tag is deleted. Then:
  * - the listed objects not seen since a day number the listed count less the counts of the days from it on;
  * - a period that ends on or after the last day any listed object was seen (today's, last week's, this month's) is
  *   exactly that: its total is a sum of a few rows, whatever the number of movies;
@@ -32,10 +32,10 @@ import type { SEEN_TYPES } from './schema';
  *   says so (`totalExact: false`), else it is counted, capped, like any list (the movies by their walk, in memory);
  * - a page walks the objects in their order (the movies' status index) and skips the seen ones by their last day,
  *   reading a period's daily rows only for an object last seen after the period ended. The movies' last days are
- *   kept in memory (`movieLastDays`, migration 0126): the walk reads the index alone, without a probe a movie.
+ *   kept in memory (`movieLastDays`): the walk reads the index alone, without a probe a movie.
  */
 
-/** Both writers of the counts (the rollup exclusively, migration 0125's triggers shared) take this lock first. */
+/** Both writers of the counts (the rollup exclusively, the movies' triggers shared) take this lock first. */
 export const SEEN_LOCK = 7_270_772_013;
 
 type SeenType = (typeof SEEN_TYPES)[number];
@@ -46,7 +46,7 @@ type SeenType = (typeof SEEN_TYPES)[number];
  * its views are kept in the rollups, but it is nobody's to list. A last day only moves forward: a day's views only
  * grow as its events are folded (a day read again whole counts the same events and those since).
  */
-export async function keepSeen(
+export async function recordSeen(
   t: Executor,
   tenant: number,
   day: string,
@@ -126,7 +126,7 @@ const listedCount: Record<SeenType, SQL> = {
  * exactly that when the period ends on or after the last day seen (`endsLast`), "more than COUNT_CAP" when an earlier
  * period's lower bound passes it; else none (counted, capped). A short page is its own total.
  */
-function keptTotal(endsLast: boolean, notSince: number, read: PageRead): ListTotal | undefined {
+function countedTotal(endsLast: boolean, notSince: number, read: PageRead): ListTotal | undefined {
   const short = shortPageTotal(read);
   if (short) return short;
   if (endsLast) return { total: notSince, totalExact: true };
@@ -136,7 +136,7 @@ function keptTotal(endsLast: boolean, notSince: number, read: PageRead): ListTot
 /** A page of the listed objects without a view in the period, and its total. */
 export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows: UnseenRow[] } & ListTotal> {
   const { tenant, type, period, page, pageSize, order } = uq;
-  const [kept] = rowsOf<{ listed: number; since: number; last: string | null; gen: string }>(
+  const [counts] = rowsOf<{ listed: number; since: number; last: string | null; gen: string }>(
     await db.execute(sql`select ${listedCount[type]}::bigint as listed,
       (select coalesce(sum(n), 0) from stat_seen_days
         where tenant = ${tenant} and object_type = ${type} and day >= ${period.from}::date)::bigint as since,
@@ -145,12 +145,12 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
         as gen`),
   );
   // Whether no listed object was seen after the period: then "not seen since it began" is "not seen in it".
-  const endsLast = kept.last === null || kept.last <= period.to;
-  const notSince = Number(kept.listed) - Number(kept.since);
+  const endsLast = counts.last === null || counts.last <= period.to;
+  const notSince = Number(counts.listed) - Number(counts.since);
   const list = LISTS[type];
   const seenSince = sql`select 1 from stat_object_seen s where s.object_type = ${type} and s.object_id = ${list.id}
     and s.tenant = ${tenant} and s.last_day >= ${period.from}::date`;
-  // The object's own days (stat_object_daily_object_idx, migration 0125), searched for each object that needs it: a
+  // The object's own days (stat_object_daily_object_idx), searched for each object that needs it: a
   // scalar subquery, which the planner cannot turn into a hashed one (PGlite read all the period's rows for that).
   const unseen = endsLast
     ? sql`not exists (${seenSince})`
@@ -158,13 +158,13 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
         and d.object_type = ${type} and d.object_id = ${list.id}
         and d.day between ${period.from}::date and ${period.to}::date and d.views > 0 limit 1))`;
   const offset = (page - 1) * pageSize;
-  const days = type === 'movie' ? await movieLastDays(db, tenant, Number(kept.gen)) : undefined;
+  const days = type === 'movie' ? await movieLastDays(db, tenant, Number(counts.gen)) : undefined;
   if (days && uq.q) {
     const found = await searchUnseenMovies(db, { tenant, period, offset, pageSize, order, q: uq.q }, days);
     if (found) return found;
   }
   if (days && !uq.q) {
-    const share = Number(kept.listed) / Math.max(1, notSince); // movies walked an unseen one, or more
+    const share = Number(counts.listed) / Math.max(1, notSince); // movies walked an unseen one, or more
     // A total the kept counts cannot give (an earlier period with few not seen since it began) is counted by the walk,
     // in memory, up to the cap: in SQL each movie seen since would search its days.
     const countTo = !endsLast && notSince <= COUNT_CAP ? COUNT_CAP + 1 : 0;
@@ -176,7 +176,7 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
     const read = { offset, pageSize, rows: walked.rows.length };
     return {
       rows: walked.rows,
-      ...(keptTotal(endsLast, notSince, read) ?? cappedOf(walked.unseen)),
+      ...(countedTotal(endsLast, notSince, read) ?? cappedOf(walked.unseen)),
     };
   }
   const conditions = [list.listed, unseen, uq.q ? list.search(uq.q) : undefined].filter((c): c is SQL => !!c);
@@ -189,7 +189,7 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
   );
   const read = { offset, pageSize, rows: rows.length };
   const total =
-    (!uq.q && keptTotal(endsLast, notSince, read)) || (await cappedCount(db, list.table, where, read));
+    (!uq.q && countedTotal(endsLast, notSince, read)) || (await cappedCount(db, list.table, where, read));
   return { rows, ...total };
 }
 
@@ -201,31 +201,31 @@ export async function unseenPage(db: Executor, uq: UnseenQuery): Promise<{ rows:
 export const UNSEEN_WALK = { least: 200, most: 20_000 };
 
 /** Past this movie id the last days are not kept in memory (4 bytes an id): the list walks with a probe a movie. */
-const MAX_KEPT_ID = 1 << 24;
+const MAX_CACHED_ID = 1 << 24;
 /** A day as a number: days since 1970-01-01, plus one (0 is "never seen" in `LastDays`). */
 const dayNumber = (day: string) => daysIn('1970-01-01', day);
 
 /**
- * A tenant's movies' last days with a view (`dayNumber`, 0 for none) by movie id, as of the write numbered `gen`
- * (migration 0126): every row of stat_object_seen numbered up to it is in. A deleted movie's day may linger; the walk
+ * A tenant's movies' last days with a view (`dayNumber`, 0 for none) by movie id, as of the write numbered `gen`:
+ * every row of stat_object_seen numbered up to it is in. A deleted movie's day may linger; the walk
  * never meets its id again.
  */
 interface LastDays {
   days: Int32Array;
   gen: number;
   reading: Promise<void> | undefined;
-  /** An id past MAX_KEPT_ID was met: not kept. */
+  /** An id past MAX_CACHED_ID was met: not kept. */
   tooLarge: boolean;
 }
 const lastDays = new WeakMap<object, Map<number, LastDays>>();
 
 /**
  * The tenant's movies' last days as of the write numbered at least `gen` (the largest the caller read): the rows moved
- * since the kept copy's number are read (all of them the first time, some 20 MB of text at a million movies seen).
+ * since the cached copy's number are read (all of them the first time, some 20 MB of text at a million movies seen).
  * Undefined when the ids are too large to keep.
  */
 async function movieLastDays(db: Executor, tenant: number, gen: number): Promise<Int32Array | undefined> {
-  const kept = entry(
+  const cache = entry(
     entry(lastDays, db, () => new Map<number, LastDays>()),
     tenant,
     () => ({
@@ -235,43 +235,43 @@ async function movieLastDays(db: Executor, tenant: number, gen: number): Promise
       tooLarge: false,
     }),
   );
-  while (kept.gen < gen && !kept.tooLarge) {
-    if (!kept.reading)
-      kept.reading = readMoved(db, tenant, kept, gen).finally(() => {
-        kept.reading = undefined;
+  while (cache.gen < gen && !cache.tooLarge) {
+    if (!cache.reading)
+      cache.reading = readMoved(db, tenant, cache, gen).finally(() => {
+        cache.reading = undefined;
       });
-    await kept.reading;
+    await cache.reading;
   }
-  return kept.tooLarge ? undefined : kept.days;
+  return cache.tooLarge ? undefined : cache.days;
 }
 
 /**
- * Reads into `kept` the rows numbered past its number. Those up to `gen` are all committed by the time this reads
- * (numbers are taken under the rollup's exclusive lock, after it: migration 0126), so the copy is then at least at
+ * Reads into `cache` the rows numbered past its number. Those up to `gen` are all committed by the time this reads
+ * (numbers are taken under the rollup's exclusive lock, after it), so the copy is then at least at
  * `gen`, even when no row carries it (a rolled-back write's number, a deleted movie's row).
  */
-async function readMoved(db: Executor, tenant: number, kept: LastDays, gen: number) {
+async function readMoved(db: Executor, tenant: number, cache: LastDays, gen: number) {
   const [r] = rowsOf<{ moved: string | null; gen: string | null }>(
     await db.execute(sql`select string_agg(object_id || ':' || (last_day - date '1970-01-01' + 1), ',') as moved,
       max(gen)::text as gen
-      from stat_object_seen where tenant = ${tenant} and object_type = 'movie' and gen > ${kept.gen}`),
+      from stat_object_seen where tenant = ${tenant} and object_type = 'movie' and gen > ${cache.gen}`),
   );
-  let days = kept.days;
+  let days = cache.days;
   const whole = eachNumbered(r.moved ?? '', (id, day) => {
-    if (id >= MAX_KEPT_ID) return false;
+    if (id >= MAX_CACHED_ID) return false;
     if (id >= days.length) {
-      const grown = new Int32Array(Math.min(MAX_KEPT_ID, Math.max(id + 1, days.length * 2)));
+      const grown = new Int32Array(Math.min(MAX_CACHED_ID, Math.max(id + 1, days.length * 2)));
       grown.set(days);
       days = grown;
     }
     days[id] = day;
   });
   if (!whole) {
-    kept.tooLarge = true;
+    cache.tooLarge = true;
     return;
   }
-  kept.days = days;
-  kept.gen = Math.max(gen, Number(r.gen ?? -1));
+  cache.days = days;
+  cache.gen = Math.max(gen, Number(r.gen ?? -1));
 }
 
 /**
@@ -365,11 +365,11 @@ async function unseenAmong(db: Executor, tenant: number, period: Period, ids: nu
 
 /**
  * Periods up to `mostDays` days (three months) ask the days' kept sets of movies seen (`moviesSeenOn`); longer ones
- * search the days of each movie last seen after them. The sets kept per database handle take at most `keptBytes` (a
+ * search the days of each movie last seen after them. The sets kept per database handle take at most `cachedBytes` (a
  * bit an id: 125 KB a day at a million movies), the least recently read let go first; a period whose sets alone would
  * take more (92 days past 1.4 million ids) searches too, rather than reading its sets again on every read.
  */
-export const SEEN_SETS = { mostDays: 92, keptBytes: 16 << 20 };
+export const SEEN_SETS = { mostDays: 92, cachedBytes: 16 << 20 };
 /** The largest set read, in bytes, per database handle and tenant: what a day's set of a period will take. */
 const widestSet = new WeakMap<object, Map<number, number>>();
 
@@ -382,7 +382,7 @@ const seenOnDays = new WeakMap<object, Map<string, SeenOn>>();
 
 /**
  * The sets of movies seen on each day of the period (a bitmap by id each), or undefined past `SEEN_SETS.mostDays`
- * days, past MAX_KEPT_ID, or when they would take more than `SEEN_SETS.keptBytes` (`ids`: the movie ids the last days
+ * days, past MAX_CACHED_ID, or when they would take more than `SEEN_SETS.cachedBytes` (`ids`: the movie ids the last days
  * cover). A day's rows change only in a rollup of it, which moves its `day_gen` in the same transaction
  * (`markRolled`): a set is kept under the number read before its rows, and read again once the number moves. A page of
  * a period that ends before the last day seen then tests its movies last seen after it here, not each one's days.
@@ -397,17 +397,17 @@ async function moviesSeenOn(
   const widest = entry(widestSet, db, () => new Map<number, number>());
   // A day's set takes a bit an id up to the largest seen: the last days' (`ids` long) or a set's read since.
   const perDay = Math.max(widest.get(tenant) ?? 0, (ids >> 3) + 1);
-  if (days.length > SEEN_SETS.mostDays || days.length * perDay > SEEN_SETS.keptBytes) return undefined;
+  if (days.length > SEEN_SETS.mostDays || days.length * perDay > SEEN_SETS.cachedBytes) return undefined;
   const gens = new Map(
     rowsOf<{ day: string; gen: string }>(
       await db.execute(sql`select day::text as day, day_gen::text as gen from stat_rolled_days
         where tenant = ${tenant} and day between ${period.from}::date and ${period.to}::date`),
     ).map((r) => [String(r.day).slice(0, 10), String(r.gen)]),
   );
-  const kept = entry(seenOnDays, db, () => new Map<string, SeenOn>());
+  const cache = entry(seenOnDays, db, () => new Map<string, SeenOn>());
   const keyOf = (day: string) => `${tenant}/${day}`;
   const genOf = (day: string) => gens.get(day) ?? '0';
-  const sets = new Map(days.map((day) => [day, kept.get(keyOf(day))]));
+  const sets = new Map(days.map((day) => [day, cache.get(keyOf(day))]));
   const stale = days.filter((day) => sets.get(day)?.gen !== genOf(day));
   if (stale.length) {
     const read = new Map(
@@ -428,27 +428,27 @@ async function moviesSeenOn(
   let bytes = 0;
   for (const day of days) {
     const set = sets.get(day) as SeenOn;
-    kept.delete(keyOf(day));
-    kept.set(keyOf(day), set);
+    cache.delete(keyOf(day));
+    cache.set(keyOf(day), set);
   }
-  for (const set of kept.values()) bytes += set.bits.length;
+  for (const set of cache.values()) bytes += set.bits.length;
   const mine = new Set(days.map(keyOf));
-  for (const [key, set] of kept) {
-    if (bytes <= SEEN_SETS.keptBytes) break;
+  for (const [key, set] of cache) {
+    if (bytes <= SEEN_SETS.cachedBytes) break;
     if (mine.has(key)) continue;
-    kept.delete(key);
+    cache.delete(key);
     bytes -= set.bits.length;
   }
-  if (bytes > SEEN_SETS.keptBytes) for (const key of mine) kept.delete(key); // this period's alone are too many to keep
+  if (bytes > SEEN_SETS.cachedBytes) for (const key of mine) cache.delete(key); // this period's alone are too many to keep
   return days.map((day) => (sets.get(day) as SeenOn).bits);
 }
 
-/** "id,id,…" as a bitmap by id (read digit by digit, as `readMoved`), or undefined for an id past MAX_KEPT_ID. */
+/** "id,id,…" as a bitmap by id (read digit by digit, as `readMoved`), or undefined for an id past MAX_CACHED_ID. */
 function bitsOf(text: string): Uint8Array | undefined {
   const ids: number[] = [];
   let max = 0;
   const whole = eachNumbered(text, (id) => {
-    if (id >= MAX_KEPT_ID) return false;
+    if (id >= MAX_CACHED_ID) return false;
     ids.push(id);
     if (id > max) max = id;
   });

@@ -2,31 +2,31 @@ import { entry } from '../../core/maps';
 import type { Db } from '../../db/types';
 import type { DayFold } from './day-figures';
 import type { EventRow } from './events';
-import { keptPerDb } from './report-cache';
+import { cachePerDb } from './report-cache';
 
 /**
  * The days' folds a runner keeps between runs (per database handle): today's and yesterday's per tenant, the days that
- * take events; a day's next rollup folds only its queued batches into it. Bounded by MAX_KEPT_KEYS.
+ * take events; a day's next rollup folds only its queued batches into it. Bounded by MAX_CACHED_KEYS.
  */
-export const folds = keptPerDb<DayFold>(8);
+export const folds = cachePerDb<DayFold>(8);
 /**
  * At most this many keys (`DayFold.size`: keywords, objects, channels, paths, referrers…) in all the folds a runner
  * keeps between runs, per database handle: the keys come from anyone holding the browser key too. A fold holds nothing
  * per visitor (day-figures.ts). A fold that would pass it is not kept (its day's next rollup reads it whole from the
  * database) and one that grows past it while kept (batches folded ahead) is let go.
  */
-export const MAX_KEPT_KEYS = 250_000;
+export const MAX_CACHED_KEYS = 250_000;
 
 /** The keys of the folds kept for `db`, but for the one under `except`. */
-export function keptKeys(db: object, except?: string): number {
+export function cachedKeys(db: object, except?: string): number {
   let n = 0;
   for (const key of folds.keys(db)) if (key !== except) n += folds.peek(db, key)!.size;
   return n;
 }
 
 /** Keeps a day's fold for the next run, if the keys of every kept fold stay within `cap`; else lets it go. */
-export function keepFold(db: object, key: string, fold: DayFold, cap = MAX_KEPT_KEYS): boolean {
-  if (keptKeys(db, key) + fold.size > cap) {
+export function cacheFold(db: object, key: string, fold: DayFold, cap = MAX_CACHED_KEYS): boolean {
+  if (cachedKeys(db, key) + fold.size > cap) {
     folds.delete(db, key);
     return false;
   }
@@ -35,7 +35,7 @@ export function keepFold(db: object, key: string, fold: DayFold, cap = MAX_KEPT_
 }
 
 /** The fold of a day this runner keeps (tests). */
-export const keptFold = (db: Db, tenant: number, day: string) => folds.peek(db, `${tenant}|${day}`);
+export const cachedFold = (db: Db, tenant: number, day: string) => folds.peek(db, `${tenant}|${day}`);
 
 /**
  * The batches this process is storing, per database handle, from the moment their number is taken until they are
@@ -81,7 +81,7 @@ export function storedBatch(db: object, batch: number, stored?: Stored) {
   const fold = folds.peek(db, key);
   if (fold) {
     if (fold.timeZone === stored.timeZone) fold.stored(batch, stored.rows);
-    if (keptKeys(db) > MAX_KEPT_KEYS) folds.delete(db, key); // its next rollup reads the day whole
+    if (cachedKeys(db) > MAX_CACHED_KEYS) folds.delete(db, key); // its next rollup reads the day whole
     return;
   }
   const day = heldOf(db).get(key);
@@ -107,5 +107,5 @@ export function releaseDay(db: object, key: string) {
   const fold = folds.peek(db, key);
   if (!day || !fold) return;
   for (const [batch, s] of day) if (s.timeZone === fold.timeZone) fold.stored(batch, s.rows);
-  if (keptKeys(db) > MAX_KEPT_KEYS) folds.delete(db, key);
+  if (cachedKeys(db) > MAX_CACHED_KEYS) folds.delete(db, key);
 }
