@@ -205,3 +205,31 @@ describe('totals beyond the cap', () => {
     expect(full.pagecount).toBe(101);
   });
 });
+
+describe('a detail page is bounded', () => {
+  test('chapters past MAX_PROVIDED_CHAPTER_BYTES are refused with the size and what to ask instead', async () => {
+    const big = Number(
+      (
+        await one<{ id: number }>(
+          sql`insert into novels (title, status, updated_at) values ('长篇', 'online', now()) returning id`,
+        )
+      ).id,
+    );
+    // 15 chapters of 200,000 three-byte characters: about 8.6 MB, past the 8 MB a page may carry
+    await api.query(sql`
+      insert into novel_chapters (novel_id, number, title, content, word_count)
+      select ${big}, g, '第' || g || '章', repeat('字', 200000), 200000 from generate_series(1, 15) g`);
+    const refused = (await get('art', `ac=detail&ids=${big}`)).body;
+    expect(refused.code).toBe(0);
+    expect(refused.msg).toBe('本页章节共 8.6 MB，超过上限 8.0 MB：请减小 pagesize，或按 ids 少量采集');
+    expect(refused.list).toBeUndefined();
+    // the same novel listed (no chapters) and a small one in detail are served as before
+    expect((await get('art', `ac=list&ids=${big}`)).body.list).toHaveLength(1);
+    expect((await get('art', `ac=detail&ids=${ids.book}`)).body.list[0].art_id).toBe(ids.book);
+    // one chapter fewer fits
+    await api.query(sql`delete from novel_chapters where novel_id = ${big} and number > 13`);
+    const served = (await get('art', `ac=detail&ids=${big}`)).body;
+    expect(served.code).toBe(1);
+    expect(served.list[0].art_content.length).toBeGreaterThan(13 * 200_000);
+  });
+});

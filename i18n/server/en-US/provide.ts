@@ -8,5 +8,7 @@ const provide: Record<keyof typeof zh, string> = {
   'provide.enum': 'Parameter {param} must be one of {values}',
   'provide.ids': 'Parameter ids must be ids separated by commas, at most {max}',
   'provide.tooLong': 'Parameter {param} must be at most {max} characters',
+  'provide.pageTooLarge':
+    'This page’s chapters come to {size} MB, over the {max} MB limit: ask with a smaller pagesize, or a few ids at a time',
 };
 export default provide;

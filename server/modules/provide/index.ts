@@ -14,6 +14,7 @@ import {
 } from './format';
 import { parseProvideQuery } from './params';
 import {
+  MAX_PROVIDED_CHAPTER_BYTES,
   readColumns,
   readNovelColumns,
   readProvidedActresses,
@@ -67,6 +68,15 @@ export function provideApi() {
           : readProvidedActresses(db, q, clock.now()),
         kind === 'art' && !detailed ? readNovelColumns(db) : [],
       ]);
+      if ('tooLarge' in page && page.tooLarge !== undefined) {
+        const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+        return refuse(
+          translate(locale, 'provide.pageTooLarge', {
+            size: mb(page.tooLarge),
+            max: mb(MAX_PROVIDED_CHAPTER_BYTES),
+          }),
+        );
+      }
       if (q.xml) return xml(artActorXml(kind, page, q, columns, ctx));
       return c.json(artActorJson(kind, page, q, columns, ctx), 200, headers);
     }

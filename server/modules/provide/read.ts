@@ -154,6 +154,19 @@ export interface ProvidedNovel {
 }
 
 /**
+ * The most chapter text one page of `provide/art` detail carries, in bytes as stored. A novel may hold thousands of
+ * chapters of up to CHAPTER_MAX_CHARS each: a page of a hundred such novels, built whole in memory for anyone who
+ * asks, would take the server down. Past it the page is refused with the size and what to ask instead (a smaller
+ * `pagesize`, or `ids`); it is what our own collector reads of one page (collect's MAX_PAGE_BYTES).
+ */
+export const MAX_PROVIDED_CHAPTER_BYTES = 8 * 1024 * 1024;
+
+/** A page whose chapters are past MAX_PROVIDED_CHAPTER_BYTES: not read. */
+export interface TooLarge {
+  tooLarge: number;
+}
+
+/**
  * One page of online novels, last changed first (MacCMS's `art_time desc`), with their chapters when `detailed`.
  * `t` is a novel column, `wd` the title or author (the novel list's search).
  */
@@ -174,6 +187,13 @@ export async function readProvidedNovels(db: Db, q: ProvideQuery, now: Date, det
         .orderBy(desc(novels.updatedAt), desc(novels.id))
     : [];
   const chapters = new Map<number, ProvidedNovel['chapters']>();
+  if (detailed && ids.length) {
+    const [{ bytes }] = (await db
+      .select({ bytes: sql<string>`coalesce(sum(octet_length(${novelChapters.content})), 0)` })
+      .from(novelChapters)
+      .where(inArray(novelChapters.novelId, ids))) as { bytes: string }[];
+    if (Number(bytes) > MAX_PROVIDED_CHAPTER_BYTES) return { tooLarge: Number(bytes) } satisfies TooLarge;
+  }
   if (detailed && ids.length)
     for (const c of await db
       .select({ novelId: novelChapters.novelId, title: novelChapters.title, content: novelChapters.content })
