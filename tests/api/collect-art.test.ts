@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { OutboundFetch } from '../../server/core/outbound';
 import { readAnswer } from '../../server/modules/collect/reader';
 import { createGuardedFetch } from '../../server/node/outbound';
-import { type FixtureSite, startFixtureSite } from './collect-helpers';
+import { type FixtureSite, runToEnd, startFixtureSite } from './collect-helpers';
 import { startApi, type TestApi } from './harness';
 
 /**
@@ -34,16 +34,7 @@ async function addSource(name: string, kind: 'vod' | 'art' | 'actor', path: stri
   return r.data.id as number;
 }
 
-async function run(body: Record<string, unknown>, on = api, token = admin) {
-  const started = (await on.call('POST', `${C}/runs`, { token, body })).body;
-  expect(started.code, JSON.stringify(started)).toBe(20000);
-  for (let i = 0; i < 400; i++) {
-    const r = (await on.call('GET', `${C}/runs/${started.data.id}`, { token })).body.data;
-    if (r.status !== 'running') return r;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('the run did not end');
-}
+const run = (body: Record<string, unknown>, on = api, token = admin) => runToEnd(on, token, body);
 
 const bindArt = (sourceId: number) =>
   call('PUT', `/sources/${sourceId}/bindings`, {

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { TestApi } from './harness';
 
 /**
  * A resource site for the collection tests, on 127.0.0.1: the recorded answers of tests/fixtures/collect under
@@ -124,4 +126,16 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** Starts a collection run as `token` and polls it until it no longer runs: its last state. */
+export async function runToEnd(api: Pick<TestApi, 'call'>, token: string, body: Record<string, unknown>) {
+  const started = (await api.call('POST', '/app/admin/collect/runs', { token, body })).body;
+  expect(started.code, JSON.stringify(started)).toBe(20000);
+  for (let i = 0; i < 400; i++) {
+    const r = (await api.call('GET', `/app/admin/collect/runs/${started.data.id}`, { token })).body.data;
+    if (r.status !== 'running') return r;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error('the run did not end');
 }

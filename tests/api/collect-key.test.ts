@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { KEY_MASK } from '../../server/modules/collect/key';
 import { createGuardedFetch } from '../../server/node/outbound';
-import { type FixtureSite, SITE_KEY, startFixtureSite } from './collect-helpers';
+import { type FixtureSite, runToEnd, SITE_KEY, startFixtureSite } from './collect-helpers';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 
 /**
@@ -38,16 +38,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function runTo(sourceId: number) {
-  const started = await call('POST', '/runs', { sourceId, kind: 'hours', dryRun: true });
-  expect(started.code, JSON.stringify(started)).toBe(20000);
-  for (let i = 0; i < 400; i++) {
-    const r = (await call('GET', `/runs/${started.data.id}`)).data;
-    if (r.status !== 'running') return r;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('the run did not end');
-}
+const runTo = (sourceId: number) => runToEnd(api, admin, { sourceId, kind: 'hours', dryRun: true });
 
 test('a key in the URL moves to the key field; everyone reads it masked; the site gets it', async () => {
   const made = await call('POST', '/sources', { name: '带密钥', url: `${keyed()}?key=${SITE_KEY}&ac=list` });

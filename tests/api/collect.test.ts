@@ -9,7 +9,7 @@ import {
   runScheduled,
 } from '../../server/modules/collect/run';
 import { createGuardedFetch } from '../../server/node/outbound';
-import { type FixtureSite, startFixtureSite } from './collect-helpers';
+import { type FixtureSite, runToEnd, startFixtureSite } from './collect-helpers';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 
 /**
@@ -47,16 +47,7 @@ async function addSource(name: string, kind: string, extra: Record<string, unkno
 }
 
 /** Starts a run and waits for its end (the route answers at once; the run goes on). */
-async function run(body: Record<string, unknown>, token = admin) {
-  const started = await call('POST', '/runs', body, token);
-  expect(started.code, JSON.stringify(started)).toBe(20000);
-  for (let i = 0; i < 400; i++) {
-    const r = (await call('GET', `/runs/${started.data.id}`)).data;
-    if (r.status !== 'running') return r;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('the run did not end');
-}
+const run = (body: Record<string, unknown>, token = admin) => runToEnd(api, token, body);
 
 async function bindDefaults(sourceId: number) {
   const r = await call('PUT', `/sources/${sourceId}/bindings`, {
