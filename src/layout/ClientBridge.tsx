@@ -13,18 +13,25 @@ import { LOCALE_CHANGED_FLAG } from './LocaleSwitch';
 export function ClientBridge() {
   const notify = useNotify();
   const navigate = useNavigate();
+  // The router's navigate changes with every location: what depends on it is rebound, the settings are not reloaded.
   useEffect(() => {
-    const off = onToast((t) =>
-      notify(t.message, { type: t.type, autoHideDuration: t.duration, messageArgs: { _: t.message } }),
-    );
     setNavigate((to) => navigate(to));
-    if (sessionStorage.getItem(WELCOME_FLAG)) {
-      sessionStorage.removeItem(WELCOME_FLAG);
-      notify('shell.user.welcome', { type: 'success' });
-    }
+  }, [navigate]);
+  useEffect(
+    () =>
+      onToast((t) =>
+        notify(t.message, { type: t.type, autoHideDuration: t.duration, messageArgs: { _: t.message } }),
+      ),
+    [notify],
+  );
+  useEffect(() => {
     loadSystemSettings();
-    return off;
-  }, [notify, navigate]);
+  }, []);
+  useEffect(() => {
+    if (!sessionStorage.getItem(WELCOME_FLAG)) return;
+    sessionStorage.removeItem(WELCOME_FLAG);
+    notify('shell.user.welcome', { type: 'success' });
+  }, [notify]);
   const [locale] = useLocaleState();
   useEffect(() => {
     if (sessionStorage.getItem(LOCALE_CHANGED_FLAG) !== locale) return;
