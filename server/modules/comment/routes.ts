@@ -444,24 +444,46 @@ function sitePostRoutes(module: FilterModule) {
     'a post sooner than the interval of its member or address (42900), a block word (40000 on content) are refused; hold',
     'words and review-first store it pending; mask words are masked. Answers the stored status and content.',
   ].join(' ');
+  const postRoute = {
+    method: 'post' as const,
+    path: '/',
+    tags: ['site (public)'],
+    security: eitherSecurity,
+    description,
+    responses: jsonResponse(PostAnswer),
+  };
+  /** What both posts start with: the author checked, the tenant's filter, the time; and the columns they share. */
+  const posting = async <P extends { userId?: number; address?: string; guestName?: string }>(
+    c: AppContext,
+    input: P,
+  ) => {
+    const { userId, address, ...post } = input;
+    const body = { ...post, ...authorOf(c, { userId, address }) };
+    const { tenant, filter } = await postFilter(c, module);
+    const now = c.get('deps').clock.now();
+    const columns = (v: Awaited<ReturnType<typeof checkPost>>) => ({
+      tenant,
+      userId: body.userId ?? null,
+      guestName: body.guestName ?? '',
+      content: v.content,
+      originalContent: v.original,
+      address: body.address,
+      status: v.status,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { body, tenant, filter, now, columns };
+  };
   if (module === 'comment')
     app.openapi(
       createRoute({
-        method: 'post',
-        path: '/',
-        tags: ['site (public)'],
-        security: eitherSecurity,
+        ...postRoute,
         summary: "A member's (or a guest's) comment on a movie, novel, chapter or actress, or a reply",
-        description,
         request: { body: jsonBody(CommentPost) },
-        responses: jsonResponse(PostAnswer),
       }),
       async (c) => {
-        const { userId, address, ...post } = c.req.valid('json');
-        const body = { ...post, ...authorOf(c, { userId, address }) };
-        const { db, clock } = c.get('deps');
-        const { tenant, filter } = await postFilter(c, 'comment');
-        const now = clock.now();
+        const { db } = c.get('deps');
+        const { body, tenant, filter, now, columns } = await posting(c, c.req.valid('json'));
         if (!(await targetExists(db, body.targetType, body.targetId)))
           throw invalidField('targetId', 'field.notFound');
         const row = await transaction(db, async (tx) => {
@@ -483,18 +505,10 @@ function sitePostRoutes(module: FilterModule) {
           const [r] = await tx
             .insert(comments)
             .values({
-              tenant,
+              ...columns(v),
               targetType: body.targetType,
               targetId: body.targetId,
               parentId: body.parentId ?? null,
-              userId: body.userId ?? null,
-              guestName: body.guestName ?? '',
-              content: v.content,
-              originalContent: v.original,
-              address: body.address,
-              status: v.status,
-              createdAt: now,
-              updatedAt: now,
             })
             .returning({ id: comments.id, status: comments.status, content: comments.content });
           return r;
@@ -505,21 +519,13 @@ function sitePostRoutes(module: FilterModule) {
   else
     app.openapi(
       createRoute({
-        method: 'post',
-        path: '/',
-        tags: ['site (public)'],
-        security: eitherSecurity,
+        ...postRoute,
         summary: 'A guestbook message, or a report that a movie does not play (kind broken, with movieId)',
-        description,
         request: { body: jsonBody(GuestbookPost) },
-        responses: jsonResponse(PostAnswer),
       }),
       async (c) => {
-        const { userId, address, ...post } = c.req.valid('json');
-        const body = { ...post, ...authorOf(c, { userId, address }) };
-        const { db, clock } = c.get('deps');
-        const { tenant, filter } = await postFilter(c, 'guestbook');
-        const now = clock.now();
+        const { db } = c.get('deps');
+        const { body, tenant, filter, now, columns } = await posting(c, c.req.valid('json'));
         if (body.kind === 'broken' && body.movieId === undefined)
           throw invalidField('movieId', 'field.required');
         if (body.movieId !== undefined && !(await targetExists(db, 'movie', body.movieId)))
@@ -529,18 +535,10 @@ function sitePostRoutes(module: FilterModule) {
           const [r] = await tx
             .insert(guestbook)
             .values({
-              tenant,
+              ...columns(v),
               kind: body.kind,
               movieId: body.movieId ?? null,
               contact: body.contact ?? '',
-              userId: body.userId ?? null,
-              guestName: body.guestName ?? '',
-              content: v.content,
-              originalContent: v.original,
-              address: body.address,
-              status: v.status,
-              createdAt: now,
-              updatedAt: now,
             })
             .returning({ id: guestbook.id, status: guestbook.status, content: guestbook.content });
           return r;
