@@ -7,7 +7,14 @@ import { envelopeOf, ok } from '../../core/envelope';
 import { createRoute } from '../../core/route';
 import { intQuery } from '../../core/shared';
 import type { Executor } from '../../db/types';
-import { etagMatches, requireSiteKey, SITE_KEY_HEADER, SITE_MAX_AGE, siteTenantOf } from '../site/routes';
+import {
+  etagMatches,
+  freshUntilBoundary,
+  requireSiteKey,
+  SITE_KEY_HEADER,
+  SITE_MAX_AGE,
+  siteTenantOf,
+} from '../site/routes';
 import { siteState } from '../site/schema';
 import { adPositions, adSiteState, ads } from './schema';
 
@@ -83,17 +90,12 @@ export function adsFreshness(
   locale: string,
   now: Date,
 ) {
-  const t = now.getTime();
-  let passed = 0;
-  let next = Number.POSITIVE_INFINITY;
-  for (const b of head.boundaries) {
-    const bt = b.getTime();
-    if (bt <= t) passed = Math.max(passed, bt);
-    else next = Math.min(next, bt);
-  }
-  const etag = `W/"ads-${tenant.toString(36)}-${head.version.toString(36)}-${passed.toString(36)}-${platform}-${device}-${locale}"`;
-  const maxAge = Math.max(0, Math.min(SITE_MAX_AGE, Math.floor((next - t) / 1000)));
-  return { etag, cacheControl: `public, max-age=${maxAge}` };
+  return freshUntilBoundary(
+    head.boundaries,
+    now,
+    `ads-${tenant.toString(36)}-${head.version.toString(36)}`,
+    `${platform}-${device}-${locale}`,
+  );
 }
 
 /** The live materials of the tenant's enabled positions on a platform and device at `now`. */

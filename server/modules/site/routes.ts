@@ -227,17 +227,29 @@ export function freshness(
   locale: string,
   now: Date,
 ) {
+  return freshUntilBoundary(
+    head.boundaries,
+    now,
+    `${head.tenant.toString(36)}-${head.siteVersion.toString(36)}`,
+    `${platform}-${locale}`,
+  );
+}
+
+/**
+ * The ETag and Cache-Control of an answer that changes with what `before` and `after` name and at each of
+ * `boundaries`: the ETag carries the last boundary passed, and a cache may keep the answer until the next one.
+ */
+export function freshUntilBoundary(boundaries: readonly Date[], now: Date, before: string, after: string) {
   const t = now.getTime();
   let passed = 0;
   let next = Number.POSITIVE_INFINITY;
-  for (const b of head.boundaries) {
+  for (const b of boundaries) {
     const bt = b.getTime();
     if (bt <= t) passed = Math.max(passed, bt);
     else next = Math.min(next, bt);
   }
-  const etag = `W/"${head.tenant.toString(36)}-${head.siteVersion.toString(36)}-${passed.toString(36)}-${platform}-${locale}"`;
   const maxAge = Math.max(0, Math.min(SITE_MAX_AGE, Math.floor((next - t) / 1000)));
-  return { etag, cacheControl: `public, max-age=${maxAge}` };
+  return { etag: `W/"${before}-${passed.toString(36)}-${after}"`, cacheControl: `public, max-age=${maxAge}` };
 }
 
 const sitePostCors = cors({
