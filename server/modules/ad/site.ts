@@ -1,6 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { and, asc, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
-import { cors } from 'hono/cors';
 import { AD_DEVICES, AD_ROTATIONS, AD_TYPES } from '../../../common/ad';
 import type { AppEnv } from '../../core/context';
 import { envelopeOf, ok } from '../../core/envelope';
@@ -13,6 +12,7 @@ import {
   requireSiteKey,
   SITE_KEY_HEADER,
   SITE_MAX_AGE,
+  siteGetCors,
   siteTenantOf,
 } from '../site/routes';
 import { siteState } from '../site/schema';
@@ -165,16 +165,7 @@ export async function liveAds(
 /** `GET /app/site/ads`: the site reads its positions' live materials (with the Site-Key, cached). */
 export function siteAdsRoutes() {
   const app = new OpenAPIHono<AppEnv>();
-  const siteCors = cors({
-    origin: '*',
-    allowMethods: ['GET', 'OPTIONS'],
-    allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
-    exposeHeaders: ['ETag'],
-    maxAge: 86_400,
-  });
-  app.use('*', (c, next) =>
-    c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method') ? next() : siteCors(c, next),
-  );
+  app.use('*', siteGetCors);
   app.use('*', requireSiteKey);
   app.openapi(route, async (c) => {
     const { db, clock } = c.get('deps');

@@ -252,6 +252,22 @@ export function freshUntilBoundary(boundaries: readonly Date[], now: Date, befor
   return { etag: `W/"${before}-${passed.toString(36)}-${after}"`, cacheControl: `public, max-age=${maxAge}` };
 }
 
+const siteGetCorsHeaders = cors({
+  origin: '*',
+  allowMethods: ['GET', 'OPTIONS'],
+  allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
+  exposeHeaders: ['ETag'],
+  maxAge: 86_400,
+});
+/**
+ * CORS for the site's cached reads. A preflight (OPTIONS asking for a method) is answered 204 by cors(); any other
+ * OPTIONS is a request like the others and gets an envelope (no key: 40100), not an empty 204.
+ */
+export const siteGetCors: MiddlewareHandler<AppEnv> = (c, next) =>
+  c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method')
+    ? next()
+    : siteGetCorsHeaders(c, next);
+
 const sitePostCors = cors({
   origin: '*',
   allowMethods: ['POST', 'OPTIONS'],
@@ -294,20 +310,9 @@ export function siteRoutes(parts: readonly SitePart[], tenantSettings: TenantSet
     ].join(' '),
   });
 
-  const siteCors = cors({
-    origin: '*',
-    allowMethods: ['GET', 'OPTIONS'],
-    allowHeaders: [SITE_KEY_HEADER, 'If-None-Match', 'Accept-Language'],
-    exposeHeaders: ['ETag'],
-    maxAge: 86_400,
-  });
-  // A CORS preflight (OPTIONS asking for a method) is answered 204 by cors(); any other OPTIONS is a request like
-  // the others and gets an envelope (no key: 40100), not an empty 204.
   // Scoped to this route: another module's route under /app/site (the statistics module's POST /app/site/events)
   // brings its own CORS and key check.
-  app.use('/config', (c, next) =>
-    c.req.method === 'OPTIONS' && !c.req.header('access-control-request-method') ? next() : siteCors(c, next),
-  );
+  app.use('/config', siteGetCors);
   app.use('/config', requireSiteKey);
 
   app.openapi(configRoute(parts), async (c) => {
