@@ -56,13 +56,14 @@ function formatter(timeZone: string) {
       second: '2-digit',
       hourCycle: 'h23',
     });
-    formatters.set(timeZone, f);
+    // Time zones are few (the settings' choices); the bound keeps a caller's mistakes from growing the map.
+    if (formatters.size < 100) formatters.set(timeZone, f);
   }
   return f;
 }
 
 /** Wall-clock parts of an instant in a time zone. */
-function partsIn(instant: Date, timeZone: string) {
+export function partsIn(instant: Date, timeZone: string) {
   const p: Record<string, string> = {};
   for (const { type, value } of formatter(timeZone).formatToParts(instant)) p[type] = value;
   return {

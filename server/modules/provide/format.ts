@@ -1,6 +1,7 @@
 import { REGION_AREAS } from '../../../common/actresses';
 import { artPagesText, chapterHtml } from '../../../common/art-pages';
 import { formatEpisodeList, LINE_SEPARATOR, type PlayLine } from '../../../common/episodes';
+import { partsIn } from '../../../common/period';
 import type { ProvideQuery } from './params';
 import type { Column, ProvidedActress, ProvidedMovie, ProvidedNovel, ProvidedPage } from './read';
 
@@ -18,38 +19,11 @@ export interface FormatContext {
   timeZone: string;
 }
 
-/**
- * One formatter per time zone, made once: making an Intl.DateTimeFormat costs far more than formatting with it (a
- * tenth of a millisecond or more), and a page of 100 items formats 100 times.
- */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterOf(timeZone: string) {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    // Time zones are few (the settings' choices, checked by isTimeZone); the bound only keeps a mistake small.
-    if (formatters.size < 100) formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** `YYYY-MM-DD HH:MM:SS` in the tenant's time zone, as MacCMS writes `vod_time`. */
 export function vodTime(isoTime: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    formatterOf(timeZone)
-      .formatToParts(new Date(isoTime))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  const { day, hour, minute, second } = partsIn(new Date(isoTime), timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${day} ${two(hour)}:${two(minute)}:${two(second)}`;
 }
 
 function picOf(cover: string, host: string): string {
