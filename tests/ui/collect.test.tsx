@@ -182,6 +182,45 @@ test('the test button shows the remote types and the total', async () => {
   expect(screen.getByText('2 电视剧')).toBeTruthy();
 });
 
+test('covers: the form saves the choice of our image store; a dry run’s log says which covers it would save', async () => {
+  const id = (
+    await okData(
+      api.call('POST', '/app/admin/collect/sources', {
+        token,
+        body: { name: '本地图片站', url: 'https://pics.example.com/api.php/provide/vod/' },
+      }),
+    )
+  ).id;
+  await okData(
+    api.call('PUT', `/app/admin/collect/sources/${id}/bindings`, {
+      token,
+      body: { bindings: [{ remoteTypeId: 1, columnId: movieCol, skipped: false }] },
+    }),
+  );
+  mount(
+    <ResourceContextProvider value={SOURCE_RESOURCE}>
+      <SourceEdit />
+    </ResourceContextProvider>,
+    `/collect/sourceEdit/${id}`,
+    '/collect/sourceEdit/:id?',
+  );
+  const remote = (await screen.findByRole('radio', { name: '使用远程地址' })) as HTMLInputElement;
+  expect(remote.checked).toBe(true);
+  expect(screen.getByText(/抓取失败的保留远程地址/)).toBeTruthy();
+  fireEvent.click(screen.getByRole('radio', { name: '保存到本站图片库' }));
+  fireEvent.click(screen.getByRole('button', { name: /保存$/ }));
+  await waitFor(async () =>
+    expect((await okData(api.call('GET', `/app/admin/collect/sources/${id}`, { token }))).imageMode).toBe(
+      'local',
+    ),
+  );
+  cleanup();
+
+  await runToEnd({ sourceId: id, kind: 'pages', pageFrom: 1, pageTo: 1, dryRun: true });
+  const log = await openLog('本地图片站');
+  expect(log.textContent).toContain('封面将保存到本站图片库');
+});
+
 test('bindings: unbound types are listed, one is bound, one skipped, and saved', async () => {
   mount(<Bind />, '/collect/bind');
   await pick('资源站', '测试资源站');
