@@ -34,7 +34,7 @@ const call = (method: string, path: string, body?: unknown, headers?: Record<str
 const here = (path: string) => `http://127.0.0.1:${port}${path}`;
 const coverRequests = () => asked.filter((p) => p.startsWith('/pic/')).length;
 
-function page(kind: 'vod' | 'actor') {
+function page(kind: 'vod' | 'art' | 'actor') {
   const list =
     kind === 'vod'
       ? videos.map((v) => ({
@@ -47,7 +47,17 @@ function page(kind: 'vod' | 'actor') {
           vod_play_from: 'm3u8',
           vod_play_url: `第1集$https://cdn.example.com/${v.id}/1.m3u8`,
         }))
-      : [{ actor_id: 9, actor_name: '采集演员', actor_pic: here('/pic/good.png') }];
+      : kind === 'art'
+        ? [
+            {
+              art_id: 7,
+              art_name: '采集小说',
+              type_id: 1,
+              art_pic: here('/pic/other.jpg'),
+              art_content: '<p>正文</p>',
+            },
+          ]
+        : [{ actor_id: 9, actor_name: '采集演员', actor_pic: here('/pic/good.png') }];
   return JSON.stringify({ code: 1, page: 1, pagecount: 1, limit: 20, total: list.length, list });
 }
 
@@ -56,7 +66,7 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     asked.push(url.pathname);
     const [, kind, name] = url.pathname.split('/');
-    if (kind === 'vod' || kind === 'actor') {
+    if (kind === 'vod' || kind === 'art' || kind === 'actor') {
       res.setHeader('Content-Type', 'application/json');
       return res.end(page(kind));
     }
@@ -105,7 +115,7 @@ afterAll(async () => {
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
 });
 
-async function addSource(name: string, kind: 'vod' | 'actor', imageMode: string) {
+async function addSource(name: string, kind: 'vod' | 'art' | 'actor', imageMode: string) {
   const r = await call('POST', '/sources', {
     name,
     kind,
@@ -265,6 +275,20 @@ describe("a 'local' source's covers", () => {
     expect((await movieOf('手改封面')).cover).toBe('https://mine.example.com/a.jpg');
     expect(r.log.find((e: any) => e.name === '手改封面').locked).toEqual(['cover']);
     expect((await movieOf('转本地封面')).cover).toMatch(IMAGE_PATH);
+  });
+
+  test('a novel’s cover is ours too', async () => {
+    const id = await addSource('本地小说站', 'art', 'local');
+    const col = (await api.call('POST', '/app/admin/novel/columns', { token: admin, body: { name: '小说' } }))
+      .body.data.id;
+    const bound = await call('PUT', `/sources/${id}/bindings`, {
+      bindings: [{ remoteTypeId: 1, columnId: col, skipped: false }],
+    });
+    expect(bound.code, JSON.stringify(bound)).toBe(20000);
+    expect(await run(id)).toMatchObject({ status: 'done', added: 1 });
+    const [n] = await api.query<{ cover: string }>(sql`select cover from novels where title = '采集小说'`);
+    expect(n.cover).toMatch(IMAGE_PATH);
+    expect(await storedBytes(n.cover)).toEqual(IMAGES.jpeg);
   });
 
   test('an actress’s picture is ours too', async () => {
