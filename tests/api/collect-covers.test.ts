@@ -168,6 +168,10 @@ describe("a 'local' source's covers", () => {
     );
     expect(bad.code).toBe(40000);
     expect(Object.keys(bad.data.fields)).toEqual(['imageMode']);
+    expect(bad.msg).toContain('Covers');
+    expect(bad.data.fields.imageMode).toBe(
+      'Choose one of: Keep the remote URL (remote), Save into our image store (local)',
+    );
     const id = await addSource('模式', 'vod', 'remote');
     const got = (await call('GET', `/sources/${id}`)).data;
     expect(got.imageMode).toBe('remote');
