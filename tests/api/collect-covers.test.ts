@@ -42,7 +42,7 @@ function page(kind: 'vod' | 'art' | 'actor') {
           vod_name: v.name,
           type_id: 1,
           type_name: '电影',
-          vod_pic: here(v.pic),
+          vod_pic: v.pic && here(v.pic),
           vod_year: '2020',
           vod_play_from: 'm3u8',
           vod_play_url: `第1集$https://cdn.example.com/${v.id}/1.m3u8`,
@@ -184,17 +184,19 @@ describe("a 'local' source's covers", () => {
     videos = [
       { id: 1, name: '本地封面一', pic: '/pic/good.png' },
       { id: 2, name: '本地封面二', pic: '/pic/good.png' }, // the same URL: fetched once
+      { id: 3, name: '没有封面', pic: '' },
     ];
     const id = await addSource('本地', 'vod', 'local');
     const before = coverRequests();
     const first = await run(id);
     expect(first.status, JSON.stringify(first)).toBe('done');
-    expect(first).toMatchObject({ added: 2, failed: 0 });
+    expect(first).toMatchObject({ added: 3, failed: 0 });
     expect(coverRequests() - before).toBe(1);
     const one = await movieOf('本地封面一');
     expect(one.cover).toMatch(IMAGE_PATH);
     expect(one.cover).toMatch(/\.png$/);
     expect((await movieOf('本地封面二')).cover).toBe(one.cover);
+    expect((await movieOf('没有封面')).cover).toBe('');
     expect(await storedBytes(one.cover)).toEqual(IMAGES.png);
     expect(first.log.every((e: any) => e.cover === undefined)).toBe(true);
     // Served by the image host as it is stored.
@@ -203,8 +205,8 @@ describe("a 'local' source's covers", () => {
 
     const files = api.images.paths().length;
     const again = await run(id);
-    expect(again).toMatchObject({ status: 'done', added: 0, updated: 0, skipped: 2 });
-    expect(again.log.map((e: any) => e.reason)).toEqual(['unchanged', 'unchanged']);
+    expect(again).toMatchObject({ status: 'done', added: 0, updated: 0, skipped: 3 });
+    expect(again.log.map((e: any) => e.reason)).toEqual(['unchanged', 'unchanged', 'unchanged']);
     expect(coverRequests() - before).toBe(1);
     expect(api.images.paths().length).toBe(files);
     expect(await movieOf('本地封面一')).toEqual(one);

@@ -963,7 +963,10 @@ async function prepareCovers(
   const wanting = [
     ...planned.adds,
     ...planned.updates.filter((u) => u.set.includes(target.image)).map((u) => u.item),
-  ].filter((r) => !paths.has(urlOf.get(r.remoteId) ?? ''));
+  ].filter((r) => {
+    const url = urlOf.get(r.remoteId);
+    return url && !paths.has(url);
+  });
   const wanted = [...new Set(wanting.map((r) => urlOf.get(r.remoteId) ?? ''))];
   let failed = new Map<string, CoverEntry>();
   if (dryRun) {
