@@ -31,7 +31,7 @@ const collect = {
     /** A 'local' source's cover, in a run's log (server/modules/collect/covers.ts). */
     cover: {
       wouldFetch: 'Its cover would be saved into our image store',
-      refused: 'Cover not saved (address refused: %{detail}); the remote URL is kept',
+      refused: 'Cover not saved (refused or unreachable: %{detail}); the remote URL is kept',
       timeout: 'Cover not saved (no answer in time); the remote URL is kept',
       tooLarge: 'Cover not saved (larger than %{detail} bytes); the remote URL is kept',
       http: 'Cover not saved (the site answered HTTP %{detail}); the remote URL is kept',

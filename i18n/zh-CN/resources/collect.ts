@@ -30,7 +30,7 @@ const collect: typeof en = {
     imageMode: { remote: '使用远程地址', local: '保存到本站图片库' },
     cover: {
       wouldFetch: '封面将保存到本站图片库',
-      refused: '封面未保存（地址被拒绝：%{detail}），保留远程地址',
+      refused: '封面未保存（被拒绝或无法连接：%{detail}），保留远程地址',
       timeout: '封面未保存（未及时响应），保留远程地址',
       tooLarge: '封面未保存（超过 %{detail} 字节），保留远程地址',
       http: '封面未保存（资源站返回 HTTP %{detail}），保留远程地址',
