@@ -1,6 +1,6 @@
 import type { Logger } from '../core/logger';
 import type { Db } from '../db/types';
-import { claimDueSource, reapInterrupted, runScheduled } from '../modules/collect';
+import { claimDueSource, type RunImages, reapInterrupted, runScheduled } from '../modules/collect';
 import { guardedFetch } from './outbound';
 
 /**
@@ -9,7 +9,10 @@ import { guardedFetch } from './outbound';
  * (the first 10 s after start) first marks failed the runs whose process stopped (`reapInterrupted`).
  * Returns a stop function.
  */
-export function startCollectTimer(db: Db, opts: { tenant: number; logger: Logger; tickSeconds?: number }) {
+export function startCollectTimer(
+  db: Db,
+  opts: { tenant: number; logger: Logger; images: RunImages; tickSeconds?: number },
+) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const tick = async () => {
@@ -22,7 +25,7 @@ export function startCollectTimer(db: Db, opts: { tenant: number; logger: Logger
         const source = await claimDueSource(db, new Date());
         if (!source) break;
         const runId = await runScheduled(
-          { db, outbound: guardedFetch, now: () => new Date(), tenant: opts.tenant },
+          { db, outbound: guardedFetch, now: () => new Date(), tenant: opts.tenant, images: opts.images },
           source,
         );
         opts.logger.info({ source: source.id, runId }, 'scheduled collection');

@@ -9,6 +9,7 @@ import { forwardedClient } from '../core/client-address';
 import { systemClock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import type { Database } from '../db/types';
+import { runImages } from '../modules/collect';
 import { imageCipher } from '../modules/images/cipher';
 import { ensureFirstAdmin } from '../modules/operators';
 import { seed } from '../seed';
@@ -110,7 +111,11 @@ export async function serve({ database, config, logger, where, applied, phases, 
     logger,
   });
   const stopDomainHealth = startDomainHealthTimer(database.db, { tenant: config.defaultTenant, logger });
-  const stopCollect = startCollectTimer(database.db, { tenant: config.defaultTenant, logger });
+  const stopCollect = startCollectTimer(database.db, {
+    tenant: config.defaultTenant,
+    logger,
+    images: runImages({ images, config }),
+  });
   const stopAuditPurge = startAuditPurgeTimer(database.db, { tenant: config.defaultTenant, logger });
   const root = createRoot(api, clientRoot, logger);
   phases.app = since(t0);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runImages } from '../../server/modules/collect/covers';
 import { readAnswer } from '../../server/modules/collect/reader';
 import {
   claimDueSource,
@@ -372,7 +373,13 @@ describe('runs', () => {
       insert into collect_runs (source_id, kind, params, cancel_requested) values (${src}, 'hours', '{}', true) returning id`);
     const { executeRun } = await import('../../server/modules/collect/run');
     await executeRun(
-      { db: api.database.db, outbound: guard, now: () => new Date(), tenant: api.config.defaultTenant },
+      {
+        db: api.database.db,
+        outbound: guard,
+        now: () => new Date(),
+        tenant: api.config.defaultTenant,
+        images: runImages(api),
+      },
       Number(row.id),
     );
     const [r] = await api.query<any>(sql`select status from collect_runs where id = ${row.id}`);
@@ -453,7 +460,13 @@ describe('the schedule', () => {
     expect(claimed).toHaveLength(1);
     expect(await claimDueSource(api.database.db, now)).toBeNull();
     const runId = await runScheduled(
-      { db: api.database.db, outbound: guard, now: () => new Date(), tenant: api.config.defaultTenant },
+      {
+        db: api.database.db,
+        outbound: guard,
+        now: () => new Date(),
+        tenant: api.config.defaultTenant,
+        images: runImages(api),
+      },
       claimed[0] as NonNullable<typeof a>,
     );
     const [r] = await api.query<any>(
@@ -473,7 +486,13 @@ describe('the schedule', () => {
     );
     const failing = (await claimDueSource(api.database.db, new Date())) as NonNullable<typeof a>;
     await runScheduled(
-      { db: api.database.db, outbound: guard, now: () => new Date(), tenant: api.config.defaultTenant },
+      {
+        db: api.database.db,
+        outbound: guard,
+        now: () => new Date(),
+        tenant: api.config.defaultTenant,
+        images: runImages(api),
+      },
       failing,
     );
     const [f] = await api.query<any>(

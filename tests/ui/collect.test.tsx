@@ -67,28 +67,30 @@ let token: string;
 let sourceId: number;
 let movieCol: number;
 
+/** Adds a video source through the API: its id. */
+const addSource = async (name: string, url: string) =>
+  (await okData(api.call('POST', '/app/admin/collect/sources', { token, body: { name, url } }))).id as number;
+
 inProcessApi({ start: { outbound: site } }, async (started, admin) => {
   api = started;
   token = admin;
-  sourceId = (
-    await okData(
-      api.call('POST', '/app/admin/collect/sources', {
-        token,
-        body: { name: '测试资源站', url: 'https://res.example.com/api.php/provide/vod/' },
-      }),
-    )
-  ).id;
-  await okData(
-    api.call('POST', '/app/admin/collect/sources', {
-      token,
-      body: { name: '慢资源站', url: 'https://slow.example.com/api.php/provide/vod/' },
-    }),
-  );
+  sourceId = await addSource('测试资源站', 'https://res.example.com/api.php/provide/vod/');
+  await addSource('慢资源站', 'https://slow.example.com/api.php/provide/vod/');
   movieCol = (await okData(api.call('POST', '/app/admin/movie/columns', { token, body: { name: '电影' } })))
     .id;
 });
 
 const mount = (node: ReactNode, url: string, path = url) => mountScreen(node, { url, path });
+
+/** Opens source `id`'s edit page. */
+const editSource = (id: number) =>
+  mount(
+    <ResourceContextProvider value={SOURCE_RESOURCE}>
+      <SourceEdit />
+    </ResourceContextProvider>,
+    `/collect/sourceEdit/${id}`,
+    '/collect/sourceEdit/:id?',
+  );
 
 /** Picks `option` in the MUI select labelled `label`. */
 async function pick(label: string | RegExp, option: string | RegExp) {
@@ -170,16 +172,36 @@ test('sources are listed; a new one with a bad URL is refused beside its input',
 });
 
 test('the test button shows the remote types and the total', async () => {
-  mount(
-    <ResourceContextProvider value={SOURCE_RESOURCE}>
-      <SourceEdit />
-    </ResourceContextProvider>,
-    `/collect/sourceEdit/${sourceId}`,
-    '/collect/sourceEdit/:id?',
-  );
+  editSource(sourceId);
   fireEvent.click(await screen.findByRole('button', { name: '测试' }));
   expect(await screen.findByText(/连接正常：3 个分类，共 8 条/)).toBeTruthy();
   expect(screen.getByText('2 电视剧')).toBeTruthy();
+});
+
+test('covers: the form saves the choice of our image store; a dry run’s log says which covers it would save', async () => {
+  const id = await addSource('本地图片站', 'https://pics.example.com/api.php/provide/vod/');
+  await okData(
+    api.call('PUT', `/app/admin/collect/sources/${id}/bindings`, {
+      token,
+      body: { bindings: [{ remoteTypeId: 1, columnId: movieCol, skipped: false }] },
+    }),
+  );
+  editSource(id);
+  const remote = (await screen.findByRole('radio', { name: '使用远程地址' })) as HTMLInputElement;
+  expect(remote.checked).toBe(true);
+  expect(screen.getByText(/抓取失败的保留远程地址/)).toBeTruthy();
+  fireEvent.click(screen.getByRole('radio', { name: '保存到本站图片库' }));
+  fireEvent.click(screen.getByRole('button', { name: /保存$/ }));
+  await waitFor(async () =>
+    expect((await okData(api.call('GET', `/app/admin/collect/sources/${id}`, { token }))).imageMode).toBe(
+      'local',
+    ),
+  );
+  cleanup();
+
+  await runToEnd({ sourceId: id, kind: 'pages', pageFrom: 1, pageTo: 1, dryRun: true });
+  const log = await openLog('本地图片站');
+  expect(log.textContent).toContain('封面将保存到本站图片库');
 });
 
 test('bindings: unbound types are listed, one is bound, one skipped, and saved', async () => {

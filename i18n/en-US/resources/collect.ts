@@ -27,6 +27,16 @@ const collect = {
       duplicate: 'Appears twice in the run',
       unchanged: 'Nothing changed',
     },
+    imageMode: { remote: 'Keep the remote URL', local: 'Save into our image store' },
+    /** A 'local' source's cover, in a run's log (server/modules/collect/covers.ts). */
+    cover: {
+      wouldFetch: 'Its cover would be saved into our image store',
+      refused: 'Cover not saved (refused or unreachable: %{detail}); the remote URL is kept',
+      timeout: 'Cover not saved (no answer in time); the remote URL is kept',
+      tooLarge: 'Cover not saved (larger than %{detail} bytes); the remote URL is kept',
+      http: 'Cover not saved (the site answered HTTP %{detail}); the remote URL is kept',
+      notImage: 'Cover not saved (not a JPEG, PNG, GIF or WebP image); the remote URL is kept',
+    },
     dryRun: 'Dry run',
     counts: 'Added %{added} · updated %{updated} · skipped %{skipped} · failed %{failed}',
   },
@@ -42,6 +52,7 @@ const collect = {
       kind: 'Content',
       format: 'Format',
       trusted: 'Trusted',
+      imageMode: 'Covers',
       scheduleMinutes: 'Every (minutes)',
       scheduleHours: 'Hours per scheduled run',
       enabled: 'Enabled',
@@ -53,6 +64,8 @@ const collect = {
         'The key the site asks for (key=); shown masked to everyone; a key written in the URL moves here',
       url: 'The site’s provide API, e.g. https://example.com/api.php/provide/vod/ (…/provide/art/ for novels, …/provide/actor/ for actresses)',
       trusted: 'A trusted source’s items go online without review',
+      imageMode:
+        'Saved: each new or changed cover is fetched once (JPEG, PNG, GIF or WebP, within the upload size limit) and served from our image host; one that cannot be fetched keeps its remote URL, said in the run’s log',
       scheduleMinutes: '0 = no schedule',
       kind: 'Videos go to the movie review queue, novels (provide/art) to the novel review queue, actresses (provide/actor) to the actress list; fixed once added',
       kindFixed: 'Fixed once added: its bindings and collected items are of this kind',

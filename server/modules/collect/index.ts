@@ -24,4 +24,5 @@ export default defineModule({
   },
 });
 
+export { type RunImages, runImages } from './covers';
 export { claimDueSource, executeRun, reapInterrupted, runScheduled } from './run';

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { arrayParam } from '../../db/array-literal';
 import type { Executor, Tx } from '../../db/types';
+import type { CoverEntry } from './covers';
 import { cleanTitle, MAX_REMOTE_ID, type RemoteItem, titleKey } from './reader';
 import type { collectSources } from './schema';
 
@@ -32,6 +33,8 @@ export interface LogEntry {
   locked?: string[];
   /** Episode pieces left out, e.g. "badUrl: javascript:…". */
   problems?: string[];
+  /** A 'local' source's cover: to be fetched (a dry run), or why it was not and the site's URL was kept. */
+  cover?: CoverEntry;
   /** What the item became or matched, by the source's kind (the history links it to its edit page). */
   movieId?: number;
   novelId?: number;
@@ -100,6 +103,10 @@ export interface Target<D = any, C = any> {
   logKey: 'movieId' | 'novelId' | 'actressId';
   /** Whether its items are bound by remote type (a performer site's are not: actresses have no columns). */
   typed: boolean;
+  /** The field of its picture (a cover, an avatar): fetched into our image store for a 'local' source. */
+  image: string;
+  /** Puts our stored picture's path in place of the site's URL (in the item's data and its `texts`). */
+  setImage(item: Ready<D>, path: string): void;
   check(raw: RemoteItem, bindings: Bindings): Checked<D>;
   /**
    * `select 't', null, id, null, <name key>, <year or null>` of ours whose name's key (lower(btrim(name))) is one of
@@ -119,6 +126,12 @@ export interface Target<D = any, C = any> {
     now: Date,
     known: SourceIds,
   ): Promise<SourceIds | undefined>;
+}
+
+/** `Target.setImage` of a kind whose data keeps its values under `values` with a `cover` (movies, novels). */
+export function setValuesCover(item: Ready<{ values: { cover: string } }>, path: string) {
+  item.data.values.cover = path;
+  item.texts.cover = path;
 }
 
 /** The item's checks every kind shares: a usable remote id and a name of at most `maxName` characters. */

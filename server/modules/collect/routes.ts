@@ -15,6 +15,7 @@ import { listTotalShape } from '../../core/totals';
 import { movieColumns } from '../movie/schema';
 import { novelColumns } from '../novel/schema';
 import { outboundAllowList } from '../sys/settings';
+import { runImages } from './covers';
 import { KEY_MASK, maskedUrl, splitKey } from './key';
 import {
   executeRun,
@@ -601,6 +602,7 @@ export const runRoutes = () => {
           outbound: deps.outbound,
           now: () => deps.clock.now(),
           tenant: deps.config.defaultTenant,
+          images: runImages(deps),
         },
         runId,
       ).catch((err) => deps.logger.error({ err: (err as Error).message, runId }, 'collect run failed'));

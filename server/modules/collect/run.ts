@@ -6,7 +6,9 @@ import { transaction } from '../../core/shared';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor, Tx } from '../../db/types';
+import { collectedImagePath } from '../images/paths';
 import { outboundAllowList } from '../sys/settings';
+import { type CoverEntry, fetchCovers, type RunImages, storedCovers } from './covers';
 import {
   type Bindings,
   boundColumn,
@@ -23,6 +25,7 @@ import {
   readyItem,
   type Source,
   type SourceIds,
+  setValuesCover,
   type Target,
 } from './items';
 import { withoutKey } from './key';
@@ -99,6 +102,8 @@ export interface RunDeps {
   now: () => Date;
   /** Whose allow-list of internal hosts the guard is given (sys setting outboundAllow). */
   tenant: number;
+  /** Where a 'local' source's covers are stored (`runImages`). */
+  images: RunImages;
 }
 
 /** What a request is made from: the source's base URL, its format and its key. */
@@ -300,6 +305,8 @@ const vodTarget: Target<VodData, VodValues> = {
   column: 'movie_id',
   logKey: 'movieId',
   typed: true,
+  image: 'cover',
+  setImage: setValuesCover,
   check: checkVod,
   byName: nameMatch('movies', 'title', 'extract(year from release_date)::int::text'),
   current: currentMovies,
@@ -844,6 +851,11 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
         const page = batch[batch.length - 1].page;
         const items = batch.flatMap((b) => b.answer.items);
         const types = items.filter((i) => !typesSeen.has(i.typeId));
+        // A 'local' source's covers are fetched before the batch's transaction, never during it.
+        const covers =
+          source.imageMode === 'local'
+            ? await prepareCovers(deps, runId, source, target, items, allowHosts, run.dryRun, dryAdds)
+            : undefined;
         const step = async (ex: Executor) => {
           // The fetch took a while: a cancel asked meanwhile stops the run before this batch is written.
           const now = deps.now();
@@ -857,6 +869,7 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
             if (c.ok) ready.push(c.item);
             else entries.push(c.entry);
           }
+          if (covers) for (const r of ready) coverOf(target, r, covers.paths);
           let planned: Planned;
           let made: SourceIds | undefined;
           if (run.dryRun) planned = await plan(ex, target, source.id, ready, false, dryAdds);
@@ -865,6 +878,10 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
             made = await target.write(ex as Tx, source, planned, now, sourceIds);
           }
           entries.push(...planned.entries);
+          for (const e of entries) {
+            const note = e.reason !== 'duplicate' && e.remoteId !== null && covers?.notes.get(e.remoteId);
+            if (note) e.cover = note;
+          }
           const counts = { ...totals };
           for (const e of entries) counts[e.outcome]++;
           const more = entries.slice(0, Math.max(0, MAX_LOG - logged));
@@ -903,6 +920,72 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
     else
       await finish('failed', 'collect.fail.internal', String((err as Error)?.message ?? err).slice(0, 200));
   }
+}
+
+/** Puts the stored path of an item's picture, when `paths` has one for its URL, in place of the URL. */
+function coverOf(target: Target, item: Ready, paths: Map<string, string>) {
+  const path = paths.get(item.texts[target.image] ?? '');
+  if (path) target.setImage(item, path);
+}
+
+/**
+ * A 'local' source's batch, before its transaction: the covers of the items its plan would add or write the cover
+ * of (the plan made as a dry run's, the covers already stored in place) that are not stored yet are fetched into
+ * the image store, a few at a time, or in a dry run noted as to be fetched. Answers the paths the batch's write puts
+ * in place of the site's URLs (those stored before and now; a dry run's would-be paths) and each item's note: a
+ * cover that could not be fetched keeps the site's URL and says why. Undefined when the run is no longer to go on
+ * (the write's own check then stops it).
+ */
+async function prepareCovers(
+  deps: RunDeps,
+  runId: number,
+  source: Source,
+  target: Target,
+  items: RemoteItem[],
+  allowHosts: readonly string[],
+  dryRun: boolean,
+  dryAdds: Set<string>,
+): Promise<{ paths: Map<string, string>; notes: Map<number, CoverEntry> } | undefined> {
+  const { beat, bindings } = await beatWithBindings(deps.db, runId, source.id, deps.now());
+  if (beat !== 'go') return undefined;
+  const ready = items.flatMap((raw) => {
+    const c = target.check(raw, bindings);
+    return c.ok ? [c.item] : [];
+  });
+  const urlOf = new Map(ready.map((r) => [r.remoteId, r.texts[target.image] ?? '']));
+  const paths = await storedCovers(deps.images.store, [...new Set([...urlOf.values()].filter(Boolean))]);
+  // A cover not stored yet is planned as fetched: at a path of its URL (any format will do) that no row has.
+  const toBe = new Map(paths);
+  for (const url of urlOf.values())
+    if (url && !toBe.has(url)) toBe.set(url, await collectedImagePath(url, 'jpg'));
+  for (const r of ready) coverOf(target, r, toBe);
+  const planned = await plan(deps.db, target, source.id, ready, false, dryRun ? dryAdds : undefined);
+  const wanting = [
+    ...planned.adds,
+    ...planned.updates.filter((u) => u.set.includes(target.image)).map((u) => u.item),
+  ].filter((r) => {
+    const url = urlOf.get(r.remoteId);
+    return url && !paths.has(url);
+  });
+  const wanted = [...new Set(wanting.map((r) => urlOf.get(r.remoteId) ?? ''))];
+  let failed = new Map<string, CoverEntry>();
+  if (dryRun) {
+    for (const url of wanted) {
+      paths.set(url, toBe.get(url) as string);
+      failed.set(url, { note: 'wouldFetch' });
+    }
+  } else if (wanted.length) {
+    if (!deps.outbound) throw new RunFailure('collect.fail.noOutbound');
+    const got = await fetchCovers(deps.outbound, deps.images, allowHosts, wanted);
+    for (const [url, path] of got.paths) paths.set(url, path);
+    failed = got.notes;
+  }
+  const notes = new Map<number, CoverEntry>();
+  for (const r of wanting) {
+    const note = failed.get(urlOf.get(r.remoteId) ?? '');
+    if (note) notes.set(r.remoteId, note);
+  }
+  return { paths, notes };
 }
 
 /**

@@ -19,8 +19,8 @@ export const COLLECT_FORMATS = ['json', 'xml'] as const;
 /** What a site serves: MacCMS's `provide/vod` (movies), `provide/art` (novels) or `provide/actor` (actresses). */
 export const SOURCE_KINDS = ['vod', 'art', 'actor'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
-/** `remote`: covers keep the site's URL. Fetching them into our image store is not offered yet. */
-export const IMAGE_MODES = ['remote'] as const;
+/** `remote`: covers keep the site's URL; `local`: they are fetched into our image store (collect/covers.ts). */
+export const IMAGE_MODES = ['remote', 'local'] as const;
 export const RUN_KINDS = ['hours', 'pages', 'keyword', 'ids'] as const;
 export const RUN_STATUSES = ['running', 'done', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

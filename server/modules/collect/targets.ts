@@ -18,6 +18,7 @@ import {
   readyItem,
   recordBatch,
   type Source,
+  setValuesCover,
   type Target,
 } from './items';
 import { cleanCover, plainDescription, type RemoteItem } from './reader';
@@ -213,6 +214,8 @@ export const artTarget: Target<NovelData, NovelValues> = {
   column: 'novel_id',
   logKey: 'novelId',
   typed: true,
+  image: 'cover',
+  setImage: setValuesCover,
   check: checkArt,
   byName: nameMatch('novels', 'title'),
   current: currentNovels,
@@ -348,6 +351,11 @@ export const actorTarget: Target<ActressValues, ActressValues> = {
   column: 'actress_id',
   logKey: 'actressId',
   typed: false,
+  image: 'avatar',
+  setImage: (item, path) => {
+    item.data.avatar = path;
+    item.texts.avatar = path;
+  },
   check: checkActor,
   byName: nameMatch('actresses', 'name'),
   current: currentActresses,

@@ -29,6 +29,8 @@ interface LogEntry {
   reason?: string;
   locked?: string[];
   problems?: string[];
+  /** A 'local' source's cover: to be fetched (a dry run), or why it was not (server/modules/collect/covers.ts). */
+  cover?: { note: string; detail?: string };
   /** What the item became or matched (added, updated, unchanged): a movie, a novel or an actress. */
   movieId?: number;
   novelId?: number;
@@ -100,7 +102,13 @@ function RunLog() {
             </TableCell>
             <TableCell>{translate(`${SECTION_MSG}.outcome.${e.outcome}`)}</TableCell>
             <TableCell>
-              {[e.reason ? translate(`${SECTION_MSG}.reason.${e.reason}`) : '', ...(e.problems ?? [])]
+              {[
+                e.reason ? translate(`${SECTION_MSG}.reason.${e.reason}`) : '',
+                ...(e.problems ?? []),
+                e.cover
+                  ? translate(`${SECTION_MSG}.cover.${e.cover.note}`, { detail: e.cover.detail ?? '' })
+                  : '',
+              ]
                 .filter(Boolean)
                 .join('; ')}
             </TableCell>

@@ -19,10 +19,19 @@ import { useParams } from 'react-router-dom';
 import { ApiFailure, request } from '../../api/http';
 import { Permission } from '../../auth/permission';
 import { EditPage } from '../../components/EditPage';
-import { COLLECT_FORMATS, SECTION_MSG, SOURCE_KINDS, SOURCE_MSG, sourceEditPath, testApi } from './names';
+import {
+  COLLECT_FORMATS,
+  IMAGE_MODES,
+  SECTION_MSG,
+  SOURCE_KINDS,
+  SOURCE_MSG,
+  sourceEditPath,
+  testApi,
+} from './names';
 
 const f = (name: string) => `${SOURCE_MSG}.fields.${name}`;
 const formatChoices = COLLECT_FORMATS.map((id) => ({ id, name: `${SECTION_MSG}.format.${id}` }));
+const imageModeChoices = IMAGE_MODES.map((id) => ({ id, name: `${SECTION_MSG}.imageMode.${id}` }));
 const kindChoices = SOURCE_KINDS.map((id) => ({ id, name: `${SECTION_MSG}.sourceKind.${id}` }));
 
 interface TestResult {
@@ -115,6 +124,13 @@ function Inputs({ create = false }: { create?: boolean }) {
         label={f('format')}
         choices={formatChoices}
         validate={required()}
+      />
+      <RadioButtonGroupInput
+        source="imageMode"
+        label={f('imageMode')}
+        choices={imageModeChoices}
+        validate={required()}
+        helperText={`${SOURCE_MSG}.help.imageMode`}
       />
       <Permission need="collect.settings">
         <BooleanInput source="trusted" label={f('trusted')} helperText={`${SOURCE_MSG}.help.trusted`} />

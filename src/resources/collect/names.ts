@@ -20,6 +20,8 @@ export const COLLECT_FORMATS = ['json', 'xml'] as const;
 /** What a site serves: videos (provide/vod), articles as novels (provide/art), performers as actresses (provide/actor). */
 export const SOURCE_KINDS = ['vod', 'art', 'actor'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
+/** Covers keep the site's URL (`remote`) or are fetched into our image store (`local`). */
+export const IMAGE_MODES = ['remote', 'local'] as const;
 export const RUN_KINDS = ['hours', 'pages', 'keyword', 'ids'] as const;
 
 export const sourceEditPath = (id?: number | string) =>
