@@ -35,6 +35,9 @@ export function indexedDbImageStorage(name = 'zhanggui-demo-images'): ImageStora
       const value = await run<unknown>('readonly', (s) => s.get(path));
       return value instanceof ArrayBuffer ? new Uint8Array(value) : null;
     },
+    async has(path) {
+      return (await run<number>('readonly', (s) => s.count(path))) > 0;
+    },
     async delete(path) {
       await run('readwrite', (s) => s.delete(path));
     },

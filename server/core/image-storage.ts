@@ -8,6 +8,8 @@ export interface ImageStorage {
   put(path: string, bytes: Uint8Array): Promise<void>;
   /** The stored bytes, or null when nothing is stored under `path`. */
   get(path: string): Promise<Uint8Array | null>;
+  /** Whether something is stored under `path`, without reading it. */
+  has(path: string): Promise<boolean>;
   delete(path: string): Promise<void>;
 }
 
@@ -20,6 +22,9 @@ export function memoryImageStorage(): ImageStorage & { paths(): string[] } {
     },
     async get(path) {
       return files.get(path)?.slice() ?? null;
+    },
+    async has(path) {
+      return files.has(path);
     },
     async delete(path) {
       files.delete(path);

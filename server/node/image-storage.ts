@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { ImageStorage } from '../core/image-storage';
 import { isImagePath } from '../modules/images/paths';
@@ -28,6 +28,15 @@ export function fileImageStorage(root: string): ImageStorage {
         return new Uint8Array(await readFile(fileOf(path)));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+    async has(path) {
+      try {
+        await access(fileOf(path));
+        return true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
         throw err;
       }
     },

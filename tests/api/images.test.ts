@@ -372,6 +372,7 @@ describe('the image host: GET /img/<path>', () => {
       images: {
         put: async () => {},
         delete: async () => {},
+        has: async () => true,
         get: async (p) => {
           asked.push(p);
           return new TextEncoder().encode('root:x:0:0');
@@ -403,11 +404,13 @@ describe('the Node file store (DATA_DIR/images)', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  test('put, get, delete under the root; missing is null', async () => {
+  test('put, get, has, delete under the root; missing is null', async () => {
     const store = fileImageStorage(root);
     const p = `/upload/2026/06/${'ab'.repeat(16)}.png`;
     expect(await store.get(p)).toBeNull();
+    expect(await store.has(p)).toBe(false);
     await store.put(p, new Uint8Array([1, 2, 3]));
+    expect(await store.has(p)).toBe(true);
     expect(await store.get(p)).toEqual(new Uint8Array([1, 2, 3]));
     expect(new Uint8Array(await readFile(join(root, p)))).toEqual(new Uint8Array([1, 2, 3]));
     await store.delete(p);
@@ -420,6 +423,7 @@ describe('the Node file store (DATA_DIR/images)', () => {
     for (const p of ['/../escape.png', '/upload/2026/06/../../../x.png', 'upload/x.png', '/etc/passwd']) {
       await expect(store.put(p, new Uint8Array([1])), p).rejects.toThrow(/not an image path/);
       await expect(store.get(p), p).rejects.toThrow(/not an image path/);
+      await expect(store.has(p), p).rejects.toThrow(/not an image path/);
     }
     await expect(stat(join(root, '..', 'escape.png'))).rejects.toThrow();
   });

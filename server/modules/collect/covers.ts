@@ -58,7 +58,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
 async function storedPath(store: ImageStorage, url: string): Promise<string | undefined> {
   for (const ext of IMAGE_EXTS) {
     const path = await collectedImagePath(url, ext);
-    if (await store.get(path)) return path;
+    if (await store.has(path)) return path;
   }
   return undefined;
 }
