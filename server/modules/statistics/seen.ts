@@ -21,7 +21,7 @@ import { movies, movieTags } from '../movie/schema';
 import type { SEEN_TYPES } from './schema';
 
 /**
- * "Not seen in this period": the online movies, or the tags, without a view in a period (issue #12), at a million
+ * "Not seen in this period": the online movies, or the tags, without a view in a period, at a million
  * movies. The rollup keeps each existing movie's and tag's last day with a view (`stat_object_seen`) and, per day,
  * how many listed ones (online movies, every tag) were last seen that day (`stat_seen_days`); triggers on
  * `movies` and `movie_tags` keep those counts when a movie goes online or offline and when a movie or tag is deleted. Then:
