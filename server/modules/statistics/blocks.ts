@@ -2,16 +2,17 @@ import { sql } from 'drizzle-orm';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
-import { emptyRegisters, encode, estimate, mergeInto, sameBytes } from './sketch';
+import { estimateStored, mergeStored, sameBytes, storedSketch } from './sketch';
 
 /**
- * Pre-merged sketches over aligned blocks of days (`stat_domain_blocks`): level L holds the register-wise maximum of the
- * daily sketches of 2^L consecutive days starting on a day number (days since 1970-01-01) divisible by 2^L. A period
- * is covered by its largest aligned blocks (`cover`): about 2·log2(days) pieces, level 0 being the daily rows.
+ * Pre-merged sketches over aligned blocks of days, for domains (`stat_domain_blocks`) and the agents' channels
+ * (`stat_attributed_block_sketches`): level L holds the register-wise maximum of the daily sketches of 2^L consecutive
+ * days starting on a day number (days since 1970-01-01) divisible by 2^L. A period is covered by its largest aligned
+ * blocks (`cover`): about 2·log2(days) pieces, level 0 being the daily rows.
  *
- * Held exact by the rollup: a day's sketch only grows (its events are only ever added, once each), so folding the
- * day's newest sketch into each block that holds it (`foldDomainDay`) leaves every block equal to the merge of its
- * days' current sketches; folding the same day again changes nothing (maximum is idempotent).
+ * A channel's day can shrink when rolled up again (a domain bound to another channel meanwhile), so nothing is folded
+ * in: after a day is rolled up, each block holding it is computed again from the two halves below it (level 1 from
+ * the daily rows), bottom-up, which leaves every block equal to its days whatever changed.
  */
 export const MAX_LEVEL = 8; // 256 days
 
@@ -24,6 +25,9 @@ export const blockStart = (day: string, level: number) => {
   const n = dayNumber(day);
   return dayOfNumber(n - (((n % 2 ** level) + 2 ** level) % 2 ** level));
 };
+
+/** The start of the other half of the level-`level + 1` block holding the level-`level` block at `start`. */
+export const sibling = (start: string, level: number) => dayOfNumber(dayNumber(start) ^ (1 << level));
 
 /** The aligned blocks covering from..to exactly, largest first where they fit. */
 export function cover(from: string, to: string): { level: number; start: string }[] {
@@ -38,80 +42,132 @@ export function cover(from: string, to: string): { level: number; start: string 
   return out;
 }
 
-const bytes = (v: unknown) => (v ? new Uint8Array(v as Uint8Array) : undefined);
+/** Blocks as a SQL list of `(level, start)` rows, for `(level, start) in (…)`. */
+export const blockPairs = (list: { level: number; start: string }[]) =>
+  sql.join(
+    list.map((p) => sql`(${p.level}, ${p.start}::date)`),
+    sql`, `,
+  );
+
+/** A table of blocks and the daily table whose `visitors` and `addresses` sketches it merges, per `key`. */
+interface SketchBlocks {
+  daily: string;
+  blocks: string;
+  key: string;
+  /** Whether the daily rows keep their sketches' estimates (`visitors_n`, `addresses_n`), written here. */
+  estimates?: boolean;
+}
+export const DOMAIN_BLOCKS: SketchBlocks = {
+  daily: 'stat_domain_daily',
+  blocks: 'stat_domain_blocks',
+  key: 'domain',
+  estimates: true,
+};
+export const CHANNEL_BLOCKS: SketchBlocks = {
+  daily: 'stat_attributed_daily',
+  blocks: 'stat_attributed_block_sketches',
+  key: 'channel',
+};
 
 /**
- * Domains folded at once by `foldDomainDay`: each holds two 16 KB register arrays while folded, and writes up to
+ * Keys folded at once: each reads up to two daily rows and 15 blocks of two sketches of up to 16 KB, and writes up to
  * MAX_LEVEL rows of six parameters, so a chunk stays far below PostgreSQL's 65,535 bind parameters and its memory
- * does not grow with the number of domains a day has.
+ * does not grow with the number of keys a day has.
  */
-export const FOLD_DOMAINS = 250;
+export const FOLD_KEYS = 100;
 
-type DomainSketches = { domain: string; visitors: Uint8Array; addresses: Uint8Array };
+type Pair = { v: Uint8Array; a: Uint8Array };
+const NONE = new Uint8Array(0);
 
 /**
- * After a day of `stat_domain_daily` is recomputed (in the same transaction): stores each row's estimates and folds
- * its sketches into the blocks of every level that hold the day, `FOLD_DOMAINS` domains at a time.
+ * After `day` of `t.daily` is rolled up (in the same transaction): the chain of blocks holding it, for every key of
+ * the day or of those blocks, `FOLD_KEYS` keys at a time.
  */
-export async function foldDomainDay(tx: Executor, tenant: number, day: string) {
-  const levels = Array.from({ length: MAX_LEVEL }, (_, i) => ({
+export async function foldSketchBlocks(tx: Executor, t: SketchBlocks, tenant: number, day: string) {
+  const chain = Array.from({ length: MAX_LEVEL }, (_, i) => ({
     level: i + 1,
     start: blockStart(day, i + 1),
   }));
+  const key = sql.raw(t.key);
   for (let after: string | null = null; ; ) {
-    const rows: DomainSketches[] = rowsOf<DomainSketches>(
-      await tx.execute(
-        sql`select domain, visitors, addresses from stat_domain_daily where tenant = ${tenant} and day = ${day}::date
-          ${after === null ? sql`` : sql`and domain > ${after}`} order by domain limit ${FOLD_DOMAINS}`,
-      ),
-    );
-    if (!rows.length) return;
-    after = String(rows[rows.length - 1].domain);
-    await foldDomains(tx, tenant, day, levels, rows);
-    if (rows.length < FOLD_DOMAINS) return;
+    const keys: string[] = rowsOf<{ key: string }>(
+      await tx.execute(sql`select key from (
+          select ${key} as key from ${sql.raw(t.daily)} where tenant = ${tenant} and day = ${day}::date
+          union select ${key} from ${sql.raw(t.blocks)} where tenant = ${tenant} and (level, start) in (${blockPairs(chain)})
+        ) k ${after === null ? sql`` : sql`where key > ${after}`} order by key limit ${FOLD_KEYS}`),
+    ).map((r) => String(r.key));
+    if (!keys.length) break;
+    after = keys[keys.length - 1];
+    await foldKeys(tx, t, tenant, day, chain, keys);
+    if (keys.length < FOLD_KEYS) break;
   }
+  await tx.execute(sql`delete from ${sql.raw(t.blocks)} where tenant = ${tenant}
+    and (level, start) in (${blockPairs(chain)}) and visitors = ''::bytea and addresses = ''::bytea`);
 }
 
-async function foldDomains(
+async function foldKeys(
   tx: Executor,
+  t: SketchBlocks,
   tenant: number,
   day: string,
-  levels: { level: number; start: string }[],
-  rows: DomainSketches[],
+  chain: { level: number; start: string }[],
+  keys: string[],
 ) {
-  const days = rows.map((r) => ({
-    domain: String(r.domain),
-    visitors: mergeInto(emptyRegisters(), bytes(r.visitors)),
-    addresses: mergeInto(emptyRegisters(), bytes(r.addresses)),
-  }));
-  const domains = arrayParam(days.map((r) => r.domain));
-  await tx.execute(sql`update stat_domain_daily d set visitors_n = x.v, addresses_n = x.a
-    from unnest(${domains}::text[], ${arrayParam(days.map((r) => estimate(r.visitors)))}::int[],
-      ${arrayParam(days.map((r) => estimate(r.addresses)))}::int[]) as x(domain, v, a)
-    where d.tenant = ${tenant} and d.day = ${day}::date and d.domain = x.domain`);
-  // Every level's block of these domains at once: one read, one write.
-  const old = new Map(
-    rowsOf<{ level: number; domain: string; visitors: Uint8Array; addresses: Uint8Array }>(
-      await tx.execute(sql`select level, domain, visitors, addresses from stat_domain_blocks
-        where tenant = ${tenant} and (level, start) in (${sql.join(
-          levels.map((l) => sql`(${l.level}, ${l.start}::date)`),
-          sql`, `,
-        )}) and domain = any(${domains}::text[]) for update`),
-    ).map((r) => [`${r.level}|${r.domain}`, r]),
-  );
-  const values = levels.flatMap(({ level, start }) =>
-    days.flatMap((r) => {
-      const before = old.get(`${level}|${r.domain}`);
-      const v = encode(mergeInto(r.visitors.slice(), bytes(before?.visitors)));
-      const a = encode(mergeInto(r.addresses.slice(), bytes(before?.addresses)));
-      // Written only when it changed: a run of returning visitors leaves the blocks as they were (each block's two
-      // sketches are up to 16 KB, and a run would otherwise write them all for every domain of the day).
-      if (before && sameBytes(bytes(before.visitors), v) && sameBytes(bytes(before.addresses), a)) return [];
-      return [sql`(${tenant}, ${r.domain}, ${level}, ${start}::date, ${v}, ${a})`];
-    }),
-  );
-  if (!values.length) return;
-  await tx.execute(sql`insert into stat_domain_blocks (tenant, domain, level, start, visitors, addresses)
-    values ${sql.join(values, sql`, `)}
-    on conflict (tenant, level, start, domain) do update set visitors = excluded.visitors, addresses = excluded.addresses`);
+  const key = sql.raw(t.key);
+  const keyList = arrayParam(keys);
+  const beside = chain.slice(0, -1).map((b) => ({ level: b.level, start: sibling(b.start, b.level) }));
+  const rows = [
+    ...rowsOf<{ key: string; level: number; start: string; visitors: unknown; addresses: unknown }>(
+      await tx.execute(sql`select ${key} as key, 0 as level, day::text as start, visitors, addresses
+        from ${sql.raw(t.daily)} where tenant = ${tenant} and day in (${day}::date, ${sibling(day, 0)}::date)
+          and ${key} = any(${keyList}::text[])`),
+    ),
+    ...rowsOf<{ key: string; level: number; start: string; visitors: unknown; addresses: unknown }>(
+      await tx.execute(sql`select ${key} as key, level, start::text as start, visitors, addresses
+        from ${sql.raw(t.blocks)} where tenant = ${tenant} and (level, start) in (${blockPairs([...beside, ...chain])})
+          and ${key} = any(${keyList}::text[]) for update`),
+    ),
+  ];
+  const byKey = new Map<string, Map<string, Pair>>();
+  for (const r of rows) {
+    const m = byKey.get(r.key) ?? new Map<string, Pair>();
+    byKey.set(r.key, m);
+    m.set(`${Number(r.level)}|${String(r.start).slice(0, 10)}`, {
+      v: storedSketch(r.visitors) ?? NONE,
+      a: storedSketch(r.addresses) ?? NONE,
+    });
+  }
+  const values = [];
+  const estimates: { key: string; v: number; a: number }[] = [];
+  for (const [k, m] of byKey) {
+    const own = m.get(`0|${day}`);
+    if (own && t.estimates)
+      estimates.push({ key: k, v: estimateStored([own.v]), a: estimateStored([own.a]) });
+    let v = own?.v ?? NONE;
+    let a = own?.a ?? NONE;
+    for (const b of chain) {
+      const half = m.get(
+        b.level === 1 ? `0|${sibling(day, 0)}` : `${b.level - 1}|${beside[b.level - 2].start}`,
+      );
+      v = mergeStored(v, half?.v);
+      a = mergeStored(a, half?.a);
+      // Written only when it changed (a run of returning visitors leaves the blocks as they were).
+      const was = m.get(`${b.level}|${b.start}`);
+      if (was ? !sameBytes(was.v, v) || !sameBytes(was.a, a) : v.length || a.length)
+        values.push(sql`(${tenant}, ${k}, ${b.level}, ${b.start}::date, ${v}, ${a})`);
+    }
+  }
+  if (estimates.length)
+    await tx.execute(sql`update ${sql.raw(t.daily)} d set visitors_n = x.v, addresses_n = x.a
+      from unnest(${arrayParam(estimates.map((e) => e.key))}::text[], ${arrayParam(estimates.map((e) => e.v))}::int[],
+        ${arrayParam(estimates.map((e) => e.a))}::int[]) as x(key, v, a)
+      where d.tenant = ${tenant} and d.day = ${day}::date and d.${key} = x.key`);
+  if (values.length)
+    await tx.execute(sql`insert into ${sql.raw(t.blocks)} (tenant, ${key}, level, start, visitors, addresses)
+      values ${sql.join(values, sql`, `)}
+      on conflict (tenant, level, start, ${key}) do update set visitors = excluded.visitors, addresses = excluded.addresses`);
 }
+
+/** After a day of `stat_domain_daily` is recomputed: its rows' estimates and the blocks holding it. */
+export const foldDomainDay = (tx: Executor, tenant: number, day: string) =>
+  foldSketchBlocks(tx, DOMAIN_BLOCKS, tenant, day);

@@ -105,7 +105,7 @@ const IP_RE = /^[0-9A-Fa-f:.]+$/;
 const TIME_RE = /^\d{4}-\d{2}-\d{2}T/;
 /**
  * `Date.parse(time)`, the last one kept: the ingestion checks an event's time (`fastEvent`) and then uses it, and
- * parsing it is not free (about 0.3 µs).
+ * parsing it is not free.
  */
 let lastText = '';
 let lastMs = Number.NaN;

@@ -3,9 +3,9 @@
  * marks, the cached answers and parts, the sketches' merge and estimate, and the ingestion and rollup for their sample
  * data. They import this file only, so statistics' other files can change without reaching into theirs.
  */
-export { ATTRIBUTED_SUMS, blockPairs } from './attributed-blocks';
+export { ATTRIBUTED_SUMS } from './attributed-blocks';
 export { RETURN_DAYS } from './attribution';
-export { cover } from './blocks';
+export { blockPairs, cover } from './blocks';
 export { ingest, timeZoneOf } from './ingest';
 export { cachedAnswer, cachePerDb, LATE_DAYS, sqlKey } from './report-cache';
 export { MARKED_DAYS, runRollup } from './rollup';

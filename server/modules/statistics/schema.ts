@@ -320,7 +320,6 @@ export const statDomainHourly = pgTable(
 );
 
 export const VISIT_DIMENSIONS = ['path', 'referrer', 'device', 'region', 'channel'] as const;
-export type VisitDimension = (typeof VISIT_DIMENSIONS)[number];
 
 /** A domain's page views by path, referrer host, device, region and channel, per day. */
 export const statVisitDaily = pgTable(

@@ -89,7 +89,7 @@ const UAS = [
 const HOURS = [5, 3, 2, 1, 1, 1, 2, 4, 6, 7, 7, 8, 9, 8, 7, 7, 8, 9, 11, 13, 15, 16, 13, 9];
 
 /**
- * A month of the content site's events (issue #12) sent through the real ingestion (`seed()` rolls them up with
+ * A month of the content site's events sent through the real ingestion (`seed()` rolls them up with
  * the other seeders' events once at the end, one rollup of each day instead of one per seeder): a daily and weekly
  * rhythm (evenings, weekends), a long tail of keywords with a few that never find anything, several domains and
  * channels, views and plays of the seeded movies, ad impressions and clicks. Addresses are made up; their regions

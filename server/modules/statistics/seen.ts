@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { daysIn, eachDay, type Period } from '../../../common/period';
+import { daysIn, type Period } from '../../../common/period';
 import { entry } from '../../core/maps';
 import { eachNumbered, idList } from '../../core/number-list';
 import { containsAnyCase } from '../../core/shared';
@@ -21,7 +21,7 @@ import { movies, movieTags } from '../movie/schema';
 import type { SEEN_TYPES } from './schema';
 
 /**
- * "Not seen in this period": the online movies, or the tags, without a view in a period (issue #12), at a million
+ * "Not seen in this period": the online movies, or the tags, without a view in a period, at a million
  * movies. The rollup keeps each existing movie's and tag's last day with a view (`stat_object_seen`) and, per day,
  * how many listed ones (online movies, every tag) were last seen that day (`stat_seen_days`); triggers on
  * `movies` and `movie_tags` keep those counts when a movie goes online or offline and when a movie or tag is deleted. Then:
@@ -338,124 +338,26 @@ async function moviesById(db: Executor, ids: number[]): Promise<UnseenRow[]> {
 
 /**
  * Which of the movies `ids` were not seen in the period, by their last days: never seen or last seen before it, not
- * seen; last seen in it, seen; last seen after it, seen when one of its days in the period has views (by the days'
- * kept sets of movies seen, `moviesSeenOn`, or else read for them at once).
+ * seen; last seen in it, seen; last seen after it, seen when one of its days in the period has views (read for them
+ * at once).
  */
 async function unseenAmong(db: Executor, tenant: number, period: Period, ids: number[], days: Int32Array) {
   const from = dayNumber(period.from);
   const to = dayNumber(period.to);
   const later = ids.filter((id) => (days[id] ?? 0) > to);
-  const bits = later.length ? await moviesSeenOn(db, tenant, period, days.length) : undefined;
   const seenIn = new Set(
-    !later.length
-      ? []
-      : bits
-        ? later.filter((id) => bits.some((b) => ((b[id >> 3] ?? 0) >> (id & 7)) & 1))
-        : rowsOf<{ id: number }>(
-            await db.execute(sql`select distinct object_id as id from stat_object_daily where tenant = ${tenant}
-              and object_type = 'movie' and object_id = any(${arrayParam(later)}::int[])
-              and day between ${period.from}::date and ${period.to}::date and views > 0`),
-          ).map((r) => Number(r.id)),
+    later.length
+      ? rowsOf<{ id: number }>(
+          await db.execute(sql`select distinct object_id as id from stat_object_daily where tenant = ${tenant}
+            and object_type = 'movie' and object_id = any(${arrayParam(later)}::int[])
+            and day between ${period.from}::date and ${period.to}::date and views > 0`),
+        ).map((r) => Number(r.id))
+      : [],
   );
   return (id: number) => {
     const d = days[id] ?? 0;
     return !(d >= from && (d <= to || seenIn.has(id)));
   };
-}
-
-/**
- * Periods up to `mostDays` days (three months) ask the days' kept sets of movies seen (`moviesSeenOn`); longer ones
- * search the days of each movie last seen after them. The sets kept per database handle take at most `cachedBytes` (a
- * bit an id: 125 KB a day at a million movies), the least recently read let go first; a period whose sets alone would
- * take more (92 days past 1.4 million ids) searches too, rather than reading its sets again on every read.
- */
-export const SEEN_SETS = { mostDays: 92, cachedBytes: 16 << 20 };
-/** The largest set read, in bytes, per database handle and tenant: what a day's set of a period will take. */
-const widestSet = new WeakMap<object, Map<number, number>>();
-
-/** The movies with views on a tenant's day, a bit an id, as of the day's `day_gen` (stat_rolled_days). */
-interface SeenOn {
-  gen: string;
-  bits: Uint8Array;
-}
-const seenOnDays = new WeakMap<object, Map<string, SeenOn>>();
-
-/**
- * The sets of movies seen on each day of the period (a bitmap by id each), or undefined past `SEEN_SETS.mostDays`
- * days, past MAX_CACHED_ID, or when they would take more than `SEEN_SETS.cachedBytes` (`ids`: the movie ids the last days
- * cover). A day's rows change only in a rollup of it, which moves its `day_gen` in the same transaction
- * (`markRolled`): a set is kept under the number read before its rows, and read again once the number moves. A page of
- * a period that ends before the last day seen then tests its movies last seen after it here, not each one's days.
- */
-async function moviesSeenOn(
-  db: Executor,
-  tenant: number,
-  period: Period,
-  ids: number,
-): Promise<Uint8Array[] | undefined> {
-  const days = eachDay(period.from, period.to);
-  const widest = entry(widestSet, db, () => new Map<number, number>());
-  // A day's set takes a bit an id up to the largest seen: the last days' (`ids` long) or a set's read since.
-  const perDay = Math.max(widest.get(tenant) ?? 0, (ids >> 3) + 1);
-  if (days.length > SEEN_SETS.mostDays || days.length * perDay > SEEN_SETS.cachedBytes) return undefined;
-  const gens = new Map(
-    rowsOf<{ day: string; gen: string }>(
-      await db.execute(sql`select day::text as day, day_gen::text as gen from stat_rolled_days
-        where tenant = ${tenant} and day between ${period.from}::date and ${period.to}::date`),
-    ).map((r) => [String(r.day).slice(0, 10), String(r.gen)]),
-  );
-  const cache = entry(seenOnDays, db, () => new Map<string, SeenOn>());
-  const keyOf = (day: string) => `${tenant}/${day}`;
-  const genOf = (day: string) => gens.get(day) ?? '0';
-  const sets = new Map(days.map((day) => [day, cache.get(keyOf(day))]));
-  const stale = days.filter((day) => sets.get(day)?.gen !== genOf(day));
-  if (stale.length) {
-    const read = new Map(
-      rowsOf<{ day: string; ids: string | null }>(
-        await db.execute(sql`select day::text as day, string_agg(object_id::text, ',') as ids from stat_object_daily
-          where tenant = ${tenant} and object_type = 'movie' and day = any(${arrayParam(stale)}::date[])
-            and views > 0 group by day`),
-      ).map((r) => [String(r.day).slice(0, 10), r.ids ?? '']),
-    );
-    for (const day of stale) {
-      const bits = bitsOf(read.get(day) ?? '');
-      if (!bits) return undefined;
-      sets.set(day, { gen: genOf(day), bits });
-      widest.set(tenant, Math.max(widest.get(tenant) ?? 0, bits.length));
-    }
-  }
-  // The period's sets are now the most recently read; older ones are let go past the bound (but none of these).
-  let bytes = 0;
-  for (const day of days) {
-    const set = sets.get(day) as SeenOn;
-    cache.delete(keyOf(day));
-    cache.set(keyOf(day), set);
-  }
-  for (const set of cache.values()) bytes += set.bits.length;
-  const mine = new Set(days.map(keyOf));
-  for (const [key, set] of cache) {
-    if (bytes <= SEEN_SETS.cachedBytes) break;
-    if (mine.has(key)) continue;
-    cache.delete(key);
-    bytes -= set.bits.length;
-  }
-  if (bytes > SEEN_SETS.cachedBytes) for (const key of mine) cache.delete(key); // this period's alone are too many to keep
-  return days.map((day) => (sets.get(day) as SeenOn).bits);
-}
-
-/** "id,id,…" as a bitmap by id (read digit by digit, as `readMoved`), or undefined for an id past MAX_CACHED_ID. */
-function bitsOf(text: string): Uint8Array | undefined {
-  const ids: number[] = [];
-  let max = 0;
-  const whole = eachNumbered(text, (id) => {
-    if (id >= MAX_CACHED_ID) return false;
-    ids.push(id);
-    if (id > max) max = id;
-  });
-  if (!whole) return undefined;
-  const bits = new Uint8Array((max >> 3) + 1);
-  for (const i of ids) bits[i >> 3] |= 1 << (i & 7);
-  return bits;
 }
 
 /** The most title matches a search of the list sorts in memory; past it the list asks the database. */

@@ -19,26 +19,10 @@ export type Registers = Uint8Array;
 
 export const emptyRegisters = (): Registers => new Uint8Array(M);
 
-/** Folds a stored sketch into `into`, register-wise maximum. */
-export function mergeInto(into: Registers, stored: Uint8Array | null | undefined): Registers {
-  if (!stored || stored.length === 0) return into;
-  if (stored.length === M) {
-    for (let i = 0; i < M; i++) if (stored[i] > into[i]) into[i] = stored[i];
-    return into;
-  }
-  for (let o = 0; o + 2 < stored.length; o += 3) {
-    const idx = ((stored[o] << 8) | stored[o + 1]) & (M - 1);
-    const r = stored[o + 2];
-    if (r > into[idx]) into[idx] = r;
-  }
-  return into;
-}
-
-/** The merge of several stored sketches. */
+/** The registers of the merge of several stored sketches (register-wise maximum). */
 export function merge(stored: Iterable<Uint8Array | null | undefined>): Registers {
-  const into = emptyRegisters();
-  for (const s of stored) mergeInto(into, s);
-  return into;
+  for (const s of stored) shared.add(s);
+  return shared.registers();
 }
 
 /**
@@ -143,8 +127,8 @@ function countRanks(c: number[], x: Uint8Array): number[] {
 
 /**
  * Writes the higher of each register of `x` and `y` into `out` (which may be `x`), their union's, and counts its ranks
- * into `c` as `countRanks` does. The higher of two ranks without a branch (y + max(x − y, 0)): the branch is
- * mispredicted as often as not where the two sketches differ, and took twice the time.
+ * into `c` as `countRanks` does. The higher of two ranks without a branch (y + max(x − y, 0)): a branch would be
+ * mispredicted as often as not where the two sketches differ.
  */
 function maxInto(out: Uint8Array, c: number[], x: Uint8Array, y: Uint8Array): number[] {
   const h = LANES.fill(0);
@@ -510,6 +494,16 @@ export class Union {
       return estimateFromCounts(histogram);
     }
     return this.addFramed(v).estimateWith(base);
+  }
+
+  /** All 16,384 registers of everything added since the last estimate; the union is empty again after. */
+  registers(): Registers {
+    const out = this.regs.slice();
+    if (this.dense) this.regs.fill(0);
+    else for (let k = 0; k < this.n; k++) this.regs[this.touched[k]] = 0;
+    this.n = 0;
+    this.dense = false;
+    return out;
   }
 
   /** The estimate of everything added since the last estimate; the union is empty again after. */
