@@ -14,9 +14,10 @@ import type { Executor } from '../../db/types';
 import {
   cachedAnswer,
   cachePerDb,
-  LATE_DAYS,
   type MergedSketch,
+  periodParts,
   replayable,
+  splitPeriod,
   sqlKey,
   timeZoneOf,
   Union,
@@ -280,10 +281,11 @@ export const adsStamp = (tenant: number) =>
 /** The part of an `adsStamp` the cached sums depend on: the materials' and positions' figures. */
 export const figuresPart = (stamp: string) => stamp.split(';')[0];
 
-/** Cached sums of the days before yesterday, per database handle (`periodSums`). */
-const sumCache = cachePerDb<Map<string, Sums>>(MAX_CACHED_SUMS);
-/** Whole periods' sums (`periodSums`), read-only to their readers, per database handle. */
-const wholeCache = cachePerDb<GroupSums>(MAX_CACHED_WHOLE);
+/**
+ * Cached sums per database handle (`periodSums`): the older days' and the late days' of a few reports' periods and
+ * their comparisons, and whole periods' (read-only to their readers).
+ */
+const sumParts = periodParts<Map<string, Sums>>(MAX_CACHED_SUMS + MAX_CACHED_WHOLE);
 /** The union of every group's cached clickers, per cached part (`periodSums`): the totals row's estimate starts from it. */
 const totalUnions = new WeakMap<Map<string, Sums>, MergedSketch>();
 
@@ -300,41 +302,23 @@ export type GroupSums = Map<string, Sums> & { totalUnion?: MergedSketch };
  * three stamps, until the next rollup of today. A period that ends before that is cached whole.
  */
 export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupSums> {
-  // Cached up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
-  const cachedTo = q.today ? addDays(q.today, -1 - LATE_DAYS) : null;
-  if (!cachedTo || cachedTo < q.period.from) return groupSums(db, q);
-  const older = { from: q.period.from, to: minDay(q.period.to, cachedTo) };
-  // The late days (to yesterday) are cached apart with their own stamp: a rollup of today leaves them as they were,
-  // and the next read reads today's rows only.
-  const yesterday = addDays(q.today!, -1);
-  const late =
-    q.period.to > older.to ? { from: addDays(older.to, 1), to: minDay(q.period.to, yesterday) } : null;
-  const newer = q.period.to > yesterday ? { from: q.today!, to: q.period.to } : null;
-  const genOver = (span: Period) => sql`coalesce((select max(day_gen) from stat_rolled_days
-    where tenant = ${q.tenant} and day between ${span.from}::date and ${span.to}::date), 0)::text`;
-  const stamps = rowsOf<{ gen: string; late_gen: string; new_gen: string; version: string }>(
-    await db.execute(sql`select ${genOver(older)} as gen, ${late ? genOver(late) : sql`''`} as late_gen,
-      ${newer ? genOver(newer) : sql`''`} as new_gen, ${q.version ?? adsStamp(q.tenant)} as version`),
-  )[0];
-  const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
-  const figures = figuresPart(String(stamps?.version ?? ''));
+  const split = q.today
+    ? await splitPeriod(db, {
+        tenant: q.tenant,
+        period: q.period,
+        today: q.today,
+        also: q.version === undefined ? adsStamp(q.tenant) : undefined,
+      })
+    : null;
+  if (!split) return groupSums(db, q);
+  const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope), figuresPart(q.version ?? split.also)];
   // The whole period's sums, cached under all three parts' stamps: a read after an edit that leaves the figures as they
   // were (a rename, a link, a pause) relabels them without reading today's rows again.
-  const wholeKey = JSON.stringify([
-    ...scope,
-    'whole',
-    q.period,
-    q.today,
-    stamps?.gen,
-    stamps?.late_gen,
-    stamps?.new_gen,
-    figures,
-  ]);
-  const whole = wholeCache.get(db, wholeKey);
+  const whole = sumParts.get<GroupSums>(db, scope, split, 'all');
   if (whole) return whole;
-  const fresh = newer ? await groupSums(db, { ...q, period: newer }) : new Map<string, Sums>();
-  const key = JSON.stringify([...scope, older, stamps?.gen, figures]);
-  const cached = await sumCache.orRead(db, key, async () => {
+  const { older, late, recent } = split;
+  const fresh = recent ? await groupSums(db, { ...q, period: recent }) : new Map<string, Sums>();
+  const cached = await sumParts.orRead(db, scope, split, 'older', async () => {
     const read = new Map<string, Sums>();
     for (const [k, s] of await groupSums(db, { ...q, period: older })) {
       for (const x of s.sketches) union.addFramed(x);
@@ -346,9 +330,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   });
   // The late days' sums as read, their sketches as stored (few: merged at the estimate with today's).
   const lateSums = late
-    ? await sumCache.orRead(db, JSON.stringify([...scope, 'late', late, stamps?.late_gen, figures]), () =>
-        groupSums(db, { ...q, period: late }),
-      )
+    ? await sumParts.orRead(db, scope, split, 'late', () => groupSums(db, { ...q, period: late }))
     : new Map<string, Sums>();
   const out: GroupSums = new Map<string, Sums>();
   out.totalUnion = totalUnions.get(cached);
@@ -365,12 +347,9 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
       cached: a.cached,
     });
   }
-  wholeCache.set(db, wholeKey, out);
+  sumParts.set(db, scope, split, 'all', out);
   return out;
 }
-
-/** The earlier of two days. */
-const minDay = (a: string, b: string) => (a < b ? a : b);
 
 const day = z.string().refine(isDay, { params: { key: 'field.date' } });
 const baseQuery = {
