@@ -24,8 +24,8 @@ import {
 } from '../statistics/reporting';
 
 /** The longest period a report reads. */
-export const MAX_REPORT_DAYS = 366;
-export const AD_FIGURES = [
+const MAX_REPORT_DAYS = 366;
+const AD_FIGURES = [
   'requests',
   'impressions',
   'clicks',
@@ -59,15 +59,14 @@ interface Sums {
   revenue: number;
   /**
    * The unique clickers' sketches as read: values of sketches each framed by its length, merged where they lie
-   * (`Union.addFramed`), not cut into a view apiece (a view a sketch, hundreds of thousands a read from nothing cached, made most of its
-   * garbage collection); and unions cached from earlier reads.
+   * (`Union.addFramed`), not cut into a view apiece (garbage); and unions cached from earlier reads.
    */
   sketches: Uint8Array[];
   cached: MergedSketch[];
 }
 const empty = (): Sums => ({ requests: 0, impressions: 0, clicks: 0, revenue: 0, sketches: [], cached: [] });
 
-/** A group's key (grouped by as it is: an integer or a day, not its text, which sorted 89,000 rows as text). */
+/** A group's key (grouped by as it is: an integer or a day, not its text, slower to sort). */
 const keySql: Record<Grouping, string> = {
   position: 'a.position_id',
   advertiser: 'coalesce(a.advertiser_id, 0)',
@@ -92,9 +91,9 @@ const daysInMonth = (day: string) => {
 export const monthlyShare = (price: number, day: string) => price / daysInMonth(day);
 
 /** How many cached parts of the ads reports each database handle caches (sums, and monthly lists), per kind. */
-export const MAX_CACHED_SUMS = 64;
+const MAX_CACHED_SUMS = 64;
 /** Whole periods' sums cached (`periodSums`): a few reports' periods and their comparisons. */
-export const MAX_CACHED_WHOLE = 16;
+const MAX_CACHED_WHOLE = 16;
 
 /** Monthly-priced materials' lists cached per database handle while the materials are as they were (`q.version`). */
 const monthlyCache = cachePerDb<Record<string, unknown>[]>(MAX_CACHED_SUMS);
@@ -129,7 +128,7 @@ async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string,
 }
 
 /** The materials, positions and advertisers as they are, as one text that changes with any write to them. */
-export async function adsVersion(db: Executor, tenant: number): Promise<string> {
+async function adsVersion(db: Executor, tenant: number): Promise<string> {
   const [row] = rowsOf<{ v: string }>(await db.execute(sql`select ${adsStamp(tenant)} as v`));
   return String(row?.v ?? '');
 }
@@ -143,15 +142,14 @@ export async function adsVersion(db: Executor, tenant: number): Promise<string> 
  * The fallbacks are one hashed join, not a subquery per row: with the subquery, PostgreSQL's row estimate
  * passes jit_above_cost at a few months of a thousand materials, and compiling then costs more than the read.
  */
-export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
+async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
   const scope = q.scope ? sql` and ${q.scope}` : sql``;
   const key = sql.raw(keySql[q.group]);
   // Grouped by material or its position or advertiser, each material's days are summed first (integers; its
   // clickers' sketches concatenated), then priced once: a material's price and pricing are the same every day, so
   // revenue is the same exact numeric sum, without numeric arithmetic on each of 90 days × 1,000 materials. By day,
   // each row is priced. CPM revenue is the group's sum of impressions × price divided by 1,000 once (exact in numeric,
-  // as dividing each row is): a division per material row is computed for every row of `ads` the join reads, which
-  // was about half of a read of today's sums on PGlite.
+  // as dividing each row is): a division per material row is computed for every row of `ads` the join reads.
   const perMaterial = q.group !== 'day';
   const o = perMaterial
     ? sql`(select object_id, sum(impressions) as impressions, sum(clicks) as clicks,
@@ -279,7 +277,7 @@ export const adsStamp = (tenant: number) =>
   sql`coalesce((select figures::text || ';' || names::text from ad_report_stamps where tenant = ${tenant}), '0;0')`;
 
 /** The part of an `adsStamp` the cached sums depend on: the materials' and positions' figures. */
-export const figuresPart = (stamp: string) => stamp.split(';')[0];
+const figuresPart = (stamp: string) => stamp.split(';')[0];
 
 /**
  * Cached sums per database handle (`periodSums`): the older days' and the late days' of a few reports' periods and
@@ -290,7 +288,7 @@ const sumParts = periodParts<Map<string, Sums>>(MAX_CACHED_SUMS + MAX_CACHED_WHO
 const totalUnions = new WeakMap<Map<string, Sums>, MergedSketch>();
 
 /** Groups' sums from `periodSums`, with the union of their cached clickers when one was cached. */
-export type GroupSums = Map<string, Sums> & { totalUnion?: MergedSketch };
+type GroupSums = Map<string, Sums> & { totalUnion?: MergedSketch };
 
 /**
  * `groupSums` over a period, the days before yesterday read once and cached: a day's object rows change only when the

@@ -28,9 +28,9 @@ import {
  * `RETURN_DAYS` days before it (their idle and retained counts); it marks the days whose sums it rewrote (`gen` of
  * `stat_rolled_days`) and the day whose sketches it rewrote (`day_gen`). So:
  * - the sums of the days before the period's last `RETURN_DAYS + 1` are cached with the newest `gen` over them;
- * - the union of the sketches of the days before its last day, channel by channel, with the newest `day_gen`;
- * - each a day earlier still (`LATE_DAYS`: late events for yesterday are common, and would start the reading over);
- *   the sketches of those late days are cached apart, channel by channel, with the newest `day_gen` over them;
+ * - the sketches are split as the reports' periods are (`splitPeriod`, with the period's last day as today): the union
+ *   of the older days' sketches and that of the late days' (`LATE_DAYS`), channel by channel, each under the newest
+ *   `day_gen` over its days;
  * - the next read reads only the pieces of the days after those (after a rollup of today: today's), and adds or
  *   merges (`Union.estimateWith`: only the registers read are looked up in the cached union).
  * A rollup of an older day changes a stamp: the next read reads every piece again. So the figures are always the ones
@@ -54,7 +54,7 @@ const M_COLS = ['signups', 'idle', 'retained'];
 /** The live sums of settled days: signups, payers, recharges, amount (cents). */
 const L_COLS = ['signups', 'payers', 'recharges', 'recharge_amount'];
 
-export interface ChannelFigures {
+interface ChannelFigures {
   period: number[];
   matured: number[];
   settled: number[];
@@ -248,8 +248,8 @@ export async function periodFigures(
     else merged.set(at, { ...x });
   }
   const read = [...merged.values()];
-  // Each part a boolean per piece (`k_n`…), computed once per piece in `p` and `l` and carried by each row read: a
-  // test of the kind's text in every one of some thirty filtered sums of every row was half the statement's time.
+  // Each part a boolean per piece (`k_n`…), computed once per piece in `p` and `l` and carried by each row read,
+  // rather than a test of the kind's text in every one of some thirty filtered sums of every row.
   const sumOf = (c: string, kind: string) => `sum(${c}) filter (where k_${kind})`;
   const flags = sql.raw(PARTS.map((k) => `k_${k}`).join(', '));
   const flagsOf = (test: (k: string) => string) =>

@@ -24,7 +24,7 @@ interface CachedAnswer {
 }
 
 /** What a cached answer depends on: the rollups of the tenant's days in `span`, and `also` (a scalar query) if given. */
-export interface AnswerScope {
+interface AnswerScope {
   tenant: number;
   span: Period;
   /** A scalar query whose value changes whenever something else the answer reads changes (e.g. the ads' versions). */

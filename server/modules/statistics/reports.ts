@@ -112,7 +112,7 @@ const storedSketchSql = (def: ReportDef) =>
 /**
  * A period's days as a condition: a range, unless rows are looked up by key (a page's keys, the total row). Then each
  * day is listed, so that the index (the scope's columns, the day, the key) is searched for each day's keys: after a
- * range of days, PostgreSQL 15 reads every key of every day in it, several times slower than the days listed.
+ * range of days, PostgreSQL 15 reads every key of every day in it.
  * A table with an index led by the key (`keyDays`) reads a page's keys over a range.
  */
 function daysOf(period: Period, byKey: boolean): SQL {
@@ -159,8 +159,8 @@ async function blockSketches(
         sql`, `,
       )})`
     : sql``;
-  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here.
-  // Grouped, string_agg copied each full sketch twice on the server (a page of domains over a late day: 40 of 16 KB).
+  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here
+  // (grouped, string_agg would copy each full sketch twice on the server).
   if (def.rowPerKeyAndDay && days.length === 1 && !blocks.length && (opts.byKey || opts.totalRow)) {
     return framedSketches(
       def,
@@ -312,7 +312,7 @@ async function keyFigures(
   }
   // Per key: the older days' part, and (with late days) that part with the late days' rows folded in; and its
   // recent days' rows (today's), cached under today's stamp ({} for none), so that a rollup of yesterday reads only
-  // yesterday's rows (a busy domain's are full sketches: 40 on a page of domains, 1.3 MB as PostgreSQL sends them).
+  // yesterday's rows (a busy domain's are full sketches).
   const scope = scopeOf('r', def, q);
   const cached = <T>(part: 'older' | 'upToLate' | 'recent') => {
     let found = parts.get<Map<string, T>>(db, scope, split, part);
@@ -498,8 +498,8 @@ const keySumParts = periodParts<KeySums>(3 * 8);
 
 /**
  * Every key's sums over a period. One day's rows of a report whose keys have one row a day are its keys' sums, read
- * without grouping. They come as one row of JSON arrays, one a column: a row a key would cost this thread about a
- * microsecond each to take in (thousands of keywords a day), the arrays a fifth of that.
+ * without grouping. They come as one row of JSON arrays, one a column: taking in a row a key (thousands of keywords a
+ * day) costs this thread several times more.
  */
 async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: Period): Promise<KeySums> {
   const key = sql.raw(def.key);
