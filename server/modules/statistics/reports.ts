@@ -344,45 +344,51 @@ async function keyFigures(
   );
 }
 
+/**
+ * A part of a split read with `read`: over the older days (as `asPart` makes it) with the late days' folded in
+ * (`periodParts.upToLate`), and over the recent days as read; each cached under its days' stamps, both read at once.
+ */
+function splitPart<P, R>(
+  db: Executor,
+  scope: unknown[],
+  split: Split,
+  read: (period: Period) => Promise<R>,
+  asPart: (older: R) => P,
+  fold: (older: P, late: R) => P,
+): Promise<[P, R | null]> {
+  const recent = split.recent;
+  return Promise.all([
+    parts.upToLate(db, scope, split, async () => asPart(await read(split.older)), read, fold),
+    recent ? parts.orRead(db, scope, split, 'recent', () => read(recent)) : null,
+  ]);
+}
+
 /** Totals over the period, the older days' sums and sketch unions cached (`splitOf`), the recent days' read. */
 async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: Split): Promise<Figures> {
-  const scope = scopeOf('t', def, q);
-  const recent = split.recent;
-  const [cached, recentRows] = await Promise.all([
-    parts.upToLate(
-      db,
-      scope,
-      split,
-      async () => {
-        const { row, sketches } = await totalRows(db, def, q, split.older);
-        return partOf(def, row, sketches);
-      },
-      (late) => totalRows(db, def, q, late),
-      (older, { row, sketches }) => partOf(def, row, sketches, older),
-    ),
-    recent ? parts.orRead(db, scope, split, 'recent', () => totalRows(db, def, q, recent)) : null,
-  ]);
-  return withRecent(def, cached, recentRows?.row, recentRows?.sketches);
+  const [cached, recent] = await splitPart(
+    db,
+    scopeOf('t', def, q),
+    split,
+    (period) => totalRows(db, def, q, period),
+    ({ row, sketches }) => partOf(def, row, sketches),
+    (older, { row, sketches }) => partOf(def, row, sketches, older),
+  );
+  return withRecent(def, cached, recent?.row, recent?.sketches);
 }
 
 /** The daily series, the older days' figures cached (`splitOf`): a day's figures change only when it is rolled up. */
 async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: Split) {
-  const scope = scopeOf('s', def, q);
-  const recent = split.recent;
-  const [cached, recentDays] = await Promise.all([
-    parts.upToLate(
-      db,
-      scope,
-      split,
-      () => seriesDays(db, def, q, split.older),
-      (late) => seriesDays(db, def, q, late),
-      (older, late) => new Map([...older, ...late]),
-    ),
-    recent ? parts.orRead(db, scope, split, 'recent', () => seriesDays(db, def, q, recent)) : new Map(),
-  ]);
+  const [cached, recentDays] = await splitPart(
+    db,
+    scopeOf('s', def, q),
+    split,
+    (period) => seriesDays(db, def, q, period),
+    (older) => older,
+    (older, late) => new Map([...older, ...late]),
+  );
   return eachDay(q.period.from, q.period.to).map((date) => ({
     date,
-    ...(cached.get(date) ?? recentDays.get(date) ?? figuresOf(def, {})),
+    ...(cached.get(date) ?? recentDays?.get(date) ?? figuresOf(def, {})),
   }));
 }
 

@@ -367,21 +367,14 @@ const PERIOD_REPORTS: Record<string, PeriodReport> = {
         having: q.zeroOnly === 'true' ? sql`sum(searches) = sum(zero_results)` : undefined,
       }),
   },
-  movies: {
-    summary:
-      'Movies: views, plays, viewers (distinct visitors who played), play rate (key = movie id, label = title)',
-    query: z.object(baseQuery(REPORTS.objects.figures)),
-    // a title search reads the movies, which change without a rollup
-    caches: (q) => !q.q,
-    answer: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, 'movies'),
-  },
-  tags: {
-    summary:
-      "Tags: views and plays of the tag's movies and pages, viewers (distinct visitors who played), play rate",
-    query: z.object(baseQuery(REPORTS.objects.figures)),
-    caches: (q) => !q.q,
-    answer: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, 'tags'),
-  },
+  movies: objectsReport(
+    'movies',
+    'Movies: views, plays, viewers (distinct visitors who played), play rate (key = movie id, label = title)',
+  ),
+  tags: objectsReport(
+    'tags',
+    "Tags: views and plays of the tag's movies and pages, viewers (distinct visitors who played), play rate",
+  ),
   domains: {
     summary: 'Domains: page views, unique visitors, addresses, new visitors, bounce rate',
     query: z.object(baseQuery(REPORTS.domains.figures)),
@@ -460,6 +453,16 @@ const servedUnseen = replayable(
 );
 
 /** The movies' or tags' report, each row labelled with its title or name. */
+function objectsReport(name: 'movies' | 'tags', summary: string): PeriodReport {
+  return {
+    summary,
+    query: z.object(baseQuery(REPORTS.objects.figures)),
+    // a title search reads the movies or tags, which change without a rollup
+    caches: (q) => !q.q,
+    answer: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, name),
+  };
+}
+
 async function objectsAnswer(
   db: Executor,
   tenant: number,
@@ -474,7 +477,7 @@ async function objectsAnswer(
     filter: q.q
       ? sql`object_id in (select id from ${sql.raw(table)} where ${sql.raw(name === 'movies' ? 'title' : 'name')} ilike ${containsPattern(q.q)})`
       : undefined,
-    cache: PERIOD_REPORTS[name].caches?.(q) !== false,
+    cache: !q.q,
   });
   const names = await labels(
     db,
