@@ -14,17 +14,18 @@ import type { Executor } from '../../db/types';
 import {
   cachedAnswer,
   cachePerDb,
-  LATE_DAYS,
   type MergedSketch,
+  periodParts,
   replayable,
+  splitPeriod,
   sqlKey,
   timeZoneOf,
   Union,
 } from '../statistics/reporting';
 
 /** The longest period a report reads. */
-export const MAX_REPORT_DAYS = 366;
-export const AD_FIGURES = [
+const MAX_REPORT_DAYS = 366;
+const AD_FIGURES = [
   'requests',
   'impressions',
   'clicks',
@@ -58,15 +59,14 @@ interface Sums {
   revenue: number;
   /**
    * The unique clickers' sketches as read: values of sketches each framed by its length, merged where they lie
-   * (`Union.addFramed`), not cut into a view apiece (a view a sketch, hundreds of thousands a read from nothing cached, made most of its
-   * garbage collection); and unions cached from earlier reads.
+   * (`Union.addFramed`), not cut into a view apiece (garbage); and unions cached from earlier reads.
    */
   sketches: Uint8Array[];
   cached: MergedSketch[];
 }
 const empty = (): Sums => ({ requests: 0, impressions: 0, clicks: 0, revenue: 0, sketches: [], cached: [] });
 
-/** A group's key (grouped by as it is: an integer or a day, not its text, which sorted 89,000 rows as text). */
+/** A group's key (grouped by as it is: an integer or a day, not its text, slower to sort). */
 const keySql: Record<Grouping, string> = {
   position: 'a.position_id',
   advertiser: 'coalesce(a.advertiser_id, 0)',
@@ -91,9 +91,9 @@ const daysInMonth = (day: string) => {
 export const monthlyShare = (price: number, day: string) => price / daysInMonth(day);
 
 /** How many cached parts of the ads reports each database handle caches (sums, and monthly lists), per kind. */
-export const MAX_CACHED_SUMS = 64;
+const MAX_CACHED_SUMS = 64;
 /** Whole periods' sums cached (`periodSums`): a few reports' periods and their comparisons. */
-export const MAX_CACHED_WHOLE = 16;
+const MAX_CACHED_WHOLE = 16;
 
 /** Monthly-priced materials' lists cached per database handle while the materials are as they were (`q.version`). */
 const monthlyCache = cachePerDb<Record<string, unknown>[]>(MAX_CACHED_SUMS);
@@ -128,7 +128,7 @@ async function monthlyOf(db: Executor, q: AdReportQuery): Promise<Record<string,
 }
 
 /** The materials, positions and advertisers as they are, as one text that changes with any write to them. */
-export async function adsVersion(db: Executor, tenant: number): Promise<string> {
+async function adsVersion(db: Executor, tenant: number): Promise<string> {
   const [row] = rowsOf<{ v: string }>(await db.execute(sql`select ${adsStamp(tenant)} as v`));
   return String(row?.v ?? '');
 }
@@ -142,15 +142,14 @@ export async function adsVersion(db: Executor, tenant: number): Promise<string> 
  * The fallbacks are one hashed join, not a subquery per row: with the subquery, PostgreSQL's row estimate
  * passes jit_above_cost at a few months of a thousand materials, and compiling then costs more than the read.
  */
-export async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
+async function groupSums(db: Executor, q: AdReportQuery): Promise<Map<string, Sums>> {
   const scope = q.scope ? sql` and ${q.scope}` : sql``;
   const key = sql.raw(keySql[q.group]);
   // Grouped by material or its position or advertiser, each material's days are summed first (integers; its
   // clickers' sketches concatenated), then priced once: a material's price and pricing are the same every day, so
   // revenue is the same exact numeric sum, without numeric arithmetic on each of 90 days × 1,000 materials. By day,
   // each row is priced. CPM revenue is the group's sum of impressions × price divided by 1,000 once (exact in numeric,
-  // as dividing each row is): a division per material row is computed for every row of `ads` the join reads, which
-  // was about half of a read of today's sums on PGlite.
+  // as dividing each row is): a division per material row is computed for every row of `ads` the join reads.
   const perMaterial = q.group !== 'day';
   const o = perMaterial
     ? sql`(select object_id, sum(impressions) as impressions, sum(clicks) as clicks,
@@ -278,17 +277,18 @@ export const adsStamp = (tenant: number) =>
   sql`coalesce((select figures::text || ';' || names::text from ad_report_stamps where tenant = ${tenant}), '0;0')`;
 
 /** The part of an `adsStamp` the cached sums depend on: the materials' and positions' figures. */
-export const figuresPart = (stamp: string) => stamp.split(';')[0];
+const figuresPart = (stamp: string) => stamp.split(';')[0];
 
-/** Cached sums of the days before yesterday, per database handle (`periodSums`). */
-const sumCache = cachePerDb<Map<string, Sums>>(MAX_CACHED_SUMS);
-/** Whole periods' sums (`periodSums`), read-only to their readers, per database handle. */
-const wholeCache = cachePerDb<GroupSums>(MAX_CACHED_WHOLE);
+/**
+ * Cached sums per database handle (`periodSums`): the older days' and the late days' of a few reports' periods and
+ * their comparisons, and whole periods' (read-only to their readers).
+ */
+const sumParts = periodParts<Map<string, Sums>>(MAX_CACHED_SUMS + MAX_CACHED_WHOLE);
 /** The union of every group's cached clickers, per cached part (`periodSums`): the totals row's estimate starts from it. */
 const totalUnions = new WeakMap<Map<string, Sums>, MergedSketch>();
 
 /** Groups' sums from `periodSums`, with the union of their cached clickers when one was cached. */
-export type GroupSums = Map<string, Sums> & { totalUnion?: MergedSketch };
+type GroupSums = Map<string, Sums> & { totalUnion?: MergedSketch };
 
 /**
  * `groupSums` over a period, the days before yesterday read once and cached: a day's object rows change only when the
@@ -300,41 +300,23 @@ export type GroupSums = Map<string, Sums> & { totalUnion?: MergedSketch };
  * three stamps, until the next rollup of today. A period that ends before that is cached whole.
  */
 export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupSums> {
-  // Cached up to the day before yesterday: late events for yesterday are common (`LATE_DAYS`).
-  const cachedTo = q.today ? addDays(q.today, -1 - LATE_DAYS) : null;
-  if (!cachedTo || cachedTo < q.period.from) return groupSums(db, q);
-  const older = { from: q.period.from, to: minDay(q.period.to, cachedTo) };
-  // The late days (to yesterday) are cached apart with their own stamp: a rollup of today leaves them as they were,
-  // and the next read reads today's rows only.
-  const yesterday = addDays(q.today!, -1);
-  const late =
-    q.period.to > older.to ? { from: addDays(older.to, 1), to: minDay(q.period.to, yesterday) } : null;
-  const newer = q.period.to > yesterday ? { from: q.today!, to: q.period.to } : null;
-  const genOver = (span: Period) => sql`coalesce((select max(day_gen) from stat_rolled_days
-    where tenant = ${q.tenant} and day between ${span.from}::date and ${span.to}::date), 0)::text`;
-  const stamps = rowsOf<{ gen: string; late_gen: string; new_gen: string; version: string }>(
-    await db.execute(sql`select ${genOver(older)} as gen, ${late ? genOver(late) : sql`''`} as late_gen,
-      ${newer ? genOver(newer) : sql`''`} as new_gen, ${q.version ?? adsStamp(q.tenant)} as version`),
-  )[0];
-  const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope)];
-  const figures = figuresPart(String(stamps?.version ?? ''));
+  const split = q.today
+    ? await splitPeriod(db, {
+        tenant: q.tenant,
+        period: q.period,
+        today: q.today,
+        also: q.version === undefined ? adsStamp(q.tenant) : undefined,
+      })
+    : null;
+  if (!split) return groupSums(db, q);
+  const scope = [q.tenant, q.group, q.timeZone, sqlKey(q.scope), figuresPart(q.version ?? split.also)];
   // The whole period's sums, cached under all three parts' stamps: a read after an edit that leaves the figures as they
   // were (a rename, a link, a pause) relabels them without reading today's rows again.
-  const wholeKey = JSON.stringify([
-    ...scope,
-    'whole',
-    q.period,
-    q.today,
-    stamps?.gen,
-    stamps?.late_gen,
-    stamps?.new_gen,
-    figures,
-  ]);
-  const whole = wholeCache.get(db, wholeKey);
+  const whole = sumParts.get<GroupSums>(db, scope, split, 'all');
   if (whole) return whole;
-  const fresh = newer ? await groupSums(db, { ...q, period: newer }) : new Map<string, Sums>();
-  const key = JSON.stringify([...scope, older, stamps?.gen, figures]);
-  const cached = await sumCache.orRead(db, key, async () => {
+  const { older, late, recent } = split;
+  const fresh = recent ? await groupSums(db, { ...q, period: recent }) : new Map<string, Sums>();
+  const cached = await sumParts.orRead(db, scope, split, 'older', async () => {
     const read = new Map<string, Sums>();
     for (const [k, s] of await groupSums(db, { ...q, period: older })) {
       for (const x of s.sketches) union.addFramed(x);
@@ -346,9 +328,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   });
   // The late days' sums as read, their sketches as stored (few: merged at the estimate with today's).
   const lateSums = late
-    ? await sumCache.orRead(db, JSON.stringify([...scope, 'late', late, stamps?.late_gen, figures]), () =>
-        groupSums(db, { ...q, period: late }),
-      )
+    ? await sumParts.orRead(db, scope, split, 'late', () => groupSums(db, { ...q, period: late }))
     : new Map<string, Sums>();
   const out: GroupSums = new Map<string, Sums>();
   out.totalUnion = totalUnions.get(cached);
@@ -365,12 +345,9 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
       cached: a.cached,
     });
   }
-  wholeCache.set(db, wholeKey, out);
+  sumParts.set(db, scope, split, 'all', out);
   return out;
 }
-
-/** The earlier of two days. */
-const minDay = (a: string, b: string) => (a < b ? a : b);
 
 const day = z.string().refine(isDay, { params: { key: 'field.date' } });
 const baseQuery = {

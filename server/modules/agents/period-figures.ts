@@ -6,12 +6,13 @@ import type { Executor } from '../../db/types';
 import {
   ATTRIBUTED_SUMS,
   blockPairs,
-  cachePerDb,
   cover,
   LATE_DAYS,
   type MergedSketch,
+  periodParts,
   RETURN_DAYS,
   SketchArena,
+  splitPeriod,
   Union,
 } from '../statistics/reporting';
 
@@ -27,9 +28,9 @@ import {
  * `RETURN_DAYS` days before it (their idle and retained counts); it marks the days whose sums it rewrote (`gen` of
  * `stat_rolled_days`) and the day whose sketches it rewrote (`day_gen`). So:
  * - the sums of the days before the period's last `RETURN_DAYS + 1` are cached with the newest `gen` over them;
- * - the union of the sketches of the days before its last day, channel by channel, with the newest `day_gen`;
- * - each a day earlier still (`LATE_DAYS`: late events for yesterday are common, and would start the reading over);
- *   the sketches of those late days are cached apart, channel by channel, with the newest `day_gen` over them;
+ * - the sketches are split as the reports' periods are (`splitPeriod`, with the period's last day as today): the union
+ *   of the older days' sketches and that of the late days' (`LATE_DAYS`), channel by channel, each under the newest
+ *   `day_gen` over its days;
  * - the next read reads only the pieces of the days after those (after a rollup of today: today's), and adds or
  *   merges (`Union.estimateWith`: only the registers read are looked up in the cached union).
  * A rollup of an older day changes a stamp: the next read reads every piece again. So the figures are always the ones
@@ -53,7 +54,7 @@ const M_COLS = ['signups', 'idle', 'retained'];
 /** The live sums of settled days: signups, payers, recharges, amount (cents). */
 const L_COLS = ['signups', 'payers', 'recharges', 'recharge_amount'];
 
-export interface ChannelFigures {
+interface ChannelFigures {
   period: number[];
   matured: number[];
   settled: number[];
@@ -70,8 +71,7 @@ interface CachedUnions {
 }
 
 /** Cached parts per database handle (several periods, several tenants), least recently used dropped first. */
-export const MAX_CACHED_PARTS = 32;
-const partCache = cachePerDb<CachedSums | CachedUnions>(MAX_CACHED_PARTS);
+const parts = periodParts<CachedSums | CachedUnions>(32);
 
 const num = (v: unknown) => Number(v ?? 0);
 const keysOf = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `${kind}${i}`);
@@ -144,26 +144,17 @@ export async function periodFigures(
   // What is cached ends `LATE_DAYS` earlier than the rollups of today alone would allow (late events for yesterday).
   const recentFrom = addDays(period.to, -RETURN_DAYS - LATE_DAYS);
   const olderTo = addDays(recentFrom, -1);
-  const unionsTo = addDays(period.to, -1 - LATE_DAYS);
-  const lateTo = addDays(period.to, -1);
   const splitSums = cache && period.from < recentFrom;
-  const splitSketches = cache && period.from <= unionsTo;
-  // The late days (between the cached union and the last day) have their sketches cached apart, per channel, with the
-  // newest `day_gen` over them: a rollup of today leaves them, and the next read reads the last day's sketches only.
-  const splitLate = splitSketches && LATE_DAYS > 0;
   // The matured part (to `maturedTo`, a week before today) is the older days' matured figures, cached, and those of the
   // days after them up to `maturedTo`, read; unless it ends before the older days do (a period long past).
   const maturedSplit = splitSums && maturedTo >= olderTo;
-  // The stamps, and the settled periods within this one (clipped to it), read at once. The sketches depend on the
-  // stamps only: their reading, the longest part of a read, starts before the settled periods are in.
-  const stampRead = splitSketches
-    ? db
-        .execute(sql`select coalesce(max(gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
-            coalesce(max(day_gen) filter (where day <= ${unionsTo}::date), 0)::text as day_gen,
-            coalesce(max(day_gen) filter (where day > ${unionsTo}::date), 0)::text as late_gen
-          from stat_rolled_days where tenant = ${tenant} and day between ${period.from}::date and ${lateTo}::date`)
-        .then((r) => rowsOf<{ gen: string; day_gen: string; late_gen: string }>(r)[0])
-    : Promise.resolve(undefined);
+  // The split (`splitPeriod`, its last day as today: the late days, between the cached union and the last day, have
+  // their sketches cached apart), its stamps, and the settled periods within this one (clipped to it), read at once.
+  // The sketches depend on the stamps only: their reading, the longest part of a read, starts before the settled
+  // periods are in.
+  const splitRead = cache
+    ? splitPeriod(db, { tenant, period, today: period.to, sumsTo: olderTo })
+    : Promise.resolve(null);
   const settlementsRead = db
     .execute(sql`select a.channel, greatest(s.from_day, ${period.from}::date)::text as "from",
         least(s.to_day, ${period.to}::date)::text as "to"
@@ -172,24 +163,17 @@ export async function periodFigures(
       order by a.channel, s.from_day`)
     .then((r) => rowsOf<{ channel: string; from: string; to: string }>(r));
   settlementsRead.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
-  const stamp = await stampRead;
-  let unionsKey = '';
-  let cachedUnions: CachedUnions | undefined;
-  let lateKey = '';
-  let cachedLate: CachedUnions | undefined;
-  if (splitSketches) {
-    unionsKey = `u|${tenant}|${period.from}|${unionsTo}|${stamp?.day_gen ?? 0}`;
-    cachedUnions = partCache.get(db, unionsKey) as CachedUnions | undefined;
-    if (splitLate) {
-      lateKey = `y|${tenant}|${addDays(unionsTo, 1)}|${lateTo}|${stamp?.late_gen ?? 0}`;
-      cachedLate = partCache.get(db, lateKey) as CachedUnions | undefined;
-    }
-  }
+  const split = await splitRead;
+  const splitSketches = !!split;
+  const splitLate = !!split?.late;
+  const unions = ['u', tenant];
+  let cachedUnions = split ? parts.get<CachedUnions>(db, unions, split, 'older') : undefined;
+  let cachedLate = split?.late ? parts.get<CachedUnions>(db, unions, split, 'late') : undefined;
   const sketchParts = [
     // Split, the cached union ends at the late days (or just before the last day, without any): the last day is read.
     ...sketchesSql(tenant, cover(splitSketches ? period.to : period.from, period.to), 'n'),
-    ...(splitLate && !cachedLate ? sketchesSql(tenant, cover(addDays(unionsTo, 1), lateTo), 'y') : []),
-    ...(splitSketches && !cachedUnions ? sketchesSql(tenant, cover(period.from, unionsTo), 'o') : []),
+    ...(split?.late && !cachedLate ? sketchesSql(tenant, cover(split.late.from, split.late.to), 'y') : []),
+    ...(split && !cachedUnions ? sketchesSql(tenant, cover(period.from, split.older.to), 'o') : []),
   ];
   const v = new Union();
   const a = new Union();
@@ -219,13 +203,16 @@ export async function periodFigures(
         .filter((x) => x.to >= recentFrom)
         .map((x) => ({ ...x, from: x.from > recentFrom ? x.from : recentFrom }))
     : settlements;
-  let sumsKey = '';
-  let sumCache: CachedSums | undefined;
-  if (splitSums) {
-    const settled = settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(',');
-    sumsKey = `s|${tenant}|${period.from}|${olderTo}|${stamp?.gen ?? 0}|${settled}`;
-    sumCache = partCache.get(db, sumsKey) as CachedSums | undefined;
-  }
+  // The older days' sums, under the newest `gen` over them (`sumsGen`); a rollup that moves the older sketches' stamp
+  // moves it too (it rewrites the sums of the days before the day it rolls).
+  const sumsScope = split && [
+    's',
+    tenant,
+    olderTo,
+    settledOlder.map((x) => `${x.channel}:${x.from}:${x.to}`).join(','),
+    split.sumsGen,
+  ];
+  let sumCache = splitSums && sumsScope ? parts.get<CachedSums>(db, sumsScope, split, 'older') : undefined;
   // The days whose sums are read ('n'). The matured part is those of them up to `maturedTo` when it starts with them:
   // they less the days after `maturedTo` ('x'; sums subtract), fewer pieces than covering it apart ('m'), which is
   // left for a matured part that starts before them (a long period, split, ending before the older days do).
@@ -261,8 +248,8 @@ export async function periodFigures(
     else merged.set(at, { ...x });
   }
   const read = [...merged.values()];
-  // Each part a boolean per piece (`k_n`…), computed once per piece in `p` and `l` and carried by each row read: a
-  // test of the kind's text in every one of some thirty filtered sums of every row was half the statement's time.
+  // Each part a boolean per piece (`k_n`…), computed once per piece in `p` and `l` and carried by each row read,
+  // rather than a test of the kind's text in every one of some thirty filtered sums of every row.
   const sumOf = (c: string, kind: string) => `sum(${c}) filter (where k_${kind})`;
   const flags = sql.raw(PARTS.map((k) => `k_${k}`).join(', '));
   const flagsOf = (test: (k: string) => string) =>
@@ -313,19 +300,19 @@ export async function periodFigures(
         matured: sumsOf(r, KEYS.om, -1),
         settled: sumsOf(r, KEYS.lo, 3),
       });
-    partCache.set(db, sumsKey, sumCache);
+    parts.set(db, sumsScope!, split!, 'older', sumCache);
   }
-  const partOf = (part: Part, key: string) => {
+  const partOf = (part: Part, of: 'older' | 'late') => {
     const cached: CachedUnions = { unions: new Map() };
     for (const [channel, list] of byChannel(sketchRows, part)) {
       for (const i of list) addRow(sketchRows[i]);
       cached.unions.set(channel, { v: v.merged(), a: a.merged() });
     }
-    partCache.set(db, key, cached);
+    parts.set(db, unions, split!, of, cached);
     return cached;
   };
-  if (splitSketches && !cachedUnions) cachedUnions = partOf('o', unionsKey);
-  if (splitLate && !cachedLate) cachedLate = partOf('y', lateKey);
+  if (splitSketches && !cachedUnions) cachedUnions = partOf('o', 'older');
+  if (splitLate && !cachedLate) cachedLate = partOf('y', 'late');
 
   const out = new Map<string, ChannelFigures>();
   const rowOf = new Map(sumRows.map((r) => [String(r.channel), r]));

@@ -41,7 +41,7 @@ import { P, periodFigures } from './period-figures';
 import { agentSettledDays, agentSettlements, agents } from './schema';
 
 /** The figures of the agents' stat, sortable. */
-export const AGENT_FIGURES = [
+const AGENT_FIGURES = [
   'visitors',
   'addresses',
   'pageViews',
@@ -55,7 +55,6 @@ export const AGENT_FIGURES = [
   'settled',
   'unsettled',
 ] as const;
-export type AgentFigure = (typeof AGENT_FIGURES)[number];
 
 interface Conv {
   signups: number;
@@ -78,7 +77,7 @@ const sub = (a: Conv, b: Conv): Conv => ({
 });
 
 /** One row of the stat: an agent over the period, or one day of an agent. */
-export interface StatRow extends Conv {
+interface StatRow extends Conv {
   visitors: number;
   addresses: number;
   pageViews: number;
@@ -333,7 +332,7 @@ function totalsOf(list: StatRow[]): StatRow {
 }
 
 /** One agent day by day over a period (every day, zeros included), with its settlement per day. */
-export async function oneAgentStat(
+async function oneAgentStat(
   db: Executor,
   at: { tenant: number; period: Period; agent: typeof agents.$inferSelect },
 ) {

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Period } from '../../../common/period';
+import { addDays, type Period } from '../../../common/period';
 import { entry } from '../../core/maps';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
@@ -24,7 +24,7 @@ interface CachedAnswer {
 }
 
 /** What a cached answer depends on: the rollups of the tenant's days in `span`, and `also` (a scalar query) if given. */
-export interface AnswerScope {
+interface AnswerScope {
   tenant: number;
   span: Period;
   /** A scalar query whose value changes whenever something else the answer reads changes (e.g. the ads' versions). */
@@ -122,11 +122,113 @@ export async function cachedAnswer<T>(
 }
 
 /**
- * Days before today whose late events are common (a site's retried batches after midnight): the cached parts of
- * reports over a period's older days (agents/period-figures.ts, ad/reports.ts) end this many days earlier than the
- * rollups of today alone would allow, so a rollup of yesterday does not make the next read start over.
+ * Days before today whose late events are common (a site's retried batches after midnight): a period's older days end
+ * this many days before today (`splitPeriod`), so a rollup of yesterday does not make the next read start over.
  */
 export const LATE_DAYS = 1;
+
+/**
+ * A period cut where the rollup's rewrites begin. The older days' rows change only when the rollup recomputes one of
+ * them (`stat_rolled_days.day_gen`), so what a report reads of them is read once and cached under their stamp; the late
+ * days (`LATE_DAYS`, yesterday) are cached under theirs, so a rollup of today leaves them; the recent days (today,
+ * rolled up every minute) under theirs. `also` is the value of the caller's extra stamp; `sumsGen` the newest `gen`
+ * (sums only) over the days to `sumsTo`.
+ */
+export interface Split {
+  older: Period;
+  late: Period | null;
+  recent: Period | null;
+  gen: Record<'older' | 'late' | 'recent', string>;
+  also: string;
+  sumsGen: string;
+}
+
+const minDay = (a: string, b: string) => (a < b ? a : b);
+
+/**
+ * The split of `period` for a read on `today` (the rollup's current day), and every part's stamp in one read; null when
+ * the period has no older day.
+ */
+export async function splitPeriod(
+  db: Executor,
+  at: { tenant: number; period: Period; today: string; also?: SQL; sumsTo?: string },
+): Promise<Split | null> {
+  const { period, today } = at;
+  const olderTo = addDays(today, -1 - LATE_DAYS);
+  if (olderTo < period.from) return null;
+  const lateTo = addDays(today, -1);
+  const late = period.to > olderTo ? { from: addDays(olderTo, 1), to: minDay(period.to, lateTo) } : null;
+  const [row] = rowsOf<{ gen: string; late_gen: string; recent_gen: string; sums_gen: string; also: string }>(
+    await db.execute(sql`select coalesce(max(day_gen) filter (where day <= ${olderTo}::date), 0)::text as gen,
+        coalesce(max(day_gen) filter (where day > ${olderTo}::date and day <= ${lateTo}::date), 0)::text as late_gen,
+        coalesce(max(day_gen) filter (where day > ${lateTo}::date), 0)::text as recent_gen,
+        coalesce(max(gen) filter (where day <= ${at.sumsTo ?? olderTo}::date), 0)::text as sums_gen,
+        coalesce((${at.also ?? sql`null`})::text, '') as also
+      from stat_rolled_days where tenant = ${at.tenant} and day between ${period.from}::date and ${period.to}::date`),
+  );
+  return {
+    older: { from: period.from, to: minDay(period.to, olderTo) },
+    late,
+    recent: period.to > lateTo ? { from: today, to: period.to } : null,
+    gen: { older: row?.gen ?? '0', late: row?.late_gen ?? '0', recent: row?.recent_gen ?? '0' },
+    also: String(row?.also ?? ''),
+    sumsGen: row?.sums_gen ?? '0',
+  };
+}
+
+/** The split of a period over older days only (a compared period): one part, cached under its stamp. */
+export const wholeSplit = (db: Executor, tenant: number, period: Period, also?: SQL) =>
+  splitPeriod(db, { tenant, period, today: addDays(period.to, 1 + LATE_DAYS), also }) as Promise<Split>;
+
+/** Which days of a split a part covers: `upToLate`, the older and late days together. */
+type PartOf = 'older' | 'late' | 'recent' | 'upToLate' | 'all';
+
+/**
+ * Parts of reads over a split's days, at most `max` per database handle: each cached under what it reads (`scope`,
+ * any JSON), its days and their stamps, so a part read under an older stamp is never served.
+ */
+export function periodParts<T>(max: number) {
+  const store = cachePerDb<T>(max);
+  const keyOf = (scope: unknown, s: Split, part: PartOf) => {
+    const older = [s.older, s.gen.older];
+    const late = [s.late, s.gen.late];
+    const recent = [s.recent, s.gen.recent];
+    const days = { older, late, recent, upToLate: [...older, ...late], all: [...older, ...late, ...recent] }[
+      part
+    ];
+    return JSON.stringify([scope, part, ...days]);
+  };
+  const parts = {
+    get: <V extends T>(db: object, scope: unknown, s: Split, part: PartOf) =>
+      store.get(db, keyOf(scope, s, part)) as V | undefined,
+    set: (db: object, scope: unknown, s: Split, part: PartOf, value: T) =>
+      store.set(db, keyOf(scope, s, part), value),
+    /** The part cached, or `read()`'s, then cached. */
+    orRead: <V extends T>(db: object, scope: unknown, s: Split, part: PartOf, read: () => Promise<V>) =>
+      store.orRead(db, keyOf(scope, s, part), read) as Promise<V>,
+    /**
+     * The older days' part (`readOlder`) with the late days' read (`readLate`) folded in (`fold`, which must leave the
+     * older part as it is), cached under both stamps: a rollup of yesterday then reads yesterday's rows only.
+     */
+    async upToLate<V extends T, L>(
+      db: object,
+      scope: unknown,
+      s: Split,
+      readOlder: () => Promise<V>,
+      readLate: (late: Period) => Promise<L>,
+      fold: (older: V, late: L) => V,
+    ): Promise<V> {
+      const older = () => parts.orRead(db, scope, s, 'older', readOlder);
+      const late = s.late;
+      if (!late) return older();
+      return parts.orRead(db, scope, s, 'upToLate', async () => {
+        const [o, l] = await Promise.all([older(), readLate(late)]);
+        return fold(o, l);
+      });
+    },
+  };
+  return parts;
+}
 
 /**
  * Records that the rollup recomputed a tenant's day, in the recomputing transaction; `sums` only: its sums changed

@@ -7,7 +7,7 @@ export { ATTRIBUTED_SUMS } from './attributed-blocks';
 export { RETURN_DAYS } from './attribution';
 export { blockPairs, cover } from './blocks';
 export { ingest, timeZoneOf } from './ingest';
-export { cachedAnswer, cachePerDb, LATE_DAYS, sqlKey } from './report-cache';
+export { cachedAnswer, cachePerDb, LATE_DAYS, periodParts, splitPeriod, sqlKey } from './report-cache';
 export { MARKED_DAYS, runRollup } from './rollup';
 export { dayParam, periodOf } from './routes';
 export { estimateStored, type MergedSketch, SketchArena, storedSketch, Union } from './sketch';

@@ -4,7 +4,7 @@ import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
-import { cachedAnswer, cachePerDb, LATE_DAYS, sqlKey } from './report-cache';
+import { cachedAnswer, periodParts, type Split, splitPeriod, sqlKey, wholeSplit } from './report-cache';
 import { estimateFramed, type MergedSketch, Union } from './sketch';
 
 type Figures = Record<string, number>;
@@ -112,7 +112,7 @@ const storedSketchSql = (def: ReportDef) =>
 /**
  * A period's days as a condition: a range, unless rows are looked up by key (a page's keys, the total row). Then each
  * day is listed, so that the index (the scope's columns, the day, the key) is searched for each day's keys: after a
- * range of days, PostgreSQL 15 reads every key of every day in it, several times slower than the days listed.
+ * range of days, PostgreSQL 15 reads every key of every day in it.
  * A table with an index led by the key (`keyDays`) reads a page's keys over a range.
  */
 function daysOf(period: Period, byKey: boolean): SQL {
@@ -159,8 +159,8 @@ async function blockSketches(
         sql`, `,
       )})`
     : sql``;
-  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here.
-  // Grouped, string_agg copied each full sketch twice on the server (a page of domains over a late day: 40 of 16 KB).
+  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here
+  // (grouped, string_agg would copy each full sketch twice on the server).
   if (def.rowPerKeyAndDay && days.length === 1 && !blocks.length && (opts.byKey || opts.totalRow)) {
     return framedSketches(
       def,
@@ -242,60 +242,13 @@ async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Pe
 }
 
 /**
- * A report's period in parts (`splitOf`): the older days, whose parts are cached under their stamp; the late days
- * (yesterday), whose rows are folded into the older days' parts and cached under both stamps; and the recent days
- * (today), read each time but for every key's sums, cached under today's stamp (the next page, or another sort, read
- * before the next rollup finds them).
+ * Where a report with no filter splits its period (`splitPeriod`, with `q.today`); null: nothing is cached (a filter
+ * that reads other tables than the rollups, or the days of the matching rows only).
  */
-interface Split {
-  older: Period;
-  gen: string;
-  late: Period | null;
-  lateGen: string;
-  recent: Period | null;
-  recentGen: string;
-}
-
-/**
- * Where a report with no filter splits its period (with `q.today`): the days before yesterday, whose rows change only
- * when the rollup recomputes one of them (`stat_rolled_days.day_gen`), and the days after them, which the rollup that
- * runs every minute recomputes (today, and late events yesterday, `LATE_DAYS`). Null: nothing is cached.
- */
-async function splitOf(db: Executor, q: ReportQuery): Promise<Split | null> {
-  if (!q.today || q.cache === false || q.filter || q.having) return null;
-  const cachedTo = addDays(q.today, -1 - LATE_DAYS);
-  if (cachedTo < q.period.from) return null;
-  const lateTo = addDays(q.today, -1);
-  const older = { from: q.period.from, to: q.period.to < cachedTo ? q.period.to : cachedTo };
-  const late =
-    q.period.to > cachedTo
-      ? { from: addDays(cachedTo, 1), to: q.period.to < lateTo ? q.period.to : lateTo }
-      : null;
-  const recent = q.period.to > lateTo ? { from: q.today, to: q.period.to } : null;
-  const [row] = rowsOf<{ gen: string; late_gen: string; recent_gen: string }>(
-    await db.execute(sql`select coalesce(max(day_gen) filter (where day <= ${cachedTo}::date), 0)::text as gen,
-        coalesce(max(day_gen) filter (where day > ${cachedTo}::date and day <= ${lateTo}::date), 0)::text as late_gen,
-        coalesce(max(day_gen) filter (where day > ${lateTo}::date), 0)::text as recent_gen
-      from stat_rolled_days where tenant = ${q.tenant} and day between ${older.from}::date and ${q.period.to}::date`),
-  );
-  return {
-    older,
-    gen: row?.gen ?? '0',
-    late,
-    lateGen: row?.late_gen ?? '0',
-    recent,
-    recentGen: row?.recent_gen ?? '0',
-  };
-}
-
-/** The newest `day_gen` over a period's days: its rows are as they were while it holds. */
-async function genOver(db: Executor, tenant: number, period: Period): Promise<string> {
-  const [row] = rowsOf<{ gen: string }>(
-    await db.execute(sql`select coalesce(max(day_gen), 0)::text as gen from stat_rolled_days
-      where tenant = ${tenant} and day between ${period.from}::date and ${period.to}::date`),
-  );
-  return row?.gen ?? '0';
-}
+const splitOf = (db: Executor, q: ReportQuery) =>
+  !q.today || q.cache === false || q.filter || q.having
+    ? Promise.resolve(null)
+    : splitPeriod(db, { tenant: q.tenant, period: q.period, today: q.today });
 
 /** What is cached of a total or a key over older days: its sums, and the union of its sketches per column. */
 interface CachedPart {
@@ -329,50 +282,17 @@ function withRecent(def: ReportDef, cached: CachedPart, row: Raw = {}, sketches:
 }
 
 /**
- * A split's cached part: the older days' as cached under `key` (read with `readOlder` and cached when missing), with the
- * late days' read (`readLate`) folded in (`fold`, which must leave the older part as it is) and cached under both
- * stamps; so a rollup of today leaves it, and one of yesterday reads yesterday's rows only.
+ * Cached parts of reports over a split's days (`splitPeriod`): totals, daily series and a page's keys, each over the
+ * older days, those with the late days folded in and the recent days: room for about ten reports.
  */
-async function cachedPart<T, L>(
-  store: ReturnType<typeof cachePerDb<T>>,
-  db: Executor,
-  key: string,
-  split: Split,
-  readOlder: () => Promise<T>,
-  readLate: (late: Period) => Promise<L>,
-  fold: (older: T, late: L) => T,
-): Promise<T> {
-  const older = () => store.orRead(db, key, readOlder);
-  const late = split.late;
-  if (!late) return older();
-  return store.orRead(db, JSON.stringify([key, late, split.lateGen]), async () => {
-    const [o, l] = await Promise.all([older(), readLate(late)]);
-    return fold(o, l);
-  });
-}
-
-/** A split's cached part (`cachedPart`) and its recent part, read beside it. */
-async function cachedAndRecent<T, L, R>(
-  store: ReturnType<typeof cachePerDb<T>>,
-  db: Executor,
-  key: string,
-  split: Split,
-  read: (period: Period) => Promise<L>,
-  asCached: (older: L) => T,
-  fold: (older: T, late: L) => T,
-  readRecent: () => Promise<R>,
-): Promise<[T, R]> {
-  return Promise.all([
-    cachedPart(store, db, key, split, async () => asCached(await read(split.older)), read, fold),
-    readRecent(),
-  ]);
-}
-
-/**
- * Cached parts of keys over reports' older days, per database handle (`keyFigures`). A report with a split caches two
- * (the older days', and with yesterday folded in) and one for a compared period: room for about ten reports.
- */
-const keyPartCache = cachePerDb<Map<string, CachedPart>>(32);
+const parts = periodParts<unknown>(120);
+/** What a cached part of `def` reads, but for its days: the part (`t`otals, `s`eries, `r`ows of keys, `k`ey sums). */
+const scopeOf = (part: string, def: ReportDef, q: ReportQuery) => [
+  part,
+  def.table,
+  q.tenant,
+  q.scope.map(sqlKey),
+];
 
 /**
  * The figures of the keys given (a page's) over a period. With a split, each key's sums and sketch unions over the
@@ -392,23 +312,19 @@ async function keyFigures(
   }
   // Per key: the older days' part, and (with late days) that part with the late days' rows folded in; and its
   // recent days' rows (today's), cached under today's stamp ({} for none), so that a rollup of yesterday reads only
-  // yesterday's rows (a busy domain's are full sketches: 40 on a page of domains, 1.3 MB as PostgreSQL sends them).
-  const cached = <T>(store: ReturnType<typeof cachePerDb<Map<string, T>>>, key: string) => {
-    let part = store.get(db, key);
-    if (!part) {
-      part = new Map();
-      store.set(db, key, part);
+  // yesterday's rows (a busy domain's are full sketches).
+  const scope = scopeOf('r', def, q);
+  const cached = <T>(part: 'older' | 'upToLate' | 'recent') => {
+    let found = parts.get<Map<string, T>>(db, scope, split, part);
+    if (!found) {
+      found = new Map();
+      parts.set(db, scope, split, part, found);
     }
-    return part;
+    return found;
   };
-  const olderKey = partKey('r', def, q, split);
-  const older = cached(keyPartCache, olderKey);
-  const withLate = split.late
-    ? cached(keyPartCache, JSON.stringify([olderKey, split.late, split.lateGen]))
-    : older;
-  const recent = split.recent
-    ? cached(recentRowCache, recentKey('r', def, q, split))
-    : new Map<string, Raw>();
+  const older = cached<CachedPart>('older');
+  const withLate = split.late ? cached<CachedPart>('upToLate') : older;
+  const recent = split.recent ? cached<Raw>('recent') : new Map<string, Raw>();
   const missing = keys.filter((k) => !withLate.has(String(k)));
   const unread = missing.filter((k) => !older.has(String(k)));
   const fresh = split.recent ? keys.filter((k) => !recent.has(String(k))) : [];
@@ -428,68 +344,51 @@ async function keyFigures(
   );
 }
 
-/** Cached rows of reports' keys over their recent days (today), under today's stamp (`keyFigures`): a few reports'. */
-const recentRowCache = cachePerDb<Map<string, Raw>>(8);
-
-/** The key a cached part of `def` over a split's older days is cached under. */
-const partKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
-  JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.older, split.gen]);
-/** The key a cached part of `def` over a split's recent days (today) is cached under: their stamp, not the older days'. */
-const recentKey = (part: string, def: ReportDef, q: ReportQuery, split: Split) =>
-  JSON.stringify([part, def.table, q.tenant, q.scope.map(sqlKey), split.recent, split.recentGen]);
-
-/** Cached totals of reports' older days (two a report, as `keyPartCache`), per database handle. */
-const totalPartCache = cachePerDb<CachedPart>(32);
-/** Cached daily series of reports' older days (two a report), per database handle. */
-const seriesPartCache = cachePerDb<Map<string, Figures>>(32);
 /**
- * Cached totals and daily series of reports' recent days (today), under today's stamp (`recentKey`), as the keys' rows
- * (`recentRowCache`): a rollup of yesterday alone (late events) then reads yesterday's rows, not today's again (the
- * total row's full sketches among them).
+ * A part of a split read with `read`: over the older days (as `asPart` makes it) with the late days' folded in
+ * (`periodParts.upToLate`), and over the recent days as read; each cached under its days' stamps, both read at once.
  */
-const recentTotalCache = cachePerDb<Awaited<ReturnType<typeof totalRows>>>(8);
-const recentSeriesCache = cachePerDb<Map<string, Figures>>(8);
+function splitPart<P, R>(
+  db: Executor,
+  scope: unknown[],
+  split: Split,
+  read: (period: Period) => Promise<R>,
+  asPart: (older: R) => P,
+  fold: (older: P, late: R) => P,
+): Promise<[P, R | null]> {
+  const recent = split.recent;
+  return Promise.all([
+    parts.upToLate(db, scope, split, async () => asPart(await read(split.older)), read, fold),
+    recent ? parts.orRead(db, scope, split, 'recent', () => read(recent)) : null,
+  ]);
+}
 
 /** Totals over the period, the older days' sums and sketch unions cached (`splitOf`), the recent days' read. */
 async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: Split): Promise<Figures> {
-  const [cached, recent] = await cachedAndRecent(
-    totalPartCache,
+  const [cached, recent] = await splitPart(
     db,
-    partKey('t', def, q, split),
+    scopeOf('t', def, q),
     split,
     (period) => totalRows(db, def, q, period),
     ({ row, sketches }) => partOf(def, row, sketches),
     (older, { row, sketches }) => partOf(def, row, sketches, older),
-    async () => {
-      const recent = split.recent;
-      if (!recent) return null;
-      return recentTotalCache.orRead(db, recentKey('t', def, q, split), () => totalRows(db, def, q, recent));
-    },
   );
   return withRecent(def, cached, recent?.row, recent?.sketches);
 }
 
 /** The daily series, the older days' figures cached (`splitOf`): a day's figures change only when it is rolled up. */
 async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: Split) {
-  const [cached, recent] = await cachedAndRecent(
-    seriesPartCache,
+  const [cached, recentDays] = await splitPart(
     db,
-    partKey('s', def, q, split),
+    scopeOf('s', def, q),
     split,
     (period) => seriesDays(db, def, q, period),
     (older) => older,
     (older, late) => new Map([...older, ...late]),
-    async () => {
-      const recent = split.recent;
-      if (!recent) return new Map<string, Figures>();
-      return recentSeriesCache.orRead(db, recentKey('s', def, q, split), () =>
-        seriesDays(db, def, q, recent),
-      );
-    },
   );
   return eachDay(q.period.from, q.period.to).map((date) => ({
     date,
-    ...(cached.get(date) ?? recent.get(date) ?? figuresOf(def, {})),
+    ...(cached.get(date) ?? recentDays?.get(date) ?? figuresOf(def, {})),
   }));
 }
 
@@ -600,17 +499,13 @@ export class KeySums {
   }
 }
 
-/** Cached sums per key of reports' older days, per database handle (`keySums`). */
-export const MAX_CACHED_KEY_SUMS = 8;
-const keySumCache = cachePerDb<KeySums>(MAX_CACHED_KEY_SUMS);
-/** Cached sums per key of reports' late days (yesterday), apart (`keySums`); and of their recent days (today). */
-const lateKeySumCache = cachePerDb<KeySums>(MAX_CACHED_KEY_SUMS);
-const recentKeySumCache = cachePerDb<KeySums>(MAX_CACHED_KEY_SUMS);
+/** Cached sums per key of reports' older, late and recent days (`keySums`): each part of eight reports. */
+const keySumParts = periodParts<KeySums>(3 * 8);
 
 /**
  * Every key's sums over a period. One day's rows of a report whose keys have one row a day are its keys' sums, read
- * without grouping. They come as one row of JSON arrays, one a column: a row a key would cost this thread about a
- * microsecond each to take in (thousands of keywords a day), the arrays a fifth of that.
+ * without grouping. They come as one row of JSON arrays, one a column: taking in a row a key (thousands of keywords a
+ * day) costs this thread several times more.
  */
 async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: Period): Promise<KeySums> {
   const key = sql.raw(def.key);
@@ -648,19 +543,12 @@ async function keySums(
   // yesterday or today would copy every key of the period (a long tail of keywords over 90 days). The page adds the
   // three.
   const none = new KeySums([], []);
-  const key = partKey('k', def, q, split);
+  const scope = scopeOf('k', def, q);
   const { late, recent } = split;
-  return Promise.all([
-    keySumCache.orRead(db, key, () => sumsByKey(db, def, q, split.older)),
-    late
-      ? lateKeySumCache.orRead(db, JSON.stringify([key, late, split.lateGen]), () =>
-          sumsByKey(db, def, q, late),
-        )
-      : none,
-    recent
-      ? recentKeySumCache.orRead(db, recentKey('k', def, q, split), () => sumsByKey(db, def, q, recent))
-      : none,
-  ]);
+  const read = (part: 'older' | 'upToLate' | 'recent', period: Period | null) =>
+    period ? keySumParts.orRead(db, scope, split, part, () => sumsByKey(db, def, q, period)) : none;
+  // The late days' sums are kept under the older days' stamp too, as the late part of the totals and keys' rows.
+  return Promise.all([read('older', split.older), read('upToLate', late), read('recent', recent)]);
 }
 
 /**
@@ -791,10 +679,10 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
       ? [splitTotals(db, def, q, split), splitSeries(db, def, q, split)]
       : [totalsOf(db, def, q, q.period), seriesOf(db, def, q)],
   );
-  const prevGen = split && q.compare ? genOver(db, q.tenant, previousPeriod(q.period)) : null;
+  const prevSplit = split && q.compare ? wholeSplit(db, q.tenant, previousPeriod(q.period)) : null;
   // Awaited below; not an unhandled rejection if the page's reads fail first.
   totalsAndSeries.catch(() => {});
-  prevGen?.catch(() => {});
+  prevSplit?.catch(() => {});
   const key = sql.raw(def.key);
   const where = whereOf(def, q, q.period, false);
   const having = q.having ? sql` having ${q.having}` : sql``;
@@ -863,10 +751,7 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   if (q.compare) {
     const prev = previousPeriod(q.period);
     // With a split, the previous period is all older days: cached whole under its own stamp.
-    const prevSplit =
-      split && prevGen
-        ? { older: prev, gen: await prevGen, late: null, lateGen: '0', recent: null, recentGen: '0' }
-        : null;
+    const prevParts = await prevSplit;
     const [before, prevTotals] = await Promise.all([
       keyFigures(
         db,
@@ -874,9 +759,9 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
         q,
         prev,
         list.map((r) => (def.totalKey === '0' ? Number(r.key) : r.key)),
-        prevSplit,
+        prevParts ?? null,
       ),
-      prevSplit ? splitTotals(db, def, q, prevSplit) : totalsOf(db, def, q, prev),
+      prevParts ? splitTotals(db, def, q, prevParts) : totalsOf(db, def, q, prev),
     ]);
     out.list = list.map((r) => ({ ...r, previous: before.get(r.key) ?? figuresOf(def, {}) }));
     out.previousTotals = prevTotals;

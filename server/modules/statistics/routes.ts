@@ -102,52 +102,22 @@ const ReportAnswer = z
   })
   .openapi('StatReport');
 
-const reportQueries = {
-  keywords: z.object({
-    ...baseQuery(REPORTS.keywords.figures),
-    zeroOnly: z.enum(['true', 'false']).optional(),
-  }),
-  movies: z.object(baseQuery(REPORTS.objects.figures)),
-  tags: z.object(baseQuery(REPORTS.objects.figures)),
-  unseen: z.object({
-    ...baseQuery([]),
-    type: z.enum(['movie', 'tag']),
-  }),
-  domains: z.object(baseQuery(REPORTS.domains.figures)),
-  'domain-hours': z.object({ ...baseQuery(REPORTS.domains.figures), domain: domainParam }),
-  visits: z.object({
-    ...baseQuery(REPORTS.visits.figures),
-    domain: domainParam,
-    dimension: z.enum(VISIT_DIMENSIONS),
-  }),
-};
-type ReportName = keyof typeof reportQueries;
-
-const summaries: Record<ReportName, string> = {
-  keywords:
-    'Hot keywords: searches, unique searchers, average results, zero-result searches (zeroOnly: demand gap)',
-  movies:
-    'Movies: views, plays, viewers (distinct visitors who played), play rate (key = movie id, label = title)',
-  tags: "Tags: views and plays of the tag's movies and pages, viewers (distinct visitors who played), play rate",
-  unseen: 'Online movies, or tags, with no view in the period',
-  domains: 'Domains: page views, unique visitors, addresses, new visitors, bounce rate',
-  'domain-hours': "One domain's figures hour by hour (at most 31 days)",
-  visits: "One domain's page views by path, referrer, device, region or channel, with each one's share",
-};
-
-const reportRoute = <N extends ReportName>(name: N) =>
+const reportRoute = <Q extends z.ZodObject>(name: string, summary: string, query: Q) =>
   createRoute({
     method: 'get',
     path: `/reports/${name}`,
     tags: [TAG],
     security,
-    summary: summaries[name],
+    summary,
     description:
       'Reads only the rollups. Days are YYYY-MM-DD in the tenant time zone (from/to default to today); compare=true adds the previous period of the same length.',
     middleware: can('statistics.read'),
-    request: { query: reportQueries[name] as (typeof reportQueries)[N] },
+    request: { query },
     responses: jsonResponse(ReportAnswer),
   });
+
+const unseenQuery = z.object({ ...baseQuery([]), type: z.enum(['movie', 'tag']) });
+const unseenRoute = reportRoute('unseen', 'Online movies, or tags, with no view in the period', unseenQuery);
 
 const metaRoute = createRoute({
   method: 'get',
@@ -346,23 +316,14 @@ export function ingestRoutes() {
   return app;
 }
 
-/** The reports over rollups served by `reportAnswers` (all but `unseen`, which lists movies and tags). */
-const PERIOD_REPORTS = ['keywords', 'movies', 'tags', 'domains', 'domain-hours', 'visits'] as const;
-type PeriodReport = (typeof PERIOD_REPORTS)[number];
-/**
- * Whether a read caches its answer, so that reading it again after a rollup is worth it (`warmReads`): one domain's
- * hours (at most 31 days of one domain's hourly rows) and a title search are read afresh each time.
- */
-const cachesAnswer = (name: PeriodReport, q: PeriodQuery) =>
-  name !== 'domain-hours' && !((name === 'movies' || name === 'tags') && q.q);
 type ReportAnswer = Awaited<ReturnType<typeof runReport>>;
-/** Any of those reports' validated query, its period resolved. */
-type PeriodQuery = Partial<
-  z.infer<typeof reportQueries.keywords> &
-    z.infer<typeof reportQueries.visits> &
-    z.infer<(typeof reportQueries)['domain-hours']>
-> &
-  Period;
+/** Any period report's validated query, its period resolved. */
+type PeriodQuery = Period &
+  Partial<z.infer<z.ZodObject<ReturnType<typeof baseQuery>>>> & {
+    zeroOnly?: 'true' | 'false';
+    domain?: string;
+    dimension?: (typeof VISIT_DIMENSIONS)[number];
+  };
 
 const baseOf = (tenant: number, q: PeriodQuery, today: string, def: ReportDef) => ({
   tenant,
@@ -372,69 +333,114 @@ const baseOf = (tenant: number, q: PeriodQuery, today: string, def: ReportDef) =
   ...pageOf(q, def.figures),
 });
 
+/** A report over the rollups as its route serves it. */
+interface PeriodReport {
+  summary: string;
+  query: z.ZodObject;
+  /** The longest period it reads (default `MAX_DAYS`). */
+  maxDays?: number;
+  /**
+   * Whether a read caches its answer (default: yes), so that reading it again after a rollup is worth it (`warmReads`).
+   */
+  caches?: (q: PeriodQuery) => boolean;
+  answer: (db: Executor, tenant: number, q: PeriodQuery, today: string) => Promise<ReportAnswer>;
+}
+
 /**
- * Each report over a period as its route serves it: cached between reads (report-cache.ts; but `cachesAnswer`), and read
- * again by the rollup timer after each run while operators read it (warm-reads.ts).
+ * Each report over a period: its route's query and summary, and the answer it serves, cached between reads
+ * (report-cache.ts; but `caches`) and read again by the rollup timer after each run while operators read it
+ * (warm-reads.ts).
  */
-const reportAnswers: Record<
-  PeriodReport,
-  (db: Executor, tenant: number, q: PeriodQuery, today: string) => Promise<ReportAnswer>
-> = {
-  keywords: (db, tenant, q, today) =>
-    runReport(db, REPORTS.keywords, {
-      ...baseOf(tenant, q, today, REPORTS.keywords),
-      scope: [],
-      filter: q.q ? sql`keyword like ${containsPattern(q.q.toLowerCase())}` : undefined,
-      having: q.zeroOnly === 'true' ? sql`sum(searches) = sum(zero_results)` : undefined,
+const PERIOD_REPORTS: Record<string, PeriodReport> = {
+  keywords: {
+    summary:
+      'Hot keywords: searches, unique searchers, average results, zero-result searches (zeroOnly: demand gap)',
+    query: z.object({
+      ...baseQuery(REPORTS.keywords.figures),
+      zeroOnly: z.enum(['true', 'false']).optional(),
     }),
-  movies: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, 'movies'),
-  tags: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, 'tags'),
-  domains: (db, tenant, q, today) =>
-    runReport(db, REPORTS.domains, {
-      ...baseOf(tenant, q, today, REPORTS.domains),
-      scope: [],
-      filter: q.q ? sql`domain like ${containsPattern(q.q.toLowerCase())}` : undefined,
+    answer: (db, tenant, q, today) =>
+      runReport(db, REPORTS.keywords, {
+        ...baseOf(tenant, q, today, REPORTS.keywords),
+        scope: [],
+        filter: q.q ? sql`keyword like ${containsPattern(q.q.toLowerCase())}` : undefined,
+        having: q.zeroOnly === 'true' ? sql`sum(searches) = sum(zero_results)` : undefined,
+      }),
+  },
+  movies: objectsReport(
+    'movies',
+    'Movies: views, plays, viewers (distinct visitors who played), play rate (key = movie id, label = title)',
+  ),
+  tags: objectsReport(
+    'tags',
+    "Tags: views and plays of the tag's movies and pages, viewers (distinct visitors who played), play rate",
+  ),
+  domains: {
+    summary: 'Domains: page views, unique visitors, addresses, new visitors, bounce rate',
+    query: z.object(baseQuery(REPORTS.domains.figures)),
+    answer: (db, tenant, q, today) =>
+      runReport(db, REPORTS.domains, {
+        ...baseOf(tenant, q, today, REPORTS.domains),
+        scope: [],
+        filter: q.q ? sql`domain like ${containsPattern(q.q.toLowerCase())}` : undefined,
+      }),
+  },
+  'domain-hours': {
+    summary: "One domain's figures hour by hour (at most 31 days)",
+    query: z.object({ ...baseQuery(REPORTS.domains.figures), domain: domainParam }),
+    maxDays: MAX_HOUR_DAYS,
+    // at most 31 days of one domain's hourly rows, read afresh each time
+    caches: () => false,
+    answer: (db, tenant, q) =>
+      domainHours(db, {
+        tenant,
+        period: { from: q.from, to: q.to },
+        domain: String(q.domain),
+        compare: q.compare === 'true',
+        sort: q.sort,
+        order: q.order,
+      }),
+  },
+  visits: {
+    summary: "One domain's page views by path, referrer, device, region or channel, with each one's share",
+    query: z.object({
+      ...baseQuery(REPORTS.visits.figures),
+      domain: domainParam,
+      dimension: z.enum(VISIT_DIMENSIONS),
     }),
-  'domain-hours': (db, tenant, q) =>
-    domainHours(db, {
-      tenant,
-      period: { from: q.from, to: q.to },
-      domain: String(q.domain),
-      compare: q.compare === 'true',
-      sort: q.sort,
-      order: q.order,
-    }),
-  visits: async (db, tenant, q, today) => {
-    const base = baseOf(tenant, q, today, REPORTS.visits);
-    const data = await runReport(db, REPORTS.visits, {
-      ...base,
-      sort: base.sort === 'share' ? 'pageViews' : base.sort,
-      scope: [sql`domain = ${q.domain}`, sql`dimension = ${q.dimension}`],
-      filter: q.q ? sql`key like ${containsPattern(q.q)}` : undefined,
-    });
-    const all = await domainPageViews(db, tenant, String(q.domain), base.period);
-    const withShare = (f: Record<string, unknown>, total: number) => ({
-      ...f,
-      share: total ? Math.round((Number(f.pageViews) / total) * 10_000) / 10_000 : 0,
-    });
-    data.list = data.list.map((r) => {
-      const row = withShare(r, all);
-      return r.previous ? { ...row, previous: r.previous } : row;
-    });
-    data.totals = withShare(data.totals, all) as any;
-    data.series = data.series.map((s) => ({ ...s, share: 1 }));
-    return data;
+    answer: async (db, tenant, q, today) => {
+      const base = baseOf(tenant, q, today, REPORTS.visits);
+      const data = await runReport(db, REPORTS.visits, {
+        ...base,
+        sort: base.sort === 'share' ? 'pageViews' : base.sort,
+        scope: [sql`domain = ${q.domain}`, sql`dimension = ${q.dimension}`],
+        filter: q.q ? sql`key like ${containsPattern(q.q)}` : undefined,
+      });
+      const all = await domainPageViews(db, tenant, String(q.domain), base.period);
+      const withShare = (f: Record<string, unknown>, total: number) => ({
+        ...f,
+        share: total ? Math.round((Number(f.pageViews) / total) * 10_000) / 10_000 : 0,
+      });
+      data.list = data.list.map((r) => {
+        const row = withShare(r, all);
+        return r.previous ? { ...row, previous: r.previous } : row;
+      });
+      data.totals = withShare(data.totals, all) as any;
+      data.series = data.series.map((s) => ({ ...s, share: 1 }));
+      return data;
+    },
   },
 };
+
 /** Each report as its route serves it, and the rollup timer's warm-up reads it again (warm-reads.ts). */
 const servedReports = Object.fromEntries(
-  PERIOD_REPORTS.map((name) => [
+  Object.entries(PERIOD_REPORTS).map(([name, report]) => [
     name,
     replayable(`stats.${name}`, (db, tenant, q: PeriodQuery, { today }) =>
-      reportAnswers[name](db, tenant, q, today),
+      report.answer(db, tenant, q, today),
     ),
   ]),
-) as Record<PeriodReport, ReturnType<typeof replayable<PeriodQuery, ReportAnswer>>>;
+);
 
 /**
  * The "not seen in this period" list as its route serves it; the rollup timer's warm-up reads an operator's recent
@@ -447,6 +453,16 @@ const servedUnseen = replayable(
 );
 
 /** The movies' or tags' report, each row labelled with its title or name. */
+function objectsReport(name: 'movies' | 'tags', summary: string): PeriodReport {
+  return {
+    summary,
+    query: z.object(baseQuery(REPORTS.objects.figures)),
+    // a title search reads the movies or tags, which change without a rollup
+    caches: (q) => !q.q,
+    answer: (db, tenant, q, today) => objectsAnswer(db, tenant, q, today, name),
+  };
+}
+
 async function objectsAnswer(
   db: Executor,
   tenant: number,
@@ -461,7 +477,6 @@ async function objectsAnswer(
     filter: q.q
       ? sql`object_id in (select id from ${sql.raw(table)} where ${sql.raw(name === 'movies' ? 'title' : 'name')} ilike ${containsPattern(q.q)})`
       : undefined,
-    // a title search reads the movies or tags, which change without a rollup
     cache: !q.q,
   });
   const names = await labels(
@@ -532,28 +547,29 @@ export function statsRoutes() {
     return ok(c, { list });
   });
 
-  for (const name of PERIOD_REPORTS)
-    app.openapi(reportRoute(name), async (c) => {
-      const q = c.req.valid('query') as PeriodQuery;
-      rejectUnknownQuery(c, reportQueries[name]);
+  for (const [name, report] of Object.entries(PERIOD_REPORTS)) {
+    app.openapi(reportRoute(name, report.summary, report.query), async (c) => {
+      const q = c.req.valid('query') as unknown as PeriodQuery;
+      rejectUnknownQuery(c, report.query);
       const { db, clock } = c.get('deps');
       const tenant = tenantOf(c);
       const timeZone = await timeZoneOf(db, tenant);
-      const period = await periodOf(c, q, name === 'domain-hours' ? MAX_HOUR_DAYS : MAX_DAYS, timeZone);
+      const period = await periodOf(c, q, report.maxDays ?? MAX_DAYS, timeZone);
       const now = clock.now();
       const data = await servedReports[name](db, {
         tenant,
         query: { ...q, ...period },
         at: { today: dayOf(now, timeZone), timeZone },
         now,
-        remember: cachesAnswer(name, q),
+        remember: report.caches?.(q) !== false,
       });
       return ok(c, data);
     });
+  }
 
-  app.openapi(reportRoute('unseen'), async (c) => {
+  app.openapi(unseenRoute, async (c) => {
     const q = c.req.valid('query');
-    rejectUnknownQuery(c, reportQueries.unseen);
+    rejectUnknownQuery(c, unseenQuery);
     const { db, clock } = c.get('deps');
     const tenant = tenantOf(c);
     const timeZone = await timeZoneOf(db, tenant);

@@ -18,10 +18,10 @@ import { cachePerDb } from './report-cache';
  */
 
 /** A report query as its route validated it, with `from` and `to` resolved (days): stored as JSON. */
-export type ReadQuery = Record<string, unknown>;
+type ReadQuery = Record<string, unknown>;
 
 /** The tenant's day and time zone a read is made in. */
-export interface ReadAt {
+interface ReadAt {
   today: string;
   timeZone: string;
 }
@@ -60,7 +60,7 @@ export function replayable<Q extends object, T>(report: string, answer: Answer<Q
 /** A read is read again for this long after it was last made (operators come back to their reports daily). */
 export const WARM_FOR_MS = 24 * 60 * 60_000;
 /** At most this many reads (the most recent) are read again per run. */
-export const MAX_WARM_READS = 16;
+const MAX_WARM_READS = 16;
 /** Remembered reads older than this are deleted. */
 const FORGET_AFTER_MS = 7 * 24 * 60 * 60_000;
 /** A query read again and again is written at most once in this time (per process). */
@@ -104,7 +104,7 @@ async function rememberRead(
     on conflict (tenant, report, query) do update set day = excluded.day, read_at = excluded.read_at`);
 }
 
-export interface WarmResult {
+interface WarmResult {
   /** Reads made again. */
   warmed: number;
   /** Reads that failed (a report gone, an agent deleted): reported, not retried before their next run. */
