@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { parsePlayLines, SOURCE_CODE_PATTERN } from '../../../common/episodes';
+import { entry } from '../../core/maps';
 import type { OutboundFetch } from '../../core/outbound';
 import { refusalOf } from '../../core/outbound';
 import { transaction } from '../../core/shared';
@@ -280,9 +281,7 @@ async function currentMovies(db: Executor, ids: number[], lock: boolean) {
       select p.movie_id, s.code, p.name, p.path from movie_plays p join video_sources s on s.id = p.source_id
       where p.movie_id = any(${arrayParam(ids)}::integer[]) order by p.movie_id, p.line, p.sort, p.id`),
   )) {
-    const list = plays.get(Number(r.movie_id)) ?? [];
-    list.push({ code: r.code, name: r.name, path: r.path });
-    plays.set(Number(r.movie_id), list);
+    entry(plays, Number(r.movie_id), () => []).push({ code: r.code, name: r.name, path: r.path });
   }
   for (const r of rows) {
     const data: VodValues = {
@@ -354,11 +353,7 @@ async function plan(
         id: Number(r.id),
         hashes: typeof r.hashes === 'string' ? JSON.parse(r.hashes) : (r.hashes ?? {}),
       });
-    else {
-      const list = byTitle.get(r.t ?? '') ?? [];
-      list.push({ id: Number(r.id), year: r.y ?? '' });
-      byTitle.set(r.t ?? '', list);
-    }
+    else entry(byTitle, r.t ?? '', () => []).push({ id: Number(r.id), year: r.y ?? '' });
   }
   const matched = new Map<Ready, { id: number; hashes: Record<string, string> | null }>();
   const seenIds = new Set<number>();

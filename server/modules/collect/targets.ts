@@ -4,6 +4,7 @@ import { type ArtChapter, artChapters } from '../../../common/art-pages';
 import { dateOf, splitList } from '../../../common/maccms-lists';
 import { CHAPTER_MAX_CHARS } from '../../../common/novel';
 import { richTextToPlain } from '../../../common/rich-text';
+import { entry } from '../../core/maps';
 import { arrayParam } from '../../db/array-literal';
 import { rowsOf } from '../../db/migrate';
 import type { Executor, Tx } from '../../db/types';
@@ -114,9 +115,7 @@ async function currentNovels(db: Executor, ids: number[], lock: boolean) {
       select novel_id, title, content from novel_chapters
       where novel_id = any(${arrayParam(ids)}::integer[]) order by novel_id, number`),
   )) {
-    const list = chapters.get(Number(r.novel_id)) ?? [];
-    list.push({ title: r.title, content: r.content });
-    chapters.set(Number(r.novel_id), list);
+    entry(chapters, Number(r.novel_id), () => []).push({ title: r.title, content: r.content });
   }
   for (const r of rows) {
     const data: NovelValues = {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Region } from '../../../common/actresses';
 import type { PlayLine } from '../../../common/episodes';
+import { entry } from '../../core/maps';
 import { COUNT_CAP, cappedCount, type ListTotal } from '../../core/totals';
 import type { Db } from '../../db/types';
 import { nameContains } from '../actresses/model';
@@ -200,9 +201,7 @@ export async function readProvidedNovels(db: Db, q: ProvideQuery, now: Date, det
       .from(novelChapters)
       .where(inArray(novelChapters.novelId, ids))
       .orderBy(asc(novelChapters.novelId), asc(novelChapters.number))) {
-      const list = chapters.get(c.novelId) ?? [];
-      list.push({ title: c.title, content: c.content });
-      chapters.set(c.novelId, list);
+      entry(chapters, c.novelId, () => []).push({ title: c.title, content: c.content });
     }
   return {
     ...totals,
@@ -314,8 +313,7 @@ async function linesOf(db: Db, ids: number[]): Promise<Map<number, PlayLine[]>> 
   let lastLine: number | undefined;
   let lastMovie: number | undefined;
   for (const r of rows) {
-    const lines = out.get(r.movieId) ?? [];
-    out.set(r.movieId, lines);
+    const lines = entry(out, r.movieId, () => []);
     if (r.movieId !== lastMovie || r.line !== lastLine) lines.push({ code: r.code, episodes: [] });
     lastMovie = r.movieId;
     lastLine = r.line;
@@ -333,11 +331,7 @@ async function actorsOf(db: Db, ids: number[]): Promise<Map<number, string[]>> {
     .innerJoin(actresses, eq(actresses.id, movieActresses.actressId))
     .where(inArray(movieActresses.movieId, ids))
     .orderBy(asc(movieActresses.movieId), asc(actresses.id));
-  for (const r of rows) {
-    const list = out.get(r.movieId) ?? [];
-    list.push(r.name);
-    out.set(r.movieId, list);
-  }
+  for (const r of rows) entry(out, r.movieId, () => []).push(r.name);
   return out;
 }
 
