@@ -65,13 +65,12 @@ export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Prom
     rows = page.list;
     totals = { total: page.total, totalExact: page.totalExact };
   } else {
-    const where: (SQL | undefined)[] = [
+    const where = [
       eq(movies.status, 'online'),
-      gte(movies.updatedAt, new Date(now.getTime() - q.h * 3_600_000)),
+      ...commonFilters(movies, q, now),
+      q.t === undefined ? undefined : eq(movies.columnId, q.t),
+      q.wd ? titleContains(q.wd) : undefined,
     ];
-    if (q.t !== undefined) where.push(eq(movies.columnId, q.t));
-    if (q.wd) where.push(titleContains(q.wd));
-    if (q.ids) where.push(inArray(movies.id, q.ids));
     const { ids, totals: counted } = await pageOf(db, movies, and(...where), q);
     const list = ids.length
       ? await db
