@@ -1,4 +1,5 @@
 import type { Config } from '../../config';
+import { eachLimited } from '../../core/each-limited';
 import type { ImageStorage } from '../../core/image-storage';
 import type { OutboundFetch } from '../../core/outbound';
 import { refusalOf } from '../../core/outbound';
@@ -44,15 +45,6 @@ export const runImages = (deps: {
   cipher: imageCipher(deps.config),
   maxBytes: deps.config.imageMaxBytes,
 });
-
-/** `fn` over `items`, at most `limit` at a time. */
-async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 /** The path a cover of `url` was stored at by an earlier run, if any (one look per format, the usual first). */
 async function storedPath(store: ImageStorage, url: string): Promise<string | undefined> {

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { eachLimited } from '../../core/each-limited';
 import { transaction } from '../../core/shared';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Tx } from '../../db/types';
@@ -56,24 +57,19 @@ export async function runHealthCheck(
     blocked: 0,
     replaced: expiry.replaced,
   };
-  let next = 0;
-  const worker = async () => {
-    while (next < active.length) {
-      const d = active[next++];
-      let result: ProbeResult;
-      try {
-        result = await opts.probe(d.hostname, settings.checkTimeoutMs, allowHosts);
-      } catch (err) {
-        result = { ok: false, error: (err as Error).message || 'error' };
-      }
-      outcome.checked++;
-      if (!result.ok) outcome.failed++;
-      const r = await record(db, opts.tenant, d.id, result, settings, opts.now());
-      outcome.blocked += r.blocked;
-      outcome.replaced += r.replaced;
+  await eachLimited(active, opts.concurrency ?? 8, async (d) => {
+    let result: ProbeResult;
+    try {
+      result = await opts.probe(d.hostname, settings.checkTimeoutMs, allowHosts);
+    } catch (err) {
+      result = { ok: false, error: (err as Error).message || 'error' };
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 8) }, worker));
+    outcome.checked++;
+    if (!result.ok) outcome.failed++;
+    const r = await record(db, opts.tenant, d.id, result, settings, opts.now());
+    outcome.blocked += r.blocked;
+    outcome.replaced += r.replaced;
+  });
   return outcome;
 }
 
