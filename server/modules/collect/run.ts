@@ -857,13 +857,7 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
           const { beat, bindings } = await beatWithBindings(ex, runId, source.id, now);
           if (beat !== 'go') return { beat };
           if (!run.dryRun && target.typed && types.length) await rememberTypes(ex, source.id, types);
-          const ready: Ready[] = [];
-          const entries: LogEntry[] = [];
-          for (const raw of items) {
-            const c = target.check(raw, bindings);
-            if (c.ok) ready.push(c.item);
-            else entries.push(c.entry);
-          }
+          const { ready, entries } = checkItems(target, items, bindings);
           if (covers) for (const r of ready) coverOf(target, r, covers.paths);
           let planned: Planned;
           let made: SourceIds | undefined;
@@ -917,6 +911,18 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   }
 }
 
+/** A batch's items checked against the source's bindings: those ready to plan, and the log entries of the others. */
+function checkItems(target: Target, items: RemoteItem[], bindings: Parameters<Target['check']>[1]) {
+  const ready: Ready[] = [];
+  const entries: LogEntry[] = [];
+  for (const raw of items) {
+    const c = target.check(raw, bindings);
+    if (c.ok) ready.push(c.item);
+    else entries.push(c.entry);
+  }
+  return { ready, entries };
+}
+
 /** Puts the stored path of an item's picture, when `paths` has one for its URL, in place of the URL. */
 function coverOf(target: Target, item: Ready, paths: Map<string, string>) {
   const path = paths.get(item.texts[target.image] ?? '');
@@ -943,10 +949,7 @@ async function prepareCovers(
 ): Promise<{ paths: Map<string, string>; notes: Map<number, CoverEntry> } | undefined> {
   const { beat, bindings } = await beatWithBindings(deps.db, runId, source.id, deps.now());
   if (beat !== 'go') return undefined;
-  const ready = items.flatMap((raw) => {
-    const c = target.check(raw, bindings);
-    return c.ok ? [c.item] : [];
-  });
+  const { ready } = checkItems(target, items, bindings);
   const urlOf = new Map(ready.map((r) => [r.remoteId, r.texts[target.image] ?? '']));
   const paths = await storedCovers(deps.images.store, [...new Set([...urlOf.values()].filter(Boolean))]);
   // A cover not stored yet is planned as fetched: at a path of its URL (any format will do) that no row has.
