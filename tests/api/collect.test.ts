@@ -482,7 +482,9 @@ describe('the schedule', () => {
     expect(s.wait).toBeGreaterThan(50 * 60);
     // A failing site: retried after 1 minute, then 2.
     await api.query(
-      sql`update collect_sources set url = ${base('html')}, next_run_at = now() where id = ${id}`,
+      // A minute back: `now()` has microseconds, the claim's JavaScript clock only milliseconds, and within one
+      // millisecond the source would not be due yet.
+      sql`update collect_sources set url = ${base('html')}, next_run_at = now() - interval '1 minute' where id = ${id}`,
     );
     const failing = (await claimDueSource(api.database.db, new Date())) as NonNullable<typeof a>;
     await runScheduled(
