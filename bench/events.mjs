@@ -26,6 +26,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { ensureBuilt, serverModules, startServer, stop } from './_server.mjs';
 import { cpuSeconds, loadLine } from './_timing.mjs';
@@ -392,6 +393,7 @@ const { openPostgres } = await load('/server/node/postgres.ts');
 const sketch = await load('/server/modules/statistics/sketch.ts');
 const { foldDomainDay } = await load('/server/modules/statistics/blocks.ts');
 const { warmReads } = await load('/server/modules/statistics/warm-reads.ts');
+const { schema } = await load('/server/db/schema.ts');
 const { addDays, dayOf } = await load('/common/period.ts');
 
 const hash64 = (s) =>
@@ -482,7 +484,10 @@ async function synthesise(db, perDay, today, scale) {
   await db.$client.query('analyze');
 }
 
-async function reports(label, database, perDay, scale) {
+/**
+ * `restart()` opens what a new process has on the same database: a handle with nothing cached (PostgreSQL: a new pool).
+ */
+async function reports(label, database, perDay, scale, restart) {
   await migrate(database.db);
   const config = loadConfig({ ADMIN_PASSWORD: PASSWORD, PASSWORD_ITERATIONS: '1000' });
   await ensureFirstAdmin(database.db, config);
@@ -511,6 +516,7 @@ async function reports(label, database, perDay, scale) {
   ).data.token;
   const from = addDays(today, -89);
   const lastly = [];
+  const measured = [];
   for (const [name, q] of [
     ['domains, 90 days, compare', `domains?from=${from}&to=${today}&compare=true`],
     [
@@ -521,6 +527,7 @@ async function reports(label, database, perDay, scale) {
     ['keywords, 7 days', `keywords?from=${addDays(today, -6)}&to=${today}`],
   ]) {
     if (PICK && !PICK.test(name)) continue;
+    measured.push([name, q]);
     // Cold: the first read after a rollup of today (marked as the rollup marks it, so the kept answer is stale and
     // the report is computed again: the older days' sums per key kept, reports.ts keySums, today's read); warm: the
     // same read again (the kept answer, report-cache.ts).
@@ -614,6 +621,48 @@ async function reports(label, database, perDay, scale) {
     );
   }
   for (const run of lastly) await run();
+
+  // After a start: a new process's handle, nothing cached. Every instance first reads again the reports read lately
+  // (`startRollupTimer`'s `warmAtStart`, warm-reads.ts; these reports' reads were remembered above); then an operator's
+  // first read of each. Beside it, the first read of each with nothing warmed (a report nobody read in the last day).
+  const afterStart = new Map(measured.map(([name]) => [name, { warmed: [], notWarmed: [] }]));
+  const warmUps = [];
+  for (let i = 0; i < Math.min(RUNS, 20) + 2; i++) {
+    for (const warmed of [true, false]) {
+      const started = await restart();
+      try {
+        const app2 = createApp({
+          db: started.db,
+          config,
+          clock: systemClock,
+          logger: silentLogger,
+          clientAddress: () => 'bench',
+          images: {},
+        });
+        if (warmed) {
+          const t = performance.now();
+          const r = await warmReads(started.db, new Date());
+          if (r.failed.length || !r.warmed) throw new Error(`warm-up at start: ${JSON.stringify(r)}`);
+          if (i >= 2) warmUps.push(performance.now() - t);
+        }
+        for (const [name, q] of measured) {
+          const t = performance.now();
+          const r = await app2
+            .request(`/app/admin/stats/reports/${q}`, { headers: { 'Admin-Token': token } })
+            .then((x) => x.json());
+          if (r.code !== 20000) throw new Error(`${name}: ${JSON.stringify(r).slice(0, 200)}`);
+          if (i >= 2) afterStart.get(name)[warmed ? 'warmed' : 'notWarmed'].push(performance.now() - t);
+        }
+      } finally {
+        await started.close();
+      }
+    }
+  }
+  for (const [name, { warmed, notWarmed }] of afterStart)
+    console.log(
+      `${label}: report ${name}: first read after a start, warmed at start ${p(warmed)}; not read in the last day ${p(notWarmed)}`,
+    );
+  console.log(`${label}: the warm-up at a start (every report read so far, nothing cached) ${p(warmUps)}`);
 }
 
 async function freshPg() {
@@ -633,9 +682,12 @@ try {
       for (const mix of MIXES)
         await ingestion(`PostgreSQL, ${mix} traffic`, { DATABASE_URL: await freshPg() }, EVENTS_PG, mix);
     if (PART !== 'ingest') {
-      const db = await openPostgres(await freshPg(), 4);
+      const url = await freshPg();
+      const db = await openPostgres(url, 4);
       try {
-        await reports('PostgreSQL', db, 1_100_000, { domains: 20, paths: 200, keywords: 5000 });
+        await reports('PostgreSQL', db, 1_100_000, { domains: 20, paths: 200, keywords: 5000 }, () =>
+          openPostgres(url, 4),
+        );
       } finally {
         await db.close();
       }
@@ -647,7 +699,11 @@ try {
     if (PART !== 'ingest') {
       const db = await openPglite();
       try {
-        await reports('PGlite', db, 110_000, { domains: 5, paths: 50, keywords: 500 });
+        // PGlite's data is one process's: a start is a new handle over it.
+        await reports('PGlite', db, 110_000, { domains: 5, paths: 50, keywords: 500 }, async () => ({
+          db: drizzle(db.db.$client, { schema }),
+          close: async () => {},
+        }));
       } finally {
         await db.close();
       }

@@ -73,9 +73,11 @@ export function rollupLeadership(db: Db, logger: Logger): Leadership {
  * Each run then analyses whatever table has grown since its statistics were taken (`analyzeStale`): the embedded
  * database has no autovacuum, and the lists' plans need sizes too. Every VACUUM_EVERY_MS, where no autovacuum runs,
  * a run also vacuums every table (`vacuumWithoutAutovacuum`), for the visibility maps index-only scans need. After the
- * rollup, the reports operators read lately are read again (`warmReads`): their next read finds the answer kept, also
- * after a start or the day's turn (what is kept is kept per database handle: `db` is the app's own, as serve.ts gives
- * it). Returns a stop function.
+ * rollup, the reports operators read lately are read again (`warmReads`): their next read finds the answer cached, also
+ * at the day's turn (what is cached is cached per database handle: `db` is the app's own, as serve.ts gives it).
+ * A start has nothing cached, and a report over 90 days computed from nothing takes 120–240 ms: so every instance,
+ * leading or not and with the timer off too, first reads those reports again once (`warmAtStart`), before its first
+ * rollup, which then leaves stale only the days it rolls up. Returns a stop function.
  */
 export function startRollupTimer(
   db: Db,
@@ -90,15 +92,23 @@ export function startRollupTimer(
   },
 ) {
   const clock = opts.clock ?? systemClock;
-  if (!opts.seconds) return () => {};
-  const leadership = rollupLeadership(db, opts.logger);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let warmedAtStart = false;
+  const warmAtStart = async () => {
+    warmedAtStart = await warm(db, clock, opts.logger);
+  };
+  if (!opts.seconds) {
+    timer = setTimeout(warmAtStart, 1000);
+    return () => clearTimeout(timer);
+  }
+  const leadership = rollupLeadership(db, opts.logger);
   const pace = new RollupPace();
   // The maps persist in the data directory: the first vacuum waits its interval too, not slowing a start.
   let vacuumed = Date.now();
   const vacuumEvery = opts.vacuumEveryMs ?? VACUUM_EVERY_MS;
   const tick = async () => {
+    if (!warmedAtStart) await warmAtStart(); // tried again on the next tick where the database was not there
     try {
       const leads = await leadership.lead();
       if (stopped) leadership.release(); // stopped while it was taking the lead
@@ -132,9 +142,8 @@ export function startRollupTimer(
           },
           'statistics days stuck: their rollup fails in a way retrying will not fix',
         );
-      // The reports operators read lately, read again so that their next read finds its answer kept.
-      const warm = await warmReads(db, clock.now());
-      if (warm.failed.length) opts.logger.warn({ failed: warm.failed }, 'report reads not warmed');
+      // The reports operators read lately, read again so that their next read finds its answer cached.
+      await warm(db, clock, opts.logger);
       const analysed = await analyzeStale(db);
       if (analysed.length) opts.logger.info({ tables: analysed }, 'planner statistics taken');
       if (Date.now() - vacuumed >= vacuumEvery) {
@@ -153,4 +162,16 @@ export function startRollupTimer(
     clearTimeout(timer);
     leadership.release();
   };
+}
+
+/** Reads again the reports read lately (`warmReads`), logging those it could not read; false where it could not run. */
+async function warm(db: Db, clock: Clock, logger: Logger): Promise<boolean> {
+  try {
+    const r = await warmReads(db, clock.now());
+    if (r.failed.length) logger.warn({ failed: r.failed }, 'report reads not warmed');
+    return true;
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, 'report reads not warmed');
+    return false;
+  }
 }

@@ -82,12 +82,13 @@ test.runIf(onPostgres)(
     await until(async () => (await pageViews()) === 3);
     await until(() => a.leads() || b.leads());
     const [leader, other] = a.leads() ? [a, b] : [b, a];
-    // Several more ticks of both timers: the other still never leads, nor runs a statement through its handle.
+    // Several more ticks of both timers: the other still never leads, nor runs a statement through its handle but
+    // its start's warm-up (`warmAtStart`), which finds no report read lately.
     await send(2);
     await until(async () => (await pageViews()) === 5);
     await new Promise((r) => setTimeout(r, 1000));
     expect(other.leads()).toBe(false);
-    expect(other.watched.seen).toEqual([]);
+    expect(other.watched.seen.map((s) => s.sql)).toEqual([expect.stringMatching(/ from report_reads\s/)]);
     expect(leader.watched.seen.length).toBeGreaterThan(0);
 
     leader.stop();

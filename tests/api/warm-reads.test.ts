@@ -223,6 +223,33 @@ test('a start warms from the table: a handle with nothing kept computes once, th
   expect(reads(mark)).toEqual([]);
 });
 
+test('a start warms with the timer off too (the rollup run by cron): its handle reads nothing when warmed again', async () => {
+  const started = watchedDb(api.database.db as unknown as Db);
+  const stop = startRollupTimer(started.db, {
+    seconds: 0,
+    defaultTenant: api.config.defaultTenant,
+    clock: api.clock,
+    logger: { info() {}, warn() {}, error() {} } as unknown as Logger,
+  });
+  const reads = (from: number) =>
+    started.seen.slice(from).filter((s) => ROLLUPS.test(s.sql) && !SHARE.test(s.sql));
+  try {
+    await vi.waitFor(() => expect(reads(0).length).toBeGreaterThan(0), { timeout: 30_000, interval: 100 });
+  } finally {
+    stop();
+  }
+  // Every remembered read was made by the start's warm-up: made again, it is cached.
+  await vi.waitFor(
+    async () => {
+      const mark = started.seen.length;
+      const again = await warmReads(started.db, api.clock.now());
+      expect(again.warmed).toBeGreaterThanOrEqual(2);
+      expect(reads(mark)).toEqual([]);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+});
+
 test('reads past the warm window are left, a failing one is reported and the rest warmed; the rollup forgets old ones', async () => {
   const now = api.clock.now();
   await api.query(sql`delete from report_reads`);
