@@ -81,28 +81,36 @@ const NONE = new Uint8Array(0);
 
 /**
  * After `day` of `t.daily` is rolled up (in the same transaction): the chain of blocks holding it, for every key of
- * the day or of those blocks, `FOLD_KEYS` keys at a time.
+ * the day or of those blocks, or for `keys` alone (the keys whose daily sketches this rollup changed: the others'
+ * blocks stand), `FOLD_KEYS` keys at a time. The keys are listed once (a day's keys are a few strings each, however
+ * many its visitors); listing each chunk's in SQL sorted the day's and its blocks' keys again per chunk.
  */
-export async function foldSketchBlocks(tx: Executor, t: SketchBlocks, tenant: number, day: string) {
+export async function foldSketchBlocks(
+  tx: Executor,
+  t: SketchBlocks,
+  tenant: number,
+  day: string,
+  keys?: readonly string[],
+) {
   const chain = Array.from({ length: MAX_LEVEL }, (_, i) => ({
     level: i + 1,
     start: blockStart(day, i + 1),
   }));
   const key = sql.raw(t.key);
-  for (let after: string | null = null; ; ) {
-    const keys: string[] = rowsOf<{ key: string }>(
-      await tx.execute(sql`select key from (
-          select ${key} as key from ${sql.raw(t.daily)} where tenant = ${tenant} and day = ${day}::date
-          union select ${key} from ${sql.raw(t.blocks)} where tenant = ${tenant} and (level, start) in (${blockPairs(chain)})
-        ) k ${after === null ? sql`` : sql`where key > ${after}`} order by key limit ${FOLD_KEYS}`),
+  const all =
+    keys ??
+    rowsOf<{ key: string }>(
+      await tx.execute(sql`select ${key} as key from ${sql.raw(t.daily)} where tenant = ${tenant} and day = ${day}::date
+        union select ${key} from ${sql.raw(t.blocks)} where tenant = ${tenant} and (level, start) in (${blockPairs(chain)})`),
     ).map((r) => String(r.key));
-    if (!keys.length) break;
-    after = keys[keys.length - 1];
-    await foldKeys(tx, t, tenant, day, chain, keys);
-    if (keys.length < FOLD_KEYS) break;
-  }
-  await tx.execute(sql`delete from ${sql.raw(t.blocks)} where tenant = ${tenant}
-    and (level, start) in (${blockPairs(chain)}) and visitors = ''::bytea and addresses = ''::bytea`);
+  // Sorted: a day's keys are folded in the same chunks on every run.
+  const sorted = [...all].sort();
+  for (let i = 0; i < sorted.length; i += FOLD_KEYS)
+    await foldKeys(tx, t, tenant, day, chain, sorted.slice(i, i + FOLD_KEYS));
+  // Only a day read whole can lose a key (a sketch only grows as batches are folded in).
+  if (keys === undefined)
+    await tx.execute(sql`delete from ${sql.raw(t.blocks)} where tenant = ${tenant}
+      and (level, start) in (${blockPairs(chain)}) and visitors = ''::bytea and addresses = ''::bytea`);
 }
 
 async function foldKeys(
@@ -168,6 +176,9 @@ async function foldKeys(
       on conflict (tenant, level, start, ${key}) do update set visitors = excluded.visitors, addresses = excluded.addresses`);
 }
 
-/** After a day of `stat_domain_daily` is recomputed: its rows' estimates and the blocks holding it. */
-export const foldDomainDay = (tx: Executor, tenant: number, day: string) =>
-  foldSketchBlocks(tx, DOMAIN_BLOCKS, tenant, day);
+/**
+ * After a day of `stat_domain_daily` is rolled up: its rows' estimates and the blocks holding it, of every domain or of
+ * `domains` alone (those whose sketches changed).
+ */
+export const foldDomainDay = (tx: Executor, tenant: number, day: string, domains?: readonly string[]) =>
+  foldSketchBlocks(tx, DOMAIN_BLOCKS, tenant, day, domains);

@@ -630,16 +630,17 @@ export class DayFold {
 
   /**
    * Stores the rows of every key folded into since the last write: inserted, or updated in place (a key's figures only
-   * grow as events are folded). `whole` first deletes the day's rows (a fold read whole replaces the day).
+   * grow as events are folded). `whole` first deletes the day's rows (a fold read whole replaces the day). Returns the
+   * domains whose daily sketches it wrote (`whole`: every domain's), for their blocks (blocks.ts `foldDomainDay`).
    */
-  async write(t: Executor, opts: { whole: boolean }) {
+  async write(t: Executor, opts: { whole: boolean }): Promise<string[]> {
     const { tenant, day } = this;
     if (opts.whole)
       for (const table of DAY_FIGURE_TABLES)
         await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
     const touched = this.touched;
     const sk = sketchOf(opts.whole);
-    await writeDomains(
+    const sketched = await writeDomains(
       t,
       tenant,
       day,
@@ -709,6 +710,7 @@ export class DayFold {
     touched.objects.clear();
     touched.domains.clear();
     touched.channels.clear();
+    return sketched;
   }
 }
 
@@ -732,7 +734,7 @@ const sentOrStored = (table: string, column: string) =>
 /**
  * The domains' daily and hourly rows of `domains`: page views, visits (a visitor in the day or hour), bounces (one page
  * view in it), new visitors (first seen this day), and the visitors' and addresses' sketches. A row is written again
- * whole (an hour's visits never go back to none).
+ * whole (an hour's visits never go back to none). Returns the domains whose daily sketches were sent.
  */
 async function writeDomains(
   t: Executor,
@@ -740,18 +742,19 @@ async function writeDomains(
   day: string,
   domains: [string, DomainDay][],
   regs: (r: Registers) => string | null,
-) {
+): Promise<string[]> {
   const sum = (dom: DomainDay) => dom.pageViews.reduce((s, n) => s + n, 0);
-  const daily = domains.filter(([, dom]) => sum(dom) > 0);
-  if (!daily.length) return;
-  const hourly = daily.flatMap(([domain, dom]) =>
+  const daily = domains
+    .filter(([, dom]) => sum(dom) > 0)
+    .map(([d, x]) => ({ d, x, vh: regs(x.visitorRegs), ah: regs(x.addressRegs) }));
+  if (!daily.length) return [];
+  const hourly = daily.flatMap(({ d: domain, x: dom }) =>
     Array.from({ length: 24 }, (_, hour) => ({ domain, dom, hour })).filter((x) => dom.pageViews[x.hour] > 0),
   );
   await t.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visitors, addresses)
     select ${tenant}, ${day}::date, d, pv, ${unhex('vh')}, ${unhex('ah')}
-    from unnest(${arrayParam(daily.map(([d]) => d))}::text[], ${arrayParam(daily.map(([, x]) => sum(x)))}::int[],
-      ${arrayParam(daily.map(([, x]) => regs(x.visitorRegs)))}::text[],
-      ${arrayParam(daily.map(([, x]) => regs(x.addressRegs)))}::text[]) as u(d, pv, vh, ah)
+    from unnest(${arrayParam(daily.map((r) => r.d))}::text[], ${arrayParam(daily.map((r) => sum(r.x)))}::int[],
+      ${arrayParam(daily.map((r) => r.vh))}::text[], ${arrayParam(daily.map((r) => r.ah))}::text[]) as u(d, pv, vh, ah)
     on conflict (tenant, day, domain) do update set page_views = excluded.page_views,
       visitors = ${sentOrStored('stat_domain_daily', 'visitors')}, addresses = ${sentOrStored('stat_domain_daily', 'addresses')}`);
   await t.execute(sql`insert into stat_domain_hourly (tenant, day, domain, hour, page_views, visitors, addresses)
@@ -762,4 +765,5 @@ async function writeDomains(
       ${arrayParam(hourly.map((h) => regs(h.dom.hourAddresses[h.hour])))}::text[]) as u(d, hr, pv, vh, ah)
     on conflict (tenant, domain, day, hour) do update set page_views = excluded.page_views,
       visitors = ${sentOrStored('stat_domain_hourly', 'visitors')}, addresses = ${sentOrStored('stat_domain_hourly', 'addresses')}`);
+  return daily.filter((r) => r.vh !== null || r.ah !== null).map((r) => r.d);
 }

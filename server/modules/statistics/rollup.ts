@@ -77,7 +77,7 @@ export async function rollupDay(
       readFailed(err);
       throw err;
     }
-    await fold.write(t, { whole });
+    const sketched = await fold.write(t, { whole });
     const events = queue
       ? sql`(e.batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${tenant}
           and q.day = ${day}::date and q.batch = e.batch))`
@@ -86,7 +86,8 @@ export async function rollupDay(
     const visits = await rollupVisits(t, tenant, day, timeZone, events, whole ? undefined : queue!.batches);
     for (const d of visits.moved) moved.add(d);
     fold.visitsRead = visits.read;
-    await foldDomainDay(t, tenant, day);
+    // A fold of new batches alone changes the blocks of the domains whose sketches it changed.
+    await foldDomainDay(t, tenant, day, whole ? undefined : sketched);
   };
   const attribution = (t: Executor) =>
     rollupAttribution(t, tenant, day, ev, settings.attributionDays, read, whole ? undefined : queue!.batches);
