@@ -497,14 +497,17 @@ async function reports(label, database, perDay, scale, restart) {
   console.log(
     `${label}: synthesised 90 days of rollups for ${((perDay * 90) / 1e6).toFixed(0)} M raw events in ${f((performance.now() - t0) / 1000)} s`,
   );
-  const app = createApp({
-    db: database.db,
-    config,
-    clock: systemClock,
-    logger: silentLogger,
-    clientAddress: () => 'bench',
-    images: {},
-  });
+  /** The API in process on `db`, as the server makes it. */
+  const appOn = (db) =>
+    createApp({
+      db,
+      config,
+      clock: systemClock,
+      logger: silentLogger,
+      clientAddress: () => 'bench',
+      images: {},
+    });
+  const app = appOn(database.db);
   const token = (
     await app
       .request('/app/admin/login', {
@@ -631,14 +634,7 @@ async function reports(label, database, perDay, scale, restart) {
     for (const warmed of [true, false]) {
       const started = await restart();
       try {
-        const app2 = createApp({
-          db: started.db,
-          config,
-          clock: systemClock,
-          logger: silentLogger,
-          clientAddress: () => 'bench',
-          images: {},
-        });
+        const app2 = appOn(started.db);
         if (warmed) {
           const t = performance.now();
           const r = await warmReads(started.db, new Date());
