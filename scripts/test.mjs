@@ -96,17 +96,16 @@ async function project(name, buffered, files = []) {
   const out = `dist/test-results/${files.length ? `${name}-${files[0].replace(/^.*\/|\.test\.ts$/g, '')}` : name}.json`;
   rmSync(out, { force: true });
   // `ui` is two vitest projects: the files sharing one worker and the few run isolated (vitest.config.ts).
-  // The PGlite suite in two workers: vitest's default on two cores is one (cores - 1), so the longest step ran its files
-  // one after another however idle the other core was; two workers cost about the same CPU (each imports the server
-  // once).
+  // The API suites in two workers: vitest's default on two cores is one (cores - 1), so they ran their files one after
+  // another however idle the other core was; two workers cost about the same CPU (each imports the server once). The
+  // PostgreSQL suite waits on its server for much of its time, and each file has a database of its own: one worker made
+  // it the longest step (10:49 of an 18:47 run).
   const config =
     name === 'e2e'
       ? ['--config', 'tests/e2e/vitest.config.ts']
       : name === 'ui'
         ? ['--project', 'ui', '--project', 'ui-isolated']
-        : name === 'api'
-          ? ['--project', name, '--maxWorkers=2']
-          : ['--project', name];
+        : ['--project', name, '--maxWorkers=2'];
   await run(
     label,
     [
