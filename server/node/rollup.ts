@@ -75,9 +75,10 @@ export function rollupLeadership(db: Db, logger: Logger): Leadership {
  * a run also vacuums every table (`vacuumWithoutAutovacuum`), for the visibility maps index-only scans need. After the
  * rollup, the reports operators read lately are read again (`warmReads`): their next read finds the answer cached, also
  * at the day's turn (what is cached is cached per database handle: `db` is the app's own, as serve.ts gives it).
- * A start has nothing cached, and a report over 90 days computed from nothing takes 120–240 ms: so every instance,
- * leading or not and with the timer off too, first reads those reports again once (`warmAtStart`), before its first
- * rollup, which then leaves stale only the days it rolls up. Returns a stop function.
+ * A start has nothing cached, and a report over 90 days computed from nothing misses the first read's 100 ms (see
+ * docs/statistics.md): so every instance, leading or not and with the timer off too, first reads those reports again
+ * once (`warmAtStart`), before its first rollup, which then leaves stale only the days it rolls up. Returns a stop
+ * function.
  */
 export function startRollupTimer(
   db: Db,
