@@ -36,9 +36,7 @@ const counts = (seen0: SQL, seen1: SQL, bounce0: SQL, bounce1: SQL) => sql`
  * keeps that per day, domain and visitor as two masks of hours, and whether the day counts the visitor new. A rollup
  * groups the page views of the events it counts (`events`, a condition on `stat_events e`: those the day's other
  * figures were folded from, day-figures.ts), merges them into those rows and adds to the counts the difference between
- * the rows before and after: a visitor's counts depend on its own page views alone, so the others' stand (and its
- * hours' bits change only in the hours it has page views in among the events read, so only those hours are counted
- * again, not all 24 of every visitor). With
+ * the rows before and after: a visitor's counts depend on its own page views alone, so the others' stand. With
  * `batches` (a rollup folding the batches taken from the queue) only their events are grouped: the day's earlier events
  * are never read again, however many of their visitors come back (issue #50). Without, the day's rows are deleted
  * first and the day counted whole.
@@ -102,7 +100,7 @@ export async function rollupVisits(
       hourly as (update stat_domain_hourly r
           set visits = r.visits + x.visits, bounced = r.bounced + x.bounced, new_visitors = r.new_visitors + x.fresh
         from (select domain, x.h, ${counts(seenHour('once0', 'more0'), seenHour('once1', 'more1'), bounceHour('once0'), bounceHour('once1'))}
-          from (select * from known where (once1, more1) <> (once0, more0)) k join hours x using (domain, v)
+          from (select * from known where (once1, more1) <> (once0, more0)) k cross join generate_series(0, 23) as x(h)
           where ((((once0 # once1) | (more0 # more1)) >> x.h) & 1) = 1 group by 1, 2) x
         where r.tenant = ${tenant} and r.domain = x.domain and r.day = ${d} and r.hour = x.h
           and (x.visits, x.bounced, x.fresh) <> (0, 0, 0))
