@@ -1,8 +1,10 @@
 import { loadConfig } from '../config';
+import { silentLogger } from '../core/logger';
 import { migrate } from '../db/migrate';
 import { RollupStuck, runRollup } from '../modules/statistics';
 import { openDataDir } from './data-dir';
 import { openPostgres } from './postgres';
+import { busyDayWarning } from './rollup';
 
 /**
  * `npm run rollup`: one statistics rollup now, on the database the server uses (DATABASE_URL or DATA_DIR), then exit.
@@ -35,6 +37,10 @@ async function main() {
       process.stderr.write(
         `rollup: tenant ${d.tenant} day ${d.day} stuck (attempt ${d.attempts}): ${d.error}\n`,
       );
+    await busyDayWarning(database.db, {
+      ...silentLogger,
+      warn: (d, msg) => process.stderr.write(`rollup: tenant ${d.tenant} day ${d.day}: ${msg}\n`),
+    })(r.days);
     if (r.stuck.length) process.exitCode = 2;
   } finally {
     await database.close();

@@ -3,7 +3,14 @@ import { type Clock, systemClock } from '../core/clock';
 import type { Logger } from '../core/logger';
 import { analyzeStale, VACUUM_EVERY_MS, vacuumWithoutAutovacuum } from '../db/maintenance';
 import type { Db } from '../db/types';
-import { RollupPace, RollupStuck, runRollup, warmReads } from '../modules/statistics';
+import {
+  busyDays,
+  EMBEDDED_BUSY_DAY,
+  RollupPace,
+  RollupStuck,
+  runRollup,
+  warmReads,
+} from '../modules/statistics';
 
 /** The rollup leader's session-level advisory lock: any 64-bit number that is ours (beside the rollup's ROLLUP_LOCK). */
 export const ROLLUP_LEADER_LOCK = 7_270_772_013;
@@ -16,6 +23,33 @@ export interface Leadership {
   release(): void;
 }
 
+/** The PostgreSQL pool under `db`; none on the embedded database (PGlite). */
+function poolOf(db: Db): pg.Pool | undefined {
+  const pool = (db as { $client?: unknown }).$client;
+  return pool instanceof pg.Pool ? pool : undefined;
+}
+
+/**
+ * Warns, once per tenant and day, of a day too busy for the embedded database (`EMBEDDED_BUSY_DAY` visitors): its
+ * rollup would soon take minutes, and nothing else tells whoever runs the server that the site needs PostgreSQL.
+ */
+export function busyDayWarning(db: Db, logger: Logger, atLeast = EMBEDDED_BUSY_DAY) {
+  const warned = new Set<string>();
+  return async (days: readonly { tenant: number; day: string }[]) => {
+    if (poolOf(db)) return;
+    // Only a warning: where it cannot be read, the rollup's own errors say why, and a later run says it.
+    const busy = await busyDays(db, days, atLeast).catch(() => []);
+    for (const d of busy) {
+      if (warned.has(`${d.tenant} ${d.day}`)) continue;
+      warned.add(`${d.tenant} ${d.day}`);
+      logger.warn(
+        d,
+        `statistics: ${d.visitors} visitors in a day on the embedded database; past about ${atLeast} a day its rollup slows down sharply: run the site on PostgreSQL (DATABASE_URL)`,
+      );
+    }
+  };
+}
+
 /**
  * One rollup leader per database: the timer rolls up only while its process holds ROLLUP_LEADER_LOCK, a
  * session-level advisory lock on a connection of its own, kept as long as the process runs. The other instances'
@@ -25,8 +59,8 @@ export interface Leadership {
  * process's: it leads.
  */
 export function rollupLeadership(db: Db, logger: Logger): Leadership {
-  const pool = (db as { $client?: unknown }).$client;
-  if (!(pool instanceof pg.Pool)) return { lead: async () => true, release() {} };
+  const pool = poolOf(db);
+  if (!pool) return { lead: async () => true, release() {} };
   let held: pg.PoolClient | undefined;
   const drop = (client: pg.PoolClient) => {
     if (held !== client) return;
@@ -90,6 +124,8 @@ export function startRollupTimer(
     vacuumEveryMs?: number;
     /** The system's clock unless given (tests). */
     clock?: Clock;
+    /** Visitors a day past which the embedded database's rollup is said to be too slow (`busyDayWarning`). */
+    busyDay?: number;
   },
 ) {
   const clock = opts.clock ?? systemClock;
@@ -105,6 +141,7 @@ export function startRollupTimer(
   }
   const leadership = rollupLeadership(db, opts.logger);
   const pace = new RollupPace();
+  const warnBusy = busyDayWarning(db, opts.logger, opts.busyDay);
   // The maps persist in the data directory: the first vacuum waits its interval too, not slowing a start.
   let vacuumed = Date.now();
   const vacuumEvery = opts.vacuumEveryMs ?? VACUUM_EVERY_MS;
@@ -131,6 +168,7 @@ export function startRollupTimer(
           { days: r.days.length, deferred: r.deferred.length, droppedPartitions: r.droppedPartitions.length },
           'statistics rollup',
         );
+      await warnBusy(r.days);
       if (r.stuck.length)
         opts.logger.error(
           {

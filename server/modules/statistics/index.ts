@@ -19,5 +19,5 @@ export default defineModule({
   },
 });
 
-export { RollupPace, RollupStuck, runRollup } from './rollup';
+export { busyDays, EMBEDDED_BUSY_DAY, RollupPace, RollupStuck, runRollup } from './rollup';
 export { warmReads } from './warm-reads';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { addDays, dayOf } from '../../../common/period';
 import { isPassing, rootMessage } from '../../core/db-errors';
+import { arrayParam } from '../../db/array-literal';
 import { analyzeStale } from '../../db/maintenance';
 import { rowsOf } from '../../db/migrate';
 import type { Db, Executor } from '../../db/types';
@@ -176,6 +177,27 @@ export async function stuckDays(db: Executor, tenant: number): Promise<StuckDay[
     failedAt: new Date(r.failed_at).toISOString(),
     attempts: Number(r.attempts),
   }));
+}
+
+/**
+ * Where PGlite's rollup stops keeping up: a day's visitor rows outgrow its memory, and past this many visitors a day its
+ * rollup grows far faster than the day (docs/statistics.md, "One very busy day on PGlite").
+ */
+export const EMBEDDED_BUSY_DAY = 50_000;
+
+/** The days given whose site-wide visitors (the sketch's estimate) reach `atLeast`. */
+export async function busyDays(
+  db: Executor,
+  days: readonly { tenant: number; day: string }[],
+  atLeast: number,
+): Promise<{ tenant: number; day: string; visitors: number }[]> {
+  if (!days.length) return [];
+  return rowsOf<{ tenant: number; day: string; visitors: number }>(
+    await db.execute(sql`select tenant, day::text as day, visitors_n as visitors from stat_domain_daily
+      where domain = '' and visitors_n >= ${atLeast} and (tenant, day) in (select * from unnest(
+        ${arrayParam(days.map((d) => d.tenant))}::int[], ${arrayParam(days.map((d) => d.day))}::date[]))
+      order by tenant, day`),
+  ).map((r) => ({ tenant: Number(r.tenant), day: r.day, visitors: Number(r.visitors) }));
 }
 
 /**
