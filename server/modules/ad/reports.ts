@@ -16,6 +16,7 @@ import {
   cachePerDb,
   type MergedSketch,
   periodParts,
+  type ReportAnswer,
   replayable,
   splitPeriod,
   sqlKey,
@@ -491,13 +492,7 @@ export async function adReport(
     date: d,
     ...figuresOf(byDay.get(d) ?? empty(), opts.idle ? avgEcpm : 0),
   }));
-  const out: {
-    list: Record<string, any>[];
-    total: number;
-    totals: Figures;
-    series: Record<string, any>[];
-    previousTotals?: Figures;
-  } = { list, total, totals, series };
+  const out: ReportAnswer = { list, total, totals, series };
   if (opts.compare) {
     const prev = previousPeriod(q.period);
     if (group === 'day') {

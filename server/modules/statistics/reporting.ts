@@ -8,6 +8,7 @@ export { RETURN_DAYS } from './attribution';
 export { blockPairs, cover } from './blocks';
 export { ingest, timeZoneOf } from './ingest';
 export { cachedAnswer, cachePerDb, LATE_DAYS, periodParts, splitPeriod, sqlKey } from './report-cache';
+export type { ReportAnswer } from './reports';
 export { MARKED_DAYS, runRollup } from './rollup';
 export { dayParam, periodOf } from './routes';
 export { estimateStored, type MergedSketch, SketchArena, storedSketch, Union } from './sketch';

@@ -48,6 +48,16 @@ export interface ReportDef {
   estimates?: Record<string, string>;
 }
 
+/** A period report's answer: a page of rows, how many there are, the totals, the series (per day or hour), and with a
+ * comparison the previous period's totals (each row then carries its own `previous`). */
+export interface ReportAnswer<Row = Record<string, any>> {
+  list: Row[];
+  total: number;
+  totals: Figures;
+  series: Row[];
+  previousTotals?: Figures;
+}
+
 export interface ReportQuery {
   tenant: number;
   period: Period;
@@ -741,13 +751,7 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     list = all.slice(offset, offset + q.pageSize);
   }
   const [totals, series] = await totalsAndSeries;
-  const out: {
-    list: Record<string, unknown>[];
-    total: number;
-    totals: Figures;
-    series: Record<string, unknown>[];
-    previousTotals?: Figures;
-  } = { list, total, totals, series };
+  const out: ReportAnswer<Record<string, unknown>> = { list, total, totals, series };
   if (q.compare) {
     const prev = previousPeriod(q.period);
     // With a split, the previous period is all older days: cached whole under its own stamp.
@@ -921,13 +925,7 @@ export async function domainHours(
     compare: false,
   };
   const totals = await totalsOfDomain(db, domainQuery, q.period);
-  const out: {
-    list: Record<string, any>[];
-    total: number;
-    totals: Figures;
-    series: Record<string, any>[];
-    previousTotals?: Figures;
-  } = {
+  const out: ReportAnswer = {
     list: current,
     total: current.length,
     totals,
