@@ -1,7 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { type SQL, sql } from 'drizzle-orm';
-import { PAGE_SIZES } from '../../../common/paging';
-import { addDays, dayOf, daysIn, eachDay, isDay, type Period, previousPeriod } from '../../../common/period';
+import { addDays, dayOf, daysIn, eachDay, type Period, previousPeriod } from '../../../common/period';
 import { can, security } from '../../core/auth';
 import type { AppContext, AppEnv } from '../../core/context';
 import { jsonResponse, ok } from '../../core/envelope';
@@ -16,6 +15,7 @@ import {
   cachePerDb,
   type MergedSketch,
   periodParts,
+  periodQuery,
   type ReportAnswer,
   replayable,
   splitPeriod,
@@ -350,19 +350,7 @@ export async function periodSums(db: Executor, q: AdReportQuery): Promise<GroupS
   return out;
 }
 
-const day = z.string().refine(isDay, { params: { key: 'field.date' } });
-const baseQuery = {
-  from: day.optional(),
-  to: day.optional(),
-  compare: z.enum(['true', 'false']).optional(),
-  sort: z.enum(['key', 'label', ...AD_FIGURES]).optional(),
-  order: z.enum(['asc', 'desc']).optional(),
-  page: intQuery(1, 1_000_000).optional(),
-  pageSize: z
-    .enum(PAGE_SIZES.map(String) as [string, ...string[]])
-    .transform(Number)
-    .optional(),
-};
+const baseQuery = periodQuery(['key', 'label', ...AD_FIGURES]);
 
 const Answer = z
   .object({

@@ -10,6 +10,6 @@ export { ingest, timeZoneOf } from './ingest';
 export { cachedAnswer, cachePerDb, LATE_DAYS, periodParts, splitPeriod, sqlKey } from './report-cache';
 export type { ReportAnswer } from './reports';
 export { MARKED_DAYS, runRollup } from './rollup';
-export { dayParam, periodOf } from './routes';
+export { dayParam, periodOf, periodQuery } from './routes';
 export { estimateStored, type MergedSketch, SketchArena, storedSketch, Union } from './sketch';
 export { replayable } from './warm-reads';

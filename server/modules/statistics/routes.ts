@@ -74,18 +74,21 @@ const ingestRoute = createRoute({
 });
 
 export const dayParam = z.string().refine(isDay, { params: { key: 'field.date' } });
-const figureSort = (figures: readonly string[]) => z.enum(['key', ...figures] as [string, ...string[]]);
-const baseQuery = (figures: readonly string[]) => ({
+/** The query of a report over a period (the statistics' and the ads'): its days, comparison, sort and page. */
+export const periodQuery = (sorts: readonly string[]) => ({
   from: dayParam.optional(),
   to: dayParam.optional(),
   compare: z.enum(['true', 'false']).optional(),
-  sort: figureSort(figures).optional(),
+  sort: z.enum(sorts as [string, ...string[]]).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   page: intQuery(1, 1_000_000).optional(),
   pageSize: z
     .enum(PAGE_SIZES.map(String) as [string, ...string[]])
     .transform(Number)
     .optional(),
+});
+const baseQuery = (figures: readonly string[]) => ({
+  ...periodQuery(['key', ...figures]),
   q: z.string().trim().max(100).optional(),
 });
 const domainParam = z.string().trim().toLowerCase().min(1).max(253);
