@@ -23,7 +23,7 @@ const UI_ISOLATED = [
 // settings screen's test beside the type-check, the demo build and the API suite on two cores. What a test waits for
 // is still bounded by its `findBy…`/`waitFor` timeouts (tests/ui/waits.ts). The same budget for their hooks (vitest's
 // is 10 s): a file's warm-up render (tests/ui/warm-up.tsx) can take longer than that on a loaded machine.
-const UI_TIMEOUT = 30_000;
+const UI_TIMEOUT = 60_000;
 
 export default defineConfig({
   plugins: [react()],

@@ -395,14 +395,11 @@ test('an article source: its kind is chosen when added and fixed after; its hist
   fireEvent.click(screen.getByLabelText('小说'));
   fireEvent.click(screen.getByRole('button', { name: /保存/ }));
   // saved, the form reopens as the source's edit page: the kind shown, no longer offered
-  await waitFor(
-    () => {
-      const art = screen.getByLabelText('小说') as HTMLInputElement;
-      expect(art.disabled).toBe(true);
-      expect(art.checked).toBe(true);
-    },
-    { timeout: 10_000 },
-  );
+  await waitFor(() => {
+    const art = screen.getByLabelText('小说') as HTMLInputElement;
+    expect(art.disabled).toBe(true);
+    expect(art.checked).toBe(true);
+  });
   const list = await okData(api.call('GET', '/app/admin/collect/sources?pageSize=100', { token }));
   const source = list.list.find((x: { name: string }) => x.name === '小说资源站');
   expect(source.kind).toBe('art');

@@ -47,8 +47,7 @@ const box = (name: string) =>
       );
       if (!input) throw new Error(`no picker for ${name} yet`);
       return input;
-    },
-    { timeout: 15_000 }, // the pickers load with the first one shown
+    }, // the pickers load with the first one shown
   );
 
 test('Chinese: year first; English: month first; the stored values are the same', async () => {
@@ -109,7 +108,7 @@ test('a half-typed date shows an error in the interface language, stays as typed
     );
     fireEvent.blur(document.activeElement ?? document.body); // leaving the field, as the click on save does
     fireEvent.click(screen.getByRole('button', { name: save }));
-    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(message)).toBeTruthy();
     expect((await box('day')).value).toBe(shown);
     expect(onSubmit).not.toHaveBeenCalled();
     cleanup();
@@ -163,14 +162,11 @@ function period(locale: 'zh-CN' | 'en-US') {
 
 /** The n-th picker's field and its value box (the hidden input: what the field shows, as one string). */
 async function picker(n: number) {
-  const root = await waitFor(
-    () => {
-      const r = document.querySelectorAll<HTMLElement>('.MuiPickersInputBase-root')[n];
-      if (!r) throw new Error(`no picker ${n} yet`);
-      return r;
-    },
-    { timeout: 15_000 },
-  );
+  const root = await waitFor(() => {
+    const r = document.querySelectorAll<HTMLElement>('.MuiPickersInputBase-root')[n];
+    if (!r) throw new Error(`no picker ${n} yet`);
+    return r;
+  });
   return { root, box: root.querySelector('input') as HTMLInputElement };
 }
 
@@ -270,7 +266,7 @@ test('a day typed key by key out of bounds stays as typed, with the bounds in th
     await typeDigits(0, start);
     await waitFor(() => expect(commits).toContainEqual(['from', '2026-11-05']));
     await typeDigits(1, end);
-    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(message)).toBeTruthy();
     expect((await picker(1)).box.value).toBe(shownEnd);
     expect(commits.filter(([which]) => which === 'to')).toEqual([]);
     // typed again within the bounds, it is committed and the error goes (typed over a day, the parts in between
@@ -285,7 +281,7 @@ test('a day typed key by key out of bounds stays as typed, with the bounds in th
     await typeDigits(0, start);
     await waitFor(() => expect(more).toContainEqual(['from', '2026-11-05']));
     await typeDigits(1, end);
-    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(message)).toBeTruthy();
     await typeDigits(0, locale === 'zh-CN' ? '20261101' : '11012026');
     // (typed over, the start passes through days before the end, 0002-11-05 …: the end may be committed then)
     await waitFor(() => expect(more.at(-1)).toEqual(['from', '2026-11-01']));
@@ -358,7 +354,7 @@ test('a start refused where it is typed holds the end typed next: the report nev
     const read = bar(locale);
     expect(read()).toBe('2026-11-30..2026-12-06'); // 近 7 天
     await typeDigits(0, from);
-    expect(await screen.findByText(refusedText, {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(refusedText)).toBeTruthy();
     await typeDigits(1, to);
     // the start is refused: the end is held, the report keeps its period and says so; never 11-30 alone
     await act(() => new Promise((r) => setTimeout(r, 700)));

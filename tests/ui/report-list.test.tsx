@@ -120,17 +120,14 @@ const lastReport = (seen: SeenRequest[]) => reports(seen).at(-1)!;
 
 /** A date picker's value box (its hidden input, which takes a whole day typed or pasted in the field's format). */
 const dayBox = async (label: string) =>
-  waitFor(
-    () => {
-      const input = screen
-        .getAllByLabelText(label)
-        .map((el) => el.closest('.MuiPickersInputBase-root')?.querySelector('input'))
-        .find(Boolean);
-      if (!input) throw new Error(`no date picker labelled ${label} yet`);
-      return input;
-    },
-    { timeout: 15_000 },
-  ); // the pickers load with the first one shown
+  waitFor(() => {
+    const input = screen
+      .getAllByLabelText(label)
+      .map((el) => el.closest('.MuiPickersInputBase-root')?.querySelector('input'))
+      .find(Boolean);
+    if (!input) throw new Error(`no date picker labelled ${label} yet`);
+    return input;
+  }); // the pickers load with the first one shown
 
 // The file's first test pays the pickers' and the grid's first import: on a loaded machine, well past 30 s.
 test('presets and a custom range ask for the right days in the tenant’s calendar', {

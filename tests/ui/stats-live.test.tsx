@@ -91,7 +91,7 @@ const cells = (text: string) =>
 
 test('hot keywords: what was searched, zero-result flagged; adopting the gap keyword, a later hit leaves the gap', async () => {
   mount(<HotKeywords />);
-  await screen.findByText('仙侠', {}, { timeout: 10_000 });
+  await screen.findByText('仙侠');
   expect(screen.getByText('按时区 Asia/Shanghai 划分日期')).toBeTruthy();
   expect(cells('仙侠')).toEqual(['2', '2', '10.0', '0']);
   expect(cells('无此片')).toEqual(['3', '2', '0.0', '3']);
@@ -99,19 +99,15 @@ test('hot keywords: what was searched, zero-result flagged; adopting the gap key
   expect(within(screen.getByTestId('totals')).getAllByRole('cell')[0].firstChild?.textContent).toBe('5');
 
   fireEvent.click(screen.getByRole('tab', { name: '需求缺口' }));
-  const adopt = await screen.findByRole(
-    'button',
-    { name: '把「无此片」加为别名或标签…' },
-    { timeout: 10_000 },
-  );
+  const adopt = await screen.findByRole('button', { name: '把「无此片」加为别名或标签…' });
   expect(screen.queryByText('仙侠')).toBeNull();
   fireEvent.click(adopt);
   const dialog = await screen.findByRole('dialog');
   const box = within(dialog).getByRole('combobox', { name: '选择内容' });
   fireEvent.change(box, { target: { value: '长安' } });
-  fireEvent.click(await screen.findByRole('option', { name: '长安夜行' }, { timeout: 10_000 }));
+  fireEvent.click(await screen.findByRole('option', { name: '长安夜行' }));
   fireEvent.click(within(dialog).getByRole('button', { name: '添加' }));
-  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
+  await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   const movie = await okData(api.call('GET', `/app/admin/movie/movies/${movies.hot}`, { token }));
   const tags = await okData(
     api.call('GET', `/app/admin/movie/tags?ids=${movie.tagIds.join(',')}`, { token }),
@@ -123,28 +119,28 @@ test('hot keywords: what was searched, zero-result flagged; adopting the gap key
   await okData(api.call('POST', '/app/admin/stats/rollup', { token }));
   cleanup();
   mount(<HotKeywords />);
-  await screen.findByText('仙侠', {}, { timeout: 10_000 });
+  await screen.findByText('仙侠');
   fireEvent.click(screen.getByRole('tab', { name: '需求缺口' }));
-  expect(await screen.findByText('本时段没有无结果的搜索', {}, { timeout: 10_000 })).toBeTruthy();
+  expect(await screen.findByText('本时段没有无结果的搜索')).toBeTruthy();
 });
 
 test('movies and tags: views, plays, viewers, play rate; the cold movie is in “not seen”', async () => {
   mount(<MovieStats />);
-  await screen.findByText('长安夜行', {}, { timeout: 10_000 });
+  await screen.findByText('长安夜行');
   expect(cells('长安夜行')).toEqual(['6', '2', '2', '33.3%']); // viewers: m0 and m1 played
   fireEvent.click(screen.getByRole('tab', { name: '本时段无人浏览' }));
-  expect(await screen.findByText('冷门纪录', {}, { timeout: 10_000 })).toBeTruthy();
+  expect(await screen.findByText('冷门纪录')).toBeTruthy();
   expect(screen.queryByText('长安夜行')).toBeNull();
   cleanup();
   mount(<TagStats />);
   // the tag carries the views and plays of its movie
-  await screen.findByText('热门', {}, { timeout: 10_000 });
+  await screen.findByText('热门');
   expect(cells('热门').slice(0, 2)).toEqual(['6', '2']);
 });
 
 test('domains and their hours; the visits of a domain by referrer and channel', async () => {
   mount(<DomainStats />);
-  await screen.findByText('www.cherry.example', {}, { timeout: 10_000 });
+  await screen.findByText('www.cherry.example');
   // page views only: the searches and plays were not page views
   expect(cells('www.cherry.example')[0]).toBe('6');
   expect(cells('m.cherry.example')[0]).toBe('1');
@@ -154,13 +150,13 @@ test('domains and their hours; the visits of a domain by referrer and channel', 
   const hour = await screen.findByRole('columnheader', { name: '时段' });
   fireEvent.click(within(hour).getByRole('button'));
   await waitFor(() => expect(hour.getAttribute('aria-sort')).toBe('descending'));
-  await screen.findByText(/2026-06-01 15:00/, {}, { timeout: 10_000 });
+  await screen.findByText(/2026-06-01 15:00/);
   cleanup();
   mount(<DomainVisitDetail />, '/stats/domainsvisit/detail?domain=m.cherry.example');
-  await screen.findByText('/', {}, { timeout: 10_000 });
+  await screen.findByText('/');
   expect(cells('/')).toEqual(['1', '1', '100.0%']);
   fireEvent.click(screen.getByRole('tab', { name: '来源' }));
-  await screen.findByText(/baidu/, {}, { timeout: 10_000 });
+  await screen.findByText(/baidu/);
   fireEvent.click(screen.getByRole('tab', { name: '渠道' }));
-  await screen.findByText('agent7', {}, { timeout: 10_000 });
+  await screen.findByText('agent7');
 });

@@ -1,9 +1,10 @@
 import { configure } from '@testing-library/dom';
 
 /**
- * How long a `findBy…` or `waitFor` waits in the UI tests: 10 s, not Testing Library's 1 s. On a busy two-core machine
- * (the type-check, the API suite and the builds beside them) a heavy screen such as Base settings takes over a second
- * to show what it shows in a third of one when quiet. An element that never comes still fails the test, later.
+ * How long a `findBy…` or `waitFor` waits in the UI tests: 20 s, not Testing Library's 1 s. On a busy two-core machine
+ * (the type-check, the API suites and two end-to-end parts beside them) a heavy screen such as Base settings takes
+ * seconds to show what it shows in a third of one when quiet; a save there once ran past 10 s. An element that never
+ * comes still fails the test, later.
  */
-export const WAIT_MS = 10_000;
+export const WAIT_MS = 20_000;
 configure({ asyncUtilTimeout: WAIT_MS });
