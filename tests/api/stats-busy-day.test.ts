@@ -1,12 +1,9 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Logger } from '../../server/core/logger';
-import { rowsOf } from '../../server/db/migrate';
 import type { Database, Db } from '../../server/db/types';
-import { ingest } from '../../server/modules/statistics/ingest';
 import { startRollupTimer } from '../../server/node/rollup';
 import { freshDatabase, onPostgres } from './harness';
-import { watchedDb } from './stats-helpers';
+import { newVisitors, rolledPageViews, until, watchedDb } from './stats-helpers';
 
 /**
  * Issue #50: past about 50,000 visitors a day the embedded database's rollup slows down far faster than the day grows.
@@ -21,36 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
-const pageViews = async () =>
-  Number(
-    rowsOf<{ n: number }>(
-      await database.db.execute(
-        sql`select coalesce(sum(page_views), 0)::int as n from stat_domain_daily where domain = ''`,
-      ),
-    )[0].n,
-  );
-const until = async (what: () => Promise<boolean> | boolean) => {
-  for (let i = 0; i < 300 && !(await what()); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(await what()).toBe(true);
-};
-let seq = 0;
-/** `n` new visitors, one page view each, now. */
-const visitors = async (n: number) => {
-  const r = await ingest(
-    database.db,
-    TENANT,
-    Array.from({ length: n }, () => ({
-      id: `busy-event-${++seq}`,
-      type: 'pageview',
-      time: new Date().toISOString(),
-      domain: 'a.test',
-      path: '/',
-      visitor: `v${seq}`,
-    })),
-    { now: new Date(), clientAddress: '10.0.0.1' },
-  );
-  expect(r.accepted).toBe(n);
-};
+const pageViews = () => rolledPageViews(database.db);
+const visitors = (n: number) => newVisitors(database.db, TENANT, n);
 
 test(`a day of ${BUSY} visitors and more is said too busy for the embedded database, once; on PostgreSQL never`, async () => {
   const warnings: { o: Record<string, unknown>; msg?: string }[] = [];

@@ -1,6 +1,9 @@
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Db } from '../../server/db/types';
+import { expect } from 'vitest';
+import { rowsOf } from '../../server/db/migrate';
+import type { Db, Executor } from '../../server/db/types';
+import { ingest } from '../../server/modules/statistics/ingest';
 import type { TestApi } from './harness';
 import { siteDoor } from './site-door';
 
@@ -66,4 +69,39 @@ export function watchedDb(db: Db) {
       },
     });
   return { db: watch(db), seen };
+}
+
+/** The site-wide page views rolled up in `db`, every tenant and day. */
+export async function rolledPageViews(db: Executor) {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select coalesce(sum(page_views), 0)::int as n from stat_domain_daily where domain = ''`,
+    ),
+  );
+  return Number(row.n);
+}
+
+/** Waits (up to 30 s, polling) until `what` holds, and fails if it never does. */
+export async function until(what: () => Promise<boolean> | boolean) {
+  for (let i = 0; i < 300 && !(await what()); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(await what()).toBe(true);
+}
+
+let visitorSeq = 0;
+/** Ingests `n` page views now, each of a new visitor, on a.test (for tests of the rollup timer). */
+export async function newVisitors(db: Db, tenant: number, n: number) {
+  const r = await ingest(
+    db,
+    tenant,
+    Array.from({ length: n }, () => ({
+      id: `visitor-event-${process.pid}-${++visitorSeq}`,
+      type: 'pageview',
+      time: new Date().toISOString(),
+      domain: 'a.test',
+      path: '/',
+      visitor: `v${visitorSeq}`,
+    })),
+    { now: new Date(), clientAddress: '10.0.0.1' },
+  );
+  expect(r.accepted).toBe(n);
 }

@@ -1,13 +1,10 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Logger } from '../../server/core/logger';
-import { rowsOf } from '../../server/db/migrate';
 import type { Database, Db } from '../../server/db/types';
-import { ingest } from '../../server/modules/statistics/ingest';
 import { openPostgres } from '../../server/node/postgres';
 import { startRollupTimer } from '../../server/node/rollup';
 import { freshDatabase, onPostgres } from './harness';
-import { watchedDb } from './stats-helpers';
+import { newVisitors, rolledPageViews, until, watchedDb } from './stats-helpers';
 
 /**
  * Issue #50: one rollup runner per cluster. Two instances on one database: only the one that holds the leader's lock
@@ -43,35 +40,8 @@ async function instance() {
   return { watched, log, stop, leads: () => log.includes('statistics rollup: this instance leads') };
 }
 
-const pageViews = async () =>
-  Number(
-    rowsOf<{ n: number }>(
-      await database.db.execute(
-        sql`select coalesce(sum(page_views), 0)::int as n from stat_domain_daily where domain = ''`,
-      ),
-    )[0].n,
-  );
-const until = async (what: () => Promise<boolean> | boolean) => {
-  for (let i = 0; i < 300 && !(await what()); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(await what()).toBe(true);
-};
-let seq = 0;
-const send = async (n: number) => {
-  const r = await ingest(
-    database.db,
-    TENANT,
-    Array.from({ length: n }, () => ({
-      id: `leader-event-${++seq}`,
-      type: 'pageview',
-      time: new Date().toISOString(),
-      domain: 'a.test',
-      path: '/',
-      visitor: `v${seq}`,
-    })),
-    { now: new Date(), clientAddress: '10.0.0.1' },
-  );
-  expect(r.accepted).toBe(n);
-};
+const pageViews = () => rolledPageViews(database.db);
+const send = (n: number) => newVisitors(database.db, TENANT, n);
 
 test.runIf(onPostgres)(
   'two instances on one database: one leads the timer rollups, the other idles, and takes over when the leader stops',
