@@ -98,8 +98,8 @@ async function project(name, buffered, files = []) {
   // `ui` is two vitest projects: the files sharing one worker and the few run isolated (vitest.config.ts).
   // The API suites in two workers: vitest's default on two cores is one (cores - 1), so they ran their files one after
   // another however idle the other core was; two workers cost about the same CPU (each imports the server once). The
-  // PostgreSQL suite waits on its server for much of its time, and each file has a database of its own: one worker made
-  // it the longest step (10:49 of an 18:47 run).
+  // PostgreSQL suite waits on its server for much of its time, and each file has a database of its own: with one worker
+  // it was the longest step.
   const config =
     name === 'e2e'
       ? ['--config', 'tests/e2e/vitest.config.ts']
@@ -177,8 +177,8 @@ if (only.length) {
   };
   await Promise.all([
     (async () => {
-      // One thread: tsc's checkers in parallel cost twice the CPU (56 s against 30 s alone) on cores the other lanes
-      // want, for a few seconds less of wall time when the machine is idle, which it never is here.
+      // One thread: tsc's checkers in parallel cost about twice the CPU on cores the other lanes want, for a little less
+      // wall time only when the machine is idle, which it never is here.
       await gate(
         'type-check (tsc)',
         ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.', '--singleThreaded'],
