@@ -1,28 +1,30 @@
 // How `npm test` deals the end-to-end files between its two lanes (scripts/test.mjs).
 
 /**
- * Seconds each end-to-end file took in a full run: only to deal the parts evenly. A new file counts
- * 30 s until it is measured; a wrong figure costs balance, never a test.
+ * Seconds each end-to-end file took, run alone on a quiet machine (one vitest run of every file): only to deal the
+ * parts evenly. A new file counts 30 s until it is measured; a wrong figure costs balance, never a test.
  */
 export const E2E_SECONDS = {
-  settings: 91,
-  // alone: 94 s on a calm machine, 250 s at a load of 20 on two cores (a second server is started and filled first)
-  collect: 100,
-  movies: 62,
-  novels: 62,
-  actresses: 60,
-  forms: 60,
-  shell: 60,
-  stats: 56,
-  lists: 48,
-  ads: 37,
-  'review-queue': 27,
-  domains: 22,
-  'review-toolbar': 21,
-  comments: 21,
-  agents: 18,
-  demo: 10,
-  start: 25,
+  settings: 95,
+  layout: 87,
+  shell: 66,
+  novels: 63,
+  movies: 60,
+  stats: 54,
+  actresses: 54,
+  forms: 52,
+  collect: 42,
+  ads: 40,
+  'review-queue': 29,
+  comments: 29,
+  lists: 26,
+  domains: 25,
+  audit: 25,
+  start: 24,
+  'review-toolbar': 22,
+  agents: 20,
+  demo: 14,
+  maccms: 7,
   server: 1,
 };
 export const PART_SECONDS = 130;
