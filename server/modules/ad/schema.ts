@@ -133,7 +133,7 @@ export const adChangeSets = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     rolledBackAt: timestamp('rolled_back_at', { withTimezone: true }),
     rolledBackBy: varchar('rolled_back_by', { length: 64 }),
-    /** The ads it was run over (migration 0161); null on older sets. */
+    /** The ads it was run over (null on sets made before the column existed). */
     scope: jsonb('scope').$type<AdChangeScope>(),
   },
   (t) => [index('ad_change_sets_tenant').on(t.tenant, t.id)],

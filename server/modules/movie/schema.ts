@@ -118,7 +118,7 @@ export const movies = pgTable(
       t.id.desc(),
       sql`lower(${t.title})`,
     ),
-    // The provide API's `h`: online movies changed lately, newest change first (migration 0146).
+    // The provide API's `h`: online movies changed lately, newest change first.
     index('movies_status_updated').on(t.status, t.updatedAt.desc(), t.id.desc()),
     index('movies_column').on(t.columnId, t.publishedAt.desc().nullsLast(), t.id.desc(), t.status),
     index('movies_platforms').using('gin', t.platforms),

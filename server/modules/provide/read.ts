@@ -42,8 +42,8 @@ type MovieListQuery = Parameters<typeof readMovieList>[1];
 
 /**
  * One page of online movies and its total. Without `h` it is the online list newest published first, read as the
- * movie list reads it (its indexes, kept counts and week starts hold at a million movies); with `h`, the online
- * movies changed within the last h hours, newest change first (index of migration 0146), counted up to COUNT_CAP.
+ * movie list reads it (its indexes, stored counters and week starts hold at a million movies); with `h`, the online
+ * movies changed within the last h hours, newest change first (index `movies_status_updated`), counted up to COUNT_CAP.
  */
 export async function readProvidedPage(db: Db, q: ProvideQuery, now: Date): Promise<ProvidedPage> {
   let rows: ReturnType<typeof movieToApi>[];

@@ -21,14 +21,14 @@ const sketch = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTy
 const day = (name = 'day') => date(name, { mode: 'string' }).notNull();
 const count = (name: string) => integer(name).notNull().default(0);
 const empty = (name: string) => sketch(name).notNull().default(sql`'\\x'::bytea`);
-/** A sketch column's base64 text, kept by PostgreSQL beside it (migration 0115: read by the thousand, as text). */
+/** A sketch column's base64 text, kept by PostgreSQL beside it (read by the thousand, as text). */
 const asText = (name: string, of: string) =>
   text(name).generatedAlwaysAs(sql.raw(`encode("${of}", 'base64')`));
 
 /**
  * The raw event stream, partitioned by `day` (the event's day in the tenant's time zone when it was received):
  * `stat_events_pYYYYMMDD` partitions are made on demand by the ingestion and dropped whole after the retention
- * setting (migration 0010). The key (tenant, day, id) makes a retried event a no-op; it holds the partition key, as
+ * setting. The key (tenant, day, id) makes a retried event a no-op; it holds the partition key, as
  * PostgreSQL requires. `visitor_hash` and `address_hash` are the first 64 bits of the MD5 of the visitor id and the
  * address (`zg_hash64`), so the rollup builds sketches without hashing again.
  */
@@ -52,7 +52,7 @@ export const statEvents = pgTable(
     addressHash: bigint('address_hash', { mode: 'bigint' }).notNull(),
     visitor: varchar('visitor', { length: 64 }).notNull(),
     visitorHash: bigint('visitor_hash', { mode: 'bigint' }).notNull(),
-    /** `zg_hll_reg` of the hashes, computed on insert (migration 0020; null on older events). */
+    /** `zg_hll_reg` of the hashes, computed on insert (null on events stored before the column existed). */
     visitorReg: integer('visitor_reg'),
     addressReg: integer('address_reg'),
     channel: varchar('channel', { length: 64 }).notNull().default(''),
@@ -62,7 +62,7 @@ export const statEvents = pgTable(
     results: integer('results'),
     amount: numeric('amount', { precision: 14, scale: 2 }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-    /** The insert statement's number (`stat_event_batches`, migration 0124; null on older events): see statFoldQueue. */
+    /** The insert statement's number (sequence `stat_event_batches`; null on events stored before the column existed): see statFoldQueue. */
     batch: bigint('batch', { mode: 'number' }),
   },
   (t) => [
@@ -73,7 +73,7 @@ export const statEvents = pgTable(
 );
 
 /**
- * The batches stored since the rollup last folded their day (migration 0124): queued by the ingestion's insert in the
+ * The batches stored since the rollup last folded their day: queued by the ingestion's insert in the
  * same statement as the events, deleted by the rollup in the transaction that folds them into the day's figures.
  */
 export const statFoldQueue = pgTable(
@@ -167,7 +167,7 @@ export const statObjectDaily = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenant, t.objectType, t.day, t.objectId] }),
-    // An object's own days (seen.ts: "not seen" over a period before the last day seen; migration 0125).
+    // An object's own days (seen.ts: "not seen" over a period before the last day seen).
     index('stat_object_daily_object_idx').on(t.tenant, t.objectType, t.objectId, t.day),
   ],
 );
@@ -177,7 +177,7 @@ export const SEEN_TYPES = ['movie', 'tag'] as const;
 
 /**
  * The last day an existing movie or tag had a view, per tenant: kept by the rollup (seen.ts), its rows deleted with
- * the object (migration 0125's triggers).
+ * the object (triggers on movies and tags, made in SQL: Drizzle declares no trigger).
  */
 export const statObjectSeen = pgTable(
   'stat_object_seen',
@@ -186,10 +186,10 @@ export const statObjectSeen = pgTable(
     objectId: integer('object_id').notNull(),
     tenant: integer('tenant').notNull(),
     lastDay: day('last_day'),
-    /** The number (sequence stat_seen_gen) of the write that last moved the row (migration 0126). */
+    /** The number (sequence stat_seen_gen) of the write that last moved the row. */
     gen: bigint('gen', { mode: 'number' }).notNull().default(0),
   },
-  // The key INCLUDEs last_day (migration 0125; Drizzle declares no INCLUDE).
+  // The key INCLUDEs last_day, in SQL: Drizzle declares no INCLUDE.
   (t) => [
     primaryKey({ columns: [t.objectType, t.objectId, t.tenant] }),
     index('stat_object_seen_gen_idx').on(t.tenant, t.objectType, t.gen),
@@ -198,7 +198,7 @@ export const statObjectSeen = pgTable(
 
 /**
  * How many listed objects (online movies, every tag) were last seen on `day`: stat_object_seen counted, kept by the
- * rollup and by the triggers on movies and tags (migration 0125), so a period's unseen count is a sum of few rows.
+ * rollup and by the triggers on movies and tags, so a period's unseen count is a sum of few rows.
  */
 export const statSeenDays = pgTable(
   'stat_seen_days',
@@ -229,7 +229,7 @@ export const statDomainDaily = pgTable(
     day: day(),
     domain: varchar('domain', { length: 253 }).notNull(),
     ...domainFigures,
-    /** The estimates of the row's own sketches (migration 0021; null on rows rolled up before it). */
+    /** The estimates of the row's own sketches (null on rows rolled up before these columns existed). */
     visitorsN: integer('visitors_n'),
     addressesN: integer('addresses_n'),
   },
@@ -239,7 +239,7 @@ export const statDomainDaily = pgTable(
 /**
  * The daily visitor and address sketches of each domain merged over aligned blocks of 2^level days (level 1–8,
  * `start` a multiple of 2^level days after 1970-01-01), kept by the rollup: a report merges a few blocks per domain
- * rather than one sketch per day (migration 0021).
+ * rather than one sketch per day.
  */
 export const statDomainBlocks = pgTable(
   'stat_domain_blocks',
@@ -256,8 +256,8 @@ export const statDomainBlocks = pgTable(
 
 /**
  * When each day's rollups were last recomputed: the id of the rollup transaction (`txid_current()`), so a kept report
- * answer (report-cache.ts) knows whether a day of its period changed since (migration 0022); `dayGen` when its
- * sketches did (migration 0110).
+ * answer (report-cache.ts) knows whether a day of its period changed since; `dayGen` when its
+ * sketches did.
  */
 export const statRolledDays = pgTable(
   'stat_rolled_days',
@@ -265,14 +265,14 @@ export const statRolledDays = pgTable(
     tenant: integer('tenant').notNull(),
     day: day(),
     gen: bigint('gen', { mode: 'number' }).notNull(),
-    /** The transaction that last recomputed the day itself (migration 0110); `gen` also moves when a later day rewrote its sums. */
+    /** The transaction that last recomputed the day itself; `gen` also moves when a later day rewrote its sums. */
     dayGen: bigint('day_gen', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.day] })],
 );
 
 /**
- * Days whose rollup failed for a reason a retry will not fix (migration 0130): the runner goes on with the other days,
+ * Days whose rollup failed for a reason a retry will not fix: the runner goes on with the other days,
  * retries these at a slower pace, and the statistics settings screen lists them for an admin to retry.
  */
 export const statStuckDays = pgTable(
@@ -289,7 +289,7 @@ export const statStuckDays = pgTable(
 
 /**
  * Report queries operators made recently, read again by the rollup timer after each run so that their next read finds
- * the answer kept (migration 0123, report-cache.ts `warmReads`): the validated query as canonical JSON, and its day.
+ * the answer cached (report-cache.ts, `warmReads`): the validated query as canonical JSON, and its day.
  */
 export const reportReads = pgTable(
   'report_reads',
@@ -439,7 +439,7 @@ export const statAttributedDaily = pgTable(
 /**
  * The figures of `stat_attributed_daily` per channel summed over aligned blocks of 2^level days (level 1–8, `start` a
  * multiple of 2^level days after 1970-01-01), kept by the rollup: the agents' stat reads a few blocks per channel
- * rather than one row per day (migration 0072, attributed-blocks.ts).
+ * rather than one row per day (attributed-blocks.ts).
  */
 export const statAttributedBlocks = pgTable(
   'stat_attributed_blocks',
@@ -455,7 +455,7 @@ export const statAttributedBlocks = pgTable(
   ],
 );
 
-/** The sketches of `stat_attributed_daily` merged over the same blocks (apart from the sums: migration 0072). */
+/** The sketches of `stat_attributed_daily` merged over the same blocks (apart from the sums). */
 export const statAttributedBlockSketches = pgTable(
   'stat_attributed_block_sketches',
   {
@@ -476,7 +476,7 @@ export const statAttributedBlockSketches = pgTable(
   ],
 );
 
-/** Per day: `stat_attributed_daily` summed over every channel but '' (the agents' daily series; migration 0072). */
+/** Per day: `stat_attributed_daily` summed over every channel but '' (the agents' daily series). */
 export const statAttributedTotals = pgTable(
   'stat_attributed_totals',
   {
