@@ -198,8 +198,8 @@ export const movieSearchTerms = pgTable(
 );
 
 /**
- * Movies per kept search term, status and column (0 for none) whose lowered title contains the term (migration
- * 0120, kept by statement triggers on `movies`; `zg_movie_counts_rebuild()` recomputes them).
+ * Movies per kept search term, status and column (0 for none) whose lowered title contains the term (counted
+ * by statement triggers on `movies`; `zg_movie_counts_rebuild()` recomputes them).
  */
 export const movieSearchCounts = pgTable(
   'movie_search_counts',
@@ -244,7 +244,7 @@ export const movieSearchListed = pgTable(
 );
 
 /**
- * The movies whose lowered title contains a listed term, by term, status, publication (newest first) and id (0129, kept
+ * The movies whose lowered title contains a listed term, by term, status, publication (newest first) and id (moved
  * by statement triggers on `movies` as counts: a movie matches where `n` is 1; `zg_movie_counts_rebuild()` recomputes
  * them). The key's index treats no publication as one value (NULLS NOT DISTINCT, written in the migration).
  */

@@ -46,7 +46,7 @@ const roleToApi = (r: RoleRow, c: AppContext) => ({
   updatedAt: iso(r.updatedAt) as string,
 });
 
-/** Built-ins are not a row anyone edits: their meaning is the sections' declarations (0190). */
+/** Built-ins are not a row anyone edits: their meaning is the sections' declarations. */
 const refuseBuiltin = (row: { builtin?: unknown } | undefined) => {
   if (row?.builtin) throw new ApiError(Code.FORBIDDEN, 'role.builtin');
 };

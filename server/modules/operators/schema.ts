@@ -18,12 +18,12 @@ export const operators = pgTable(
   {
     id: serial('id').primaryKey(),
     account: varchar('account', { length: 32 }).notNull(),
-    /** The account folded (common/fold.ts): unique among live operators, `Admin` beside `admin` refused (0140). */
+    /** The account folded (common/fold.ts): unique among live operators, `Admin` beside `admin` refused. */
     accountKey: text('account_key'),
     passwordHash: text('password_hash').notNull(),
     nickname: varchar('nickname', { length: 64 }).notNull().default(''),
     avatar: text('avatar').notNull().default(''),
-    /** The role's name (roles.name, 0190): the built-ins `admin` and `user` or a custom role. */
+    /** The role's name (roles.name): the built-ins `admin` and `user` or a custom role. */
     role: varchar('role', { length: 32 }).notNull().default('user'),
     disabled: boolean('disabled').notNull().default(false),
     version: integer('version').notNull().default(1),
@@ -39,7 +39,7 @@ export const operators = pgTable(
 );
 
 /**
- * A named set of permissions (`<section>.<action>`, 0190). The built-ins `admin` and `user` store none: their
+ * A named set of permissions (`<section>.<action>`). The built-ins `admin` and `user` store none: their
  * permissions come from the sections' declarations (common/permissions.ts `permissionsOf`). `version` counts saves.
  */
 export const roles = pgTable(

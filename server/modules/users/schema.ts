@@ -27,7 +27,7 @@ export const siteUsers = pgTable(
     id: serial('id').primaryKey(),
     tenant: integer('tenant').notNull(),
     account: varchar('account', { length: 64 }).notNull(),
-    /** The account folded (common/fold.ts): unique per tenant, so look-alike accounts cannot both exist (0140). */
+    /** The account folded (common/fold.ts): unique per tenant, so look-alike accounts cannot both exist. */
     accountKey: text('account_key'),
     nickname: varchar('nickname', { length: 64 }).notNull().default(''),
     phone: varchar('phone', { length: 32 }).notNull().default(''),
@@ -44,11 +44,11 @@ export const siteUsers = pgTable(
     channel: varchar('channel', { length: 32 }).notNull().default(''),
     inviter: integer('inviter'),
     /**
-     * Our hash of the member's password (core/crypto.ts hashPassword; 0175), set at signup, at their first login after
+     * Our hash of the member's password (core/crypto.ts hashPassword), set at signup, at their first login after
      * the MacCMS move, or with a reset code: never shown, never sent.
      */
     passwordHash: varchar('password_hash', { length: 255 }),
-    /** A MacCMS password hash kept from the MacCMS move until verified once (users/legacy-password.ts, 0155). */
+    /** A MacCMS password hash kept from the MacCMS move until verified once (users/legacy-password.ts). */
     legacyPassword: varchar('legacy_password', { length: 255 }),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
