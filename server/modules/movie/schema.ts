@@ -244,7 +244,7 @@ export const movieSearchListed = pgTable(
 );
 
 /**
- * The movies whose lowered title contains a listed term, by term, status, publication (newest first) and id (moved
+ * The movies whose lowered title contains a listed term, by term, status, publication (newest first) and id (maintained
  * by statement triggers on `movies` as counts: a movie matches where `n` is 1; `zg_movie_counts_rebuild()` recomputes
  * them). The key's index treats no publication as one value (NULLS NOT DISTINCT, written in the migration).
  */

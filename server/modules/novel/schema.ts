@@ -14,7 +14,10 @@ const stamps = {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
 
-/** Novel columns: a tree like the movie columns; `item_count` counted by statement triggers on `novels` (made in SQL: Drizzle declares no trigger). */
+/**
+ * Novel columns: a tree like the movie columns; `item_count` counted by statement triggers on `novels` (made in SQL:
+ * Drizzle declares no trigger).
+ */
 export const novelColumns = columnTreeTable('novel_columns');
 
 /**

@@ -62,7 +62,10 @@ export const statEvents = pgTable(
     results: integer('results'),
     amount: numeric('amount', { precision: 14, scale: 2 }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-    /** The insert statement's number (sequence `stat_event_batches`; null on events stored before the column existed): see statFoldQueue. */
+    /**
+     * The insert statement's number (sequence `stat_event_batches`; null on events stored before the column existed):
+     * see statFoldQueue.
+     */
     batch: bigint('batch', { mode: 'number' }),
   },
   (t) => [
@@ -256,8 +259,7 @@ export const statDomainBlocks = pgTable(
 
 /**
  * When each day's rollups were last recomputed: the id of the rollup transaction (`txid_current()`), so a kept report
- * answer (report-cache.ts) knows whether a day of its period changed since; `dayGen` when its
- * sketches did.
+ * answer (report-cache.ts) knows whether a day of its period changed since; `dayGen` when its sketches did.
  */
 export const statRolledDays = pgTable(
   'stat_rolled_days',
@@ -289,7 +291,7 @@ export const statStuckDays = pgTable(
 
 /**
  * Report queries operators made recently, read again by the rollup timer after each run so that their next read finds
- * the answer cached (report-cache.ts, `warmReads`): the validated query as canonical JSON, and its day.
+ * the answer cached (warm-reads.ts `warmReads`, report-cache.ts): the validated query as canonical JSON, and its day.
  */
 export const reportReads = pgTable(
   'report_reads',
