@@ -4,22 +4,13 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { yardstick } from '../bench/_timing.mjs';
-import { SERVER_NODE_ARGS } from './server-args.mjs';
+import { benchNodeArgs } from './server-args.mjs';
 
-/**
- * How a bench is run: with the server's Node options, since several benches run the server's code in their own
- * process (the events bench's reports, the domains and novel import benches) and its collector sizes change what a
- * read costs.
- */
-export const benchNodeArgs = (name) => [...SERVER_NODE_ARGS, `bench/${name}.mjs`];
-
-const main = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;
 const all = readdirSync('bench')
   .filter((f) => f.endsWith('.mjs') && !f.startsWith('_'))
   .map((f) => f.slice(0, -4));
-const names = !main ? [] : process.argv.slice(2).length ? process.argv.slice(2) : all;
+const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of names) {
   if (!all.includes(name)) {
     console.error(`no benchmark "${name}"; there are: ${all.join(', ')}`);
@@ -70,7 +61,7 @@ export function resultsMarkdown({ name, startedAt, endedAt, before, after, code,
 }
 
 let failed = 0;
-if (main) mkdirSync('bench/results', { recursive: true });
+mkdirSync('bench/results', { recursive: true });
 for (const name of names) {
   console.log(`\n=== bench: ${name} ===`);
   const before = machine();
@@ -83,4 +74,4 @@ for (const name of names) {
   console.log(`(written: bench/results/${name}.md, .json)`);
   if (code !== 0) failed++;
 }
-if (main) process.exit(failed ? 1 : 0);
+process.exit(failed ? 1 : 0);
