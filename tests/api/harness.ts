@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { createApp } from '../../server/app';
@@ -85,6 +85,25 @@ export async function freshDatabase(
       await c.end();
     },
   };
+}
+
+/**
+ * A fresh database as an older release left it: every migration before `first` applied and recorded, as `migrate`
+ * applies them (in one transaction: some lock their tables). A migration's test fills it, then runs `migrate`.
+ */
+export async function databaseBefore(first: string): Promise<Database & { url?: string }> {
+  const database = await freshDatabase();
+  await database.db.transaction(async (tx) => {
+    await tx.execute(
+      sql`create table _migrations (name text primary key, applied_at timestamptz not null default now())`,
+    );
+    for (const m of migrations.filter((x) => x.name < first)) {
+      for (const statement of m.text.split('--> statement-breakpoint'))
+        if (statement.trim()) await tx.execute(sql.raw(statement));
+      await tx.execute(sql`insert into _migrations (name) values (${m.name})`);
+    }
+  });
+  return database;
 }
 
 /** A key of the migrations' text: a new or edited migration makes a new migrated snapshot. */

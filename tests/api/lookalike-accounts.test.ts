@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migrate, migrations, rowsOf } from '../../server/db/migrate';
+import { migrate, rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
-import { freshDatabase, startApi, type TestApi } from './harness';
+import { databaseBefore, startApi, type TestApi } from './harness';
 import { siteDoor } from './site-door';
 
 /**
@@ -54,18 +54,7 @@ describe('migration 0140 on a database with look-alike duplicates', () => {
   let db: Database;
   afterAll(() => db?.close());
   test('keeps every account, suffixes the later keys with #id, and builds the unique indexes', async () => {
-    db = await freshDatabase();
-    const before = migrations.filter((m) => m.name < '0140');
-    // What the migrator does, up to 0139 (some migrations lock tables: one transaction, as there)
-    await db.db.transaction(async (tx) => {
-      await tx.execute(
-        sql`create table _migrations (name text primary key, applied_at timestamptz default now())`,
-      );
-      for (const m of before) {
-        for (const s of m.text.split('--> statement-breakpoint')) if (s.trim()) await tx.execute(sql.raw(s));
-        await tx.execute(sql`insert into _migrations (name) values (${m.name})`);
-      }
-    });
+    db = await databaseBefore('0140');
     await db.db.execute(sql`insert into site_users (tenant, account) values
       (2, 'Alice01'), (2, 'alice01'), (2, ${'alice\u200b01'}), (2, 'ＡＤＭＩＮ'), (2, 'admin'), (3, 'alice01')`);
     await db.db.execute(sql`insert into operators (account, password_hash, role) values

@@ -7,9 +7,9 @@ import { manualClock } from '../../server/core/clock';
 import { hashPassword } from '../../server/core/crypto';
 import { memoryImageStorage } from '../../server/core/image-storage';
 import { silentLogger } from '../../server/core/logger';
-import { migrate, migrations, rowsOf } from '../../server/db/migrate';
+import { migrate, rowsOf } from '../../server/db/migrate';
 import { modules } from '../../server/modules';
-import { freshDatabase, startApi, type TestApi, USER_PASSWORD } from './harness';
+import { databaseBefore, startApi, type TestApi, USER_PASSWORD } from './harness';
 
 /**
  * Issue #52: permissions finer than admin/user. Every mutating admin route of the OpenAPI document declares the
@@ -274,20 +274,8 @@ describe('the roles API', () => {
 });
 
 test('migration 0190: existing admins and users keep exactly their rights', async () => {
-  const database = await freshDatabase();
+  const database = await databaseBefore('0190');
   try {
-    const before = migrations.filter((m) => m.name < '0190');
-    // The database as it was before 0190, applied as migrate() applies them (in one transaction).
-    await database.db.transaction(async (tx) => {
-      await tx.execute(
-        sql`create table _migrations (name text primary key, applied_at timestamptz not null default now())`,
-      );
-      for (const m of before) {
-        for (const statement of m.text.split('--> statement-breakpoint'))
-          if (statement.trim()) await tx.execute(sql.raw(statement));
-        await tx.execute(sql`insert into _migrations (name) values (${m.name})`);
-      }
-    });
     const hash = await hashPassword(USER_PASSWORD, 1000);
     await database.db.execute(sql`insert into operators (account, account_key, password_hash, role)
       values ('old-admin', 'old-admin', ${hash}, 'admin'), ('old-user', 'old-user', ${hash}, 'user')`);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { rowsOf } from '../../server/db/migrate';
 import type { Database, Db } from '../../server/db/types';
 import { ingest } from '../../server/modules/statistics/ingest';
-import { runRollup } from '../../server/modules/statistics/rollup';
+import { queueWhole, runRollup } from '../../server/modules/statistics/rollup';
 import { freshDatabase } from './harness';
 import { watchedDb } from './stats-helpers';
 
@@ -78,9 +78,7 @@ test('a fold of new batches folds the blocks of the domains whose sketches chang
   expect((await rolled()).flat().sort()).toEqual(['', 'd3.test', 'd5.test']);
 
   const incremental = await blocks();
-  await database.db.execute(
-    sql`insert into stat_dirty_days (tenant, day) values (${TENANT}, ${DAY}::date) on conflict do nothing`,
-  );
+  await queueWhole(database.db, TENANT, [DAY]);
   expect((await rolled()).flat().length).toBe(DOMAINS + 1);
   expect(await blocks()).toEqual(incremental);
   expect(incremental.length).toBe((DOMAINS + 1) * 8);

@@ -16,6 +16,7 @@ import { ingest } from '../../server/modules/statistics/ingest';
 import { REPORTS, runReport } from '../../server/modules/statistics/reports';
 import {
   MARKED_DAYS,
+  queueWhole,
   RollupPace,
   rawPartitions,
   rollupDay,
@@ -66,7 +67,6 @@ async function reset() {
   for (const p of await rawPartitions(database.db))
     await database.db.execute(sql.raw(`drop table ${p.name}`));
   for (const t of [
-    'stat_dirty_days',
     'stat_fold_queue',
     'stat_rolled_days',
     'stat_visitors',
@@ -366,7 +366,7 @@ describe('the rollup equals a recount from raw events', () => {
           if (crash) {
             await database.db
               .transaction(async (tx) => {
-                await tx.execute(sql`delete from stat_dirty_days where day = ${DAYS[1]}::date`);
+                await tx.execute(sql`delete from stat_fold_queue where day = ${DAYS[1]}::date`);
                 // on PostgreSQL the counts and the attribution commit on their own connections before the crash
                 await rollupDay(
                   tx,
@@ -389,9 +389,7 @@ describe('the rollup equals a recount from raw events', () => {
           await expectRollupsMatch();
           // every day rolled up once more changes nothing, attribution (issue #16) included
           const attribution = await attributionTables();
-          await database.db.execute(
-            sql`insert into stat_dirty_days (tenant, day) select ${TENANT}, d::date from unnest(${sql.param(DAYS)}::text[]) d on conflict do nothing`,
-          );
+          await queueWhole(database.db, TENANT, DAYS);
           await runRollup(database.db, { parallel: par(), now: NOW, defaultTenant: TENANT });
           await expectRollupsMatch();
           expect(await attributionTables()).toEqual(attribution);
@@ -1069,9 +1067,7 @@ describe('the incremental rollup (migration 0124)', () => {
           const rows = await figureRows();
           const attribution = await attributionTables();
           // Every day recomputed whole from its raw events: the same rows, new visitors and sketches included.
-          await database.db.execute(
-            sql`insert into stat_dirty_days (tenant, day) select ${TENANT}, d::date from unnest(${sql.param(DAYS)}::text[]) d on conflict do nothing`,
-          );
+          await queueWhole(database.db, TENANT, DAYS);
           await rollAll();
           expect(await figureRows()).toEqual(rows);
           expect(await attributionTables()).toEqual(attribution);
@@ -1329,9 +1325,7 @@ describe('the incremental rollup (migration 0124)', () => {
             expect(fold()?.foldedAhead).toBe(batches.slice(1).reduce((n, b) => n + b.length, 0));
             await roll();
             const rows = await figureRows();
-            await database.db.execute(
-              sql`insert into stat_dirty_days (tenant, day) values (${TENANT}, ${day}::date)`,
-            );
+            await queueWhole(database.db, TENANT, [day]);
             await roll();
             expect(fold()?.foldedAhead).toBe(0); // read whole
             expect(await figureRows()).toEqual(rows);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { migrate, migrations, rowsOf } from '../../server/db/migrate';
+import { migrate, rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import {
   add,
@@ -12,7 +12,7 @@ import {
   M,
   storedSketch,
 } from '../../server/modules/statistics/sketch';
-import { freshDatabase } from './harness';
+import { databaseBefore } from './harness';
 
 /**
  * One stored sketch form: a database whose agents' block sketches were written in the former gap form (the byte 0x80,
@@ -40,18 +40,8 @@ function oldGapForm(r: Uint8Array): Uint8Array {
 const FIRST_NEW = '0210';
 let database: Database;
 beforeAll(async () => {
-  database = await freshDatabase();
   // The database as it stood before: every migration up to the one that converts the sketches.
-  await database.db.transaction(async (tx) => {
-    await tx.execute(
-      sql`create table _migrations (name text primary key, applied_at timestamptz not null default now())`,
-    );
-    for (const m of migrations.filter((x) => x.name < FIRST_NEW)) {
-      for (const statement of m.text.split('--> statement-breakpoint'))
-        if (statement.trim()) await tx.execute(sql.raw(statement));
-      await tx.execute(sql`insert into _migrations (name) values (${m.name})`);
-    }
-  });
+  database = await databaseBefore(FIRST_NEW);
 }, 120_000);
 afterAll(() => database?.close());
 

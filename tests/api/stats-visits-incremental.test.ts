@@ -4,7 +4,7 @@ import { rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import { cachedFold } from '../../server/modules/statistics/fold-cache';
 import { ingest } from '../../server/modules/statistics/ingest';
-import { runRollup } from '../../server/modules/statistics/rollup';
+import { queueWhole, runRollup } from '../../server/modules/statistics/rollup';
 import { freshDatabase } from './harness';
 
 /**
@@ -100,7 +100,7 @@ test('a day rolled up again groups only its new batches’ visitors and counts a
   expect([hour1.visits, hour1.bounced].map(Number)).toEqual([1 + OTHERS / 5, OTHERS / 5]);
 
   // The same day recomputed whole from its raw events gives the same rows.
-  await database.db.execute(sql`insert into stat_dirty_days (tenant, day) values (${TENANT}, ${DAY}::date)`);
+  await queueWhole(database.db, TENANT, [DAY]);
   const whole = await runRollup(database.db, { now: NOW, defaultTenant: TENANT });
   expect(whole.days).toEqual([{ tenant: TENANT, day: DAY }]);
   expect(cachedFold(database.db, TENANT, DAY)?.visitsRead).toBe(8 + OTHERS);

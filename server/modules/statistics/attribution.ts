@@ -3,6 +3,7 @@ import { arrayParam } from '../../db/array-literal';
 import type { Executor } from '../../db/types';
 import { foldAttributedDay } from './attributed-blocks';
 import type { ChannelTraffic } from './day-figures';
+import { WHOLE_DAY } from './schema';
 import { toHex } from './sketch';
 
 /** What the attribution takes from the figures' read of the day's events (day-figures.ts `DayFold`). */
@@ -79,8 +80,8 @@ export async function rollupAttribution(
         on conflict (tenant, visitor_hash, day, channel) do update set at = excluded.at
         where ${batches ? sql`excluded.at < stat_touches.at` : sql`stat_touches.at <> excluded.at`}
         returning visitor_hash)
-    insert into stat_dirty_days (tenant, day)
-    select distinct ${tenant}::int, e.day from stat_events e
+    insert into stat_fold_queue (tenant, day, batch)
+    select distinct ${tenant}::int, e.day, ${WHOLE_DAY}::bigint from stat_events e
     where e.tenant = ${tenant} and e.day between ${d} + 1 and ${d} + ${attributionDays}::int and e.type in ('signup', 'recharge')
       and e.visitor_hash in (select visitor_hash from gone union select visitor_hash from put)
     on conflict do nothing`);
@@ -107,8 +108,8 @@ export async function rollupAttribution(
   // First payers: a visitor seen paying earlier than recorded moves here, and the day it leaves is rolled again.
   await tx.execute(sql`with c as (${conv}),
       f as (select distinct on (visitor_hash) visitor_hash, credit from c where type = 'recharge' order by visitor_hash, at, id),
-      moved as (insert into stat_dirty_days (tenant, day)
-        select ${tenant}, p.day from stat_payers p join f using (visitor_hash) where p.tenant = ${tenant} and p.day > ${d}
+      moved as (insert into stat_fold_queue (tenant, day, batch)
+        select ${tenant}, p.day, ${WHOLE_DAY}::bigint from stat_payers p join f using (visitor_hash) where p.tenant = ${tenant} and p.day > ${d}
         on conflict do nothing)
     insert into stat_payers (tenant, visitor_hash, day, channel) select ${tenant}, visitor_hash, ${d}, credit from f
     on conflict (tenant, visitor_hash) do update set day = excluded.day, channel = excluded.channel

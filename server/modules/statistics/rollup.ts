@@ -13,6 +13,7 @@ import { DAY_FIGURE_TABLES, DayFold } from './day-figures';
 import { cacheFold, folds, holdDay, releaseDay, takenBatches } from './fold-cache';
 import { partitionName, timeZoneOf } from './ingest';
 import { markRolled } from './report-cache';
+import { WHOLE_DAY } from './schema';
 import { recordSeen } from './seen';
 import { rollupVisits } from './visits';
 import { forgetOldReads } from './warm-reads';
@@ -111,9 +112,7 @@ export async function rollupDay(
   // A later day that counted a visitor new whose first day moved here is recomputed whole (by this run's next pass).
   // The caller's transaction marks them, after both parts (the attribution marks days too, on another connection: a
   // mark both wrote would wait on a transaction that waits for it).
-  if (moved.size)
-    await tx.execute(sql`insert into stat_dirty_days (tenant, day)
-      select ${tenant}, d from unnest(${sql.param([...moved].sort())}::date[]) as d order by d on conflict do nothing`);
+  if (moved.size) await queueWhole(tx, tenant, [...moved]);
   // Kept report answers over this day are stale from now on, and the attribution's return bits may have changed the
   // sums of the seven days before.
   await markRolled(tx, tenant, day);
@@ -271,13 +270,18 @@ const ANALYZED_TABLES = [
   'stat_attributed_block_sketches',
 ];
 
+/** Queues `days` to be recomputed whole from their raw events by the next run. */
+export async function queueWhole(tx: Executor, tenant: number, days: readonly string[]) {
+  await tx.execute(sql`insert into stat_fold_queue (tenant, day, batch)
+    select ${tenant}, d, ${WHOLE_DAY}::bigint from unnest(${sql.param([...days].sort())}::date[]) as d order by d
+    on conflict do nothing`);
+}
+
 /**
- * The days waiting for the rollup, once each: marked for a whole recompute (stat_dirty_days: `whole`) or with batches
- * queued (stat_fold_queue). The agents' settlement waits for them too.
+ * The days waiting for the rollup, once each: queued whole (`whole`) or with batches to fold (stat_fold_queue). The
+ * agents' settlement waits for them too.
  */
-export const MARKED_DAYS = sql`select tenant, day, bool_or(whole) as whole
-  from (select tenant, day, true as whole from stat_dirty_days
-    union all select tenant, day, false from stat_fold_queue) m
+export const MARKED_DAYS = sql`select tenant, day, bool_or(batch = ${sql.raw(String(WHOLE_DAY))}) as whole from stat_fold_queue
   group by tenant, day`;
 
 /** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
@@ -370,16 +374,13 @@ export async function runRollup(
       try {
         got = await db.transaction(async (tx) => {
           if (!(await tryLock(tx))) return false;
-          const whole = rowsOf(
-            await tx.execute(
-              sql`delete from stat_dirty_days where tenant = ${tenant} and day = ${day}::date returning day`,
-            ),
-          ).length;
-          const batches = rowsOf<{ batch: string }>(
+          const queued = rowsOf<{ batch: string }>(
             await tx.execute(
               sql`delete from stat_fold_queue where tenant = ${tenant} and day = ${day}::date returning batch`,
             ),
           ).map((b) => Number(b.batch));
+          const whole = queued.includes(WHOLE_DAY);
+          const batches = queued.filter((b) => b !== WHOLE_DAY);
           takenBatches(db, batches); // read here, unless the kept fold has them already
           if (!whole && !batches.length) return true; // rolled by another runner meanwhile
           // The kept fold serves while no other runner rolled the day since (its stamp is still the day's).
@@ -468,7 +469,6 @@ export async function runRollup(
   for (const p of old) {
     const got = await db.transaction(async (tx) => {
       if (!(await tryLock(tx))) return false;
-      await tx.execute(sql`delete from stat_dirty_days where day = ${p.day}::date`);
       await tx.execute(sql`delete from stat_fold_queue where day = ${p.day}::date`);
       await tx.execute(sql.raw(`drop table if exists ${p.name}`));
       return true;

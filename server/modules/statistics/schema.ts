@@ -76,25 +76,18 @@ export const statEvents = pgTable(
 );
 
 /**
- * The batches stored since the rollup last folded their day: queued by the ingestion's insert in the
- * same statement as the events, deleted by the rollup in the transaction that folds them into the day's figures.
+ * The rollup's work: the batches stored since the rollup last folded their day, queued by the ingestion's insert in
+ * the same statement as the events, and the days to recompute whole from their raw events as batch `WHOLE_DAY` (0;
+ * the attribution marks later days whose credit may move, a day's first-seen visitors moved earlier the days they
+ * were new on). The rollup deletes a day's rows in the transaction that rolls it up.
  */
 export const statFoldQueue = pgTable(
   'stat_fold_queue',
   { tenant: integer('tenant').notNull(), day: day(), batch: bigint('batch', { mode: 'number' }).notNull() },
   (t) => [primaryKey({ columns: [t.tenant, t.day, t.batch] })],
 );
-
-/**
- * Days the rollup recomputes whole from their raw events (the attribution marks later days whose credit may move; a
- * day's first-seen visitors moved earlier mark the days they were new on); the rollup clears them. New events queue
- * their batches instead (statFoldQueue).
- */
-export const statDirtyDays = pgTable(
-  'stat_dirty_days',
-  { tenant: integer('tenant').notNull(), day: day() },
-  (t) => [primaryKey({ columns: [t.tenant, t.day] })],
-);
+/** The batch number that queues a day to be recomputed whole (`stat_fold_queue`; the batches' sequence starts at 1). */
+export const WHOLE_DAY = 0;
 
 /** The first day each visitor was seen per domain (domain '' = the whole site): new visitors come from it. */
 export const statVisitors = pgTable(
