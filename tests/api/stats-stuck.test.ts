@@ -12,7 +12,7 @@ import { startApi, type TestApi, USER_PASSWORD } from './harness';
 import { event, siteSender } from './stats-helpers';
 
 /**
- * Issue #48: a day whose rollup fails for a reason retrying will not fix is set aside with its error (stat_stuck_days),
+ * Issue #48: a day whose rollup fails for a reason retrying will not fix is set aside with its error (`stat_rolled_days.error`),
  * the other days still roll up, the admin is told in words other than "database unavailable" and sees the day on
  * the statistics settings screen's route, and its raw events outlive the retention until it rolls up.
  */
@@ -101,7 +101,7 @@ describe('a stuck day', () => {
   test("the timer leaves a stuck day for its backoff while the other days' batches roll up", async () => {
     await send([event({ time: at(GOOD), domain: 'good.test', visitor: 'g2' })]);
     const [{ failed }] = await api.query<{ failed: string }>(
-      sql`select failed_at::text as failed from stat_stuck_days where day = ${BAD}::date`,
+      sql`select failed_at::text as failed from stat_rolled_days where day = ${BAD}::date`,
     );
     const soon = new Date(Date.parse(failed) + 60_000); // attempt 2: two minutes' backoff
     const r = await runRollup(api.database.db, { now: soon, defaultTenant: 2, pace: new RollupPace() });

@@ -134,7 +134,7 @@ export interface RollupResult {
   droppedPartitions: string[];
   /**
    * Days whose rollup failed in this run for a reason a retry will not fix (`isPassing`), recorded in
-   * `stat_stuck_days`; the run went on with the other days.
+   * `stat_rolled_days` (`error`); the run went on with the other days.
    */
   stuck: StuckDay[];
 }
@@ -167,8 +167,8 @@ export const stuckBackoffMs = (attempts: number) => Math.min(2 ** Math.max(attem
 /** A tenant's stuck days, oldest first. */
 export async function stuckDays(db: Executor, tenant: number): Promise<StuckDay[]> {
   return rowsOf<{ day: string; error: string; failed_at: string | Date; attempts: number }>(
-    await db.execute(sql`select day::text as day, error, failed_at, attempts from stat_stuck_days
-      where tenant = ${tenant} order by day`),
+    await db.execute(sql`select day::text as day, error, failed_at, attempts from stat_rolled_days
+      where tenant = ${tenant} and error is not null order by day`),
   ).map((r) => ({
     tenant,
     day: r.day,
@@ -295,7 +295,7 @@ const MAX_PASSES = 5;
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway). `parallel` (PostgreSQL only:
  * PGlite has one connection) rolls each day's three parts at once on three connections (see `rollupDay`).
- * A day that fails for a reason retrying will not fix is recorded in `stat_stuck_days` and the run goes on with the
+ * A day that fails for a reason retrying will not fix is recorded in `stat_rolled_days` (`error`) and the run goes on with the
  * others; the run then rejects with `RollupStuck` (its result inside). Any other failure rejects the run at once.
  */
 export async function runRollup(
@@ -338,7 +338,9 @@ export async function runRollup(
   const failed = new Set<string>();
   const stuckUntil = new Map(
     rowsOf<{ tenant: number; day: string; failed_at: string | Date; attempts: number }>(
-      await db.execute(sql`select tenant, day::text as day, failed_at, attempts from stat_stuck_days`),
+      await db.execute(
+        sql`select tenant, day::text as day, failed_at, attempts from stat_rolled_days where error is not null`,
+      ),
     ).map((r) => [
       `${Number(r.tenant)}|${r.day}`,
       new Date(r.failed_at).getTime() + stuckBackoffMs(Number(r.attempts)),
@@ -403,7 +405,8 @@ export async function runRollup(
           const [{ gen }] = rowsOf<{ gen: string }>(
             await tx.execute(sql`select txid_current()::text as gen`),
           );
-          await tx.execute(sql`delete from stat_stuck_days where tenant = ${tenant} and day = ${day}::date`);
+          await tx.execute(sql`update stat_rolled_days set error = null, failed_at = null, attempts = 0
+            where tenant = ${tenant} and day = ${day}::date and error is not null`);
           return { fold, gen };
         });
       } catch (err) {
@@ -425,10 +428,10 @@ export async function runRollup(
       if (failure !== undefined) {
         failed.add(key);
         const [row] = rowsOf<{ failed_at: string | Date; attempts: number }>(
-          await db.execute(sql`insert into stat_stuck_days (tenant, day, error, failed_at, attempts)
-            values (${tenant}, ${day}::date, ${rootMessage(failure)}, ${new Date(clock()).toISOString()}::timestamptz, 1)
+          await db.execute(sql`insert into stat_rolled_days (tenant, day, gen, error, failed_at, attempts)
+            values (${tenant}, ${day}::date, 0, ${rootMessage(failure)}, ${new Date(clock()).toISOString()}::timestamptz, 1)
             on conflict (tenant, day) do update set error = excluded.error, failed_at = excluded.failed_at,
-              attempts = stat_stuck_days.attempts + 1
+              attempts = stat_rolled_days.attempts + 1
             returning failed_at, attempts`),
         );
         result.stuck.push({

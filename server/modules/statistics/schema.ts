@@ -251,35 +251,31 @@ export const statDomainBlocks = pgTable(
 );
 
 /**
- * When each day's rollups were last recomputed: the id of the rollup transaction (`txid_current()`), so a kept report
- * answer (report-cache.ts) knows whether a day of its period changed since; `dayGen` when its sketches did.
+ * Per tenant and day, the rollup's record. When the day's rollups were last recomputed: the id of the rollup
+ * transaction (`txid_current()`), so a cached report answer (report-cache.ts) knows whether a day of its period
+ * changed since; `dayGen` when its sketches did. And while its rollup fails for a reason a retry will not fix
+ * (`error` set): the runner goes on with the other days, retries this one at a slower pace, and the statistics
+ * settings screen lists it for an admin to retry; a rollup of the day clears it.
  */
 export const statRolledDays = pgTable(
   'stat_rolled_days',
   {
     tenant: integer('tenant').notNull(),
     day: day(),
+    /** 0 for a day whose rollup never succeeded (a stuck day's row). */
     gen: bigint('gen', { mode: 'number' }).notNull(),
     /** The transaction that last recomputed the day itself; `gen` also moves when a later day rewrote its sums. */
     dayGen: bigint('day_gen', { mode: 'number' }).notNull().default(0),
+    error: text('error'),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tenant, t.day] })],
-);
-
-/**
- * Days whose rollup failed for a reason a retry will not fix: the runner goes on with the other days,
- * retries these at a slower pace, and the statistics settings screen lists them for an admin to retry.
- */
-export const statStuckDays = pgTable(
-  'stat_stuck_days',
-  {
-    tenant: integer('tenant').notNull(),
-    day: day(),
-    error: text('error').notNull(),
-    failedAt: timestamp('failed_at', { withTimezone: true }).notNull(),
-    attempts: integer('attempts').notNull().default(1),
-  },
-  (t) => [primaryKey({ columns: [t.tenant, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.day] }),
+    index('stat_rolled_days_stuck_idx')
+      .on(t.tenant, t.day)
+      .where(sql`${t.error} is not null`),
+  ],
 );
 
 /**
