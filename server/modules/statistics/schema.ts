@@ -272,9 +272,7 @@ export const statRolledDays = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenant, t.day] }),
-    index('stat_rolled_days_stuck_idx')
-      .on(t.tenant, t.day)
-      .where(sql`${t.error} is not null`),
+    index('stat_rolled_days_stuck_idx').on(t.tenant, t.day).where(sql`${t.error} is not null`),
   ],
 );
 
