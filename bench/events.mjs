@@ -393,6 +393,7 @@ const { openPostgres } = await load('/server/node/postgres.ts');
 const sketch = await load('/server/modules/statistics/sketch.ts');
 const { foldDomainDay } = await load('/server/modules/statistics/blocks.ts');
 const { warmReads } = await load('/server/modules/statistics/warm-reads.ts');
+const { warmPool } = await load('/server/node/rollup.ts');
 const { schema } = await load('/server/db/schema.ts');
 const { addDays, dayOf } = await load('/common/period.ts');
 
@@ -625,9 +626,10 @@ async function reports(label, database, perDay, scale, restart) {
   }
   for (const run of lastly) await run();
 
-  // After a start: a new process's handle, nothing cached. Every instance first reads again the reports read lately
-  // (`startRollupTimer`'s `warmAtStart`, warm-reads.ts; these reports' reads were remembered above); then an operator's
-  // first read of each. Beside it, the first read of each with nothing warmed (a report nobody read in the last day).
+  // After a start: a new process's handle, nothing cached. Every instance first opens its pool's connections and reads
+  // again the reports read lately (`startRollupTimer`'s `warmAtStart`; these reports' reads were remembered above);
+  // then an operator's first read of each. Beside it, the first read of each with nothing warmed but the pool (a
+  // report nobody read in the last day).
   const afterStart = new Map(measured.map(([name]) => [name, { warmed: [], notWarmed: [] }]));
   const warmUps = [];
   for (let i = 0; i < Math.min(RUNS, 20) + 2; i++) {
@@ -635,6 +637,7 @@ async function reports(label, database, perDay, scale, restart) {
       const started = await restart();
       try {
         const app2 = appOn(started.db);
+        await warmPool(started.db);
         if (warmed) {
           const t = performance.now();
           const r = await warmReads(started.db, new Date());
@@ -679,10 +682,11 @@ try {
         await ingestion(`PostgreSQL, ${mix} traffic`, { DATABASE_URL: await freshPg() }, EVENTS_PG, mix);
     if (PART !== 'ingest') {
       const url = await freshPg();
-      const db = await openPostgres(url, 4);
+      // The server's pool (`POOL_SIZE`): a report's reads go out on as many connections as it has.
+      const db = await openPostgres(url);
       try {
         await reports('PostgreSQL', db, 1_100_000, { domains: 20, paths: 200, keywords: 5000 }, () =>
-          openPostgres(url, 4),
+          openPostgres(url),
         );
       } finally {
         await db.close();

@@ -41,7 +41,7 @@ export async function main() {
   const where = config.databaseUrl ? new URL(config.databaseUrl).host : resolve(config.dataDir);
   try {
     database = config.databaseUrl
-      ? await (await import('./postgres')).openPostgres(config.databaseUrl, 10, logger)
+      ? await (await import('./postgres')).openPostgres(config.databaseUrl, undefined, logger)
       : await openDataDir(resolve(config.dataDir));
   } catch (err) {
     die(`cannot open the database at ${where}: ${(err as Error).message}`);

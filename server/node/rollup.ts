@@ -6,6 +6,7 @@ import type { Db } from '../db/types';
 import {
   busyDays,
   EMBEDDED_BUSY_DAY,
+  REPORT_TABLES,
   RollupPace,
   RollupStuck,
   runRollup,
@@ -133,7 +134,7 @@ export function startRollupTimer(
   let stopped = false;
   let warmedAtStart = false;
   const warmAtStart = async () => {
-    warmedAtStart = await warm(db, clock, opts.logger);
+    warmedAtStart = await warm(db, clock, opts.logger, { pool: true });
   };
   if (!opts.seconds) {
     timer = setTimeout(warmAtStart, 1000);
@@ -203,9 +204,32 @@ export function startRollupTimer(
   };
 }
 
-/** Reads again the reports read lately (`warmReads`), logging those it could not read; false where it could not run. */
-async function warm(db: Db, clock: Clock, logger: Logger): Promise<boolean> {
+/**
+ * Opens every connection of the pool at once (none on PGlite) and on each reads the reports' tables once
+ * (`REPORT_TABLES`), so that the first reads after a start find connections open and their backends' lookups of those
+ * tables done. The pool keeps them (`openPostgres`). Requests that come meanwhile wait for it: a few milliseconds a
+ * connection.
+ */
+export async function warmPool(db: Db) {
+  const pool = poolOf(db);
+  if (!pool) return;
+  const clients = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
   try {
+    await Promise.all(
+      clients.map(async (client) => {
+        for (const table of REPORT_TABLES)
+          await client.query(`select 1 from ${table} where tenant = 0 limit 1`);
+      }),
+    );
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
+/** Reads again the reports read lately (`warmReads`), logging those it could not read; false where it could not run. */
+async function warm(db: Db, clock: Clock, logger: Logger, { pool = false } = {}): Promise<boolean> {
+  try {
+    if (pool) await warmPool(db);
     const r = await warmReads(db, clock.now());
     if (r.failed.length) logger.warn({ failed: r.failed }, 'report reads not warmed');
     return true;

@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, expect, test } from 'vitest';
 import { copierOf } from '../../server/db/copy-in';
 import { rowsOf } from '../../server/db/migrate';
+import { REPORT_TABLES } from '../../server/modules/statistics';
 import { openPostgres, ResilientPool } from '../../server/node/postgres';
-import { onPostgres, TEST_DATABASE_URL } from './harness';
+import { warmPool } from '../../server/node/rollup';
+import { freshDatabase, onPostgres, TEST_DATABASE_URL } from './harness';
 
 /**
  * The server's pool keeps every slot through connections that die while checked out (issue #11): a transaction
@@ -109,6 +111,39 @@ test.skipIf(!onPostgres)(
       ]);
     } finally {
       await close();
+    }
+  },
+);
+
+/**
+ * A start opens every connection of the server's pool and reads the reports' tables on each (`warmPool`), and the pool
+ * keeps idle connections open: a report's reads go out on several connections at once, and on a new one each paid the
+ * backend's start and its lookups of those tables first.
+ */
+test.skipIf(!onPostgres)(
+  'a start opens every connection of the pool and reads the reports’ tables on each; idle ones stay open',
+  async () => {
+    const database = await freshDatabase({ migrated: true });
+    const opened = await openPostgres(database.url!, 3);
+    const watcher = new pg.Client({ connectionString: database.url });
+    try {
+      const pool = (opened.db as unknown as { $client: pg.Pool }).$client;
+      expect(pool.totalCount).toBe(1); // the connection opened to check the server is there
+      expect(pool.options.idleTimeoutMillis).toBe(0);
+      await warmPool(opened.db);
+      expect([pool.totalCount, pool.idleCount]).toEqual([3, 3]);
+      // Each backend's last statement: the last of the reports' tables, read on every connection of the pool (the
+      // test's own handle on the database has one more).
+      await watcher.connect();
+      const { rows } = await watcher.query(
+        `select query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      const last = `select 1 from ${REPORT_TABLES.at(-1)} where tenant = 0 limit 1`;
+      expect(rows.filter((r: { query: string }) => r.query === last)).toHaveLength(3);
+    } finally {
+      await watcher.end();
+      await opened.close();
+      await database.close();
     }
   },
 );

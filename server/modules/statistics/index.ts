@@ -20,4 +20,4 @@ export default defineModule({
 });
 
 export { busyDays, EMBEDDED_BUSY_DAY, RollupPace, RollupStuck, runRollup } from './rollup';
-export { warmReads } from './warm-reads';
+export { REPORT_TABLES, warmReads } from './warm-reads';

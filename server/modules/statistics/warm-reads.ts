@@ -4,6 +4,7 @@ import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { timeZoneOf } from './ingest';
 import { cachePerDb } from './report-cache';
+import { REPORTS, type ReportDef } from './reports';
 
 /**
  * The warm-up of reports after a rollup. A report caches its answer, and the parts over its period's older days,
@@ -16,6 +17,23 @@ import { cachePerDb } from './report-cache';
  * operator's next read finds its answer cached. The table, not memory, holds them: a start warms what was read before
  * it, and every instance warms what was read through any of them.
  */
+
+/**
+ * The tables the reports read (statistics', the ads' and the agents'), each with a `tenant` column: a start reads each
+ * once on every connection of the pool (server/node/rollup.ts `warmPool`).
+ */
+export const REPORT_TABLES = [
+  'stat_rolled_days',
+  'report_reads',
+  ...new Set(Object.values(REPORTS).flatMap((r: ReportDef) => (r.blocks ? [r.table, r.blocks] : [r.table]))),
+  'stat_domain_hourly',
+  'stat_object_seen',
+  'stat_seen_days',
+  'stat_attributed_daily',
+  'stat_attributed_blocks',
+  'stat_attributed_block_sketches',
+  'stat_attributed_totals',
+];
 
 /** A report query as its route validated it, with `from` and `to` resolved (days): stored as JSON. */
 type ReadQuery = Record<string, unknown>;
