@@ -6,6 +6,9 @@ import { type RowStream, streamRowsWith } from '../db/each-row';
 import { schema } from '../db/schema';
 import type { Database } from '../db/types';
 
+/** The server's connections per process (`npm start`; the benches open the same). */
+export const POOL_SIZE = 10;
+
 /**
  * A real PostgreSQL through `DATABASE_URL`: a pool, so several requests run at once.
  *
@@ -16,9 +19,6 @@ import type { Database } from '../db/types';
  * the next request opens a fresh connection, so the service resumes as soon as PostgreSQL is back. A client whose
  * connection dies while it is checked out goes back to the pool at once (`ResilientPool`): no slot is lost.
  */
-/** The server's connections per process (`npm start`; the benches open the same). */
-export const POOL_SIZE = 10;
-
 export async function openPostgres(url: string, max = POOL_SIZE, logger?: Logger): Promise<Database> {
   const pool = new ResilientPool({
     connectionString: url,
@@ -27,7 +27,7 @@ export async function openPostgres(url: string, max = POOL_SIZE, logger?: Logger
     connectionTimeoutMillis: 10_000,
     // Idle connections stay open (pg closes them after 10 s by default). A report's reads go out at once on several
     // connections, and on a new one each first pays the backend's start and its lookups of the tables it reads: with
-    // every connection new, a 90-day domains report read first took about a half longer (docs/statistics.md).
+    // every connection new, a 90-day domains report read first took half as long again (docs/statistics.md).
     idleTimeoutMillis: 0,
     // Run on each new connection before it is handed out (a statement queued behind another is refused by pg 9).
     onConnect: async (client: pg.ClientBase) => {

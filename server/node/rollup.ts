@@ -213,8 +213,12 @@ export function startRollupTimer(
 export async function warmPool(db: Db) {
   const pool = poolOf(db);
   if (!pool) return;
-  const clients = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
+  // Each connection is released whatever happens to the others (the database gone meanwhile): no slot is lost.
+  const opened = await Promise.allSettled(Array.from({ length: pool.options.max }, () => pool.connect()));
+  const clients = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   try {
+    const failed = opened.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
     await Promise.all(
       clients.map(async (client) => {
         for (const table of REPORT_TABLES)

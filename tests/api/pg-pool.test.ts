@@ -147,3 +147,26 @@ test.skipIf(!onPostgres)(
     }
   },
 );
+
+test.skipIf(!onPostgres)(
+  'a start’s pool warm-up that cannot open every connection releases those it opened: no slot is lost',
+  async () => {
+    const opened = await openPostgres(TEST_DATABASE_URL, 3);
+    try {
+      const pool = (opened.db as unknown as { $client: pg.Pool }).$client;
+      const connect = pool.connect.bind(pool);
+      let calls = 0;
+      (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = () =>
+        ++calls === 2 ? Promise.reject(new Error('refused')) : connect();
+      await expect(warmPool(opened.db)).rejects.toThrow('refused');
+      (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = connect;
+      expect(pool.idleCount).toBe(pool.totalCount);
+      // All three slots can be held at once again.
+      const held = await Promise.all([connect(), connect(), connect()]);
+      for (const c of held) c.release();
+      expect(pool.totalCount).toBe(3);
+    } finally {
+      await opened.close();
+    }
+  },
+);

@@ -281,8 +281,8 @@ export async function queueWhole(tx: Executor, tenant: number, days: readonly st
  * The days waiting for the rollup, once each: queued whole (`whole`) or with batches to fold (stat_fold_queue). The
  * agents' settlement waits for them too.
  */
-export const MARKED_DAYS = sql`select tenant, day, bool_or(batch = ${sql.raw(String(WHOLE_DAY))}) as whole from stat_fold_queue
-  group by tenant, day`;
+export const MARKED_DAYS = sql`select tenant, day, bool_or(batch = ${sql.raw(String(WHOLE_DAY))}) as whole
+  from stat_fold_queue group by tenant, day`;
 
 /** How many times one run reads the marked days again (see `runRollup`); what is left waits for the next run. */
 const MAX_PASSES = 5;
@@ -295,8 +295,9 @@ const MAX_PASSES = 5;
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
  * `stopAfter` ends the run after that many days (tests use it to stop a run halfway). `parallel` (PostgreSQL only:
  * PGlite has one connection) rolls each day's three parts at once on three connections (see `rollupDay`).
- * A day that fails for a reason retrying will not fix is recorded in `stat_rolled_days` (`error`) and the run goes on with the
- * others; the run then rejects with `RollupStuck` (its result inside). Any other failure rejects the run at once.
+ * A day that fails for a reason retrying will not fix is recorded in `stat_rolled_days` (`error`) and the run goes
+ * on with the others; the run then rejects with `RollupStuck` (its result inside). Any other failure rejects the run
+ * at once.
  */
 export async function runRollup(
   db: Db,
@@ -429,7 +430,8 @@ export async function runRollup(
         failed.add(key);
         const [row] = rowsOf<{ failed_at: string | Date; attempts: number }>(
           await db.execute(sql`insert into stat_rolled_days (tenant, day, gen, error, failed_at, attempts)
-            values (${tenant}, ${day}::date, 0, ${rootMessage(failure)}, ${new Date(clock()).toISOString()}::timestamptz, 1)
+            values (${tenant}, ${day}::date, 0, ${rootMessage(failure)},
+              ${new Date(clock()).toISOString()}::timestamptz, 1)
             on conflict (tenant, day) do update set error = excluded.error, failed_at = excluded.failed_at,
               attempts = stat_rolled_days.attempts + 1
             returning failed_at, attempts`),
