@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { api, expectAccessible, launch, login, newContext, screenshot } from './browser';
+import { api, expectAccessible, launch, login, newContext, screenshot, settled } from './browser';
 
 /**
  * Issue #4's actress journey: create an actress with an avatar through the form, link her to a movie, see it on
@@ -232,8 +232,7 @@ for (const locale of ['zh-CN', 'en-US'] as const) {
       ];
       for (const [path, shot] of screens) {
         await p.goto(path);
-        await p.waitForLoadState('networkidle');
-        await p.waitForTimeout(300);
+        await settled(p); // the pickers loaded too: a fixed wait after the network's calm was not, on a busy machine
         await expectAccessible(p);
         await screenshot(p, `${shot}-${locale}-${theme}`);
       }

@@ -401,3 +401,21 @@ test('a day picker whose code was loaded ahead shows at once, without a placehol
   observer.disconnect();
   expect(placeholders).not.toContain(true);
 });
+
+test('while the pickers load, the box standing for a form’s day input is named as the input will be', async () => {
+  vi.resetModules(); // the pickers' code not yet loaded, as on the first screen that shows one
+  const dates = await import('../../src/components/dates');
+  render(
+    <AdminContext dataProvider={testDataProvider()} i18nProvider={createI18nProvider('zh-CN')}>
+      <ResourceContextProvider value="actress/list">
+        <SimpleForm record={{ id: 1, birthday: '1996-05-01' }} onSubmit={vi.fn()}>
+          <dates.DayInput source="birthday" />
+        </SimpleForm>
+      </ResourceContextProvider>
+    </AdminContext>,
+  );
+  const box = document.querySelector('[data-date-placeholder] input');
+  expect(box).not.toBeNull();
+  expect(screen.getByLabelText('生日')).toBe(box);
+  await waitFor(() => expect(document.querySelector('.MuiPickersInputBase-root')).not.toBeNull());
+});

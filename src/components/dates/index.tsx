@@ -1,6 +1,6 @@
 import { TextField } from '@mui/material';
-import { lazy, Suspense } from 'react';
-import { useTranslate } from 'react-admin';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { FieldTitle, useTranslate } from 'react-admin';
 import { preloadable } from '../../routes/lazy';
 import { completeDate, type DayInputProps, type InstantInputProps, type PlainDayPickerProps } from './shared';
 
@@ -18,18 +18,19 @@ const Plain = preloadable(() => pickers().then((m) => m.PlainDayPicker));
 /** Loads the period bar's day picker ahead: once loaded, `DayPicker` renders it without a placeholder first. */
 export const preloadDayPicker = () => Plain.preload();
 
-function Placeholder({ label }: { label?: unknown }) {
+/**
+ * The box shown while the pickers load, named as the picker it stands for: a form's input without a `label` takes its
+ * field's name from its source, as react-admin's inputs do (an unnamed box was an unlabelled input to a screen reader).
+ */
+function Placeholder({ label, source }: { label?: ReactNode | false; source?: string }) {
   const translate = useTranslate();
-  return (
-    <TextField
-      data-date-placeholder=""
-      size="small"
-      variant="filled"
-      disabled
-      label={typeof label === 'string' ? translate(label, { _: label }) : undefined}
-      value=""
-    />
-  );
+  const named =
+    label === false ? undefined : source !== undefined ? (
+      <FieldTitle label={label} source={source} />
+    ) : typeof label === 'string' ? (
+      translate(label, { _: label })
+    ) : undefined;
+  return <TextField data-date-placeholder="" size="small" variant="filled" disabled label={named} value="" />;
 }
 
 const withComplete = (validate: DayInputProps['validate']) =>
@@ -38,7 +39,7 @@ const withComplete = (validate: DayInputProps['validate']) =>
 /** A day (`YYYY-MM-DD`), for react-admin forms and filters: react-admin's DateInput in the interface's language. */
 export function DayInput(props: DayInputProps) {
   return (
-    <Suspense fallback={<Placeholder label={props.label} />}>
+    <Suspense fallback={<Placeholder label={props.label} source={props.source} />}>
       <LazyDay {...props} validate={withComplete(props.validate)} />
     </Suspense>
   );
@@ -47,7 +48,7 @@ export function DayInput(props: DayInputProps) {
 /** A date and time to the second, stored as an ISO instant (a notice may start at 08:00:30). */
 export function InstantInput(props: InstantInputProps) {
   return (
-    <Suspense fallback={<Placeholder label={props.label} />}>
+    <Suspense fallback={<Placeholder label={props.label} source={props.source} />}>
       <LazyInstant {...props} validate={withComplete(props.validate)} />
     </Suspense>
   );
