@@ -412,10 +412,19 @@ test('while the pickers load, the box standing for a form’s day input is named
           <dates.DayInput source="birthday" />
         </SimpleForm>
       </ResourceContextProvider>
+      <dates.DayPicker
+        label="起始日"
+        value="2026-11-30"
+        max="2026-12-06"
+        onCommit={() => {}}
+        invalidText=""
+      />
     </AdminContext>,
   );
-  const box = document.querySelector('[data-date-placeholder] input');
-  expect(box).not.toBeNull();
+  const [box, picker] = document.querySelectorAll('[data-date-placeholder] input');
+  expect(box).toBeDefined();
   expect(screen.getByLabelText('生日')).toBe(box);
-  await waitFor(() => expect(document.querySelector('.MuiPickersInputBase-root')).not.toBeNull());
+  // A picker outside a form is named by its label.
+  expect(screen.getByLabelText('起始日')).toBe(picker);
+  await waitFor(() => expect(document.querySelectorAll('.MuiPickersInputBase-root')).toHaveLength(2));
 });

@@ -1,6 +1,6 @@
 import { TextField } from '@mui/material';
 import { lazy, type ReactNode, Suspense } from 'react';
-import { FieldTitle, useTranslate } from 'react-admin';
+import { FieldTitle } from 'react-admin';
 import { preloadable } from '../../routes/lazy';
 import { completeDate, type DayInputProps, type InstantInputProps, type PlainDayPickerProps } from './shared';
 
@@ -23,14 +23,17 @@ export const preloadDayPicker = () => Plain.preload();
  * field's name from its source, as react-admin's inputs do (an unnamed box was an unlabelled input to a screen reader).
  */
 function Placeholder({ label, source }: { label?: ReactNode | false; source?: string }) {
-  const translate = useTranslate();
-  const named =
-    label === false ? undefined : source !== undefined ? (
-      <FieldTitle label={label} source={source} />
-    ) : typeof label === 'string' ? (
-      translate(label, { _: label })
-    ) : undefined;
-  return <TextField data-date-placeholder="" size="small" variant="filled" disabled label={named} value="" />;
+  return (
+    <TextField
+      data-date-placeholder=""
+      size="small"
+      variant="filled"
+      disabled
+      // react-admin's own naming: a message key or text as given, else the field's name from the resource and source
+      label={label === false ? undefined : <FieldTitle label={label} source={source} />}
+      value=""
+    />
+  );
 }
 
 const withComplete = (validate: DayInputProps['validate']) =>
