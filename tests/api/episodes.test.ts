@@ -7,8 +7,8 @@ import {
   parseEpisodeList,
   parsePlayLines,
 } from '../../common/episodes';
-import { migrations } from '../../server/db/migrate';
-import { freshDatabase, startApi, type TestApi } from './harness';
+import { migrate } from '../../server/db/migrate';
+import { databaseBefore, startApi, type TestApi } from './harness';
 import { createMovie, type MovieFixture, makeFixture, okData } from './movies-helpers';
 
 /** Episodes (issue #49): MacCMS's `vod_play_from` / `vod_play_url` notation, and a movie's lines of episodes. */
@@ -194,23 +194,15 @@ describe('a movie’s lines of episodes', () => {
 });
 
 test('the migration makes each entry made before a line of one nameless episode, in its order', async () => {
-  const database = await freshDatabase({ migrated: false });
+  const database = await databaseBefore('0145');
   try {
-    // As migrate() applies them: in one transaction (some lock their tables).
-    const run = (names: (n: string) => boolean) =>
-      database.db.transaction(async (tx) => {
-        for (const m of migrations.filter((m) => names(m.name)))
-          for (const statement of m.text.split('--> statement-breakpoint'))
-            if (statement.trim()) await tx.execute(sql.raw(statement));
-      });
-    await run((n) => n < '0145');
     await database.db.execute(
       sql`insert into video_sources (name, code, base_url) values ('s', 's', 'https://s')`,
     );
     await database.db.execute(sql`insert into movies (title) values ('a'), ('b')`);
     await database.db.execute(sql`insert into movie_plays (movie_id, source_id, path, sort)
       select m.id, 1, v.path, v.sort from movies m, (values ('p2', 5), ('p1', 2), ('p3', 9)) v(path, sort)`);
-    await run((n) => n === '0145_movie_episodes');
+    expect(await migrate(database.db)).toContain('0145_movie_episodes');
     const rows = await database.db.execute(
       sql`select movie_id, line, sort, name, path from movie_plays order by movie_id, line`,
     );
