@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addDays } from '../../common/period';
@@ -9,6 +10,7 @@ import {
   type ReportQuery,
   runReport,
 } from '../../server/modules/statistics/reports';
+import { VISIT_DIMENSIONS } from '../../server/modules/statistics/schema';
 import { startApi, type TestApi } from './harness';
 import { event, rollup, siteSender, watchedDb } from './stats-helpers';
 
@@ -114,6 +116,43 @@ test('the kept reading equals reading every day, through rollups of today and of
   expect(all.total).toBeGreaterThan(0);
 });
 
+test("a domain's visits by any dimension, with no search: the totals and series are the domain's row (its daily rows and blocks), equal to every key's rows merged, and no read merges every key's sketches", async () => {
+  const { db, seen } = watchedDb(api.database.db);
+  let some = 0;
+  let readDomain = false;
+  for (const dimension of VISIT_DIMENSIONS)
+    for (const domain of ['a.example.com', 'b.example.com'])
+      for (const [from, compare] of [
+        [addDays(TODAY, -11), false],
+        [addDays(TODAY, -5), true],
+      ] as const) {
+        const q: ReportQuery = {
+          ...query('pageViews', 'desc', from, 1, compare),
+          scope: [sql`domain = ${domain}`, sql`dimension = ${dimension}`],
+        };
+        seen.length = 0;
+        const fromDomain = await runReport(db, REPORTS.visits, {
+          ...q,
+          today: TODAY,
+          totalsOf: { def: REPORTS.domains, key: domain },
+        });
+        const merging = seen.filter(
+          (s) =>
+            s.sql.includes('from stat_visit_daily') &&
+            s.sql.includes('string_agg') &&
+            !s.sql.includes(' in ('),
+        );
+        expect(merging, `${domain} ${dimension} ${from}`).toEqual([]);
+        // The domain's totals are cached beside the domains report's, for every dimension.
+        readDomain ||= seen.some((s) => s.sql.includes('from stat_domain_daily'));
+        const fromKeys = await runReport(api.database.db, REPORTS.visits, { ...q, cache: false });
+        expect(fromDomain, `${domain} ${dimension} ${from} ${compare}`).toEqual(fromKeys);
+        some += Number(fromDomain.totals.pageViews);
+      }
+  expect(some).toBeGreaterThan(0);
+  expect(readDomain).toBe(true);
+});
+
 /** The days a statement's parameters name: a day, or the days of an array literal (`day = any($n::date[])`). */
 const daysOf = (s: { params: unknown[] }) =>
   s.params.flatMap((p) =>
@@ -129,9 +168,11 @@ const daysOf = (s: { params: unknown[] }) =>
           : [],
   );
 
-/** Whether a statement sums every key's rows of the keywords (not the page's keys, not the total rows). */
+/** Whether a statement sums every key's rows (of days or blocks) of the keywords (not the page's keys, not the total rows). */
 const summing = (s: { sql: string }) =>
-  s.sql.includes('from stat_keyword_daily') && s.sql.includes("keyword <> ''") && !s.sql.includes(' in (');
+  /from stat_keyword_(daily|blocks)/.test(s.sql) &&
+  s.sql.includes("keyword <> ''") &&
+  !s.sql.includes('keyword in (');
 
 test("after a rollup of today the next read sums today's rows only, the totals, series and page's keys too (read only then); after one of yesterday, yesterday's only; after one of an older day, every day but today; the next page none", async () => {
   const { db, seen } = watchedDb(api.database.db);
@@ -165,11 +206,10 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
     seen.length = 0;
     const answer = await read();
     expect(answer.total).toBeGreaterThan(0);
-    // The statements that sum every key's rows (not the page's keys, not the total rows): their first days.
+    // The statements that sum every key's rows (not the page's keys, not the total rows): their first days (of a day's
+    // rows or of a block's).
     const sums = seen.filter(summing);
-    const firstDays = sums.map((s) =>
-      s.params.find((p) => typeof p === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(p)),
-    );
+    const firstDays = sums.map((s) => daysOf(s).sort()[0]);
     // Today's sums are kept under today's stamp, yesterday's under its own and the older days': only the day rolled
     // up is read again (and after an older day, yesterday's with the older days).
     expect(firstDays.includes(TODAY)).toBe(daysBefore === 0);
@@ -185,7 +225,9 @@ test("after a rollup of today the next read sums today's rows only, the totals, 
     // Today's total rows are kept under today's stamp like its keys' rows: read again after a rollup of today only.
     expect(totals.some((s) => daysOf(s).includes(TODAY))).toBe(daysBefore === 0);
     // Nor the page's keys over those days (their sums and sketches kept since the first read).
-    const pageKeys = seen.filter((s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes(' in ('));
+    const pageKeys = seen.filter(
+      (s) => s.sql.includes('from stat_keyword_daily') && s.sql.includes('keyword in ('),
+    );
     expect(pageKeys.length).toBeGreaterThan(0);
     expect(pageKeys.some((s) => daysOf(s).includes(yesterday))).toBe(daysBefore > 0);
     expect(pageKeys.some((s) => daysOf(s).includes(from))).toBe(daysBefore === 5);

@@ -635,9 +635,13 @@ export class DayFold {
    */
   async write(t: Executor, opts: { whole: boolean }): Promise<string[]> {
     const { tenant, day } = this;
+    // A day's keywords read whole are written over their rows, unchanged ones left as they are, and the others of the
+    // day deleted after: each change of a keyword's row adds to the blocks holding the day (stat_keyword_blocks'
+    // triggers), and a day rolled up whole again mostly changes nothing.
     if (opts.whole)
       for (const table of DAY_FIGURE_TABLES)
-        await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
+        if (table !== 'stat_keyword_daily')
+          await t.execute(sql`delete from ${sql.raw(table)} where tenant = ${tenant} and day = ${day}::date`);
     const touched = this.touched;
     const sk = sketchOf(opts.whole);
     const sketched = await writeDomains(
@@ -648,17 +652,21 @@ export class DayFold {
       sk,
     );
 
-    if (touched.keywords.items.length) {
-      const ks = touched.keywords.items.map((k) => [k.key, k] as const);
-      await t.execute(sql`insert into stat_keyword_daily (tenant, day, keyword, searches, zero_results, results_sum, searchers)
+    const ks = touched.keywords.items.map((k) => [k.key, k] as const);
+    if (ks.length)
+      await t.execute(sql`insert into stat_keyword_daily as w (tenant, day, keyword, searches, zero_results, results_sum, searchers)
         select ${tenant}, ${day}::date, k, s, z, r, ${unhex('h')}
         from unnest(${arrayParam(ks.map(([k]) => k))}::text[], ${arrayParam(ks.map(([, v]) => v.searches))}::int[],
           ${arrayParam(ks.map(([, v]) => v.zero))}::int[], ${arrayParam(ks.map(([, v]) => v.results))}::bigint[],
           ${arrayParam(ks.map(([, v]) => sk(v.searchers)))}::text[]) as u(k, s, z, r, h)
         on conflict (tenant, day, keyword) do update set searches = excluded.searches,
           zero_results = excluded.zero_results, results_sum = excluded.results_sum,
-          searchers = ${sentOrStored('stat_keyword_daily', 'searchers')}`);
-    }
+          searchers = ${sentOrStored('w', 'searchers')}
+        where (w.searches, w.zero_results, w.results_sum) <> (excluded.searches, excluded.zero_results, excluded.results_sum)
+          or (octet_length(excluded.searchers) > 0 and w.searchers <> excluded.searchers)`);
+    if (opts.whole)
+      await t.execute(sql`delete from stat_keyword_daily where tenant = ${tenant} and day = ${day}::date
+        and keyword <> all(${arrayParam(ks.map(([k]) => k))}::text[])`);
 
     const os = touched.objects.items;
     for (const o of os)

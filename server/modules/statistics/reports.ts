@@ -35,6 +35,11 @@ export interface ReportDef {
    */
   blocks?: string;
   /**
+   * A table of the sums (each `sum(column)` of `sums`) pre-added over the same aligned blocks, with the key and scope
+   * columns: every key's sums over a long period read its blocks rather than every day (`sumsByKey`).
+   */
+  sumBlocks?: string;
+  /**
    * Whether a key has at most one row a day within a report's scope (the table's primary key is the scope's columns,
    * the day and the key): then one day's sums per key are its rows, read without grouping.
    */
@@ -74,6 +79,14 @@ export interface ReportQuery {
   cache?: boolean;
   /** The tenant's today: with it, a report with no filter caches its older days' sums per key (`keySums`). */
   today?: string;
+  /**
+   * Another report whose row of `key` stands for this one's totals and series when nothing filters it: a domain's
+   * visits by any dimension count each of its page views once, under one key, so their totals are the domain's row
+   * of the domains report (its blocks and daily estimates), not a union of every key's sketches.
+   */
+  totalsOf?: { def: ReportDef; key: string };
+  /** The key of the total row in place of `def.totalKey` (set from `totalsOf`). */
+  totalKey?: string;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
@@ -98,11 +111,21 @@ const sumsSql = (def: ReportDef) =>
       .map(([k, e]) => `${e} as "${k}"`)
       .join(', '),
   );
+/** The columns the sums add (`sum(x)`: x), or null when a sum is anything else. */
+function summed(def: ReportDef): string[] | null {
+  const cols = Object.values(def.sums).map((e) => /^sum\((\w+)\)$/.exec(e)?.[1]);
+  return cols.every((c) => c) ? (cols as string[]) : null;
+}
+
 /** The sums' columns of one row (`sum(x)` as `x`), or null when a sum is anything else. */
 function rowSql(def: ReportDef): SQL | null {
-  const cols = Object.entries(def.sums).map(([k, e]) => [k, /^sum\((\w+)\)$/.exec(e)?.[1]]);
-  if (cols.some(([, c]) => !c)) return null;
-  return sql.raw(cols.map(([k, c]) => `${c} as "${k}"`).join(', '));
+  const cols = summed(def);
+  if (!cols) return null;
+  return sql.raw(
+    Object.keys(def.sums)
+      .map((k, i) => `${cols[i]} as "${k}"`)
+      .join(', '),
+  );
 }
 const sketchSql = (def: ReportDef) =>
   sql.raw(
@@ -137,13 +160,32 @@ function whereOf(def: ReportDef, q: ReportQuery, period: Period | SQL, totalRow:
     typeof (period as Period).from === 'string' ? daysOf(period as Period, totalRow) : (period as SQL),
     ...q.scope,
   ];
-  if (def.totalKey !== undefined)
-    parts.push(sql`${sql.raw(def.key)} ${sql.raw(totalRow ? '=' : '<>')} ${sql.raw(def.totalKey)}`);
+  const totalKey =
+    q.totalKey !== undefined
+      ? sql`${q.totalKey}`
+      : def.totalKey !== undefined
+        ? sql.raw(def.totalKey)
+        : undefined;
+  if (totalKey) parts.push(sql`${sql.raw(def.key)} ${sql.raw(totalRow ? '=' : '<>')} ${totalKey}`);
   if (!totalRow && q.filter) parts.push(q.filter);
   return sql.join(parts, sql` and `);
 }
 
-const filtered = (def: ReportDef, q: ReportQuery) => def.totalKey === undefined || !!q.filter || !!q.having;
+const filtered = (def: ReportDef, q: ReportQuery) =>
+  (def.totalKey === undefined && q.totalKey === undefined) || !!q.filter || !!q.having;
+
+/** Of figures (another report's, `totalsOf`), those `def` gives. */
+function ownFigures(def: ReportDef, f: Figures): Figures {
+  const out: Figures = {};
+  for (const k of def.figures) if (k in f) out[k] = f[k];
+  return out;
+}
+
+/** The report and query whose total rows give a report's totals and series (`ReportQuery.totalsOf`). */
+const totalsSource = (def: ReportDef, q: ReportQuery): [ReportDef, ReportQuery] =>
+  q.totalsOf && !q.filter && !q.having
+    ? [q.totalsOf.def, { ...q, scope: [], totalsOf: undefined, totalKey: q.totalsOf.key }]
+    : [def, q];
 
 /** Whether the sketches of a query come from the blocks table (they do unless rows are restricted by `having`). */
 const blocksFor = (def: ReportDef, q: ReportQuery) => !!def.blocks && !q.having;
@@ -161,7 +203,6 @@ async function blockSketches(
 ): Promise<Raw[]> {
   const pieces = cover(period.from, period.to);
   const days = pieces.filter((p) => p.level === 0).map((p) => sql`${p.start}::date`);
-  const blocks = pieces.filter((p) => p.level > 0).map((p) => sql`(${p.level}, ${p.start}::date)`);
   const cols = sql.raw([def.key, ...Object.values(def.sketches)].join(', '));
   const inKeys = opts.keys
     ? sql` and ${sql.raw(def.key)} in (${sql.join(
@@ -171,7 +212,7 @@ async function blockSketches(
     : sql``;
   // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here
   // (grouped, string_agg would copy each full sketch twice on the server).
-  if (def.rowPerKeyAndDay && days.length === 1 && !blocks.length && (opts.byKey || opts.totalRow)) {
+  if (def.rowPerKeyAndDay && pieces.length === 1 && days.length === 1 && (opts.byKey || opts.totalRow)) {
     return framedSketches(
       def,
       rowsOf<Raw>(
@@ -182,28 +223,42 @@ async function blockSketches(
       ),
     );
   }
-  const parts: SQL[] = [];
-  if (days.length)
-    parts.push(
-      sql`select ${cols} from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day in (${sql.join(days, sql`, `)})`, opts.totalRow)}${inKeys}`,
-    );
-  if (blocks.length)
-    parts.push(
-      sql`select ${cols} from ${sql.raw(def.blocks!)} where ${whereOf(
-        def,
-        q,
-        sql`(level, start) in (${sql.join(blocks, sql`, `)})`,
-        opts.totalRow,
-      )}${inKeys}`,
-    );
   const key = opts.byKey ? sql.raw(def.key) : undefined;
+  const rows = pieceRows(def, q, pieces, def.blocks!, cols, opts.totalRow, inKeys);
   return rowsOf<Raw>(
     await db.execute(
-      sql`select ${key ? sql`${key} as key` : sql`1 as one`}${sketchSql(def)} from (${sql.join(parts, sql` union all `)}) x${
+      sql`select ${key ? sql`${key} as key` : sql`1 as one`}${sketchSql(def)} from (${rows}) x${
         key ? sql` group by ${key}` : sql``
       }`,
     ),
   );
+}
+
+/**
+ * The rows over a period's pieces (`cover`) as one `union all` of `cols`: its ragged days' rows of `def.table` and its
+ * blocks' rows of `blocks`, those of the total row or the other keys (`totalRow`), and of `and` (a page's keys).
+ */
+function pieceRows(
+  def: ReportDef,
+  q: ReportQuery,
+  pieces: { level: number; start: string }[],
+  blocks: string,
+  cols: SQL,
+  totalRow: boolean,
+  and: SQL = sql``,
+): SQL {
+  const days = pieces.filter((p) => p.level === 0).map((p) => sql`${p.start}::date`);
+  const spans = pieces.filter((p) => p.level > 0).map((p) => sql`(${p.level}, ${p.start}::date)`);
+  const parts: SQL[] = [];
+  if (days.length)
+    parts.push(
+      sql`select ${cols} from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day in (${sql.join(days, sql`, `)})`, totalRow)}${and}`,
+    );
+  if (spans.length)
+    parts.push(
+      sql`select ${cols} from ${sql.raw(blocks)} where ${whereOf(def, q, sql`(level, start) in (${sql.join(spans, sql`, `)})`, totalRow)}${and}`,
+    );
+  return sql.join(parts, sql` union all `);
 }
 
 /** One stored sketch as the reports' SQL frames a group's (`int4send(length(s)) || s`); null stays null. */
@@ -302,6 +357,7 @@ const scopeOf = (part: string, def: ReportDef, q: ReportQuery) => [
   def.table,
   q.tenant,
   q.scope.map(sqlKey),
+  q.totalKey ?? null,
 ];
 
 /**
@@ -514,7 +570,7 @@ const keySumParts = periodParts<KeySums>(3 * 8);
 
 /**
  * Every key's sums over a period. One day's rows of a report whose keys have one row a day are its keys' sums, read
- * without grouping. They come as one row of JSON arrays, one a column: taking in a row a key (thousands of keywords a
+ * without grouping; a longer period of a report with blocks of sums (`sumBlocks`) adds its blocks and its edges' days. They come as one row of JSON arrays, one a column: taking in a row a key (thousands of keywords a
  * day) costs this thread several times more.
  */
 async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: Period): Promise<KeySums> {
@@ -522,9 +578,12 @@ async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: P
   const where = whereOf(def, q, period, false);
   const names = Object.keys(def.sums);
   const perRow = period.from === period.to && def.rowPerKeyAndDay ? rowSql(def) : null;
+  const pieces = def.sumBlocks ? cover(period.from, period.to) : [];
   const rows = perRow
     ? sql`select ${key} as key, ${perRow} from ${sql.raw(def.table)} where ${where}`
-    : sql`select ${key} as key, ${sumsSql(def)} from ${sql.raw(def.table)} where ${where} group by ${key}`;
+    : pieces.some((p) => p.level > 0)
+      ? sql`select ${key} as key, ${sumsSql(def)} from (${pieceRows(def, q, pieces, def.sumBlocks!, sql.raw([def.key, ...summed(def)!].join(', ')), false)}) x group by ${key}`
+      : sql`select ${key} as key, ${sumsSql(def)} from ${sql.raw(def.table)} where ${where} group by ${key}`;
   const arrays = ['key', ...names].map((c, i) => `to_json(array_agg("${c}"))::text as c${i}`).join(', ');
   const [row] = rowsOf<Record<string, string | null>>(
     await db.execute(sql`select ${sql.raw(arrays)} from (${rows}) x`),
@@ -684,15 +743,26 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   const split = await splitOf(db, q);
   // The totals and the series do not depend on the page: read beside it (other connections on PostgreSQL), and so
   // is the compared period's stamp.
+  const [tdef, tq] = totalsSource(def, q);
   const totalsAndSeries = Promise.all(
     split
-      ? [splitTotals(db, def, q, split), splitSeries(db, def, q, split)]
-      : [totalsOf(db, def, q, q.period), seriesOf(db, def, q)],
+      ? [splitTotals(db, tdef, tq, split), splitSeries(db, tdef, tq, split)]
+      : [totalsOf(db, tdef, tq, q.period), seriesOf(db, tdef, tq)],
   );
-  const prevSplit = split && q.compare ? wholeSplit(db, q.tenant, previousPeriod(q.period)) : null;
+  const prev = previousPeriod(q.period);
+  const prevSplit = split && q.compare ? wholeSplit(db, q.tenant, prev) : null;
+  // The previous period's totals and figures of the page's keys do not wait for this period's: read beside them.
+  const prevTotals = q.compare
+    ? prevSplit
+      ? prevSplit.then((p) => splitTotals(db, tdef, tq, p))
+      : totalsOf(db, tdef, tq, prev)
+    : null;
+  // With a split, the previous period is all older days: cached whole under its own stamp.
+  const previousOf = async (keys: unknown[]) => keyFigures(db, def, q, prev, keys, (await prevSplit) ?? null);
+  let before: Promise<Map<string, Figures>> | null = null;
   // Awaited below; not an unhandled rejection if the page's reads fail first.
   totalsAndSeries.catch(() => {});
-  prevSplit?.catch(() => {});
+  prevTotals?.catch(() => {});
   const key = sql.raw(def.key);
   const where = whereOf(def, q, q.period, false);
   const having = q.having ? sql` having ${q.having}` : sql``;
@@ -706,6 +776,10 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     const sums = pageOfSums(def, q, await keySums(db, def, q, split), offset);
     total = sums.total;
     const page = sums.page;
+    if (q.compare) {
+      before = previousOf(page.map((r) => r.key));
+      before.catch(() => {});
+    }
     const figures = await keyFigures(
       db,
       def,
@@ -751,24 +825,22 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     list = all.slice(offset, offset + q.pageSize);
   }
   const [totals, series] = await totalsAndSeries;
-  const out: ReportAnswer<Record<string, unknown>> = { list, total, totals, series };
+  const out: ReportAnswer<Record<string, unknown>> =
+    tdef === def
+      ? { list, total, totals, series }
+      : {
+          list,
+          total,
+          totals: ownFigures(def, totals),
+          series: series.map(({ date, ...r }) => ({ date, ...ownFigures(def, r as Figures) })),
+        };
   if (q.compare) {
-    const prev = previousPeriod(q.period);
-    // With a split, the previous period is all older days: cached whole under its own stamp.
-    const prevParts = await prevSplit;
-    const [before, prevTotals] = await Promise.all([
-      keyFigures(
-        db,
-        def,
-        q,
-        prev,
-        list.map((r) => (def.totalKey === '0' ? Number(r.key) : r.key)),
-        prevParts ?? null,
-      ),
-      prevParts ? splitTotals(db, def, q, prevParts) : totalsOf(db, def, q, prev),
+    const [previous, previousTotals] = await Promise.all([
+      before ?? previousOf(list.map((r) => (def.totalKey === '0' ? Number(r.key) : r.key))),
+      prevTotals!,
     ]);
-    out.list = list.map((r) => ({ ...r, previous: before.get(r.key) ?? figuresOf(def, {}) }));
-    out.previousTotals = prevTotals;
+    out.list = list.map((r) => ({ ...r, previous: previous.get(r.key) ?? figuresOf(def, {}) }));
+    out.previousTotals = tdef === def ? previousTotals : ownFigures(def, previousTotals);
   }
   return out;
 }
@@ -785,6 +857,7 @@ async function countKeys(db: Executor, def: ReportDef, where: SQL, having: SQL) 
 export const REPORTS = {
   keywords: {
     table: 'stat_keyword_daily',
+    sumBlocks: 'stat_keyword_blocks',
     rowPerKeyAndDay: true,
     keyDays: true,
     key: 'keyword',

@@ -418,6 +418,7 @@ const PERIOD_REPORTS: Record<string, PeriodReport> = {
         sort: base.sort === 'share' ? 'pageViews' : base.sort,
         scope: [sql`domain = ${q.domain}`, sql`dimension = ${q.dimension}`],
         filter: q.q ? sql`key like ${containsPattern(q.q)}` : undefined,
+        totalsOf: { def: REPORTS.domains, key: String(q.domain) },
       });
       const all = await domainPageViews(db, tenant, String(q.domain), base.period);
       const withShare = (f: Record<string, unknown>, total: number) => ({

@@ -139,6 +139,24 @@ export const statKeywordDaily = pgTable(
 );
 
 /**
+ * `stat_keyword_daily`'s sums over aligned blocks of 2^level days (blocks.ts), kept by triggers on it:
+ * every keyword's sums over a long period read about 2·log2(days) rows a keyword.
+ */
+export const statKeywordBlocks = pgTable(
+  'stat_keyword_blocks',
+  {
+    tenant: integer('tenant').notNull(),
+    level: smallint('level').notNull(),
+    start: date('start', { mode: 'string' }).notNull(),
+    keyword: varchar('keyword', { length: 100 }).notNull(),
+    searches: count('searches'),
+    zeroResults: count('zero_results'),
+    resultsSum: bigint('results_sum', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'stat_keyword_blocks_pk', columns: [t.tenant, t.level, t.start, t.keyword] })],
+);
+
+/**
  * Per object (movie, novel, chapter, actress, tag, ad, position) per day; object_id 0 is the type's total. A tag's
  * views and plays include those of the movies that carry it (its links when the day was rolled up).
  */

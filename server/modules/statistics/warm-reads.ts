@@ -25,7 +25,9 @@ import { REPORTS, type ReportDef } from './reports';
 export const REPORT_TABLES = [
   'stat_rolled_days',
   'report_reads',
-  ...new Set(Object.values(REPORTS).flatMap((r: ReportDef) => (r.blocks ? [r.table, r.blocks] : [r.table]))),
+  ...new Set(
+    Object.values(REPORTS).flatMap((r: ReportDef) => [r.table, r.blocks ?? [], r.sumBlocks ?? []].flat()),
+  ),
   'stat_domain_hourly',
   'stat_object_seen',
   'stat_seen_days',
