@@ -2,6 +2,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Logger } from '../core/logger';
 import { type CopyIn, copyInWith } from '../db/copy-in';
+import { type CopyOut, copyOutWith } from '../db/copy-out';
 import { type RowStream, streamRowsWith } from '../db/each-row';
 import { schema } from '../db/schema';
 import type { Database } from '../db/types';
@@ -51,15 +52,18 @@ export async function openPostgres(url: string, max = POOL_SIZE, logger?: Logger
  * estimated cost passes `jit_above_cost` (on by default where LLVM is installed, as in Debian's packages), and the
  * rollup's and reports' statements pass it while running in milliseconds to seconds: the rollup's objects statement
  * spent most of its time compiling (inlining and optimisation) rather than running, on every run. A SET
- * rather than a startup option, which connection poolers such as PgBouncer refuse.
+ * rather than a startup option, which connection poolers such as PgBouncer refuse. Standard strings (a backslash is
+ * itself in '…', PostgreSQL's default) whatever the server's configuration: a binary COPY's statement carries its
+ * parameters as literals (copy-out.ts `inlined`).
  */
-export const SESSION_SETTINGS = 'set jit = off';
+export const SESSION_SETTINGS = 'set jit = off; set standard_conforming_strings = on';
 
 /** The Drizzle handle over a pool as the server uses it (benches reuse it on their own pools). */
 export function databaseOver(pool: pg.Pool): Database['db'] {
   const db = drizzle(pool, { schema }) as unknown as Database['db'];
   streamRowsWith(db, streamRows(pool));
   copyInWith(db, copyIn(pool));
+  copyOutWith(db, copyOut(pool));
   return db;
 }
 
@@ -109,17 +113,47 @@ interface Wire {
   endCopyFrom(): void;
 }
 
-class CopyInQuery {
-  private readonly tags: string[] = [];
+/**
+ * A query object node-postgres runs as it is (`submit`, then a `handle…` call per message of the answer), for what its
+ * own queries do not do (COPY's data either way). Its callback runs once, with what `result` holds by then.
+ */
+abstract class WireQuery<T> {
   constructor(
     readonly text: string,
-    private readonly data: readonly Buffer[],
-    private callback?: (err: Error | undefined, tags: string[]) => void,
+    private callback?: (err: Error | undefined, result: T) => void,
   ) {}
-  private done(err?: Error) {
+  protected abstract readonly result: T;
+  protected done(err?: Error) {
     const callback = this.callback;
     this.callback = undefined; // once: an error is followed by ReadyForQuery, which node-postgres no longer hands here
-    callback?.(err, this.tags);
+    callback?.(err, this.result);
+  }
+  submit(connection: Wire) {
+    connection.query(this.text);
+  }
+  handleError(err: Error) {
+    this.done(err);
+  }
+  handleReadyForQuery() {
+    this.done();
+  }
+  handleCommandComplete(_msg: { text: string }) {}
+  handleCopyInResponse() {}
+  handleCopyData(_msg: { chunk: Buffer }) {}
+  handleRowDescription() {}
+  handleDataRow() {}
+  handleEmptyQuery() {}
+  handlePortalSuspended() {}
+}
+
+class CopyInQuery extends WireQuery<string[]> {
+  protected readonly result: string[] = [];
+  constructor(
+    text: string,
+    private readonly data: readonly Buffer[],
+    callback: (err: Error | undefined, tags: string[]) => void,
+  ) {
+    super(text, callback);
   }
   submit(connection: Wire) {
     connection.query(this.text);
@@ -135,21 +169,31 @@ class CopyInQuery {
     for (const chunk of this.data) connection.stream.write(chunk);
     connection.endCopyFrom();
   }
-  handleCopyInResponse() {}
   handleCommandComplete(msg: { text: string }) {
-    this.tags.push(msg.text);
+    this.result.push(msg.text);
   }
-  handleError(err: Error) {
-    this.done(err);
+}
+
+/** `COPY … TO STDOUT` on a client of the pool (copy-out.ts): its data, each message copied as it arrives. */
+function copyOut(pool: pg.Pool): CopyOut {
+  return async (text) => {
+    const client = await pool.connect();
+    try {
+      return await new Promise<Uint8Array[]>((resolve, reject) => {
+        client.query(new CopyOutQuery(text, (err, data) => (err ? reject(err) : resolve(data))));
+      });
+    } finally {
+      client.release();
+    }
+  };
+}
+
+class CopyOutQuery extends WireQuery<Uint8Array[]> {
+  protected readonly result: Uint8Array[] = [];
+  // The driver's parser reads the next messages into the same buffer: a message's bytes are copied before it returns.
+  handleCopyData(msg: { chunk: Buffer }) {
+    this.result.push(new Uint8Array(msg.chunk));
   }
-  handleReadyForQuery() {
-    this.done();
-  }
-  handleRowDescription() {}
-  handleDataRow() {}
-  handleEmptyQuery() {}
-  handlePortalSuspended() {}
-  handleCopyData() {}
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { addDays, daysIn, eachDay, type Period, previousPeriod } from '../../../common/period';
 import { arrayParam } from '../../db/array-literal';
+import { rowsWithBytes } from '../../db/copy-out';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
@@ -143,6 +144,25 @@ const storedSketchSql = (def: ReportDef) =>
   );
 
 /**
+ * A statement's rows: with sketches (`sk_*` of `def`), those as bytes and its other columns (`names`) as text, read
+ * through a binary COPY on PostgreSQL (`rowsWithBytes`: node-postgres takes a `bytea` in as hex text, twice its size);
+ * without, as the driver gives them.
+ */
+function readRows(
+  db: Executor,
+  def: ReportDef,
+  query: SQL,
+  names: string[],
+  sketches: boolean,
+): Promise<Raw[]> {
+  if (!sketches) return db.execute(query).then((r) => rowsOf<Raw>(r));
+  return rowsWithBytes(db, query, {
+    ...Object.fromEntries(names.map((n) => [n, 'text' as const])),
+    ...Object.fromEntries(Object.keys(def.sketches).map((k) => [`sk_${k}`, 'bytea' as const])),
+  });
+}
+
+/**
  * A period's days as a condition: a range, unless rows are looked up by key (a page's keys, the total row). Then each
  * day is listed, so that the index (the scope's columns, the day, the key) is searched for each day's keys: after a
  * range of days, PostgreSQL 15 reads every key of every day in it.
@@ -215,22 +235,26 @@ async function blockSketches(
   if (def.rowPerKeyAndDay && pieces.length === 1 && days.length === 1 && (opts.byKey || opts.totalRow)) {
     return framedSketches(
       def,
-      rowsOf<Raw>(
-        await db.execute(
-          sql`select ${opts.byKey ? sql`${sql.raw(def.key)} as key` : sql`1 as one`}${storedSketchSql(def)}
-            from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day = ${days[0]}`, opts.totalRow)}${inKeys}`,
-        ),
+      await readRows(
+        db,
+        def,
+        sql`select ${opts.byKey ? sql`${sql.raw(def.key)} as key` : sql`1 as one`}${storedSketchSql(def)}
+          from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day = ${days[0]}`, opts.totalRow)}${inKeys}`,
+        [opts.byKey ? 'key' : 'one'],
+        true,
       ),
     );
   }
   const key = opts.byKey ? sql.raw(def.key) : undefined;
   const rows = pieceRows(def, q, pieces, def.blocks!, cols, opts.totalRow, inKeys);
-  return rowsOf<Raw>(
-    await db.execute(
-      sql`select ${key ? sql`${key} as key` : sql`1 as one`}${sketchSql(def)} from (${rows}) x${
-        key ? sql` group by ${key}` : sql``
-      }`,
-    ),
+  return readRows(
+    db,
+    def,
+    sql`select ${key ? sql`${key} as key` : sql`1 as one`}${sketchSql(def)} from (${rows}) x${
+      key ? sql` group by ${key}` : sql``
+    }`,
+    [key ? 'key' : 'one'],
+    true,
   );
 }
 
@@ -290,11 +314,13 @@ async function totalRows(db: Executor, def: ReportDef, q: ReportQuery, period: P
   const where = useTotal ? whereOf(def, q, period, true) : whereOf(def, q, period, false);
   const blocks = blocksFor(def, q);
   const [[row], [sketches]] = await Promise.all([
-    db
-      .execute(
-        sql`select ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)} where ${where}${h ? sql` and ${h}` : sql``}`,
-      )
-      .then((r) => rowsOf<Raw>(r)),
+    readRows(
+      db,
+      def,
+      sql`select ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)} where ${where}${h ? sql` and ${h}` : sql``}`,
+      Object.keys(def.sums),
+      !blocks,
+    ),
     blocks ? blockSketches(db, def, q, period, { totalRow: useTotal, byKey: false }) : Promise.resolve([]),
   ]);
   return { row: row ?? {}, sketches: blocks ? (sketches ?? {}) : (row ?? {}) };
@@ -483,11 +509,13 @@ async function seriesDays(db: Executor, def: ReportDef, q: ReportQuery, period: 
           .join(''),
       )
     : sketchSql(def);
-  const rows = rowsOf<Raw>(
-    await db.execute(
-      sql`select day::text as day, ${sumsSql(def)}${figures} from ${sql.raw(def.table)}
-        where ${where}${h ? sql` and ${h}` : sql``} group by day`,
-    ),
+  const rows = await readRows(
+    db,
+    def,
+    sql`select day::text as day, ${sumsSql(def)}${figures} from ${sql.raw(def.table)}
+      where ${where}${h ? sql` and ${h}` : sql``} group by day`,
+    ['day', ...Object.keys(def.sums), ...(est ? Object.keys(def.sketches).map((k) => `n_${k}`) : [])],
+    true,
   );
   return new Map(rows.map((r) => [String(r.day).slice(0, 10), figuresOf(def, r)]));
 }
@@ -499,15 +527,17 @@ async function rowsFor(db: Executor, def: ReportDef, q: ReportQuery, period: Per
   // One day of a table with a row per key and day: the rows as they are (their sketches framed here), not grouped.
   const one = def.rowPerKeyAndDay && period.from === period.to ? rowSql(def) : null;
   const [rows, sketches] = await Promise.all([
-    db
-      .execute(
-        sql`select ${sql.raw(def.key)} as key, ${one ?? sumsSql(def)}${blocks ? sql`` : one ? storedSketchSql(def) : sketchSql(def)} from ${sql.raw(def.table)}
+    readRows(
+      db,
+      def,
+      sql`select ${sql.raw(def.key)} as key, ${one ?? sumsSql(def)}${blocks ? sql`` : one ? storedSketchSql(def) : sketchSql(def)} from ${sql.raw(def.table)}
         where ${whereOf(def, q, daysOf(period, !def.keyDays), false)} and ${sql.raw(def.key)} in (${sql.join(
           keys.map((k) => sql`${k}`),
           sql`, `,
         )})${one ? sql`` : sql` group by ${sql.raw(def.key)}`}`,
-      )
-      .then((r) => (one && !blocks ? framedSketches(def, rowsOf<Raw>(r)) : rowsOf<Raw>(r))),
+      ['key', ...Object.keys(def.sums)],
+      !blocks,
+    ).then((r) => (one && !blocks ? framedSketches(def, r) : r)),
     blocks ? blockSketches(db, def, q, period, { totalRow: false, byKey: true, keys }) : Promise.resolve([]),
   ]);
   return withSketches(rows, sketches);
@@ -816,10 +846,14 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     // Sorted by an estimated figure: every key's sketch is merged, then sorted here.
     const blocks = blocksFor(def, q);
     const [sums, sketches] = await Promise.all([
-      db
-        .execute(sql`select ${key} as key, ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)}
-        where ${where} group by ${key}${having}`)
-        .then((r) => rowsOf<Raw>(r)),
+      readRows(
+        db,
+        def,
+        sql`select ${key} as key, ${sumsSql(def)}${blocks ? sql`` : sketchSql(def)} from ${sql.raw(def.table)}
+          where ${where} group by ${key}${having}`,
+        ['key', ...Object.keys(def.sums)],
+        !blocks,
+      ),
       blocks ? blockSketches(db, def, q, q.period, { totalRow: false, byKey: true }) : Promise.resolve([]),
     ]);
     const rows = [...withSketches(sums, sketches).values()];
