@@ -1,7 +1,7 @@
 -- Every keyword's sums over a period, read with nothing cached (a period nobody read lately), summed each keyword's
--- row of every day: 445,000 rows for 90 days of 5,000 keywords. `stat_keyword_blocks` holds them pre-added over
--- aligned blocks of 2^level days (level 1..8: 2 to 256 days; `start` a multiple of 2^level days after 1970-01-01), as
--- stat_domain_blocks holds the domains' sketches: a period reads about 2·log2(days) pieces a keyword.
+-- row of every day of the period. `stat_keyword_blocks` holds them pre-added over aligned blocks of 2^level days
+-- (level 1..8: 2 to 256 days; `start` a multiple of 2^level days after 1970-01-01), as stat_domain_blocks holds the
+-- domains' sketches: a period reads about 2·log2(days) pieces a keyword.
 -- Kept by triggers on stat_keyword_daily: each statement's rows add their differences to the blocks holding their
 -- day (statement-level with transition tables: one pass per statement, however many rows; the rows added in key order,
 -- so two rollups of different days lock the blocks they share in the same order). A block whose sums fall to zero
