@@ -16,6 +16,7 @@
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; the bench uses zg_bench_events there)
 //   BENCH_EVENTS_PG=1000000  BENCH_EVENTS_PGLITE=20000  BENCH_CLIENTS=8  BENCH_RUNS=50  BENCH_ONLY=postgres|pglite
 //   BENCH_PART=ingest|reports  BENCH_QUERIES=<regex on the reports' names>  BENCH_CHECKOUT (another checkout whose built server takes the events)
+//   BENCH_KEYWORDS=100000 (searches over that many keywords, evenly; a hundred by default)
 //   BENCH_ROLLUP_EVERY_MS=60000,2000 (empty: no sustained part)  BENCH_VISITORS=site,spread (both, one after the other,
 //   by default), or distinct: every event a visitor of its own (issue #48: the server's peak memory while it ingests and
 //   rolls up millions of visitors; its resident set is printed for every mix, Linux only)
@@ -58,6 +59,11 @@ const BATCH = 500;
  * events' bodies made first would take gigabytes here).
  */
 const MIXES = (process.env.BENCH_VISITORS ?? 'site,spread').split(',');
+/**
+ * Distinct keywords the searches spread over evenly (`BENCH_KEYWORDS`): a long tail, each rollup writing thousands of
+ * keywords' rows (and their blocks). Unset, a hundred keywords, the most searched the most often.
+ */
+const KEYWORDS = Number(process.env.BENCH_KEYWORDS ?? 0);
 for (const m of MIXES)
   if (m !== 'site' && m !== 'spread' && m !== 'distinct')
     throw new Error(`BENCH_VISITORS: site, spread or distinct, not ${m}`);
@@ -111,7 +117,10 @@ function batchBody(n, now, mix) {
       channel: `c${w % 5}`,
     };
     if (e.type === 'search')
-      Object.assign(e, { keyword: `kw${Math.floor(Math.sqrt(k % 10_000))}`, results: k % 13 });
+      Object.assign(e, {
+        keyword: KEYWORDS ? `kw${(k * 2_654_435_761) % KEYWORDS}` : `kw${Math.floor(Math.sqrt(k % 10_000))}`,
+        results: k % 13,
+      });
     if (e.type !== 'search') e.object = { type: 'movie', id: 1 + (k % 500) };
     events.push(e);
   }
