@@ -76,14 +76,17 @@ export function databaseOver(pool: pg.Pool): Database['db'] {
  * runs next keeps it, and no round trip waits between the statement and its rows.
  */
 function copyIn(pool: pg.Pool): CopyIn {
-  return async (text, data) => {
-    const client = await pool.connect();
-    try {
-      return await copyInOn(client, text, data);
-    } finally {
-      client.release();
-    }
-  };
+  return (text, data) => onClient(pool, (client) => copyInOn(client, text, data));
+}
+
+/** `run` on a client checked out of the pool, given back however it ends. */
+async function onClient<T>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    return await run(client);
+  } finally {
+    client.release();
+  }
 }
 
 /**
@@ -95,15 +98,10 @@ export function copyInOn(
   text: string,
   data: readonly Uint8Array[],
 ): Promise<string[]> {
-  return new Promise<string[]>((resolve, reject) => {
-    client.query(
-      new CopyInQuery(
-        text,
-        data.map((d) => Buffer.from(d.buffer, d.byteOffset, d.byteLength)),
-        (err, tags) => (err ? reject(err) : resolve(tags)),
-      ),
-    );
-  });
+  return new CopyInQuery(
+    text,
+    data.map((d) => Buffer.from(d.buffer, d.byteOffset, d.byteLength)),
+  ).runOn(client);
 }
 
 /** The part of node-postgres' connection a query object writes with. */
@@ -118,11 +116,16 @@ interface Wire {
  * own queries do not do (COPY's data either way). Its callback runs once, with what `result` holds by then.
  */
 abstract class WireQuery<T> {
-  constructor(
-    readonly text: string,
-    private callback?: (err: Error | undefined, result: T) => void,
-  ) {}
+  private callback?: (err: Error | undefined, result: T) => void;
+  constructor(readonly text: string) {}
   protected abstract readonly result: T;
+  /** Runs on `client`: resolves with `result` when the answer ends, rejects with the database's error. */
+  runOn(client: pg.ClientBase): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.callback = (err, result) => (err ? reject(err) : resolve(result));
+      client.query(this);
+    });
+  }
   protected done(err?: Error) {
     const callback = this.callback;
     this.callback = undefined; // once: an error is followed by ReadyForQuery, which node-postgres no longer hands here
@@ -151,9 +154,8 @@ class CopyInQuery extends WireQuery<string[]> {
   constructor(
     text: string,
     private readonly data: readonly Buffer[],
-    callback: (err: Error | undefined, tags: string[]) => void,
   ) {
-    super(text, callback);
+    super(text);
   }
   submit(connection: Wire) {
     connection.query(this.text);
@@ -176,16 +178,7 @@ class CopyInQuery extends WireQuery<string[]> {
 
 /** `COPY … TO STDOUT` on a client of the pool (copy-out.ts): its data, each message copied as it arrives. */
 function copyOut(pool: pg.Pool): CopyOut {
-  return async (text) => {
-    const client = await pool.connect();
-    try {
-      return await new Promise<Uint8Array[]>((resolve, reject) => {
-        client.query(new CopyOutQuery(text, (err, data) => (err ? reject(err) : resolve(data))));
-      });
-    } finally {
-      client.release();
-    }
-  };
+  return (text) => onClient(pool, (client) => new CopyOutQuery(text).runOn(client));
 }
 
 class CopyOutQuery extends WireQuery<Uint8Array[]> {
@@ -201,28 +194,26 @@ class CopyOutQuery extends WireQuery<Uint8Array[]> {
  * kept until the query ends (it must not reach the connection's parser) and then rejects.
  */
 function streamRows(pool: pg.Pool): RowStream {
-  return async ({ sql, params }, onRow) => {
-    const client = await pool.connect();
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let thrown: unknown;
-        const query = new pg.Query(sql, params as unknown[]);
-        query.on('row', (row: Record<string, unknown>) => {
-          if (thrown !== undefined) return;
-          try {
-            onRow(row);
-          } catch (err) {
-            thrown = err;
-          }
-        });
-        query.on('error', reject);
-        query.on('end', () => (thrown === undefined ? resolve() : reject(thrown)));
-        client.query(query);
-      });
-    } finally {
-      client.release();
-    }
-  };
+  return ({ sql, params }, onRow) =>
+    onClient(
+      pool,
+      (client) =>
+        new Promise<void>((resolve, reject) => {
+          let thrown: unknown;
+          const query = new pg.Query(sql, params as unknown[]);
+          query.on('row', (row: Record<string, unknown>) => {
+            if (thrown !== undefined) return;
+            try {
+              onRow(row);
+            } catch (err) {
+              thrown = err;
+            }
+          });
+          query.on('error', reject);
+          query.on('end', () => (thrown === undefined ? resolve() : reject(thrown)));
+          client.query(query);
+        }),
+    );
 }
 
 type Release = (err?: Error | boolean) => void;

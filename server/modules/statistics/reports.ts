@@ -607,8 +607,9 @@ const fewerPieces = (pieces: { level: number }[], period: Period) =>
 
 /**
  * Every key's sums over a period. One day's rows of a report whose keys have one row a day are its keys' sums, read
- * without grouping; a longer period of a report with blocks of sums (`sumBlocks`) adds its blocks and its edges' days. They come as one row of JSON arrays, one a column: taking in a row a key (thousands of keywords a
- * day) costs this thread several times more.
+ * without grouping; a longer period of a report with blocks of sums (`sumBlocks`) adds its blocks and its edges' days.
+ * They come as one row of JSON arrays, one a column: taking in a row a key (thousands of keywords a day) costs this
+ * thread several times more.
  */
 async function sumsByKey(db: Executor, def: ReportDef, q: ReportQuery, period: Period): Promise<KeySums> {
   const key = sql.raw(def.key);
@@ -781,6 +782,8 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   // The totals and the series do not depend on the page: read beside it (other connections on PostgreSQL), and so
   // is the compared period's stamp.
   const [tdef, tq] = totalsSource(def, q);
+  // Another report's totals and series (`totalsOf`) carry that report's figures: this one's are kept.
+  const own = (f: Figures) => (tdef === def ? f : ownFigures(def, f));
   const totalsAndSeries = Promise.all(
     split
       ? [splitTotals(db, tdef, tq, split), splitSeries(db, tdef, tq, split)]
@@ -866,22 +869,19 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
     list = all.slice(offset, offset + q.pageSize);
   }
   const [totals, series] = await totalsAndSeries;
-  const out: ReportAnswer<Record<string, unknown>> =
-    tdef === def
-      ? { list, total, totals, series }
-      : {
-          list,
-          total,
-          totals: ownFigures(def, totals),
-          series: series.map(({ date, ...r }) => ({ date, ...ownFigures(def, r as Figures) })),
-        };
+  const out: ReportAnswer<Record<string, unknown>> = {
+    list,
+    total,
+    totals: own(totals),
+    series: tdef === def ? series : series.map(({ date, ...r }) => ({ date, ...own(r as Figures) })),
+  };
   if (q.compare) {
     const [previous, previousTotals] = await Promise.all([
       before ?? previousOf(list.map((r) => (def.totalKey === '0' ? Number(r.key) : r.key))),
       prevTotals!,
     ]);
     out.list = list.map((r) => ({ ...r, previous: previous.get(r.key) ?? figuresOf(def, {}) }));
-    out.previousTotals = tdef === def ? previousTotals : ownFigures(def, previousTotals);
+    out.previousTotals = own(previousTotals);
   }
   return out;
 }
