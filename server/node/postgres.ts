@@ -176,16 +176,32 @@ class CopyInQuery extends WireQuery<string[]> {
   }
 }
 
-/** `COPY … TO STDOUT` on a client of the pool (copy-out.ts): its data, each message copied as it arrives. */
+/** `COPY … TO STDOUT` on a client of the pool (copy-out.ts): each message handed over as it arrives. */
 function copyOut(pool: pg.Pool): CopyOut {
-  return (text) => onClient(pool, (client) => new CopyOutQuery(text).runOn(client));
+  return (text, onData) => onClient(pool, (client) => new CopyOutQuery(text, onData).runOn(client));
 }
 
-class CopyOutQuery extends WireQuery<Uint8Array[]> {
-  protected readonly result: Uint8Array[] = [];
-  // The driver's parser reads the next messages into the same buffer: a message's bytes are copied before it returns.
+class CopyOutQuery extends WireQuery<void> {
+  protected readonly result = undefined;
+  /** A throw from `onData`, kept until the query ends (it must not reach the connection's parser). */
+  private thrown: { err: unknown } | null = null;
+  constructor(
+    text: string,
+    private readonly onData: (data: Uint8Array) => void,
+  ) {
+    super(text);
+  }
+  // The driver's parser reads the next messages into the same buffer: `onData` reads a message before it returns.
   handleCopyData(msg: { chunk: Buffer }) {
-    this.result.push(new Uint8Array(msg.chunk));
+    if (this.thrown) return;
+    try {
+      this.onData(msg.chunk);
+    } catch (err) {
+      this.thrown = { err };
+    }
+  }
+  override handleReadyForQuery() {
+    this.done(this.thrown ? (this.thrown.err as Error) : undefined);
   }
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { sqlStateOf } from '../../server/core/sql-state';
-import { binaryRows, inlined, rowsWithBytes } from '../../server/db/copy-out';
+import { binaryRows, eachRowWithBytes, inlined, rowsWithBytes } from '../../server/db/copy-out';
 import { rowsOf } from '../../server/db/migrate';
 import type { Database } from '../../server/db/types';
 import { freshDatabase, onPostgres } from './harness';
@@ -66,6 +66,39 @@ test.skipIf(!onPostgres)('on PostgreSQL the rows come through a binary COPY', as
   }
 });
 
+test('rows handed over one by one: every row in order, and a throw from the reader rejects the read after it ends, the connections serving the next', async () => {
+  // The first row's bytes kept (copied) and written over at every row after: no other row's bytes change.
+  const seen: [unknown, number[]][] = [];
+  let kept: Uint8Array | undefined;
+  await eachRowWithBytes(
+    database.db,
+    sql`select i::text as key, decode(repeat(lpad(to_hex(i), 2, '0'), 20000), 'hex') as sk from generate_series(1, 200) i`,
+    { key: 'text', sk: 'bytea' },
+    (r) => {
+      seen.push([r.key, [...new Set(r.sk as Uint8Array)]]);
+      if (kept) kept.fill(0xee);
+      else kept = (r.sk as Uint8Array).slice();
+    },
+  );
+  expect(seen).toEqual(Array.from({ length: 200 }, (_, i) => [String(i + 1), [i + 1]]));
+  for (let round = 0; round < 12; round++) {
+    let rows = 0;
+    const failed = await eachRowWithBytes(
+      database.db,
+      sql`select i::text as key from generate_series(1, 100) i`,
+      { key: 'text' },
+      () => {
+        if (++rows === 2) throw new Error('the reader gave up');
+      },
+    ).catch((e) => e);
+    expect(failed.message).toBe('the reader gave up');
+    expect(rows).toBe(2);
+  }
+  expect(await rowsWithBytes(database.db, sql`select ${'y'} as key`, { key: 'text' })).toEqual([
+    { key: 'y' },
+  ]);
+});
+
 test('a parameter is written as a literal once: a value that looks like a placeholder stays text', () => {
   expect(inlined('select $1, $2, $3, $4, $5', ['$2', -3, 2n, null, "o'k"])).toBe(
     "select '$2', (-3), 2, null, 'o''k'",
@@ -77,13 +110,25 @@ test('a parameter is written as a literal once: a value that looks like a placeh
 test("a binary COPY's data is read whole or refused, never half", () => {
   const head = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0];
   const row = [0, 2, 0, 0, 0, 1, 0x41, 0xff, 0xff, 0xff, 0xff];
+  const row2 = [0, 2, 0, 0, 0, 2, 0xc3, 0xa9, 0, 0, 0, 3, 7, 8, 9];
   const end = [0xff, 0xff];
   const cols = { key: 'text', sk: 'bytea' } as const;
-  // split anywhere across messages
-  const all = Uint8Array.from([...head, ...row, ...end]);
-  expect(binaryRows([all.subarray(0, 20), all.subarray(20)], ['key', 'sk'], cols)).toEqual([
+  const all = Uint8Array.from([...head, ...row, ...row2, ...end]);
+  const rows = [
     { key: 'A', sk: null },
-  ]);
+    { key: 'é', sk: Uint8Array.from([7, 8, 9]) },
+  ];
+  // split anywhere across messages, once or twice: a value straddling them is read whole
+  for (let i = 0; i <= all.length; i++)
+    for (let j = i; j <= all.length; j += 5)
+      expect(
+        binaryRows([all.subarray(0, i), all.subarray(i, j), all.subarray(j)], ['key', 'sk'], cols),
+      ).toEqual(rows);
+  // the driver's messages are Buffers whose bytes it reuses: the rows hold copies
+  const messages = [Buffer.from(all.subarray(0, 30)), Buffer.from(all.subarray(30))];
+  const read = binaryRows(messages, ['key', 'sk'], cols);
+  for (const m of messages) m.fill(0xee);
+  expect(read).toEqual(rows);
   expect(() => binaryRows([all.subarray(0, all.length - 3)], ['key', 'sk'], cols)).toThrow(/cut short/);
   expect(() => binaryRows([Uint8Array.from([1, 2, 3])], ['key', 'sk'], cols)).toThrow(/signature/);
   expect(() => binaryRows([all], ['key'], { key: 'text' })).toThrow(/2 fields for 1/);

@@ -153,6 +153,20 @@ test("a domain's visits by any dimension, with no search: the totals and series 
   expect(readDomain).toBe(true);
 });
 
+test("the domains report reads its blocks' sketches row by row, grouped here: no statement concatenates sketches on the server", async () => {
+  const { db, seen } = watchedDb(api.database.db);
+  const answer = await runReport(db, REPORTS.domains, {
+    ...query('pageViews', 'desc', addDays(TODAY, -11), 1, true),
+    cache: false,
+  });
+  const blocks = seen.filter((s) => s.sql.includes('from stat_domain_blocks'));
+  // the page's keys, the totals, each over this period and the previous one
+  expect(blocks.length).toBeGreaterThanOrEqual(4);
+  expect(blocks.filter((s) => s.sql.includes('string_agg'))).toEqual([]);
+  expect(Number(answer.totals.visitors)).toBeGreaterThan(0);
+  expect(answer.list.some((r) => Number(r.visitors) > 0)).toBe(true);
+});
+
 /** The days a statement's parameters name: a day, or the days of an array literal (`day = any($n::date[])`). */
 const daysOf = (s: { params: unknown[] }) =>
   s.params.flatMap((p) =>

@@ -1,12 +1,12 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { addDays, daysIn, eachDay, type Period, previousPeriod } from '../../../common/period';
 import { arrayParam } from '../../db/array-literal';
-import { rowsWithBytes } from '../../db/copy-out';
+import { eachRowWithBytes, rowsWithBytes } from '../../db/copy-out';
 import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
 import { cachedAnswer, periodParts, type Split, splitPeriod, sqlKey, wholeSplit } from './report-cache';
-import { estimateFramed, type MergedSketch, Union } from './sketch';
+import { estimateFramed, M, type MergedSketch, type Registers, raiseTo, Union } from './sketch';
 
 type Figures = Record<string, number>;
 type Raw = Record<string, unknown>;
@@ -211,8 +211,11 @@ const totalsSource = (def: ReportDef, q: ReportQuery): [ReportDef, ReportQuery] 
 const blocksFor = (def: ReportDef, q: ReportQuery) => !!def.blocks && !q.having;
 
 /**
- * The merged sketches over a period from the aligned blocks covering it (and the daily rows at its ragged edges), per
- * key when `byKey`; `keys` restricts the keys. Rows as `sketchSql` makes them (`key`, `sk_*`).
+ * The sketches over a period from the aligned blocks covering it (and the daily rows at its ragged edges), per key when
+ * `byKey`; `keys` restricts the keys. Rows as `sketchSql` makes them (`key`, `sk_*`), each `sk_*` the group's sketches
+ * as a list (`Union.addFramed`). The rows are read one by one and grouped here (`string_agg` would copy each full
+ * sketch twice on the server), a group's full sketches merged as they arrive: a page of busy domains holds two
+ * sketches a domain, not megabytes of rows.
  */
 async function blockSketches(
   db: Executor,
@@ -221,8 +224,6 @@ async function blockSketches(
   period: Period,
   opts: { totalRow: boolean; byKey: boolean; keys?: unknown[] },
 ): Promise<Raw[]> {
-  const pieces = cover(period.from, period.to);
-  const days = pieces.filter((p) => p.level === 0).map((p) => sql`${p.start}::date`);
   const cols = sql.raw([def.key, ...Object.values(def.sketches)].join(', '));
   const inKeys = opts.keys
     ? sql` and ${sql.raw(def.key)} in (${sql.join(
@@ -230,32 +231,40 @@ async function blockSketches(
         sql`, `,
       )})`
     : sql``;
-  // One day's rows by key or the total row: one row a key (`rowPerKeyAndDay`), read as it is and framed here
-  // (grouped, string_agg would copy each full sketch twice on the server).
-  if (def.rowPerKeyAndDay && pieces.length === 1 && days.length === 1 && (opts.byKey || opts.totalRow)) {
-    return framedSketches(
-      def,
-      await readRows(
-        db,
-        def,
-        sql`select ${opts.byKey ? sql`${sql.raw(def.key)} as key` : sql`1 as one`}${storedSketchSql(def)}
-          from ${sql.raw(def.table)} where ${whereOf(def, q, sql`day = ${days[0]}`, opts.totalRow)}${inKeys}`,
-        [opts.byKey ? 'key' : 'one'],
-        true,
-      ),
-    );
-  }
-  const key = opts.byKey ? sql.raw(def.key) : undefined;
-  const rows = pieceRows(def, q, pieces, def.blocks!, cols, opts.totalRow, inKeys);
-  return readRows(
+  const rows = pieceRows(def, q, cover(period.from, period.to), def.blocks!, cols, opts.totalRow, inKeys);
+  const names = Object.keys(def.sketches).map((k) => `sk_${k}`);
+  const by = opts.byKey ? 'key' : 'one';
+  const groups = new Map<string, Raw>();
+  const full = new Map<unknown[], Registers>(); // a group's list: its full sketches merged, the list's first
+  await eachRowWithBytes(
     db,
-    def,
-    sql`select ${key ? sql`${key} as key` : sql`1 as one`}${sketchSql(def)} from (${rows}) x${
-      key ? sql` group by ${key}` : sql``
-    }`,
-    [key ? 'key' : 'one'],
-    true,
+    sql`select ${opts.byKey ? sql`${sql.raw(def.key)} as key` : sql`1 as one`}${storedSketchSql(def)} from (${rows}) x`,
+    { [by]: 'text', ...Object.fromEntries(names.map((n) => [n, 'bytea' as const])) },
+    (r) => {
+      const key = String(r[by]);
+      let group = groups.get(key);
+      if (!group) {
+        group = { [by]: r[by] };
+        for (const n of names) group[n] = [];
+        groups.set(key, group);
+      }
+      for (const n of names) {
+        const s = r[n] as Uint8Array | null;
+        if (!s?.length) continue;
+        const list = group[n] as Uint8Array[];
+        if (s.length !== M) list.push(s.slice());
+        else {
+          const merged = full.get(list);
+          if (merged) raiseTo(merged, s);
+          else {
+            full.set(list, s.slice());
+            list.unshift(full.get(list)!);
+          }
+        }
+      }
+    },
   );
+  return [...groups.values()];
 }
 
 /**
@@ -285,19 +294,10 @@ function pieceRows(
   return sql.join(parts, sql` union all `);
 }
 
-/** One stored sketch as the reports' SQL frames a group's (`int4send(length(s)) || s`); null stays null. */
-function framed(v: unknown): Uint8Array | null {
-  const b = v as Uint8Array | null | undefined;
-  if (!b) return null;
-  const out = new Uint8Array(4 + b.length);
-  new DataView(out.buffer).setUint32(0, b.length);
-  out.set(b, 4);
-  return out;
-}
-
-/** Rows read with `storedSketchSql`, their sketches framed as `sketchSql` frames a group's (in place). */
+/** Rows read with `storedSketchSql`, each sketch as its group's list (`Union.addFramed`), in place; null stays null. */
 function framedSketches(def: ReportDef, rows: Raw[]): Raw[] {
-  for (const r of rows) for (const k of Object.keys(def.sketches)) r[`sk_${k}`] = framed(r[`sk_${k}`]);
+  for (const r of rows)
+    for (const k of Object.keys(def.sketches)) r[`sk_${k}`] = r[`sk_${k}`] ? [r[`sk_${k}`]] : null;
   return rows;
 }
 

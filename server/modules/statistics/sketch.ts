@@ -163,9 +163,22 @@ const addLanes = (c: number[], h: Int32Array) => {
  * (the driver's value may be a Buffer: the loops then meet one kind of array); else null.
  */
 function oneFullFrame(v: unknown): Uint8Array | null {
+  if (Array.isArray(v)) {
+    const s = v.length === 1 ? (v[0] as Uint8Array | null) : null;
+    return s?.length === M ? new Uint8Array(s.buffer, s.byteOffset, M) : null;
+  }
   const b = v as Uint8Array | null | undefined;
   if (b?.length !== M + 4 || ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0 !== M) return null;
   return new Uint8Array(b.buffer, b.byteOffset + 4, M);
+}
+
+/** Raises each of `registers` to the rank of a full stored sketch's register where that is higher (in place). */
+export function raiseTo(registers: Registers, full: Uint8Array): Registers {
+  for (let i = 0; i < M; i++) {
+    const d = full[i] - registers[i];
+    registers[i] += d & ~(d >> 31);
+  }
+  return registers;
 }
 
 /** The estimated number of distinct values behind the registers, rounded. */
@@ -330,12 +343,17 @@ export class Union {
   }
 
   /**
-   * Folds in every sketch of a framed value: sketches each after its length (four bytes, big-endian), as the reports'
-   * SQL sends a group's sketches (`int4send(length(s)) || s`, concatenated: one bytea, which the drivers parse
-   * natively, where a bytea[] is parsed element by element). Merged where they lie, with no view cut for each.
+   * Folds in every sketch of a group: a framed value, sketches each after its length (four bytes, big-endian), as the
+   * reports' SQL sends a group's sketches (`int4send(length(s)) || s`, concatenated: one bytea, which the drivers parse
+   * natively, where a bytea[] is parsed element by element), merged where they lie; or the group's stored sketches
+   * as a list (read row by row, `Framed`).
    */
   addFramed(v: unknown): this {
     if (!v) return this;
+    if (Array.isArray(v)) {
+      for (const s of v as Uint8Array[]) this.add(s);
+      return this;
+    }
     const b = v as Uint8Array;
     for (let o = 0; o + 4 <= b.length; ) {
       const n = ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0;
