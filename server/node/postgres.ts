@@ -3,7 +3,6 @@ import pg from 'pg';
 import type { Logger } from '../core/logger';
 import { type CopyIn, copyInWith } from '../db/copy-in';
 import { type CopyOut, copyOutWith } from '../db/copy-out';
-import { type RowStream, streamRowsWith } from '../db/each-row';
 import { schema } from '../db/schema';
 import type { Database } from '../db/types';
 
@@ -61,7 +60,6 @@ export const SESSION_SETTINGS = 'set jit = off; set standard_conforming_strings 
 /** The Drizzle handle over a pool as the server uses it (benches reuse it on their own pools). */
 export function databaseOver(pool: pg.Pool): Database['db'] {
   const db = drizzle(pool, { schema }) as unknown as Database['db'];
-  streamRowsWith(db, streamRows(pool));
   copyInWith(db, copyIn(pool));
   copyOutWith(db, copyOut(pool));
   return db;
@@ -203,33 +201,6 @@ class CopyOutQuery extends WireQuery<void> {
   override handleReadyForQuery() {
     this.done(this.thrown ? (this.thrown.err as Error) : undefined);
   }
-}
-
-/**
- * A query on a client of the pool whose rows are handed over as they arrive (`eachRow`). A throw from `onRow` is
- * kept until the query ends (it must not reach the connection's parser) and then rejects.
- */
-function streamRows(pool: pg.Pool): RowStream {
-  return ({ sql, params }, onRow) =>
-    onClient(
-      pool,
-      (client) =>
-        new Promise<void>((resolve, reject) => {
-          let thrown: unknown;
-          const query = new pg.Query(sql, params as unknown[]);
-          query.on('row', (row: Record<string, unknown>) => {
-            if (thrown !== undefined) return;
-            try {
-              onRow(row);
-            } catch (err) {
-              thrown = err;
-            }
-          });
-          query.on('error', reject);
-          query.on('end', () => (thrown === undefined ? resolve() : reject(thrown)));
-          client.query(query);
-        }),
-    );
 }
 
 type Release = (err?: Error | boolean) => void;

@@ -1,13 +1,23 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { eachRow } from '../../server/db/each-row';
+import { eachRowWithBytes } from '../../server/db/copy-out';
 import type { Database } from '../../server/db/types';
 import { freshDatabase, onPostgres } from './harness';
 
 /**
- * `eachRow` (server/db/each-row.ts): the agents' stat reads thousands of sketches through it. Every row in order on
- * both drivers; on PostgreSQL each row as it arrives; a throw from the caller rejects the read and costs no connection.
+ * `eachRowWithBytes` (server/db/copy-out.ts): the reports and the agents' stat read thousands of sketches through it.
+ * Every row in order on both drivers; on PostgreSQL each row as it arrives; a throw from the caller rejects the read
+ * and costs no connection.
  */
+
+/** `eachRowWithBytes` with every column read as text. */
+const eachRow = (
+  db: Database['db'],
+  query: SQL,
+  names: string[],
+  onRow: (r: Record<string, unknown>) => void,
+) => eachRowWithBytes(db, query, Object.fromEntries(names.map((n) => [n, 'text' as const])), onRow);
+
 let database: Database;
 beforeAll(async () => {
   database = await freshDatabase();
@@ -19,12 +29,13 @@ test('every row, in order, with its columns', async () => {
   await eachRow(
     database.db,
     sql`select g, 'row ' || g as label from generate_series(1, ${2500}::int) g order by g`,
+    ['g', 'label'],
     (r) => rows.push([Number(r.g), r.label]),
   );
   expect(rows).toHaveLength(2500);
   expect(rows[0]).toEqual([1, 'row 1']);
   expect(rows[2499]).toEqual([2500, 'row 2500']);
-  await eachRow(database.db, sql`select 1 as one where false`, () => rows.push('none'));
+  await eachRow(database.db, sql`select 1 as one where false`, ['one'], () => rows.push('none'));
   expect(rows).toHaveLength(2500);
 });
 
@@ -36,6 +47,7 @@ test.runIf(onPostgres)('on PostgreSQL a row is handed over before the query has 
     database.db,
     sql`select g, repeat('x', 300000) as pad, case when g = 3 then pg_sleep(1.5) end as pause
       from generate_series(1, 3) g`,
+    ['g', 'pad', 'pause'],
     (r) => {
       if (Number(r.g) === 1) handed.push(performance.now() - t0);
     },
@@ -48,7 +60,7 @@ test.runIf(onPostgres)('on PostgreSQL a row is handed over before the query has 
 
 test('a throw from the caller rejects the read, and the database is used again at once', async () => {
   const seen: number[] = [];
-  const read = eachRow(database.db, sql`select g from generate_series(1, 50) g`, (r) => {
+  const read = eachRow(database.db, sql`select g from generate_series(1, 50) g`, ['g'], (r) => {
     seen.push(Number(r.g));
     if (Number(r.g) === 3) throw new Error('stop here');
   });
@@ -57,6 +69,7 @@ test('a throw from the caller rejects the read, and the database is used again a
   const failed = await eachRow(
     database.db,
     sql`select 1 / (g - 2) as x from generate_series(1, 3) g`,
+    ['x'],
     () => {},
   ).then(
     () => null,
@@ -71,7 +84,7 @@ test('a throw from the caller rejects the read, and the database is used again a
   const again = await Promise.all(
     Array.from({ length: 12 }, () => {
       const got: number[] = [];
-      return eachRow(database.db, sql`select 7 as n`, (r) => got.push(Number(r.n))).then(() => got);
+      return eachRow(database.db, sql`select 7 as n`, ['n'], (r) => got.push(Number(r.n))).then(() => got);
     }),
   );
   expect(again.flat()).toEqual(Array(12).fill(7));

@@ -21,9 +21,6 @@ const sketch = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTy
 const day = (name = 'day') => date(name, { mode: 'string' }).notNull();
 const count = (name: string) => integer(name).notNull().default(0);
 const empty = (name: string) => sketch(name).notNull().default(sql`'\\x'::bytea`);
-/** A sketch column's base64 text, kept by PostgreSQL beside it (read by the thousand, as text). */
-const asText = (name: string, of: string) =>
-  text(name).generatedAlwaysAs(sql.raw(`encode("${of}", 'base64')`));
 
 /**
  * The raw event stream, partitioned by `day` (the event's day in the tenant's time zone when it was received):
@@ -434,8 +431,6 @@ export const statAttributedDaily = pgTable(
     ...attributedFigures(),
     visitors: empty('visitors'),
     addresses: empty('addresses'),
-    visitors64: asText('visitors64', 'visitors'),
-    addresses64: asText('addresses64', 'addresses'),
   },
   (t) => [
     primaryKey({ name: 'stat_attributed_daily_pk', columns: [t.tenant, t.day, t.channel] }),
@@ -472,8 +467,6 @@ export const statAttributedBlockSketches = pgTable(
     start: date('start', { mode: 'string' }).notNull(),
     visitors: empty('visitors'),
     addresses: empty('addresses'),
-    visitors64: asText('visitors64', 'visitors'),
-    addresses64: asText('addresses64', 'addresses'),
   },
   (t) => [
     primaryKey({
