@@ -201,25 +201,16 @@ export function toHex(bytes: Uint8Array, plain = !NodeBuffer): string {
 }
 
 /**
- * Decodes text into `out` from its start, returning the bytes written: base64 as PostgreSQL's `encode(…, 'base64')`
- * writes it (line breaks every 76 characters, skipped), or hex after `\\x` (a `bytea` as text). `out` must be large
- * enough (3/4 of the base64 length, half the hex length). Without Node's `Buffer` (demo mode in the browser, or
- * `plain`: tests), the platform's `atob`.
+ * Decodes a `bytea`'s hex text (`\\x…`) into `out` from its start, returning the bytes written (`out` must hold half
+ * the text's length). Without Node's `Buffer` (demo mode in the browser, or `plain`: tests), a plain loop.
  */
 export function decodeInto(text: string, out: Uint8Array, plain = !NodeBuffer): number {
-  const hex = text.startsWith('\\x');
-  if (!plain && NodeBuffer) {
-    const view = NodeBuffer.from(out.buffer, out.byteOffset, out.length);
-    return hex ? view.write(text.slice(2), 'hex') : view.write(text, 'base64');
-  }
-  if (hex) {
-    let n = 0;
-    for (let i = 2; i + 1 < text.length; i += 2) out[n++] = Number.parseInt(text.slice(i, i + 2), 16);
-    return n;
-  }
-  const bytes = atob(text.replace(/\s/g, ''));
-  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
-  return bytes.length;
+  if (!text.startsWith('\\x')) return 0;
+  if (!plain && NodeBuffer)
+    return NodeBuffer.from(out.buffer, out.byteOffset, out.length).write(text.slice(2), 'hex');
+  let n = 0;
+  for (let i = 2; i + 1 < text.length; i += 2) out[n++] = Number.parseInt(text.slice(i, i + 2), 16);
+  return n;
 }
 
 /** Whether a stored value (none: empty) holds exactly these bytes: a sketch written again only when it changed. */
@@ -229,22 +220,18 @@ export function sameBytes(stored: Uint8Array | null | undefined, bytes: Uint8Arr
   return true;
 }
 
-/**
- * A stored sketch as a driver returns a `bytea`: bytes (node-postgres, PGlite) or PostgreSQL's `\\x…` text; or as
- * `encode(…, 'base64')` gives it (a read of thousands of sketches: a third fewer characters than hex, decoded without
- * a string per byte pair, which is most of what node-postgres spends on a bytea); else null.
- */
+/** A stored sketch as a driver returns a `bytea`: bytes (node-postgres, PGlite) or PostgreSQL's `\\x…` text; else null. */
 export function storedSketch(v: unknown): Uint8Array | null {
   if (v instanceof Uint8Array) return v;
   if (typeof v !== 'string' || !v) return null;
-  const out = new Uint8Array(Math.ceil((v.length * 3) / 4));
+  const out = new Uint8Array(v.length >> 1);
   const n = decodeInto(v, out);
   return n ? out.subarray(0, n) : null;
 }
 
 /**
- * Stored sketches decoded one after another into one growing buffer, for a read of thousands of them (`eachRow`):
- * each row's text is garbage once decoded, and each sketch is folded later by where it lies
+ * Stored sketches copied one after another into one growing buffer, for a read of thousands of them
+ * (`eachRowWithBytes`): each row is garbage once copied, and each sketch is folded later by where it lies
  * (`Union.add(arena.bytes, start, end)`; `bytes` may move while it grows, so read it after the last `put`).
  */
 export class SketchArena {
@@ -270,7 +257,7 @@ export class SketchArena {
       this.bytes.set(v, start);
       this.length += v.length;
     } else if (typeof v === 'string' && v) {
-      this.reserve(Math.ceil((v.length * 3) / 4));
+      this.reserve(v.length >> 1);
       this.length += decodeInto(v, this.bytes.subarray(start));
     }
     return start;
