@@ -44,9 +44,18 @@ export async function eachRowWithBytes(
   if (!copy || literal === null) {
     for (const r of rowsOf<Record<string, unknown>>(await db.execute(query))) {
       const row: Record<string, unknown> = {};
-      for (const n of names)
+      for (const n of names) {
+        const v = r[n];
+        // bytes as a plain view, as the COPY gives them (a Buffer's `slice` would not copy them)
         row[n] =
-          r[n] === null || r[n] === undefined || columns[n] === 'bytea' ? (r[n] ?? null) : String(r[n]);
+          v === null || v === undefined
+            ? null
+            : columns[n] === 'bytea'
+              ? v instanceof Uint8Array
+                ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
+                : v
+              : String(v);
+      }
       onRow(row);
     }
     return;

@@ -86,6 +86,19 @@ test('rows handed over one by one, in order: a value kept is a copy, whatever is
   ]);
 });
 
+test('read as it is (in a transaction: no COPY), bytes come as plain arrays, as the COPY gives them', async () => {
+  await database.db.transaction(async (tx) => {
+    const [row] = await rowsWithBytes(tx, sql`select ${'k'} as key, '\\x0102'::bytea as sk`, {
+      key: 'text',
+      sk: 'bytea',
+    });
+    expect(row.key).toBe('k');
+    // a Buffer's `slice` is a view: a caller's copy would not be one
+    expect(Object.getPrototypeOf(row.sk)).toBe(Uint8Array.prototype);
+    expect([...(row.sk as Uint8Array)]).toEqual([1, 2]);
+  });
+});
+
 test('a parameter is written as a literal once: a value that looks like a placeholder stays text', () => {
   expect(inlined('select $1, $2, $3, $4, $5', ['$2', -3, 2n, null, "o'k"])).toBe(
     "select '$2', (-3), 2, null, 'o''k'",
