@@ -6,7 +6,7 @@ import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import { cover } from './blocks';
 import { cachedAnswer, periodParts, type Split, splitPeriod, sqlKey, wholeSplit } from './report-cache';
-import { estimateFramed, M, type MergedSketch, type Registers, raiseTo, Union } from './sketch';
+import { estimateFramed, M, type MergedSketch, raiseTo, Union } from './sketch';
 
 type Figures = Record<string, number>;
 type Raw = Record<string, unknown>;
@@ -235,7 +235,6 @@ async function blockSketches(
   const names = Object.keys(def.sketches).map((k) => `sk_${k}`);
   const by = opts.byKey ? 'key' : 'one';
   const groups = new Map<string, Raw>();
-  const full = new Map<unknown[], Registers>(); // a group's list: its full sketches merged, the list's first
   await eachRowWithBytes(
     db,
     sql`select ${opts.byKey ? sql`${sql.raw(def.key)} as key` : sql`1 as one`}${storedSketchSql(def)} from (${rows}) x`,
@@ -251,16 +250,11 @@ async function blockSketches(
       for (const n of names) {
         const s = r[n] as Uint8Array | null;
         if (!s?.length) continue;
+        // A group's full sketches merged into its list's first (a sparse one is never 16,384 bytes long).
         const list = group[n] as Uint8Array[];
         if (s.length !== M) list.push(s.slice());
-        else {
-          const merged = full.get(list);
-          if (merged) raiseTo(merged, s);
-          else {
-            full.set(list, s.slice());
-            list.unshift(full.get(list)!);
-          }
-        }
+        else if (list[0]?.length === M) raiseTo(list[0], s);
+        else list.unshift(s.slice());
       }
     },
   );

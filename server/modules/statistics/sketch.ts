@@ -313,7 +313,7 @@ export class Union {
     const len = to - from;
     if (len === M) {
       this.dense = true;
-      for (let i = 0; i < M; i++) if (s[from + i] > regs[i]) regs[i] = s[from + i];
+      raiseTo(regs, s.subarray(from, to));
       return this;
     }
     const touched = this.touched;
@@ -411,8 +411,7 @@ export class Union {
   addMerged(base: MergedSketch): this {
     const regs = this.regs;
     if (base.dense) {
-      const d = base.dense;
-      for (let i = 0; i < M; i++) if (d[i] > regs[i]) regs[i] = d[i];
+      raiseTo(regs, base.dense);
       this.dense = true;
       return this;
     }
