@@ -80,6 +80,7 @@ export default defineConfig({
             'tests/api/stats-region.test.ts',
             'tests/api/test-count.test.ts',
             'tests/api/e2e-parts.test.ts',
+            'tests/api/chromium.test.ts',
           ],
           environment: 'node',
           env: { TEST_DB: 'postgres' },

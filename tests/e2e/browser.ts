@@ -14,7 +14,7 @@ export const baseURL = () => inject('baseURL');
 export const openBrowsers = new Set<Browser>();
 
 export async function launch(): Promise<Browser> {
-  const browser = await launchChromium();
+  const browser = await launchChromium({ tests: true });
   openBrowsers.add(browser);
   browser.on('disconnected', () => openBrowsers.delete(browser));
   return browser;
