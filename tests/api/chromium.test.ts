@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-// @ts-expect-error a plain .mjs script without types
 import { chromiumPath, HEADLESS_SHELL } from '../../scripts/chromium.mjs';
 
 /**
