@@ -19,7 +19,7 @@ export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
 /**
  * Which browser runs: `CHROMIUM_PATH` when set; else the end-to-end suite takes the headless shell when it is installed
- * (the same pages, screens and axe checks for about a third less of the machine's CPU: the suite's largest cost), and
+ * (the same pages, screens and axe checks for about a fifth less of the machine's CPU: the suite's largest cost), and
  * the benches, which time what operators wait for, the browser itself.
  */
 export function chromiumPath({ tests = false, env = process.env, exists = existsSync } = {}) {

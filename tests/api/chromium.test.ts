@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { chromiumPath, HEADLESS_SHELL } from '../../scripts/chromium.mjs';
 
 /**
- * The end-to-end suite runs in Debian's headless shell when it is installed (a third less CPU for the same pages), in
+ * The end-to-end suite runs in Debian's headless shell when it is installed (a fifth less CPU for the same pages), in
  * Chromium otherwise; the benches time the browser itself; CHROMIUM_PATH names another for both.
  */
 const installed = (path: string) => path === HEADLESS_SHELL;
