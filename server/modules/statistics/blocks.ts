@@ -18,7 +18,7 @@ export const MAX_LEVEL = 8; // 256 days
 
 const DAY_MS = 86_400_000;
 export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
-export const dayOfNumber = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+const dayOfNumber = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
 
 /** The first day of the level-`level` block holding `day`. */
 export const blockStart = (day: string, level: number) => {
@@ -57,7 +57,7 @@ interface SketchBlocks {
   /** Whether the daily rows keep their sketches' estimates (`visitors_n`, `addresses_n`), written here. */
   estimates?: boolean;
 }
-export const DOMAIN_BLOCKS: SketchBlocks = {
+const DOMAIN_BLOCKS: SketchBlocks = {
   daily: 'stat_domain_daily',
   blocks: 'stat_domain_blocks',
   key: 'domain',

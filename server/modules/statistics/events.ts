@@ -8,7 +8,7 @@ import { copyField } from '../../db/copy-in';
 import type { StatEvent } from '../statistics-settings';
 
 /** The event types of the ingestion contract, and the statistics setting that switches each off (none: always on). */
-export const EVENT_TYPES = [
+const EVENT_TYPES = [
   'pageview',
   'play',
   'search',
@@ -18,7 +18,7 @@ export const EVENT_TYPES = [
   'signup',
   'recharge',
 ] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+type EventType = (typeof EVENT_TYPES)[number];
 export const SETTING_OF: Partial<Record<EventType, StatEvent>> = {
   pageview: 'pageView',
   play: 'play',
@@ -41,7 +41,7 @@ export const BROWSER_TYPES: ReadonlySet<string> = new Set<EventType>([
   'tag_click',
 ]);
 export const SERVER_FIELDS = ['ip', 'amount'] as const;
-export const OBJECT_TYPES = ['movie', 'novel', 'chapter', 'actress', 'tag', 'ad', 'position'] as const;
+const OBJECT_TYPES = ['movie', 'novel', 'chapter', 'actress', 'tag', 'ad', 'position'] as const;
 export const MAX_BATCH = 500;
 
 const text = (max: number) => z.string().trim().max(max);
@@ -196,7 +196,7 @@ export function fastEvent(raw: unknown): EventInput | undefined {
   return out;
 }
 
-export interface ParsedAgent {
+interface ParsedAgent {
   bot: boolean;
   device: string;
   browser: string;
@@ -248,7 +248,7 @@ export function sampleBucket(visitor: string): number {
 }
 
 /** The host of a referrer URL ('' for none or for the site's own domain). */
-export function referrerHost(referrer: string | undefined, domain: string): string {
+function referrerHost(referrer: string | undefined, domain: string): string {
   if (!referrer) return '';
   let host: string;
   try {
@@ -264,7 +264,7 @@ export function referrerHost(referrer: string | undefined, domain: string): stri
 }
 
 /** A search keyword as it is counted: trimmed, inner blanks collapsed, Latin letters lower-cased. */
-export const normalizeKeyword = (k: string) => k.trim().replace(/\s+/g, ' ').toLowerCase().slice(0, 100);
+const normalizeKeyword = (k: string) => k.trim().replace(/\s+/g, ' ').toLowerCase().slice(0, 100);
 
 /** A row of `stat_events` before hashing (SQL hashes the visitor and the address on insert unless given here). */
 export interface EventRow {
@@ -320,7 +320,7 @@ export const storedPlace = ({ country, province }: Region): Region => ({
 });
 
 /** An event's time: its day in a time zone, ms since the epoch, and ISO 8601 text as `toISOString` writes it. */
-export interface EventTime {
+interface EventTime {
   day: string;
   ms: number;
   iso: string;

@@ -40,7 +40,7 @@ export async function timeZoneOf(db: Executor, tenant: number): Promise<string> 
   return typeof tz === 'string' && isTimeZone(tz) ? tz : DEFAULT_TIME_ZONE;
 }
 
-export interface IngestOutcome {
+interface IngestOutcome {
   accepted: number;
   duplicates: number;
   dropped: number;
@@ -159,7 +159,7 @@ function ingestSettings(db: Executor, tenant: number, version: number | undefine
 export const partitionName = (day: string) => `stat_events_p${day.replaceAll('-', '')}`;
 
 /** Makes the day partitions of the raw table (idempotent; another instance making one at once is fine). */
-export async function ensurePartitions(db: Executor, days: string[]) {
+async function ensurePartitions(db: Executor, days: string[]) {
   for (const day of new Set(days)) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`bad partition day ${day}`);
     try {

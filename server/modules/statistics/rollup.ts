@@ -122,7 +122,7 @@ export async function rollupDay(
   return fold;
 }
 
-export interface RollupResult {
+interface RollupResult {
   /** False when another runner held the lock: this one did nothing. */
   ran: boolean;
   days: { tenant: number; day: string }[];
@@ -162,7 +162,7 @@ export interface StuckDay {
  * How long the timer leaves a stuck day before trying it again: a minute after its first failure, doubling with each
  * attempt up to an hour (each attempt may read the whole day again). An admin's "roll up now" tries it at once.
  */
-export const stuckBackoffMs = (attempts: number) => Math.min(2 ** Math.max(attempts - 1, 0), 60) * 60_000;
+const stuckBackoffMs = (attempts: number) => Math.min(2 ** Math.max(attempts - 1, 0), 60) * 60_000;
 
 /** A tenant's stuck days, oldest first. */
 export async function stuckDays(db: Executor, tenant: number): Promise<StuckDay[]> {

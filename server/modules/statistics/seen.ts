@@ -86,7 +86,7 @@ export interface UnseenQuery {
   order: 'asc' | 'desc';
 }
 
-export interface UnseenRow {
+interface UnseenRow {
   key: number;
   label: string;
   published_at: string | null;

@@ -3,7 +3,7 @@ import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 
 /** What a rollup of the visits did: the later days to recompute whole, and the page views it grouped. */
-export interface VisitsRolled {
+interface VisitsRolled {
   /** Later days some visitor was counted new on whose first day moved here: the caller marks them for a whole recompute. */
   moved: string[];
   /** The page views the statement grouped: the day's, or the new batches' alone (what a test can check). */
