@@ -193,12 +193,11 @@ test('a union estimates what merge() does, kept and estimated again with more sk
         const whole = estimate(merge(stored));
         for (const s of stored) union.add(s);
         expect(union.estimate()).toBe(whole);
-        // The same union once more (estimate() left it empty), from one arena the sketches were read into as a driver
-        // returns them: bytes, or bytea's hex text; it grows past its first size.
+        // The same union once more (estimate() left it empty), from one arena the sketches' bytes were read into, as
+        // a binary COPY's rows give them; it grows past its first size.
         const arena = new SketchArena();
-        const at = stored.map((s, j) => {
-          const text = [s, `\\x${Buffer.from(s).toString('hex')}`][j % 2];
-          const start = arena.put(text);
+        const at = stored.map((s) => {
+          const start = arena.put(s);
           return [start, arena.length];
         });
         for (const [start, end] of at) union.add(arena.bytes, start, end);

@@ -182,9 +182,9 @@ export async function periodFigures(
     sql.join(sketchParts, sql` union all `),
     { channel: 'text', part: 'text', visitors: 'bytea', addresses: 'bytea' },
     (r) => {
-      const visitorsAt = arena.put(r.visitors);
+      const visitorsAt = arena.put(r.visitors as Uint8Array | null);
       const visitorsEnd = arena.length;
-      const addressesAt = arena.put(r.addresses);
+      const addressesAt = arena.put(r.addresses as Uint8Array | null);
       sketchRows.push({
         channel: String(r.channel),
         part: r.part as Part,

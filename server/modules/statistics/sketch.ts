@@ -249,16 +249,13 @@ export class SketchArena {
   release() {
     if (this.bytes.length <= 1 << 26) SketchArena.spare = this;
   }
-  /** Appends a stored sketch as a driver returns it (see `storedSketch`); returns where it starts (it ends at `length`). */
-  put(v: unknown): number {
+  /** Appends a stored sketch's bytes (a `bytea` as `eachRowWithBytes` reads it); returns where it starts (it ends at `length`). */
+  put(v: Uint8Array | null): number {
     const start = this.length;
-    if (v instanceof Uint8Array) {
+    if (v) {
       this.reserve(v.length);
       this.bytes.set(v, start);
       this.length += v.length;
-    } else if (typeof v === 'string' && v) {
-      this.reserve(v.length >> 1);
-      this.length += decodeInto(v, this.bytes.subarray(start));
     }
     return start;
   }
