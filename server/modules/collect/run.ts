@@ -794,20 +794,22 @@ export async function executeRun(deps: RunDeps, runId: number): Promise<void> {
   const params = (typeof run.params === 'string' ? JSON.parse(run.params) : run.params) as RunParams;
   let logged = 0;
   const totals = { added: 0, updated: 0, skipped: 0, failed: 0 };
-  const finish = async (status: 'done' | 'failed' | 'cancelled', error = '', detail = '') => {
-    const ended = await db
-      .update(collectRuns)
-      .set({ status, error, errorDetail: detail.slice(0, 256), finishedAt: deps.now() })
-      .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
-      .returning({ id: collectRuns.id });
-    // The source list's last collection and its error: every real run's, an operator's as well as the schedule's
-    // (a dry run collects nothing).
-    if (ended.length && source && !run.dryRun)
-      await db
-        .update(collectSources)
-        .set({ lastRunAt: deps.now(), lastError: sourceError(error, detail) })
-        .where(eq(collectSources.id, source.id));
-  };
+  // One transaction: whoever sees the run ended sees its source's last collection too.
+  const finish = (status: 'done' | 'failed' | 'cancelled', error = '', detail = '') =>
+    transaction(db, async (tx) => {
+      const ended = await tx
+        .update(collectRuns)
+        .set({ status, error, errorDetail: detail.slice(0, 256), finishedAt: deps.now() })
+        .where(and(eq(collectRuns.id, runId), eq(collectRuns.status, 'running')))
+        .returning({ id: collectRuns.id });
+      // The source list's last collection and its error: every real run's, an operator's as well as the schedule's
+      // (a dry run collects nothing).
+      if (ended.length && source && !run.dryRun)
+        await tx
+          .update(collectSources)
+          .set({ lastRunAt: deps.now(), lastError: sourceError(error, detail) })
+          .where(eq(collectSources.id, source.id));
+    });
   // Remote types this run has recorded already (their names are written once per run, not once per page).
   const typesSeen = new Set<number>();
   // Video sources of the line codes met so far (a source in use by plays cannot be deleted, so an id stays good).
