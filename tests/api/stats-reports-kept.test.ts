@@ -337,3 +337,42 @@ test("a page of the keys' sums is the page of all of them sorted, ties by key, n
     { numRuns: 300 },
   );
 });
+
+test("a keywords or movies report with nothing cached reads each day's total row once, for its totals and its series alike", async () => {
+  const from = addDays(TODAY, -11);
+  const sent = [0, 1, 5, 9].flatMap((daysBefore) => {
+    const time = `${addDays(TODAY, -daysBefore)}T03:00:00Z`;
+    return [
+      event({ type: 'search', keyword: `once-${daysBefore}`, results: 1, time }),
+      event({ path: '/movie/7', object: { type: 'movie', id: 7 }, time }),
+    ];
+  });
+  expect((await send(sent)).body.data.accepted).toBe(sent.length);
+  await rollup(api, admin);
+  for (const [def, sort, scope] of [
+    [REPORTS.keywords, 'searches', []],
+    [REPORTS.objects, 'views', [sql`object_type = ${'movie'}`]],
+  ] as const)
+    for (const today of [undefined, TODAY]) {
+      // A new handle: nothing of it cached. Without `today` the period is read whole; with it, split into its parts.
+      const { db, seen } = watchedDb(api.database.db);
+      const answer = await runReport(db, def, {
+        ...query(sort, 'desc', from, 1, false),
+        scope: [...scope],
+        today,
+      });
+      const sketch = Object.values(def.sketches)[0];
+      const reads = seen.filter(
+        (s) => s.sql.includes(`from ${def.table}`) && s.sql.includes(sketch) && !s.sql.includes(' in ('),
+      );
+      const days = reads.flatMap(daysOf);
+      expect(days.length).toBeGreaterThanOrEqual(12);
+      expect(new Set(days).size).toBe(days.length);
+      // The totals are the series' days added up.
+      const figure = sort as 'searches' | 'views';
+      expect(Number(answer.totals[figure])).toBeGreaterThan(0);
+      expect(Number(answer.totals[figure])).toBe(
+        answer.series.reduce((sum, d) => sum + Number(d[figure]), 0),
+      );
+    }
+});

@@ -302,7 +302,14 @@ function havingKeys(def: ReportDef, q: ReportQuery, period: Period): SQL | undef
 }
 
 /** The totals' sums and sketches over a period: the total rows, or every matching row when the report is filtered. */
-async function totalRows(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
+async function totalRows(
+  db: Executor,
+  def: ReportDef,
+  q: ReportQuery,
+  period: Period,
+  days?: DayRowsRead,
+): Promise<{ row: Raw; sketches: Raw }> {
+  if (days) return totalsOfDays(def, await days(period));
   const useTotal = !filtered(def, q);
   const h = havingKeys(def, q, period);
   const where = useTotal ? whereOf(def, q, period, true) : whereOf(def, q, period, false);
@@ -321,9 +328,50 @@ async function totalRows(db: Executor, def: ReportDef, q: ReportQuery, period: P
 }
 
 /** Totals over the period. */
-async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
-  const { row, sketches } = await totalRows(db, def, q, period);
+async function totalsOf(db: Executor, def: ReportDef, q: ReportQuery, period: Period, days?: DayRowsRead) {
+  const { row, sketches } = await totalRows(db, def, q, period, days);
   return figuresOf(def, row, sketches);
+}
+
+/** A period's day rows (`dayRows`), each period read once for one report's computing (`dayRowsOnce`). */
+type DayRowsRead = (period: Period) => Promise<Raw[]>;
+
+/**
+ * When a report's totals are its series' day rows added up (their sketches merged: no blocks to read them from, no
+ * stored estimates in their place), its day rows of each period read once, for both: else a report computed with
+ * nothing cached reads each day's sketches twice, grouped by day and then merged.
+ */
+function dayRowsOnce(db: Executor, def: ReportDef, q: ReportQuery): DayRowsRead | undefined {
+  if (blocksFor(def, q) || def.estimates) return undefined;
+  const reads = new Map<string, Promise<Raw[]>>();
+  return (period) => {
+    const key = `${period.from} ${period.to}`;
+    let read = reads.get(key);
+    if (!read) {
+      read = dayRows(db, def, q, period);
+      reads.set(key, read);
+    }
+    return read;
+  };
+}
+
+/** The totals' row of a period from its day rows: the sums added, each sketch column's framed values joined. */
+function totalsOfDays(def: ReportDef, days: Raw[]): { row: Raw; sketches: Raw } {
+  const row: Raw = {};
+  for (const c of Object.keys(def.sums)) row[c] = days.reduce((sum, d) => sum + num(d[c]), 0);
+  for (const c of Object.keys(def.sketches)) {
+    const frames = days
+      .map((d) => d[`sk_${c}`] as Uint8Array | null)
+      .filter((b) => b?.length) as Uint8Array[];
+    const joined = new Uint8Array(frames.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of frames) {
+      joined.set(b, at);
+      at += b.length;
+    }
+    row[`sk_${c}`] = frames.length ? joined : null;
+  }
+  return { row, sketches: row };
 }
 
 /**
@@ -450,12 +498,18 @@ function splitPart<P, R>(
 }
 
 /** Totals over the period, the older days' sums and sketch unions cached (`splitOf`), the recent days' read. */
-async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: Split): Promise<Figures> {
+async function splitTotals(
+  db: Executor,
+  def: ReportDef,
+  q: ReportQuery,
+  split: Split,
+  days?: DayRowsRead,
+): Promise<Figures> {
   const [cached, recent] = await splitPart(
     db,
     scopeOf('t', def, q),
     split,
-    (period) => totalRows(db, def, q, period),
+    (period) => totalRows(db, def, q, period, days),
     ({ row, sketches }) => partOf(def, row, sketches),
     (older, { row, sketches }) => partOf(def, row, sketches, older),
   );
@@ -463,12 +517,12 @@ async function splitTotals(db: Executor, def: ReportDef, q: ReportQuery, split: 
 }
 
 /** The daily series, the older days' figures cached (`splitOf`): a day's figures change only when it is rolled up. */
-async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: Split) {
+async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: Split, days?: DayRowsRead) {
   const [cached, recentDays] = await splitPart(
     db,
     scopeOf('s', def, q),
     split,
-    (period) => seriesDays(db, def, q, period),
+    (period) => seriesDays(db, def, q, period, days),
     (older) => older,
     (older, late) => new Map([...older, ...late]),
   );
@@ -478,8 +532,8 @@ async function splitSeries(db: Executor, def: ReportDef, q: ReportQuery, split: 
   }));
 }
 
-async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery) {
-  const byDay = await seriesDays(db, def, q, q.period);
+async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery, days?: DayRowsRead) {
+  const byDay = await seriesDays(db, def, q, q.period, days);
   return eachDay(q.period.from, q.period.to).map((date) => ({
     date,
     ...(byDay.get(date) ?? figuresOf(def, {})),
@@ -487,7 +541,13 @@ async function seriesOf(db: Executor, def: ReportDef, q: ReportQuery) {
 }
 
 /** Each day's figures over a period (the days with rows). */
-async function seriesDays(db: Executor, def: ReportDef, q: ReportQuery, period: Period) {
+async function seriesDays(db: Executor, def: ReportDef, q: ReportQuery, period: Period, days?: DayRowsRead) {
+  const rows = await (days ? days(period) : dayRows(db, def, q, period));
+  return new Map(rows.map((r) => [String(r.day).slice(0, 10), figuresOf(def, r)]));
+}
+
+/** Each day's row over a period (the days with rows): its sums, and its sketches framed or their stored estimates. */
+async function dayRows(db: Executor, def: ReportDef, q: ReportQuery, period: Period): Promise<Raw[]> {
   const useTotal = !filtered(def, q);
   const h = havingKeys(def, q, period);
   const where = whereOf(def, q, period, useTotal);
@@ -503,7 +563,7 @@ async function seriesDays(db: Executor, def: ReportDef, q: ReportQuery, period: 
           .join(''),
       )
     : sketchSql(def);
-  const rows = await readRows(
+  return readRows(
     db,
     def,
     sql`select day::text as day, ${sumsSql(def)}${figures} from ${sql.raw(def.table)}
@@ -511,7 +571,6 @@ async function seriesDays(db: Executor, def: ReportDef, q: ReportQuery, period: 
     ['day', ...Object.keys(def.sums), ...(est ? Object.keys(def.sketches).map((k) => `n_${k}`) : [])],
     true,
   );
-  return new Map(rows.map((r) => [String(r.day).slice(0, 10), figuresOf(def, r)]));
 }
 
 /** Rows of the keys given, over a period (the page's figures, or the previous period's). */
@@ -778,10 +837,11 @@ async function computeReport(db: Executor, def: ReportDef, q: ReportQuery) {
   const [tdef, tq] = totalsSource(def, q);
   // Another report's totals and series (`totalsOf`) carry that report's figures: this one's are kept.
   const own = (f: Figures) => (tdef === def ? f : ownFigures(def, f));
+  const days = dayRowsOnce(db, tdef, tq);
   const totalsAndSeries = Promise.all(
     split
-      ? [splitTotals(db, tdef, tq, split), splitSeries(db, tdef, tq, split)]
-      : [totalsOf(db, tdef, tq, q.period), seriesOf(db, tdef, tq)],
+      ? [splitTotals(db, tdef, tq, split, days), splitSeries(db, tdef, tq, split, days)]
+      : [totalsOf(db, tdef, tq, q.period, days), seriesOf(db, tdef, tq, days)],
   );
   const prev = previousPeriod(q.period);
   const prevSplit = split && q.compare ? wholeSplit(db, q.tenant, prev) : null;
