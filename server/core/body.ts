@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { Code } from '../../common/codes';
+import { joinBytes } from './bytes';
 import type { AppContext, AppEnv, BodyLimit } from './context';
 import { ApiError } from './errors';
 import { checkJsonValue } from './input-guard';
@@ -75,23 +76,13 @@ const NOT_JSON = Symbol('not JSON');
 let scratch = new Uint8Array(0);
 const MAX_SCRATCH = 8 * 1024 * 1024;
 
-function joined(chunks: readonly Uint8Array[], size: number, into?: Uint8Array): Uint8Array {
-  const bytes = into ?? new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes.subarray(0, size);
-}
-
 /** The chunks as one run of bytes to decode: the one chunk itself, or a copy in `scratch` (valid until the next). */
 function decodable(chunks: readonly Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
-  if (size > MAX_SCRATCH) return joined(chunks, size);
+  if (size > MAX_SCRATCH) return joinBytes(chunks);
   if (scratch.length < size)
     scratch = new Uint8Array(Math.min(MAX_SCRATCH, Math.max(size, 2 * scratch.length)));
-  return joined(chunks, size, scratch);
+  return joinBytes(chunks, scratch);
 }
 
 async function readWithinLimit(c: AppContext): Promise<{ bytes: ArrayBuffer; json: unknown }> {
@@ -118,7 +109,7 @@ async function readWithinLimit(c: AppContext): Promise<{ bytes: ArrayBuffer; jso
   let bytes: ArrayBuffer | undefined;
   return {
     get bytes() {
-      bytes ??= joined(chunks, size).buffer as ArrayBuffer;
+      bytes ??= joinBytes(chunks).buffer as ArrayBuffer;
       return bytes;
     },
     json,

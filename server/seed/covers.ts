@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { joinBytes } from '../core/bytes';
 import type { ImageStorage } from '../core/image-storage';
 import { encryptImage, imageCipher } from '../modules/images/cipher';
 import { rng } from './random';
@@ -75,13 +76,7 @@ export function coverPng(from: Rgb, to: Rgb, width = 128, height = 72): Uint8Arr
     chunk('IDAT', zlibStored(raw)),
     chunk('IEND', new Uint8Array()),
   ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return joinBytes(parts);
 }
 
 const hsl = (h: number, s: number, l: number): Rgb => {

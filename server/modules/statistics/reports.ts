@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { addDays, daysIn, eachDay, type Period, previousPeriod } from '../../../common/period';
+import { joinBytes } from '../../core/bytes';
 import { arrayParam } from '../../db/array-literal';
 import { eachRowWithBytes, rowsWithBytes } from '../../db/copy-out';
 import { rowsOf } from '../../db/migrate';
@@ -363,13 +364,7 @@ function totalsOfDays(def: ReportDef, days: Raw[]): { row: Raw; sketches: Raw } 
     const frames = days
       .map((d) => d[`sk_${c}`] as Uint8Array | null)
       .filter((b) => b?.length) as Uint8Array[];
-    const joined = new Uint8Array(frames.reduce((n, b) => n + b.length, 0));
-    let at = 0;
-    for (const b of frames) {
-      joined.set(b, at);
-      at += b.length;
-    }
-    row[`sk_${c}`] = frames.length ? joined : null;
+    row[`sk_${c}`] = frames.length ? joinBytes(frames) : null;
   }
   return { row, sketches: row };
 }
