@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app';
 import { silentLogger } from '../../server/core/logger';
+import { REPLAY_WINDOW_S, SWEEP_EVERY_MS } from '../../server/modules/site/secret';
 import { startApi, type TestApi, USER_PASSWORD } from './harness';
 import { signedHeaders, siteDoor } from './site-door';
 import { event } from './stats-helpers';
@@ -288,6 +289,36 @@ describe("the site's server", () => {
       (await door.signed(EVENTS, { events: [event({ time: api.clock.now().toISOString() })] })).body.code,
     ).toBe(20000);
     expect(await count()).toBe(1);
+  });
+
+  test('old signatures are deleted at most every SWEEP_EVERY_MS, not by every signed batch', async () => {
+    const expired = async () => {
+      const seen = new Date(api.clock.now().getTime() - 2 * REPLAY_WINDOW_S * 1000 - 1000);
+      await api.query(
+        sql`insert into site_signatures (tenant, signature, seen_at) values (1, ${`old-${seen.getTime()}`}, ${seen})`,
+      );
+    };
+    const old = async () =>
+      (
+        await api.query<{ n: number }>(
+          sql`select count(*)::int as n from site_signatures where signature like 'old-%'`,
+        )
+      )[0].n;
+    const signed = async () =>
+      expect(
+        (await door.signed(EVENTS, { events: [event({ time: api.clock.now().toISOString() })] })).body.code,
+      ).toBe(20000);
+    api.clock.advance(SWEEP_EVERY_MS);
+    await expired();
+    await signed();
+    expect(await old()).toBe(0);
+    await expired();
+    api.clock.advance(SWEEP_EVERY_MS - 1000);
+    await signed();
+    expect(await old()).toBe(1); // swept less than SWEEP_EVERY_MS ago: left for the next sweep
+    api.clock.advance(1000);
+    await signed();
+    expect(await old()).toBe(0);
   });
 
   test('rotating the secret stops the old one at once', async () => {

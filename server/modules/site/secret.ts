@@ -93,15 +93,27 @@ export function sameHex(a: string, b: string): boolean {
   return diff === 0;
 }
 
+/** How often the signatures past the window are deleted, at most, per database. */
+export const SWEEP_EVERY_MS = 10_000;
+/** Per database handle, its clock's time when its old signatures were last deleted. */
+const sweptAt = new WeakMap<object, number>();
+
 /**
  * Records an accepted signature; false when it was seen before (a replay), by this instance or another. Signatures
- * older than the window on both sides are deleted first: a timestamp may be up to REPLAY_WINDOW_S ahead, so a
- * signature seen at T can be valid until T + 2 × REPLAY_WINDOW_S, and not after.
+ * older than the window on both sides are deleted, at most every SWEEP_EVERY_MS: a timestamp may be up to
+ * REPLAY_WINDOW_S ahead, so a signature seen at T can be valid until T + 2 × REPLAY_WINDOW_S, and not after. A row
+ * left a little longer changes nothing (a replay of it is refused by its timestamp first), and the site's server sends
+ * a signed batch of events every few milliseconds when busy: a delete each would be a statement a batch.
  */
 export async function firstSighting(db: Executor, tenant: number, signature: string, now: Date) {
-  await db
-    .delete(siteSignatures)
-    .where(lt(siteSignatures.seenAt, new Date(now.getTime() - 2 * REPLAY_WINDOW_S * 1000)));
+  const at = now.getTime();
+  const last = sweptAt.get(db);
+  if (last === undefined || at - last >= SWEEP_EVERY_MS || at < last) {
+    sweptAt.set(db, at);
+    await db
+      .delete(siteSignatures)
+      .where(lt(siteSignatures.seenAt, new Date(at - 2 * REPLAY_WINDOW_S * 1000)));
+  }
   const rows = await db
     .insert(siteSignatures)
     .values({ tenant, signature, seenAt: now })
