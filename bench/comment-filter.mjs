@@ -3,8 +3,8 @@
 // separators dropped). Target: p95 ≤ 1 ms per comment (wall time; the CPU time beside it is what load cannot move). Beside it, the naive way (normalise, then 10,000 `includes`).
 //
 //   npm run bench -- comment-filter       BENCH_WORDS=10000  BENCH_COMMENTS=2000
-import { cpus, loadavg } from 'node:os';
 import { serverModules } from './_server.mjs';
+import { loadLine, percentile } from './_timing.mjs';
 
 const WORDS = Number(process.env.BENCH_WORDS ?? 10_000);
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 2_000);
@@ -44,10 +44,7 @@ const comment = () => {
 };
 const comments = Array.from({ length: COMMENTS }, comment);
 
-const pct = (xs, p) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
+const pct = percentile;
 
 let t0 = performance.now();
 const filter = compileFilter(rules, toSimplified);
@@ -82,9 +79,7 @@ for (const c of comments.slice(0, 200)) {
 
 const f = (x) => x.toFixed(3);
 console.log(
-  `${WORDS.toLocaleString('en')} words, ${COMMENTS.toLocaleString('en')} comments of 500 characters (load average ${loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ')} on ${cpus().length} cores)`,
+  `${WORDS.toLocaleString('en')} words, ${COMMENTS.toLocaleString('en')} comments of 500 characters (${loadLine()})`,
 );
 console.log(`automaton built in ${buildMs.toFixed(1)} ms (once per rule version)`);
 console.log('| check | p50 ms | p95 ms | p99 ms |');

@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { ensureBuilt, serverModules, startServer, stop } from './_server.mjs';
-import { cpuSeconds, loadLine } from './_timing.mjs';
+import { cpuSeconds, loadLine, percentile } from './_timing.mjs';
 
 /**
  * Events per part on PostgreSQL: a million, so that the sustained part lasts about 20 s on 2 cores (ten rollup runs and
@@ -78,10 +78,7 @@ const ROLLUP_EVERY_MS = (process.env.BENCH_ROLLUP_EVERY_MS ?? '60000,2000')
 for (const ms of ROLLUP_EVERY_MS)
   if (!(ms > 0)) throw new Error(`BENCH_ROLLUP_EVERY_MS: milliseconds, comma-separated, not ${ms}`);
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
+const pct = percentile;
 const f = (x) => x.toFixed(1);
 const p = (xs) => `p50 ${f(pct(xs, 50))} / p95 ${f(pct(xs, 95))} ms`;
 

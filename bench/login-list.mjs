@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { ensureBuilt, startServer, stop, watchRequests } from './_server.mjs';
-import { loadLine } from './_timing.mjs';
+import { loadLine, percentile } from './_timing.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PASSWORD = 'bench-pass-1'; // the first admin's (startServer sets ADMIN_PASSWORD)
@@ -61,7 +61,7 @@ await browser.close();
 await stop(server.child);
 rmSync(dir, { recursive: true, force: true });
 
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const p50 = (xs) => percentile(xs, 50);
 const f = (x) => (x === undefined ? '—' : x.toFixed(0));
 const origin = server.url;
 function waterfall(title, run) {

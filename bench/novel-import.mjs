@@ -6,9 +6,10 @@
 //   npm run bench -- novel-import
 //   BENCH_IMPORT_MB=10 (size of the generated file)  BENCH_RUNS=3 (imports per encoding, each into a new novel)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverModules } from './_server.mjs';
+import { loadLine, percentile } from './_timing.mjs';
 
 const MB = Number(process.env.BENCH_IMPORT_MB ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -140,7 +141,7 @@ try {
     `generated in ${Math.round(performance.now() - t0)} ms: ${[...text].length.toLocaleString('en')} characters; ` +
       `UTF-8 ${(files['utf-8'].length / 1048576).toFixed(1)} MB, GB18030 ${(files.gb18030.length / 1048576).toFixed(1)} MB`,
   );
-  console.log(`${cpus().length} cores, load ${loadavg()[0].toFixed(2)}, PGlite on ${dir}\n`);
+  console.log(`${loadLine()}, PGlite on ${dir}\n`);
 
   const results = [];
   for (const [encoding, bytes] of Object.entries(files)) {
@@ -182,7 +183,7 @@ try {
     }
   }
   const worst = Math.max(...results.map((r) => r.importMs));
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs) => percentile(xs, 50);
   console.log(
     `\nimport of a ${MB} MB file on PGlite: median ${(median(results.map((r) => r.importMs)) / 1000).toFixed(2)} s, ` +
       `worst ${(worst / 1000).toFixed(2)} s (target < 10 s) ${worst < 10_000 ? 'OK' : 'MISSED'}`,

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { ensureBuilt, startServer, stop, watchRequests } from './_server.mjs';
-import { loadLine } from './_timing.mjs';
+import { loadLine, percentile } from './_timing.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PASSWORD = 'bench-pass-1'; // the first admin's (startServer sets ADMIN_PASSWORD)
@@ -90,7 +90,7 @@ async function measure(kind, name, target, once) {
     kind,
     name,
     target,
-    p50: ms[Math.floor((ms.length - 1) / 2)],
+    p50: percentile(ms, 50),
     max: ms.at(-1),
     calls: slowest.calls,
   });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureBuilt } from './_server.mjs';
-import { loadLine } from './_timing.mjs';
+import { loadLine, percentile } from './_timing.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const checkout = resolve(process.env.SERVER ?? '.');
@@ -59,10 +59,7 @@ async function start(dataDir, port) {
   return { page, health, startMs: logged.startMs, phases: logged.phases ?? {} };
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
+const median = (xs) => percentile(xs, 50);
 
 const dir = mkdtempSync(join(tmpdir(), 'zhanggui-bench-'));
 const port = 23000 + Math.floor(Math.random() * 1000);
