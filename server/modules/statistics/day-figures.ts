@@ -6,7 +6,7 @@ import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import type { EventRow } from './events';
 import { SEEN_TYPES } from './schema';
-import { encode, M, toHex } from './sketch';
+import { encode, encodeList, M, toHex } from './sketch';
 
 /**
  * A day's figures folded in JavaScript from one read of its raw events (issue #12): the domains' daily and hourly page
@@ -95,22 +95,7 @@ class Registers {
 
   /** The stored form, as SQL's `zg_hll_pack` makes it: sparse triples in index order, dense when not shorter. */
   encode(): Uint8Array {
-    if (this.dense) return encode(this.dense);
-    const list = compacted(this.list);
-    if (list.length * 3 >= M) {
-      const d = new Uint8Array(M);
-      for (const reg of list) d[reg >> 6] = reg & 63;
-      return d;
-    }
-    const out = new Uint8Array(list.length * 3);
-    let o = 0;
-    for (const reg of list) {
-      const i = reg >> 6;
-      out[o++] = i >> 8;
-      out[o++] = i & 0xff;
-      out[o++] = reg & 63;
-    }
-    return out;
+    return this.dense ? encode(this.dense) : encodeList(compacted(this.list));
   }
 }
 const COMPACT_AT = 4096;

@@ -51,6 +51,13 @@ export function add(registers: Registers, hash: bigint): Registers {
   return registers;
 }
 
+/** Writes a register as the sparse stored form's triple at `o`: its index big-endian in 2 bytes, then its rank. */
+function putTriple(out: Uint8Array, o: number, index: number, rank: number) {
+  out[o] = index >> 8;
+  out[o + 1] = index & 0xff;
+  out[o + 2] = rank;
+}
+
 /** The stored form of registers: sparse when that is shorter, dense otherwise (as `zg_hll_pack`). */
 export function encode(registers: Registers): Uint8Array {
   let n = 0;
@@ -60,10 +67,21 @@ export function encode(registers: Registers): Uint8Array {
   let o = 0;
   for (let i = 0; i < M; i++) {
     if (!registers[i]) continue;
-    out[o++] = i >> 8;
-    out[o++] = i & 0xff;
-    out[o++] = registers[i];
+    putTriple(out, o, i, registers[i]);
+    o += 3;
   }
+  return out;
+}
+
+/** The stored form of registers listed as `index << 6 | rank`, one an index, in index order (as `encode`). */
+export function encodeList(list: readonly number[]): Uint8Array {
+  if (list.length * 3 >= M) {
+    const dense = emptyRegisters();
+    for (const reg of list) dense[reg >> 6] = reg & 63;
+    return dense;
+  }
+  const out = new Uint8Array(list.length * 3);
+  for (let k = 0; k < list.length; k++) putTriple(out, 3 * k, list[k] >> 6, list[k] & 63);
   return out;
 }
 
@@ -569,9 +587,8 @@ export function mergeStored(a: Uint8Array | null | undefined, b: Uint8Array | nu
     if (k <= last) return slow();
     last = k;
     if (r === 0) continue;
-    out[o++] = k >> 8;
-    out[o++] = k & 0xff;
-    out[o++] = r;
+    putTriple(out, o, k, r);
+    o += 3;
   }
   return o >= M ? slow() : out.slice(0, o);
 }
