@@ -78,9 +78,8 @@ const ROLLUP_EVERY_MS = (process.env.BENCH_ROLLUP_EVERY_MS ?? '60000,2000')
 for (const ms of ROLLUP_EVERY_MS)
   if (!(ms > 0)) throw new Error(`BENCH_ROLLUP_EVERY_MS: milliseconds, comma-separated, not ${ms}`);
 
-const pct = percentile;
 const f = (x) => x.toFixed(1);
-const p = (xs) => `p50 ${f(pct(xs, 50))} / p95 ${f(pct(xs, 95))} ms`;
+const p = (xs) => `p50 ${f(percentile(xs, 50))} / p95 ${f(percentile(xs, 95))} ms`;
 
 /**
  * Issue #50's targets, each measured figure beside its target, printed together at the end: at least 50,000 events/s
@@ -92,7 +91,7 @@ const verdicts = [];
 /** A figure against its target: `atLeast` a floor (events/s), else a ceiling (ms). */
 const verdict = (what, value, target, atLeast = false) =>
   verdicts.push({ what, value, target, atLeast, ok: atLeast ? value >= target : value <= target });
-const p95 = (xs) => pct(xs, 95);
+const p95 = (xs) => percentile(xs, 95);
 console.log(`machine: ${loadLine()}; visitors: ${MIXES.join(', ')}`);
 
 ensureBuilt();
@@ -306,7 +305,7 @@ async function ingestion(label, env, total, mix) {
     const againMs = await rollup();
     console.log(
       `${label}: ${accepted} events accepted in ${f(ingestMs / 1000)} s over HTTP (${CLIENTS} clients, batches of ${BATCH}): ` +
-        `${Math.round(accepted / (ingestMs / 1000))} events/s; batch latency p50 ${f(pct(latencies, 50))} ms, p99 ${f(pct(latencies, 99))} ms`,
+        `${Math.round(accepted / (ingestMs / 1000))} events/s; batch latency p50 ${f(percentile(latencies, 50))} ms, p99 ${f(percentile(latencies, 99))} ms`,
     );
     console.log(
       `${label}: rollup of those events ${f(rollupMs / 1000)} s; accepted and rolled up: ${Math.round(
@@ -356,20 +355,16 @@ async function ingestion(label, env, total, mix) {
       const sustainedMs = performance.now() - s0;
       const cpu4 = cpuNow(child.pid, onPostgres);
       const name = `${label}: sustained, rollup every ${every / 1000} s`;
+      const rolledRate = Math.round(sustained / (sustainedMs / 1000));
       console.log(
         `${name}: ${sustained} more events (${runs.length} runs while sending, longest ${f(Math.max(0, ...runs) / 1000)} s): ` +
           `accepted in ${f(acceptedMs / 1000)} s (${Math.round(sustained / (acceptedMs / 1000))} events/s, ` +
-          `batch latency p50 ${f(pct(during, 50))} ms, p99 ${f(pct(during, 99))} ms), the last run ${f(lastMs / 1000)} s; ` +
-          `accepted and rolled up: ${Math.round(sustained / (sustainedMs / 1000))} events/s`,
+          `batch latency p50 ${f(percentile(during, 50))} ms, p99 ${f(percentile(during, 99))} ms), the last run ${f(lastMs / 1000)} s; ` +
+          `accepted and rolled up: ${rolledRate} events/s`,
       );
       // The rate is PostgreSQL's target: the embedded database is one process's, for a small site (docs/statistics.md).
       if (label.startsWith('PostgreSQL'))
-        verdict(
-          `${name}: events/s accepted and rolled up`,
-          Math.round(sustained / (sustainedMs / 1000)),
-          TARGETS.eventsPerSecond,
-          true,
-        );
+        verdict(`${name}: events/s accepted and rolled up`, rolledRate, TARGETS.eventsPerSecond, true);
       const sustainedCpu = cpuPerEvent(cpu3, cpu4, sustained);
       if (sustainedCpu) console.log(`${name}: CPU per event, µs (${budget}): ${sustainedCpu}`);
     }
