@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { migrate, rowsOf } from '../../server/db/migrate';
-import type { Database } from '../../server/db/types';
-import { foldDomainDay, MAX_LEVEL } from '../../server/modules/statistics/blocks';
+import type { Database, Executor } from '../../server/db/types';
+import { FOLD_KEYS, foldDomainDay, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { add, emptyRegisters, encode, estimateStored } from '../../server/modules/statistics/sketch';
 import { freshDatabase } from './harness';
 
@@ -37,4 +38,72 @@ test('a day of 6,000 domains folds into every level of their blocks', async () =
       join stat_domain_blocks b on b.domain = d.domain and b.level = ${MAX_LEVEL} where d.domain = 'd6000.test'`),
   );
   expect(rows.map((r) => [Number(r.visitors_n), estimateStored([new Uint8Array(r.b)])])).toEqual([[1, 1]]);
+});
+
+/**
+ * A handle on `tx` that runs each statement first under EXPLAIN ANALYZE in a savepoint it rolls back, and records the
+ * plan (JSON), then runs it.
+ */
+function explained(tx: Executor, plans: { text: string; plan: any }[]): Executor {
+  const undo = new Error('rolled back');
+  const dialect = new PgDialect();
+  return new Proxy(tx, {
+    get(target: any, key) {
+      if (key === 'execute')
+        return async (q: SQL) => {
+          await target
+            .transaction(async (sp: Executor) => {
+              const [row] = rowsOf<Record<string, unknown>>(
+                await sp.execute(sql`explain (analyze, format json) ${q}`),
+              );
+              const json = Object.values(row)[0];
+              const [plan] = typeof json === 'string' ? JSON.parse(json) : (json as any[]);
+              plans.push({ text: dialect.sqlToQuery(q).sql, plan: plan.Plan });
+              throw undo;
+            })
+            .catch((err: unknown) => {
+              if (err !== undo) throw err;
+            });
+          return target.execute(q);
+        };
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/** The most rows any node of a plan produced or filtered out, over all its loops. */
+function mostRows(node: any): number {
+  const own = Math.max(
+    (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1),
+    (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1),
+  );
+  return Math.max(own, ...(node.Plans ?? []).map(mostRows));
+}
+
+test("a busy first day folds chunk by chunk, each reading its own domains' rows, not every domain's", async () => {
+  // Written in the fold's own transaction, as a rollup writes a day: the planner knows nothing of these rows.
+  const plans: { text: string; plan: any }[] = [];
+  const sketch = encode(add(emptyRegisters(), 0x0fed_cba9_8765_4321n));
+  await database.db.transaction(async (tx) => {
+    await tx.execute(sql`insert into stat_domain_daily (tenant, day, domain, page_views, visitors, addresses)
+      select 3, ${DAY}::date, 'd' || g || '.test', 1, ${sketch}, ${sketch} from generate_series(1, ${DOMAINS}) g`);
+    await foldDomainDay(explained(tx, plans), 3, DAY);
+  });
+  const [{ n }] = rowsOf<{ n: number }>(
+    await database.db.execute(sql`select count(*)::int as n from stat_domain_blocks where tenant = 3`),
+  );
+  expect(n).toBe(DOMAINS * MAX_LEVEL);
+  // The statements run for each chunk (the day's keys are listed once, and the emptied blocks deleted once), each
+  // reading at most a chunk's keys, each with its day and the day beside it, its blocks and their halves.
+  const chunkRows = FOLD_KEYS * (2 + 2 * MAX_LEVEL - 1);
+  const runs = new Map<string, number>();
+  for (const p of plans) runs.set(p.text, (runs.get(p.text) ?? 0) + 1);
+  const perChunk = plans.filter((p) => runs.get(p.text)! >= DOMAINS / FOLD_KEYS);
+  expect(new Set(perChunk.map((p) => p.text)).size).toBeGreaterThanOrEqual(3); // the rows read, the estimates, the blocks
+  const worst = perChunk.reduce((m, p) => (mostRows(p.plan) > mostRows(m.plan) ? p : m));
+  expect({ rows: mostRows(worst.plan), statement: worst.text }).toEqual({
+    rows: expect.toSatisfy((r: number) => r <= chunkRows),
+    statement: worst.text,
+  });
 });

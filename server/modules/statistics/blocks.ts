@@ -124,18 +124,23 @@ async function foldKeys(
   const key = sql.raw(t.key);
   const keyList = arrayParam(keys);
   const beside = chain.slice(0, -1).map((b) => ({ level: b.level, start: sibling(b.start, b.level) }));
-  const rows = [
-    ...rowsOf<{ key: string; level: number; start: string; visitors: unknown; addresses: unknown }>(
-      await tx.execute(sql`select ${key} as key, 0 as level, day::text as start, visitors, addresses
-        from ${sql.raw(t.daily)} where tenant = ${tenant} and day in (${day}::date, ${sibling(day, 0)}::date)
-          and ${key} = any(${keyList}::text[])`),
-    ),
-    ...rowsOf<{ key: string; level: number; start: string; visitors: unknown; addresses: unknown }>(
-      await tx.execute(sql`select ${key} as key, level, start::text as start, visitors, addresses
-        from ${sql.raw(t.blocks)} where tenant = ${tenant} and (level, start) in (${blockPairs([...beside, ...chain])})
-          and ${key} = any(${keyList}::text[]) for update`),
-    ),
-  ];
+  const pairs = [...beside, ...chain];
+  // Each row looked up by its whole key, one at a time (a lateral subquery the planner does not flatten: `offset 0`,
+  // `for update`): with `day in (…) and key = any(…)` it chose to walk every key of the tenant's days or blocks for
+  // each chunk (a table written in this transaction looks empty to it), 200 chunks × 20,000 rows on a busy first day.
+  const rows = rowsOf<{ key: string; level: number; start: string; visitors: unknown; addresses: unknown }>(
+    await tx.execute(sql`select k.key, 0 as level, x.start, x.visitors, x.addresses
+      from unnest(${keyList}::text[]) k(key)
+      cross join unnest(array[${day}::date, ${sibling(day, 0)}::date]) p(day)
+      cross join lateral (select day::text as start, visitors, addresses from ${sql.raw(t.daily)}
+        where tenant = ${tenant} and day = p.day and ${key} = k.key offset 0) x
+      union all
+      select k.key, x.level, x.start, x.visitors, x.addresses
+      from unnest(${keyList}::text[]) k(key)
+      cross join unnest(${arrayParam(pairs.map((b) => b.level))}::int2[], ${arrayParam(pairs.map((b) => b.start))}::date[]) p(level, start)
+      cross join lateral (select level, start::text as start, visitors, addresses from ${sql.raw(t.blocks)}
+        where tenant = ${tenant} and level = p.level and start = p.start and ${key} = k.key for update) x`),
+  );
   const byKey = new Map<string, Map<string, Pair>>();
   for (const r of rows) {
     const m = byKey.get(r.key) ?? new Map<string, Pair>();
@@ -165,11 +170,13 @@ async function foldKeys(
         values.push(sql`(${tenant}, ${k}, ${b.level}, ${b.start}::date, ${v}, ${a})`);
     }
   }
+  // An upsert of rows that exist: it finds each by its key, as the lookups above.
   if (estimates.length)
-    await tx.execute(sql`update ${sql.raw(t.daily)} d set visitors_n = x.v, addresses_n = x.a
+    await tx.execute(sql`insert into ${sql.raw(t.daily)} (tenant, day, ${key}, visitors_n, addresses_n)
+      select ${tenant}, ${day}::date, x.key, x.v, x.a
       from unnest(${arrayParam(estimates.map((e) => e.key))}::text[], ${arrayParam(estimates.map((e) => e.v))}::int[],
         ${arrayParam(estimates.map((e) => e.a))}::int[]) as x(key, v, a)
-      where d.tenant = ${tenant} and d.day = ${day}::date and d.${key} = x.key`);
+      on conflict (tenant, day, ${key}) do update set visitors_n = excluded.visitors_n, addresses_n = excluded.addresses_n`);
   if (values.length)
     await tx.execute(sql`insert into ${sql.raw(t.blocks)} (tenant, ${key}, level, start, visitors, addresses)
       values ${sql.join(values, sql`, `)}

@@ -17,6 +17,11 @@ const bounceDay = (once: string, more: string) =>
 const seenHour = (once: string, more: string) => sql.raw(`(((${once} | ${more}) >> x.h) & 1) = 1`);
 const bounceHour = (once: string) => sql.raw(`((${once} >> x.h) & 1) = 1`);
 
+/** The hours whose bits a visitor's row changed, and the lowest and highest of them (a visitor is seen in few hours). */
+const changed = sql.raw('((once0 # once1) | (more0 # more1))');
+const lowestBit = (mask: SQL) => sql`24 - length(rtrim(${mask}::bit(24)::text, '0'))`;
+const highestBit = (mask: SQL) => sql`24 - position('1' in ${mask}::bit(24)::text)`;
+
 /**
  * The differences a set of visitors' rows made to the day's (or an hour's) visits (seen in it), bounces (one page view
  * in it) and new visitors (seen, and counted new on this day), from their bits before (`once0`, `more0`) and after.
@@ -100,8 +105,9 @@ export async function rollupVisits(
       hourly as (update stat_domain_hourly r
           set visits = r.visits + x.visits, bounced = r.bounced + x.bounced, new_visitors = r.new_visitors + x.fresh
         from (select domain, x.h, ${counts(seenHour('once0', 'more0'), seenHour('once1', 'more1'), bounceHour('once0'), bounceHour('once1'))}
-          from (select * from known where (once1, more1) <> (once0, more0)) k cross join generate_series(0, 23) as x(h)
-          where ((((once0 # once1) | (more0 # more1)) >> x.h) & 1) = 1 group by 1, 2) x
+          from (select * from known where (once1, more1) <> (once0, more0)) k
+          cross join generate_series(${lowestBit(changed)}, ${highestBit(changed)}) as x(h)
+          where ((${changed} >> x.h) & 1) = 1 group by 1, 2) x
         where r.tenant = ${tenant} and r.domain = x.domain and r.day = ${d} and r.hour = x.h
           and (x.visits, x.bounced, x.fresh) <> (0, 0, 0))
     select m.day, (select coalesce(sum(n), 0)::int from hours where domain = '') as read
