@@ -17,39 +17,39 @@ export function entry<K, V>(map: KeyedStore<K, V>, key: K, make: () => V): V {
 }
 
 /**
- * `compute` kept per key, for keys that come again and again (a user agent, a visitor, an address): at most `max`
+ * `compute` cached per key, for keys that come again and again (a user agent, a visitor, an address): at most `max`
  * keys, all let go at once when full (cheaper than an order of use, and the keys in use come back at once).
  */
 export function memo<K, V>(max: number, compute: (key: K) => V): (key: K) => V {
-  const kept = new Map<K, V>();
+  const cache = new Map<K, V>();
   return (key) => {
-    const had = kept.get(key);
+    const had = cache.get(key);
     if (had !== undefined) return had;
     const made = compute(key);
-    if (kept.size >= max) kept.clear();
-    kept.set(key, made);
+    if (cache.size >= max) cache.clear();
+    cache.set(key, made);
     return made;
   };
 }
 
 /**
  * `memo` for keys most of which come once (an address where mobile networks hand out a new one nearly every request):
- * a key is kept from the second time it is met, so a key met once costs no entry, no collection of it later and no
- * clearing of the kept ones it would have crowded out. `compute` learns whether what it makes is kept. A fixed table
+ * a key is cached from the second time it is met, so a key met once costs no entry, no collection of it later and no
+ * clearing of the cached ones it would have crowded out. `compute` learns whether what it makes is cached. A fixed table
  * of 32-bit fingerprints remembers the keys met once, each in one of two slots: a key met once goes into the first of
  * its slots that is empty (else over its first), so two keys that share a slot and come in turn do not wipe each
  * other out. (With one slot, and the slot taken from the hash's top 17 bits only, a third of 50,000 addresses that
- * came again and again were never kept.) Two keys sharing a slot and fingerprint: the second is kept at once, which
+ * came again and again were never cached.) Two keys sharing a slot and fingerprint: the second is cached at once, which
  * is harmless.
  */
 export function memoFromSecond<V>(
   max: number,
-  compute: (key: string, kept: boolean) => V,
+  compute: (key: string, cached: boolean) => V,
 ): (key: string) => V {
-  const kept = new Map<string, V>();
+  const cache = new Map<string, V>();
   const met = new Uint32Array(METS);
   return (key) => {
-    const had = kept.get(key);
+    const had = cache.get(key);
     if (had !== undefined) return had;
     const [print, first, second] = metSlots(key);
     if (met[first] !== print && met[second] !== print) {
@@ -58,8 +58,8 @@ export function memoFromSecond<V>(
       return compute(key, false);
     }
     const made = compute(key, true);
-    if (kept.size >= max) kept.clear();
-    kept.set(key, made);
+    if (cache.size >= max) cache.clear();
+    cache.set(key, made);
     return made;
   };
 }

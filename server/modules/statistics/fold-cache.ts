@@ -24,7 +24,7 @@ export function cachedKeys(db: object, except?: string): number {
   return n;
 }
 
-/** Keeps a day's fold for the next run, if the keys of every kept fold stay within `cap`; else lets it go. */
+/** Keeps a day's fold for the next run, if the keys of every cached fold stay within `cap`; else lets it go. */
 export function cacheFold(db: object, key: string, fold: DayFold, cap = MAX_CACHED_KEYS): boolean {
   if (cachedKeys(db, key) + fold.size > cap) {
     folds.delete(db, key);
@@ -72,7 +72,7 @@ const heldEvents = (db: object) => {
 
 /**
  * The batch is stored (committed), every row of it new and of one day (`stored`; undefined: not stored, or not so):
- * folded into the day's kept fold now when there is one in the tenant's time zone, or held while a run has it out,
+ * folded into the day's cached fold now when there is one in the tenant's time zone, or held while a run has it out,
  * unless a run took the batch meanwhile (it reads it).
  */
 export function storedBatch(db: object, batch: number, stored?: Stored) {

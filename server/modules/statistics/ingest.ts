@@ -119,7 +119,7 @@ export async function ingest(
       row.addressHash = a.hash;
       row.addressReg = a.reg;
       row.copy = { agent: agent.copy, place: place.copy ?? placeCopy(row), visitor: v.copy };
-      if (place.kept && place.copy === undefined) place.copy = row.copy.place; // the next events take it as it is
+      if (place.cached && place.copy === undefined) place.copy = row.copy.place; // the next events take it as it is
     }
     rows.push(row);
   }
@@ -184,7 +184,7 @@ function isCode(err: unknown, code: string) {
  * one day hashed here goes by COPY, with the day's other batches that arrive meanwhile (`copyBatches`); any other, or
  * one COPY refused, by one insert statement (arrays unnested: one parse whatever the batch size) that skips event ids
  * already stored, making a missing day partition and trying again. A batch of one day whose rows were all new is then
- * folded into the day's kept fold (`storedBatch`: the next rollup need not read it back). Returns how many rows were
+ * folded into the day's cached fold (`storedBatch`: the next rollup need not read it back). Returns how many rows were
  * new.
  */
 export async function store(
@@ -470,20 +470,20 @@ function placeCopy(
 interface AddressFacts {
   region: Region;
   hashed: Hashed | undefined;
-  /** `CopyParts.place`, made once for the events of an address the memo keeps. */
+  /** `CopyParts.place`, made once for the events of an address the memo caches. */
   copy: string | undefined;
-  /** Kept by the memo (the address came before): its next events take these facts as they are. */
-  kept: boolean;
+  /** Cached by the memo (the address came before): its next events take these facts as they are. */
+  cached: boolean;
 }
 const NO_ADDRESS: AddressFacts = {
   region: { country: UNKNOWN, province: UNKNOWN },
   hashed: undefined,
   copy: undefined,
-  kept: false,
+  cached: false,
 };
 const HASHED_ADDRESSES = 100_000;
 /**
- * Per region lookup and hasher, the addresses met lately, kept from their second event (`memoFromSecond`): one lookup
+ * Per region lookup and hasher, the addresses met lately, cached from their second event (`memoFromSecond`): one lookup
  * an event for both its region and its hash.
  */
 const addressMemos = new WeakMap<RegionLookup, WeakMap<object, (address: string) => AddressFacts>>();
@@ -494,9 +494,9 @@ function addressesOf(region: RegionLookup, md5: ((text: string) => string) | und
     entry(addressMemos, region, () => new WeakMap()),
     md5 ?? NO_HASHER,
     () =>
-      memoFromSecond(HASHED_ADDRESSES, (address, kept): AddressFacts => {
+      memoFromSecond(HASHED_ADDRESSES, (address, cached): AddressFacts => {
         const place = storedPlace(region(address));
-        return { region: place, hashed: md5 && hashText(md5, address), copy: undefined, kept };
+        return { region: place, hashed: md5 && hashText(md5, address), copy: undefined, cached };
       }),
   );
 }
@@ -514,7 +514,7 @@ const hashers = new WeakMap<(text: string) => string, (text: string) => Hashed &
 const HASHED_TEXTS = 100_000;
 
 /**
- * `text`'s hash and register by `md5` (its hex digest), kept while the text comes again, with the three as fields of
+ * `text`'s hash and register by `md5` (its hex digest), cached while the text comes again, with the three as fields of
  * COPY's text format (`CopyParts.visitor`).
  */
 function hashOf(md5: (text: string) => string, text: string): Hashed & { copy: string } {

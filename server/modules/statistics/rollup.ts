@@ -23,7 +23,7 @@ export const ROLLUP_LOCK = 7_270_772_012;
 
 /**
  * Rolls one (tenant, day) up, in the caller's transaction: its figures from every raw event of the day (the day's rows
- * deleted and inserted again), or, with a kept fold (`queue`), from the events of the batches queued since alone, folded into the
+ * deleted and inserted again), or, with a cached fold (`queue`), from the events of the batches queued since alone, folded into the
  * figures the runner kept (the rows of the keys they touch written again); the caller deletes those batches from
  * the queue in the same transaction. So a day rolled up twice, or again after a run stopped halfway, never counts an
  * event twice. The attribution part recomputes the day whole either way. Returns the day's fold.
@@ -44,8 +44,8 @@ export async function rollupDay(
   settings: { timeZone: string; attributionDays: number },
   parallel?: Db,
   /**
-   * Given by a runner that took the day's queued batches in `tx`: the day's fold it kept from its last rollup, if
-   * any, then the batches alone are folded into it; without a kept fold the day is read whole but for the batches
+   * Given by a runner that took the day's queued batches in `tx`: the day's fold it cached from its last rollup, if
+   * any, then the batches alone are folded into it; without a cached fold the day is read whole but for the batches
    * queued since (the next fold takes them).
    */
   queue?: { cached?: DayFold; batches: number[] },
@@ -84,7 +84,7 @@ export async function rollupDay(
       ? sql`(e.batch is null or not exists (select 1 from stat_fold_queue q where q.tenant = ${tenant}
           and q.day = ${day}::date and q.batch = e.batch))`
       : sql`true`;
-    // A kept fold stands for the events counted before the batches: only the batches' page views are grouped.
+    // A cached fold stands for the events counted before the batches: only the batches' page views are grouped.
     const visits = await rollupVisits(t, tenant, day, timeZone, events, whole ? undefined : queue!.batches);
     for (const d of visits.moved) moved.add(d);
     fold.visitsRead = visits.read;
@@ -290,7 +290,7 @@ const MAX_PASSES = 5;
 
 /**
  * The rollup: every marked day (`MARKED_DAYS`) is rolled up in its own transaction, each under the rollup's advisory
- * lock (a runner that finds it taken stops: another is at work): a day with batches queued whose fold this runner kept
+ * lock (a runner that finds it taken stops: another is at work): a day with batches queued whose fold this runner cached
  * from its last rollup folds those batches alone, any other is recomputed whole from its raw events; then raw partitions older than the longest
  * retention of any tenant are dropped (after their last rollup: a dropped day is never recomputed, its rollups stay),
  * and so are the attribution touches older than the first kept day less the tenant's attribution window.
@@ -368,7 +368,7 @@ export async function runRollup(
       if (opts.stopAfter !== undefined && result.days.length >= opts.stopAfter) return done(result);
       const { timeZone, attributionDays } = await settingsOf(Number(tenant));
       const began = performance.now();
-      // The day's fold this runner kept: taken out while the day is rolled (a failed transaction leaves it changed).
+      // The day's fold this runner cached: taken out while the day is rolled (a failed transaction leaves it changed).
       const key = `${tenant}|${day}`;
       const cached = folds.peek(db, key);
       folds.delete(db, key);
@@ -385,9 +385,9 @@ export async function runRollup(
           ).map((b) => Number(b.batch));
           const whole = queued.includes(WHOLE_DAY);
           const batches = queued.filter((b) => b !== WHOLE_DAY);
-          takenBatches(db, batches); // read here, unless the kept fold has them already
+          takenBatches(db, batches); // read here, unless the cached fold has them already
           if (!whole && !batches.length) return true; // rolled by another runner meanwhile
-          // The kept fold serves while no other runner rolled the day since (its stamp is still the day's).
+          // The cached fold serves while no other runner rolled the day since (its stamp is still the day's).
           let serves = false;
           if (cached && !whole && cached.timeZone === timeZone) {
             const [stamp] = rowsOf<{ gen: string }>(
