@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { migrate, rowsOf } from '../../server/db/migrate';
@@ -6,6 +6,7 @@ import type { Database, Executor } from '../../server/db/types';
 import { FOLD_KEYS, foldDomainDay, MAX_LEVEL } from '../../server/modules/statistics/blocks';
 import { add, emptyRegisters, encode, estimateStored } from '../../server/modules/statistics/sketch';
 import { freshDatabase } from './harness';
+import { aroundExecute } from './stats-helpers';
 
 /**
  * Issue #48, in small: a day of 6,000 domains folds into its blocks. Before, one statement carried
@@ -47,28 +48,21 @@ test('a day of 6,000 domains folds into every level of their blocks', async () =
 function explained(tx: Executor, plans: { text: string; plan: any }[]): Executor {
   const undo = new Error('rolled back');
   const dialect = new PgDialect();
-  return new Proxy(tx, {
-    get(target: any, key) {
-      if (key === 'execute')
-        return async (q: SQL) => {
-          await target
-            .transaction(async (sp: Executor) => {
-              const [row] = rowsOf<Record<string, unknown>>(
-                await sp.execute(sql`explain (analyze, format json) ${q}`),
-              );
-              const json = Object.values(row)[0];
-              const [plan] = typeof json === 'string' ? JSON.parse(json) : (json as any[]);
-              plans.push({ text: dialect.sqlToQuery(q).sql, plan: plan.Plan });
-              throw undo;
-            })
-            .catch((err: unknown) => {
-              if (err !== undo) throw err;
-            });
-          return target.execute(q);
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
+  return aroundExecute(tx, async (q, run) => {
+    await tx
+      .transaction(async (sp) => {
+        const [row] = rowsOf<Record<string, unknown>>(
+          await sp.execute(sql`explain (analyze, format json) ${q}`),
+        );
+        const json = Object.values(row)[0];
+        const [plan] = typeof json === 'string' ? JSON.parse(json) : (json as any[]);
+        plans.push({ text: dialect.sqlToQuery(q).sql, plan: plan.Plan });
+        throw undo;
+      })
+      .catch((err: unknown) => {
+        if (err !== undo) throw err;
+      });
+    return run();
   });
 }
 

@@ -46,29 +46,37 @@ export async function report(api: TestApi, token: string, name: string, query: R
 }
 
 /**
+ * `handle` with each statement it runs through `execute` passed to `around` (which runs it with `run`), a transaction's
+ * handle too.
+ */
+export function aroundExecute<T extends object>(
+  handle: T,
+  around: (q: SQL, run: () => Promise<unknown>) => Promise<unknown>,
+): T {
+  return new Proxy(handle, {
+    get(target: any, key) {
+      if (key === 'execute') return (q: SQL) => around(q, () => target.execute(q));
+      if (key === 'transaction')
+        return (run: (tx: unknown) => unknown, ...rest: unknown[]) =>
+          target.transaction((tx: object) => run(aroundExecute(tx, around)), ...rest);
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/**
  * The database handle with every statement run through `execute` recorded (text and parameters), for tests that
  * watch what a read reads. A handle of its own: what reports keep per database handle starts empty for it.
  */
 export function watchedDb(db: Db) {
   const seen: { sql: string; params: unknown[] }[] = [];
   const dialect = new PgDialect();
-  // A transaction's handle is watched too.
-  const watch = <T extends object>(handle: T): T =>
-    new Proxy(handle, {
-      get(target: any, key) {
-        if (key === 'execute')
-          return (q: SQL) => {
-            seen.push(dialect.sqlToQuery(q));
-            return target.execute(q);
-          };
-        if (key === 'transaction')
-          return (run: (tx: unknown) => unknown, ...rest: unknown[]) =>
-            target.transaction((tx: object) => run(watch(tx)), ...rest);
-        const v = Reflect.get(target, key);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
-  return { db: watch(db), seen };
+  const watched = aroundExecute(db, (q, run) => {
+    seen.push(dialect.sqlToQuery(q));
+    return run();
+  });
+  return { db: watched, seen };
 }
 
 /** The site-wide page views rolled up in `db`, every tenant and day. */
