@@ -6,7 +6,7 @@ import { rowsOf } from '../../db/migrate';
 import type { Executor } from '../../db/types';
 import type { EventRow } from './events';
 import { SEEN_TYPES } from './schema';
-import { encode, encodeList, M, toHex } from './sketch';
+import { denseOf, encode, encodeList, M, toHex } from './sketch';
 
 /**
  * A day's figures folded in JavaScript from one read of its raw events (issue #12): the domains' daily and hourly page
@@ -87,9 +87,7 @@ class Registers {
       this.list = list;
       return;
     }
-    const d = new Uint8Array(M);
-    for (const reg of list) d[reg >> 6] = reg & 63;
-    this.dense = d;
+    this.dense = denseOf(list);
     this.list = [];
   }
 

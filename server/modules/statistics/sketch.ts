@@ -73,13 +73,16 @@ export function encode(registers: Registers): Uint8Array {
   return out;
 }
 
+/** Registers listed as `index << 6 | rank`, one an index, as the array of every register's rank. */
+export function denseOf(list: readonly number[]): Registers {
+  const dense = emptyRegisters();
+  for (const reg of list) dense[reg >> 6] = reg & 63;
+  return dense;
+}
+
 /** The stored form of registers listed as `index << 6 | rank`, one an index, in index order (as `encode`). */
 export function encodeList(list: readonly number[]): Uint8Array {
-  if (list.length * 3 >= M) {
-    const dense = emptyRegisters();
-    for (const reg of list) dense[reg >> 6] = reg & 63;
-    return dense;
-  }
+  if (list.length * 3 >= M) return denseOf(list);
   const out = new Uint8Array(list.length * 3);
   for (let k = 0; k < list.length; k++) putTriple(out, 3 * k, list[k] >> 6, list[k] & 63);
   return out;
